@@ -1,0 +1,374 @@
+"""Domain values: decisions, anchors, verdicts, receipts, recall results.
+
+All values are frozen dataclasses; statuses and results are enums whose
+values are the strings used in JSON output and in the store.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+__all__ = [
+    "Anchor",
+    "AnchorCheck",
+    "AnchorKind",
+    "AnchorResult",
+    "Conflict",
+    "Decision",
+    "Lifecycle",
+    "Recall",
+    "RecallItem",
+    "Receipt",
+    "RecordResult",
+    "Status",
+    "Verdict",
+    "WORKTREE",
+]
+
+#: The target name for "the files as they are on disk now".
+WORKTREE = "worktree"
+
+
+class Lifecycle(str, enum.Enum):
+    """Stored state of a decision; changes only through a receipted act."""
+
+    ACTIVE = "active"
+    SUPERSEDED = "superseded"
+    REJECTED = "rejected"
+
+
+class Status(str, enum.Enum):
+    """What a read says about a decision (lifecycle and evidence combined)."""
+
+    VERIFIED = "verified"
+    UNANCHORED = "unanchored"
+    NEEDS_REVALIDATION = "needs_revalidation"
+    STALE = "stale"
+    REFUTED = "refuted"
+    SUPERSEDED = "superseded"
+    REJECTED = "rejected"
+
+    @property
+    def group(self) -> str:
+        """The recall group this status is served in: current, caution or history."""
+        if self is Status.VERIFIED:
+            return "current"
+        if self in (Status.UNANCHORED, Status.NEEDS_REVALIDATION, Status.STALE):
+            return "caution"
+        return "history"
+
+
+class AnchorKind(str, enum.Enum):
+    """What an anchor points at."""
+
+    SYMBOL = "symbol"
+    FILE = "file"
+    DEPENDENCY = "dependency"
+    ABSENT = "absent"
+
+
+class AnchorResult(str, enum.Enum):
+    """The outcome of checking one anchor at a target."""
+
+    HOLDS = "holds"
+    CHANGED = "changed"
+    MOVED = "moved"
+    MISSING = "missing"
+    VIOLATED = "violated"
+    UNVERIFIABLE = "unverifiable"
+
+    @property
+    def status(self) -> Status:
+        """The decision status this result implies on its own."""
+        return _RESULT_STATUS[self]
+
+
+_RESULT_STATUS = {
+    AnchorResult.HOLDS: Status.VERIFIED,
+    AnchorResult.CHANGED: Status.STALE,
+    AnchorResult.MOVED: Status.NEEDS_REVALIDATION,
+    AnchorResult.UNVERIFIABLE: Status.NEEDS_REVALIDATION,
+    AnchorResult.MISSING: Status.REFUTED,
+    AnchorResult.VIOLATED: Status.REFUTED,
+}
+
+#: Precedence when anchors disagree: the first one present wins.
+STATUS_PRECEDENCE = (Status.REFUTED, Status.STALE, Status.NEEDS_REVALIDATION, Status.VERIFIED)
+
+
+@dataclass(frozen=True)
+class Anchor:
+    """A piece of evidence, resolved and recorded when the decision was written.
+
+    Attributes:
+        kind: What the anchor points at.
+        path: Repository-relative POSIX path (the manifest for a dependency,
+            ``""`` for an absence anchor).
+        name: Qualified symbol name, dependency name, or for an absence
+            anchor ``import:<module>`` / ``pattern:<regex>``.
+        language: Parser language of the file (symbols only).
+        symbol_kind: ``function``, ``class``, ``method``, ``section``, ``key`` ...
+        body_hash: SHA-256 of the normalized symbol body (symbols only).
+        hash_version: Version of the hasher that produced ``body_hash``.
+        blob_id: Git blob id of the file when recorded (symbols and files).
+        requirement: The declared requirement (``>=1.2``) of a dependency, or
+            the spec the user asked to hold.
+        scope: Glob limiting an absence anchor (``""`` = whole repository).
+        line: 1-based first line of the symbol when recorded (for annotations).
+    """
+
+    kind: AnchorKind
+    path: str = ""
+    name: str = ""
+    language: str = ""
+    symbol_kind: str = ""
+    body_hash: str = ""
+    hash_version: int = 0
+    blob_id: str = ""
+    requirement: str = ""
+    scope: str = ""
+    line: int = 0
+
+    @property
+    def spec(self) -> str:
+        """The anchor as a user writes it on the command line."""
+        if self.kind is AnchorKind.SYMBOL:
+            return f"{self.path}::{self.name}"
+        if self.kind is AnchorKind.FILE:
+            return self.path
+        if self.kind is AnchorKind.DEPENDENCY:
+            return f"{self.name}{self.requirement}"
+        return self.name + (f" in {self.scope}" if self.scope else "")
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict without empty fields."""
+        out: dict[str, Any] = {"kind": self.kind.value}
+        for key in ("path", "name", "language", "symbol_kind", "body_hash", "hash_version",
+                    "blob_id", "requirement", "scope", "line"):
+            value = getattr(self, key)
+            if value:
+                out[key] = value
+        return out
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Anchor:
+        """Inverse of :meth:`to_dict`."""
+        fields = dict(data)
+        kind = AnchorKind(fields.pop("kind"))
+        return cls(kind=kind, **fields)
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A claim with the evidence that made it true.
+
+    ``commit`` is the commit the decision was recorded at (for a record made
+    against the working tree, the ``HEAD`` it was made on).
+    """
+
+    id: str
+    claim: str
+    anchors: tuple[Anchor, ...] = ()
+    lifecycle: Lifecycle = Lifecycle.ACTIVE
+    supersedes: str = ""
+    superseded_by: str = ""
+    reason: str = ""
+    tags: tuple[str, ...] = ()
+    author: str = ""
+    created_at: float = 0.0
+    resolved_at: float = 0.0
+    commit: str = ""
+    hash_version: int = 0
+    namespace: str = ""
+    confirmations: int = 0
+    expires_at: float = 0.0
+
+    def evolve(self, **changes: Any) -> Decision:
+        """A copy with some fields changed."""
+        return replace(self, **changes)
+
+
+@dataclass(frozen=True)
+class AnchorCheck:
+    """One anchor checked at one target.
+
+    ``detail`` names the anchor, the path and, where it applies, where it went
+    or what appeared. ``new_path``/``new_name`` are set for a move;
+    ``line`` is the line the finding points at (0 when none).
+    """
+
+    anchor: Anchor
+    result: AnchorResult
+    detail: str = ""
+    new_path: str = ""
+    new_name: str = ""
+    line: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "kind": self.anchor.kind.value,
+            "spec": self.anchor.spec,
+            "result": self.result.value,
+            "detail": self.detail,
+        }
+        if self.new_path:
+            out["new_path"] = self.new_path
+        if self.new_name:
+            out["new_name"] = self.new_name
+        if self.line:
+            out["line"] = self.line
+        return out
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What a read says about one decision at one target."""
+
+    decision: Decision
+    status: Status
+    reason: str
+    checks: tuple[AnchorCheck, ...] = ()
+    target: str = WORKTREE
+
+    @property
+    def id(self) -> str:
+        return self.decision.id
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.decision.id,
+            "claim": self.decision.claim,
+            "status": self.status.value,
+            "reason": self.reason,
+            "anchors": [check.to_dict() for check in self.checks],
+        }
+
+
+@dataclass(frozen=True)
+class Receipt:
+    """An immutable record of one lifecycle act."""
+
+    id: str
+    decision_id: str
+    action: str
+    from_lifecycle: str
+    to_lifecycle: str
+    reason: str = ""
+    author: str = ""
+    at: float = 0.0
+    commit: str = ""
+    related: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "decision_id": self.decision_id,
+            "action": self.action,
+            "from": self.from_lifecycle,
+            "to": self.to_lifecycle,
+            "reason": self.reason,
+            "author": self.author,
+            "at": self.at,
+            "commit": self.commit,
+            "related": self.related,
+        }
+
+
+@dataclass(frozen=True)
+class Conflict:
+    """An existing decision that a new write collides with, and why."""
+
+    decision: Decision
+    status: Status
+    why: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.decision.id,
+            "claim": self.decision.claim,
+            "status": self.status.value,
+            "why": self.why,
+        }
+
+
+@dataclass(frozen=True)
+class RecordResult:
+    """What ``Ledger.record`` did.
+
+    ``outcome`` is ``recorded`` (a new decision), ``confirmed`` (a near
+    duplicate of an active decision, whose counter was bumped instead) or
+    ``superseded`` (recorded and replaced ``supersedes``).
+    """
+
+    decision: Decision
+    outcome: str
+    conflicts: tuple[Conflict, ...] = ()
+    warnings: tuple[str, ...] = ()
+
+    @property
+    def id(self) -> str:
+        return self.decision.id
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.decision.id,
+            "status": self.outcome,
+            "conflicts": [c.to_dict() for c in self.conflicts],
+            "warnings": list(self.warnings),
+            "anchors": [a.to_dict() for a in self.decision.anchors],
+        }
+
+
+@dataclass(frozen=True)
+class RecallItem:
+    """One recalled decision, with the framed text an agent reads."""
+
+    id: str
+    claim: str
+    status: Status
+    reason: str
+    score: float
+    text: str
+    verdict: Verdict = field(repr=False, compare=False)
+
+    @property
+    def group(self) -> str:
+        return self.status.group
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "claim": self.claim,
+            "status": self.status.value,
+            "reason": self.reason,
+            "score": round(self.score, 4),
+            "text": self.text,
+            "anchors": [check.to_dict() for check in self.verdict.checks],
+        }
+
+
+@dataclass(frozen=True)
+class Recall:
+    """The three groups of the retrieval rule."""
+
+    query: str
+    target: str
+    current: tuple[RecallItem, ...] = ()
+    caution: tuple[RecallItem, ...] = ()
+    history: tuple[RecallItem, ...] = ()
+
+    @property
+    def items(self) -> tuple[RecallItem, ...]:
+        """All items, current first, then caution, then history."""
+        return self.current + self.caution + self.history
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "query": self.query,
+            "at": self.target,
+            "current": [i.to_dict() for i in self.current],
+            "caution": [i.to_dict() for i in self.caution],
+            "history": [i.to_dict() for i in self.history],
+        }
