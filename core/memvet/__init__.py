@@ -1,1 +1,106 @@
-"""MemVet."""
+"""MemVet: agent memory that knows when it has stopped being true.
+
+A memory is a decision with evidence: a claim, the commit it was recorded at,
+and typed anchors into the code. Every read re-checks the anchors against the
+code and returns a status with a reason.
+
+    >>> import memvet
+    >>> ledger = memvet.Ledger.open(".")                        # doctest: +SKIP
+    >>> ledger.record("Orders are saved in one transaction",
+    ...               anchors=["shop/orders.py::OrderStore.save"])   # doctest: +SKIP
+    >>> ledger.recall("how are orders saved?")                  # doctest: +SKIP
+"""
+
+from memvet._anchors import AnchorSpec, absent, dependency, file, parse_anchor, symbol
+from memvet._embedding import HashingEmbedder, MiniLMEmbedder
+from memvet._errors import (
+    AmbiguousIdError,
+    AmbiguousSymbolError,
+    AnchorNotFoundError,
+    AuthenticationError,
+    ConflictError,
+    CorruptRecordError,
+    EmptyRepositoryError,
+    InvalidAnchorError,
+    LedgerLockedError,
+    MemvetError,
+    NotAllowedError,
+    NotARepositoryError,
+    PathOutsideRepositoryError,
+    RepositoryError,
+    StoreError,
+    StoreUnavailableError,
+    UnknownDecisionError,
+    UnknownRevisionError,
+    UnsupportedFileError,
+    UsageError,
+)
+from memvet._ledger import Ledger
+from memvet._model import (
+    WORKTREE,
+    Anchor,
+    AnchorCheck,
+    AnchorKind,
+    AnchorResult,
+    Conflict,
+    Decision,
+    Lifecycle,
+    Recall,
+    RecallItem,
+    Receipt,
+    RecordResult,
+    Status,
+    Verdict,
+)
+from memvet._recall import frame, render_blocks
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "WORKTREE",
+    "AmbiguousIdError",
+    "AmbiguousSymbolError",
+    "Anchor",
+    "AnchorCheck",
+    "AnchorKind",
+    "AnchorNotFoundError",
+    "AnchorResult",
+    "AnchorSpec",
+    "AuthenticationError",
+    "Conflict",
+    "ConflictError",
+    "CorruptRecordError",
+    "Decision",
+    "EmptyRepositoryError",
+    "HashingEmbedder",
+    "InvalidAnchorError",
+    "Ledger",
+    "LedgerLockedError",
+    "Lifecycle",
+    "MemvetError",
+    "MiniLMEmbedder",
+    "NotARepositoryError",
+    "NotAllowedError",
+    "PathOutsideRepositoryError",
+    "Recall",
+    "RecallItem",
+    "Receipt",
+    "RecordResult",
+    "RepositoryError",
+    "Status",
+    "StoreError",
+    "StoreUnavailableError",
+    "UnknownDecisionError",
+    "UnknownRevisionError",
+    "UnsupportedFileError",
+    "UsageError",
+    "Verdict",
+    "__version__",
+    "absent",
+    "dependency",
+    "file",
+    "frame",
+    "parse_anchor",
+    "render_blocks",
+    "symbol",
+]

@@ -1,0 +1,512 @@
+"""Anchors: how they are written, resolved at record time, and checked at a target.
+
+Resolution turns what a user asked for (an :class:`AnchorSpec`) into a
+recorded :class:`~memvet.Anchor` with hashes and blob ids; a spec that does
+not resolve is refused. Checking compares a recorded anchor with a
+:class:`~memvet._git.Snapshot` and returns an :class:`~memvet.AnchorCheck`:
+a drifted anchor is a result, never an exception.
+
+The fast path: equal blob ids mean the evidence holds, without parsing.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass
+
+from packaging.utils import canonicalize_name
+
+from memvet import _code, _manifests
+from memvet._cache import LRU, SymbolCache
+from memvet._errors import (
+    AmbiguousSymbolError,
+    AnchorNotFoundError,
+    InvalidAnchorError,
+    MemvetError,
+    UnknownRevisionError,
+    UnsupportedFileError,
+    UsageError,
+)
+from memvet._git import GitRepo, Snapshot
+from memvet._model import Anchor, AnchorCheck, AnchorKind, AnchorResult
+
+__all__ = [
+    "AnchorSpec",
+    "Evidence",
+    "absent",
+    "dependency",
+    "file",
+    "parse_anchor",
+    "symbol",
+]
+
+log = logging.getLogger(__name__)
+
+#: Files larger than this are not parsed (unverifiable, with the reason).
+MAX_FILE_BYTES = 2 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class AnchorSpec:
+    """An anchor as asked for, before it is resolved against the code."""
+
+    kind: AnchorKind
+    path: str = ""
+    name: str = ""
+    requirement: str = ""
+    scope: str = ""
+
+
+def symbol(path: str, name: str) -> AnchorSpec:
+    """A symbol anchor: ``symbol("app/store.py", "Store.save")``."""
+    return AnchorSpec(AnchorKind.SYMBOL, path=path, name=name)
+
+
+def file(path: str) -> AnchorSpec:
+    """A whole-file anchor: holds while the file's content is unchanged."""
+    return AnchorSpec(AnchorKind.FILE, path=path)
+
+
+def dependency(spec: str) -> AnchorSpec:
+    """A dependency anchor: ``dependency("requests")`` or ``dependency("requests>=2.31")``."""
+    name, requirement = _manifests.parse_dependency_spec(spec)
+    return AnchorSpec(AnchorKind.DEPENDENCY, name=name, requirement=requirement)
+
+
+def absent(*, import_: str | None = None, pattern: str | None = None, scope: str = "") -> AnchorSpec:
+    """Something that must stay absent: a module import or a regex match.
+
+    Args:
+        import_: A module nothing in scope may import.
+        pattern: A regular expression no line in scope may match.
+        scope: A glob limiting where to look (whole repository by default).
+    """
+    if (import_ is None) == (pattern is None):
+        raise InvalidAnchorError("absent() takes exactly one of import_= or pattern=")
+    if import_ is not None:
+        if not import_.strip():
+            raise InvalidAnchorError("absent import: empty module name")
+        return AnchorSpec(AnchorKind.ABSENT, name=f"import:{import_.strip()}", scope=scope)
+    assert pattern is not None
+    _compile(pattern)
+    return AnchorSpec(AnchorKind.ABSENT, name=f"pattern:{pattern}", scope=scope)
+
+
+def parse_anchor(text: str | AnchorSpec, *, scope: str = "") -> AnchorSpec:
+    """Parse the string form of an anchor.
+
+    ``path::Qualified.name`` is a symbol, ``import:x`` / ``pattern:re`` an
+    absence, ``dep:name>=1`` a dependency, anything else a file path.
+    """
+    if isinstance(text, AnchorSpec):
+        return text
+    if not isinstance(text, str) or not text.strip():
+        raise InvalidAnchorError(f"empty or invalid anchor: {text!r}")
+    if text.startswith("import:"):
+        return absent(import_=text[len("import:"):], scope=scope)
+    if text.startswith("pattern:"):
+        return absent(pattern=text[len("pattern:"):], scope=scope)
+    if text.startswith("dep:"):
+        return dependency(text[len("dep:"):])
+    if "::" in text:
+        path, _, name = text.partition("::")
+        if not path or not name:
+            raise InvalidAnchorError(f"symbol anchor must be PATH::QUALIFIED.NAME, got {text!r}")
+        return symbol(path, name)
+    return file(text)
+
+
+def _compile(pattern: str) -> re.Pattern[str]:
+    try:
+        return re.compile(pattern)
+    except re.error as exc:
+        raise InvalidAnchorError(f"invalid pattern {pattern!r}: {exc}") from exc
+
+
+def _text_problem(data: bytes, limit: int) -> str:
+    """Why a file cannot be parsed as text, or ``""``."""
+    if len(data) > limit:
+        return f"larger than {limit // 1024} KiB"
+    if b"\x00" in data[:8192]:
+        return "a binary file"
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return f"not valid UTF-8 (byte {exc.start})"
+    return ""
+
+
+class _Unparseable(Exception):
+    """Internal: a file that cannot be parsed as text (the message says why)."""
+
+
+def _dep_key(ecosystem: str, name: str) -> str:
+    if ecosystem == "python":
+        return canonicalize_name(name)
+    if ecosystem == "cargo":
+        return name.replace("_", "-")
+    return name
+
+
+def _import_matches(module: str, wanted: str) -> bool:
+    if module == wanted:
+        return True
+    return any(module.startswith(wanted + sep) for sep in (".", "::", "/"))
+
+
+class Evidence:
+    """Resolves and checks anchors against one repository, with shared caches.
+
+    Args:
+        git: The repository.
+        cache: Symbol-table cache (content addressed).
+        max_file_bytes: Larger files are refused at write, unverifiable at read.
+    """
+
+    def __init__(self, git: GitRepo, cache: SymbolCache | None = None, *,
+                 max_file_bytes: int = MAX_FILE_BYTES) -> None:
+        self.git = git
+        self.cache = cache or SymbolCache()
+        self.max_file_bytes = max_file_bytes
+        self._imports: LRU[tuple[str, str], list[tuple[str, int]]] = LRU(16384)
+        self._manifests: LRU[tuple[str, str], list[_manifests.Declared]] = LRU(1024)
+        self._changes: dict[tuple[str, str], list[str] | None] = {}
+
+    # ================================================================ resolve
+
+    def resolve(self, spec: AnchorSpec, snap: Snapshot, *, base: str | None = None) -> Anchor:
+        """Resolve a spec at ``snap`` into a recorded anchor.
+
+        Raises:
+            AnchorNotFoundError, AmbiguousSymbolError, UnsupportedFileError,
+            PathOutsideRepositoryError, InvalidAnchorError.
+        """
+        if spec.kind is AnchorKind.SYMBOL:
+            return self._resolve_symbol(spec, snap, base)
+        if spec.kind is AnchorKind.FILE:
+            path = self.git.normalize_path(spec.path, base=base)
+            snap.require(path)
+            blob = snap.blob_id(path)
+            assert blob is not None
+            return Anchor(AnchorKind.FILE, path=path, blob_id=blob)
+        if spec.kind is AnchorKind.DEPENDENCY:
+            return self._resolve_dependency(spec, snap)
+        return self._resolve_absent(spec, snap)
+
+    def _resolve_symbol(self, spec: AnchorSpec, snap: Snapshot, base: str | None) -> Anchor:
+        path = self.git.normalize_path(spec.path, base=base)
+        data = snap.require(path)
+        language = _code.language_for_path(path)
+        if language is None:
+            raise UnsupportedFileError(
+                f"{path}: no symbol parser for this kind of file; anchor the whole file instead"
+            )
+        problem = _text_problem(data, self.max_file_bytes)
+        if problem:
+            raise UnsupportedFileError(f"{path}: cannot anchor a symbol in {problem}")
+        blob = snap.blob_id(path)
+        assert blob is not None
+        table = self.cache.table(blob, language, lambda: data)
+        name = spec.name.strip()
+        matches = table.lookup(name)
+        if not matches:
+            near = sorted(q for q in table.symbols if q.rsplit(".", 1)[-1] == name.rsplit(".", 1)[-1])
+            hint = f" (did you mean {', '.join(near[:5])}?)" if near else ""
+            raise AnchorNotFoundError(f"{path}: no symbol named {name}{hint}")
+        if len(matches) > 1:
+            candidates = tuple(sorted(m.qualname for m in matches))
+            raise AmbiguousSymbolError(
+                f"{path}::{name} matches {len(matches)} symbols; name one of: {', '.join(candidates)}",
+                candidates,
+            )
+        sym = matches[0]
+        if sym.has_error:
+            raise UnsupportedFileError(
+                f"{path}::{sym.qualname} does not parse (syntax error in lines "
+                f"{sym.start_line}-{sym.end_line}); fix it or anchor the file"
+            )
+        return Anchor(
+            AnchorKind.SYMBOL, path=path, name=sym.qualname, language=language,
+            symbol_kind=sym.kind, body_hash=sym.hash, hash_version=_code.HASH_VERSION,
+            blob_id=blob, line=sym.start_line,
+        )
+
+    def _resolve_dependency(self, spec: AnchorSpec, snap: Snapshot) -> Anchor:
+        found = self._find_declared(spec.name, snap, None)
+        if found is None:
+            raise AnchorNotFoundError(
+                f"no manifest declares {spec.name} (looked in pyproject.toml, requirements*.txt, "
+                "package.json, go.mod, Cargo.toml)"
+            )
+        path, decl = found
+        if spec.requirement:
+            ok = _manifests.satisfies(decl, spec.requirement)
+            if ok is False:
+                raise UsageError(
+                    f"{decl.name} is declared as {decl.spec or 'unpinned'} in {path}, "
+                    f"which does not satisfy {spec.requirement}"
+                )
+        return Anchor(
+            AnchorKind.DEPENDENCY, path=path, name=decl.name, requirement=spec.requirement,
+            symbol_kind=decl.ecosystem, line=decl.line,
+        )
+
+    def _resolve_absent(self, spec: AnchorSpec, snap: Snapshot) -> Anchor:
+        anchor = Anchor(AnchorKind.ABSENT, name=spec.name, scope=spec.scope)
+        check = self._check_absent(anchor, snap)
+        if check.result is not AnchorResult.HOLDS:
+            raise UsageError(f"cannot record '{spec.name}' as absent: {check.detail}")
+        return anchor
+
+    # ================================================================ check
+
+    def check(self, anchor: Anchor, snap: Snapshot, recorded_commit: str) -> AnchorCheck:
+        """Check one recorded anchor at ``snap``; never raises for drift."""
+        try:
+            if anchor.kind is AnchorKind.SYMBOL:
+                return self._check_symbol(anchor, snap, recorded_commit)
+            if anchor.kind is AnchorKind.FILE:
+                return self._check_file(anchor, snap, recorded_commit)
+            if anchor.kind is AnchorKind.DEPENDENCY:
+                return self._check_dependency(anchor, snap)
+            return self._check_absent(anchor, snap)
+        except MemvetError as exc:
+            # Could not check (git failed, a manifest does not parse): this
+            # one anchor is unverifiable and the batch goes on.
+            return AnchorCheck(anchor, AnchorResult.UNVERIFIABLE, f"{anchor.spec}: could not check: {exc}")
+
+    # ---------------------------------------------------------------- symbols
+
+    def _table(self, path: str, blob: str, language: str, snap: Snapshot) -> _code.SymbolTable | str:
+        """The table of ``path`` at ``snap``, or why it cannot be parsed.
+
+        Only parseable content ever enters the cache, so a hit needs no check.
+        """
+        def load() -> bytes:
+            data = snap.read(path) or b""
+            problem = _text_problem(data, self.max_file_bytes)
+            if problem:
+                raise _Unparseable(problem)
+            return data
+
+        try:
+            return self.cache.table(blob, language, load)
+        except _Unparseable as exc:
+            return str(exc)
+
+    def _baseline_hash(self, anchor: Anchor, recorded_commit: str) -> str | None:
+        """The recorded symbol's hash under the current hasher."""
+        if anchor.hash_version == _code.HASH_VERSION:
+            return anchor.body_hash
+        blob_id = anchor.blob_id
+        data = self.git.blob_data(blob_id)
+        if data is None and self.git.has_commit(recorded_commit):
+            old = self.git.snapshot(recorded_commit)
+            blob_id = old.blob_id(anchor.path) or ""
+            data = old.read(anchor.path)
+        if data is None:
+            return None
+        table = self.cache.table(blob_id, anchor.language, lambda: data)
+        sym = table.symbols.get(anchor.name)
+        return sym.hash if sym is not None else None
+
+    def _check_symbol(self, a: Anchor, snap: Snapshot, recorded_commit: str) -> AnchorCheck:
+        blob = snap.blob_id(a.path)
+        if blob == a.blob_id:
+            return AnchorCheck(a, AnchorResult.HOLDS, f"{a.spec}: file unchanged")
+        baseline = self._baseline_hash(a, recorded_commit)
+        if baseline is None:
+            return AnchorCheck(
+                a, AnchorResult.UNVERIFIABLE,
+                f"{a.spec}: recorded with hasher v{a.hash_version} (now v{_code.HASH_VERSION}) and the "
+                f"recorded commit {recorded_commit[:12]} is not in this history (shallow clone or "
+                "rewritten history); revalidate it",
+            )
+        if blob is not None:
+            table = self._table(a.path, blob, a.language, snap)
+            if isinstance(table, str):
+                return AnchorCheck(a, AnchorResult.UNVERIFIABLE, f"{a.spec}: {a.path} is now {table}")
+            sym = table.symbols.get(a.name)
+            if sym is not None:
+                if sym.has_error:
+                    return AnchorCheck(
+                        a, AnchorResult.UNVERIFIABLE,
+                        f"{a.spec}: {a.path} does not parse around {a.name} (lines "
+                        f"{sym.start_line}-{sym.end_line})", line=sym.start_line,
+                    )
+                if sym.hash == baseline:
+                    return AnchorCheck(a, AnchorResult.HOLDS, f"{a.spec}: body unchanged", line=sym.start_line)
+                return AnchorCheck(
+                    a, AnchorResult.CHANGED,
+                    f"{a.spec}: the body of {a.name} in {a.path} changed since {recorded_commit[:8]} "
+                    f"(now lines {sym.start_line}-{sym.end_line})",
+                    line=sym.start_line,
+                )
+        return self._find_moved_symbol(a, snap, recorded_commit, baseline, file_exists=blob is not None)
+
+    def _changed_paths(self, recorded_commit: str, snap: Snapshot, path: str) -> list[str]:
+        """Candidate paths for a move: renames of ``path`` first, then every
+        file changed since the recorded commit (all files when the commit is
+        not in the history)."""
+        key = (recorded_commit, snap.name)
+        if key not in self._changes:
+            try:
+                changes = self.git.changes(recorded_commit, snap)
+            except UnknownRevisionError:
+                self._changes[key] = None
+            else:
+                renames = [c for c in changes if c.kind == "renamed"]
+                rest = [c.new_path for c in changes if c.kind in ("added", "modified", "renamed")]
+                self._changes[key] = [f"{c.old_path}\x00{c.new_path}" for c in renames] + rest
+        listed = self._changes[key]
+        if listed is None:
+            return [p for p in snap.paths() if p != path]
+        first = [entry.split("\x00")[1] for entry in listed if "\x00" in entry and entry.split("\x00")[0] == path]
+        rest = [entry for entry in listed if "\x00" not in entry and entry != path and entry not in first]
+        return first + rest
+
+    def _find_moved_symbol(self, a: Anchor, snap: Snapshot, recorded_commit: str, baseline: str,
+                           *, file_exists: bool) -> AnchorCheck:
+        candidates = self._changed_paths(recorded_commit, snap, a.path)
+        tables: list[tuple[str, _code.SymbolTable]] = []
+        for path in candidates:
+            if _code.language_for_path(path) != a.language:
+                continue
+            blob = snap.blob_id(path)
+            if blob is None:
+                continue
+            table = self._table(path, blob, a.language, snap)
+            if isinstance(table, str):
+                continue
+            tables.append((path, table))
+            sym = table.symbols.get(a.name)
+            if sym is not None:
+                also = "" if sym.hash == baseline else " (and its body changed)"
+                return AnchorCheck(
+                    a, AnchorResult.MOVED, f"{a.spec}: moved from {a.path} to {path}{also}",
+                    new_path=path, new_name=a.name, line=sym.start_line,
+                )
+        if file_exists:
+            blob = snap.blob_id(a.path)
+            assert blob is not None
+            table = self._table(a.path, blob, a.language, snap)
+            if not isinstance(table, str):
+                tables.insert(0, (a.path, table))
+        for path, table in tables:
+            for sym in table.by_hash(baseline):
+                return AnchorCheck(
+                    a, AnchorResult.MOVED,
+                    f"{a.spec}: moved from {a.path}::{a.name} to {path}::{sym.qualname} (same body)",
+                    new_path=path, new_name=sym.qualname, line=sym.start_line,
+                )
+        if file_exists:
+            detail = f"{a.spec}: {a.name} is no longer defined in {a.path} and was not found elsewhere"
+        else:
+            detail = f"{a.spec}: {a.path} was deleted and {a.name} was not found elsewhere"
+        return AnchorCheck(a, AnchorResult.MISSING, detail)
+
+    # ---------------------------------------------------------------- files
+
+    def _check_file(self, a: Anchor, snap: Snapshot, recorded_commit: str) -> AnchorCheck:
+        blob = snap.blob_id(a.path)
+        if blob == a.blob_id:
+            return AnchorCheck(a, AnchorResult.HOLDS, f"{a.path}: unchanged")
+        if blob is not None:
+            return AnchorCheck(a, AnchorResult.CHANGED, f"{a.path}: content changed since {recorded_commit[:8]}")
+        for path in self._changed_paths(recorded_commit, snap, a.path):
+            if snap.blob_id(path) == a.blob_id:
+                return AnchorCheck(a, AnchorResult.MOVED, f"{a.path}: moved to {path}", new_path=path)
+        return AnchorCheck(a, AnchorResult.MISSING, f"{a.path}: the file was deleted")
+
+    # ---------------------------------------------------------------- dependencies
+
+    def _declared(self, path: str, snap: Snapshot) -> list[_manifests.Declared]:
+        blob = snap.blob_id(path)
+        if blob is None:
+            return []
+        key = (blob, path.rsplit("/", 1)[-1])
+        found = self._manifests.get(key)
+        if found is None:
+            found = _manifests.declared(path, snap.read(path) or b"")
+            self._manifests.put(key, found)
+        return found
+
+    def _find_declared(self, name: str, snap: Snapshot, first: str | None
+                       ) -> tuple[str, _manifests.Declared] | None:
+        manifests = [p for p in snap.paths() if _manifests.is_manifest(p)]
+        manifests.sort(key=lambda p: (p != first, p.count("/"), p))
+        for path in manifests:
+            for decl in self._declared(path, snap):
+                if decl.key == _dep_key(decl.ecosystem, name):
+                    return path, decl
+        return None
+
+    def _check_dependency(self, a: Anchor, snap: Snapshot) -> AnchorCheck:
+        found = self._find_declared(a.name, snap, a.path)
+        if found is None:
+            return AnchorCheck(
+                a, AnchorResult.MISSING,
+                f"dependency {a.name} is no longer declared in any manifest (was in {a.path})",
+            )
+        path, decl = found
+        if not a.requirement:
+            return AnchorCheck(a, AnchorResult.HOLDS, f"{a.name}: declared in {path}", line=decl.line)
+        ok = _manifests.satisfies(decl, a.requirement)
+        if ok is None:
+            return AnchorCheck(
+                a, AnchorResult.UNVERIFIABLE,
+                f"{a.name}: declared as {decl.spec!r} in {path}; cannot tell whether it satisfies "
+                f"{a.requirement}", line=decl.line,
+            )
+        if ok:
+            return AnchorCheck(a, AnchorResult.HOLDS, f"{a.name}{a.requirement}: declared in {path}", line=decl.line)
+        return AnchorCheck(
+            a, AnchorResult.VIOLATED,
+            f"dependency {a.name} is now declared as {decl.spec or 'unpinned'} in {path}, "
+            f"which does not satisfy {a.requirement}", new_path=path, line=decl.line,
+        )
+
+    # ---------------------------------------------------------------- absence
+
+    def _imports(self, path: str, language: str, snap: Snapshot) -> list[tuple[str, int]]:
+        blob = snap.blob_id(path)
+        if blob is None:
+            return []
+        key = (blob, language)
+        found = self._imports.get(key)
+        if found is None:
+            data = snap.read(path) or b""
+            found = [] if _text_problem(data, self.max_file_bytes) else _code.imports(data, language)
+            self._imports.put(key, found)
+        return found
+
+    def _check_absent(self, a: Anchor, snap: Snapshot) -> AnchorCheck:
+        mode, _, target = a.name.partition(":")
+        where = f" in {a.scope}" if a.scope else ""
+        if mode == "import":
+            for path in snap.glob(a.scope):
+                language = _code.language_for_path(path)
+                if language is None:
+                    continue
+                for module, line in self._imports(path, language, snap):
+                    if _import_matches(module, target):
+                        return AnchorCheck(
+                            a, AnchorResult.VIOLATED,
+                            f"{target} must stay absent{where}, but {path}:{line} imports {module}",
+                            new_path=path, line=line,
+                        )
+            return AnchorCheck(a, AnchorResult.HOLDS, f"nothing{where} imports {target}")
+        regex = _compile(target)
+        for path in snap.glob(a.scope):
+            data = snap.read(path) or b""
+            if _text_problem(data, self.max_file_bytes):
+                continue
+            for number, line in enumerate(data.decode("utf-8").splitlines(), start=1):
+                if regex.search(line):
+                    return AnchorCheck(
+                        a, AnchorResult.VIOLATED,
+                        f"pattern {target!r} must stay absent{where}, but {path}:{number} matches",
+                        new_path=path, line=number,
+                    )
+        return AnchorCheck(a, AnchorResult.HOLDS, f"nothing{where} matches {target!r}")

@@ -1,0 +1,176 @@
+"""The one place that knows how decisions and receipts look inside Chroma.
+
+A decision is one record: the claim is the document (what gets embedded),
+everything else is flat metadata. Chroma's rules shape the encoding: no
+``None`` and no empty metadata on ``add``, lists must be non-empty and
+homogeneous (so empty tags are left out, not stored as ``[]``), and
+``upsert``/``update`` merge keys rather than replace them. Anchors are one
+JSON string, so replacing them is a single key.
+
+Every record carries ``schema``; a record with a newer schema than this code
+understands, or one that does not decode, raises :class:`CorruptRecordError`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from memvet._errors import CorruptRecordError
+from memvet._model import Anchor, AnchorKind, Decision, Lifecycle, Receipt
+
+__all__ = [
+    "anchor_keys",
+    "lifecycle_update",
+    "SCHEMA_VERSION",
+    "decision_from_record",
+    "decision_metadata",
+    "receipt_from_record",
+    "receipt_metadata",
+]
+
+SCHEMA_VERSION = 1
+
+_OPTIONAL_STR = ("supersedes", "superseded_by", "reason", "author", "commit", "namespace")
+_OPTIONAL_NUM = ("resolved_at", "confirmations", "expires_at")
+
+
+def anchor_keys(anchors: Iterable[Anchor]) -> list[str]:
+    """Identity keys used to find decisions that share an anchor."""
+    keys = set()
+    for a in anchors:
+        if a.kind is AnchorKind.SYMBOL:
+            keys.add(f"symbol:{a.path}::{a.name}")
+        elif a.kind is AnchorKind.FILE:
+            keys.add(f"file:{a.path}")
+        elif a.kind is AnchorKind.DEPENDENCY:
+            keys.add(f"dependency:{a.name}")
+        else:
+            keys.add(f"absent:{a.name}")
+    return sorted(keys)
+
+
+def decision_metadata(decision: Decision) -> dict[str, Any]:
+    """Chroma metadata for a decision (no ``None``, no empty lists)."""
+    meta: dict[str, Any] = {
+        "schema": SCHEMA_VERSION,
+        "kind": "decision",
+        "lifecycle": decision.lifecycle.value,
+        "created_at": float(decision.created_at),
+        "hash_version": int(decision.hash_version),
+        "anchors": json.dumps([a.to_dict() for a in decision.anchors], sort_keys=True),
+    }
+    for key in _OPTIONAL_STR:
+        value = getattr(decision, key)
+        if value:
+            meta[key] = value
+    for key in _OPTIONAL_NUM:
+        value = getattr(decision, key)
+        if value:
+            meta[key] = value
+    if decision.tags:
+        meta["tags"] = list(decision.tags)
+    keys = anchor_keys(decision.anchors)
+    if keys:
+        meta["anchor_keys"] = keys
+    paths = sorted({a.path for a in decision.anchors if a.path})
+    if paths:
+        meta["anchor_paths"] = paths
+    return meta
+
+
+def lifecycle_update(decision: Decision) -> dict[str, Any]:
+    """Metadata for an ``update`` that replaces the lifecycle fields.
+
+    Keys that are now empty are set to ``None``, which makes Chroma delete
+    them instead of merging the old values back in.
+    """
+    meta = decision_metadata(decision)
+    for key in (*_OPTIONAL_STR, *_OPTIONAL_NUM, "tags", "anchor_keys", "anchor_paths"):
+        meta.setdefault(key, None)
+    return meta
+
+
+def decision_from_record(record_id: str, document: str | None, meta: Mapping[str, Any] | None) -> Decision:
+    """Decode one stored decision.
+
+    Raises:
+        CorruptRecordError: The record is not a decision this code can read.
+    """
+    if not meta:
+        raise CorruptRecordError(f"decision {record_id}: no metadata")
+    try:
+        schema = int(meta.get("schema", 0))
+        if schema < 1 or schema > SCHEMA_VERSION:
+            raise CorruptRecordError(
+                f"decision {record_id}: schema {schema} is not one this version of memvet reads "
+                f"(up to {SCHEMA_VERSION})"
+            )
+        anchors = tuple(Anchor.from_dict(a) for a in json.loads(str(meta.get("anchors", "[]"))))
+        tags = meta.get("tags") or ()
+        return Decision(
+            id=record_id,
+            claim=document or "",
+            anchors=anchors,
+            lifecycle=Lifecycle(meta["lifecycle"]),
+            supersedes=str(meta.get("supersedes", "")),
+            superseded_by=str(meta.get("superseded_by", "")),
+            reason=str(meta.get("reason", "")),
+            tags=tuple(str(t) for t in tags),
+            author=str(meta.get("author", "")),
+            created_at=float(meta.get("created_at", 0.0)),
+            resolved_at=float(meta.get("resolved_at", 0.0)),
+            commit=str(meta.get("commit", "")),
+            hash_version=int(meta.get("hash_version", 0)),
+            namespace=str(meta.get("namespace", "")),
+            confirmations=int(meta.get("confirmations", 0)),
+            expires_at=float(meta.get("expires_at", 0.0)),
+        )
+    except CorruptRecordError:
+        raise
+    except (KeyError, ValueError, TypeError, json.JSONDecodeError) as exc:
+        raise CorruptRecordError(f"decision {record_id}: cannot decode ({exc})") from exc
+
+
+def receipt_metadata(receipt: Receipt) -> dict[str, Any]:
+    """Chroma metadata for a receipt."""
+    meta: dict[str, Any] = {
+        "schema": SCHEMA_VERSION,
+        "kind": "receipt",
+        "decision_id": receipt.decision_id,
+        "action": receipt.action,
+        "from": receipt.from_lifecycle,
+        "to": receipt.to_lifecycle,
+        "at": float(receipt.at),
+    }
+    for key in ("reason", "author", "commit", "related"):
+        value = getattr(receipt, key)
+        if value:
+            meta[key] = value
+    return meta
+
+
+def receipt_from_record(record_id: str, meta: Mapping[str, Any] | None) -> Receipt:
+    """Decode one stored receipt.
+
+    Raises:
+        CorruptRecordError: The record is not a receipt this code can read.
+    """
+    if not meta:
+        raise CorruptRecordError(f"receipt {record_id}: no metadata")
+    try:
+        return Receipt(
+            id=record_id,
+            decision_id=str(meta["decision_id"]),
+            action=str(meta["action"]),
+            from_lifecycle=str(meta["from"]),
+            to_lifecycle=str(meta["to"]),
+            reason=str(meta.get("reason", "")),
+            author=str(meta.get("author", "")),
+            at=float(meta["at"]),
+            commit=str(meta.get("commit", "")),
+            related=str(meta.get("related", "")),
+        )
+    except (KeyError, ValueError, TypeError) as exc:
+        raise CorruptRecordError(f"receipt {record_id}: cannot decode ({exc})") from exc

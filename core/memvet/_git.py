@@ -1,0 +1,317 @@
+"""Read-only git access behind one small module (pygit2).
+
+Nothing here writes to the user's ``.git``: working-tree files are hashed the
+way git hashes blobs (``pygit2.hash``) without storing objects.
+
+A :class:`Snapshot` is one target of a read: a commit, or the working tree.
+It answers "what is the blob id of this path" in microseconds, which is what
+makes the verification fast path cheap.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import logging
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+import pygit2
+from pygit2.enums import DiffOption, FileMode
+
+from memvet._errors import (
+    AnchorNotFoundError,
+    EmptyRepositoryError,
+    NotARepositoryError,
+    PathOutsideRepositoryError,
+    RepositoryError,
+    UnknownRevisionError,
+)
+from memvet._model import WORKTREE
+
+__all__ = ["Change", "GitRepo", "Snapshot"]
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Change:
+    """One file changed between two snapshots (pydriller's vocabulary)."""
+
+    old_path: str
+    new_path: str
+    kind: str  # added | deleted | modified | renamed
+
+
+class GitRepo:
+    """A git repository opened read-only.
+
+    Args:
+        path: Any folder inside the repository's working tree (or a bare repo).
+
+    Raises:
+        NotARepositoryError: No repository at or above ``path``.
+        EmptyRepositoryError: The repository has no commits.
+    """
+
+    def __init__(self, path: str | os.PathLike[str] = ".") -> None:
+        start = os.fspath(path)
+        if not os.path.exists(start):
+            raise NotARepositoryError(f"not a git repository: {start} does not exist")
+        found = pygit2.discover_repository(start)
+        if found is None:
+            raise NotARepositoryError(
+                f"not a git repository (or any parent up to /): {os.path.abspath(start)}"
+            )
+        try:
+            self.repo = pygit2.Repository(found)
+        except pygit2.GitError as exc:
+            raise RepositoryError(f"cannot open the git repository at {found}: {exc}") from exc
+        workdir = self.repo.workdir
+        self.root = Path(workdir).resolve() if workdir else Path(self.repo.path).resolve()
+        self.bare = workdir is None
+        if self.repo.head_is_unborn:
+            raise EmptyRepositoryError(
+                f"the repository at {self.root} has no commits yet; make a first commit"
+            )
+        self._snapshots: dict[str, Snapshot] = {}
+
+    # ----------------------------------------------------------------- identity
+
+    def head_commit(self) -> pygit2.Commit:
+        return self.repo.head.peel(pygit2.Commit)
+
+    def root_commit_id(self) -> str:
+        """The id of the first root commit reachable from HEAD (the repository's identity)."""
+        walker = self.repo.walk(self.head_commit().id, pygit2.enums.SortMode.TOPOLOGICAL)
+        walker.simplify_first_parent()
+        last = None
+        for commit in walker:
+            last = commit
+        assert last is not None
+        return str(last.id)
+
+    @property
+    def is_shallow(self) -> bool:
+        return bool(self.repo.is_shallow)
+
+    # ----------------------------------------------------------------- targets
+
+    def resolve(self, rev: str | None) -> pygit2.Commit:
+        """Resolve a revision (sha, branch, tag, ``HEAD~3``) to a commit."""
+        name = rev or "HEAD"
+        try:
+            obj = self.repo.revparse_single(name)
+            return obj.peel(pygit2.Commit)
+        except (KeyError, ValueError, pygit2.InvalidSpecError, pygit2.GitError) as exc:
+            raise UnknownRevisionError(f"unknown revision: {name!r}") from exc
+
+    def has_commit(self, sha: str) -> bool:
+        """True when ``sha`` names a commit present in the object database."""
+        if not sha:
+            return False
+        try:
+            obj = self.repo.get(sha)
+        except (ValueError, pygit2.GitError):
+            return False
+        return isinstance(obj, pygit2.Commit)
+
+    def snapshot(self, at: str | None = None) -> Snapshot:
+        """The snapshot for ``at``: ``"worktree"`` (default; ``HEAD`` in a bare
+        repository) or any revision."""
+        key = WORKTREE if at in (None, WORKTREE) and not self.bare else None
+        if key is None:
+            commit = self.resolve(None if at == WORKTREE else at)
+            key = str(commit.id)
+        else:
+            commit = None
+        snap = self._snapshots.get(key)
+        if snap is None or key == WORKTREE:
+            snap = Snapshot(self, commit)
+            if key != WORKTREE:
+                self._snapshots[key] = snap
+        return snap
+
+    # ----------------------------------------------------------------- objects
+
+    def blob_data(self, blob_id: str) -> bytes | None:
+        """The content of a blob in the object database, or None."""
+        try:
+            obj = self.repo.get(blob_id)
+        except (ValueError, pygit2.GitError):
+            return None
+        return obj.data if isinstance(obj, pygit2.Blob) else None
+
+    def changes(self, old_commit: str, new: Snapshot) -> list[Change]:
+        """Files changed between ``old_commit`` and ``new``, renames detected.
+
+        Raises:
+            UnknownRevisionError: ``old_commit`` is not in the object database.
+        """
+        if not self.has_commit(old_commit):
+            raise UnknownRevisionError(f"commit {old_commit[:12]} is not in this repository's history")
+        old_tree = self.repo.get(old_commit).tree
+        try:
+            if new.commit is None:
+                flags = DiffOption.INCLUDE_UNTRACKED | DiffOption.RECURSE_UNTRACKED_DIRS
+                diff = old_tree.diff_to_workdir(flags)
+            else:
+                diff = self.repo.diff(old_tree, new.commit.tree)
+            diff.find_similar()
+        except pygit2.GitError as exc:
+            raise RepositoryError(f"git diff failed: {exc}") from exc
+        kinds = {"A": "added", "D": "deleted", "M": "modified", "R": "renamed", "?": "added", "T": "modified"}
+        out = []
+        for delta in diff.deltas:
+            kind = kinds.get(delta.status_char(), "modified")
+            out.append(Change(delta.old_file.path, delta.new_file.path, kind))
+        return out
+
+    # ----------------------------------------------------------------- paths
+
+    def normalize_path(self, path: str, *, base: str | os.PathLike[str] | None = None) -> str:
+        """A user-given path as a repository-relative POSIX path.
+
+        Relative paths are taken from ``base`` (the repository root by
+        default; the CLI passes the current directory).
+
+        Raises:
+            PathOutsideRepositoryError: absolute paths, Windows separators,
+                ``..`` leaving the repository, symlinks that escape it.
+        """
+        if not path or not path.strip():
+            raise PathOutsideRepositoryError("empty path")
+        if "\\" in path:
+            raise PathOutsideRepositoryError(f"{path}: use '/' as the path separator")
+        if "\x00" in path:
+            raise PathOutsideRepositoryError(f"{path!r}: NUL byte in path")
+        if os.path.isabs(path) or PurePosixPath(path).is_absolute():
+            raise PathOutsideRepositoryError(
+                f"{path}: absolute paths are not accepted; give a path inside the repository"
+            )
+        base_dir = Path(base).resolve() if base is not None else self.root
+        joined = os.path.normpath(os.path.join(os.fspath(base_dir), path))
+        rel = os.path.relpath(joined, os.fspath(self.root))
+        if rel == os.curdir or rel.startswith(os.pardir + os.sep) or rel == os.pardir:
+            raise PathOutsideRepositoryError(f"{path}: outside the repository {self.root}")
+        rel_posix = PurePosixPath(*Path(rel).parts).as_posix()
+        if rel_posix == ".git" or rel_posix.startswith(".git/"):
+            raise PathOutsideRepositoryError(f"{path}: inside .git")
+        if not self.bare:
+            real = Path(joined).resolve()
+            if real != self.root and self.root not in real.parents:
+                raise PathOutsideRepositoryError(f"{path}: a symbolic link that leaves the repository")
+        return rel_posix
+
+
+class Snapshot:
+    """One target: a commit, or the working tree (``commit is None``)."""
+
+    def __init__(self, repo: GitRepo, commit: pygit2.Commit | None) -> None:
+        self.git = repo
+        self.commit = commit
+        self.name = WORKTREE if commit is None else str(commit.id)
+        self._paths: list[str] | None = None
+        self._wt_blobs: dict[str, str | None] = {}
+
+    @property
+    def base_commit(self) -> str:
+        """The commit id this snapshot stands on (HEAD for the working tree)."""
+        if self.commit is not None:
+            return str(self.commit.id)
+        return str(self.git.head_commit().id)
+
+    def blob_id(self, path: str) -> str | None:
+        """The git blob id of ``path`` in this snapshot, or None when absent."""
+        if self.commit is not None:
+            try:
+                entry = self.commit.tree[path]
+            except KeyError:
+                return None
+            if entry.filemode in (FileMode.TREE, FileMode.COMMIT):
+                return None
+            return str(entry.id)
+        if path in self._wt_blobs:
+            return self._wt_blobs[path]
+        data = self._read_worktree(path)
+        blob = None if data is None else str(pygit2.hash(data))
+        self._wt_blobs[path] = blob
+        return blob
+
+    def read(self, path: str) -> bytes | None:
+        """The content of ``path`` in this snapshot, or None when absent."""
+        if self.commit is not None:
+            try:
+                entry = self.commit.tree[path]
+            except KeyError:
+                return None
+            obj = self.git.repo.get(entry.id)
+            return obj.data if isinstance(obj, pygit2.Blob) else None
+        return self._read_worktree(path)
+
+    def require(self, path: str) -> bytes:
+        """Like :meth:`read` but raises :class:`AnchorNotFoundError` when absent."""
+        data = self.read(path)
+        if data is None:
+            where = "the working tree" if self.commit is None else f"commit {self.name[:12]}"
+            raise AnchorNotFoundError(f"{path}: no such file in {where}")
+        return data
+
+    def _read_worktree(self, path: str) -> bytes | None:
+        full = self.git.root / path
+        try:
+            if not full.is_file():
+                return None
+            real = full.resolve()
+            if self.git.root not in real.parents:
+                return None
+            return full.read_bytes()
+        except OSError as exc:
+            raise RepositoryError(f"cannot read {path}: {exc}") from exc
+
+    def paths(self) -> list[str]:
+        """Every file path in this snapshot, sorted (tracked, plus untracked
+        and not ignored for the working tree)."""
+        if self._paths is not None:
+            return self._paths
+        if self.commit is not None:
+            out = list(_walk_tree(self.git.repo, self.commit.tree, ""))
+        else:
+            repo = self.git.repo
+            seen = {entry.path for entry in repo.index}
+            try:
+                status = repo.status(untracked_files="all")
+            except pygit2.GitError as exc:
+                raise RepositoryError(f"git status failed: {exc}") from exc
+            for p, flags in status.items():
+                if flags & pygit2.enums.FileStatus.WT_NEW:
+                    seen.add(p)
+            out = [p for p in seen if (self.git.root / p).is_file()]
+        self._paths = sorted(out)
+        return self._paths
+
+    def glob(self, pattern: str) -> Iterator[str]:
+        """Paths matching a glob (``**`` crosses folders; empty = everything)."""
+        for p in self.paths():
+            if not pattern or _glob_match(p, pattern):
+                yield p
+
+
+def _walk_tree(repo: pygit2.Repository, tree: pygit2.Tree, prefix: str) -> Iterator[str]:
+    for entry in tree:
+        path = prefix + entry.name
+        if entry.filemode == FileMode.TREE:
+            yield from _walk_tree(repo, repo.get(entry.id), path + "/")
+        elif entry.filemode != FileMode.COMMIT:
+            yield path
+
+
+def _glob_match(path: str, pattern: str) -> bool:
+    if fnmatch.fnmatchcase(path, pattern):
+        return True
+    if pattern.endswith("/**"):
+        return path.startswith(pattern[:-2])
+    if "/" not in pattern:  # a bare pattern matches at any depth, like .gitignore
+        return fnmatch.fnmatchcase(path.rsplit("/", 1)[-1], pattern)
+    return bool(PurePosixPath(path).match(pattern))

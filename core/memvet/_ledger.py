@@ -1,0 +1,478 @@
+"""The ledger: decisions with evidence, stored in Chroma, verified at every read."""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+import uuid
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from memvet import _code
+from memvet._anchors import AnchorSpec, Evidence, parse_anchor
+from memvet._cache import SymbolCache
+from memvet._codec import anchor_keys
+from memvet._embedding import Embedder, MiniLMEmbedder, as_embedder
+from memvet._errors import (
+    AmbiguousIdError,
+    AnchorNotFoundError,
+    ConflictError,
+    CorruptRecordError,
+    NotAllowedError,
+    UnknownDecisionError,
+    UsageError,
+)
+from memvet._git import GitRepo, Snapshot
+from memvet._model import (
+    Anchor,
+    AnchorKind,
+    AnchorResult,
+    Conflict,
+    Decision,
+    Lifecycle,
+    Recall,
+    Receipt,
+    RecordResult,
+    Status,
+    Verdict,
+)
+from memvet._recall import GROUPS, group_recall
+from memvet._store import ChromaStore
+from memvet._verify import Verifier
+
+__all__ = ["Ledger"]
+
+log = logging.getLogger(__name__)
+
+AnchorLike = str | AnchorSpec
+
+#: Longest claim accepted (characters); a claim is a decision, not a document.
+MAX_CLAIM_CHARS = 4000
+
+
+def _new_id() -> str:
+    return uuid.uuid4().hex[:12]
+
+
+def _settings() -> Any:
+    from chromadb.config import Settings
+
+    return Settings(anonymized_telemetry=False)
+
+
+class Ledger:
+    """Decisions with evidence, re-checked against the code at every read.
+
+    Open one with :meth:`open`. Every read takes ``at``: ``None`` or
+    ``"worktree"`` for the files on disk, or any revision (``"HEAD"``, a sha,
+    a branch).
+
+    Example::
+
+        ledger = Ledger.open(".")
+        ledger.record("Sessions are cached with functools.cache",
+                      anchors=["app/session.py::load_session"])
+        for verdict in ledger.check():
+            print(verdict.status.value, verdict.decision.claim, verdict.reason)
+    """
+
+    def __init__(self, git: GitRepo, store: ChromaStore, embedder: Embedder, *,
+                 namespace: str, cache: SymbolCache | None = None,
+                 similarity_threshold: float = 0.80, duplicate_threshold: float = 0.95) -> None:
+        self.git = git
+        self.store = store
+        self.embedder = embedder
+        self.namespace = namespace
+        self.evidence = Evidence(git, cache)
+        self.verifier = Verifier(self.evidence)
+        self.similarity_threshold = similarity_threshold
+        self.duplicate_threshold = duplicate_threshold
+
+    @classmethod
+    def open(cls, repo: str | os.PathLike[str] = ".", *, path: str | os.PathLike[str] | None = None,
+             client: Any = None, embedding: Any = None, namespace: str | None = None,
+             similarity_threshold: float = 0.80, duplicate_threshold: float = 0.95,
+             disk_cache: bool = True) -> Ledger:
+        """Open (or create) the ledger of a repository.
+
+        Args:
+            repo: Any folder inside the git repository.
+            path: Folder of the embedded store; default ``<repo root>/.memvet/``.
+            client: Any Chroma client (``EphemeralClient`` in tests,
+                ``HttpClient`` for a shared server); overrides ``path``.
+            embedding: An embedder, a LangChain-style ``Embeddings`` object
+                or a callable ``list[str] -> list[list[float]]``. Default: the
+                local all-MiniLM-L6-v2 (no network; loaded on first use).
+            namespace: Default: the repository's identity (its root commit).
+            similarity_threshold: Cosine similarity above which a neighbour
+                counts as a conflicting (or, if rejected, a warned) claim.
+            duplicate_threshold: Similarity above which a write with the same
+                anchors confirms the existing decision instead.
+            disk_cache: Keep parsed symbol tables under ``.memvet/cache``.
+
+        Raises:
+            NotARepositoryError, EmptyRepositoryError, StoreError.
+        """
+        git = GitRepo(repo)
+        ns = namespace if namespace is not None else git.root_commit_id()
+        home = Path(path) if path is not None else git.root / ".memvet"
+        if client is None:
+            import chromadb
+
+            from memvet._store import translate
+
+            with translate("opening the local ledger"):
+                client = chromadb.PersistentClient(path=str(home / "chroma"), settings=_settings())
+        embedder = as_embedder(embedding) if embedding is not None else MiniLMEmbedder()
+        store = ChromaStore(client, ns, embedder.name)
+        cache = SymbolCache(home / "cache" if disk_cache else None)
+        return cls(git, store, embedder, namespace=ns, cache=cache,
+                   similarity_threshold=similarity_threshold, duplicate_threshold=duplicate_threshold)
+
+    # ================================================================= reads
+
+    def _effective(self, decisions: Sequence[Decision]) -> list[Decision]:
+        """Apply supersede pointers: a decision pointed to by an active
+        successor is superseded, even if the second write never landed."""
+        pending = [d.id for d in decisions if d.lifecycle is Lifecycle.ACTIVE]
+        successors = self.store.successors_of(pending) if pending else {}
+        out = []
+        for d in decisions:
+            succ = successors.get(d.id)
+            if d.lifecycle is Lifecycle.ACTIVE and succ is not None and succ.id != d.id:
+                d = d.evolve(lifecycle=Lifecycle.SUPERSEDED, superseded_by=succ.id,
+                             reason=succ.reason, resolved_at=succ.created_at)
+            out.append(d)
+        return out
+
+    def _resolve_id(self, decision_id: str) -> str:
+        decision_id = (decision_id or "").strip()
+        if not decision_id:
+            raise UnknownDecisionError("empty decision id")
+        if self.store.get_decisions([decision_id]):
+            return decision_id
+        if len(decision_id) >= 4:
+            matches = [i for i in self.store.all_ids() if i.startswith(decision_id)]
+            if len(matches) == 1:
+                return matches[0]
+            if len(matches) > 1:
+                raise AmbiguousIdError(
+                    f"id prefix {decision_id!r} matches {len(matches)} decisions: "
+                    f"{', '.join(sorted(matches)[:5])}"
+                )
+        raise UnknownDecisionError(f"no decision {decision_id!r} in namespace {self.namespace}")
+
+    def get(self, decision_id: str) -> Decision:
+        """A decision by id (or unique prefix of at least 4 characters).
+
+        Raises:
+            UnknownDecisionError, AmbiguousIdError, CorruptRecordError.
+        """
+        full = self._resolve_id(decision_id)
+        return self._effective(self.store.get_decisions([full]))[0]
+
+    def decisions(self) -> list[Decision]:
+        """Every decision in the namespace, oldest first (corrupt records skipped)."""
+        found, bad = self.store.all_decisions()
+        for exc in bad:
+            log.warning("%s", exc)
+        found.sort(key=lambda d: (d.created_at, d.id))
+        return self._effective(found)
+
+    def snapshot(self, at: str | None = None) -> Snapshot:
+        """The target of a read (``None``: the working tree)."""
+        return self.git.snapshot(at)
+
+    def verify(self, decision_id: str, at: str | None = None) -> Verdict:
+        """The verdict on one decision at ``at``."""
+        return self.verifier.verdict(self.get(decision_id), self.snapshot(at))
+
+    def check(self, at: str | None = None) -> list[Verdict]:
+        """Verdicts on every decision in the namespace, whatever its status.
+
+        A record that cannot be decoded is reported as ``needs_revalidation``
+        with the reason, and every other decision is still checked.
+        """
+        snap = self.snapshot(at)
+        found, bad = self.store.all_decisions()
+        found.sort(key=lambda d: (d.created_at, d.id))
+        verdicts = self.verifier.verdicts(self._effective(found), snap)
+        verdicts.extend(_corrupt_verdict(exc, snap.name) for exc in bad)
+        return verdicts
+
+    def recall(self, query: str, k: int = 5, at: str | None = None,
+               include: Iterable[str] = GROUPS) -> Recall:
+        """Decisions relevant to ``query``, verified and grouped.
+
+        Returns the ``k`` nearest decisions of the included groups: ``current``
+        (verified), ``caution`` (unanchored, needs_revalidation, stale, each
+        with its reason) and ``history`` (superseded, rejected, refuted,
+        framed as such in their text).
+        """
+        if not isinstance(query, str) or not query.strip():
+            raise UsageError("recall needs a non-empty query")
+        if k < 0:
+            raise UsageError("k must be zero or more")
+        include = tuple(include)
+        snap = self.snapshot(at)
+        if k == 0:
+            return group_recall(query, snap.name, [], 0, include)
+        embedding = self.embedder.embed_query(query)
+        total = self.store.count()
+        n = max(4 * k, 20)
+        while True:
+            scored = self.store.query(embedding, n)
+            decisions = self._effective([d for d, _ in scored])
+            verdicts = self.verifier.verdicts(decisions, snap)
+            pairs = [(v, s) for v, (_, s) in zip(verdicts, scored)]
+            enough = sum(1 for v, _ in pairs if v.status.group in include) >= k
+            if enough or n >= total:
+                return group_recall(query, snap.name, pairs, k, include)
+            n *= 4
+
+    def history(self, decision_id: str) -> list[Receipt]:
+        """The receipts of one decision, oldest first."""
+        return self.store.receipts_for(self._resolve_id(decision_id))
+
+    def log(self) -> list[Receipt]:
+        """Every receipt in the namespace, oldest first."""
+        return self.store.receipts_for(None)
+
+    # ================================================================= writes
+
+    def _receipt(self, decision_id: str, action: str, before: str, after: str, *, reason: str,
+                 author: str, at: float, commit: str, related: str = "") -> Receipt:
+        receipt = Receipt(
+            id="r-" + _new_id(), decision_id=decision_id, action=action, from_lifecycle=before,
+            to_lifecycle=after, reason=reason, author=author, at=at, commit=commit, related=related,
+        )
+        self.store.add_receipt(receipt)
+        return receipt
+
+    def _author(self, author: str | None) -> str:
+        if author:
+            return author
+        try:
+            return str(self.git.repo.config["user.name"])
+        except KeyError:
+            return ""
+
+    def _require_active(self, decision_id: str) -> Decision:
+        decision = self.get(decision_id)
+        if decision.lifecycle is not Lifecycle.ACTIVE:
+            extra = f" by {decision.superseded_by}" if decision.superseded_by else ""
+            raise NotAllowedError(
+                f"decision {decision.id} is already {decision.lifecycle.value}{extra}; "
+                "only an active decision can change"
+            )
+        return decision
+
+    @staticmethod
+    def _reason(reason: str | None, act: str) -> str:
+        if reason is None or not str(reason).strip():
+            raise UsageError(f"{act} needs a reason")
+        return str(reason).strip()
+
+    def resolve_anchors(self, anchors: Iterable[AnchorLike], at: str | None = None, *,
+                        base: str | None = None) -> list[Anchor]:
+        """Resolve anchor specs at ``at`` (nothing is written).
+
+        Raises:
+            AnchorNotFoundError, AmbiguousSymbolError, UnsupportedFileError,
+            PathOutsideRepositoryError, InvalidAnchorError.
+        """
+        snap = self.snapshot(at)
+        resolved: dict[str, Anchor] = {}
+        for spec in anchors:
+            anchor = self.evidence.resolve(parse_anchor(spec), snap, base=base)
+            resolved.setdefault(anchor_keys([anchor])[0], anchor)
+        return list(resolved.values())
+
+    def record(self, claim: str, anchors: Iterable[AnchorLike] = (), *, supersedes: str | None = None,
+               reason: str | None = None, tags: Iterable[str] = (), author: str | None = None,
+               at: str | None = None, on_conflict: str = "warn", expires_at: float | None = None,
+               base: str | None = None) -> RecordResult:
+        """Record a decision with its evidence.
+
+        Args:
+            claim: The decision, in one or a few sentences.
+            anchors: Evidence: ``"path::Qualified.name"``, ``"path"``,
+                ``"dep:name>=1"``, ``"import:module"``, ``"pattern:regex"``
+                or specs from :func:`memvet.symbol` and friends.
+            supersedes: Id of the active decision this one replaces (needs ``reason``).
+            reason: Why (required with ``supersedes``).
+            tags: Free labels.
+            author: Who; default the repository's ``user.name``.
+            at: Where to resolve anchors; default the working tree.
+            on_conflict: ``"warn"`` (record and report conflicts) or
+                ``"error"`` (raise :class:`ConflictError`, write nothing).
+            expires_at: When the decision needs a person to confirm it again.
+            base: Folder that relative paths start from (the CLI passes the
+                current directory); default the repository root.
+
+        Returns:
+            What happened: ``recorded``, ``superseded``, or ``confirmed``
+            (a near duplicate of an active decision with the same anchors,
+            whose confirmation counter went up instead of adding a copy).
+
+        Raises:
+            UsageError and its subclasses for bad input (nothing is written),
+            AnchorNotFoundError for an anchor that does not resolve.
+        """
+        if not isinstance(claim, str) or not claim.strip():
+            raise UsageError("a decision needs a non-empty claim")
+        claim = claim.strip()
+        if len(claim) > MAX_CLAIM_CHARS:
+            raise UsageError(f"the claim is {len(claim)} characters; the limit is {MAX_CLAIM_CHARS}")
+        if on_conflict not in ("warn", "error"):
+            raise UsageError(f"on_conflict must be 'warn' or 'error', not {on_conflict!r}")
+        tags = tuple(dict.fromkeys(str(t).strip() for t in tags if str(t).strip()))
+        old = None
+        if supersedes:
+            reason = self._reason(reason, "a supersede")
+            old = self._require_active(supersedes)
+        snap = self.snapshot(at)
+        resolved = self.resolve_anchors(anchors, at, base=base)
+        keys = anchor_keys(resolved)
+        author = self._author(author)
+        now = time.time()
+
+        embedding = self.embedder.embed_documents([claim])[0]
+        neighbours = self.store.query(embedding, 10)
+        candidates = self._effective([d for d, _ in neighbours])
+        scores = {d.id: s for d, s in neighbours}
+        if old is None:
+            for d in candidates:
+                if (d.lifecycle is Lifecycle.ACTIVE and scores[d.id] >= self.duplicate_threshold
+                        and anchor_keys(d.anchors) == keys):
+                    return self._confirm(d, author, now, snap.base_commit)
+
+        conflicts: list[Conflict] = []
+        warnings: list[str] = []
+        seen: set[str] = set()
+        skip = {old.id} if old else set()
+        sharing = self._effective(self.store.with_any("anchor_keys", keys)) if keys else []
+        for d in sharing:
+            if d.lifecycle is Lifecycle.ACTIVE and d.id not in skip:
+                shared = sorted(set(anchor_keys(d.anchors)) & set(keys))
+                conflicts.append(self._conflict(d, snap, f"shares anchor {', '.join(shared)}"))
+                seen.add(d.id)
+        for d in candidates:
+            score = scores[d.id]
+            if d.id in skip or d.id in seen or score < self.similarity_threshold:
+                continue
+            if d.lifecycle is Lifecycle.ACTIVE:
+                conflicts.append(self._conflict(d, snap, f"a similar claim (similarity {score:.2f})"))
+                seen.add(d.id)
+            elif d.lifecycle is Lifecycle.REJECTED:
+                warnings.append(
+                    f"close to decision {d.id} (similarity {score:.2f}): previously tried, rejected: "
+                    f"{d.reason or 'no reason given'}"
+                )
+        if conflicts and on_conflict == "error":
+            ids = ", ".join(c.decision.id for c in conflicts)
+            raise ConflictError(
+                f"conflicts with active decision(s) {ids}; supersede them explicitly "
+                "(--supersedes ID --reason R) or record with on_conflict='warn'",
+                tuple(conflicts),
+            )
+
+        decision = Decision(
+            id=_new_id(), claim=claim, anchors=tuple(resolved), lifecycle=Lifecycle.ACTIVE,
+            supersedes=old.id if old else "", reason=(reason or "") if old else "", tags=tags,
+            author=author, created_at=now, commit=snap.base_commit, hash_version=_code.HASH_VERSION,
+            namespace=self.namespace, expires_at=float(expires_at or 0.0),
+        )
+        # Crash safety: the successor (with its pointer) is written first; a
+        # read already treats `old` as superseded from this moment on.
+        self.store.add_decision(decision, embedding)
+        self._receipt(decision.id, "record", "", Lifecycle.ACTIVE.value, reason=reason or "",
+                      author=author, at=now, commit=snap.base_commit, related=old.id if old else "")
+        if old is not None:
+            self._receipt(old.id, "supersede", Lifecycle.ACTIVE.value, Lifecycle.SUPERSEDED.value,
+                          reason=reason or "", author=author, at=now, commit=snap.base_commit,
+                          related=decision.id)
+            self.store.replace_decision(old.evolve(
+                lifecycle=Lifecycle.SUPERSEDED, superseded_by=decision.id, reason=reason or "",
+                resolved_at=now,
+            ))
+        return RecordResult(decision, "superseded" if old else "recorded", tuple(conflicts), tuple(warnings))
+
+    def _conflict(self, decision: Decision, snap: Snapshot, why: str) -> Conflict:
+        return Conflict(decision, self.verifier.verdict(decision, snap).status, why)
+
+    def _confirm(self, decision: Decision, author: str, now: float, commit: str) -> RecordResult:
+        updated = decision.evolve(confirmations=decision.confirmations + 1)
+        self._receipt(decision.id, "confirm", Lifecycle.ACTIVE.value, Lifecycle.ACTIVE.value,
+                      reason="recorded again", author=author, at=now, commit=commit)
+        self.store.replace_decision(updated)
+        return RecordResult(updated, "confirmed")
+
+    def supersede(self, old_id: str, claim: str, anchors: Iterable[AnchorLike] = (), *, reason: str,
+                  tags: Iterable[str] = (), author: str | None = None, at: str | None = None,
+                  base: str | None = None) -> RecordResult:
+        """Replace an active decision with a new one; the old one becomes history."""
+        return self.record(claim, anchors, supersedes=old_id, reason=reason, tags=tags, author=author,
+                           at=at, base=base)
+
+    def reject(self, decision_id: str, *, reason: str, author: str | None = None) -> Decision:
+        """Retract a decision (tried, did not work). It stays as history."""
+        reason = self._reason(reason, "a rejection")
+        decision = self._require_active(decision_id)
+        author = self._author(author)
+        now = time.time()
+        commit = str(self.git.head_commit().id)
+        self._receipt(decision.id, "reject", Lifecycle.ACTIVE.value, Lifecycle.REJECTED.value,
+                      reason=reason, author=author, at=now, commit=commit)
+        updated = decision.evolve(lifecycle=Lifecycle.REJECTED, reason=reason, resolved_at=now)
+        self.store.replace_decision(updated)
+        return updated
+
+    def revalidate(self, decision_id: str, *, reason: str, author: str | None = None,
+                   at: str | None = None) -> Verdict:
+        """Re-baseline a decision's anchors at the code as it is now, after a
+        person confirmed the claim still holds. Moved anchors follow the move.
+
+        Raises:
+            AnchorNotFoundError: an anchor is gone; supersede or reject instead.
+        """
+        reason = self._reason(reason, "a revalidation")
+        decision = self._require_active(decision_id)
+        snap = self.snapshot(at)
+        specs: list[AnchorSpec] = []
+        for anchor in decision.anchors:
+            check = self.evidence.check(anchor, snap, decision.commit)
+            if check.result in (AnchorResult.MISSING, AnchorResult.VIOLATED):
+                raise AnchorNotFoundError(
+                    f"cannot revalidate {decision.id}: {check.detail}; supersede or reject it instead"
+                )
+            specs.append(_respec(anchor, check.new_path, check.new_name))
+        anchors = [self.evidence.resolve(spec, snap) for spec in specs]
+        author = self._author(author)
+        now = time.time()
+        self._receipt(decision.id, "revalidate", Lifecycle.ACTIVE.value, Lifecycle.ACTIVE.value,
+                      reason=reason, author=author, at=now, commit=snap.base_commit)
+        updated = decision.evolve(anchors=tuple(anchors), commit=snap.base_commit,
+                                  hash_version=_code.HASH_VERSION, expires_at=0.0)
+        self.store.replace_decision(updated)
+        return self.verifier.verdict(updated, snap)
+
+
+def _respec(anchor: Anchor, new_path: str, new_name: str) -> AnchorSpec:
+    path = new_path or anchor.path
+    if anchor.kind is AnchorKind.SYMBOL:
+        return AnchorSpec(AnchorKind.SYMBOL, path=path, name=new_name or anchor.name)
+    if anchor.kind is AnchorKind.FILE:
+        return AnchorSpec(AnchorKind.FILE, path=path)
+    if anchor.kind is AnchorKind.DEPENDENCY:
+        return AnchorSpec(AnchorKind.DEPENDENCY, name=anchor.name, requirement=anchor.requirement)
+    return AnchorSpec(AnchorKind.ABSENT, name=anchor.name, scope=anchor.scope)
+
+
+def _corrupt_verdict(exc: CorruptRecordError, target: str) -> Verdict:
+    record_id = str(exc).split(":", 1)[0].replace("decision ", "")
+    placeholder = Decision(id=record_id, claim="(unreadable record)")
+    return Verdict(placeholder, Status.NEEDS_REVALIDATION, f"the stored record cannot be read: {exc}",
+                   target=target)

@@ -1,0 +1,96 @@
+"""The retrieval rule: verified candidates in three groups, framed in band.
+
+The framing is part of the text an agent reads, not only metadata, so a
+rejected approach can never be mistaken for a recommendation even by a
+consumer that drops metadata.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from memvet._model import Recall, RecallItem, Status, Verdict
+
+__all__ = ["GROUPS", "frame", "group_recall", "render_blocks"]
+
+GROUPS = ("current", "caution", "history")
+
+#: Block titles used by the agent adapters (LangChain middleware, LlamaIndex block).
+BLOCK_TITLES = {
+    "current": "Current decisions (verified against the code)",
+    "caution": "Verify before relying (the evidence drifted or is missing)",
+    "history": "Previously tried and rejected, superseded or contradicted (do not repeat)",
+}
+
+
+def frame(verdict: Verdict) -> str:
+    """The framed one-line text of a verdict, as an agent should read it."""
+    claim = verdict.decision.claim
+    reason = verdict.reason
+    status = verdict.status
+    if status is Status.VERIFIED:
+        return claim
+    if status is Status.UNANCHORED:
+        return f"unconfirmed, no evidence in the code: {claim}"
+    if status is Status.NEEDS_REVALIDATION:
+        return f"needs revalidation ({reason}): {claim}"
+    if status is Status.STALE:
+        return f"stale, the evidence it rested on was rewritten ({reason}): {claim}"
+    if status is Status.REFUTED:
+        return f"contradicted by the code: {reason} (was: {claim})"
+    if status is Status.SUPERSEDED:
+        return f"{reason} (was: {claim})"  # reason reads "superseded by <id>: <why>"
+    return f"previously tried, rejected: {reason} (was: {claim})"
+
+
+def group_recall(query: str, target: str, scored: Sequence[tuple[Verdict, float]], k: int,
+                 include: Iterable[str] = GROUPS) -> Recall:
+    """The ``k`` nearest verified candidates of the included groups, grouped."""
+    wanted = set(include)
+    unknown = wanted - set(GROUPS)
+    if unknown:
+        raise ValueError(f"unknown recall group(s): {', '.join(sorted(unknown))}")
+    picked = [(v, s) for v, s in scored if v.status.group in wanted][: max(k, 0)]
+    groups: dict[str, list[RecallItem]] = {g: [] for g in GROUPS}
+    for verdict, score in picked:
+        item = RecallItem(
+            id=verdict.decision.id, claim=verdict.decision.claim, status=verdict.status,
+            reason=verdict.reason, score=score, text=frame(verdict), verdict=verdict,
+        )
+        groups[verdict.status.group].append(item)
+    return Recall(query, target, tuple(groups["current"]), tuple(groups["caution"]),
+                  tuple(groups["history"]))
+
+
+def render_blocks(recall: Recall, *, max_chars: int | None = None) -> str:
+    """The three labelled blocks an agent's system prompt receives.
+
+    Args:
+        recall: What was recalled.
+        max_chars: Budget for the whole text (about 4 characters a token);
+            items that do not fit are left out from the end of each block,
+            and a last line says how many.
+    """
+    lines: list[str] = []
+    dropped = 0
+    used = 0
+    for group in GROUPS:
+        items = getattr(recall, group)
+        if not items:
+            continue
+        title = f"## {BLOCK_TITLES[group]}"
+        if max_chars is not None and used + len(title) + 1 > max_chars:
+            dropped += len(items)
+            continue
+        lines.append(title)
+        used += len(title) + 1
+        for item in items:
+            line = f"- [{item.id}] {item.text}"
+            if max_chars is not None and used + len(line) + 1 > max_chars:
+                dropped += 1
+                continue
+            lines.append(line)
+            used += len(line) + 1
+    if dropped:
+        lines.append(f"({dropped} more decision{'s' if dropped != 1 else ''} left out for the token budget)")
+    return "\n".join(lines)

@@ -1,0 +1,91 @@
+"""Turning anchor checks into one verdict per decision.
+
+Lifecycle first (rejected, superseded), then evidence: no anchors is
+``unanchored``; otherwise the anchors' results combine with the precedence
+refuted > stale > needs_revalidation > verified, and the reason names every
+anchor at the winning status.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable
+
+from memvet._anchors import Evidence
+from memvet._git import Snapshot
+from memvet._model import (
+    STATUS_PRECEDENCE,
+    AnchorCheck,
+    Decision,
+    Lifecycle,
+    Status,
+    Verdict,
+)
+
+__all__ = ["UNANCHORED_REASON", "Verifier"]
+
+UNANCHORED_REASON = "no evidence in the code; unconfirmed"
+
+
+class Verifier:
+    """Checks decisions at a snapshot, sharing one :class:`Evidence` (and its caches)."""
+
+    def __init__(self, evidence: Evidence) -> None:
+        self.evidence = evidence
+
+    def verdicts(self, decisions: Iterable[Decision], snap: Snapshot,
+                 now: float | None = None) -> list[Verdict]:
+        """One verdict per decision, in order.
+
+        Args:
+            decisions: What to check, with their effective lifecycle.
+            snap: The target.
+            now: The clock, for expiry (seconds since the epoch).
+        """
+        now = time.time() if now is None else now
+        return [self.verdict(d, snap, now) for d in decisions]
+
+    def verdict(self, decision: Decision, snap: Snapshot, now: float | None = None) -> Verdict:
+        target = snap.name
+        if decision.lifecycle is Lifecycle.REJECTED:
+            return Verdict(decision, Status.REJECTED, decision.reason or "no reason given", target=target)
+        if decision.lifecycle is Lifecycle.SUPERSEDED:
+            why = decision.reason or "no reason given"
+            return Verdict(decision, Status.SUPERSEDED, f"superseded by {decision.superseded_by}: {why}",
+                           target=target)
+        if not decision.anchors:
+            expired = self._expired(decision, now)
+            if expired:
+                return Verdict(decision, Status.NEEDS_REVALIDATION, expired, target=target)
+            return Verdict(decision, Status.UNANCHORED, UNANCHORED_REASON, target=target)
+        checks = tuple(self.evidence.check(a, snap, decision.commit) for a in decision.anchors)
+        return self.combine(decision, checks, target, now)
+
+    def combine(self, decision: Decision, checks: tuple[AnchorCheck, ...], target: str,
+                now: float | None = None) -> Verdict:
+        """The verdict implied by a set of anchor checks."""
+        by_status: dict[Status, list[str]] = {}
+        for check in checks:
+            by_status.setdefault(check.result.status, []).append(check.detail)
+        expired = self._expired(decision, now)
+        if expired:
+            by_status.setdefault(Status.NEEDS_REVALIDATION, []).append(expired)
+        for status in STATUS_PRECEDENCE:
+            if status in by_status:
+                if status is Status.VERIFIED:
+                    n = len(checks)
+                    reason = "its anchor holds" if n == 1 else f"all {n} anchors hold"
+                else:
+                    reason = "; ".join(by_status[status])
+                return Verdict(decision, status, reason, checks, target)
+        raise AssertionError("unreachable: a decision with anchors yields at least one status")
+
+    @staticmethod
+    def _expired(decision: Decision, now: float | None) -> str:
+        if not decision.expires_at:
+            return ""
+        now = time.time() if now is None else now
+        if now < decision.expires_at:
+            return ""
+        when = time.strftime("%Y-%m-%d", time.gmtime(decision.expires_at))
+        return f"the decision expired on {when}; confirm it still holds"
