@@ -1,0 +1,138 @@
+"""The values this package returns: :class:`Symbol` and :class:`SymbolTable`."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+__all__ = ["HASH_VERSION", "Symbol", "SymbolTable"]
+
+HASH_VERSION = 1
+"""Version of the normalization and hashing rules.
+
+Bumped whenever a change to this package can change any symbol's hash or
+qualified name, so stored baselines are recomputed instead of reported as
+changed.
+"""
+
+_JSON_FORMAT = 1
+
+
+@dataclass(frozen=True)
+class Symbol:
+    """One named definition (or section, or key) of a file.
+
+    Attributes:
+        qualname: Dotted qualified name, unique in its table, e.g.
+            ``Outer.Inner.method``; a duplicated name carries a parameter
+            suffix ``CopyUtils.copy(byte[],OutputStream)``, and ``#2``,
+            ``#3``... when even the parameters are the same.
+        name: ``qualname`` without parameter and ``#n`` suffixes: what a
+            bare lookup matches.
+        kind: ``function``, ``method``, ``class``, ``struct``, ... (see the
+            package docstring for the full list).
+        hash: SHA-256 hex of the normalized span.
+        start_line: 1-based first line of the span, decorators included.
+        end_line: 1-based last line of the span.
+        has_error: An ERROR or MISSING node lies inside the span.
+    """
+
+    qualname: str
+    name: str
+    kind: str
+    hash: str
+    start_line: int
+    end_line: int
+    has_error: bool
+
+
+@dataclass(frozen=True)
+class SymbolTable:
+    """Every symbol of one file, by qualified name.
+
+    Attributes:
+        language: The language the file was parsed as.
+        symbols: Symbols by qualified name, in document order.
+    """
+
+    language: str
+    symbols: Mapping[str, Symbol]
+    _by_name: Mapping[str, tuple[Symbol, ...]] = field(init=False, repr=False, compare=False)
+    _by_hash: Mapping[str, tuple[Symbol, ...]] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        """Freeze the mapping and build the name and hash indexes."""
+        symbols = MappingProxyType(dict(self.symbols))
+        by_name: dict[str, list[Symbol]] = {}
+        by_hash: dict[str, list[Symbol]] = {}
+        for sym in symbols.values():
+            by_name.setdefault(sym.name, []).append(sym)
+            by_hash.setdefault(sym.hash, []).append(sym)
+        object.__setattr__(self, "symbols", symbols)
+        object.__setattr__(self, "_by_name", {k: tuple(v) for k, v in by_name.items()})
+        object.__setattr__(self, "_by_hash", {k: tuple(v) for k, v in by_hash.items()})
+
+    def __hash__(self) -> int:
+        """Hash by language and symbols (the table is immutable)."""
+        return hash((self.language, tuple(self.symbols.values())))
+
+    def lookup(self, name: str) -> list[Symbol]:
+        """Find symbols by qualified name, else by name without suffixes.
+
+        Args:
+            name: ``Outer.method`` or an exact ``Outer.method(int)``.
+
+        Returns:
+            ``[symbol]`` on an exact qualified-name match; otherwise every
+            symbol whose :attr:`Symbol.name` equals ``name`` (several means
+            ambiguous: the caller lists them), possibly empty.
+        """
+        exact = self.symbols.get(name)
+        if exact is not None:
+            return [exact]
+        return list(self._by_name.get(name, ()))
+
+    def by_hash(self, h: str) -> list[Symbol]:
+        """Every symbol whose normalized hash is ``h``, in document order."""
+        return list(self._by_hash.get(h, ()))
+
+    def to_json(self) -> str:
+        """Serialize for an on-disk cache; see :meth:`from_json`."""
+        return json.dumps(
+            {
+                "format": _JSON_FORMAT,
+                "hash_version": HASH_VERSION,
+                "language": self.language,
+                "symbols": [
+                    [s.qualname, s.name, s.kind, s.hash, s.start_line, s.end_line, s.has_error]
+                    for s in self.symbols.values()
+                ],
+            },
+            ensure_ascii=False,
+            separators=(",", ":"),
+        )
+
+    @classmethod
+    def from_json(cls, s: str) -> SymbolTable:
+        """Rebuild a table serialized by :meth:`to_json`.
+
+        Raises:
+            ValueError: ``s`` is not a serialized table, or was written with a
+                different :data:`HASH_VERSION` (a cache should treat that as a
+                miss and re-parse).
+        """
+        try:
+            raw = json.loads(s)
+            if raw["format"] != _JSON_FORMAT or raw["hash_version"] != HASH_VERSION:
+                raise ValueError(
+                    f"symbol table format {raw['format']}/hash version {raw['hash_version']}, "
+                    f"expected {_JSON_FORMAT}/{HASH_VERSION}"
+                )
+            symbols = {}
+            for qualname, name, kind, h, start, end, err in raw["symbols"]:
+                symbols[qualname] = Symbol(str(qualname), str(name), str(kind), str(h), int(start), int(end), bool(err))
+            return cls(str(raw["language"]), symbols)
+        except (KeyError, TypeError) as exc:
+            raise ValueError(f"not a serialized symbol table: {exc}") from exc

@@ -1,0 +1,337 @@
+"""Symbol tables of source code (Python, JavaScript/JSX, TypeScript/TSX, Go,
+Rust, Java), from the ``queries/<language>-symbols.scm`` definition queries.
+
+A query match gives a definition node (``@definition.<kind>``) or a scope
+(``@scope.<kind>``: a Rust ``impl`` block, a nested object literal), its name
+(``@name``) and, for Go methods, the receiver type (``@receiver``). Nesting
+comes from the tree: a definition's parent is its nearest enclosing
+definition or scope. Everything else - spans, parameter signatures for
+overloads, hashes - is computed here from the one parse and one token pass.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import tree_sitter
+
+from memvet._code._languages import parse, query
+from memvet._code._model import Symbol, SymbolTable
+from memvet._code._tokens import Lexicon, TokenStream
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+__all__ = ["LEXICONS", "code_symbol_table", "quote_segment", "unique_qualnames"]
+
+_JS_LEX = Lexicon(
+    skip=frozenset({"comment", "html_comment"}),
+    atoms=frozenset({"string", "template_string", "regex", "jsx_text"}),
+)
+_C_COMMENTS = frozenset({"line_comment", "block_comment"})
+
+LEXICONS: dict[str, Lexicon] = {
+    "python": Lexicon(
+        skip=frozenset({"comment", "line_continuation"}),
+        atoms=frozenset({"string"}),
+        blocks=frozenset({"block"}),
+        docstrings=True,
+    ),
+    "javascript": _JS_LEX,
+    "typescript": _JS_LEX,
+    "tsx": _JS_LEX,
+    "go": Lexicon(
+        skip=frozenset({"comment"}),
+        atoms=frozenset({"interpreted_string_literal", "raw_string_literal", "rune_literal"}),
+    ),
+    "rust": Lexicon(
+        skip=_C_COMMENTS,
+        atoms=frozenset({"string_literal", "raw_string_literal", "char_literal"}),
+    ),
+    "java": Lexicon(
+        skip=_C_COMMENTS,
+        atoms=frozenset({"string_literal", "character_literal"}),
+    ),
+}
+
+# Kinds whose functions are methods.
+_CLASS_LIKE = frozenset({"class", "interface", "struct", "trait", "impl", "enum", "record", "annotation"})
+# Sibling nodes in front of a definition that belong to its span.
+_LEADING = {
+    "typescript": frozenset({"decorator"}),
+    "tsx": frozenset({"decorator"}),
+    "rust": frozenset({"attribute_item"}),
+}
+_COMMENTS = frozenset({"comment", "line_comment", "block_comment"})
+# Parents that wrap a definition into a larger statement: the span grows to
+# them (decorators, `export`), if the definition is their only one.
+_WRAPPERS = {
+    "decorated_definition",
+    "export_statement",
+    "lexical_declaration",
+    "variable_declaration",
+    "type_declaration",
+    "const_declaration",
+    "var_declaration",
+}
+_FUNCTION_VALUES = frozenset({"arrow_function", "function_expression", "generator_function"})
+_QUOTE_CHARS = re.compile(r'[.\[\]"]')
+_SPACES = re.compile(r"\s+")
+_PUNCT_SPACE = re.compile(r"\s*([^\w\s])\s*")
+
+
+def quote_segment(segment: str) -> str:
+    """Quote one qualified-name segment if it could be misread.
+
+    A segment that is empty or contains ``.``, ``[``, ``]`` or ``"`` is
+    written as a JSON string (``"a.b"``); any other is written as is.
+    """
+    if not segment or _QUOTE_CHARS.search(segment):
+        import json
+
+        return json.dumps(segment, ensure_ascii=False)
+    return segment
+
+
+def _compact(text: str) -> str:
+    """Collapse a type's layout: ``Map<String, X>`` -> ``Map<String,X>``."""
+    return _PUNCT_SPACE.sub(r"\1", _SPACES.sub(" ", text.strip()))
+
+
+def _text(node: tree_sitter.Node) -> str:
+    return (node.text or b"").decode("utf-8", "replace")
+
+
+@dataclass
+class _Def:
+    node: tree_sitter.Node
+    kind: str
+    local: str
+    emit: bool
+    pattern: int
+    receiver: str | None = None
+    parent: _Def | None = None
+    depth: int = 0
+    children: list[_Def] = field(default_factory=list)
+    qualname: str = ""
+    name: str = ""
+
+
+def _param_types(param: tree_sitter.Node) -> list[str]:
+    """The signature parts one parameter node contributes."""
+    kind = param.type
+    if kind == "spread_parameter":  # Java varargs: `String... xs`
+        return [_compact("".join(_text(c) for c in param.children if c.type != "variable_declarator"))]
+    typ = param.child_by_field_name("type")
+    if typ is not None:
+        text = _text(typ)
+        if typ.type == "type_annotation":
+            text = text.lstrip()[1:]
+        names = param.children_by_field_name("name")
+        return [_compact(text)] * max(1, len(names) if kind == "parameter_declaration" else 1)
+    for field_name in ("name", "pattern", "left"):
+        sub = param.child_by_field_name(field_name)
+        if sub is not None:
+            return [_compact(_text(sub))]
+    return [_compact(_text(param))]
+
+
+def _signature(node: tree_sitter.Node) -> str | None:
+    """``(T1,T2)`` of a callable definition, or ``None`` if it has no parameters."""
+    target = node
+    if node.type in ("variable_declarator", "pair", "public_field_definition", "field_definition"):
+        value = node.child_by_field_name("value")
+        if value is None:
+            return None
+        target = value
+    params = target.child_by_field_name("parameters")
+    if params is None:
+        single = target.child_by_field_name("parameter")  # `x => x`
+        return None if single is None else f"({_compact(_text(single))})"
+    parts: list[str] = []
+    for child in params.named_children:
+        if child.type not in _COMMENTS:
+            parts.extend(_param_types(child))
+    return "(" + ",".join(parts) + ")"
+
+
+def _name_of(node: tree_sitter.Node) -> str:
+    if node.type == "string":
+        return _text(node)[1:-1]
+    return _text(node)
+
+
+def _span(d: _Def, language: str) -> tuple[tree_sitter.Node, tree_sitter.Node]:
+    """First and last node of a definition's span (decorators included)."""
+    node = d.node
+    while True:
+        parent = node.parent
+        if parent is None or parent.type not in _WRAPPERS:
+            break
+        if parent.type not in ("decorated_definition", "export_statement"):
+            siblings = [c for c in parent.named_children if c.type == node.type]
+            if len(siblings) != 1:
+                break
+        node = parent
+    first = node
+    leading = _LEADING.get(language)
+    if leading:
+        prev = node.prev_sibling
+        while prev is not None and (prev.type in leading or prev.type in _COMMENTS):
+            if prev.type in leading:
+                first = prev
+            prev = prev.prev_sibling
+    return first, node
+
+
+def _collect(root: tree_sitter.Node, language: str) -> list[_Def]:
+    defs: dict[int, _Def] = {}
+    for pattern, captures in tree_sitter.QueryCursor(query(language, "symbols")).matches(root):
+        node = kind = None
+        emit = True
+        for cap, nodes in captures.items():
+            if cap.startswith("definition."):
+                node, kind = nodes[0], cap[11:]
+            elif cap.startswith("scope."):
+                node, kind, emit = nodes[0], cap[6:], False
+        names = captures.get("name")
+        if node is None or kind is None or not names:
+            continue
+        known = defs.get(node.id)
+        if known is not None and known.pattern <= pattern:
+            continue
+        receiver = captures.get("receiver")
+        defs[node.id] = _Def(
+            node=node,
+            kind=kind,
+            local=_name_of(names[0]),
+            emit=emit,
+            pattern=pattern,
+            receiver=_text(receiver[0]) if receiver else None,
+        )
+    ordered = sorted(defs.values(), key=lambda d: (d.node.start_byte, -d.node.end_byte))
+    for d in ordered:
+        up = d.node.parent
+        while up is not None:
+            owner = defs.get(up.id)
+            if owner is not None:
+                d.parent = owner
+                d.depth = owner.depth + 1
+                break
+            up = up.parent
+        _refine_kind(d, language)
+    return ordered
+
+
+def _refine_kind(d: _Def, language: str) -> None:
+    parent_kind = d.parent.kind if d.parent is not None else None
+    if d.kind == "function" and parent_kind in _CLASS_LIKE:
+        d.kind = "method"
+    elif d.kind == "variable":
+        if d.parent is not None:
+            d.emit = False  # never: the patterns anchor variables at top level
+        decl = d.node.parent
+        if decl is not None and decl.type == "lexical_declaration" and decl.child(0) is not None:
+            first = decl.child(0)
+            if first is not None and first.type == "const":
+                d.kind = "const"
+    elif d.kind == "var":
+        d.kind = "variable"
+
+
+def unique_qualnames(items: Iterable[tuple[str, str, str | None]]) -> list[tuple[str, str]]:
+    """Turn ``(base qualname, name, signature)`` triples into unique qualnames.
+
+    A base used once stays as it is. Duplicated bases get their signature
+    appended (``f(int)``; none for non-callables), and whatever still clashes
+    gets ``#2``, ``#3``... in document order.
+
+    Returns:
+        ``(qualname, name)`` pairs in input order.
+    """
+    items = list(items)
+    counts: dict[str, int] = defaultdict(int)
+    for base, _, _ in items:
+        counts[base] += 1
+    out: list[tuple[str, str]] = []
+    seen: dict[str, int] = defaultdict(int)
+    for base, name, sig in items:
+        qual = base if counts[base] == 1 else base + (sig or "")
+        seen[qual] += 1
+        if seen[qual] > 1:
+            qual = f"{qual}#{seen[qual]}"
+        out.append((qual, name))
+    return out
+
+
+def _join(prefix: str, local: str) -> str:
+    return f"{prefix}.{local}" if prefix else local
+
+
+def code_symbol_table(data: bytes, language: str) -> SymbolTable:
+    """Parse source code and return its symbol table (see the package docs)."""
+    tree = parse(data, language)
+    stream = TokenStream(tree, data, LEXICONS[language])
+    defs = _collect(tree.root_node, language)
+    quote = language in ("javascript", "typescript", "tsx")
+    by_depth: dict[int, list[_Def]] = defaultdict(list)
+    for d in defs:
+        by_depth[d.depth].append(d)
+    symbols: dict[str, Symbol] = {}
+    starts: dict[str, int] = {}
+    for depth in sorted(by_depth):
+        level = by_depth[depth]
+        items = []
+        for d in level:
+            local = quote_segment(d.local) if quote else d.local
+            if d.receiver is not None:
+                pq = pn = d.receiver
+            elif d.parent is not None:
+                pq, pn = d.parent.qualname, d.parent.name
+            else:
+                pq = pn = ""
+            d.qualname = d.name = _join(pq, local)
+            if d.emit:
+                items.append((d, _join(pq, local), _join(pn, local)))
+            else:
+                d.name = _join(pn, local)
+        # Group over the whole level: two `impl T` blocks share one scope.
+        named = unique_qualnames(
+            (base, name, _signature(d.node) if _callable(d) else None) for d, base, name in items
+        )
+        for (d, _, _), (qual, name) in zip(items, named, strict=True):
+            while qual in symbols:  # a clash across depths; vanishingly rare
+                qual += "#"
+            d.qualname, d.name = qual, name
+            first, last = _span(d, language)
+            start, end = first.start_byte, last.end_byte
+            starts[qual] = start
+            symbols[qual] = Symbol(
+                qualname=qual,
+                name=name,
+                kind=d.kind,
+                hash=stream.digest(start, end),
+                start_line=first.start_point.row + 1,
+                end_line=_end_line(first, last),
+                has_error=stream.has_error(start, end),
+            )
+    ordered = sorted(symbols.values(), key=lambda s: (starts[s.qualname], -s.end_line))
+    return SymbolTable(language, {s.qualname: s for s in ordered})
+
+
+_CALLABLE_KINDS = frozenset({"function", "method", "constructor"})
+
+
+def _callable(d: _Def) -> bool:
+    return d.kind in _CALLABLE_KINDS
+
+
+def _end_line(first: tree_sitter.Node, last: tree_sitter.Node) -> int:
+    """1-based last line; a span ending at a line start ends on the line before."""
+    row, column = last.end_point
+    if column == 0 and row > first.start_point.row:
+        return row
+    return row + 1

@@ -1,0 +1,174 @@
+"""The normalized token stream of a syntax tree, and hashes over its slices.
+
+One depth-first pass over the whole tree produces the file's token stream;
+the hash of any span is the SHA-256 of the tokens whose start byte lies in
+that span. Nested symbols therefore cost one slice each, not another walk.
+
+Normalization (``HASH_VERSION`` 1):
+
+* a token is a leaf's source bytes, except that string-like nodes (string
+  literals, template strings, regex literals, raw strings, f-strings) are one
+  token holding their whole text, so the spacing inside them counts;
+* comments are dropped (doc comments are comments in every grammar here),
+  and so are Python docstrings: a string expression statement that is the
+  first statement of a module, class or function body;
+* layout is dropped: whitespace never becomes a token. Where layout is
+  syntax (Python blocks, YAML block collections) the block node emits an
+  open marker ``<`` before its tokens and a close marker ``>`` after them,
+  so dedenting a statement out of an ``if`` changes the hash while
+  re-wrapping a call inside parentheses does not;
+* each token is written as ``b"t" + decimal length + b":" + bytes``; the
+  markers are the single bytes ``<`` and ``>``, which no encoded token
+  starts with, so no two different streams encode to the same bytes.
+
+Node types are not hashed (only tokens and block markers), so a grammar
+upgrade that renames nodes does not change hashes by itself.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from bisect import bisect_left
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import tree_sitter
+
+__all__ = ["Lexicon", "TokenStream"]
+
+_OPEN = b"<"
+_CLOSE = b">"
+
+
+@dataclass(frozen=True)
+class Lexicon:
+    """What the token stream keeps, drops and brackets, for one grammar.
+
+    Attributes:
+        skip: Node types dropped with their whole subtree (comments).
+        atoms: Node types emitted as one token (string-like literals).
+        blocks: Node types bracketed by open/close markers.
+        docstrings: Drop Python docstrings.
+    """
+
+    skip: frozenset[str]
+    atoms: frozenset[str]
+    blocks: frozenset[str] = frozenset()
+    docstrings: bool = False
+
+
+_DOC_OWNERS = frozenset({"function_definition", "class_definition"})
+_DOC_STRINGS = frozenset({"string", "concatenated_string"})
+
+
+def _is_docstring(node: tree_sitter.Node) -> bool:
+    """Whether a Python ``expression_statement`` is a docstring."""
+    if node.named_child_count != 1 or node.named_children[0].type not in _DOC_STRINGS:
+        return False
+    prev = node.prev_named_sibling
+    while prev is not None and prev.type == "comment":
+        prev = prev.prev_named_sibling
+    if prev is not None:
+        return False
+    parent = node.parent
+    if parent is None:
+        return False
+    if parent.type == "module":
+        return True
+    owner = parent.parent
+    return parent.type == "block" and owner is not None and owner.type in _DOC_OWNERS
+
+
+class TokenStream:
+    """The normalized tokens of one parsed file, addressable by byte span."""
+
+    __slots__ = ("_errors", "_positions", "_tokens")
+
+    def __init__(self, tree: tree_sitter.Tree, data: bytes, lexicon: Lexicon) -> None:
+        """Walk ``tree`` once and record its tokens and error nodes.
+
+        Args:
+            tree: The parse of ``data``.
+            data: The parsed bytes.
+            lexicon: The grammar's normalization rules.
+        """
+        positions: list[int] = []
+        tokens: list[bytes] = []
+        skip, atoms, blocks = lexicon.skip, lexicon.atoms, lexicon.blocks
+        docstrings = lexicon.docstrings
+        cursor = tree.walk()
+        # One entry per ancestor of the cursor: the end byte of a block
+        # ancestor (its close marker is due when we leave it), else -1.
+        stack: list[int] = []
+        while True:
+            node = cursor.node
+            assert node is not None
+            kind = node.type
+            if kind in skip or (docstrings and kind == "expression_statement" and _is_docstring(node)):
+                pass
+            elif kind in atoms or node.child_count == 0:
+                start = node.start_byte
+                text = data[start : node.end_byte]
+                positions.append(start)
+                tokens.append(b"t%d:%s" % (len(text), text))
+            else:
+                if kind in blocks:
+                    positions.append(node.start_byte)
+                    tokens.append(_OPEN)
+                    stack.append(node.end_byte)
+                else:
+                    stack.append(-1)
+                cursor.goto_first_child()
+                continue
+            while not cursor.goto_next_sibling():
+                if not cursor.goto_parent():
+                    self._positions = positions
+                    self._tokens = tokens
+                    self._errors = _error_spans(tree.root_node)
+                    return
+                end = stack.pop()
+                if end >= 0:
+                    positions.append(max(end - 1, positions[-1]))
+                    tokens.append(_CLOSE)
+
+    def digest(self, start: int, end: int) -> str:
+        """SHA-256 hex of the tokens starting in ``[start, end)`` (bytes)."""
+        i = bisect_left(self._positions, start)
+        j = bisect_left(self._positions, end, i)
+        return hashlib.sha256(b"".join(self._tokens[i:j])).hexdigest()
+
+    def has_error(self, start: int, end: int) -> bool:
+        """Whether an ERROR or MISSING node overlaps ``[start, end)``."""
+        for err_start, err_end in self._errors:
+            if err_start < end and (err_end > start or (err_start == err_end and err_start >= start)):
+                return True
+            if err_start == err_end == end:
+                return True
+        return False
+
+
+def _error_spans(root: tree_sitter.Node) -> list[tuple[int, int]]:
+    """Byte spans of the syntax errors, descending only into erroneous nodes."""
+    if not root.has_error:
+        return []
+    spans: list[tuple[int, int]] = []
+    todo = [root]
+    while todo:
+        node = todo.pop()
+        if node.is_missing:
+            spans.append((node.start_byte, node.end_byte))
+        elif node.is_error:
+            # An ERROR node may wrap well-formed definitions (a stray token
+            # at the top level can make the root an ERROR): only its stray
+            # tokens and broken children are errors, not its whole span.
+            if node.child_count == 0:
+                spans.append((node.start_byte, node.end_byte))
+            for child in node.children:
+                if child.has_error:
+                    todo.append(child)
+                elif child.child_count == 0 or not child.is_named:
+                    spans.append((child.start_byte, child.end_byte))
+        else:
+            todo.extend(child for child in node.children if child.has_error)
+    return spans
