@@ -1,0 +1,5 @@
+"""``python -m memvet`` runs the CLI."""
+
+from memvet.cli import main
+
+main()
