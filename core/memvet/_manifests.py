@@ -1,0 +1,667 @@
+"""Dependency declarations read from manifests, for ``dependency`` anchors.
+
+A dependency anchor holds while a manifest still declares the dependency (and,
+when the anchor recorded a requirement, while the declaration still satisfies
+it). This module turns one manifest's bytes into :class:`Declared` values:
+
+=====================  =========  ==========================================================
+file                   ecosystem  sections
+=====================  =========  ==========================================================
+``pyproject.toml``     python     ``project.dependencies``,
+                                  ``project.optional-dependencies.<extra>``,
+                                  ``dependency-groups.<group>``,
+                                  ``tool.poetry.dependencies`` (without ``python``),
+                                  ``tool.poetry.dev-dependencies``,
+                                  ``tool.poetry.group.<group>.dependencies``
+``requirements*.txt``  python     ``requirements`` (also ``requirements/*.txt`` and
+                                  ``*-requirements.txt``)
+``package.json``       npm        ``dependencies``, ``devDependencies``,
+                                  ``peerDependencies``, ``optionalDependencies``
+``go.mod``             go         ``require`` (single line and block; ``// indirect`` kept)
+``Cargo.toml``         cargo      ``dependencies``, ``dev-dependencies``,
+                                  ``build-dependencies``,
+                                  ``target.<cfg>.<one of those three>``,
+                                  ``workspace.dependencies``
+=====================  =========  ==========================================================
+
+Parsing uses :mod:`tomllib`, :mod:`json` and :mod:`packaging`; no manifest is
+ever executed. A manifest that cannot be parsed raises :class:`ManifestError`.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import json
+import logging
+import re
+import tomllib
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from posixpath import basename, dirname
+
+from packaging.requirements import InvalidRequirement, Requirement
+from packaging.specifiers import InvalidSpecifier, Specifier, SpecifierSet
+from packaging.utils import canonicalize_name
+from packaging.version import InvalidVersion, Version
+
+from memvet._errors import UsageError
+
+__all__ = [
+    "MANIFEST_NAMES",
+    "Declared",
+    "ManifestError",
+    "declared",
+    "is_manifest",
+    "parse_dependency_spec",
+    "satisfies",
+]
+
+logger = logging.getLogger(__name__)
+
+#: Manifest file patterns (``fnmatch`` on the file name, or on the last two
+#: path components for ``requirements/*.txt``).
+MANIFEST_NAMES: tuple[str, ...] = (
+    "pyproject.toml",
+    "requirements*.txt",
+    "*-requirements.txt",
+    "requirements/*.txt",
+    "package.json",
+    "go.mod",
+    "Cargo.toml",
+)
+
+
+class ManifestError(UsageError):
+    """A manifest that cannot be parsed; the message names the file and the reason."""
+
+    def __init__(self, path: str, reason: str) -> None:
+        super().__init__(f"cannot read manifest {path}: {reason}")
+        self.path = path
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class Declared:
+    """One dependency declared in a manifest.
+
+    Attributes:
+        ecosystem: ``"python"``, ``"npm"``, ``"go"`` or ``"cargo"``.
+        name: The name as written in the manifest.
+        key: The name normalised for matching: PEP 503 canonical for Python,
+            exact for npm and Go, ``_`` read as ``-`` for Cargo.
+        spec: The declared requirement as written, without markers or extras
+            (``">=2.0,<3"``, ``"^1.2.0"``, ``"v1.9.0"``), or ``""``.
+        section: Where it is declared, e.g. ``"project.dependencies"``.
+        line: The 1-based line of the declaration; best effort, 0 if unknown.
+    """
+
+    ecosystem: str
+    name: str
+    key: str
+    spec: str
+    section: str
+    line: int
+
+
+def is_manifest(path: str) -> bool:
+    """Whether a repository-relative POSIX path names a manifest this module reads."""
+    name = basename(path)
+    parent = basename(dirname(path))
+    for pattern in MANIFEST_NAMES:
+        if "/" in pattern:
+            folder, file_pattern = pattern.split("/", 1)
+            if parent == folder and fnmatch.fnmatchcase(name, file_pattern):
+                return True
+        elif fnmatch.fnmatchcase(name, pattern):
+            return True
+    return False
+
+
+def declared(path: str, data: bytes) -> list[Declared]:
+    """Parse one manifest into its declared dependencies, in file order per section.
+
+    Args:
+        path: The repository-relative path (its file name selects the format).
+        data: The file's bytes.
+
+    Returns:
+        The declarations; a dependency declared in several sections appears
+        once per section.
+
+    Raises:
+        ManifestError: The file is not a known manifest, is not UTF-8, or
+            cannot be parsed.
+    """
+    if not is_manifest(path):
+        raise ManifestError(path, "not a manifest file MemVet reads (" + ", ".join(MANIFEST_NAMES) + ")")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ManifestError(path, f"not UTF-8 ({exc.reason} at byte {exc.start})") from exc
+    name = basename(path)
+    if name == "pyproject.toml":
+        return _pyproject(path, text)
+    if name == "package.json":
+        return _package_json(path, text)
+    if name == "go.mod":
+        return _go_mod(path, text)
+    if name == "Cargo.toml":
+        return _cargo(path, text)
+    return _requirements(path, text)
+
+
+# --------------------------------------------------------------------------- #
+# Line numbers in TOML (tomllib keeps no positions)
+# --------------------------------------------------------------------------- #
+
+_TOML_HEADER = re.compile(r"^\s*\[\[?\s*(?P<key>[^\]#]+?)\s*\]\]?\s*(?:#.*)?$")
+_TOML_KEY_PART = re.compile(r"""\s*(?:"((?:[^"\\]|\\.)*)"|'([^']*)'|([A-Za-z0-9_-]+))\s*""")
+
+
+def _split_dotted(key: str) -> tuple[str, ...] | None:
+    parts: list[str] = []
+    pos = 0
+    while True:
+        m = _TOML_KEY_PART.match(key, pos)
+        if m is None:
+            return None
+        parts.append(next(g for g in m.groups() if g is not None))
+        pos = m.end()
+        if pos == len(key):
+            return tuple(parts)
+        if key[pos] != ".":
+            return None
+        pos += 1
+
+
+class _TomlLines:
+    """Best-effort mapping from TOML tables and keys to 1-based line numbers."""
+
+    def __init__(self, text: str) -> None:
+        self.lines = text.splitlines()
+        self.headers: list[tuple[int, tuple[str, ...]]] = []
+        for i, line in enumerate(self.lines):
+            m = _TOML_HEADER.match(line)
+            if m is not None:
+                parts = _split_dotted(m.group("key"))
+                if parts is not None:
+                    self.headers.append((i, parts))
+
+    def _region(self, table: tuple[str, ...]) -> tuple[int, int]:
+        """Lines of the deepest declared header that is a prefix of ``table`` (whole file if none)."""
+        best: tuple[int, int] = (0, len(self.lines))
+        best_depth = -1
+        for n, (start, parts) in enumerate(self.headers):
+            if len(parts) > best_depth and table[: len(parts)] == parts:
+                end = self.headers[n + 1][0] if n + 1 < len(self.headers) else len(self.lines)
+                best, best_depth = (start, end), len(parts)
+        return best
+
+    def _search(self, pattern: re.Pattern[str], start: int, end: int) -> int:
+        for i in range(start, end):
+            if pattern.search(self.lines[i]):
+                return i + 1
+        return 0
+
+    def key(self, table: tuple[str, ...], name: str) -> int:
+        """Line of ``name = ...`` (or ``[table.name]``) in ``table``."""
+        for start, parts in self.headers:
+            if parts == (*table, name):
+                return start + 1
+        quoted = re.escape(name)
+        pattern = re.compile(rf"""^\s*(?:{quoted}|"{quoted}"|'{quoted}')\s*[=.]""")
+        start, end = self._region(table)
+        return self._search(pattern, start, end) or self._search(pattern, 0, len(self.lines))
+
+    def item(self, table: tuple[str, ...], array: str, value: str) -> int:
+        """Line of the string ``value`` in the array ``array = [...]`` of ``table``."""
+        quoted = re.escape(value)
+        pattern = re.compile(rf"""(?:"{quoted}"|'{quoted}')""")
+        start, end = self._region(table)
+        array_start = self._search(re.compile(rf"""^\s*(?:{re.escape(array)}|"{re.escape(array)}")\s*="""), start, end)
+        if array_start:
+            start = array_start - 1
+        return self._search(pattern, start, end) or self._search(pattern, 0, len(self.lines))
+
+
+def _load_toml(path: str, text: str) -> dict[str, object]:
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ManifestError(path, f"invalid TOML: {exc}") from exc
+
+
+def _table(path: str, value: object, where: str) -> Mapping[str, object]:
+    if not isinstance(value, dict):
+        raise ManifestError(path, f"{where} must be a table, not {type(value).__name__}")
+    return value
+
+
+def _string_list(path: str, value: object, where: str) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ManifestError(path, f"{where} must be an array of strings")
+    return value
+
+
+# --------------------------------------------------------------------------- #
+# Python
+# --------------------------------------------------------------------------- #
+
+_PEP508_HEAD = re.compile(r"^\s*[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?\s*(?:\[[^\]]*\])?\s*")
+
+
+def _python_spec(text: str, req: Requirement) -> str:
+    """The version part of a PEP 508 requirement as written (spaces removed)."""
+    if req.url:
+        return f"@ {req.url}"
+    head = _PEP508_HEAD.match(text)
+    written = text[head.end() if head else 0 :].split(";", 1)[0].strip()
+    if written.startswith("(") and written.endswith(")"):
+        written = written[1:-1]
+    written = re.sub(r"\s+", "", written)
+    try:
+        if SpecifierSet(written) == req.specifier:
+            return written
+    except InvalidSpecifier:
+        pass  # the text did not split as expected: fall back to packaging's normal form
+    return str(req.specifier)
+
+
+def _python(path: str, text: str, section: str, line: int) -> Declared:
+    try:
+        req = Requirement(text)
+    except InvalidRequirement as exc:
+        raise ManifestError(path, f"line {line}: invalid requirement {text.strip()!r}: {exc}") from exc
+    return Declared("python", req.name, canonicalize_name(req.name), _python_spec(text, req), section, line)
+
+
+def _pyproject(path: str, text: str) -> list[Declared]:
+    doc = _load_toml(path, text)
+    lines = _TomlLines(text)
+    out: list[Declared] = []
+
+    def pep508(values: list[str], table: tuple[str, ...], array: str, section: str) -> None:
+        for value in values:
+            out.append(_python(path, value, section, lines.item(table, array, value)))
+
+    project = _table(path, doc.get("project", {}), "[project]")
+    deps = _string_list(path, project.get("dependencies", []), "project.dependencies")
+    pep508(deps, ("project",), "dependencies", "project.dependencies")
+    extras = _table(path, project.get("optional-dependencies", {}), "project.optional-dependencies")
+    for extra, values in extras.items():
+        where = f"project.optional-dependencies.{extra}"
+        pep508(_string_list(path, values, where), ("project", "optional-dependencies"), extra, where)
+
+    groups = _table(path, doc.get("dependency-groups", {}), "[dependency-groups]")
+    for group, entries in groups.items():
+        where = f"dependency-groups.{group}"
+        if not isinstance(entries, list):
+            raise ManifestError(path, f"{where} must be an array")
+        for entry in entries:
+            if isinstance(entry, dict) and set(entry) == {"include-group"}:
+                continue  # an include, not a dependency
+            if not isinstance(entry, str):
+                raise ManifestError(path, f"{where} holds {entry!r}, not a requirement string")
+            out.append(_python(path, entry, where, lines.item(("dependency-groups",), group, entry)))
+
+    tool = _table(path, doc.get("tool", {}), "[tool]")
+    poetry = _table(path, tool.get("poetry", {}), "[tool.poetry]")
+    poetry_tables: list[tuple[tuple[str, ...], object]] = [
+        (("tool", "poetry", "dependencies"), poetry.get("dependencies", {})),
+        (("tool", "poetry", "dev-dependencies"), poetry.get("dev-dependencies", {})),
+    ]
+    for group, body in _table(path, poetry.get("group", {}), "[tool.poetry.group]").items():
+        body = _table(path, body, f"[tool.poetry.group.{group}]")
+        poetry_tables.append((("tool", "poetry", "group", group, "dependencies"), body.get("dependencies", {})))
+    for table_key, table in poetry_tables:
+        where = ".".join(table_key)
+        for name, value in _table(path, table, f"[{where}]").items():
+            if name.lower() == "python":
+                continue
+            spec = _versioned(path, value, f"{where}.{name}")
+            out.append(Declared("python", name, canonicalize_name(name), spec, where, lines.key(table_key, name)))
+    return out
+
+
+def _versioned(path: str, value: object, where: str) -> str:
+    """The version of a Poetry or Cargo dependency: a string, or a table's ``version``.
+
+    A list (Poetry's multiple constraints) gives ``""``: no single requirement.
+    """
+    if isinstance(value, str):
+        return value.strip()
+    if isinstance(value, dict):
+        version = value.get("version", "")
+        if not isinstance(version, str):
+            raise ManifestError(path, f"{where}.version must be a string")
+        return version.strip()
+    if isinstance(value, list) and all(isinstance(v, dict) for v in value):
+        return ""
+    raise ManifestError(path, f"{where} must be a version string or a table, not {type(value).__name__}")
+
+
+_COMMENT = re.compile(r"(^|\s)#.*$")
+_OPTION_TAIL = re.compile(r"\s--?[A-Za-z].*$")
+_PATH_OR_URL = re.compile(r"^(?:\.{1,2}(?:/|$)|/|~/|[A-Za-z][A-Za-z0-9+.-]*://|[A-Za-z]:[\\/])")
+_ARCHIVE = re.compile(r"\.(?:whl|zip|tar\.gz|tar\.bz2|tgz)$")
+
+
+def _logical_lines(text: str) -> Iterator[tuple[int, str]]:
+    """Requirement-file lines with ``\\`` continuations joined and comments removed."""
+    buffer: list[str] = []
+    start = 0
+    for number, raw in enumerate(text.splitlines(), start=1):
+        if not buffer:
+            start = number
+            if raw.lstrip().startswith("#"):
+                continue  # a comment never continues, even ending in a backslash
+        if raw.endswith("\\"):
+            buffer.append(raw[:-1])
+            continue
+        buffer.append(raw)
+        yield start, _COMMENT.sub("", "".join(buffer)).strip()
+        buffer = []
+    if buffer:
+        yield start, _COMMENT.sub("", "".join(buffer)).strip()
+
+
+def _requirements(path: str, text: str) -> list[Declared]:
+    out: list[Declared] = []
+    for line, content in _logical_lines(text):
+        if not content or content.startswith("-"):
+            continue  # blank, or an option: -r, -c, -e, --index-url, ...
+        content = _OPTION_TAIL.sub("", content).strip()  # per-requirement --hash=... options
+        target = content.split(";", 1)[0].strip()
+        if _PATH_OR_URL.match(target) or (_ARCHIVE.search(target) and "@" not in target):
+            # pip installs these from a path or URL; they name no package to match
+            logger.debug("%s:%d: skipping a path or URL requirement %r", path, line, content)
+            continue
+        out.append(_python(path, content, "requirements", line))
+    return out
+
+
+# --------------------------------------------------------------------------- #
+# npm, Go, Cargo
+# --------------------------------------------------------------------------- #
+
+_NPM_SECTIONS = ("dependencies", "devDependencies", "peerDependencies", "optionalDependencies")
+
+
+def _package_json(path: str, text: str) -> list[Declared]:
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ManifestError(path, f"invalid JSON: {exc}") from exc
+    if not isinstance(doc, dict):
+        raise ManifestError(path, "the top level must be an object")
+    lines = text.splitlines()
+    out: list[Declared] = []
+    for section in _NPM_SECTIONS:
+        deps = doc.get(section, {})
+        if not isinstance(deps, dict):
+            raise ManifestError(path, f"{section} must be an object")
+        section_line = _find_line(lines, re.compile(rf'"{re.escape(section)}"\s*:'), 0)
+        for name, spec in deps.items():
+            if not isinstance(spec, str):
+                raise ManifestError(path, f"{section}.{name} must be a string")
+            pattern = re.compile(rf'"{re.escape(json.dumps(name)[1:-1])}"\s*:')
+            line = _find_line(lines, pattern, max(section_line - 1, 0))
+            out.append(Declared("npm", name, name, spec.strip(), section, line))
+    return out
+
+
+def _find_line(lines: list[str], pattern: re.Pattern[str], start: int) -> int:
+    for i in range(start, len(lines)):
+        if pattern.search(lines[i]):
+            return i + 1
+    return 0
+
+
+def _go_mod(path: str, text: str) -> list[Declared]:
+    out: list[Declared] = []
+    in_block = False
+    block_start = 0
+
+    def add(fields: list[str], line: int) -> None:
+        fields = [f[1:-1] if len(f) > 1 and f[0] == f[-1] and f[0] in "\"`" else f for f in fields]
+        if len(fields) != 2:
+            raise ManifestError(path, f"line {line}: a require needs a module path and a version")
+        out.append(Declared("go", fields[0], fields[0], fields[1], "require", line))
+
+    for number, raw in enumerate(text.splitlines(), start=1):
+        fields = raw.split("//", 1)[0].split()
+        if not fields:
+            continue
+        if in_block:
+            if fields == [")"]:
+                in_block = False
+            else:
+                add(fields, number)
+        elif fields[0] in ("require", "require("):
+            if fields[0] == "require(" or fields[1:] == ["("]:
+                in_block, block_start = True, number
+            else:
+                add(fields[1:], number)
+    if in_block:
+        raise ManifestError(path, f"the require block opened on line {block_start} is never closed")
+    return out
+
+
+_CARGO_KINDS = ("dependencies", "dev-dependencies", "build-dependencies")
+
+
+def _cargo(path: str, text: str) -> list[Declared]:
+    doc = _load_toml(path, text)
+    lines = _TomlLines(text)
+    tables: list[tuple[tuple[str, ...], object]] = [((kind,), doc.get(kind, {})) for kind in _CARGO_KINDS]
+    for cfg, body in _table(path, doc.get("target", {}), "[target]").items():
+        body = _table(path, body, f"[target.{cfg}]")
+        tables.extend((("target", cfg, kind), body.get(kind, {})) for kind in _CARGO_KINDS)
+    workspace = _table(path, doc.get("workspace", {}), "[workspace]")
+    tables.append((("workspace", "dependencies"), workspace.get("dependencies", {})))
+    out: list[Declared] = []
+    for table_key, table in tables:
+        where = ".".join(table_key)
+        for name, value in _table(path, table, f"[{where}]").items():
+            spec = _versioned(path, value, f"{where}.{name}")
+            out.append(Declared("cargo", name, name.replace("_", "-"), spec, where, lines.key(table_key, name)))
+    return out
+
+
+# --------------------------------------------------------------------------- #
+# Anchor specs and satisfaction
+# --------------------------------------------------------------------------- #
+
+_SPEC_NAME = re.compile(r"^(?P<name>@?[A-Za-z0-9_][A-Za-z0-9._/-]*)(?:\[[^\]]*\])?\s*(?P<spec>[<>=!~^].*)?$")
+_AT_VERSION = re.compile(r"^\S+$")
+
+
+def parse_dependency_spec(text: str) -> tuple[str, str]:
+    """Split an anchor's dependency spec into a name and a requirement.
+
+    Accepted forms (the requirement is returned as written, stripped):
+
+    * ``name`` → ``(name, "")``; scoped npm names keep their ``@``:
+      ``"@types/node"`` → ``("@types/node", "")``.
+    * ``name<operator>...`` where the operator starts with one of ``< > = ! ~ ^``:
+      ``"requests>=2.1"`` → ``("requests", ">=2.1")``,
+      ``"left-pad^1.3"`` → ``("left-pad", "^1.3")``. Python extras are dropped:
+      ``"requests[socks]>=2"`` → ``("requests", ">=2")``.
+    * ``name@version`` (npm, Go and ``cargo add`` style), split at the last
+      ``@``: ``"github.com/pkg/errors@v0.9.1"`` → ``("github.com/pkg/errors",
+      "v0.9.1")``, ``"@types/node@^20"`` → ``("@types/node", "^20")``.
+
+    Raises:
+        UsageError: Empty text, a name with characters no ecosystem allows, an
+            operator with no version, environment markers, or ``@`` with no
+            version after it.
+    """
+    stripped = text.strip()
+    if "://" in stripped:
+        raise UsageError(f"invalid dependency spec {text!r}: URLs are not supported, name the package")
+    at = stripped.rfind("@")
+    if at > 0:
+        name, version = stripped[:at].strip(), stripped[at + 1 :].strip()
+        if not version or not _AT_VERSION.match(version) or not _SPEC_NAME.match(name):
+            raise UsageError(f"invalid dependency spec {text!r}: expected name@version")
+        return name, version
+    m = _SPEC_NAME.match(stripped)
+    if m is None:
+        raise UsageError(
+            f"invalid dependency spec {text!r}: expected a package name, optionally followed by a "
+            "requirement (requests>=2.1, left-pad^1.3) or @version"
+        )
+    spec = (m.group("spec") or "").strip()
+    if ";" in spec:
+        raise UsageError(f"invalid dependency spec {text!r}: environment markers are not supported here")
+    if spec and not re.search(r"[A-Za-z0-9*]", spec):
+        raise UsageError(f"invalid dependency spec {text!r}: an operator without a version")
+    return m.group("name"), spec
+
+
+#: (operator, version) with operators among ``>=``, ``>``, ``<``, ``<=``, ``==``, ``!=``.
+_Comparator = tuple[str, Version]
+
+_RANGE_TOKEN = re.compile(r"^(?P<op>\^|~>|~=|~|>=|<=|==|=|>|<|!=)?\s*(?P<version>v?\d[0-9A-Za-z.+\-]*)$")
+
+
+def _next_up(release: tuple[int, ...], index: int) -> Version:
+    return Version(".".join(str(p) for p in (*release[:index], release[index] + 1)))
+
+
+def _expand(op: str, version: Version, bare: str) -> list[_Comparator] | None:
+    """Comparators for one token; ``bare`` says what a version with no operator means."""
+    if op == "":
+        op = bare
+    release = version.release
+    if op == "^":
+        nonzero = next((i for i, p in enumerate(release) if p != 0), len(release) - 1)
+        return [(">=", version), ("<", _next_up(release, nonzero))]
+    if op in ("~", "~>"):
+        return [(">=", version), ("<", _next_up(release, 1 if len(release) > 1 else 0))]
+    if op == "~=":
+        if len(release) < 2:
+            return None
+        return [(">=", version), ("<", _next_up(release, len(release) - 2))]
+    if op == "min":  # Go: a minimum version within its major
+        return [(">=", version), ("<", _next_up(release, 0))]
+    if op == "=":
+        op = "=="
+    return [(op, version)]
+
+
+_BARE_MEANING = {"python": "==", "npm": "==", "cargo": "^", "go": "min"}
+
+
+def _comparators(spec: str, ecosystem: str) -> list[_Comparator] | None:
+    """Parse a requirement into comparators, or ``None`` when this module cannot evaluate it."""
+    spec = spec.strip()
+    if not spec or "||" in spec:
+        return None
+    if ecosystem == "python":
+        try:
+            specifiers = list(SpecifierSet(spec))
+        except InvalidSpecifier:
+            pass  # not PEP 440: maybe Poetry's ^ / ~ / bare version, tried below
+        else:
+            return _pep440_comparators(specifiers)
+    result: list[_Comparator] = []
+    for token in re.split(r"[\s,]+", spec):
+        m = _RANGE_TOKEN.match(token)
+        if m is None:
+            return None
+        try:
+            version = Version(m.group("version"))
+        except InvalidVersion:
+            return None
+        expanded = _expand(m.group("op") or "", version, _BARE_MEANING.get(ecosystem, "=="))
+        if expanded is None:
+            return None
+        result.extend(expanded)
+    return result
+
+
+def _pep440_comparators(specifiers: list[Specifier]) -> list[_Comparator] | None:
+    result: list[_Comparator] = []
+    for specifier in specifiers:
+        op, written = specifier.operator, specifier.version
+        if op == "===" or (op == "!=" and written.endswith(".*")):
+            return None
+        if op == "==" and written.endswith(".*"):
+            prefix = Version(written[:-2])
+            result += [(">=", prefix), ("<", _next_up(prefix.release, len(prefix.release) - 1))]
+            continue
+        result.extend(_expand(op, Version(written), "==") or [])  # never None: PEP 440 ~= has 2+ parts
+    return result
+
+
+_HOLDS: dict[str, Callable[[Version, Version], bool]] = {
+    ">=": lambda v, b: v >= b,
+    ">": lambda v, b: v > b,
+    "<=": lambda v, b: v <= b,
+    "<": lambda v, b: v < b,
+    "==": lambda v, b: v == b,
+    "!=": lambda v, b: v != b,
+}
+
+
+def _floor(comparators: list[_Comparator]) -> Version | None:
+    """The version a declaration pins (``==``) or guarantees at least (``>=``)."""
+    pins = [v for op, v in comparators if op == "=="]
+    if pins:
+        return pins[0]
+    lows = [v for op, v in comparators if op == ">="]
+    return max(lows) if lows else None
+
+
+def _normalized(spec: str) -> str:
+    return re.sub(r"\s+", "", spec)
+
+
+def satisfies(decl: Declared, wanted_spec: str) -> bool | None:
+    """Whether a declaration still satisfies the requirement an anchor recorded.
+
+    The rule, in order:
+
+    1. ``wanted_spec`` empty → ``True`` (the anchor only asks that it is declared).
+    2. The two specs are equal ignoring whitespace (for Python: the same
+       specifier set in any order) → ``True``.
+    3. Otherwise take the declared spec's *floor*: the version it pins
+       (``==X``, npm ``=X`` or bare ``X``, Poetry bare ``X``) or else its
+       highest lower bound (``>=X``, ``~=X``, ``^X``, ``~X``, ``==X.*``, Cargo
+       bare ``X``, Go ``vX``). Return whether the floor satisfies
+       ``wanted_spec``. Only the lower bound is compared: a declaration that
+       also admits versions outside ``wanted_spec`` still counts.
+    4. ``None`` when that cannot be decided: either spec is empty (for the
+       declared one), has no floor (``<3``, ``>1``, ``*``), uses syntax this
+       module does not evaluate (npm ``1.x``, ``||``, tags, URLs, ``===``,
+       pseudo-versions), or holds an unparseable version.
+
+    Specs are read per ecosystem: Python as PEP 440 (falling back to Poetry's
+    ``^``/``~``/bare forms); npm and Cargo as space- or comma-separated
+    comparators with ``^``, ``~``, ``=``, ``>=``, ``>``, ``<=``, ``<``; a bare
+    version is exact for Python and npm, a caret for Cargo, and for Go a
+    minimum within its major version (Go's minimal version selection).
+    Caret and tilde ranges follow npm: ``^1.2.3`` is ``>=1.2.3,<2``,
+    ``^0.2.3`` is ``>=0.2.3,<0.3``, ``~1.2.3`` is ``>=1.2.3,<1.3``.
+    """
+    wanted = wanted_spec.strip()
+    if not wanted:
+        return True
+    declared_spec = decl.spec.strip()
+    if _normalized(declared_spec) == _normalized(wanted):
+        return True
+    if decl.ecosystem == "python":
+        try:
+            if SpecifierSet(declared_spec) == SpecifierSet(wanted):
+                return True
+        except InvalidSpecifier:
+            pass  # Poetry syntax on either side: compared through comparators below
+    have = _comparators(declared_spec, decl.ecosystem)
+    need = _comparators(wanted, decl.ecosystem)
+    if have is None or need is None:
+        return None
+    floor = _floor(have)
+    if floor is None:
+        return None
+    return all(_HOLDS[op](floor, bound) for op, bound in need)
