@@ -2,12 +2,57 @@
 
 Public interface (everything else is private)::
 
-    HASH_VERSION                      version of the hashing rules (int)
-    UnsupportedLanguage               unknown language name (UnsupportedFileError)
-    language_for_path(path)           "python" | ... | None, by extension
-    symbol_table(data, language)      SymbolTable of a file's bytes
-    imports(data, language)           [(module, line), ...]
-    Symbol, SymbolTable               frozen results
+    HASH_VERSION                  version of the hashing/naming rules (int, 1)
+    LANGUAGES                     every accepted language name
+    UnsupportedLanguage           unknown language name (an UnsupportedFileError)
+    language_for_path(path)       "python" | ... | None, by extension
+    symbol_table(data, language)  SymbolTable of a file's bytes
+    imports(data, language)       [(module, 1-based line), ...]
+    Symbol, SymbolTable           frozen results
+
+Grammars come from the official per-language wheels; definitions and imports
+are tree-sitter queries in ``queries/<language>-{symbols,imports}.scm``.
+Parsers and compiled queries are cached per language for the process.
+
+Qualified names join scopes with ``.``: ``Outer.Inner.method``, nested
+functions ``outer.inner``, Go methods ``Type.Method`` (pointer or value
+receiver, type parameters dropped), Rust ``impl Type`` and
+``impl Trait for Type`` items ``Type.method``, Rust modules ``m.f``, JS/TS
+functions bound to names (``const f = () => ...``) and object-literal members
+(``const api = { get() {} }`` -> ``api.get``, nested objects name scopes:
+``api.users.list``), TS interfaces, type aliases, enums and namespaces, Java
+classes, interfaces, enums, records, methods, constructors (``C.C``) and
+fields. Top-level variables are symbols too (Python module assignments, JS/TS
+top-level ``const``/``let``/``var``, Go ``const``/``var``). A name defined
+more than once in one scope (overloads, TS overload signatures, a property
+getter and setter) gets its parameter types - or, untyped, parameter names -
+as a suffix: ``CopyUtils.copy(byte[],OutputStream)``; identical signatures
+then get ``#2``, ``#3``... in document order. :attr:`Symbol.name` drops those
+suffixes, so ``lookup("CopyUtils.copy")`` returns every overload. JS/TS
+string keys containing ``.``, ``[``, ``]`` or ``"`` are quoted JSON-style
+(``api."a.b"``); structured text follows the same rule (see below).
+
+Kinds: ``function``, ``method``, ``class``, ``interface``, ``struct``,
+``enum``, ``trait``, ``type``, ``const``, ``variable``, ``static``,
+``module``, ``macro``, ``namespace``, ``record``, ``annotation``,
+``constructor``, ``field``; ``section`` (Markdown), ``key`` and ``table``
+(JSON/YAML/TOML). Rust ``impl`` blocks are scopes, not symbols.
+
+Spans include decorators (Python), ``export`` and decorators (JS/TS), a
+single-declarator ``const``/``let`` statement, annotations (Java, inside the
+modifiers), leading ``#[...]`` attributes (Rust) and the ``type``/``const``
+keyword of a single Go spec. Doc comments are outside spans and never hashed.
+Hash normalization is described in :mod:`memvet._code._tokens`; Markdown,
+JSON, YAML and TOML rules in :mod:`memvet._code._structured`; import names
+and the prefix-matching rule for callers in :mod:`memvet._code._imports`.
+
+``has_error`` is set when an ERROR or MISSING node lies in the span (an
+ERROR node that merely wraps well-formed definitions does not taint them).
+
+Performance (measured, Python 3.11, one core of a dev container): the first
+2,000 lines of CPython's ``argparse.py`` (153 symbols) take about 15 ms for
+parse + token pass + symbol table with warm caches, of which the tree-sitter
+parse is about 4.5 ms.
 """
 
 from __future__ import annotations

@@ -51,8 +51,8 @@ _LEXICONS = {
 }
 _ATX_CLOSE = re.compile(r"(^|\s)#+\s*$")
 
-# (path, kind, span node, value node) of one key or table.
-_Entry = tuple[str, str, "tree_sitter.Node", "tree_sitter.Node"]
+# (path, kind, span node, value node, depth of the value node) of one key or table.
+_Entry = tuple[str, str, "tree_sitter.Node", "tree_sitter.Node", int]
 
 
 def _text(node: tree_sitter.Node) -> str:
@@ -79,22 +79,24 @@ def _unquote(text: str) -> str:
 
 def _json_entries(root: tree_sitter.Node) -> list[_Entry]:
     out: list[_Entry] = []
-    todo: list[tuple[tree_sitter.Node, str]] = [(root, "")]
+    todo: list[tuple[tree_sitter.Node, str, int]] = [(root, "", 0)]
     while todo:
-        node, path = todo.pop()
+        node, path, depth = todo.pop()
         if node.type == "pair":
             key, value = node.child_by_field_name("key"), node.child_by_field_name("value")
             if key is None:
                 continue
             sub = _child_path(path, _unquote(_text(key)))
-            out.append((sub, "key", node, value if value is not None else node))
-            if value is not None:
-                todo.append((value, sub))
+            if value is None:
+                out.append((sub, "key", node, node, depth))
+            else:
+                out.append((sub, "key", node, value, depth + 1))
+                todo.append((value, sub, depth + 1))
         elif node.type == "array":
             items = [c for c in node.named_children if c.type != "comment"]
-            todo.extend((c, f"{path}[{i}]") for i, c in reversed(list(enumerate(items))))
+            todo.extend((c, f"{path}[{i}]", depth + 1) for i, c in reversed(list(enumerate(items))))
         else:
-            todo.extend((c, path) for c in reversed(node.named_children))
+            todo.extend((c, path, depth + 1) for c in reversed(node.named_children))
     return out
 
 
@@ -109,22 +111,24 @@ def _yaml_key(node: tree_sitter.Node) -> str:
 
 def _yaml_entries(root: tree_sitter.Node) -> list[_Entry]:
     out: list[_Entry] = []
-    todo: list[tuple[tree_sitter.Node, str]] = [(root, "")]
+    todo: list[tuple[tree_sitter.Node, str, int]] = [(root, "", 0)]
     while todo:
-        node, path = todo.pop()
+        node, path, depth = todo.pop()
         if node.type in _YAML_PAIRS:
             key, value = node.child_by_field_name("key"), node.child_by_field_name("value")
             if key is None:
                 continue
             sub = _child_path(path, _yaml_key(key))
-            out.append((sub, "key", node, value if value is not None else node))
-            if value is not None:
-                todo.append((value, sub))
+            if value is None:
+                out.append((sub, "key", node, node, depth))
+            else:
+                out.append((sub, "key", node, value, depth + 1))
+                todo.append((value, sub, depth + 1))
         elif node.type in _YAML_SEQUENCES:
             items = [c for c in node.named_children if c.type != "comment"]
-            todo.extend((c, f"{path}[{i}]") for i, c in reversed(list(enumerate(items))))
+            todo.extend((c, f"{path}[{i}]", depth + 1) for i, c in reversed(list(enumerate(items))))
         else:
-            todo.extend((c, path) for c in reversed(node.named_children))
+            todo.extend((c, path, depth + 1) for c in reversed(node.named_children))
     return out
 
 
@@ -149,9 +153,9 @@ def _toml_join(path: str, keys: list[str]) -> str:
 def _toml_entries(root: tree_sitter.Node) -> list[_Entry]:
     out: list[_Entry] = []
     array_counts: dict[str, int] = {}
-    todo: list[tuple[tree_sitter.Node, str]] = [(root, "")]
+    todo: list[tuple[tree_sitter.Node, str, int]] = [(root, "", 0)]
     while todo:
-        node, path = todo.pop()
+        node, path, depth = todo.pop()
         kind = node.type
         named = [c for c in node.named_children if c.type != "comment"]
         if kind in ("table", "table_array_element"):
@@ -163,20 +167,22 @@ def _toml_entries(root: tree_sitter.Node) -> list[_Entry]:
                 index = array_counts.get(sub, 0)
                 array_counts[sub] = index + 1
                 sub = f"{sub}[{index}]"
-            out.append((sub, "table", node, node))
-            todo.extend((c, sub) for c in reversed(named) if c is not header)
+            out.append((sub, "table", node, node, depth))
+            todo.extend((c, sub, depth + 1) for c in reversed(named) if c is not header)
         elif kind == "pair":
             if not named or named[0].type not in _TOML_KEYS:
                 continue
             value = named[-1] if len(named) > 1 else node
             sub = _toml_join(path, _toml_key(named[0]))
-            out.append((sub, "key", node, value))
-            if value is not node:
-                todo.append((value, sub))
+            if value is node:
+                out.append((sub, "key", node, node, depth))
+            else:
+                out.append((sub, "key", node, value, depth + 1))
+                todo.append((value, sub, depth + 1))
         elif kind == "array":
-            todo.extend((c, f"{path}[{i}]") for i, c in reversed(list(enumerate(named))))
+            todo.extend((c, f"{path}[{i}]", depth + 1) for i, c in reversed(list(enumerate(named))))
         else:
-            todo.extend((c, path) for c in reversed(named))
+            todo.extend((c, path, depth + 1) for c in reversed(named))
     return out
 
 
@@ -238,14 +244,14 @@ def structured_symbol_table(data: bytes, language: str) -> SymbolTable:
     stream = TokenStream(tree, data, _LEXICONS[language])
     walk = {"json": _json_entries, "yaml": _yaml_entries, "toml": _toml_entries}[language]
     entries = sorted(walk(tree.root_node), key=lambda e: e[2].start_byte)
-    names = unique_qualnames((path, path, None) for path, _, _, _ in entries)
+    names = unique_qualnames((path, path, None) for path, _, _, _, _ in entries)
     symbols: dict[str, Symbol] = {}
-    for (qual, name), (_, kind, span, value) in zip(names, entries, strict=True):
+    for (qual, name), (_, kind, span, value, depth) in zip(names, entries, strict=True):
         symbols[qual] = Symbol(
             qualname=qual,
             name=name,
             kind=kind,
-            hash=stream.digest(value.start_byte, value.end_byte),
+            hash=stream.digest(value.start_byte, value.end_byte, depth),
             start_line=span.start_point.row + 1,
             end_line=_end_line(span, span),
             has_error=stream.has_error(span.start_byte, span.end_byte),

@@ -11,6 +11,7 @@ overloads, hashes - is computed here from the one parse and one token pass.
 
 from __future__ import annotations
 
+import json
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -90,8 +91,6 @@ def quote_segment(segment: str) -> str:
     written as a JSON string (``"a.b"``); any other is written as is.
     """
     if not segment or _QUOTE_CHARS.search(segment):
-        import json
-
         return json.dumps(segment, ensure_ascii=False)
     return segment
 
@@ -313,7 +312,7 @@ def code_symbol_table(data: bytes, language: str) -> SymbolTable:
                 qualname=qual,
                 name=name,
                 kind=d.kind,
-                hash=stream.digest(start, end),
+                hash=stream.digest(start, end, _depth(last)),
                 start_line=first.start_point.row + 1,
                 end_line=_end_line(first, last),
                 has_error=stream.has_error(start, end),
@@ -327,6 +326,15 @@ _CALLABLE_KINDS = frozenset({"function", "method", "constructor"})
 
 def _callable(d: _Def) -> bool:
     return d.kind in _CALLABLE_KINDS
+
+
+def _depth(node: tree_sitter.Node) -> int:
+    depth = 0
+    parent = node.parent
+    while parent is not None:
+        depth += 1
+        parent = parent.parent
+    return depth
 
 
 def _end_line(first: tree_sitter.Node, last: tree_sitter.Node) -> int:

@@ -21,6 +21,11 @@ Normalization (``HASH_VERSION`` 1):
   markers are the single bytes ``<`` and ``>``, which no encoded token
   starts with, so no two different streams encode to the same bytes.
 
+A span is a node (or a run of siblings) at some depth; it owns the markers
+of the blocks strictly inside it, even when a block starts or ends at the
+same byte as the span (a method that is the first or last statement of its
+class). Token keys therefore order by byte first and depth second.
+
 Node types are not hashed (only tokens and block markers), so a grammar
 upgrade that renames nodes does not change hashes by itself.
 """
@@ -39,6 +44,20 @@ __all__ = ["Lexicon", "TokenStream"]
 
 _OPEN = b"<"
 _CLOSE = b">"
+# Sort keys: byte * _M + sub-position. A token sits at sub-position _H; the
+# open marker of a block at depth d at _H-range [0, _H) (outer first); the
+# close marker of a block ending at byte E in byte E-1's range above _H
+# (inner first), so it sorts before anything that starts at E.
+_M = 1 << 16
+_H = 1 << 15
+
+
+def _open_key(byte: int, depth: int) -> int:
+    return byte * _M + min(depth, _H - 1)
+
+
+def _close_key(end: int, depth: int) -> int:
+    return (end - 1) * _M + _H + 1 + (_H - 2 - min(depth, _H - 2))
 
 
 @dataclass(frozen=True)
@@ -110,11 +129,13 @@ class TokenStream:
             elif kind in atoms or node.child_count == 0:
                 start = node.start_byte
                 text = data[start : node.end_byte]
-                positions.append(start)
+                key = start * _M + _H
+                positions.append(key if not positions or key >= positions[-1] else positions[-1])
                 tokens.append(b"t%d:%s" % (len(text), text))
             else:
                 if kind in blocks:
-                    positions.append(node.start_byte)
+                    key = _open_key(node.start_byte, len(stack))
+                    positions.append(key if not positions or key >= positions[-1] else positions[-1])
                     tokens.append(_OPEN)
                     stack.append(node.end_byte)
                 else:
@@ -129,13 +150,21 @@ class TokenStream:
                     return
                 end = stack.pop()
                 if end >= 0:
-                    positions.append(max(end - 1, positions[-1]))
+                    key = _close_key(end, len(stack))
+                    positions.append(key if key >= positions[-1] else positions[-1])
                     tokens.append(_CLOSE)
 
-    def digest(self, start: int, end: int) -> str:
-        """SHA-256 hex of the tokens starting in ``[start, end)`` (bytes)."""
-        i = bisect_left(self._positions, start)
-        j = bisect_left(self._positions, end, i)
+    def digest(self, start: int, end: int, depth: int) -> str:
+        """SHA-256 hex of a span's tokens.
+
+        Args:
+            start: First byte of the span.
+            end: Byte after the span.
+            depth: Tree depth of the span's node(s) (the root is 0): block
+                markers at the span's edges count only for deeper blocks.
+        """
+        i = bisect_left(self._positions, _open_key(start, depth) + 1)
+        j = bisect_left(self._positions, _close_key(end, depth), i)
         return hashlib.sha256(b"".join(self._tokens[i:j])).hexdigest()
 
     def has_error(self, start: int, end: int) -> bool:
