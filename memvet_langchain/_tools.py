@@ -1,0 +1,366 @@
+"""Tools that let an agent write and read its own decisions.
+
+Each tool is a ``BaseTool`` with a precise pydantic ``args_schema``. Errors
+the model can fix (an anchor that does not resolve, an unknown id, a
+decision that is no longer active) come back as the tool's answer through
+``ToolException``; errors it cannot fix (the store is down, git failed)
+propagate, because an outage must not look like an empty memory.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Any, Literal, TypeVar
+
+from langchain_core.tools import BaseTool, ToolException
+from memvet import (
+    AnchorNotFoundError,
+    ConflictError,
+    Ledger,
+    RecordResult,
+    UnknownDecisionError,
+    UsageError,
+    render_blocks,
+)
+from pydantic import BaseModel, ConfigDict, Field
+
+from memvet_langchain._convert import GROUPS, check_groups
+
+__all__ = [
+    "CheckInput",
+    "MemVetCheckTool",
+    "MemVetRecallTool",
+    "MemVetRecordTool",
+    "MemVetRejectTool",
+    "MemVetSupersedeTool",
+    "RecallInput",
+    "RecordInput",
+    "RejectInput",
+    "SupersedeInput",
+    "memvet_tools",
+]
+
+T = TypeVar("T")
+
+_ANCHORS_HELP = (
+    "Evidence in the code that the decision rests on, as strings: "
+    "'path/to/file.py::Class.method' (a symbol), 'path/to/file.py' (a whole file), "
+    "'dep:requests>=2' (a declared dependency), 'import:pickle' or 'pattern:<regex>' "
+    "(something that must stay absent). Paths are relative to the repository root. "
+    "Without anchors the decision is stored as unconfirmed."
+)
+
+#: Errors a model can act on: returned to it as the tool's answer.
+_MODEL_FIXABLE = (UsageError, AnchorNotFoundError, UnknownDecisionError)
+
+
+# ---------------------------------------------------------------- schemas
+
+
+class RecordInput(BaseModel):
+    """Arguments of ``memvet_record``."""
+
+    claim: str = Field(min_length=1, max_length=4000,
+                       description="The decision, in one or a few sentences.")
+    anchors: list[str] = Field(default_factory=list, description=_ANCHORS_HELP)
+    tags: list[str] = Field(default_factory=list, description="Optional free labels.")
+
+
+class RecallInput(BaseModel):
+    """Arguments of ``memvet_recall``."""
+
+    query: str = Field(min_length=1, description="What you want to know, in plain words.")
+    k: int = Field(default=5, ge=1, le=50, description="How many decisions to return.")
+
+
+class SupersedeInput(BaseModel):
+    """Arguments of ``memvet_supersede``."""
+
+    old_id: str = Field(min_length=4, description="Id of the active decision to replace.")
+    claim: str = Field(min_length=1, max_length=4000, description="The new decision.")
+    reason: str = Field(min_length=1, description="Why the old decision no longer holds.")
+    anchors: list[str] = Field(default_factory=list, description=_ANCHORS_HELP)
+
+
+class RejectInput(BaseModel):
+    """Arguments of ``memvet_reject``."""
+
+    decision_id: str = Field(min_length=4, description="Id of the active decision to retract.")
+    reason: str = Field(min_length=1,
+                        description="Why it is retracted (what was tried and did not work).")
+
+
+class CheckInput(BaseModel):
+    """Arguments of ``memvet_check``."""
+
+    decision_id: str | None = Field(
+        default=None, description="Check one decision by id; omit to check every decision.")
+    only_problems: bool = Field(
+        default=True, description="When checking every decision, list only those that are not verified.")
+
+
+# ---------------------------------------------------------------- base
+
+
+class _LedgerTool(BaseTool):
+    """A tool over a ledger, with real async and model-fixable errors as answers."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    ledger: Ledger
+    """The ledger the tool reads and writes."""
+    at: str | None = None
+    """Where to verify: ``None`` for the working tree, or a revision."""
+    handle_tool_error: bool | str | Callable[[ToolException], str] | None = True
+
+    def _guard(self, fn: Callable[[], T]) -> T:
+        try:
+            return fn()
+        except _MODEL_FIXABLE as exc:
+            raise ToolException(f"{type(exc).__name__}: {exc}") from exc
+
+    async def _arun(self, *args: Any, **kwargs: Any) -> Any:
+        kwargs.pop("run_manager", None)
+        return await asyncio.to_thread(self._run, *args, **kwargs)
+
+
+def _record_text(result: RecordResult) -> str:
+    decision = result.decision
+    anchors = ", ".join(a.spec for a in decision.anchors) or "none (stored as unconfirmed)"
+    if result.outcome == "confirmed":
+        head = (f"Confirmed existing decision {decision.id} (recorded before with the same anchors; "
+                f"confirmations: {decision.confirmations}).")
+    elif result.outcome == "superseded":
+        head = f"Recorded decision {decision.id}; it supersedes {decision.supersedes}."
+    else:
+        head = f"Recorded decision {decision.id}."
+    lines = [head, f"Anchors: {anchors}."]
+    if result.conflicts:
+        lines.append("It conflicts with active decision(s):")
+        lines.extend(f"- [{c.decision.id}] ({c.status.value}; {c.why}) {c.decision.claim}"
+                     for c in result.conflicts)
+        lines.append("Supersede them explicitly with memvet_supersede (old_id, claim, reason) "
+                     "if this decision replaces them.")
+    lines.extend(f"Warning: {w}" for w in result.warnings)
+    return "\n".join(lines)
+
+
+def _conflict_text(exc: ConflictError) -> str:
+    lines = ["Not recorded: the claim conflicts with active decision(s):"]
+    for conflict in exc.conflicts:
+        c: Any = conflict
+        lines.append(f"- [{c.decision.id}] ({c.status.value}; {c.why}) {c.decision.claim}")
+    lines.append("If your decision replaces one of them, supersede it explicitly with "
+                 "memvet_supersede (old_id, claim, reason). If it is a separate decision, "
+                 "reword it or anchor it to different code.")
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------- tools
+
+
+class MemVetRecordTool(_LedgerTool):
+    """Record a decision with its evidence in the code.
+
+    A record that conflicts with active decisions (same anchor or a very
+    similar claim) is, by default, not written: the answer names the
+    conflicting decisions and tells the agent to supersede them explicitly.
+
+    Instantiate:
+        .. code-block:: python
+
+            tool = MemVetRecordTool(ledger=ledger)
+
+    Usage:
+        .. code-block:: python
+
+            tool.invoke({"claim": "Orders are saved in one transaction",
+                         "anchors": ["shop/store.py::OrderStore.save"]})
+    """
+
+    name: str = "memvet_record"
+    description: str = (
+        "Record a decision (a convention, a design choice, a fact about this codebase) together "
+        "with the code it rests on, so it is re-checked whenever it is read. Returns the new "
+        "decision id. If the claim conflicts with an existing decision, nothing is recorded and "
+        "the conflicting ids are listed: supersede them explicitly with memvet_supersede."
+    )
+    args_schema: type[BaseModel] = RecordInput
+    on_conflict: Literal["error", "warn"] = "error"
+    """``error``: refuse a conflicting record; ``warn``: record it and list the conflicts."""
+
+    def _run(self, claim: str, anchors: list[str] | None = None, tags: list[str] | None = None,
+             **_: Any) -> str:
+        try:
+            result = self.ledger.record(claim, anchors or [], tags=tags or [], at=self.at,
+                                        on_conflict=self.on_conflict)
+        except ConflictError as exc:
+            return _conflict_text(exc)
+        except _MODEL_FIXABLE as exc:
+            raise ToolException(f"{type(exc).__name__}: {exc}") from exc
+        return _record_text(result)
+
+
+class MemVetRecallTool(_LedgerTool):
+    """Recall decisions relevant to a question, verified against the code now.
+
+    The answer has the same three labelled blocks the middleware injects:
+    current decisions, decisions to verify before relying on them (with the
+    reason), and what was previously tried and rejected.
+
+    Instantiate:
+        .. code-block:: python
+
+            tool = MemVetRecallTool(ledger=ledger)
+
+    Usage:
+        .. code-block:: python
+
+            tool.invoke({"query": "how are orders saved?", "k": 3})
+    """
+
+    name: str = "memvet_recall"
+    description: str = (
+        "Recall decisions about this codebase relevant to a question. Each is re-verified "
+        "against the code now and returned in three blocks: current (verified), verify before "
+        "relying (the evidence changed or is missing, with the reason) and previously tried "
+        "and rejected (do not repeat). Decision ids are in square brackets."
+    )
+    args_schema: type[BaseModel] = RecallInput
+    include: tuple[str, ...] = GROUPS
+    """The recall groups to return."""
+    max_chars: int | None = None
+    """Budget for the answer's length (characters); ``None`` for no limit."""
+
+    def _run(self, query: str, k: int = 5, **_: Any) -> str:
+        groups = check_groups(self.include)
+        recall = self._guard(lambda: self.ledger.recall(query, k=k, at=self.at, include=groups))
+        text = render_blocks(recall, max_chars=self.max_chars)
+        return text or f"No decisions recorded about {query!r}."
+
+
+class MemVetSupersedeTool(_LedgerTool):
+    """Replace an active decision with a new one; the old one becomes history.
+
+    Instantiate:
+        .. code-block:: python
+
+            tool = MemVetSupersedeTool(ledger=ledger)
+
+    Usage:
+        .. code-block:: python
+
+            tool.invoke({"old_id": "3f2a9c1b7d40", "claim": "Orders are saved in batches",
+                         "reason": "single writes were too slow",
+                         "anchors": ["shop/store.py::OrderStore.save"]})
+    """
+
+    name: str = "memvet_supersede"
+    description: str = (
+        "Replace an active decision with a new one, giving the reason. The old decision stays "
+        "in history as 'superseded by <new id>: <reason>'. Use it when a recorded decision "
+        "no longer holds or when memvet_record reported a conflict."
+    )
+    args_schema: type[BaseModel] = SupersedeInput
+
+    def _run(self, old_id: str, claim: str, reason: str, anchors: list[str] | None = None,
+             **_: Any) -> str:
+        result = self._guard(lambda: self.ledger.supersede(old_id, claim, anchors or [], reason=reason,
+                                                               at=self.at))
+        return _record_text(result)
+
+
+class MemVetRejectTool(_LedgerTool):
+    """Retract a decision (tried, did not work), with the reason; it stays as history.
+
+    Instantiate:
+        .. code-block:: python
+
+            tool = MemVetRejectTool(ledger=ledger)
+
+    Usage:
+        .. code-block:: python
+
+            tool.invoke({"decision_id": "3f2a9c1b7d40", "reason": "pickle broke on upgrade"})
+    """
+
+    name: str = "memvet_reject"
+    description: str = (
+        "Retract a decision that was tried and did not work, with the reason. It is kept as "
+        "'previously tried, rejected: <reason>' so nobody repeats it."
+    )
+    args_schema: type[BaseModel] = RejectInput
+
+    def _run(self, decision_id: str, reason: str, **_: Any) -> str:
+        decision = self._guard(lambda: self.ledger.reject(decision_id, reason=reason))
+        return f"Rejected decision {decision.id}: {reason}. It is kept as history: {decision.claim}"
+
+
+class MemVetCheckTool(_LedgerTool):
+    """Check decisions against the code now: verified, stale, refuted, ... with reasons.
+
+    Instantiate:
+        .. code-block:: python
+
+            tool = MemVetCheckTool(ledger=ledger)
+
+    Usage:
+        .. code-block:: python
+
+            tool.invoke({})                               # every decision that drifted
+            tool.invoke({"decision_id": "3f2a9c1b7d40"})  # one decision
+    """
+
+    name: str = "memvet_check"
+    description: str = (
+        "Check recorded decisions against the code as it is now. Returns each decision's "
+        "status (verified, unanchored, needs_revalidation, stale, refuted, superseded, "
+        "rejected) with the reason. Omit decision_id to check them all."
+    )
+    args_schema: type[BaseModel] = CheckInput
+    response_format: Literal["content", "content_and_artifact"] = "content_and_artifact"
+
+    def _run(self, decision_id: str | None = None, only_problems: bool = True,
+             **_: Any) -> tuple[str, list[dict[str, Any]]]:
+        if decision_id:
+            verdicts = [self._guard(lambda: self.ledger.verify(decision_id, at=self.at))]
+        else:
+            verdicts = self.ledger.check(at=self.at)
+        total = len(verdicts)
+        if not decision_id and only_problems:
+            verdicts = [v for v in verdicts if v.status.value not in _QUIET]
+        artifact = [v.to_dict() for v in verdicts]
+        if not verdicts:
+            return f"All {total} decision(s) hold (verified, or closed as history).", artifact
+        lines = [f"[{v.decision.id}] {v.status.value}: {v.reason or 'all anchors hold'} "
+                 f"(claim: {v.decision.claim})" for v in verdicts]
+        return "\n".join(lines), artifact
+
+
+#: Statuses that need no attention: ``only_problems`` leaves them out.
+_QUIET = ("verified", "superseded", "rejected")
+
+
+def memvet_tools(ledger: Ledger, *, at: str | None = None,
+                 on_conflict: Literal["error", "warn"] = "error") -> list[BaseTool]:
+    """The MemVet tools for an agent: record, recall, supersede, reject, check.
+
+    Args:
+        ledger: The ledger the tools read and write.
+        at: Where to verify (``None``: the working tree).
+        on_conflict: What ``memvet_record`` does with a conflicting claim:
+            ``error`` (the default) refuses it and names the conflicts,
+            ``warn`` records it and names them.
+
+    Returns:
+        Five tools, ready for ``create_agent(model, tools=...)``.
+    """
+    return [
+        MemVetRecordTool(ledger=ledger, at=at, on_conflict=on_conflict),
+        MemVetRecallTool(ledger=ledger, at=at),
+        MemVetSupersedeTool(ledger=ledger, at=at),
+        MemVetRejectTool(ledger=ledger, at=at),
+        MemVetCheckTool(ledger=ledger, at=at),
+    ]
+
