@@ -1,0 +1,148 @@
+"""Record, recall, supersede, reject and check as LlamaIndex tools."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from llama_index.core.tools.tool_spec.base import BaseToolSpec
+from memvet import Ledger, RecordResult, Status, render_blocks
+
+from memvet_llamaindex._retriever import GROUPS, check_groups
+
+__all__ = ["MemVetToolSpec"]
+
+#: Statuses ``check`` lists one by one; the rest are only counted.
+_ATTENTION = (Status.REFUTED, Status.STALE, Status.NEEDS_REVALIDATION, Status.UNANCHORED)
+
+
+class MemVetToolSpec(BaseToolSpec):
+    """The ledger as agent tools: ``record``, ``recall``, ``supersede``, ``reject``, ``check``.
+
+    Every tool returns text for the model to read. Bad input (an anchor that
+    does not resolve, an unknown id, a missing reason) raises a
+    :class:`memvet.UsageError`, :class:`memvet.AnchorNotFoundError` or
+    :class:`memvet.UnknownDecisionError` with a message that says what to fix;
+    LlamaIndex agents hand a raised tool error back to the model as an error
+    observation. ``tool.acall`` runs the synchronous method in a worker
+    thread (``FunctionTool``'s own executor), so it never blocks the loop.
+
+    Example::
+
+        tools = MemVetToolSpec(ledger).to_tool_list()
+        agent = FunctionAgent(tools=tools, llm=llm)
+
+    Args:
+        ledger: The ledger to read and write.
+        at: Where ``recall`` and ``check`` verify: ``None`` (the working
+            tree) or any revision. Writes always resolve anchors in the
+            working tree.
+        include: The groups ``recall`` serves.
+        max_chars: Character budget of ``recall``'s answer.
+    """
+
+    spec_functions = ["record", "recall", "supersede", "reject", "check"]
+
+    def __init__(self, ledger: Ledger, *, at: str | None = None,
+                 include: tuple[str, ...] = GROUPS, max_chars: int | None = None) -> None:
+        self.ledger = ledger
+        self.at = at
+        self.include = check_groups(include)
+        self.max_chars = max_chars
+
+    def record(self, claim: str, anchors: list[str] | None = None) -> str:
+        """Record a decision about this codebase together with the code it rests on.
+
+        Use it once a design choice, constraint or convention is settled, so later
+        readers can tell when the code stopped backing it. To replace an existing
+        decision use supersede instead. Returns the new decision's id, and any
+        active decision it conflicts with (supersede or reject those explicitly).
+
+        Args:
+            claim: The decision in one or two sentences, e.g. "Orders are appended to a JSON-lines file".
+            anchors: Evidence in the code, each one of: "path/to/file.py::Class.method" (a function, class or method), "path/to/file" (a whole file), "dep:requests>=2" (a declared dependency), "import:pickle" or "pattern:<regex>" (something that must stay absent). Paths are relative to the repository root. Without anchors the decision is served as unconfirmed.
+        """
+        return _describe(self.ledger.record(claim, anchors or ()))
+
+    def recall(self, query: str, k: int = 5) -> str:
+        """Recall the decisions relevant to a question, each re-verified against the code now.
+
+        Returns up to k decisions in three labelled blocks: current (verified; rely on
+        them), verify before relying (the code they rest on was rewritten, moved or is
+        missing; the reason says which), and previously tried, rejected, superseded or
+        contradicted (do not repeat them). Each line starts with the decision's [id].
+
+        Args:
+            query: What you want to know, e.g. "how are orders saved?".
+            k: How many decisions to return (default 5).
+        """
+        recall = self.ledger.recall(query, k=k, at=self.at, include=self.include)
+        if not recall.items:
+            return f"no recorded decisions match {query!r}"
+        return render_blocks(recall, max_chars=self.max_chars)
+
+    def supersede(self, decision_id: str, claim: str, reason: str, anchors: list[str] | None = None) -> str:
+        """Replace an active decision with a new one; the old one is kept as history.
+
+        Use it when a decision changed: the old decision will be served as
+        "superseded by <new id>: <reason>" and never as current again.
+
+        Args:
+            decision_id: Id of the active decision to replace (as shown in brackets by recall).
+            claim: The new decision in one or two sentences.
+            reason: Why the old decision no longer holds.
+            anchors: Evidence for the new decision, in the same forms as for record.
+        """
+        return _describe(self.ledger.supersede(decision_id, claim, anchors or (), reason=reason))
+
+    def reject(self, decision_id: str, reason: str) -> str:
+        """Retract an active decision that was tried and did not work.
+
+        It stays in memory as "previously tried, rejected: <reason>", so nobody
+        repeats it; nothing is deleted.
+
+        Args:
+            decision_id: Id of the active decision (as shown in brackets by recall).
+            reason: Why it was rejected, e.g. "the global lock deadlocked under load".
+        """
+        decision = self.ledger.reject(decision_id, reason=reason)
+        return f"rejected decision {decision.id}: {decision.reason}"
+
+    def check(self) -> str:
+        """Re-verify every recorded decision against the code and list the ones that need attention.
+
+        Lists each refuted (the code contradicts it), stale (the code it rests on was
+        rewritten), needs_revalidation (moved, expired or uncheckable) and unanchored
+        (no evidence) decision with its reason, then counts every status. Takes no
+        arguments.
+        """
+        verdicts = self.ledger.check(at=self.at)
+        if not verdicts:
+            return "no decisions recorded yet"
+        lines = [
+            f"- [{v.id}] {v.status.value}: {v.decision.claim} ({v.reason})"
+            for status in _ATTENTION for v in verdicts if v.status is status
+        ]
+        counts = Counter(v.status.value for v in verdicts)
+        summary = ", ".join(f"{n} {s}" for s, n in sorted(counts.items()))
+        head = "needs attention:" if lines else "every active decision holds."
+        return "\n".join([head, *lines, f"{len(verdicts)} decisions at {verdicts[0].target}: {summary}"])
+
+
+def _describe(result: RecordResult) -> str:
+    decision = result.decision
+    if result.outcome == "confirmed":
+        lines = [f"confirmed existing decision {decision.id} ({decision.confirmations} confirmations); "
+                 "no copy added"]
+    elif result.outcome == "superseded":
+        lines = [f"recorded decision {decision.id}; it supersedes {decision.supersedes}"]
+    else:
+        lines = [f"recorded decision {decision.id}"]
+    if decision.anchors:
+        lines.append("anchors: " + ", ".join(a.spec for a in decision.anchors))
+    else:
+        lines.append("no anchors: it will be served as unconfirmed")
+    for c in result.conflicts:
+        lines.append(f"conflict: active decision {c.decision.id} [{c.status.value}] "
+                     f"{c.decision.claim!r} ({c.why}); supersede or reject one of them")
+    lines.extend(f"warning: {w}" for w in result.warnings)
+    return "\n".join(lines)
