@@ -229,7 +229,7 @@ class Evidence:
         return Anchor(
             AnchorKind.SYMBOL, path=path, name=sym.qualname, language=language,
             symbol_kind=sym.kind, body_hash=sym.hash, hash_version=_code.HASH_VERSION,
-            blob_id=blob, line=sym.start_line,
+            blob_id=blob, line=sym.start_line, shape=sym.shape,
         )
 
     def _resolve_dependency(self, spec: AnchorSpec, snap: Snapshot) -> Anchor:
@@ -295,10 +295,10 @@ class Evidence:
         except _Unparseable as exc:
             return str(exc)
 
-    def _baseline_hash(self, anchor: Anchor, recorded_commit: str) -> str | None:
-        """The recorded symbol's hash under the current hasher."""
+    def _baseline_hash(self, anchor: Anchor, recorded_commit: str) -> tuple[str, str] | None:
+        """The recorded symbol's (hash, shape) under the current hasher."""
         if anchor.hash_version == _code.HASH_VERSION:
-            return anchor.body_hash
+            return anchor.body_hash, anchor.shape or anchor.body_hash
         blob_id = anchor.blob_id
         data = self.git.blob_data(blob_id)
         if data is None and self.git.has_commit(recorded_commit):
@@ -309,20 +309,21 @@ class Evidence:
             return None
         table = self.cache.table(blob_id, anchor.language, lambda: data)
         sym = table.symbols.get(anchor.name)
-        return sym.hash if sym is not None else None
+        return (sym.hash, sym.shape) if sym is not None else None
 
     def _check_symbol(self, a: Anchor, snap: Snapshot, recorded_commit: str) -> AnchorCheck:
         blob = snap.blob_id(a.path)
         if blob == a.blob_id:
             return AnchorCheck(a, AnchorResult.HOLDS, f"{a.spec}: file unchanged")
-        baseline = self._baseline_hash(a, recorded_commit)
-        if baseline is None:
+        baselines = self._baseline_hash(a, recorded_commit)
+        if baselines is None:
             return AnchorCheck(
                 a, AnchorResult.UNVERIFIABLE,
                 f"{a.spec}: recorded with hasher v{a.hash_version} (now v{_code.HASH_VERSION}) and the "
                 f"recorded commit {recorded_commit[:12]} is not in this history (shallow clone or "
                 "rewritten history); revalidate it",
             )
+        baseline, shape = baselines
         if blob is not None:
             table = self._table(a.path, blob, a.language, snap)
             if isinstance(table, str):
@@ -343,7 +344,7 @@ class Evidence:
                     f"(now lines {sym.start_line}-{sym.end_line})",
                     line=sym.start_line,
                 )
-        return self._find_moved_symbol(a, snap, recorded_commit, baseline, file_exists=blob is not None)
+        return self._find_moved_symbol(a, snap, recorded_commit, baseline, shape, file_exists=blob is not None)
 
     def _changed_paths(self, recorded_commit: str, snap: Snapshot, path: str) -> list[str]:
         """Candidate paths for a move: renames of ``path`` first, then every
@@ -367,7 +368,7 @@ class Evidence:
         return first + rest
 
     def _find_moved_symbol(self, a: Anchor, snap: Snapshot, recorded_commit: str, baseline: str,
-                           *, file_exists: bool) -> AnchorCheck:
+                           shape: str, *, file_exists: bool) -> AnchorCheck:
         candidates = self._changed_paths(recorded_commit, snap, a.path)
         tables: list[tuple[str, _code.SymbolTable]] = []
         for path in candidates:
@@ -394,7 +395,7 @@ class Evidence:
             if not isinstance(table, str):
                 tables.insert(0, (a.path, table))
         for path, table in tables:
-            for sym in table.by_hash(baseline):
+            for sym in table.by_hash(shape) or table.by_hash(baseline):
                 return AnchorCheck(
                     a, AnchorResult.MOVED,
                     f"{a.spec}: moved from {a.path}::{a.name} to {path}::{sym.qualname} (same body)",

@@ -39,7 +39,7 @@ from memvet._model import (
     Verdict,
 )
 from memvet._recall import GROUPS, group_recall
-from memvet._store import ChromaStore
+from memvet._store import ChromaStore, http_client
 from memvet._verify import Verifier
 
 __all__ = ["Ledger"]
@@ -92,7 +92,8 @@ class Ledger:
 
     @classmethod
     def open(cls, repo: str | os.PathLike[str] = ".", *, path: str | os.PathLike[str] | None = None,
-             client: Any = None, embedding: Any = None, namespace: str | None = None,
+             client: Any = None, server: str | None = None, token: str | None = None,
+             embedding: Any = None, namespace: str | None = None,
              similarity_threshold: float = 0.80, duplicate_threshold: float = 0.95,
              disk_cache: bool = True) -> Ledger:
         """Open (or create) the ledger of a repository.
@@ -102,6 +103,10 @@ class Ledger:
             path: Folder of the embedded store; default ``<repo root>/.memvet/``.
             client: Any Chroma client (``EphemeralClient`` in tests,
                 ``HttpClient`` for a shared server); overrides ``path``.
+            server: URL of a shared Chroma server (``http://host:port``),
+                instead of ``client``.
+            token: Bearer token sent to ``server`` (checked by the reverse
+                proxy in front of it; see the deployment guide).
             embedding: An embedder, a LangChain-style ``Embeddings`` object
                 or a callable ``list[str] -> list[list[float]]``. Default: the
                 local all-MiniLM-L6-v2 (no network; loaded on first use).
@@ -118,6 +123,8 @@ class Ledger:
         git = GitRepo(repo)
         ns = namespace if namespace is not None else git.root_commit_id()
         home = Path(path) if path is not None else git.root / ".memvet"
+        if client is None and server is not None:
+            client = http_client(server, token)
         if client is None:
             import chromadb
 

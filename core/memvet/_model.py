@@ -117,6 +117,7 @@ class Anchor:
             the spec the user asked to hold.
         scope: Glob limiting an absence anchor (``""`` = whole repository).
         line: 1-based first line of the symbol when recorded (for annotations).
+        shape: The symbol's hash with its own name masked (finds renames).
     """
 
     kind: AnchorKind
@@ -130,6 +131,7 @@ class Anchor:
     requirement: str = ""
     scope: str = ""
     line: int = 0
+    shape: str = ""
 
     @property
     def spec(self) -> str:
@@ -146,7 +148,7 @@ class Anchor:
         """A JSON-ready dict without empty fields."""
         out: dict[str, Any] = {"kind": self.kind.value}
         for key in ("path", "name", "language", "symbol_kind", "body_hash", "hash_version",
-                    "blob_id", "requirement", "scope", "line"):
+                    "blob_id", "requirement", "scope", "line", "shape"):
             value = getattr(self, key)
             if value:
                 out[key] = value

@@ -30,7 +30,7 @@ from memvet._errors import (
 )
 from memvet._model import Decision, Receipt
 
-__all__ = ["ChromaStore", "collection_name", "translate"]
+__all__ = ["ChromaStore", "collection_name", "http_client", "translate"]
 
 log = logging.getLogger(__name__)
 
@@ -81,6 +81,40 @@ _HTTPX_UNAVAILABLE = {
     "ConnectError", "ConnectTimeout", "ReadTimeout", "WriteTimeout", "PoolTimeout",
     "RemoteProtocolError", "ReadError", "WriteError", "NetworkError", "TimeoutException",
 }
+
+
+def http_client(url: str, token: str | None = None) -> Any:
+    """A Chroma ``HttpClient`` for ``http(s)://host:port``, sending ``token``
+    as a bearer token (for a reverse proxy that checks it).
+
+    Raises:
+        UsageError: A malformed URL.
+        StoreUnavailableError: Nothing answers there.
+        AuthenticationError: The server refused the token (or its absence).
+    """
+    from urllib.parse import urlsplit
+
+    from chromadb.config import Settings
+
+    parts = urlsplit(url if "://" in url else f"http://{url}")
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise UsageError(f"invalid server URL {url!r}; expected http://HOST:PORT")
+    try:
+        port = parts.port or (443 if parts.scheme == "https" else 8000)
+    except ValueError as exc:
+        raise UsageError(f"invalid server URL {url!r}: {exc}") from exc
+    headers = {"Authorization": f"Bearer {token}"} if token else None
+    try:
+        with translate(f"connecting to {url}"):
+            return chromadb.HttpClient(host=parts.hostname, port=port, ssl=parts.scheme == "https",
+                                       headers=headers, settings=Settings(anonymized_telemetry=False))
+    except StoreError as exc:
+        text = str(exc)
+        if "401" in text or "403" in text or "Unauthorized" in text or "Forbidden" in text:
+            raise AuthenticationError(f"the ledger server at {url} refused the credentials: {exc.__cause__}") from exc
+        if "Could not connect" in text:
+            raise StoreUnavailableError(f"the ledger server at {url} is unreachable") from exc
+        raise
 
 
 class ChromaStore:

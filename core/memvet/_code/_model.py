@@ -17,7 +17,7 @@ qualified name, so stored baselines are recomputed instead of reported as
 changed.
 """
 
-_JSON_FORMAT = 1
+_JSON_FORMAT = 2
 
 
 @dataclass(frozen=True)
@@ -37,6 +37,9 @@ class Symbol:
         start_line: 1-based first line of the span, decorators included.
         end_line: 1-based last line of the span.
         has_error: An ERROR or MISSING node lies inside the span.
+        shape: Like ``hash`` but with the symbol's own name masked, so a
+            renamed symbol with the same body keeps its shape (equal to
+            ``hash`` for sections and keys).
     """
 
     qualname: str
@@ -46,6 +49,11 @@ class Symbol:
     start_line: int
     end_line: int
     has_error: bool
+    shape: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.shape:
+            object.__setattr__(self, "shape", self.hash)
 
 
 @dataclass(frozen=True)
@@ -70,6 +78,8 @@ class SymbolTable:
         for sym in symbols.values():
             by_name.setdefault(sym.name, []).append(sym)
             by_hash.setdefault(sym.hash, []).append(sym)
+            if sym.shape != sym.hash:
+                by_hash.setdefault(sym.shape, []).append(sym)
         object.__setattr__(self, "symbols", symbols)
         object.__setattr__(self, "_by_name", {k: tuple(v) for k, v in by_name.items()})
         object.__setattr__(self, "_by_hash", {k: tuple(v) for k, v in by_hash.items()})
@@ -95,7 +105,8 @@ class SymbolTable:
         return list(self._by_name.get(name, ()))
 
     def by_hash(self, h: str) -> list[Symbol]:
-        """Every symbol whose normalized hash is ``h``, in document order."""
+        """Every symbol whose normalized hash (or rename-independent shape)
+        is ``h``, in document order."""
         return list(self._by_hash.get(h, ()))
 
     def to_json(self) -> str:
@@ -106,7 +117,7 @@ class SymbolTable:
                 "hash_version": HASH_VERSION,
                 "language": self.language,
                 "symbols": [
-                    [s.qualname, s.name, s.kind, s.hash, s.start_line, s.end_line, s.has_error]
+                    [s.qualname, s.name, s.kind, s.hash, s.start_line, s.end_line, s.has_error, s.shape]
                     for s in self.symbols.values()
                 ],
             },
@@ -131,8 +142,9 @@ class SymbolTable:
                     f"expected {_JSON_FORMAT}/{HASH_VERSION}"
                 )
             symbols = {}
-            for qualname, name, kind, h, start, end, err in raw["symbols"]:
-                symbols[qualname] = Symbol(str(qualname), str(name), str(kind), str(h), int(start), int(end), bool(err))
+            for qualname, name, kind, h, start, end, err, shape in raw["symbols"]:
+                symbols[qualname] = Symbol(str(qualname), str(name), str(kind), str(h), int(start), int(end),
+                                           bool(err), str(shape))
             return cls(str(raw["language"]), symbols)
-        except (KeyError, TypeError) as exc:
+        except (KeyError, TypeError, ValueError) as exc:
             raise ValueError(f"not a serialized symbol table: {exc}") from exc

@@ -117,6 +117,7 @@ class _Def:
     children: list[_Def] = field(default_factory=list)
     qualname: str = ""
     name: str = ""
+    name_start: int = -1  # first byte of the defining name (masked in the shape hash)
 
 
 def _param_types(param: tree_sitter.Node) -> list[str]:
@@ -207,6 +208,7 @@ def _collect(root: tree_sitter.Node, language: str) -> list[_Def]:
             node=node,
             kind=kind,
             local=_name_of(names[0]),
+            name_start=names[0].start_byte,
             emit=emit,
             pattern=pattern,
             receiver=_text(receiver[0]) if receiver else None,
@@ -313,6 +315,7 @@ def code_symbol_table(data: bytes, language: str) -> SymbolTable:
                 name=name,
                 kind=d.kind,
                 hash=stream.digest(start, end, _depth(last)),
+                shape=stream.digest(start, end, _depth(last), mask=d.name_start),
                 start_line=first.start_point.row + 1,
                 end_line=_end_line(first, last),
                 has_error=stream.has_error(start, end),

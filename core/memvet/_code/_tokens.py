@@ -44,6 +44,7 @@ __all__ = ["Lexicon", "TokenStream"]
 
 _OPEN = b"<"
 _CLOSE = b">"
+_NAME = b"n"  # stands for a masked name; never a token (tokens start with "t")
 # Sort keys: byte * _M + sub-position. A token sits at sub-position _H; the
 # open marker of a block at depth d at _H-range [0, _H) (outer first); the
 # close marker of a block ending at byte E in byte E-1's range above _H
@@ -154,7 +155,7 @@ class TokenStream:
                     positions.append(key if key >= positions[-1] else positions[-1])
                     tokens.append(_CLOSE)
 
-    def digest(self, start: int, end: int, depth: int) -> str:
+    def digest(self, start: int, end: int, depth: int, mask: int = -1) -> str:
         """SHA-256 hex of a span's tokens.
 
         Args:
@@ -162,10 +163,17 @@ class TokenStream:
             end: Byte after the span.
             depth: Tree depth of the span's node(s) (the root is 0): block
                 markers at the span's edges count only for deeper blocks.
+            mask: First byte of a token to replace by a placeholder (the
+                symbol's own name, for a rename-independent "shape" hash).
         """
         i = bisect_left(self._positions, _open_key(start, depth) + 1)
         j = bisect_left(self._positions, _close_key(end, depth), i)
-        return hashlib.sha256(b"".join(self._tokens[i:j])).hexdigest()
+        tokens = self._tokens[i:j]
+        if mask >= 0:
+            k = bisect_left(self._positions, mask * _M + _H, i, j)
+            if k < j and self._positions[k] == mask * _M + _H:
+                tokens[k - i] = _NAME
+        return hashlib.sha256(b"".join(tokens)).hexdigest()
 
     def has_error(self, start: int, end: int) -> bool:
         """Whether an ERROR or MISSING node overlaps ``[start, end)``."""

@@ -1,0 +1,167 @@
+"""The Chroma boundary: every backend error is translated, never an empty result."""
+
+from __future__ import annotations
+
+import inspect
+import socket
+
+import chromadb.errors
+import httpx
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import memvet
+from memvet import _codec
+from memvet._model import Anchor, AnchorKind, Decision, Lifecycle, Receipt
+from memvet._store import collection_name, http_client, translate
+
+
+def _raise(exc: BaseException):
+    with translate("testing"):
+        raise exc
+
+
+@pytest.mark.parametrize(("exc", "expected"), [
+    (chromadb.errors.ChromaAuthError("no"), memvet.AuthenticationError),
+    (chromadb.errors.AuthorizationError("no"), memvet.AuthenticationError),
+    (chromadb.errors.InternalError("boom"), memvet.StoreError),
+    (ConnectionRefusedError("down"), memvet.StoreUnavailableError),
+    (TimeoutError("slow"), memvet.StoreUnavailableError),
+    (httpx.ConnectError("down"), memvet.StoreUnavailableError),
+    (ValueError("bad batch"), memvet.StoreError),
+    (memvet.CorruptRecordError("already ours"), memvet.CorruptRecordError),
+])
+def test_errors_are_translated(exc, expected):
+    with pytest.raises(expected) as info:
+        _raise(exc)
+    if expected is not memvet.CorruptRecordError:
+        assert info.value.__cause__ is exc
+
+
+@pytest.mark.parametrize(("status", "expected"), [(401, memvet.AuthenticationError),
+                                                  (403, memvet.AuthenticationError),
+                                                  (500, memvet.StoreError)])
+def test_http_status_errors(status, expected):
+    request = httpx.Request("GET", "http://127.0.0.1/api")
+    response = httpx.Response(status, request=request)
+    with pytest.raises(expected):
+        _raise(httpx.HTTPStatusError("x", request=request, response=response))
+
+
+def test_unknown_errors_are_not_swallowed():
+    class Strange(Exception):
+        pass
+
+    with pytest.raises(Strange):
+        _raise(Strange("bug"))
+
+
+def test_every_chroma_error_class_is_mapped():
+    """Fails when a Chroma release adds an error class that escapes translation."""
+    classes = [c for _, c in inspect.getmembers(chromadb.errors, inspect.isclass)
+               if issubclass(c, chromadb.errors.ChromaError)]
+    assert classes
+    for cls in classes:
+        try:
+            exc = cls("x")
+        except TypeError:
+            exc = cls()
+        with pytest.raises(memvet.StoreError):
+            _raise(exc)
+
+
+def test_collection_names():
+    assert collection_name("abc123") == "memvet-abc123"
+    assert collection_name("team a/ü") == "memvet-team-a"
+    with pytest.raises(memvet.UsageError):
+        collection_name("///")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_server_down_is_an_error_not_an_empty_memory(repo):
+    with pytest.raises(memvet.StoreUnavailableError, match="unreachable"):
+        memvet.Ledger.open(repo.path, server=f"http://127.0.0.1:{_free_port()}",
+                           embedding=memvet.HashingEmbedder())
+
+
+@pytest.mark.parametrize("url", ["ftp://x", "http://", "http://host:notaport"])
+def test_bad_server_urls(url):
+    with pytest.raises(memvet.UsageError):
+        http_client(url)
+
+
+# ------------------------------------------------------------------ codec
+
+texts = st.text(min_size=1, max_size=40)
+anchors = st.builds(
+    Anchor, kind=st.sampled_from(list(AnchorKind)), path=st.text(max_size=20), name=st.text(max_size=20),
+    body_hash=st.text(alphabet="0123456789abcdef", max_size=64), hash_version=st.integers(0, 5),
+    blob_id=st.text(alphabet="0123456789abcdef", max_size=40), line=st.integers(0, 10_000),
+)
+decisions = st.builds(
+    Decision, id=st.text(alphabet="0123456789abcdef", min_size=12, max_size=12), claim=texts,
+    anchors=st.lists(anchors, max_size=3).map(tuple), lifecycle=st.sampled_from(list(Lifecycle)),
+    supersedes=st.text(max_size=12), superseded_by=st.text(max_size=12), reason=st.text(max_size=30),
+    tags=st.lists(st.text(min_size=1, max_size=10), max_size=3).map(tuple), author=st.text(max_size=10),
+    created_at=st.floats(0, 2e9), resolved_at=st.floats(0, 2e9), commit=st.text(max_size=40),
+    hash_version=st.integers(0, 3), namespace=st.text(max_size=10), confirmations=st.integers(0, 9),
+    expires_at=st.floats(0, 2e9),
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(decisions)
+def test_codec_round_trip(decision):
+    meta = _codec.decision_metadata(decision)
+    assert all(v is not None and v != [] for v in meta.values())
+    assert _codec.decision_from_record(decision.id, decision.claim, meta) == decision
+
+
+@settings(max_examples=15, deadline=None)
+@given(decisions)
+def test_codec_round_trip_through_chroma(decision):
+    import chromadb
+    from chromadb.config import Settings
+
+    client = chromadb.EphemeralClient(settings=Settings(anonymized_telemetry=False))
+    col = client.get_or_create_collection("codec-roundtrip", embedding_function=None)
+    col.delete(ids=[decision.id])
+    col.add(ids=[decision.id], documents=[decision.claim], embeddings=[[1.0, 0.0]],
+            metadatas=[_codec.decision_metadata(decision)])
+    got = col.get(ids=[decision.id], include=["documents", "metadatas"])
+    back = _codec.decision_from_record(got["ids"][0], got["documents"][0], got["metadatas"][0])
+    # Chroma keeps floats to about 1e-7 relative precision: times compare approximately.
+    times = ("created_at", "resolved_at", "expires_at")
+    assert back.evolve(**{t: 0.0 for t in times}) == decision.evolve(**{t: 0.0 for t in times})
+    for t in times:
+        assert getattr(back, t) == pytest.approx(getattr(decision, t), rel=1e-9, abs=1e-6)
+
+
+def test_lifecycle_update_clears_emptied_keys():
+    d = Decision(id="a" * 12, claim="c", tags=("x",), reason="r")
+    meta = _codec.lifecycle_update(d.evolve(tags=(), reason=""))
+    assert meta["tags"] is None and meta["reason"] is None
+
+
+@pytest.mark.parametrize("meta", [None, {}, {"schema": 99, "lifecycle": "active"},
+                                  {"schema": 1, "lifecycle": "active", "anchors": "not json"},
+                                  {"schema": 1}])
+def test_corrupt_decisions_raise(meta):
+    with pytest.raises(memvet.CorruptRecordError):
+        _codec.decision_from_record("x", "claim", meta)
+
+
+def test_receipt_round_trip_and_corruption():
+    r = Receipt(id="r-1", decision_id="d", action="reject", from_lifecycle="active", to_lifecycle="rejected",
+                reason="why", author="me", at=12.5, commit="abc", related="")
+    assert _codec.receipt_from_record("r-1", _codec.receipt_metadata(r)) == r
+    with pytest.raises(memvet.CorruptRecordError):
+        _codec.receipt_from_record("r-1", None)
+    with pytest.raises(memvet.CorruptRecordError):
+        _codec.receipt_from_record("r-1", {"schema": 1})
