@@ -1,0 +1,150 @@
+"""End to end: a ``create_agent`` agent whose memory is MemVet.
+
+The agent (a scripted fake tool-calling model) records a decision anchored to
+a symbol and an approach that it then rejects; the symbol is rewritten in a
+commit; on the next turn the model's input holds the decision under "verify
+before relying" with the reason, and the rejected approach only as
+"previously tried, rejected: <reason>".
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import memvet
+from langchain.agents import create_agent
+from langchain.tools import ToolRuntime
+from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+from langchain_core.messages import AIMessage, BaseMessage, SystemMessage, ToolMessage
+from langchain_core.tools import tool
+from langgraph.checkpoint.memory import InMemorySaver
+
+from memvet_langchain import MemVetMiddleware, MemVetStore, memvet_tools
+
+ROOT = Path(__file__).resolve().parents[3]
+SAVE_CLAIM = "OrderStore.save appends one JSON line per order; keep it append-only"
+CACHE_CLAIM = "Cache loaded orders in a module-level dict"
+CACHE_REASON = "the cache served stale orders after writes"
+
+
+class ScriptedModel(GenericFakeChatModel):
+    """A fake tool-calling chat model that keeps every input it was sent."""
+
+    seen: list[list[BaseMessage]] = []
+
+    def bind_tools(self, tools: Sequence[Any], **kwargs: Any) -> ScriptedModel:
+        return self
+
+    def _generate(self, messages: list[BaseMessage], *args: Any, **kwargs: Any) -> Any:
+        self.seen.append(list(messages))
+        return super()._generate(messages, *args, **kwargs)
+
+
+@tool
+def remember_preference(key: str, claim: str, runtime: ToolRuntime) -> str:
+    """Keep a team preference in long-term memory."""
+    runtime.store.put(("preferences",), key, {"claim": claim})
+    item = runtime.store.get(("preferences",), key)
+    return f"kept {key}: {item.value['status']}"
+
+
+def _script(model: ScriptedModel) -> Iterator[AIMessage]:
+    yield AIMessage(content="", tool_calls=[
+        {"name": "memvet_record", "id": "c1",
+         "args": {"claim": SAVE_CLAIM, "anchors": ["shop/store.py::OrderStore.save"]}},
+        {"name": "memvet_record", "id": "c2",
+         "args": {"claim": CACHE_CLAIM, "anchors": ["shop/store.py::OrderStore.load"]}},
+        {"name": "remember_preference", "id": "c3",
+         "args": {"key": "style", "claim": "Prefer small pure functions"}},
+    ])
+    results = " ".join(str(m.content) for m in model.seen[-1] if isinstance(m, ToolMessage))
+    cache_id = re.findall(r"Recorded decision (\w+)", results)[1]
+    yield AIMessage(content="", tool_calls=[
+        {"name": "memvet_reject", "id": "c4", "args": {"decision_id": cache_id, "reason": CACHE_REASON}},
+    ])
+    yield AIMessage(content="Noted.")
+    yield AIMessage(content="Orders are appended; that code changed, so I will check it first.")
+
+
+def _block(system: str, title: str) -> str:
+    start = system.index(f"## {title}")
+    end = system.find("\n## ", start + 1)
+    return system[start: end if end != -1 else None]
+
+
+def test_agent_sees_drift_and_rejection_on_the_next_turn(repo, ledger) -> None:
+    model = ScriptedModel(messages=iter(()), seen=[])
+    model.messages = _script(model)
+    store = MemVetStore(ledger)
+    agent = create_agent(
+        model,
+        tools=[*memvet_tools(ledger), remember_preference],
+        middleware=[MemVetMiddleware(ledger, k=5, max_tokens=800)],
+        store=store,
+        checkpointer=InMemorySaver(),
+        system_prompt="You are a careful engineer.",
+    )
+    config = {"configurable": {"thread_id": "t1"}}
+    first = agent.invoke({"messages": [{"role": "user", "content": "Remember how orders are saved."}]},
+                         config)
+    assert first["messages"][-1].content == "Noted."
+    tool_answers = [m.content for m in first["messages"] if isinstance(m, ToolMessage)]
+    assert "kept style: unanchored" in tool_answers
+    assert any(a.startswith("Rejected decision") for a in tool_answers)
+    save_id = next(d.id for d in ledger.decisions() if d.claim == SAVE_CLAIM)
+    assert store.get(("preferences",), "style").value["claim"] == "Prefer small pure functions"
+
+    repo.replace("shop/store.py", 'handle.write(json.dumps(order) + "\\n")',
+                 'handle.write(json.dumps(order, sort_keys=True) + "\\n")')
+    repo.commit("sort order keys")
+
+    agent.invoke({"messages": [{"role": "user", "content": "How are orders saved?"}]}, config)
+    sent = model.seen[-1]
+    assert isinstance(sent[0], SystemMessage)
+    system = sent[0].content
+    assert system.startswith("You are a careful engineer.")
+
+    caution = _block(system, "Verify before relying")
+    assert f"- [{save_id}] stale, the evidence it rested on was rewritten (" in caution
+    assert "the body of OrderStore.save in shop/store.py changed" in caution
+    assert SAVE_CLAIM in caution
+
+    history = _block(system, "Previously tried and rejected")
+    assert f"previously tried, rejected: {CACHE_REASON} (was: {CACHE_CLAIM})" in history
+    # The rejected approach appears once, framed as history, and nowhere as advice.
+    assert system.count(CACHE_CLAIM) == 1
+    assert "## Current decisions" not in system
+    # Only the system message carries memory: nothing piled up in the thread.
+    assert all("MemVet memory" not in str(m.content) for m in sent[1:])
+
+
+async def test_agent_runs_async(repo, ledger) -> None:
+    ledger.record(SAVE_CLAIM, ["shop/store.py::OrderStore.save"])
+    model = ScriptedModel(messages=iter([AIMessage(content="ok")]), seen=[])
+    agent = create_agent(model, tools=memvet_tools(ledger), middleware=[MemVetMiddleware(ledger)],
+                         store=MemVetStore(ledger))
+    out = await agent.ainvoke({"messages": [{"role": "user", "content": "how are orders saved"}]})
+    assert out["messages"][-1].content == "ok"
+    system = model.seen[-1][0].content
+    assert system.startswith("MemVet memory") and f"] {SAVE_CLAIM}" in _block(system, "Current decisions")
+
+
+def test_the_documented_example_runs(tmp_path: Path) -> None:
+    example = ROOT / "examples" / "langchain_agent.py"
+    docs = (ROOT / "docs" / "langchain.md").read_text(encoding="utf-8")
+    block = re.search(r"```python\n(.*?)```", docs, re.S)
+    assert block is not None
+    assert block.group(1) == example.read_text(encoding="utf-8"), "docs/langchain.md and the example differ"
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "GIT_CONFIG_GLOBAL": "/dev/null",
+           "GIT_CONFIG_NOSYSTEM": "1", "ANONYMIZED_TELEMETRY": "False", "ORT_DISABLE_TELEMETRY": "1",
+           "TMPDIR": str(tmp_path)}
+    out = subprocess.run([sys.executable, "-W", "error", str(example)], capture_output=True, text=True,
+                         env=env, timeout=120, cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert "## Verify before relying" in out.stdout
+    assert "previously tried, rejected: the cache served stale orders after writes" in out.stdout

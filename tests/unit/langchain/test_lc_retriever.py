@@ -1,0 +1,107 @@
+"""MemVetRetriever: LangChain's standard retriever suite, then MemVet's framing."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import memvet
+import pytest
+from langchain_core.documents import Document
+from langchain_core.retrievers import BaseRetriever
+from langchain_tests.integration_tests import RetrieversIntegrationTests
+
+from memvet_langchain import MemVetRetriever
+
+
+def _seed(ledger: memvet.Ledger) -> dict[str, str]:
+    ids = {
+        "save": ledger.record("Orders are saved by appending one JSON line per order",
+                              ["shop/store.py::OrderStore.save"]).id,
+        "load": ledger.record("Orders are loaded by reading every JSON line",
+                              ["shop/store.py::OrderStore.load"]).id,
+        "sum": ledger.record("Order checksums are the byte sum modulo 255",
+                             ["shop/store.py::checksum"]).id,
+        "loose": ledger.record("Order ids are UUID4 strings").id,
+    }
+    return ids
+
+
+class TestMemVetRetrieverStandard(RetrieversIntegrationTests):
+    @pytest.fixture(autouse=True)
+    def _memvet_setup(self, ledger: memvet.Ledger) -> None:
+        _seed(ledger)
+        self._ledger = ledger
+
+    @property
+    def retriever_constructor(self) -> type[BaseRetriever]:
+        return MemVetRetriever
+
+    @property
+    def retriever_constructor_params(self) -> dict[str, Any]:
+        return {"ledger": self._ledger}
+
+    @property
+    def retriever_query_example(self) -> str:
+        return "how are orders saved?"
+
+
+def test_documents_carry_framing_in_band_and_facts_in_metadata(ledger, repo) -> None:
+    ids = _seed(ledger)
+    ledger.reject(ids["sum"], reason="checksums moved to CRC32")
+    repo.replace("shop/store.py", 'handle.write(json.dumps(order) + "\\n")',
+                 'handle.write(json.dumps(order, sort_keys=True) + "\\n")')
+    repo.commit("sort keys")
+
+    docs = MemVetRetriever(ledger=ledger, k=10).invoke("orders")
+    by_id = {d.id: d for d in docs}
+    save, summed, loose = by_id[ids["save"]], by_id[ids["sum"]], by_id[ids["loose"]]
+
+    assert save.metadata["status"] == "stale" and save.metadata["group"] == "caution"
+    assert save.page_content.startswith("stale, the evidence it rested on was rewritten (")
+    assert "OrderStore.save" in save.metadata["reason"]
+    assert save.metadata["anchors"] == ["shop/store.py::OrderStore.save"]
+    assert summed.page_content.startswith("previously tried, rejected: checksums moved to CRC32")
+    assert summed.metadata["group"] == "history" and summed.metadata["lifecycle"] == "rejected"
+    assert loose.metadata["status"] == "unanchored"
+    assert by_id[ids["load"]].metadata["status"] == "verified"
+    assert by_id[ids["load"]].page_content == "Orders are loaded by reading every JSON line"
+
+
+def test_include_limits_groups_and_at_reads_a_revision(ledger, repo) -> None:
+    ids = _seed(ledger)
+    first = repo.git("rev-parse", "HEAD")
+    repo.delete("shop/store.py")
+    repo.commit("drop the store")
+
+    now = MemVetRetriever(ledger=ledger, k=10, include=("current", "caution")).invoke("orders")
+    assert [d.id for d in now] == [ids["loose"]]  # the anchored ones are refuted: history
+    then = MemVetRetriever(ledger=ledger, k=10, at=first, include="current").invoke("orders")
+    assert {d.id for d in then} == {ids["save"], ids["load"], ids["sum"]}
+
+
+def test_invalid_include_is_refused(ledger) -> None:
+    with pytest.raises(ValueError, match="unknown recall group"):
+        MemVetRetriever(ledger=ledger, include=("current", "maybe"))
+    with pytest.raises(ValueError, match="at least one"):
+        MemVetRetriever(ledger=ledger, include=())
+
+
+async def test_ainvoke_runs_in_a_worker_thread(ledger) -> None:
+    _seed(ledger)
+    threads: list[str] = []
+
+    class Spy(MemVetRetriever):
+        def _recall(self, query: str, k: int | None) -> list[Document]:
+            threads.append(threading.current_thread().name)
+            return super()._recall(query, k)
+
+    docs = await Spy(ledger=ledger, k=2).ainvoke("orders")
+    assert len(docs) == 2
+    assert threads and threads[0] != threading.main_thread().name
+
+
+def test_ls_params_name_memvet(ledger) -> None:
+    params = MemVetRetriever(ledger=ledger)._get_ls_params()
+    assert params["ls_vector_store_provider"] == "memvet"
+    assert params["ls_embedding_provider"] == "HashingEmbedder"

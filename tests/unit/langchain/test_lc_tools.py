@@ -1,0 +1,236 @@
+"""The agent's tools: LangChain's standard tool suites for each, then MemVet behaviour."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+from unittest.mock import Mock
+
+import memvet
+import pytest
+from langchain_core.messages import ToolCall
+from langchain_core.tools import BaseTool
+from langchain_tests.integration_tests import ToolsIntegrationTests
+from langchain_tests.unit_tests import ToolsUnitTests
+
+from memvet_langchain import (
+    MemVetCheckTool,
+    MemVetRecallTool,
+    MemVetRecordTool,
+    MemVetRejectTool,
+    MemVetSupersedeTool,
+    memvet_tools,
+)
+
+SAVE = "shop/store.py::OrderStore.save"
+LOAD = "shop/store.py::OrderStore.load"
+
+
+class _LedgerToolSuite:
+    """Gives each standard test a fresh ledger holding one active decision."""
+
+    tool_class: type[BaseTool]
+
+    @pytest.fixture(autouse=True)
+    def _memvet_setup(self, ledger: memvet.Ledger) -> None:
+        self._ledger = ledger
+        self._decision_id = ledger.record("Orders are loaded line by line", [LOAD]).id
+
+    @property
+    def tool_constructor(self) -> type[BaseTool]:
+        return self.tool_class
+
+    @property
+    def tool_constructor_params(self) -> dict[str, Any]:
+        return {"ledger": self._ledger}
+
+    @property
+    def tool_invoke_params_example(self) -> dict[str, Any]:
+        name = self.tool_class.model_fields["name"].default
+        return {
+            "memvet_record": {"claim": "Orders are appended as JSON lines", "anchors": [SAVE]},
+            "memvet_recall": {"query": "how are orders loaded?", "k": 3},
+            "memvet_supersede": {"old_id": self._decision_id, "claim": "Orders are loaded lazily",
+                                 "reason": "eager loading ran out of memory", "anchors": [LOAD]},
+            "memvet_reject": {"decision_id": self._decision_id, "reason": "it read the file twice"},
+            "memvet_check": {"only_problems": False},
+        }[name]
+
+
+class TestRecordToolUnit(_LedgerToolSuite, ToolsUnitTests):
+    tool_class = MemVetRecordTool
+
+
+class TestRecordToolIntegration(_LedgerToolSuite, ToolsIntegrationTests):
+    tool_class = MemVetRecordTool
+
+
+class TestRecallToolUnit(_LedgerToolSuite, ToolsUnitTests):
+    tool_class = MemVetRecallTool
+
+
+class TestRecallToolIntegration(_LedgerToolSuite, ToolsIntegrationTests):
+    tool_class = MemVetRecallTool
+
+
+class TestSupersedeToolUnit(_LedgerToolSuite, ToolsUnitTests):
+    tool_class = MemVetSupersedeTool
+
+
+class TestSupersedeToolIntegration(_LedgerToolSuite, ToolsIntegrationTests):
+    tool_class = MemVetSupersedeTool
+
+
+class TestRejectToolUnit(_LedgerToolSuite, ToolsUnitTests):
+    tool_class = MemVetRejectTool
+
+
+class TestRejectToolIntegration(_LedgerToolSuite, ToolsIntegrationTests):
+    tool_class = MemVetRejectTool
+
+
+class TestCheckToolUnit(_LedgerToolSuite, ToolsUnitTests):
+    tool_class = MemVetCheckTool
+
+
+class TestCheckToolIntegration(_LedgerToolSuite, ToolsIntegrationTests):
+    tool_class = MemVetCheckTool
+
+
+# ------------------------------------------------------------------ behaviour
+
+
+def _tools(ledger: memvet.Ledger, **kw: Any) -> dict[str, BaseTool]:
+    return {t.name: t for t in memvet_tools(ledger, **kw)}
+
+
+def _call(tool: BaseTool, args: dict[str, Any]) -> Any:
+    return tool.invoke(ToolCall(name=tool.name, args=args, id="call-1", type="tool_call"))
+
+
+def test_memvet_tools_returns_the_five_tools(ledger) -> None:
+    assert list(_tools(ledger)) == ["memvet_record", "memvet_recall", "memvet_supersede",
+                                    "memvet_reject", "memvet_check"]
+
+
+def test_schemas_are_precise(ledger) -> None:
+    schema = _tools(ledger)["memvet_record"].tool_call_schema.model_json_schema()
+    assert schema["required"] == ["claim"]
+    assert schema["properties"]["anchors"]["type"] == "array"
+    assert "path/to/file.py::Class.method" in schema["properties"]["anchors"]["description"]
+    reject = _tools(ledger)["memvet_reject"].tool_call_schema.model_json_schema()
+    assert sorted(reject["required"]) == ["decision_id", "reason"]
+    assert "ledger" not in schema["properties"]
+
+
+def test_conflicting_record_names_the_conflict_and_asks_for_a_supersede(ledger) -> None:
+    first = ledger.record("Orders are saved by appending JSON lines", [SAVE]).id
+    tools = _tools(ledger)
+    message = _call(tools["memvet_record"], {"claim": "Orders are written to SQLite", "anchors": [SAVE]})
+    assert message.status == "success"
+    assert message.content.startswith("Not recorded: the claim conflicts with active decision(s):")
+    assert f"[{first}]" in message.content and "shares anchor symbol:shop/store.py::OrderStore.save" in message.content
+    assert "supersede it explicitly with memvet_supersede" in message.content
+    assert len(ledger.decisions()) == 1
+
+    done = _call(tools["memvet_supersede"], {"old_id": first, "claim": "Orders are written to SQLite",
+                                             "reason": "JSON lines could not be queried",
+                                             "anchors": [SAVE]})
+    assert "supersedes " + first in done.content
+    assert ledger.get(first).lifecycle is memvet.Lifecycle.SUPERSEDED
+
+
+def test_warn_policy_records_and_lists_conflicts(ledger) -> None:
+    first = ledger.record("Orders are saved by appending JSON lines", [SAVE]).id
+    tool = _tools(ledger, on_conflict="warn")["memvet_record"]
+    text = tool.invoke({"claim": "Orders are written to SQLite", "anchors": [SAVE], "tags": ["db"]})
+    assert text.startswith("Recorded decision ")
+    assert f"It conflicts with active decision(s):\n- [{first}]" in text
+    assert "Supersede them explicitly with memvet_supersede" in text
+    assert len(ledger.decisions()) == 2
+
+
+def test_recording_twice_confirms(ledger) -> None:
+    tool = _tools(ledger)["memvet_record"]
+    tool.invoke({"claim": "Orders are appended as JSON lines", "anchors": [SAVE]})
+    again = tool.invoke({"claim": "Orders are appended as JSON lines", "anchors": [SAVE]})
+    assert again.startswith("Confirmed existing decision")
+
+
+def test_record_warns_when_close_to_a_rejected_decision(ledger) -> None:
+    old = ledger.record("Cache loaded orders in a module level dict").id
+    ledger.reject(old, reason="it served stale orders")
+    text = _tools(ledger)["memvet_record"].invoke({"claim": "Cache loaded orders in a module level dict!"})
+    assert "previously tried, rejected: it served stale orders" in text
+
+
+def test_unresolvable_anchor_is_answered_not_raised(ledger) -> None:
+    message = _call(_tools(ledger)["memvet_record"], {"claim": "x", "anchors": ["shop/nope.py::X"]})
+    assert message.status == "error"
+    assert message.content.startswith("AnchorNotFoundError: shop/nope.py")
+
+
+def test_lifecycle_errors_are_answered(ledger) -> None:
+    tools = _tools(ledger)
+    decision = ledger.record("Orders are loaded line by line", [LOAD]).id
+    assert "Rejected decision" in _call(tools["memvet_reject"], {"decision_id": decision,
+                                                                 "reason": "too slow"}).content
+    again = _call(tools["memvet_reject"], {"decision_id": decision, "reason": "too slow"})
+    assert again.status == "error" and "NotAllowedError" in again.content
+    unknown = _call(tools["memvet_check"], {"decision_id": "ffffffffffff"})
+    assert unknown.status == "error" and "UnknownDecisionError" in unknown.content
+    sup = _call(tools["memvet_supersede"], {"old_id": "ffffffffffff", "claim": "c", "reason": "r"})
+    assert sup.status == "error" and "UnknownDecisionError" in sup.content
+
+
+def test_recall_answers_in_the_three_blocks(ledger, repo) -> None:
+    kept = ledger.record("Orders are loaded line by line", [LOAD]).id
+    drifted = ledger.record("Orders are saved by appending JSON lines", [SAVE]).id
+    dropped = ledger.record("Orders were stored in pickle files").id
+    ledger.reject(dropped, reason="pickle broke across versions")
+    repo.replace("shop/store.py", '"a"', '"ab"')
+    repo.commit("binary append")
+    text = _tools(ledger)["memvet_recall"].invoke({"query": "how are orders stored", "k": 5})
+    current, caution, history = text.split("## ")[1:]
+    assert current.startswith("Current decisions") and f"[{kept}]" in current
+    assert caution.startswith("Verify before relying") and f"[{drifted}] stale" in caution
+    assert history.startswith("Previously tried") and \
+        f"[{dropped}] previously tried, rejected: pickle broke across versions" in history
+    empty = MemVetRecallTool(ledger=ledger, include=("current",))
+    ledger.reject(kept, reason="gone")
+    assert empty.invoke({"query": "orders"}) == "No decisions recorded about 'orders'."
+
+
+def test_check_lists_problems_with_reasons_and_an_artifact(ledger, repo) -> None:
+    ledger.record("Orders are loaded line by line", [LOAD])
+    drifted = ledger.record("Orders are saved by appending JSON lines", [SAVE]).id
+    tool = _tools(ledger)["memvet_check"]
+    assert _call(tool, {}).content == "All 2 decision(s) hold (verified, or closed as history)."
+    repo.replace("shop/store.py", '"a"', '"ab"')
+    repo.commit("binary append")
+    message = _call(tool, {})
+    assert message.content.startswith(f"[{drifted}] stale: ")
+    assert [v["id"] for v in message.artifact] == [drifted]
+    one = _call(tool, {"decision_id": drifted[:6]})
+    assert one.artifact[0]["status"] == "stale"
+
+
+def test_store_outage_propagates(ledger) -> None:
+    broken = Mock(spec=memvet.Ledger)
+    broken.recall.side_effect = memvet.StoreUnavailableError("the ledger server is unreachable")
+    tool = MemVetRecallTool(ledger=broken)
+    with pytest.raises(memvet.StoreUnavailableError):
+        _call(tool, {"query": "orders"})
+
+
+async def test_async_runs_in_a_worker_thread(ledger) -> None:
+    threads: list[str] = []
+
+    class Spy(MemVetRecordTool):
+        def _run(self, *args: Any, **kwargs: Any) -> str:
+            threads.append(threading.current_thread().name)
+            return super()._run(*args, **kwargs)
+
+    text = await Spy(ledger=ledger).ainvoke({"claim": "Orders are appended", "anchors": [SAVE]})
+    assert text.startswith("Recorded decision")
+    assert threads[0] != threading.main_thread().name
