@@ -169,8 +169,8 @@ class Evidence:
         self.git = git
         self.cache = cache or SymbolCache()
         self.max_file_bytes = max_file_bytes
-        self._imports: LRU[tuple[str, str], list[tuple[str, int]]] = LRU(16384)
-        self._manifests: LRU[tuple[str, str], list[_manifests.Declared]] = LRU(1024)
+        self._import_cache: LRU[tuple[str, str], list[tuple[str, int]]] = LRU(16384)
+        self._manifest_cache: LRU[tuple[str, str], list[_manifests.Declared]] = LRU(1024)
         self._changes: dict[tuple[str, str], list[str] | None] = {}
 
     # ================================================================ resolve
@@ -340,7 +340,7 @@ class Evidence:
                     return AnchorCheck(a, AnchorResult.HOLDS, f"{a.spec}: body unchanged", line=sym.start_line)
                 return AnchorCheck(
                     a, AnchorResult.CHANGED,
-                    f"{a.spec}: the body of {a.name} in {a.path} changed since {recorded_commit[:8]} "
+                    f"{a.spec}: the body changed since {recorded_commit[:8]} "
                     f"(now lines {sym.start_line}-{sym.end_line})",
                     line=sym.start_line,
                 )
@@ -427,10 +427,10 @@ class Evidence:
         if blob is None:
             return []
         key = (blob, path.rsplit("/", 1)[-1])
-        found = self._manifests.get(key)
+        found = self._manifest_cache.get(key)
         if found is None:
             found = _manifests.declared(path, snap.read(path) or b"")
-            self._manifests.put(key, found)
+            self._manifest_cache.put(key, found)
         return found
 
     def _find_declared(self, name: str, snap: Snapshot, first: str | None
@@ -475,11 +475,11 @@ class Evidence:
         if blob is None:
             return []
         key = (blob, language)
-        found = self._imports.get(key)
+        found = self._import_cache.get(key)
         if found is None:
             data = snap.read(path) or b""
             found = [] if _text_problem(data, self.max_file_bytes) else _code.imports(data, language)
-            self._imports.put(key, found)
+            self._import_cache.put(key, found)
         return found
 
     def _check_absent(self, a: Anchor, snap: Snapshot) -> AnchorCheck:
