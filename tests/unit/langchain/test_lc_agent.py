@@ -111,7 +111,8 @@ def test_agent_sees_drift_and_rejection_on_the_next_turn(repo, ledger) -> None:
 
     caution = _block(system, "Verify before relying")
     assert f"- [{save_id}] stale, the evidence it rested on was rewritten (" in caution
-    assert "the body of OrderStore.save in shop/store.py changed" in caution
+    reason = ledger.verify(save_id).reason
+    assert "OrderStore.save" in reason and f"({reason}): {SAVE_CLAIM}" in caution
     assert SAVE_CLAIM in caution
 
     history = _block(system, "Previously tried and rejected")
