@@ -279,11 +279,13 @@ class Snapshot:
             out = list(_walk_tree(self.git.repo, self.commit.tree, ""))
         else:
             repo = self.git.repo
-            seen = {entry.path for entry in repo.index}
             try:
+                index = repo.index
+                index.read(False)  # pick up changes other processes made to .git/index
+                seen = {entry.path for entry in index}
                 status = repo.status(untracked_files="all")
             except pygit2.GitError as exc:
-                raise RepositoryError(f"git status failed: {exc}") from exc
+                raise RepositoryError(f"cannot read the git index: {exc}") from exc
             for p, flags in status.items():
                 if flags & pygit2.enums.FileStatus.WT_NEW:
                     seen.add(p)

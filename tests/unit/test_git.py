@@ -122,3 +122,10 @@ def test_unreadable_worktree_path_is_a_repository_error(repo):
     # (root reads files whatever their mode, so permissions cannot show it).
     with pytest.raises(memvet.RepositoryError, match="cannot read"):
         GitRepo(repo.path).snapshot().read("a" * 300 + ".py")
+
+
+def test_corrupt_index_is_a_repository_error(repo):
+    git = GitRepo(repo.path)
+    (repo.path / ".git" / "index").write_bytes(b"DIRC garbage that is not an index")
+    with pytest.raises(memvet.RepositoryError, match="cannot read the git index"):
+        git.snapshot().paths()
