@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import importlib
 import logging
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -52,8 +53,10 @@ from memvet._model import (
 )
 
 __all__ = [
+    "ALL_TAGS",
     "DRIFT_STATUSES",
     "STATUS_ORDER",
+    "UNTAGGED",
     "AnchorDiff",
     "Chain",
     "ChainLink",
@@ -806,12 +809,11 @@ def reversal_audit(ledger: Ledger, k: int = 5, at: str | None = "HEAD") -> list[
         groups_of: dict[str, str] = {}
         for item in items:
             groups_of.setdefault(item.id, item.group)
-        mine = [(i, item) for i, item in enumerate(items, start=1) if item.id == d.id]
-        rank, item = mine[0] if mine else (0, None)
-        returned = item.group if item is not None else ""
+        rank, found = next(((i, it) for i, it in enumerate(items, start=1) if it.id == d.id), (0, None))
+        returned = found.group if found is not None else ""
         out.append(Reversal(
             id=d.id, claim=d.claim, status=d.lifecycle.value, returned_in=returned, rank=rank,
-            text=item.text if item is not None else "", only_history=returned == "history",
+            text=found.text if found is not None else "", only_history=returned == "history",
             successor=d.superseded_by, successor_in=groups_of.get(d.superseded_by, ""),
         ))
     return out
@@ -829,12 +831,13 @@ def to_frame(rows: Iterable[Any]) -> Any:
         ImportError: pandas is not installed (``pip install 'memvet[notebooks]'``).
     """
     try:
-        import pandas as pd
+        pd = importlib.import_module("pandas")
     except ImportError as exc:
         raise ImportError("memvet.audit.to_frame needs pandas: pip install 'memvet[notebooks]'") from exc
     records = []
     for row in rows:
-        data = dataclasses.asdict(row) if dataclasses.is_dataclass(row) else dict(row)
+        is_row = dataclasses.is_dataclass(row) and not isinstance(row, type)
+        data = dataclasses.asdict(row) if is_row else dict(row)
         records.append({k: ", ".join(map(str, v)) if isinstance(v, tuple | list) else v
                         for k, v in data.items()})
     return pd.DataFrame.from_records(records)

@@ -4,6 +4,7 @@ decision audit, and the optional pandas frame."""
 
 from __future__ import annotations
 
+import subprocess
 import sys
 import time
 from datetime import timedelta
@@ -144,7 +145,7 @@ def test_timeline_applies_a_supersede_from_the_commit_it_was_recorded_at(repo, l
                            at="HEAD").id
     touch_readme(repo, 1)
     tl = audit.timeline(ledger)
-    rows = dict(zip([d.id for d in tl.decisions], tl.grid()))
+    rows = dict(zip([d.id for d in tl.decisions], tl.grid(), strict=True))
     assert rows[old] == ["verified", "superseded", "superseded"]
     assert rows[new] == ["", "verified", "verified"]
 
@@ -158,7 +159,7 @@ def test_timeline_uses_the_successor_commit_when_a_supersede_receipt_is_missing(
     receipt = next(r for r in ledger.history(old) if r.action == "supersede")
     ledger.store.receipts.delete(ids=[receipt.id])
     tl = audit.timeline(ledger)
-    rows = dict(zip([d.id for d in tl.decisions], tl.grid()))
+    rows = dict(zip([d.id for d in tl.decisions], tl.grid(), strict=True))
     assert rows[old] == ["verified", "superseded"]
     assert rows[new] == ["", "verified"]
 
@@ -415,8 +416,6 @@ def test_to_frame_without_pandas_says_what_to_install(monkeypatch):
 
 
 def test_the_module_does_not_import_pandas():
-    import subprocess
-
     code = "import sys, memvet.audit; print('pandas' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
