@@ -43,11 +43,12 @@ def test_the_notebooks_folder_has_notebooks() -> None:
 
 def test_the_kernel_is_this_interpreter_with_the_installed_package(tmp_path: Path) -> None:
     probe = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(
-        "import sys, memvet\nprint(sys.prefix)\nprint(memvet.__file__)"
+        "import sys, memvet\nprint(sys.executable)\nprint(sys.prefix)\nprint(memvet.__file__)"
     )])
     _execute(probe, tmp_path)
-    prefix, package = probe.cells[0].outputs[0]["text"].split()
-    assert Path(prefix).resolve() == Path(sys.prefix).resolve()
+    executable, prefix, package = probe.cells[0].outputs[0]["text"].split()
+    assert Path(executable).resolve() == Path(sys.executable).resolve()
+    assert Path(prefix).resolve() == Path(sys.prefix).resolve()  # this venv, not a system kernel
     assert Path(package).resolve().is_relative_to(ROOT / "core" / "memvet")
 
 
