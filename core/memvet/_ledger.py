@@ -466,6 +466,19 @@ class Ledger:
         self.store.replace_decision(updated)
         return self.verifier.verdict(updated, snap)
 
+    # ================================================================= by path
+
+    def about(self, paths: Iterable[str] = (), *, diff: str | None = None, at: str | None = None,
+              include: Iterable[str] = GROUPS, base: str | None = None) -> Recall:
+        """The decisions resting on what you touch: anchored in ``paths`` (files,
+        folders, globs, ``path::Symbol``) and/or in the files changed since
+        the revision ``diff``, verified at ``at`` and grouped like
+        :meth:`recall`. See :func:`memvet._about.about`.
+        """
+        from memvet._about import about
+
+        return about(self, paths, diff=diff, at=at, include=include, base=base)
+
 
 def _respec(anchor: Anchor, new_path: str, new_name: str) -> AnchorSpec:
     path = new_path or anchor.path

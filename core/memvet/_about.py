@@ -1,0 +1,362 @@
+"""Decisions by what you touch: anchored in some paths, or in a diff.
+
+Two questions a person or an agent asks before and after editing code:
+
+* :func:`about` — "before I edit ``store.py``, which decisions rest on it?"
+  The decisions anchored in the given paths (or in the files changed since a
+  revision), verified at the target and grouped like a text recall:
+  ``current``, ``caution`` and ``history``.
+* :func:`changed_since` — "what does this pull request invalidate?" The
+  decisions whose evidence changed between a revision and the target: their
+  status at the revision against their status at the target, or an anchor on
+  a path changed in that range.
+
+A revision range is taken like ``git diff REV...``: from the merge base of
+``REV`` and the target, so a feature branch is compared with where it forked,
+not with whatever landed on ``main`` since.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import pygit2
+
+from memvet._errors import RepositoryError, UsageError
+from memvet._git import Snapshot, _glob_match
+from memvet._model import Anchor, AnchorKind, Decision, Recall, Status, Verdict
+from memvet._recall import GROUPS, group_recall
+from memvet._verify import Verifier
+
+if TYPE_CHECKING:
+    from memvet._ledger import Ledger
+
+__all__ = ["Impact", "ImpactReport", "Touch", "about", "anchor_touches", "changed_since", "reporting"]
+
+
+# ===================================================================== touches
+
+
+@dataclass(frozen=True)
+class Touch:
+    """A place someone is about to edit: a file or folder, optionally one symbol.
+
+    Attributes:
+        path: Repository-relative POSIX path, a folder, or a glob.
+        name: A qualified symbol name in ``path`` (``""``: the whole path).
+    """
+
+    path: str
+    name: str = ""
+
+    def covers(self, path: str) -> bool:
+        """True when ``path`` is this path, lies under it, or matches its glob."""
+        if not path:
+            return False
+        mine = self.path.rstrip("/")
+        if path == mine or path.startswith(mine + "/"):
+            return True
+        return any(c in mine for c in "*?[") and _glob_match(path, mine)
+
+    def __str__(self) -> str:
+        return f"{self.path}::{self.name}" if self.name else self.path
+
+
+def _names_overlap(anchored: str, touched: str) -> bool:
+    # A class's span holds its methods: touching Store.save touches a
+    # decision on Store, and touching Store touches one on Store.save.
+    return (anchored == touched or anchored.startswith(touched + ".")
+            or touched.startswith(anchored + "."))
+
+
+def anchor_touches(anchor: Anchor, touch: Touch, moved_to: str = "") -> bool:
+    """True when editing ``touch`` edits the evidence ``anchor`` rests on.
+
+    Args:
+        anchor: A recorded anchor.
+        touch: What is being edited.
+        moved_to: Where the anchor's file or symbol lives now, if it moved.
+
+    A symbol anchor is touched by its file (or a folder or glob holding it)
+    and, when the touch names a symbol, by that symbol, its class or its
+    members. A file anchor is touched by its file; a dependency anchor by its
+    manifest. An absence anchor with a scope is touched by any path in the
+    scope (one without a scope, which covers the whole repository, is left
+    out: it would be touched by everything).
+    """
+    if anchor.kind is AnchorKind.ABSENT:
+        if not anchor.scope:
+            return False
+        scope = anchor.scope
+        return _glob_match(touch.path, scope) or scope.startswith(touch.path.rstrip("/") + "/")
+    paths = [p for p in (anchor.path, moved_to) if p]
+    if not any(touch.covers(p) for p in paths):
+        return False
+    if touch.name and anchor.kind is AnchorKind.SYMBOL:
+        return _names_overlap(anchor.name, touch.name)
+    return True
+
+
+def parse_touches(ledger: Ledger, paths: Iterable[str], *, base: str | None = None) -> list[Touch]:
+    """User paths (``path``, ``folder/``, ``glob``, ``path::Symbol``) as touches.
+
+    Relative paths start at ``base`` (the repository root by default).
+
+    Raises:
+        PathOutsideRepositoryError: A path that leaves the repository.
+        UsageError: An empty path or symbol name.
+    """
+    touches = []
+    for raw in paths:
+        text = str(raw).strip()
+        path, sep, name = text.partition("::")
+        if sep and not name.strip():
+            raise UsageError(f"{text!r}: expected PATH::QUALIFIED.NAME")
+        if any(c in path for c in "*?["):
+            norm = path[2:] if path.startswith("./") else path  # globs are from the root
+        else:
+            norm = ledger.git.normalize_path(path, base=base)
+        touches.append(Touch(norm, name.strip()))
+    return touches
+
+
+# ===================================================================== git ranges
+
+
+def _target_commit(ledger: Ledger, snap: Snapshot) -> pygit2.Commit:
+    return snap.commit if snap.commit is not None else ledger.git.head_commit()
+
+
+def merge_base(ledger: Ledger, rev: str, snap: Snapshot) -> str:
+    """The commit a range ``rev...target`` starts from (like ``git diff rev...``).
+
+    Raises:
+        UnknownRevisionError: ``rev`` does not resolve.
+        RepositoryError: git could not compute the merge base.
+    """
+    start = ledger.git.resolve(rev)
+    try:
+        found = ledger.git.repo.merge_base(start.id, _target_commit(ledger, snap).id)
+    except pygit2.GitError as exc:
+        raise RepositoryError(f"git merge-base {rev} failed: {exc}") from exc
+    return str(found) if found is not None else str(start.id)
+
+
+def _is_ancestor(ledger: Ledger, ancestor: str, commit: str) -> bool:
+    """True when ``ancestor`` is ``commit`` or one of its ancestors."""
+    if not ancestor or not ledger.git.has_commit(ancestor):
+        return False
+    if ancestor == commit:
+        return True
+    try:
+        return bool(ledger.git.repo.descendant_of(commit, ancestor))
+    except pygit2.GitError as exc:
+        raise RepositoryError(f"git could not compare {commit[:12]} with {ancestor[:12]}: {exc}") from exc
+
+
+def changed_paths(ledger: Ledger, base: str, snap: Snapshot) -> list[str]:
+    """Every path changed between ``base`` and ``snap`` (old and new names of a rename)."""
+    out: dict[str, None] = {}
+    for change in ledger.git.changes(base, snap):
+        out.setdefault(change.old_path, None)
+        out.setdefault(change.new_path, None)
+    return list(out)
+
+
+# ===================================================================== about
+
+
+def _touched_by(verdict: Verdict, touches: Sequence[Touch]) -> list[str]:
+    """The specs of the verdict's anchors that ``touches`` touch."""
+    moved = {id(c.anchor): c.new_path for c in verdict.checks}
+    hits = []
+    for anchor in verdict.decision.anchors:
+        if any(anchor_touches(anchor, t, moved.get(id(anchor), "")) for t in touches):
+            hits.append(anchor.spec)
+    return hits
+
+
+def about(ledger: Ledger, paths: Iterable[str] = (), *, diff: str | None = None, at: str | None = None,
+          include: Iterable[str] = GROUPS, base: str | None = None) -> Recall:
+    """The decisions anchored in ``paths`` and/or in the files changed since ``diff``.
+
+    Args:
+        ledger: The ledger.
+        paths: Files, folders, globs or ``path::Symbol`` specs.
+        diff: A revision: add every file changed between it (its merge base
+            with the target) and the target.
+        at: The target (default: the working tree).
+        include: Recall groups to return (``current``, ``caution``, ``history``).
+        base: Folder that relative ``paths`` start from.
+
+    Returns:
+        A :class:`~memvet.Recall` whose ``query`` says what was touched; every
+        item has score 1.0 and items keep the ledger's order (oldest first).
+
+    Raises:
+        UsageError: Neither ``paths`` nor ``diff`` given, or a bad path.
+        UnknownRevisionError: ``diff`` or ``at`` does not resolve.
+    """
+    paths = list(paths)
+    if not paths and diff is None:
+        raise UsageError("about() needs paths, a diff revision, or both")
+    include = tuple(include)
+    snap = ledger.snapshot(at)
+    touches = parse_touches(ledger, paths, base=base)
+    labels = [f"touching {', '.join(str(t) for t in touches)}"] if touches else []
+    if diff is not None:
+        start = merge_base(ledger, diff, snap)
+        touches += [Touch(p) for p in changed_paths(ledger, start, snap)]
+        labels.append(f"changed since {diff}")
+    verdicts = ledger.verifier.verdicts(ledger.decisions(), snap)
+    pairs = [(v, 1.0) for v in verdicts if touches and _touched_by(v, touches)]
+    return group_recall("; ".join(labels), snap.name, pairs, len(pairs), include)
+
+
+def touched_anchors(verdict: Verdict, paths: Iterable[str], ledger: Ledger, *,
+                    base: str | None = None) -> list[str]:
+    """The specs of ``verdict``'s anchors that ``paths`` touch (for display)."""
+    return _touched_by(verdict, parse_touches(ledger, paths, base=base))
+
+
+# ===================================================================== since
+
+
+@dataclass(frozen=True)
+class Impact:
+    """One decision a revision range affects.
+
+    Attributes:
+        verdict: The verdict at the target.
+        before: The status at the start of the range; ``None`` when the
+            decision was recorded after it (or on another branch).
+        paths: Anchored paths (recorded or moved-to) changed in the range.
+    """
+
+    verdict: Verdict
+    before: Status | None
+    paths: tuple[str, ...] = ()
+
+    @property
+    def status_changed(self) -> bool:
+        """True when the status at the target differs from the one at the start."""
+        return self.before is not None and self.before is not self.verdict.status
+
+    def to_dict(self) -> dict[str, Any]:
+        """The verdict's JSON, plus ``before`` and ``changed_paths``."""
+        data = self.verdict.to_dict()
+        data["before"] = self.before.value if self.before is not None else None
+        data["changed_paths"] = list(self.paths)
+        return data
+
+
+@dataclass(frozen=True)
+class ImpactReport:
+    """What a revision range did to the ledger's decisions.
+
+    Attributes:
+        since: The revision as given.
+        base: The commit the range starts from (merge base of ``since`` and the target).
+        target: The target's name (a commit id or ``worktree``).
+        changed: Paths changed in the range (ignored paths left out).
+        impacts: The affected decisions, in ledger order.
+    """
+
+    since: str
+    base: str
+    target: str
+    changed: tuple[str, ...]
+    impacts: tuple[Impact, ...]
+
+
+def _ignored(path: str, ignore: Sequence[str]) -> bool:
+    return any(_glob_match(path, g) for g in ignore)
+
+
+def changed_since(ledger: Ledger, since: str, at: str | None = None, *,
+                  ignore: Sequence[str] = ()) -> ImpactReport:
+    """The decisions whose evidence changed between ``since`` and ``at``.
+
+    A decision is reported when an anchor's path (as recorded, or where it
+    moved) changed in the range, or when its status at the start of the
+    range differs from its status at the target.
+
+    Args:
+        ledger: The ledger.
+        since: A revision (``origin/main``, a sha); the range starts at its
+            merge base with the target.
+        at: The target (default: the working tree).
+        ignore: Path globs whose changes do not count.
+
+    Raises:
+        UnknownRevisionError: ``since`` or ``at`` does not resolve.
+    """
+    snap = ledger.snapshot(at)
+    start = merge_base(ledger, since, snap)
+    start_snap = ledger.snapshot(start)
+    changed = tuple(p for p in changed_paths(ledger, start, snap) if not _ignored(p, ignore))
+    touches = [Touch(p) for p in changed]
+    impacts = []
+    for verdict in ledger.check(at):
+        d = verdict.decision
+        before: Status | None = None
+        if d.commit and _is_ancestor(ledger, d.commit, start):
+            before = ledger.verifier.verdict(d, start_snap).status
+        hits = _changed_anchor_paths(verdict, touches)
+        impact = Impact(verdict, before, tuple(hits))
+        if hits or impact.status_changed:
+            impacts.append(impact)
+    return ImpactReport(since, start, snap.name, changed, tuple(impacts))
+
+
+def _changed_anchor_paths(verdict: Verdict, touches: Sequence[Touch]) -> list[str]:
+    moved = {id(c.anchor): c.new_path for c in verdict.checks}
+    hits: dict[str, None] = {}
+    for anchor in verdict.decision.anchors:
+        for touch in touches:
+            if anchor_touches(anchor, touch, moved.get(id(anchor), "")):
+                hits.setdefault(touch.path, None)
+    return list(hits)
+
+
+# ===================================================================== progress
+
+
+class _Reporting(Verifier):
+    """A verifier that calls ``on_step`` after each verdict."""
+
+    def __init__(self, inner: Verifier, on_step: Callable[[Verdict], None]) -> None:
+        super().__init__(inner.evidence)
+        self.on_step = on_step
+
+    def verdict(self, decision: Decision, snap: Snapshot, now: float | None = None) -> Verdict:
+        result = super().verdict(decision, snap, now)
+        self.on_step(result)
+        return result
+
+
+@contextlib.contextmanager
+def reporting(ledger: Ledger, on_step: Callable[[Verdict], None]) -> Iterator[None]:
+    """Within the block, every verdict the ledger computes calls ``on_step``.
+
+    For progress bars on long checks; the ledger's verifier (and its caches)
+    is restored on exit.
+    """
+    original = ledger.verifier
+    ledger.verifier = _Reporting(original, on_step)
+    try:
+        yield
+    finally:
+        ledger.verifier = original
+
+
+def ignored(verdict: Verdict, ignore: Sequence[str]) -> bool:
+    """True when every path-bearing anchor of the verdict lies under an ignored glob."""
+    if not ignore:
+        return False
+    paths = [a.path or a.scope for a in verdict.decision.anchors if a.path or a.scope]
+    return bool(paths) and all(_ignored(p, ignore) for p in paths)
+
