@@ -23,7 +23,7 @@ from memvet import (
     UsageError,
     render_blocks,
 )
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from memvet_langchain._convert import GROUPS, check_groups
 
@@ -230,12 +230,16 @@ class MemVetRecallTool(_LedgerTool):
     args_schema: type[BaseModel] = RecallInput
     include: tuple[str, ...] = GROUPS
     """The recall groups to return."""
-    max_chars: int | None = None
+    max_chars: int | None = Field(default=None, gt=0)
     """Budget for the answer's length (characters); ``None`` for no limit."""
 
+    @field_validator("include", mode="before")
+    @classmethod
+    def _valid_groups(cls, value: Any) -> tuple[str, ...]:
+        return check_groups((value,) if isinstance(value, str) else value)
+
     def _run(self, query: str, k: int = 5, **_: Any) -> str:
-        groups = check_groups(self.include)
-        recall = self._guard(lambda: self.ledger.recall(query, k=k, at=self.at, include=groups))
+        recall = self._guard(lambda: self.ledger.recall(query, k=k, at=self.at, include=self.include))
         text = render_blocks(recall, max_chars=self.max_chars)
         return text or f"No decisions recorded about {query!r}."
 

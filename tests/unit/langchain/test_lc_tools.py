@@ -201,6 +201,14 @@ def test_recall_answers_in_the_three_blocks(ledger, repo) -> None:
     assert empty.invoke({"query": "orders"}) == "No decisions recorded about 'orders'."
 
 
+def test_recall_tool_validates_its_groups_and_budget(ledger) -> None:
+    with pytest.raises(ValueError, match="unknown recall group"):
+        MemVetRecallTool(ledger=ledger, include=("later",))
+    ledger.record("Orders are loaded line by line " + "x" * 200, [LOAD])
+    short = MemVetRecallTool(ledger=ledger, include="current", max_chars=60)
+    assert short.invoke({"query": "orders"}).endswith("left out for the token budget)")
+
+
 def test_check_lists_problems_with_reasons_and_an_artifact(ledger, repo) -> None:
     ledger.record("Orders are loaded line by line", [LOAD])
     drifted = ledger.record("Orders are saved by appending JSON lines", [SAVE]).id
