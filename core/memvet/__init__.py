@@ -11,7 +11,9 @@ code and returns a status with a reason.
     >>> ledger.recall("how are orders saved?")                  # doctest: +SKIP
 """
 
+from memvet._about import Impact, ImpactReport, changed_since
 from memvet._anchors import AnchorSpec, absent, dependency, file, parse_anchor, symbol
+from memvet._config import Config, find_config, load_config
 from memvet._embedding import HashingEmbedder, MiniLMEmbedder
 from memvet._errors import (
     AmbiguousIdError,
@@ -35,6 +37,16 @@ from memvet._errors import (
     UnsupportedFileError,
     UsageError,
 )
+from memvet._exchange import (
+    Context,
+    ImportConflict,
+    ImportReport,
+    LedgerDump,
+    agent_context,
+    export_jsonl,
+    import_jsonl,
+)
+from memvet._excerpt import Excerpt, excerpts
 from memvet._ledger import Ledger
 from memvet._model import (
     WORKTREE,
@@ -67,14 +79,22 @@ __all__ = [
     "AnchorResult",
     "AnchorSpec",
     "AuthenticationError",
+    "Config",
     "Conflict",
     "ConflictError",
+    "Context",
     "CorruptRecordError",
     "Decision",
     "EmptyRepositoryError",
+    "Excerpt",
     "HashingEmbedder",
+    "Impact",
+    "ImpactReport",
+    "ImportConflict",
+    "ImportReport",
     "InvalidAnchorError",
     "Ledger",
+    "LedgerDump",
     "LedgerLockedError",
     "Lifecycle",
     "MemvetError",
@@ -97,9 +117,16 @@ __all__ = [
     "Verdict",
     "__version__",
     "absent",
+    "agent_context",
+    "changed_since",
     "dependency",
+    "excerpts",
+    "export_jsonl",
     "file",
+    "find_config",
     "frame",
+    "import_jsonl",
+    "load_config",
     "parse_anchor",
     "render_blocks",
     "symbol",

@@ -1,0 +1,153 @@
+"""Project defaults from the ``[tool.memvet]`` table of ``pyproject.toml``.
+
+Plain values only: this module reads a file and validates it; it never
+reads environment variables (the CLI does that, and decides precedence:
+command-line flag, then environment, then this table, then built-in
+defaults). Example::
+
+    [tool.memvet]
+    fail-on = ["stale", "refuted"]          # or "stale,refuted"
+    ignore = ["docs/archive/**", "vendor/**"]
+    similarity-threshold = 0.8
+    duplicate-threshold = 0.95
+    format = "text"                          # text | json | markdown | github
+
+``ignore`` lists globs of paths whose decisions ``check`` does not gate on:
+a decision whose every path-bearing anchor lies under an ignored glob is
+left out of ``check`` (and counted as ignored), and changes to ignored
+paths do not pull decisions into ``check --since``.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from memvet._errors import UsageError
+from memvet._model import Status
+
+__all__ = ["FORMATS", "Config", "find_config", "load_config"]
+
+#: Output formats of ``memvet check``.
+FORMATS = ("text", "json", "markdown", "github")
+
+_KEYS = ("fail-on", "ignore", "similarity-threshold", "duplicate-threshold", "format")
+
+
+@dataclass(frozen=True)
+class Config:
+    """Validated ``[tool.memvet]`` values; ``None`` means "not set here".
+
+    Attributes:
+        path: The pyproject.toml the values came from (``None``: none found).
+        fail_on: Statuses that make ``check`` exit 1.
+        ignore: Globs of repository paths ``check`` does not gate on.
+        similarity_threshold: Passed to ``Ledger.open``.
+        duplicate_threshold: Passed to ``Ledger.open``.
+        format: Default output format of ``check``.
+    """
+
+    path: Path | None = None
+    fail_on: tuple[str, ...] | None = None
+    ignore: tuple[str, ...] = ()
+    similarity_threshold: float | None = None
+    duplicate_threshold: float | None = None
+    format: str | None = None
+
+
+def parse_statuses(value: Any, where: str) -> tuple[str, ...]:
+    """A list of status names from ``"a,b"`` or ``["a", "b"]``.
+
+    Raises:
+        UsageError: Not a string or list of strings, or an unknown status.
+    """
+    if isinstance(value, str):
+        items = [v.strip() for v in value.split(",")]
+    elif isinstance(value, list) and all(isinstance(v, str) for v in value):
+        items = [v.strip() for v in value]
+    else:
+        raise UsageError(f"{where}: expected a list of statuses or a comma-separated string")
+    wanted = tuple(dict.fromkeys(v for v in items if v))
+    known = [s.value for s in Status]
+    unknown = sorted(set(wanted) - set(known))
+    if unknown:
+        raise UsageError(f"{where}: unknown status {', '.join(unknown)}; choose from {', '.join(known)}")
+    return wanted
+
+
+def _threshold(value: Any, where: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= float(value) <= 1.0:
+        raise UsageError(f"{where}: expected a number between 0 and 1, got {value!r}")
+    return float(value)
+
+
+def load_config(pyproject: str | os.PathLike[str]) -> Config:
+    """Read and validate ``[tool.memvet]`` of one pyproject.toml.
+
+    A file without the table gives an empty :class:`Config`.
+
+    Raises:
+        UsageError: The file does not parse, or a value is invalid; the
+            message names the file and the key.
+    """
+    path = Path(pyproject)
+    try:
+        with path.open("rb") as handle:
+            data = tomllib.load(handle)
+    except tomllib.TOMLDecodeError as exc:
+        raise UsageError(f"{path}: not valid TOML ({exc})") from exc
+    except OSError as exc:
+        raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from exc
+    table = data.get("tool", {}).get("memvet")
+    if table is None:
+        return Config(path=None)
+    where = f"{path} [tool.memvet]"
+    if not isinstance(table, dict):
+        raise UsageError(f"{where}: expected a table")
+    unknown = sorted(set(table) - set(_KEYS))
+    if unknown:
+        raise UsageError(f"{where}: unknown key {', '.join(unknown)}; known keys: {', '.join(_KEYS)}")
+    fail_on = parse_statuses(table["fail-on"], f"{where} fail-on") if "fail-on" in table else None
+    ignore = table.get("ignore", [])
+    if isinstance(ignore, str):
+        ignore = [ignore]
+    if not isinstance(ignore, list) or not all(isinstance(g, str) and g.strip() for g in ignore):
+        raise UsageError(f"{where} ignore: expected a list of path globs")
+    fmt = table.get("format")
+    if fmt is not None and fmt not in FORMATS:
+        raise UsageError(f"{where} format: expected one of {', '.join(FORMATS)}, got {fmt!r}")
+    return Config(
+        path=path,
+        fail_on=fail_on,
+        ignore=tuple(g.strip() for g in ignore),
+        similarity_threshold=(_threshold(table["similarity-threshold"], f"{where} similarity-threshold")
+                              if "similarity-threshold" in table else None),
+        duplicate_threshold=(_threshold(table["duplicate-threshold"], f"{where} duplicate-threshold")
+                             if "duplicate-threshold" in table else None),
+        format=fmt,
+    )
+
+
+def find_config(start: str | os.PathLike[str]) -> Config:
+    """The nearest ``[tool.memvet]`` table at or above ``start``.
+
+    Looks in ``start`` and its parents for a pyproject.toml holding the
+    table, and stops at the folder that contains ``.git`` (the repository
+    root), so a table outside the repository never applies.
+
+    Raises:
+        UsageError: The nearest table is invalid (see :func:`load_config`).
+    """
+    here = Path(start).resolve()
+    for folder in (here, *here.parents):
+        candidate = folder / "pyproject.toml"
+        if candidate.is_file():
+            config = load_config(candidate)
+            if config.path is not None:
+                return config
+        if (folder / ".git").exists():
+            break
+    return Config()

@@ -1,0 +1,163 @@
+"""The code a decision rests on, as it stands at a target, and what changed.
+
+For ``memvet show``: each anchor of a verdict becomes an :class:`Excerpt`
+with the anchored lines at the target (a symbol's span, the manifest line of
+a dependency, the offending line of a violated absence) and, for a symbol or
+file whose body changed or moved, a unified diff of the recorded body
+against the body now. The recorded body comes from the recorded blob when
+git has it, else from the recorded commit.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from memvet import _code
+from memvet._git import Snapshot
+from memvet._model import Anchor, AnchorCheck, AnchorKind, AnchorResult, Verdict
+
+if TYPE_CHECKING:
+    from memvet._ledger import Ledger
+
+__all__ = ["Excerpt", "excerpts"]
+
+#: Longest excerpt shown (lines); the rest is counted, not printed.
+MAX_LINES = 40
+
+
+@dataclass(frozen=True)
+class Excerpt:
+    """One anchor's code at the target.
+
+    Attributes:
+        spec: The anchor as written on the command line.
+        path: The path shown (where the anchor lives now, if it moved).
+        start: 1-based line number of ``lines[0]`` (0 when nothing is shown).
+        lines: The anchored lines at the target.
+        diff: Unified diff of the recorded body against the body now
+            (empty when unchanged or not applicable).
+        note: Why something could not be shown (``""`` when all is shown).
+        omitted: Lines left out of ``lines`` and ``diff`` for length.
+    """
+
+    spec: str
+    path: str = ""
+    start: int = 0
+    lines: tuple[str, ...] = ()
+    diff: tuple[str, ...] = ()
+    note: str = ""
+    omitted: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"spec": self.spec, "path": self.path, "start": self.start, "lines": list(self.lines),
+                "diff": list(self.diff), "note": self.note, "omitted": self.omitted}
+
+
+def _text(data: bytes) -> list[str]:
+    return data.decode("utf-8", errors="replace").splitlines()
+
+
+def _span(data: bytes, language: str, name: str) -> tuple[int, list[str]] | None:
+    if b"\x00" in data[:8192]:
+        return None
+    sym = _code.symbol_table(data, language).symbols.get(name)
+    if sym is None:
+        return None
+    return sym.start_line, _text(data)[sym.start_line - 1: sym.end_line]
+
+
+def _recorded(ledger: Ledger, anchor: Anchor, commit: str) -> tuple[bytes | None, str]:
+    """The file as recorded, and where it came from."""
+    data = ledger.git.blob_data(anchor.blob_id) if anchor.blob_id else None
+    if data is not None:
+        return data, "as recorded"
+    if ledger.git.has_commit(commit):
+        return ledger.git.snapshot(commit).read(anchor.path), f"at the recorded commit {commit[:8]}"
+    return None, ""
+
+
+def _clip(lines: Sequence[str], limit: int) -> tuple[tuple[str, ...], int]:
+    return tuple(lines[:limit]), max(0, len(lines) - limit)
+
+
+def _diff(old: Sequence[str], new: Sequence[str], old_label: str, new_label: str) -> list[str]:
+    return list(difflib.unified_diff(list(old), list(new), old_label, new_label, lineterm="", n=2))
+
+
+def _symbol(ledger: Ledger, check: AnchorCheck, snap: Snapshot, commit: str, limit: int) -> Excerpt:
+    a = check.anchor
+    path = check.new_path or a.path
+    name = check.new_name or a.name
+    data = snap.read(path)
+    if data is None:
+        return Excerpt(a.spec, path, note=f"{path} is not in the target")
+    now = _span(data, a.language, name)
+    if now is None:
+        return Excerpt(a.spec, path, note=f"{name} is not defined in {path} at the target")
+    start, lines = now
+    diff: list[str] = []
+    note = ""
+    if check.result in (AnchorResult.CHANGED, AnchorResult.MOVED):
+        old_data, source = _recorded(ledger, a, commit)
+        old = _span(old_data, a.language, a.name) if old_data is not None else None
+        if old is None:
+            note = "the recorded body is not in this repository's history; no diff"
+        else:
+            diff = _diff(old[1], lines, f"{a.path}::{a.name} ({source})", f"{path}::{name} (now)")
+    shown, omitted = _clip(lines, limit)
+    clipped, more = _clip(diff, 2 * limit)
+    return Excerpt(a.spec, path, start, shown, clipped, note, omitted + more)
+
+
+def _file(ledger: Ledger, check: AnchorCheck, snap: Snapshot, commit: str, limit: int) -> Excerpt:
+    a = check.anchor
+    path = check.new_path or a.path
+    if check.result is not AnchorResult.CHANGED:
+        return Excerpt(a.spec, path, note="the whole file is the anchor")
+    new = snap.read(path)
+    old, source = _recorded(ledger, a, commit)
+    if old is None or new is None or b"\x00" in old[:8192] or b"\x00" in new[:8192]:
+        return Excerpt(a.spec, path, note="no text diff available")
+    diff = _diff(_text(old), _text(new), f"{a.path} ({source})", f"{path} (now)")
+    clipped, more = _clip(diff, 2 * limit)
+    return Excerpt(a.spec, path, diff=clipped, omitted=more)
+
+
+def _line(check: AnchorCheck, snap: Snapshot) -> Excerpt:
+    a = check.anchor
+    path = check.new_path or a.path
+    if not path or not check.line:
+        return Excerpt(a.spec, path)
+    data = snap.read(path)
+    lines = _text(data) if data is not None else []
+    if not 0 < check.line <= len(lines):
+        return Excerpt(a.spec, path, note=f"line {check.line} is not in {path} at the target")
+    return Excerpt(a.spec, path, check.line, (lines[check.line - 1],))
+
+
+def excerpts(ledger: Ledger, verdict: Verdict, at: str | None = None, *,
+             max_lines: int = MAX_LINES) -> list[Excerpt]:
+    """One excerpt per anchor check of ``verdict`` at ``at``.
+
+    Args:
+        ledger: The ledger (for git access).
+        verdict: A verdict with its anchor checks (lifecycle verdicts of
+            superseded or rejected decisions have none, so give none).
+        at: The target the verdict was computed for.
+        max_lines: Longest excerpt; a diff may be twice as long.
+    """
+    snap = ledger.snapshot(at)
+    commit = verdict.decision.commit
+    out = []
+    for check in verdict.checks:
+        kind = check.anchor.kind
+        if kind is AnchorKind.SYMBOL:
+            out.append(_symbol(ledger, check, snap, commit, max_lines))
+        elif kind is AnchorKind.FILE:
+            out.append(_file(ledger, check, snap, commit, max_lines))
+        else:
+            out.append(_line(check, snap))
+    return out
