@@ -1,0 +1,41 @@
+"""The public namespace is pinned: adding or removing a name is a decision."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import memvet
+
+PUBLIC = {
+    "WORKTREE", "AmbiguousIdError", "AmbiguousSymbolError", "Anchor", "AnchorCheck", "AnchorKind",
+    "AnchorNotFoundError", "AnchorResult", "AnchorSpec", "AuthenticationError", "Conflict", "ConflictError",
+    "CorruptRecordError", "Decision", "EmptyRepositoryError", "HashingEmbedder", "InvalidAnchorError",
+    "Ledger", "LedgerLockedError", "Lifecycle", "MemvetError", "MiniLMEmbedder", "NotARepositoryError",
+    "NotAllowedError", "PathOutsideRepositoryError", "Recall", "RecallItem", "Receipt", "RecordResult",
+    "RepositoryError", "Status", "StoreError", "StoreUnavailableError", "UnknownDecisionError",
+    "UnknownRevisionError", "UnsupportedFileError", "UsageError", "Verdict", "__version__", "absent",
+    "dependency", "file", "frame", "parse_anchor", "render_blocks", "symbol",
+}
+
+
+def test_all_is_pinned():
+    assert set(memvet.__all__) == PUBLIC
+    for name in memvet.__all__:
+        assert hasattr(memvet, name), name
+
+
+def test_every_error_is_a_memvet_error_and_a_builtin():
+    errors = [getattr(memvet, n) for n in memvet.__all__ if n.endswith("Error")]
+    for cls in errors:
+        assert issubclass(cls, memvet.MemvetError)
+        assert cls is memvet.MemvetError or any(
+            issubclass(cls, b) for b in (ValueError, LookupError, KeyError, OSError, RuntimeError))
+
+
+def test_core_imports_no_framework_and_loads_no_model():
+    code = ("import sys, memvet, memvet.audit, memvet.sample; "
+            "bad = [m for m in ('langchain_core', 'llama_index', 'onnxruntime', 'tokenizers') if m in sys.modules]; "
+            "print(','.join(bad))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == ""
