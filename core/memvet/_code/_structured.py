@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING
 
 from memvet._code._languages import parse
 from memvet._code._model import Symbol, SymbolTable
-from memvet._code._symbols import quote_segment, unique_qualnames
+from memvet._code._symbols import end_line, quote_segment, unique_qualnames
 from memvet._code._tokens import Lexicon, TokenStream
 
 if TYPE_CHECKING:
@@ -186,13 +186,6 @@ def _toml_entries(root: tree_sitter.Node) -> list[_Entry]:
     return out
 
 
-def _end_line(first: tree_sitter.Node, last: tree_sitter.Node) -> int:
-    row, column = last.end_point
-    if column == 0 and row > first.start_point.row:
-        return row
-    return row + 1
-
-
 def _heading_text(heading: tree_sitter.Node) -> str:
     content = heading.child_by_field_name("heading_content")
     text = _text(content) if content is not None else ""
@@ -230,7 +223,7 @@ def _markdown(data: bytes) -> SymbolTable:
             kind="section",
             hash=hashlib.sha256(body).hexdigest(),
             start_line=section.start_point.row + 1,
-            end_line=_end_line(section, section),
+            end_line=end_line(section, section),
             has_error=section.has_error,
         )
     return SymbolTable("markdown", symbols)
@@ -253,7 +246,7 @@ def structured_symbol_table(data: bytes, language: str) -> SymbolTable:
             kind=kind,
             hash=stream.digest(value.start_byte, value.end_byte, depth),
             start_line=span.start_point.row + 1,
-            end_line=_end_line(span, span),
+            end_line=end_line(span, span),
             has_error=stream.has_error(span.start_byte, span.end_byte),
         )
     return SymbolTable(language, symbols)

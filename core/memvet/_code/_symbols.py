@@ -317,7 +317,7 @@ def code_symbol_table(data: bytes, language: str) -> SymbolTable:
                 hash=stream.digest(start, end, _depth(last)),
                 shape=stream.digest(start, end, _depth(last), mask=d.name_start),
                 start_line=first.start_point.row + 1,
-                end_line=_end_line(first, last),
+                end_line=end_line(first, last),
                 has_error=stream.has_error(start, end),
             )
     ordered = sorted(symbols.values(), key=lambda s: (starts[s.qualname], -s.end_line))
@@ -340,7 +340,7 @@ def _depth(node: tree_sitter.Node) -> int:
     return depth
 
 
-def _end_line(first: tree_sitter.Node, last: tree_sitter.Node) -> int:
+def end_line(first: tree_sitter.Node, last: tree_sitter.Node) -> int:
     """1-based last line; a span ending at a line start ends on the line before."""
     row, column = last.end_point
     if column == 0 and row > first.start_point.row:
