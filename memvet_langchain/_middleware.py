@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path, PurePosixPath
 from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
 from typing import Any
 
@@ -49,12 +50,16 @@ def touched_strings(messages: Sequence[AnyMessage]) -> list[str]:
     return out
 
 
-def _touches(arg: str, path: str) -> bool:
-    """Whether a tool argument names the repository-relative ``path``."""
+def _repo_path(arg: str, root: PurePosixPath) -> str:
+    """A tool argument as a repository-relative path ("" when it is outside the repository)."""
     arg = arg.strip().replace("\\", "/").split("::", 1)[0]
-    if arg.startswith("./"):
-        arg = arg[2:]
-    return arg == path or arg.endswith("/" + path)
+    path = PurePosixPath(arg)
+    if path.is_absolute():
+        try:
+            return path.relative_to(root).as_posix()
+        except ValueError:
+            return ""
+    return arg[2:] if arg.startswith("./") else arg
 
 
 class MemVetMiddleware(AgentMiddleware):
@@ -119,14 +124,15 @@ class MemVetMiddleware(AgentMiddleware):
     # ------------------------------------------------------------ recall
 
     def _touched(self, messages: Sequence[AnyMessage], seen: set[str]) -> list[RecallItem]:
-        args = touched_strings(messages)
-        if not args or self.k_touched == 0:
+        root = PurePosixPath(Path(self.ledger.git.root).resolve().as_posix())
+        paths = {p for p in (_repo_path(arg, root) for arg in touched_strings(messages)) if p}
+        if not paths or self.k_touched == 0:
             return []
         # The core has no "decisions anchored in these paths" query yet, so
         # filter the namespace's decisions by anchor path here.
         hits: list[Decision] = [
             d for d in self.ledger.decisions()
-            if d.id not in seen and any(a.path and _touches(arg, a.path) for a in d.anchors for arg in args)
+            if d.id not in seen and any(a.path in paths for a in d.anchors)
         ]
         hits.sort(key=lambda d: d.created_at, reverse=True)
         items = []

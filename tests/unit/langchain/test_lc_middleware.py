@@ -95,6 +95,8 @@ def test_adds_decisions_anchored_in_files_the_tools_touched(ledger, repo) -> Non
                                    "args": {"path": str(repo.path / "shop" / "pay.py"), "lines": [1, 2]}}]),
         ToolMessage("def charge...", tool_call_id="t1"),
         AIMessage("", tool_calls=[{"name": "grep", "id": "t2", "args": {"opts": {"where": "./shop/pay.py::charge"}}}]),
+        AIMessage("", tool_calls=[{"name": "cat", "id": "t3", "args": {"path": "/elsewhere/shop/store.py"}}]),
+        AIMessage("", tool_calls=[{"name": "cat", "id": "t4", "args": {"path": "other/shop/store.py"}}]),
     ]
     mw = MemVetMiddleware(ledger, k=0)
     assert {i.id for i in mw.recall(messages).items} == {paid, whole}
