@@ -243,8 +243,12 @@ def _receipt_from_dict(data: dict[str, Any]) -> Receipt:
     )
 
 
-def _dumps(data: dict[str, Any]) -> str:
-    return json.dumps(data, sort_keys=True, ensure_ascii=False)
+def _dumps(kind: str, data: dict[str, Any]) -> str:
+    """One line: ``type`` and ``id`` first (for people reading a diff), then sorted keys."""
+    head = {"type": kind, **({"id": data["id"]} if "id" in data else {})}
+    rest = {k: v for k, v in data.items() if k != "id"}
+    body = json.dumps(rest, sort_keys=True, ensure_ascii=False)
+    return json.dumps(head, ensure_ascii=False)[:-1] + ", " + body[1:]
 
 
 @dataclass(frozen=True)
@@ -277,10 +281,10 @@ def export_jsonl(ledger: Ledger) -> LedgerDump:
     found, bad = ledger.store.all_decisions()
     found.sort(key=lambda d: (d.created_at, d.id))
     receipts = ledger.store.receipts_for(None)
-    header = {"type": "header", "memvet": "ledger", "schema": DUMP_SCHEMA, "namespace": ledger.namespace}
-    lines = [_dumps(header)]
-    lines += [_dumps({"type": "decision", **decision_to_dict(d)}) for d in found]
-    lines += [_dumps({"type": "receipt", **r.to_dict()}) for r in receipts]
+    header = {"memvet": "ledger", "schema": DUMP_SCHEMA, "namespace": ledger.namespace}
+    lines = [_dumps("header", header)]
+    lines += [_dumps("decision", decision_to_dict(d)) for d in found]
+    lines += [_dumps("receipt", r.to_dict()) for r in receipts]
     return LedgerDump(tuple(lines), len(found), len(receipts), tuple(str(e) for e in bad))
 
 

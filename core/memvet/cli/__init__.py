@@ -1,30 +1,47 @@
 """The ``memvet`` command line: parses, calls the library, formats. Nothing more.
 
 Exit codes: 0 clean, 1 a decision falls under ``--fail-on`` (stale or
-refuted by default), 2 a usage or environment error (one line on stderr,
-no traceback, the ledger unchanged).
+refuted by default; for ``import``, a conflict), 2 a usage or environment
+error (one line on stderr, no traceback, the ledger unchanged).
 
-Environment (read here and nowhere else): ``MEMVET_LEDGER`` (ledger folder),
+Configuration, strongest first: command-line flags; the environment (read
+here and nowhere else): ``MEMVET_LEDGER`` (ledger folder), ``MEMVET_SERVER``
+(a shared Chroma server) and ``MEMVET_TOKEN`` (its bearer token),
 ``MEMVET_NAMESPACE``, ``MEMVET_EMBEDDING`` (``minilm``, the default, or
-``hashing`` for a fast deterministic embedding in tests).
+``hashing`` for a fast deterministic embedding in tests); the
+``[tool.memvet]`` table of the nearest pyproject.toml (fail-on, ignore,
+similarity-threshold, duplicate-threshold, format); built-in defaults.
+
+Shell completion is click's own: ``eval "$(_MEMVET_COMPLETE=bash_source memvet)"``
+(``zsh_source``, ``fish_source`` for those shells); decision ids complete too.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
 from typing import Any
 
 import click
+from click.shell_completion import CompletionItem
 
 import memvet
 from memvet import Ledger, MemvetError, Status
+from memvet._config import FORMATS, Config, find_config, parse_statuses
+from memvet.cli import _format
+from memvet.cli._format import Row, short, when
 
 __all__ = ["cli", "main"]
 
 STATUSES = [s.value for s in Status]
+DEFAULT_FAIL_ON = ("stale", "refuted")
+
+#: A check over at least this many decisions shows a progress bar (on a terminal only).
+PROGRESS_MIN_DECISIONS = 200
 
 
 class CliError(click.ClickException):
@@ -56,22 +73,49 @@ def _embedding() -> Any:
     raise CliError(f"MEMVET_EMBEDDING must be 'minilm' or 'hashing', not {choice!r}")
 
 
+def _config(ctx: click.Context) -> Config:
+    opts = ctx.find_root().obj
+    if "config" not in opts:
+        opts["config"] = find_config(opts["repo"]) if os.path.isdir(opts["repo"]) else Config()
+    config: Config = opts["config"]
+    return config
+
+
+def _open(repo: str, ledger_dir: str | None, namespace: str | None, server: str | None,
+          token: str | None, config: Config) -> Ledger:
+    thresholds = {}
+    if config.similarity_threshold is not None:
+        thresholds["similarity_threshold"] = config.similarity_threshold
+    if config.duplicate_threshold is not None:
+        thresholds["duplicate_threshold"] = config.duplicate_threshold
+    return Ledger.open(repo, path=ledger_dir, namespace=namespace, server=server or None,
+                       token=token or None, embedding=_embedding(), **thresholds)
+
+
 def _ledger(ctx: click.Context) -> Ledger:
     opts = ctx.find_root().obj
     if "ledger" not in opts:
-        opts["ledger"] = Ledger.open(
-            opts["repo"], path=opts["ledger_dir"], namespace=opts["namespace"], embedding=_embedding(),
-        )
-    return opts["ledger"]
+        opts["ledger"] = _open(opts["repo"], opts["ledger_dir"], opts["namespace"], opts["server"],
+                               opts["token"], _config(ctx))
+    ledger: Ledger = opts["ledger"]
+    return ledger
+
+
+def _complete_ids(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
+    """Decision ids for shell completion, with their claims as help."""
+    root = ctx.find_root().params
+    try:
+        repo = root.get("repo") or "."
+        ledger = _open(repo, root.get("ledger_dir"), root.get("namespace"), root.get("server"),
+                       root.get("token"), find_config(repo) if os.path.isdir(repo) else Config())
+        decisions = ledger.decisions()
+    except (MemvetError, click.ClickException):
+        return []  # completion has nowhere to report an error; offer nothing
+    return [CompletionItem(d.id, help=short(d.claim, 48)) for d in decisions if d.id.startswith(incomplete)]
 
 
 def _emit_json(data: Any) -> None:
     click.echo(json.dumps(data, indent=2, ensure_ascii=False))
-
-
-def _short(text: str, width: int = 64) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 def _anchor_specs(symbols: Iterable[str], files: Iterable[str], deps: Iterable[str],
@@ -114,24 +158,37 @@ def anchor_options(func: Any) -> Any:
     return func
 
 
+ID_ARGUMENT = click.argument("decision_id", metavar="ID", shell_complete=_complete_ids)
+
+
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--repo", default=".", show_default=True, type=click.Path(file_okay=False),
               help="A folder inside the git repository.")
 @click.option("--ledger", "ledger_dir", default=None, envvar="MEMVET_LEDGER", metavar="DIR",
               help="Ledger folder (default: <repo>/.memvet). Env: MEMVET_LEDGER.")
+@click.option("--server", default=None, envvar="MEMVET_SERVER", metavar="URL",
+              help="A shared Chroma server, http(s)://HOST:PORT, instead of the local ledger. Env: MEMVET_SERVER.")
+@click.option("--token", default=None, envvar="MEMVET_TOKEN", metavar="TOKEN",
+              help="Bearer token sent to --server. Env: MEMVET_TOKEN.")
 @click.option("--namespace", default=None, envvar="MEMVET_NAMESPACE",
               help="Namespace (default: the repository's identity). Env: MEMVET_NAMESPACE.")
 @click.version_option(memvet.__version__, prog_name="memvet")
 @click.pass_context
-def cli(ctx: click.Context, repo: str, ledger_dir: str | None, namespace: str | None) -> None:
+def cli(ctx: click.Context, repo: str, ledger_dir: str | None, server: str | None, token: str | None,
+        namespace: str | None) -> None:
     """MemVet: decisions with evidence, re-checked against the code at every read.
+
+    Defaults come from [tool.memvet] in pyproject.toml (fail-on, ignore,
+    similarity-threshold, duplicate-threshold, format). Shell completion:
+    eval "$(_MEMVET_COMPLETE=bash_source memvet)".
 
     \b
     Example:
       memvet record "Orders are saved in one transaction" --symbol shop/orders.py::OrderStore.save
-      memvet check
+      memvet check --since origin/main --format github
     """
-    ctx.obj = {"repo": repo, "ledger_dir": ledger_dir, "namespace": namespace}
+    ctx.obj = {"repo": repo, "ledger_dir": ledger_dir, "namespace": namespace, "server": server,
+               "token": token}
 
 
 def _print_record(result: memvet.RecordResult, as_json: bool) -> None:
@@ -142,7 +199,7 @@ def _print_record(result: memvet.RecordResult, as_json: bool) -> None:
     if result.outcome == "confirmed":
         click.echo(f"confirmed an existing decision ({result.decision.confirmations} confirmations)", err=True)
     for c in result.conflicts:
-        click.echo(f"conflict: {c.decision.id} [{c.status.value}] {_short(c.decision.claim)} — {c.why}", err=True)
+        click.echo(f"conflict: {c.decision.id} [{c.status.value}] {short(c.decision.claim)} — {c.why}", err=True)
     if result.conflicts:
         click.echo("supersede conflicting decisions explicitly: memvet supersede ID CLAIM --reason R", err=True)
     for w in result.warnings:
@@ -176,7 +233,7 @@ def record(ctx: click.Context, claim: str, symbols: tuple[str, ...], files: tupl
 
 
 @cli.command()
-@click.argument("decision_id", metavar="ID")
+@ID_ARGUMENT
 @click.argument("claim")
 @anchor_options
 @click.option("--reason", required=True, help="Why the old decision no longer holds.")
@@ -197,7 +254,7 @@ def supersede(ctx: click.Context, decision_id: str, claim: str, symbols: tuple[s
 
 
 @cli.command()
-@click.argument("decision_id", metavar="ID")
+@ID_ARGUMENT
 @click.option("--reason", required=True, help="Why it was rejected (shown to agents as history).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.pass_context
@@ -216,7 +273,7 @@ def reject(ctx: click.Context, decision_id: str, reason: str, as_json: bool) -> 
 
 
 @cli.command()
-@click.argument("decision_id", metavar="ID")
+@ID_ARGUMENT
 @click.option("--reason", required=True, help="What a person confirmed.")
 @click.option("--at", default=None, metavar="REV", help="Re-baseline at a revision (default: working tree).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
@@ -235,97 +292,194 @@ def revalidate(ctx: click.Context, decision_id: str, reason: str, at: str | None
         click.echo(f"{verdict.id} revalidated: {verdict.status.value} ({verdict.reason})")
 
 
-def _parse_fail_on(value: str) -> set[str]:
-    wanted = {v.strip() for v in value.split(",") if v.strip()}
-    unknown = wanted - set(STATUSES)
-    if unknown:
-        raise click.BadParameter(f"unknown status {', '.join(sorted(unknown))}; choose from {', '.join(STATUSES)}",
-                                 param_hint="--fail-on")
-    return wanted
+def _fail_on(value: str | None, config: Config) -> set[str]:
+    if value is not None:
+        try:
+            return set(parse_statuses(value, "--fail-on"))
+        except MemvetError as exc:
+            raise click.BadParameter(str(exc).removeprefix("--fail-on: "), param_hint="--fail-on") from exc
+    return set(config.fail_on if config.fail_on is not None else DEFAULT_FAIL_ON)
+
+
+def _console() -> Any:
+    from rich.console import Console
+
+    return Console(stderr=True)
+
+
+@contextlib.contextmanager
+def _progress(ledger: Ledger, steps_per_decision: int) -> Iterator[None]:
+    """A transient progress bar on stderr, for long checks on a terminal only."""
+    console = _console()
+    if not console.is_terminal:
+        yield
+        return
+    total = ledger.store.count() * steps_per_decision
+    if total < PROGRESS_MIN_DECISIONS * steps_per_decision:
+        yield
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from memvet._about import reporting
+
+    columns = (TextColumn("checking decisions"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=console, transient=True) as bar:
+        task = bar.add_task("check", total=total)
+        with reporting(ledger, lambda _verdict: bar.advance(task)):
+            yield
 
 
 @cli.command()
 @click.option("--at", default=None, metavar="REV", help="Check at a revision (default: working tree).")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-@click.option("--fail-on", default="stale,refuted", show_default=True, metavar="STATUSES",
-              help="Exit 1 when any decision has one of these statuses.")
+@click.option("--since", default=None, metavar="REV",
+              help="Only decisions whose evidence changed between REV (its merge base with the target, "
+                   "like git diff REV...) and the target: what this change invalidates.")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default=None,
+              help="Output: text, json, markdown (a table for a PR comment), github (workflow annotations). "
+                   "[default: text, or [tool.memvet] format]")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON (same as --format json).")
+@click.option("--fail-on", default=None, metavar="STATUSES",
+              help="Exit 1 when a reported decision has one of these statuses. "
+                   "[default: stale,refuted, or [tool.memvet] fail-on]")
 @click.pass_context
-def check(ctx: click.Context, at: str | None, as_json: bool, fail_on: str) -> None:
+def check(ctx: click.Context, at: str | None, since: str | None, fmt: str | None, as_json: bool,
+          fail_on: str | None) -> None:
     """Check every decision against the code; exit 1 when something is stale or refuted.
+
+    With --since, report only what changed between REV and the target: decisions
+    whose status differs, or whose anchored files were changed in the range.
 
     \b
     Example:
       memvet check --at HEAD --fail-on stale,refuted,needs_revalidation
+      memvet check --since origin/main --format github
     """
-    failing = _parse_fail_on(fail_on)
+    from memvet._about import changed_since, ignored
+
+    config = _config(ctx)
+    failing = _fail_on(fail_on, config)
+    fmt = "json" if as_json else (fmt or config.format or "text")
     ledger = _ledger(ctx)
-    verdicts = ledger.check(at=at)
-    target = verdicts[0].target if verdicts else ledger.snapshot(at).name
-    if as_json:
-        _emit_json({"at": target, "decisions": [v.to_dict() for v in verdicts]})
+    report = None
+    with _progress(ledger, 2 if since else 1):
+        if since is not None:
+            report = changed_since(ledger, since, at, ignore=config.ignore)
+            pairs: list[Row] = [Row(i.verdict, i) for i in report.impacts]
+            target = report.target
+        else:
+            pairs = [Row(v) for v in ledger.check(at=at)]
+            target = pairs[0].verdict.target if pairs else ledger.snapshot(at).name
+    rows = [r for r in pairs if not ignored(r.verdict, config.ignore)]
+    left_out = [r.verdict.id for r in pairs if ignored(r.verdict, config.ignore)]
+    if fmt == "json":
+        click.echo(_format.as_json(rows, target, report, left_out))
+    elif fmt == "markdown":
+        click.echo("\n".join(_format.markdown(rows, target, report, failing)))
+    elif fmt == "github":
+        click.echo("\n".join(_format.github(rows, target, failing)))
     else:
-        if not verdicts:
-            click.echo("no decisions recorded yet")
-        for v in verdicts:
-            click.echo(f"{v.status.value:<19} {v.id}  {_short(v.decision.claim)}")
-            if v.status is not Status.VERIFIED:
-                click.echo(f"{'':<19} └ {v.reason}")
-        counts: dict[str, int] = {}
-        for v in verdicts:
-            counts[v.status.value] = counts.get(v.status.value, 0) + 1
-        if counts:
-            summary = ", ".join(f"{n} {s}" for s, n in sorted(counts.items()))
-            click.echo(f"\n{len(verdicts)} decisions at {target[:12]}: {summary}")
-    if any(v.status.value in failing for v in verdicts):
+        click.echo("\n".join(_format.text(rows, target, report, len(left_out))))
+    if any(r.verdict.status.value in failing for r in rows):
         ctx.exit(1)
 
 
-@cli.command()
-@click.argument("query")
-@click.option("-k", "k", default=5, show_default=True, type=click.IntRange(min=0), help="How many decisions.")
-@click.option("--at", default=None, metavar="REV", help="Verify at a revision (default: working tree).")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-@click.pass_context
-def recall(ctx: click.Context, query: str, k: int, at: str | None, as_json: bool) -> None:
-    """Recall decisions relevant to a question, verified and grouped.
-
-    \b
-    Example:
-      memvet recall "how are orders stored?" -k 8
-    """
-    result = _ledger(ctx).recall(query, k=k, at=at)
-    if as_json:
-        _emit_json(result.to_dict())
-        return
+def _print_groups(result: memvet.Recall, notes: Callable[[memvet.RecallItem], list[str]] | None = None) -> None:
     titles = {"current": "current", "caution": "verify before relying", "history": "history (do not repeat)"}
-    empty = True
     for group in ("current", "caution", "history"):
         items = getattr(result, group)
         if not items:
             continue
-        empty = False
         click.echo(f"{titles[group]}:")
         for item in items:
             click.echo(f"  [{item.id}] {item.text}")
-    if empty:
-        click.echo("no decisions recorded yet")
+            for note in notes(item) if notes is not None else []:
+                click.echo(f"  {'':<14}└ {note}")
 
 
 @cli.command()
-@click.argument("decision_id", metavar="ID")
+@click.argument("words", nargs=-1, metavar="QUERY | PATH...")
+@click.option("--touching", is_flag=True,
+              help="Treat the arguments as paths (files, folders, globs, PATH::SYMBOL) and return the "
+                   "decisions anchored in them.")
+@click.option("--diff", "diff", is_flag=False, flag_value="HEAD", default=None, metavar="[REV]",
+              help="Return the decisions anchored in the files changed since REV (default HEAD: your "
+                   "uncommitted changes).")
+@click.option("-k", "k", default=None, type=click.IntRange(min=0),
+              help="How many decisions. [default: 5 for a query; all for --touching/--diff]")
 @click.option("--at", default=None, metavar="REV", help="Verify at a revision (default: working tree).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.pass_context
-def show(ctx: click.Context, decision_id: str, at: str | None, as_json: bool) -> None:
-    """Show one decision, its anchors as they stand now, and its receipts.
+def recall(ctx: click.Context, words: tuple[str, ...], touching: bool, diff: str | None, k: int | None,
+           at: str | None, as_json: bool) -> None:
+    """Recall decisions relevant to a question, or resting on what you are about to edit.
+
+    Results come verified and grouped: current, verify before relying, history.
+
+    \b
+    Example:
+      memvet recall "how are orders stored?" -k 8
+      memvet recall --touching shop/store.py shop/money.py::round_price
+      memvet recall --diff origin/main
+    """
+    ledger = _ledger(ctx)
+    if touching or diff is not None:
+        if words and not touching:
+            raise click.UsageError("give a QUERY, or paths with --touching, not both with --diff")
+        if touching and not words:
+            raise click.UsageError("--touching needs at least one PATH")
+        result = ledger.about(list(words), diff=diff, at=at, base=os.getcwd())
+        if k is not None:
+            from memvet._recall import group_recall
+
+            result = group_recall(result.query, result.target, [(i.verdict, i.score) for i in result.items], k)
+        if as_json:
+            data = result.to_dict()
+            for group in ("current", "caution", "history"):
+                for item, out in zip(getattr(result, group), data[group]):
+                    out["touching"] = _touching(item, words, ledger)
+            _emit_json(data)
+            return
+        click.echo(f"decisions {result.query}:" if result.items else f"no decision rests on {result.query.removeprefix('touching ')}")
+        _print_groups(result, lambda item: [f"rests on {', '.join(_touching(item, words, ledger))}"])
+        return
+    if not words:
+        raise click.UsageError("recall needs a QUERY, --touching PATH..., or --diff [REV]")
+    result = ledger.recall(" ".join(words), k=5 if k is None else k, at=at)
+    if as_json:
+        _emit_json(result.to_dict())
+        return
+    _print_groups(result)
+    if not result.items:
+        click.echo("no decisions recorded yet")
+
+
+def _touching(item: memvet.RecallItem, words: Iterable[str], ledger: Ledger) -> list[str]:
+    from memvet._about import touched_anchors
+
+    hits = touched_anchors(item.verdict, list(words), ledger, base=os.getcwd()) if words else []
+    return hits or [a.spec for a in item.verdict.decision.anchors]
+
+
+@cli.command()
+@ID_ARGUMENT
+@click.option("--at", default=None, metavar="REV", help="Verify at a revision (default: working tree).")
+@click.option("--code/--no-code", default=True, show_default=True,
+              help="Show the anchored code and the diff of a changed body since recording.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.pass_context
+def show(ctx: click.Context, decision_id: str, at: str | None, code: bool, as_json: bool) -> None:
+    """Show one decision, its anchors as they stand now (with the code), and its receipts.
 
     \b
     Example:
       memvet show 3f2a9c
     """
+    from memvet._excerpt import excerpts
+
     ledger = _ledger(ctx)
     verdict = ledger.verify(decision_id, at=at)
     receipts = ledger.history(verdict.id)
+    found = excerpts(ledger, verdict, at) if code else []
     d = verdict.decision
     if as_json:
         data = verdict.to_dict()
@@ -335,51 +489,175 @@ def show(ctx: click.Context, decision_id: str, at: str | None, as_json: bool) ->
             "superseded_by": d.superseded_by, "confirmations": d.confirmations,
             "recorded_anchors": [a.to_dict() for a in d.anchors],
             "receipts": [r.to_dict() for r in receipts],
+            "excerpts": [e.to_dict() for e in found],
         })
         _emit_json(data)
         return
     click.echo(f"{d.id}  {verdict.status.value}")
     click.echo(f"  claim:    {d.claim}")
     click.echo(f"  reason:   {verdict.reason}")
-    click.echo(f"  recorded: {_when(d.created_at)} at {d.commit[:12]} by {d.author or '?'}")
+    click.echo(f"  recorded: {when(d.created_at)} at {d.commit[:12]} by {d.author or '?'}")
     if d.tags:
         click.echo(f"  tags:     {', '.join(d.tags)}")
     if d.supersedes:
         click.echo(f"  replaces: {d.supersedes}")
-    for check_ in verdict.checks:
+    if d.superseded_by:
+        click.echo(f"  replaced by: {d.superseded_by}")
+    if not verdict.checks:
+        for anchor in d.anchors:
+            click.echo(f"  anchor:   {anchor.spec}  (as recorded)")
+    for check_, excerpt in zip(verdict.checks, found or [None] * len(verdict.checks)):
         click.echo(f"  anchor:   {check_.anchor.spec}  [{check_.result.value}] {check_.detail}")
+        if excerpt is None:
+            continue
+        if excerpt.lines:
+            click.echo(f"    {excerpt.path}:{excerpt.start}")
+            width = len(str(excerpt.start + len(excerpt.lines)))
+            for n, line in enumerate(excerpt.lines, start=excerpt.start):
+                click.echo(f"    {n:>{width}} │ {line}")
+        if excerpt.diff:
+            click.echo("    changed since recorded:")
+            for line in excerpt.diff:
+                colour = "green" if line.startswith("+") else "red" if line.startswith("-") else None
+                click.echo("    " + click.style(line, fg=colour))
+        if excerpt.omitted:
+            click.echo(f"    ({excerpt.omitted} more lines not shown)")
+        if excerpt.note:
+            click.echo(f"    ({excerpt.note})")
+    if receipts:
+        click.echo("  history:")
     for r in receipts:
-        click.echo(f"  {_when(r.at)}  {r.action:<10} {r.from_lifecycle or '-'} → {r.to_lifecycle}  {r.reason}")
-
-
-def _when(epoch: float) -> str:
-    import time
-
-    return time.strftime("%Y-%m-%d %H:%M", time.gmtime(epoch)) if epoch else "?"
+        click.echo(f"    {when(r.at)}  {r.action:<10} {r.from_lifecycle or '-'} → {r.to_lifecycle}  {r.reason}")
 
 
 @cli.command(name="log")
-@click.argument("decision_id", metavar="[ID]", required=False)
+@click.argument("decision_id", metavar="[ID]", required=False, shell_complete=_complete_ids)
+@click.option("-n", "--last", "last", default=None, type=click.IntRange(min=1), metavar="N",
+              help="Only the last N receipts.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.pass_context
-def log_(ctx: click.Context, decision_id: str | None, as_json: bool) -> None:
-    """The receipts of every lifecycle act, as a timeline (of one decision with ID).
+def log_(ctx: click.Context, decision_id: str | None, last: int | None, as_json: bool) -> None:
+    """The receipts of every lifecycle act as a timeline, by day (of one decision with ID).
 
     \b
     Example:
       memvet log 3f2a9c
+      memvet log -n 20
     """
     ledger = _ledger(ctx)
     receipts = ledger.history(decision_id) if decision_id else ledger.log()
+    if last is not None:
+        receipts = receipts[-last:]
     if as_json:
         _emit_json({"receipts": [r.to_dict() for r in receipts]})
         return
     if not receipts:
         click.echo("no receipts yet")
+        return
+    claims = {d.id: d.claim for d in ledger.decisions()}
+    day = ""
     for r in receipts:
-        related = f" ({r.related})" if r.related else ""
-        click.echo(f"{_when(r.at)}  {r.decision_id}  {r.action:<10} {r.from_lifecycle or '-'} → "
-                   f"{r.to_lifecycle}{related}  {r.reason}  [{r.author or '?'} @ {r.commit[:8]}]")
+        if when(r.at, "%Y-%m-%d") != day:
+            day = when(r.at, "%Y-%m-%d")
+            click.echo(("\n" if r is not receipts[0] else "") + day)
+        change = f"{r.from_lifecycle} → {r.to_lifecycle}" if r.from_lifecycle != r.to_lifecycle else r.to_lifecycle
+        if not r.from_lifecycle:
+            change = f"→ {r.to_lifecycle}"
+        click.echo(f"  {when(r.at, '%H:%M')}  {r.decision_id}  {r.action:<10} {change:<22} "
+                   f"{short(claims.get(r.decision_id, '(unknown decision)'), 48)}")
+        related = f"{'with' if r.action == 'record' else 'by'} {r.related}: " if r.related else ""
+        why = f"{related}{r.reason}" if (related or r.reason) else ""
+        click.echo(f"  {'':<5}  {'':<12}  └ {why + '  ' if why else ''}[{r.author or '?'} @ {r.commit[:8]}]")
+
+
+def _write(output: str | None, text: str) -> None:
+    if output is None or output == "-":
+        click.echo(text, nl=False)
+        return
+    try:
+        Path(output).write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise CliError(f"cannot write {output}: {exc.strerror or exc}") from exc
+
+
+@cli.command()
+@click.option("--format", "fmt", type=click.Choice(["markdown", "json", "jsonl"]), default="markdown",
+              show_default=True,
+              help="markdown/json: an agent-context file (verified, drifted with reasons, rejected); "
+                   "jsonl: the whole ledger with receipts, for `memvet import`.")
+@click.option("--current-only", is_flag=True, help="Only verified decisions (says how many were left out).")
+@click.option("--at", default=None, metavar="REV", help="Check at a revision (default: working tree).")
+@click.option("-o", "--output", default=None, metavar="FILE", help="Write here instead of stdout.")
+@click.pass_context
+def export(ctx: click.Context, fmt: str, current_only: bool, at: str | None, output: str | None) -> None:
+    """Export decisions: an agent-context file, or the whole ledger for sharing through git.
+
+    \b
+    Example:
+      memvet export --format markdown --output docs/decisions.md
+      memvet export --format jsonl --output decisions.jsonl
+    """
+    from memvet._exchange import agent_context, export_jsonl
+
+    ledger = _ledger(ctx)
+    if fmt == "jsonl":
+        if current_only or at:
+            raise click.UsageError("--current-only and --at apply to markdown and json, not jsonl")
+        dump = export_jsonl(ledger)
+        for message in dump.skipped:
+            click.echo(f"warning: left out an unreadable record: {message}", err=True)
+        _write(output, dump.text())
+        if output not in (None, "-"):
+            click.echo(f"wrote {dump.decisions} decisions and {dump.receipts} receipts to {output}", err=True)
+        return
+    found = agent_context(ledger, at, current_only=current_only)
+    text = found.to_markdown() if fmt == "markdown" else json.dumps(found.to_dict(), indent=2,
+                                                                     ensure_ascii=False) + "\n"
+    _write(output, text)
+    if output not in (None, "-"):
+        click.echo(f"wrote {len(found.verified)} verified, {len(found.drifted)} drifted and "
+                   f"{len(found.rejected)} rejected decisions to {output}", err=True)
+
+
+@cli.command(name="import")
+@click.argument("source", metavar="FILE", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.pass_context
+def import_(ctx: click.Context, source: str, as_json: bool) -> None:
+    """Import a ledger exported with `memvet export --format jsonl`; exit 1 on conflicts.
+
+    Idempotent: records already present are left alone; a record that
+    differs is brought forward only when its receipts extend the local
+    ones, and otherwise reported as a conflict, never overwritten.
+
+    \b
+    Example:
+      memvet import decisions.jsonl
+    """
+    from memvet._exchange import import_jsonl
+
+    try:
+        if source == "-":
+            lines = sys.stdin.read().splitlines()
+        else:
+            lines = Path(source).read_text(encoding="utf-8").splitlines()
+    except FileNotFoundError as exc:
+        raise CliError(f"{source}: no such file") from exc
+    except UnicodeDecodeError as exc:
+        raise CliError(f"{source}: not UTF-8 text (byte {exc.start})") from exc
+    except OSError as exc:
+        raise CliError(f"cannot read {source}: {exc.strerror or exc}") from exc
+    report = import_jsonl(_ledger(ctx), lines, source=source)
+    if as_json:
+        _emit_json(report.to_dict())
+    else:
+        click.echo(f"{len(report.added)} added, {len(report.updated)} updated, {len(report.unchanged)} "
+                   f"unchanged, {len(report.kept)} kept (local is newer); {report.receipts_added} receipts "
+                   f"added")
+        for conflict in report.conflicts:
+            click.echo(f"conflict: {conflict.kind} {conflict.id}: {conflict.why}", err=True)
+    if report.conflicts:
+        ctx.exit(1)
 
 
 @cli.command()

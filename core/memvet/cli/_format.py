@@ -1,0 +1,194 @@
+"""How ``memvet check`` prints: text, JSON, Markdown, GitHub annotations.
+
+Pure functions from verdicts (and, for ``--since``, impacts) to lines; the
+command decides where they go.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from memvet import AnchorResult, Status, Verdict
+from memvet._about import Impact, ImpactReport
+
+__all__ = ["Row", "github", "markdown", "short", "summary", "text", "when"]
+
+
+def short(text: str, width: int = 64) -> str:
+    """One line of at most ``width`` characters."""
+    text = " ".join(text.split())
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def when(epoch: float, fmt: str = "%Y-%m-%d %H:%M") -> str:
+    """A UTC time stamp, or ``?``."""
+    return time.strftime(fmt, time.gmtime(epoch)) if epoch else "?"
+
+
+@dataclass(frozen=True)
+class Row:
+    """One reported decision: its verdict, and with ``--since`` its impact."""
+
+    verdict: Verdict
+    impact: Impact | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return self.impact.to_dict() if self.impact is not None else self.verdict.to_dict()
+
+
+def summary(rows: Sequence[Row], target: str) -> str:
+    """``3 decisions at abc123: 1 stale, 2 verified``."""
+    counts: dict[str, int] = {}
+    for row in rows:
+        counts[row.verdict.status.value] = counts.get(row.verdict.status.value, 0) + 1
+    parts = ", ".join(f"{n} {s}" for s, n in sorted(counts.items()))
+    noun = "decision" if len(rows) == 1 else "decisions"
+    return f"{len(rows)} {noun} at {target[:12]}" + (f": {parts}" if parts else "")
+
+
+def _since_line(report: ImpactReport) -> str:
+    n = len(report.changed)
+    return (f"changes since {report.since} (from {report.base[:12]}) to {report.target[:12]}: "
+            f"{n} file{'s' if n != 1 else ''} changed")
+
+
+def _impact_note(impact: Impact) -> str:
+    parts = []
+    if impact.before is None:
+        parts.append("recorded after the start of the range")
+    elif impact.status_changed:
+        parts.append(f"was {impact.before.value}")
+    else:
+        parts.append(f"still {impact.before.value}")
+    if impact.paths:
+        parts.append("changed: " + ", ".join(impact.paths))
+    return "; ".join(parts)
+
+
+def text(rows: Sequence[Row], target: str, report: ImpactReport | None, ignored: int) -> list[str]:
+    """The human report."""
+    out = []
+    if report is not None:
+        out.append(_since_line(report))
+    if not rows:
+        if report is not None:
+            out.append("no decision rests on what changed")
+        else:
+            out.append("no decisions recorded yet" if not ignored else "no decisions to check")
+    for row in rows:
+        v = row.verdict
+        out.append(f"{v.status.value:<19} {v.id}  {short(v.decision.claim)}")
+        if v.status is not Status.VERIFIED:
+            out.append(f"{'':<19} └ {v.reason}")
+        if row.impact is not None:
+            out.append(f"{'':<19} └ {_impact_note(row.impact)}")
+    if rows:
+        out.append("")
+        out.append(summary(rows, target))
+    if ignored:
+        out.append(f"{ignored} decision{'s' if ignored != 1 else ''} left out by [tool.memvet] ignore")
+    return out
+
+
+def _cell(value: str) -> str:
+    return " ".join(value.split()).replace("|", "\\|")
+
+
+def markdown(rows: Sequence[Row], target: str, report: ImpactReport | None, failing: set[str]) -> list[str]:
+    """A Markdown table, for a pull-request comment or a job summary."""
+    bad = sum(1 for r in rows if r.verdict.status.value in failing)
+    head = "### MemVet: " + summary(rows, target).replace(f"at {target[:12]}", f"at `{target[:12]}`")
+    out = [head, ""]
+    if report is not None:
+        out += [_since_line(report).replace(report.since, f"`{report.since}`", 1), ""]
+    if not rows:
+        out.append("No decision rests on what changed." if report is not None else "No decisions recorded yet.")
+        return out
+    since = report is not None
+    out.append("| status | decision | reason |" + (" change |" if since else ""))
+    out.append("|---|---|---|" + ("---|" if since else ""))
+    for row in rows:
+        v = row.verdict
+        flag = "**" if v.status.value in failing else ""
+        cells = [f"{flag}{v.status.value}{flag}", f"{_cell(v.decision.claim)} (`{v.id}`)", _cell(v.reason)]
+        if row.impact is not None:
+            cells.append(_cell(_impact_note(row.impact)))
+        out.append("| " + " | ".join(cells) + " |")
+    if bad:
+        out += ["", f"{bad} decision{'s' if bad != 1 else ''} with a failing status "
+                f"({', '.join(sorted(failing))}): revalidate, supersede or reject "
+                "them (`memvet show ID`)."]
+    return out
+
+
+def _escape_data(value: str) -> str:
+    return value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _escape_property(value: str) -> str:
+    return _escape_data(value).replace(":", "%3A").replace(",", "%2C")
+
+
+def _location(row: Row) -> tuple[str, int]:
+    v = row.verdict
+    for check in v.checks:
+        if check.result is not AnchorResult.HOLDS:
+            path = check.new_path or check.anchor.path
+            if path:
+                return path, check.line or check.anchor.line
+    if row.impact is not None:
+        for check in v.checks:
+            for path in (check.new_path, check.anchor.path):
+                if path and path in row.impact.paths:
+                    return path, check.line or check.anchor.line
+    for anchor in v.decision.anchors:
+        if anchor.path:
+            return anchor.path, anchor.line
+    return "", 0
+
+
+def github(rows: Sequence[Row], target: str, failing: set[str]) -> list[str]:
+    """GitHub Actions workflow commands: one annotation per decision that
+    needs attention, on the anchored file and line.
+
+    ``::error`` for a failing status, ``::warning`` for any other drift,
+    ``::notice`` for a verified (or history) decision whose code the range
+    touched. Verified decisions outside a ``--since`` range get nothing.
+    """
+    out = []
+    for row in rows:
+        v = row.verdict
+        status = v.status.value
+        if status in failing:
+            level = "error"
+        elif v.status in (Status.UNANCHORED, Status.NEEDS_REVALIDATION, Status.STALE, Status.REFUTED):
+            level = "warning"
+        elif row.impact is not None:
+            level = "notice"
+        else:
+            continue
+        path, line = _location(row)
+        props = []
+        if path:
+            props.append(f"file={_escape_property(path)}")
+            if line:
+                props.append(f"line={line}")
+        props.append(f"title={_escape_property(f'memvet: {status} decision {v.id}')}")
+        message = f"{' '.join(v.decision.claim.split())} ({v.reason})"
+        if row.impact is not None:
+            message += f" [{_impact_note(row.impact)}]"
+        out.append(f"::{level} {','.join(props)}::{_escape_data(message)}")
+    out.append(summary(rows, target))
+    return out
+
+
+def as_json(rows: Sequence[Row], target: str, report: ImpactReport | None, ignored: Sequence[str]) -> str:
+    """The JSON report: ``at`` and ``decisions`` (plus the range with ``--since``)."""
+    data: dict[str, Any] = {"at": target, "decisions": [r.to_dict() for r in rows], "ignored": list(ignored)}
+    if report is not None:
+        data.update({"since": report.since, "base": report.base, "changed_paths": list(report.changed)})
+    return json.dumps(data, indent=2, ensure_ascii=False)
