@@ -58,8 +58,8 @@ class MemVetToolSpec(BaseToolSpec):
         active decision it conflicts with (supersede or reject those explicitly).
 
         Args:
-            claim: The decision in one or two sentences, e.g. "Orders are appended to a JSON-lines file".
-            anchors: Evidence in the code, each one of: "path/to/file.py::Class.method" (a function, class or method), "path/to/file" (a whole file), "dep:requests>=2" (a declared dependency), "import:pickle" or "pattern:<regex>" (something that must stay absent). Paths are relative to the repository root. Without anchors the decision is served as unconfirmed.
+            claim (str): The decision in one or two sentences, e.g. "Orders are appended to a JSON-lines file".
+            anchors (list[str] | None): Evidence in the code, each one of: "path/to/file.py::Class.method" (a function, class or method), "path/to/file" (a whole file), "dep:requests>=2" (a declared dependency), "import:pickle" or "pattern:<regex>" (something that must stay absent). Paths are relative to the repository root. Without anchors the decision is served as unconfirmed.
         """
         return _describe(self.ledger.record(claim, anchors or ()))
 
@@ -72,8 +72,8 @@ class MemVetToolSpec(BaseToolSpec):
         contradicted (do not repeat them). Each line starts with the decision's [id].
 
         Args:
-            query: What you want to know, e.g. "how are orders saved?".
-            k: How many decisions to return (default 5).
+            query (str): What you want to know, e.g. "how are orders saved?".
+            k (int): How many decisions to return (default 5).
         """
         recall = self.ledger.recall(query, k=k, at=self.at, include=self.include)
         if not recall.items:
@@ -87,10 +87,10 @@ class MemVetToolSpec(BaseToolSpec):
         "superseded by <new id>: <reason>" and never as current again.
 
         Args:
-            decision_id: Id of the active decision to replace (as shown in brackets by recall).
-            claim: The new decision in one or two sentences.
-            reason: Why the old decision no longer holds.
-            anchors: Evidence for the new decision, in the same forms as for record.
+            decision_id (str): Id of the active decision to replace (as shown in brackets by recall).
+            claim (str): The new decision in one or two sentences.
+            reason (str): Why the old decision no longer holds.
+            anchors (list[str] | None): Evidence for the new decision, in the same forms as for record.
         """
         return _describe(self.ledger.supersede(decision_id, claim, anchors or (), reason=reason))
 
@@ -101,8 +101,8 @@ class MemVetToolSpec(BaseToolSpec):
         repeats it; nothing is deleted.
 
         Args:
-            decision_id: Id of the active decision (as shown in brackets by recall).
-            reason: Why it was rejected, e.g. "the global lock deadlocked under load".
+            decision_id (str): Id of the active decision (as shown in brackets by recall).
+            reason (str): Why it was rejected, e.g. "the global lock deadlocked under load".
         """
         decision = self.ledger.reject(decision_id, reason=reason)
         return f"rejected decision {decision.id}: {decision.reason}"
@@ -131,7 +131,7 @@ class MemVetToolSpec(BaseToolSpec):
 def _describe(result: RecordResult) -> str:
     decision = result.decision
     if result.outcome == "confirmed":
-        lines = [f"confirmed existing decision {decision.id} ({decision.confirmations} confirmations); "
+        lines = [f"confirmed existing decision {decision.id} (confirmations: {decision.confirmations}); "
                  "no copy added"]
     elif result.outcome == "superseded":
         lines = [f"recorded decision {decision.id}; it supersedes {decision.supersedes}"]

@@ -126,7 +126,7 @@ def test_query_engine_serves_a_rewritten_decision_as_verify_before_relying(drift
     answer = str(response)
     claim = drifted.ledger.get(drifted.stale).claim
     assert f"stale, the evidence it rested on was rewritten ({stale.metadata['reason']}): {claim}" in answer
-    assert "the body of OrderStore.save in shop/store.py changed" in answer
+    assert "shop/store.py::OrderStore.save: the body" in answer
     assert "previously tried, rejected: pickle is unsafe to load from disk" in answer
 
 
