@@ -1,0 +1,558 @@
+#!/usr/bin/env python
+"""Drift accuracy on a real history (issue 8, part 2).
+
+Records one decision per sampled symbol at ``--from``, checks them all at
+``--to`` with ``Ledger.check``, and scores each verdict against a ground truth
+derived without tree-sitter:
+
+* Python: the standard library's ``ast`` of the definition (decorators
+  included, docstrings removed, positions ignored). Same dump at both ends:
+  ``unchanged`` (identical text) or ``cosmetic`` (only comments, layout,
+  docstrings or quoting changed); a different dump: ``changed``.
+* JavaScript/TypeScript: the definition is located by its declaration line
+  (``function name(``, ``class Name``, ``const name =``, a method inside its
+  class) and ends at the first closing-brace line at the declaration's
+  indentation; ``git log -L`` over that range says whether any commit between
+  the two revisions touched it, and a comment- and whitespace-free comparison
+  of the two texts separates ``cosmetic`` from ``changed``.
+* Not at its path any more: the same qualified name in another file (rename
+  targets first, then every changed file) is ``moved``; for Python, the same
+  body under another name also counts as ``moved``; otherwise ``deleted``.
+
+Cases the ground truth cannot locate unambiguously are excluded and counted.
+Next to MemVet stands the file-level baseline: flag every decision whose
+file's content changed (``refuted`` when the file is gone).
+
+Sampling (``--sample N --from REV --to REV``) takes functions, methods and
+classes from files that changed between the two revisions: decisions on
+unchanged files are trivially right for both (same blob). ``--cases FILE``
+takes a JSON document instead::
+
+    {"from": "REV", "to": "REV",
+     "cases": [{"anchor": "path/to/file.py::Class.method", "expect": "changed"}]}
+
+``expect`` (optional: unchanged | cosmetic | changed | moved | deleted)
+overrides the derived truth; ``--from``/``--to`` override the file's.
+
+Example::
+
+    python benchmarks/drift.py --repo /tmp/sqlalchemy --sample 300 --from HEAD~500 --to HEAD
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import fnmatch
+import json
+import re
+import sys
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import _bench  # noqa: E402
+
+from memvet import _code  # noqa: E402
+from memvet._git import GitRepo  # noqa: E402
+
+TRUTHS = ("unchanged", "cosmetic", "changed", "moved", "deleted")
+#: What a correct verdict is for each truth.
+EXPECTED = {"unchanged": "holds", "cosmetic": "holds", "changed": "changed", "moved": "moved",
+            "deleted": "deleted"}
+JS_LANGUAGES = ("javascript", "typescript", "tsx")
+
+
+@dataclass
+class Case:
+    id: str
+    path: str
+    qualname: str
+    language: str
+    truth: str = ""
+    truth_detail: str = ""
+    expect: str = ""
+    memvet: str = ""
+    memvet_status: str = ""
+    memvet_reason: str = ""
+    baseline: str = ""
+    excluded: str = ""
+
+
+# ============================================================= Python truth (ast)
+
+
+def _strip_docstrings(tree: ast.AST) -> None:
+    """Remove docstrings in place (the tree is ours; no copy needed)."""
+    for sub in ast.walk(tree):
+        body = getattr(sub, "body", None)
+        if (isinstance(sub, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Module))
+                and isinstance(body, list) and body and isinstance(body[0], ast.Expr)
+                and isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str)):
+            sub.body = body[1:] or [ast.Pass()]
+
+
+def _dump(node: ast.AST, *, anonymous: bool = False) -> str:
+    """The definition's ast without positions (docstrings already removed)."""
+    name = getattr(node, "name", None)
+    if anonymous and name is not None:
+        node.name = "_"  # type: ignore[attr-defined]
+    try:
+        return ast.dump(node, annotate_fields=True, include_attributes=False)
+    finally:
+        if anonymous and name is not None:
+            node.name = name  # type: ignore[attr-defined]
+
+
+_COMPOUND = (ast.If, ast.Try, ast.With, ast.AsyncWith, ast.For, ast.AsyncFor, ast.While)
+if hasattr(ast, "TryStar"):
+    _COMPOUND = (*_COMPOUND, ast.TryStar)
+
+
+def py_definitions(source: bytes) -> dict[str, list[ast.AST]] | None:
+    """Qualified name -> definitions (several when conditionally redefined)."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return None
+    _strip_docstrings(tree)
+    out: dict[str, list[ast.AST]] = {}
+
+    def walk(stmts: list[ast.stmt], prefix: str) -> None:
+        for st in stmts:
+            if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                q = prefix + st.name
+                out.setdefault(q, []).append(st)
+                walk(st.body, q + ".")
+            elif isinstance(st, _COMPOUND):
+                for field in ("body", "orelse", "finalbody"):
+                    walk(getattr(st, field, []) or [], prefix)
+                for handler in getattr(st, "handlers", []) or []:
+                    walk(handler.body, prefix)
+
+    walk(tree.body, "")
+    return out
+
+
+def _segment(source: bytes, node: ast.AST) -> str:
+    lines = source.decode("utf-8", "replace").splitlines()
+    start = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])  # type: ignore[attr-defined]
+    return "\n".join(lines[start - 1: node.end_lineno])  # type: ignore[attr-defined]
+
+
+_DEFS: dict[tuple[str, str], dict[str, list[ast.AST]] | None] = {}
+_BODIES: dict[tuple[str, str], dict[str, list[str]]] = {}
+
+
+def _defs_at(snap: Any, path: str) -> dict[str, list[ast.AST]] | None:
+    key = (snap.name, path)
+    if key not in _DEFS:
+        data = snap.read(path)
+        _DEFS[key] = py_definitions(data) if data is not None else None
+    return _DEFS[key]
+
+
+def _bodies_at(snap: Any, path: str) -> dict[str, list[str]]:
+    """Anonymous body dump -> qualified names, per file (computed once)."""
+    key = (snap.name, path)
+    if key not in _BODIES:
+        out: dict[str, list[str]] = {}
+        for q, nodes in (_defs_at(snap, path) or {}).items():
+            for n in nodes:
+                out.setdefault(_dump(n, anonymous=True), []).append(q)
+        _BODIES[key] = out
+    return _BODIES[key]
+
+
+def python_truth(snap_from: Any, snap_to: Any, case: Case, candidates: list[str]) -> tuple[str, str]:
+    """(truth, detail) or ("", why excluded)."""
+    src_from = snap_from.read(case.path)
+    defs_from = py_definitions(src_from) if src_from is not None else None
+    if defs_from is None:
+        return "", "does not parse with ast at --from"
+    nodes = defs_from.get(case.qualname, [])
+    if len(nodes) != 1:
+        return "", f"ast finds {len(nodes)} definitions of {case.qualname}"
+    old = nodes[0]
+    src_to = snap_to.read(case.path)
+    if src_to is not None:
+        defs_to = py_definitions(src_to)
+        if defs_to is None:
+            return "", "does not parse with ast at --to"
+        now = defs_to.get(case.qualname, [])
+        if len(now) > 1:
+            return "", f"ast finds {len(now)} definitions of {case.qualname} at --to"
+        if now:
+            if _segment(src_from, old) == _segment(src_to, now[0]):
+                return "unchanged", "identical text"
+            if _dump(old) == _dump(now[0]):
+                return "cosmetic", "same ast without docstrings"
+            return "changed", "ast differs"
+    body = _dump(old, anonymous=True)
+    for path in candidates:
+        if path == case.path or not path.endswith(".py"):
+            continue
+        defs = _defs_at(snap_to, path)
+        if defs and case.qualname in defs:
+            return "moved", f"same name in {path}"
+    if len(body) > 300:  # a trivial body (``pass``) would match anything
+        for path in [case.path, *candidates]:
+            if not path.endswith(".py"):
+                continue
+            for q in _bodies_at(snap_to, path).get(body, []):
+                if not (path == case.path and q == case.qualname):
+                    return "moved", f"same body as {path}::{q}"
+    return "deleted", "not found at --to"
+
+
+# ============================================================= JS/TS truth (git log -L)
+
+_MODS = r"(?:(?:export|default|declare|abstract|async|static|public|private|protected|readonly|override|get|set)\s+)*"
+
+
+def _decl_patterns(name: str, member: bool) -> list[re.Pattern[str]]:
+    """Declaration lines of ``name``; ``member`` adds class-member forms."""
+    n = re.escape(name)
+    pats = [
+        re.compile(rf"^(\s*){_MODS}function\s*\*?\s*{n}\s*[<(]"),
+        re.compile(rf"^(\s*){_MODS}(?:const|let|var)\s+{n}\s*(?::[^=]+)?=\s*"),
+        re.compile(rf"^(\s*){_MODS}(?:class|interface|enum)\s+{n}\b"),
+        re.compile(rf"^(\s*){_MODS}type\s+{n}\b"),
+    ]
+    if member:
+        # A method: ``name(args) {`` (not a call: the line opens a body or
+        # continues a parameter list), or ``name: function`` / ``name = () =>``.
+        pats += [re.compile(rf"^(\s*){_MODS}\*?\s*{n}\s*(?:<[^>]*>)?\s*\([^;]*(?:\{{|\(|,)\s*$"),
+                 re.compile(rf"^(\s*){_MODS}{n}\s*[:=]\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*=>|[A-Za-z_$][\w$]*\s*=>)")]
+    return pats
+
+
+def _find_decl(lines: list[str], name: str, member: bool, lo: int = 0, hi: int | None = None
+               ) -> list[tuple[int, int]]:
+    """Declarations of ``name`` as (line index, indentation)."""
+    hi = len(lines) if hi is None else hi
+    out = []
+    pats = _decl_patterns(name, member)
+    for i in range(lo, hi):
+        for pat in pats:
+            m = pat.match(lines[i])
+            if m:
+                out.append((i, len(m.group(1).expandtabs(4))))
+                break
+    return out
+
+
+def _region_end(lines: list[str], start: int, indent: int) -> int | None:
+    """Index of the last line of a definition starting at ``start``."""
+    first = lines[start].rstrip()
+    if "{" not in first and first.endswith(";"):
+        return start
+    opened = first.count("{") - first.count("}")
+    if "{" in first and opened <= 0 and not first.endswith(("(", ",", "=>")):
+        return start
+    for j in range(start + 1, len(lines)):
+        text = lines[j]
+        stripped = text.strip()
+        if not stripped:
+            continue
+        ind = len(text) - len(text.lstrip())
+        if ind == indent and stripped[0] in "})]":
+            return j
+        if ind < indent and stripped[0] not in ".?:+-*&|":
+            return None
+    return None
+
+
+def js_region(source: bytes | None, qualname: str) -> tuple[int, int] | str:
+    """1-based (start, end) lines of a definition, or why it was not found."""
+    if source is None:
+        return "no file"
+    lines = source.decode("utf-8", "replace").splitlines()
+    parts = qualname.split(".")
+    lo, hi = 0, len(lines)
+    for depth, part in enumerate(parts):
+        found = _find_decl(lines, part, depth > 0, lo + (depth > 0), hi)
+        if len(found) != 1:
+            return f"{len(found)} declarations of {part}"
+        start, indent = found[0]
+        end = _region_end(lines, start, indent)
+        if end is None:
+            return f"no end found for {part}"
+        lo, hi = start, end + 1
+    return lo + 1, hi
+
+
+_BLOCK_COMMENT = re.compile(r"/\*.*?\*/", re.S)
+_LINE_COMMENT = re.compile(r"(^|\s)//[^\n]*")
+
+
+def _js_normal(text: str) -> str:
+    return re.sub(r"\s+", "", _LINE_COMMENT.sub(r"\1", _BLOCK_COMMENT.sub("", text)))
+
+
+def js_truth(root: Path, rev_from: str, rev_to: str, snap_from: Any, snap_to: Any, case: Case,
+             candidates: list[str]) -> tuple[str, str]:
+    src_from = snap_from.read(case.path)
+    region = js_region(src_from, case.qualname)
+    if isinstance(region, str):
+        return "", f"--from: {region}"
+    old_lines = src_from.decode("utf-8", "replace").splitlines()[region[0] - 1: region[1]]  # type: ignore[union-attr]
+    src_to = snap_to.read(case.path)
+    now = js_region(src_to, case.qualname) if src_to is not None else "no file"
+    if not isinstance(now, str):
+        log = _bench.git(root, "log", "--format=%H", "-s", f"-L{now[0]},{now[1]}:{case.path}",
+                         f"{rev_from}..{rev_to}", check=False)
+        touched = [line for line in log.splitlines() if re.fullmatch(r"[0-9a-f]{40}", line)]
+        new_lines = src_to.decode("utf-8", "replace").splitlines()[now[0] - 1: now[1]]  # type: ignore[union-attr]
+        if not touched and old_lines == new_lines:
+            return "unchanged", "git log -L: no commit touched it"
+        if _js_normal("\n".join(old_lines)) == _js_normal("\n".join(new_lines)):
+            return "cosmetic", f"git log -L: {len(touched)} commit(s), only comments/layout"
+        return "changed", f"git log -L: {len(touched)} commit(s) changed it"
+    if src_to is not None and not now.startswith("0 declarations"):
+        return "", f"--to: {now}"
+    for path in candidates:
+        if path == case.path or _code.language_for_path(path) not in JS_LANGUAGES:
+            continue
+        if not isinstance(js_region(snap_to.read(path), case.qualname), str):
+            return "moved", f"same name in {path}"
+    return "deleted", "not found at --to"
+
+
+# ============================================================= the run
+
+
+def memvet_label(status: str, reason: str) -> str:
+    if status == "verified":
+        return "holds"
+    if status == "stale":
+        return "changed"
+    if status == "refuted":
+        return "deleted"
+    if status == "needs_revalidation" and "moved" in reason:
+        return "moved"
+    return "unverifiable"
+
+
+def changed_paths(root: Path, rev_from: str, rev_to: str) -> tuple[list[str], dict[str, str]]:
+    """Paths changed between two revisions, and renames old -> new."""
+    out = _bench.git(root, "diff", "--name-status", "-M", rev_from, rev_to)
+    paths, renames = [], {}
+    for line in out.splitlines():
+        parts = line.split("\t")
+        if parts[0].startswith("R") and len(parts) == 3:
+            renames[parts[1]] = parts[2]
+            paths.append(parts[1])
+            paths.append(parts[2])
+        elif len(parts) == 2:
+            paths.append(parts[1])
+    return paths, renames
+
+
+def ignored(path: str, patterns: list[str]) -> bool:
+    return any(fnmatch.fnmatchcase(path, p) or path.startswith(p.rstrip("*").rstrip("/") + "/")
+               for p in patterns)
+
+
+def run(repo_path: str, rev_from: str | None, rev_to: str | None, sample: int, cases_file: str | None,
+        seed: int, languages: list[str], under: str, per_file: int, ignore: list[str]) -> dict[str, Any]:
+    root = _bench.repo_root(repo_path)
+    spec: dict[str, Any] = {}
+    if cases_file:
+        spec = json.loads(Path(cases_file).read_text(encoding="utf-8"))
+    rev_from = rev_from or spec.get("from")
+    rev_to = rev_to or spec.get("to") or "HEAD"
+    if not rev_from:
+        raise SystemExit("give --from (or a cases file with \"from\")")
+    a = _bench.rev_parse(root, rev_from)
+    b = _bench.rev_parse(root, rev_to)
+    repo = GitRepo(root)
+    snap_a, snap_b = repo.snapshot(a), repo.snapshot(b)
+    changed, renames = changed_paths(root, a, b)
+    candidates_all = sorted(p for p in set(changed) if not ignored(p, ignore))
+
+    cases: list[Case] = []
+    if spec.get("cases"):
+        for i, c in enumerate(spec["cases"]):
+            path, _, name = c["anchor"].partition("::")
+            cases.append(Case(f"c{i:04d}", path, name, _code.language_for_path(path) or "",
+                              expect=c.get("expect", "")))
+    else:
+        paths = [p for p in changed if snap_a.blob_id(p) is not None
+                 and _code.language_for_path(p) in languages
+                 and (not under or p.startswith(under.rstrip("/") + "/")) and not ignored(p, ignore)]
+        paths = sorted(set(paths))
+        for i, s in enumerate(_bench.sample_symbols(repo, a, sample, seed=seed, per_file=per_file, paths=paths)):
+            cases.append(Case(f"c{i:04d}", s.path, s.qualname, s.language))
+
+    for case in cases:
+        first = [renames[case.path]] if case.path in renames else []
+        candidates = first + [p for p in candidates_all if p not in first]
+        if case.language == "python":
+            truth, detail = python_truth(snap_a, snap_b, case, candidates)
+        elif case.language in JS_LANGUAGES:
+            truth, detail = js_truth(root, a, b, snap_a, snap_b, case, candidates)
+        else:
+            truth, detail = "", f"no independent ground truth for {case.language or 'this file type'}"
+        if case.expect:
+            detail = f"expected by the cases file (derived: {truth or 'excluded'}, {detail})"
+            truth = case.expect
+        if truth:
+            case.truth, case.truth_detail = truth, detail
+        else:
+            case.excluded = detail
+        blob_a, blob_b = snap_a.blob_id(case.path), snap_b.blob_id(case.path)
+        case.baseline = "deleted" if blob_b is None else ("holds" if blob_a == blob_b else "changed")
+
+    with _bench.TempDir("memvet-drift-") as home:
+        ledger = _bench.open_ledger(root, home, _bench.make_embedder("hashing"), disk_cache=False)
+        ids: dict[str, Case] = {}
+        for case in cases:
+            try:
+                res = ledger.record(f"{case.qualname} in {case.path} is a decision anchor ({case.id}).",
+                                    [f"{case.path}::{case.qualname}"], at=a, tags=[case.id])
+            except Exception as exc:  # noqa: BLE001 - a refused write is a result here
+                case.excluded = case.excluded or f"MemVet refused the anchor: {exc}"
+                case.memvet = "refused"
+                continue
+            ids[res.decision.id] = case
+        check_s, verdicts = _bench.timed(lambda: ledger.check(at=b))
+    for v in verdicts:
+        case = ids.get(v.decision.id)
+        if case is not None:
+            case.memvet_status = v.status.value
+            case.memvet_reason = v.reason
+            case.memvet = memvet_label(v.status.value, v.reason)
+
+    scored = [c for c in cases if c.truth and not c.excluded]
+    return {
+        "benchmark": "drift",
+        "command": _bench.command_line(),
+        "repo": str(root),
+        "from": a,
+        "to": b,
+        "commits": int(_bench.git(root, "rev-list", "--count", f"{a}..{b}").strip() or 0),
+        "languages": languages,
+        "ignored": ignore,
+        "sampled": len(cases),
+        "scored": len(scored),
+        "excluded": len(cases) - len(scored),
+        "check_ms": _bench.ms(check_s),
+        "summary": summarize(scored),
+        "by_truth": by_truth(scored),
+        "cases": [asdict(c) for c in cases],
+    }
+
+
+def _rate(num: int, den: int) -> float | None:
+    return None if den == 0 else num / den
+
+
+def summarize(scored: list[Case]) -> dict[str, Any]:
+    def pick(*truths: str) -> list[Case]:
+        return [c for c in scored if c.truth in truths]
+
+    unrelated, changed, moved, deleted = pick("unchanged", "cosmetic"), pick("changed"), pick("moved"), pick("deleted")
+    flagged_m = [c for c in scored if c.memvet == "changed"]
+    flagged_b = [c for c in scored if c.baseline == "changed"]
+    return {
+        "unrelated_edit_cases": len(unrelated),
+        "false_alarms_memvet": sum(c.memvet != "holds" for c in unrelated),
+        "false_alarms_baseline": sum(c.baseline != "holds" for c in unrelated),
+        "false_alarm_rate_memvet": _rate(sum(c.memvet != "holds" for c in unrelated), len(unrelated)),
+        "false_alarm_rate_baseline": _rate(sum(c.baseline != "holds" for c in unrelated), len(unrelated)),
+        "body_change_cases": len(changed),
+        "recall_memvet": _rate(sum(c.memvet == "changed" for c in changed), len(changed)),
+        "recall_baseline": _rate(sum(c.baseline == "changed" for c in changed), len(changed)),
+        "stale_precision_memvet": _rate(sum(c.truth == "changed" for c in flagged_m), len(flagged_m)),
+        "stale_precision_baseline": _rate(sum(c.truth == "changed" for c in flagged_b), len(flagged_b)),
+        "move_cases": len(moved),
+        "moves_as_moves_memvet": sum(c.memvet == "moved" for c in moved),
+        "moves_as_moves_baseline": 0,
+        "deletion_cases": len(deleted),
+        "deletions_refuted_memvet": sum(c.memvet == "deleted" for c in deleted),
+        "deletions_refuted_baseline": sum(c.baseline == "deleted" for c in deleted),
+        "accuracy_memvet": _rate(sum(EXPECTED[c.truth] == c.memvet for c in scored), len(scored)),
+        "accuracy_baseline": _rate(sum(EXPECTED[c.truth] == c.baseline for c in scored), len(scored)),
+    }
+
+
+def by_truth(scored: list[Case]) -> dict[str, dict[str, Any]]:
+    out: dict[str, dict[str, Any]] = {}
+    for t in TRUTHS:
+        group = [c for c in scored if c.truth == t]
+        verdicts: dict[str, int] = {}
+        for c in group:
+            verdicts[c.memvet] = verdicts.get(c.memvet, 0) + 1
+        out[t] = {"n": len(group), "memvet_correct": sum(EXPECTED[t] == c.memvet for c in group),
+                  "baseline_correct": sum(EXPECTED[t] == c.baseline for c in group), "memvet_verdicts": verdicts}
+    return out
+
+
+def _pct(x: float | None) -> str:
+    return "n/a" if x is None else f"{100 * x:.1f} %"
+
+
+def render(r: dict[str, Any], show_errors: int = 10) -> str:
+    s = r["summary"]
+    head = (f"drift: {r['repo']} {r['from'][:12]}..{r['to'][:12]} ({r['commits']} commits), "
+            f"{r['sampled']} decisions sampled, {r['scored']} scored, {r['excluded']} excluded "
+            f"(ground truth could not locate them); check took {r['check_ms']:.0f} ms")
+    summary = _bench.table(["measure", "MemVet (symbol level)", "file-level baseline"], [
+        (f"false alarms on unrelated edits (n={s['unrelated_edit_cases']})",
+         f"{s['false_alarms_memvet']} ({_pct(s['false_alarm_rate_memvet'])})",
+         f"{s['false_alarms_baseline']} ({_pct(s['false_alarm_rate_baseline'])})"),
+        (f"recall on real body changes (n={s['body_change_cases']})", _pct(s["recall_memvet"]),
+         _pct(s["recall_baseline"])),
+        ("precision of 'changed'", _pct(s["stale_precision_memvet"]), _pct(s["stale_precision_baseline"])),
+        (f"moves detected as moves (n={s['move_cases']})", s["moves_as_moves_memvet"], s["moves_as_moves_baseline"]),
+        (f"deletions refuted (n={s['deletion_cases']})", s["deletions_refuted_memvet"], s["deletions_refuted_baseline"]),
+        ("overall accuracy", _pct(s["accuracy_memvet"]), _pct(s["accuracy_baseline"])),
+    ])
+    detail = _bench.table(["ground truth", "n", "MemVet right", "baseline right", "MemVet verdicts"], [
+        (t, v["n"], v["memvet_correct"], v["baseline_correct"],
+         ", ".join(f"{k}: {n}" for k, n in sorted(v["memvet_verdicts"].items())))
+        for t, v in r["by_truth"].items()])
+    wrong = [c for c in r["cases"] if c["truth"] and not c["excluded"] and EXPECTED[c["truth"]] != c["memvet"]]
+    lines = [f"- {c['path']}::{c['qualname']}: truth {c['truth']} ({c['truth_detail']}); MemVet "
+             f"{c['memvet_status']}: {c['memvet_reason']}" for c in wrong[:show_errors]]
+    parts = [head, summary, detail]
+    if lines:
+        parts.append(f"MemVet disagreements ({len(wrong)}; first {len(lines)}):\n" + "\n".join(lines))
+    parts.append(f"command: {r['command']}")
+    return "\n\n".join(parts)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter,
+                                     epilog=__doc__.split("\n\n", 1)[1])
+    parser.add_argument("--repo", default=".", help="any local git repository (default: .)")
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument("--cases", help="JSON cases file (see above)")
+    source.add_argument("--sample", type=int, help="sample N symbols from files changed in --from..--to")
+    parser.add_argument("--from", dest="rev_from", help="revision the decisions are recorded at")
+    parser.add_argument("--to", dest="rev_to", help="revision they are checked at (default HEAD)")
+    parser.add_argument("--languages", default="python,javascript,typescript,tsx",
+                        help="languages to sample (default python,javascript,typescript,tsx)")
+    parser.add_argument("--under", default="", help="only sample under this folder")
+    parser.add_argument("--ignore", default="dist/*,build/*,*.min.js",
+                        help="globs of generated files: never sampled, and a 'move' into them is not a move "
+                             "in the ground truth (default dist/*,build/*,*.min.js)")
+    parser.add_argument("--per-file", type=int, default=3, help="at most this many symbols per file")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--json", action="store_true", help="print one JSON document (with every case)")
+    args = parser.parse_args(argv)
+    if args.sample is not None and not args.rev_from:
+        parser.error("--sample needs --from (and optionally --to)")
+    result = run(args.repo, args.rev_from, args.rev_to, args.sample or 0, args.cases, args.seed,
+                 [x.strip() for x in args.languages.split(",") if x.strip()], args.under, args.per_file,
+                 [x.strip() for x in args.ignore.split(",") if x.strip()])
+    _bench.emit(result, args.json, render)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
