@@ -1,0 +1,543 @@
+#!/usr/bin/env python
+"""Contamination: do agents fed by a memory adopt false or drifted facts? (issue 8, part 1)
+
+A deterministic proxy agent answers one yes/no question per fact, in three
+arms, against three memory back ends, in two scenarios.
+
+Arms:
+  no-memory     answers from the code only.
+  code-first    reads the code first; uses a memory only when the code is
+                silent on the question.
+  memory-first  takes the first usable memory that addresses the question and
+                stops; reads the code only when no memory is usable.
+
+Back ends (the same claims, the same embedding, the same k):
+  plain         a Chroma collection, add-only: every memory is usable.
+  lifecycle     memories can be retracted (rejected), no code checks: every
+                active memory is usable.
+  memvet        a MemVet ledger: typed anchors resolved at write (a write whose
+                anchor does not resolve is blocked), verified at every read;
+                only the ``current`` group (verified) is usable, ``caution``
+                and ``history`` items send the agent back to the code.
+
+Scenarios:
+  poisoned      the seed setup: the facts file's true, false and silent facts
+                are written as an agent would write them (claim + the anchors
+                it would attach) at commit A and read at A. Before the reads, a
+                review pass retracts every stored memory the code contradicts
+                (the retraction lifecycle; plain is add-only and keeps them).
+  temporal      the facts file's temporal facts (all true at A) are recorded
+                at A; the file's ``changes`` are applied and committed in a
+                temporary clone to make commit B; the reads happen at B.
+
+The code oracle (what the agent learns by reading the code) is independent of
+MemVet: Python's ``ast`` for symbols and imports, ``tomllib`` for manifests,
+regular expressions for text. A question's truth is the oracle's answer at the
+commit it is read at; a silent fact (the code says nothing) is false.
+
+Reported per back end and arm: correct answers, false (poisoned) or drifted
+(temporal) facts adopted from memory, false facts still served as usable at
+the end, and the memory context the agent received per question, in tokens
+of the MiniLM WordPiece tokenizer. The facts file format is documented in
+docs/benchmarks.md.
+
+Example::
+
+    python benchmarks/contamination.py --repo . --facts benchmarks/facts/memvet.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import fnmatch
+import json
+import os
+import re
+import sys
+import tomllib
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import _bench  # noqa: E402
+import drift  # noqa: E402
+
+import memvet  # noqa: E402
+from memvet._git import GitRepo  # noqa: E402
+
+ARMS = ("no-memory", "code-first", "memory-first")
+BACKENDS = ("plain", "lifecycle", "memvet")
+
+
+# ============================================================= the code oracle
+
+
+class Oracle:
+    """Answers a fact's probe from the code at one commit (no MemVet involved)."""
+
+    def __init__(self, repo: GitRepo, rev: str) -> None:
+        self.snap = repo.snapshot(rev)
+
+    def read(self, path: str) -> bytes | None:
+        return self.snap.read(path)
+
+    def _symbol_source(self, anchor: str) -> str | None:
+        path, _, name = anchor.partition("::")
+        data = self.read(path)
+        if data is None:
+            return None
+        if path.endswith(".py"):
+            defs = drift.py_definitions(data)
+            nodes = (defs or {}).get(name, [])
+            return drift._segment(data, nodes[0]) if len(nodes) == 1 else None
+        region = drift.js_region(data, name)
+        if isinstance(region, str):
+            return None
+        return "\n".join(data.decode("utf-8", "replace").splitlines()[region[0] - 1: region[1]])
+
+    def _declared(self, name: str) -> bool:
+        from packaging.requirements import InvalidRequirement, Requirement
+        from packaging.utils import canonicalize_name
+
+        want = canonicalize_name(name)
+        names: list[str] = []
+        data = self.read("pyproject.toml")
+        if data is not None:
+            doc = tomllib.loads(data.decode("utf-8"))
+            project = doc.get("project", {})
+            reqs = list(project.get("dependencies", []))
+            for extra in project.get("optional-dependencies", {}).values():
+                reqs.extend(extra)
+            for group in doc.get("dependency-groups", {}).values():
+                reqs.extend(r for r in group if isinstance(r, str))
+            for r in reqs:
+                try:
+                    names.append(Requirement(r).name)
+                except InvalidRequirement:
+                    continue
+            names.extend(doc.get("tool", {}).get("poetry", {}).get("dependencies", {}).keys())
+        for path in self.snap.paths():
+            base = path.rsplit("/", 1)[-1]
+            if fnmatch.fnmatch(base, "requirements*.txt"):
+                for line in (self.read(path) or b"").decode("utf-8", "replace").splitlines():
+                    m = re.match(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)", line)
+                    if m and not line.lstrip().startswith(("#", "-")):
+                        names.append(m.group(1))
+            elif base == "package.json" and path.count("/") == 0:
+                pkg = json.loads((self.read(path) or b"{}").decode("utf-8"))
+                for key in ("dependencies", "devDependencies", "peerDependencies", "optionalDependencies"):
+                    names.extend(pkg.get(key, {}).keys())
+        return any(canonicalize_name(n) == want for n in names)
+
+    def _imports(self, module: str, scope: str) -> bool:
+        import ast
+
+        for path in self.snap.paths():
+            if not path.endswith(".py"):
+                continue
+            if scope and not (fnmatch.fnmatchcase(path, scope) or path.startswith(scope.rstrip("*/") + "/")):
+                continue
+            try:
+                tree = ast.parse(self.read(path) or b"")
+            except (SyntaxError, ValueError):
+                continue
+            for node in ast.walk(tree):
+                mods = []
+                if isinstance(node, ast.Import):
+                    mods = [a.name for a in node.names]
+                elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                    mods = [node.module]
+                if any(m == module or m.startswith(module + ".") for m in mods):
+                    return True
+        return False
+
+    def answer(self, probe: dict[str, Any]) -> bool | None:
+        """True/False when the code settles the question, None when it is silent."""
+        if "silent" in probe:
+            return None
+        if "symbol" in probe:
+            src = self._symbol_source(probe["symbol"])
+            result = src is not None and (
+                "contains" not in probe or re.search(probe["contains"], src) is not None)
+        elif "file" in probe:
+            data = self.read(probe["file"])
+            result = data is not None and (
+                "contains" not in probe or re.search(probe["contains"], data.decode("utf-8", "replace")) is not None)
+        elif "dependency" in probe:
+            result = self._declared(probe["dependency"])
+        elif "imports" in probe:
+            result = self._imports(probe["imports"], probe.get("scope", ""))
+        else:
+            raise SystemExit(f"unknown probe {probe!r}")
+        return (not result) if probe.get("negate") else result
+
+
+# ============================================================= back ends
+
+
+@dataclass
+class Item:
+    fact: str
+    usable: bool
+    text: str
+
+
+class PlainBackend:
+    """Add-only Chroma retrieval."""
+
+    name = "plain"
+    can_retract = False
+
+    def __init__(self, client: Any, embedder: Any) -> None:
+        self.embedder = embedder
+        self.col = client.create_collection(f"plain-{uuid.uuid4().hex[:8]}", embedding_function=None,
+                                            configuration={"hnsw": {"space": "cosine"}})
+        self.rejected: set[str] = set()
+        self.blocked: list[str] = []
+
+    def write(self, fact: dict[str, Any], rev: str) -> None:
+        vec = self.embedder.embed_documents([fact["claim"]])[0]
+        self.col.add(ids=[fact["id"]], documents=[fact["claim"]], embeddings=[vec],
+                     metadatas=[{"fact": fact["id"], "lifecycle": "active"}])
+
+    def retract(self, fact_id: str, reason: str) -> None:
+        raise NotImplementedError
+
+    def stored(self, fact_id: str) -> bool:
+        return bool(self.col.get(ids=[fact_id])["ids"])
+
+    def usable_at_end(self, fact_id: str, rev: str) -> bool:
+        return self.stored(fact_id) and fact_id not in self.rejected
+
+    def read(self, question: str, k: int, rev: str) -> tuple[list[Item], str]:
+        got = self.col.query(query_embeddings=[self.embedder.embed_query(question)],
+                             n_results=min(k, self.col.count()), include=["documents", "metadatas"])
+        items = [Item(m["fact"], True, d) for d, m in zip(got["documents"][0], got["metadatas"][0])]
+        return items, "\n".join(f"- {i.text}" for i in items)
+
+
+class LifecycleBackend(PlainBackend):
+    """Retraction without code checks: rejected memories are not served."""
+
+    name = "lifecycle"
+    can_retract = True
+
+    def retract(self, fact_id: str, reason: str) -> None:
+        self.rejected.add(fact_id)
+        self.col.update(ids=[fact_id], metadatas=[{"fact": fact_id, "lifecycle": "rejected"}])
+
+    def read(self, question: str, k: int, rev: str) -> tuple[list[Item], str]:
+        n = self.col.count()
+        got = self.col.query(query_embeddings=[self.embedder.embed_query(question)],
+                             n_results=min(max(4 * k, 20), n), include=["documents", "metadatas"])
+        items = [Item(m["fact"], True, d) for d, m in zip(got["documents"][0], got["metadatas"][0])
+                 if m["lifecycle"] == "active"][:k]
+        return items, "\n".join(f"- {i.text}" for i in items)
+
+
+class MemvetBackend:
+    """A MemVet ledger: anchors at write, verification at read."""
+
+    name = "memvet"
+    can_retract = True
+
+    def __init__(self, repo: Path, client: Any, embedder: Any) -> None:
+        self.ledger = memvet.Ledger.open(repo, client=client, embedding=embedder,
+                                         namespace=f"contamination-{uuid.uuid4().hex[:8]}", disk_cache=False)
+        self.ids: dict[str, str] = {}  # fact id -> decision id
+        self.facts: dict[str, str] = {}  # decision id -> fact id
+        self.blocked: list[str] = []
+        self.block_reasons: dict[str, str] = {}
+
+    @staticmethod
+    def _anchor(spec: Any) -> Any:
+        if isinstance(spec, dict):
+            return memvet.absent(import_=spec.get("import"), pattern=spec.get("pattern"),
+                                 scope=spec.get("scope", ""))
+        return spec
+
+    def write(self, fact: dict[str, Any], rev: str) -> None:
+        try:
+            res = self.ledger.record(fact["claim"], [self._anchor(a) for a in fact.get("anchors", [])],
+                                     at=rev, tags=[fact["id"]], author="proxy-agent")
+        except memvet.MemvetError as exc:
+            self.blocked.append(fact["id"])
+            self.block_reasons[fact["id"]] = str(exc)
+            return
+        self.ids[fact["id"]] = res.decision.id
+        self.facts.setdefault(res.decision.id, fact["id"])
+
+    def retract(self, fact_id: str, reason: str) -> None:
+        if fact_id in self.ids:
+            self.ledger.reject(self.ids[fact_id], reason=reason, author="reviewer")
+
+    def stored(self, fact_id: str) -> bool:
+        return fact_id in self.ids
+
+    def usable_at_end(self, fact_id: str, rev: str) -> bool:
+        if fact_id not in self.ids:
+            return False
+        return self.ledger.verify(self.ids[fact_id], at=rev).status is memvet.Status.VERIFIED
+
+    def read(self, question: str, k: int, rev: str) -> tuple[list[Item], str]:
+        recall = self.ledger.recall(question, k=k, at=rev)
+        items = []
+        for group in ("current", "caution", "history"):
+            for it in getattr(recall, group):
+                items.append((it.score, Item(self.facts.get(it.id, ""), group == "current", it.text)))
+        items.sort(key=lambda x: -x[0])
+        return [i for _, i in items], memvet.render_blocks(recall)
+
+
+# ============================================================= the agent
+
+
+@dataclass
+class Outcome:
+    correct: int = 0
+    adopted: int = 0
+    from_memory: int = 0
+    tokens: list[int] = field(default_factory=list)
+    adopted_ids: list[str] = field(default_factory=list)
+
+
+def answer(arm: str, code: bool | None, items: list[Item], fact_id: str) -> tuple[bool, str]:
+    """The proxy agent: (answer, where it came from)."""
+    memory = next((i for i in items if i.usable and i.fact == fact_id), None)
+    if arm == "no-memory":
+        return bool(code), "code"
+    if arm == "code-first":
+        if code is not None:
+            return code, "code"
+        return (True, "memory") if memory is not None else (False, "code")
+    if memory is not None:  # memory-first
+        return True, "memory"
+    return bool(code), "code"
+
+
+def run_scenario(name: str, repo: Path, facts: list[dict[str, Any]], write_rev: str, read_rev: str,
+                 embedder: Any, k: int, review: bool, tokenizer: Any) -> dict[str, Any]:
+    import chromadb
+    from chromadb.config import Settings
+
+    git = GitRepo(repo)
+    at_write, at_read = Oracle(git, write_rev), Oracle(git, read_rev)
+    truth_write = {f["id"]: at_write.answer(f["probe"]) for f in facts}
+    truth_read = {f["id"]: bool(at_read.answer(f["probe"])) for f in facts}
+    code_read = {f["id"]: at_read.answer(f["probe"]) for f in facts}
+    def mismatch(f: dict[str, Any]) -> bool:
+        t = truth_write[f["id"]]
+        if name == "temporal" or f["kind"] == "true":
+            return t is not True
+        return t is not (False if f["kind"] == "false" else None)
+
+    label_mismatch = [f["id"] for f in facts if mismatch(f)]
+    false_ids = [f["id"] for f in facts if not truth_read[f["id"]]]
+
+    client = chromadb.EphemeralClient(settings=Settings(anonymized_telemetry=False))
+    backends: list[Any] = [PlainBackend(client, embedder), LifecycleBackend(client, embedder),
+                           MemvetBackend(repo, client, embedder)]
+    results: dict[str, Any] = {}
+    for backend in backends:
+        for f in facts:
+            backend.write(f, write_rev)
+        retracted = 0
+        if review and backend.can_retract:
+            for f in facts:
+                if truth_write[f["id"]] is False and backend.stored(f["id"]):
+                    backend.retract(f["id"], "review: the code contradicts it")
+                    retracted += 1
+        reads = {f["id"]: backend.read(f["question"], k, read_rev) for f in facts}
+        per_arm = {}
+        for arm in ARMS:
+            out = Outcome()
+            for f in facts:
+                items, context = reads[f["id"]]
+                ans, source = answer(arm, code_read[f["id"]], items, f["id"])
+                out.correct += ans == truth_read[f["id"]]
+                if source == "memory":
+                    out.from_memory += 1
+                    if ans and not truth_read[f["id"]]:
+                        out.adopted += 1
+                        out.adopted_ids.append(f["id"])
+                out.tokens.append(0 if arm == "no-memory" else _tokens(tokenizer, context))
+            per_arm[arm] = {
+                "correct": out.correct, "questions": len(facts),
+                "false_adopted": out.adopted, "false_facts": len(false_ids),
+                "false_adopted_rate": out.adopted / len(false_ids) if false_ids else None,
+                "answers_from_memory": out.from_memory,
+                "context_tokens_mean": sum(out.tokens) / len(out.tokens),
+                "context_tokens_total": sum(out.tokens),
+                "adopted_ids": out.adopted_ids,
+            }
+        persisting = [i for i in false_ids if backend.usable_at_end(i, read_rev)]
+        results[backend.name] = {
+            "stored": sum(backend.stored(f["id"]) for f in facts),
+            "blocked_at_write": list(backend.blocked),
+            "block_reasons": getattr(backend, "block_reasons", {}),
+            "retracted_in_review": retracted,
+            "false_persisting": len(persisting),
+            "false_persisting_ids": persisting,
+            "retrieval_hit_rate": sum(any(i.fact == f["id"] for i in reads[f["id"]][0]) for f in facts) / len(facts),
+            "arms": per_arm,
+        }
+    return {
+        "scenario": name, "write_rev": write_rev, "read_rev": read_rev, "facts": len(facts),
+        "true_at_read": len(facts) - len(false_ids), "false_at_read": len(false_ids),
+        "false_ids": false_ids, "silent": [f["id"] for f in facts if code_read[f["id"]] is None],
+        "label_mismatch": label_mismatch, "review": review, "backends": results,
+    }
+
+
+def _tokens(tokenizer: Any, text: str) -> int:
+    if not text:
+        return 0
+    if tokenizer is None:
+        return (len(text) + 3) // 4
+    return len(tokenizer.encode(text, add_special_tokens=False).ids)
+
+
+def load_tokenizer() -> Any:
+    try:
+        import tokenizers
+    except ImportError:
+        return None
+    path = Path(memvet.__file__).parent / "data" / "minilm" / "tokenizer.json"
+    if not path.exists():
+        return None
+    tok = tokenizers.Tokenizer.from_file(str(path))
+    tok.no_truncation()
+    tok.no_padding()
+    return tok
+
+
+# ============================================================= commit B
+
+
+def apply_changes(clone: Path, changes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Apply the facts file's changes in the clone; returns what happened to each."""
+    report = []
+    for ch in changes:
+        status = "applied"
+        try:
+            if "replace" in ch:
+                r = ch["replace"]
+                target = clone / r["path"]
+                text = target.read_text(encoding="utf-8")
+                if r["old"] not in text:
+                    status = "skipped: text not found (the code moved on; update the facts file)"
+                else:
+                    count = r.get("count", 1)
+                    text = text.replace(r["old"], r["new"], -1 if count == 0 else count)
+                    target.write_text(text, encoding="utf-8")
+            elif "move" in ch:
+                src, dst = ch["move"]["from"], ch["move"]["to"]
+                if not (clone / src).exists():
+                    status = "skipped: source missing"
+                else:
+                    (clone / dst).parent.mkdir(parents=True, exist_ok=True)
+                    _bench.git(clone, "mv", src, dst)
+            elif "delete" in ch:
+                if (clone / ch["delete"]).exists():
+                    _bench.git(clone, "rm", "-q", ch["delete"])
+                else:
+                    status = "skipped: missing"
+            elif "append" in ch:
+                a = ch["append"]
+                with open(clone / a["path"], "a", encoding="utf-8") as handle:
+                    handle.write(a["text"])
+            else:
+                status = "skipped: unknown change"
+        except (OSError, RuntimeError) as exc:
+            status = f"failed: {exc}"
+        report.append({"why": ch.get("why", ""), "status": status})
+    _bench.git(clone, "add", "-A")
+    _bench.git(clone, "commit", "-q", "--allow-empty", "-m", "contamination benchmark: commit B")
+    return report
+
+
+def run(repo_path: str, facts_path: str, embedding: str, k: int, scenarios: list[str], review: bool
+        ) -> dict[str, Any]:
+    spec = json.loads(Path(facts_path).read_text(encoding="utf-8"))
+    root = _bench.repo_root(repo_path)
+    embedder = _bench.make_embedder(embedding)
+    tokenizer = load_tokenizer()
+    out: dict[str, Any] = {"benchmark": "contamination", "command": _bench.command_line(), "repo": str(root),
+                           "facts_file": facts_path, "embedding": embedding, "k": k, "scenarios": {}}
+    with _bench.TempDir("memvet-contamination-") as tmp:
+        clone = _bench.clone_to_temp(root, tmp)
+        a = _bench.rev_parse(clone, "HEAD")
+        out["commit_a"] = a
+        if "poisoned" in scenarios:
+            facts = [f for f in spec["facts"] if "poisoned" in f.get("scenarios", ["poisoned"])]
+            out["scenarios"]["poisoned"] = run_scenario("poisoned", clone, facts, a, a, embedder, k, review,
+                                                        tokenizer)
+        if "temporal" in scenarios:
+            facts = [f for f in spec["facts"] if "temporal" in f.get("scenarios", [])]
+            out["changes"] = apply_changes(clone, spec.get("changes", []))
+            b = _bench.rev_parse(clone, "HEAD")
+            out["commit_b"] = b
+            out["scenarios"]["temporal"] = run_scenario("temporal", clone, facts, a, b, embedder, k, review,
+                                                        tokenizer)
+    return out
+
+
+def render(r: dict[str, Any]) -> str:
+    parts = [f"contamination: {r['repo']} at {r['commit_a'][:12]} (A), embedding {r['embedding']}, k={r['k']}"]
+    for name, s in r["scenarios"].items():
+        head = (f"Scenario {name}: {s['facts']} facts written at {s['write_rev'][:12]}, read at "
+                f"{s['read_rev'][:12]}; {s['false_at_read']} false at read time"
+                f"{' (drifted)' if name == 'temporal' else ''}, {len(s['silent'])} silent; review pass "
+                f"{'on' if s['review'] else 'off'}")
+        rows = []
+        for backend, b in s["backends"].items():
+            for arm, x in b["arms"].items():
+                rate = "n/a" if x["false_adopted_rate"] is None else f"{100 * x['false_adopted_rate']:.0f} %"
+                rows.append((backend, arm, f"{x['correct']}/{x['questions']}",
+                             f"{x['false_adopted']}/{x['false_facts']} ({rate})",
+                             f"{b['false_persisting']}/{s['false_at_read']}", x["context_tokens_mean"]))
+        notes = []
+        for backend, b in s["backends"].items():
+            notes.append(f"{backend}: stored {b['stored']}, blocked at write {len(b['blocked_at_write'])}, "
+                         f"retracted in review {b['retracted_in_review']}, own memory retrieved in top-{r['k']} "
+                         f"{100 * b['retrieval_hit_rate']:.0f} %")
+            adopted = sorted({i for x in b["arms"].values() for i in x["adopted_ids"]})
+            if adopted:
+                notes.append(f"  adopted by {backend}: {', '.join(adopted)}")
+        if s["label_mismatch"]:
+            notes.append(f"facts whose label disagrees with the code at A: {', '.join(s['label_mismatch'])}")
+        parts += [head, _bench.table(["back end", "arm", "correct", "false/drifted adopted",
+                                      "false still usable", "context tokens/question"], rows), "\n".join(notes)]
+    if r.get("changes"):
+        skipped = [c for c in r["changes"] if c["status"] != "applied"]
+        parts.append(f"commit B = A + {len(r['changes'])} changes ({len(skipped)} skipped): "
+                     f"{r.get('commit_b', '')[:12]}" + "".join(f"\n  - {c['why']}: {c['status']}" for c in skipped))
+    parts.append(f"command: {r['command']}")
+    return "\n\n".join(parts)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter,
+                                     epilog=__doc__.split("\n\n", 1)[1])
+    parser.add_argument("--repo", default=".", help="the repository the facts are about (default: .)")
+    parser.add_argument("--facts", required=True, help="facts file (JSON; format in docs/benchmarks.md)")
+    parser.add_argument("--embedding", choices=("minilm", "hashing"), default="minilm")
+    parser.add_argument("-k", type=int, default=5, help="memories retrieved per question (default 5)")
+    parser.add_argument("--scenario", choices=("poisoned", "temporal", "both"), default="both")
+    parser.add_argument("--no-review", action="store_true",
+                        help="skip the review pass that retracts contradicted memories")
+    parser.add_argument("--json", action="store_true", help="print one JSON document")
+    args = parser.parse_args(argv)
+    scenarios = ["poisoned", "temporal"] if args.scenario == "both" else [args.scenario]
+    result = run(args.repo, args.facts, args.embedding, args.k, scenarios, not args.no_review)
+    _bench.emit(result, args.json, render)
+    return 0
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    raise SystemExit(main())
