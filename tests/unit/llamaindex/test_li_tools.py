@@ -55,6 +55,15 @@ def test_record_then_recall(ledger):
     assert f"- [{decision_id}] Orders are appended as JSON lines" in recalled
 
 
+def test_record_takes_every_anchor_form(ledger):
+    out = tools_of(ledger)["record"].call(
+        claim="Orders never use pickle and keep to one store module",
+        anchors=["import:pickle", "pattern:pickle\\.loads", "shop/store.py", "shop/store.py::checksum"],
+    ).content
+    assert out.splitlines()[1] == (
+        "anchors: import:pickle, pattern:pickle\\.loads, shop/store.py, shop/store.py::checksum")
+
+
 def test_record_reports_confirmation_conflicts_and_warnings(ledger):
     tools = tools_of(ledger)
     first = new_id(tools["record"].call(claim="Orders are appended as JSON lines", anchors=[SAVE]).content)
