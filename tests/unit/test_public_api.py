@@ -16,6 +16,9 @@ PUBLIC = {
     "RepositoryError", "Status", "StoreError", "StoreUnavailableError", "UnknownDecisionError",
     "UnknownRevisionError", "UnsupportedFileError", "UsageError", "Verdict", "__version__", "absent",
     "dependency", "file", "frame", "parse_anchor", "render_blocks", "symbol",
+    # the CLI-as-a-daily-tool layer (config, impact of a change, exchange, excerpts)
+    "Config", "Context", "Excerpt", "Impact", "ImpactReport", "ImportConflict", "ImportReport", "LedgerDump",
+    "agent_context", "changed_since", "excerpts", "export_jsonl", "find_config", "import_jsonl", "load_config",
 }
 
 
