@@ -1,0 +1,197 @@
+"""Every benchmark runs end to end on a small configuration (no timing assertions).
+
+Each script runs as a subprocess with ``--json`` on a repository built in a
+fixture (a few commits: an unrelated edit, a body change, a move, a
+deletion), or, for contamination, on a small repository the facts file is
+written for. The tests check the JSON's shape and that the figures are sane.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+
+from conftest import RepoBuilder  # tests/ is on sys.path (rootdir conftest)
+
+ROOT = Path(__file__).resolve().parents[2]
+BENCH = ROOT / "benchmarks"
+
+pytestmark = pytest.mark.timeout(120)
+
+MODULE = '''\
+"""A module with a few functions and a class."""
+import json
+
+
+def alpha(x):
+    """Alpha."""
+    y = x + 1
+    return y * 2
+
+
+def beta(items):
+    total = 0
+    for item in items:
+        total += item
+    return total
+
+
+class Store:
+    def save(self, order):
+        data = json.dumps(order)
+        return len(data)
+
+    def load(self, text):
+        value = json.loads(text)
+        return value
+'''
+
+HELPERS = '''\
+def gamma(a, b):
+    c = a * b
+    return c - 1
+
+
+def delta(s):
+    s = s.strip()
+    return s.upper()
+'''
+
+
+@pytest.fixture
+def history(tmp_path: Path) -> RepoBuilder:
+    """Three commits: base, then edits of every kind the benchmarks score."""
+    b = RepoBuilder(tmp_path / "bench-repo")
+    b.write("pkg/core.py", MODULE, dedent=False)
+    b.write("pkg/helpers.py", HELPERS, dedent=False)
+    b.write("pyproject.toml", '[project]\nname = "demo"\nversion = "1"\ndependencies = ["click>=8"]\n')
+    b.write("README.md", "# Demo\n")
+    b.commit("base")
+    b.replace("pkg/core.py", "    return total\n", "    return total\n\n\ndef extra():\n    return 0\n")
+    b.replace("pkg/core.py", "        value = json.loads(text)\n", "        value = json.loads(text.strip())\n")
+    b.replace("pkg/core.py", '    """Alpha."""\n', '    """Alpha, documented."""\n    # a comment\n')
+    b.commit("unrelated edit, a body change and a cosmetic edit")
+    b.move("pkg/helpers.py", "pkg/util.py")
+    b.replace("pkg/util.py", "def delta(s):\n    s = s.strip()\n    return s.upper()\n", "")
+    b.commit("move helpers, delete delta")
+    return b
+
+
+def _run(script: str, *args: str) -> dict:
+    env = {**os.environ, "ORT_DISABLE_TELEMETRY": "1", "ANONYMIZED_TELEMETRY": "False"}
+    out = subprocess.run([sys.executable, str(BENCH / script), *args, "--json"], capture_output=True,
+                         text=True, env=env, cwd=ROOT, timeout=110)
+    assert out.returncode == 0, out.stderr[-3000:]
+    return json.loads(out.stdout)
+
+
+def test_every_script_has_help() -> None:
+    scripts = ("verify_bench.py", "latency.py", "drift.py", "contamination.py")
+    procs = [subprocess.Popen([sys.executable, str(BENCH / s), "--help"], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True) for s in scripts]
+    for proc in procs:
+        out, err = proc.communicate(timeout=60)
+        assert proc.returncode == 0, err
+        assert "--json" in out and "--repo" in out
+
+
+def test_verify_bench(history: RepoBuilder) -> None:
+    r = _run("verify_bench.py", "--repo", str(history.path), "--jump", "2", "--decisions", "4",
+             "--embedding", "hashing", "--repeat", "2", "--per-file", "3")
+    assert r["benchmark"] == "verify_bench"
+    assert r["decisions"] == 4
+    assert sum(r["statuses_at_head"].values()) == 4
+    assert set(r["timings_ms"]) >= {"cold_check", "warm_check", "naive_reparse", "recall_warm", "plain_query"}
+    assert all(v > 0 for v in r["timings_ms"].values())
+    assert all(v > 0 for v in r["ratios"].values())
+    assert r["naive_agreement"] == "4/4"
+
+
+def test_latency(history: RepoBuilder) -> None:
+    r = _run("latency.py", "--repo", str(history.path), "--jump", "2", "--decisions", "4", "--embedding",
+             "hashing", "--sizes", "50,200", "--queries", "10", "--anchors", "5", "--repeat", "2",
+             "--cold-runs", "2")
+    a = r["real_repo"]
+    assert a["decisions"] == 4
+    assert a["recall"]["warm_recall"]["n"] > 0 and a["recall"]["warm_ratio"] > 0
+    assert a["check"]["naive_ms"] > 0
+    sizes = r["scale"]["sizes"]
+    assert [row["decisions"] for row in sizes] == [50, 200]
+    for row in sizes:
+        assert row["recall"]["p95"] >= row["recall"]["p50"] > 0
+        assert row["plain"]["p50"] > 0
+        assert row["tracemalloc_peak_mib"] > 0 and row["max_rss_mib"] > 0
+
+
+def test_drift_sample(history: RepoBuilder) -> None:
+    r = _run("drift.py", "--repo", str(history.path), "--sample", "20", "--from", "HEAD~2", "--to", "HEAD",
+             "--per-file", "10")
+    assert r["benchmark"] == "drift"
+    assert r["scored"] >= 6
+    truths = {c["qualname"]: c["truth"] for c in r["cases"] if c["truth"]}
+    assert truths["Store.load"] == "changed"
+    assert truths["beta"] == "unchanged"
+    assert truths["alpha"] == "cosmetic"
+    assert truths["gamma"] == "moved"
+    assert truths["delta"] == "deleted"
+    s = r["summary"]
+    assert s["false_alarms_memvet"] == 0
+    assert s["false_alarms_baseline"] == s["unrelated_edit_cases"]
+    assert s["recall_memvet"] == 1.0
+    assert s["moves_as_moves_memvet"] == s["move_cases"] >= 1
+
+
+def test_drift_cases_file(history: RepoBuilder, tmp_path: Path) -> None:
+    cases = tmp_path / "cases.json"
+    cases.write_text(json.dumps({"from": "HEAD~2", "to": "HEAD", "cases": [
+        {"anchor": "pkg/core.py::Store.save"}, {"anchor": "pkg/core.py::Store.load", "expect": "changed"}]}))
+    r = _run("drift.py", "--repo", str(history.path), "--cases", str(cases))
+    assert r["scored"] == 2
+    assert {c["qualname"]: c["memvet"] for c in r["cases"]} == {"Store.save": "holds", "Store.load": "changed"}
+
+
+def test_contamination(history: RepoBuilder, tmp_path: Path) -> None:
+    facts = {
+        "format": "memvet-facts/1",
+        "facts": [
+            {"id": "t1", "kind": "true", "question": "What does Store.save return?",
+             "claim": "Store.save returns the length of the JSON text.", "anchors": ["pkg/core.py::Store.save"],
+             "probe": {"symbol": "pkg/core.py::Store.save", "contains": "len\\(data\\)"},
+             "scenarios": ["poisoned", "temporal"]},
+            {"id": "t2", "kind": "true", "question": "Does the project depend on click?",
+             "claim": "The project depends on click.", "anchors": ["dep:click"], "probe": {"dependency": "click"},
+             "scenarios": ["poisoned", "temporal"]},
+            {"id": "f1", "kind": "false", "question": "Which function computes sums?",
+             "claim": "Sums are computed by pkg/core.py::summation.", "anchors": ["pkg/core.py::summation"],
+             "probe": {"symbol": "pkg/core.py::summation"}, "scenarios": ["poisoned"]},
+            {"id": "s1", "kind": "silent", "question": "Is the data encrypted?",
+             "claim": "All data is encrypted at rest.", "anchors": [], "probe": {"silent": ["encrypt"]},
+             "scenarios": ["poisoned"]},
+        ],
+        "changes": [{"why": "Store.save now returns the data", "replace": {
+            "path": "pkg/core.py", "old": "        return len(data)\n", "new": "        return data\n"}}],
+    }
+    path = tmp_path / "facts.json"
+    path.write_text(json.dumps(facts))
+    r = _run("contamination.py", "--repo", str(history.path), "--facts", str(path), "--embedding", "hashing",
+             "-k", "3")
+    assert set(r["scenarios"]) == {"poisoned", "temporal"}
+    p = r["scenarios"]["poisoned"]
+    assert p["false_at_read"] == 2 and p["silent"] == ["s1"] and not p["label_mismatch"]
+    assert set(p["backends"]) == {"plain", "lifecycle", "memvet"}
+    for backend in p["backends"].values():
+        assert set(backend["arms"]) == {"no-memory", "code-first", "memory-first"}
+        assert backend["arms"]["no-memory"]["false_adopted"] == 0
+        assert backend["arms"]["no-memory"]["correct"] == 4
+    assert p["backends"]["memvet"]["blocked_at_write"] == ["f1"]
+    assert p["backends"]["memvet"]["arms"]["memory-first"]["false_adopted"] == 0
+    t = r["scenarios"]["temporal"]
+    assert t["false_ids"] == ["t1"]
+    assert t["backends"]["memvet"]["arms"]["memory-first"]["false_adopted"] == 0
+    assert r["changes"] == [{"why": "Store.save now returns the data", "status": "applied"}]
