@@ -158,9 +158,12 @@ def _is_ancestor(ledger: Ledger, ancestor: str, commit: str) -> bool:
 
 
 def changed_paths(ledger: Ledger, base: str, snap: Snapshot) -> list[str]:
-    """Every path changed between ``base`` and ``snap`` (old and new names of a rename)."""
+    """Every path changed between ``base`` and ``snap`` (old and new names of a
+    rename), leaving out the ledger's own folder ``.memvet/``."""
     out: dict[str, None] = {}
     for change in ledger.git.changes(base, snap):
+        if change.new_path.startswith(".memvet/") or change.old_path.startswith(".memvet/"):
+            continue
         out.setdefault(change.old_path, None)
         out.setdefault(change.new_path, None)
     return list(out)

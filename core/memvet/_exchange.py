@@ -379,7 +379,8 @@ def _parse(lines: Iterable[str], source: str) -> _Parsed:
                 raise ValueError(f"unknown record type {kind!r}")
         except (KeyError, TypeError, ValueError) as exc:
             what = f"missing field {exc}" if isinstance(exc, KeyError) else str(exc)
-            raise UsageError(f"{where}: invalid {kind or 'record'}: {what}") from exc
+            label = kind if kind in ("decision", "receipt") else "record"
+            raise UsageError(f"{where}: invalid {label}: {what}") from exc
     if not header_seen:
         raise UsageError(f"{source}: empty file; not a MemVet ledger export")
     return parsed

@@ -83,13 +83,12 @@ def _config(ctx: click.Context) -> Config:
 
 def _open(repo: str, ledger_dir: str | None, namespace: str | None, server: str | None,
           token: str | None, config: Config) -> Ledger:
-    thresholds = {}
-    if config.similarity_threshold is not None:
-        thresholds["similarity_threshold"] = config.similarity_threshold
-    if config.duplicate_threshold is not None:
-        thresholds["duplicate_threshold"] = config.duplicate_threshold
+    similarity = config.similarity_threshold
+    duplicate = config.duplicate_threshold
     return Ledger.open(repo, path=ledger_dir, namespace=namespace, server=server or None,
-                       token=token or None, embedding=_embedding(), **thresholds)
+                       token=token or None, embedding=_embedding(),
+                       similarity_threshold=0.80 if similarity is None else similarity,
+                       duplicate_threshold=0.95 if duplicate is None else duplicate)
 
 
 def _ledger(ctx: click.Context) -> Ledger:
@@ -439,7 +438,8 @@ def recall(ctx: click.Context, words: tuple[str, ...], touching: bool, diff: str
                     out["touching"] = _touching(item, words, ledger)
             _emit_json(data)
             return
-        click.echo(f"decisions {result.query}:" if result.items else f"no decision rests on {result.query.removeprefix('touching ')}")
+        click.echo(f"decisions {result.query}:" if result.items
+                   else f"no decision rests on what you touch ({result.query})")
         _print_groups(result, lambda item: [f"rests on {', '.join(_touching(item, words, ledger))}"])
         return
     if not words:
@@ -506,7 +506,8 @@ def show(ctx: click.Context, decision_id: str, at: str | None, code: bool, as_js
     if not verdict.checks:
         for anchor in d.anchors:
             click.echo(f"  anchor:   {anchor.spec}  (as recorded)")
-    for check_, excerpt in zip(verdict.checks, found or [None] * len(verdict.checks)):
+    shown: list[Any] = list(found) if found else [None] * len(verdict.checks)
+    for check_, excerpt in zip(verdict.checks, shown):
         click.echo(f"  anchor:   {check_.anchor.spec}  [{check_.result.value}] {check_.detail}")
         if excerpt is None:
             continue
