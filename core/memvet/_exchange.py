@@ -26,6 +26,7 @@ validated before anything is written: bad input changes nothing.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 from collections.abc import Iterable
@@ -461,14 +462,17 @@ def import_jsonl(ledger: Ledger, lines: Iterable[str], *, source: str = "<input>
         else:
             conflicts.append(ImportConflict(receipt.id, "receipt", "a different receipt with this id exists"))
 
-    if added:
-        vectors = ledger.embedder.embed_documents([d.claim for d in added])
+    vectors = ledger.embedder.embed_documents([d.claim for d in added]) if added else []
+    # Writes go through the store's own methods, inside its write lock when
+    # it has one (the local ledger's one-writer lock).
+    writing = getattr(store, "writing", None)
+    with writing() if writing is not None else contextlib.nullcontext():
         for decision, vector in zip(added, vectors):
             store.add_decision(decision, vector)
-    for decision in updated:
-        store.replace_decision(decision)
-    for receipt in new_receipts:
-        store.add_receipt(receipt)
+        for decision in updated:
+            store.replace_decision(decision)
+        for receipt in new_receipts:
+            store.add_receipt(receipt)
     return ImportReport(
         tuple(d.id for d in added), tuple(d.id for d in updated), tuple(unchanged), tuple(kept),
         tuple(conflicts), len(new_receipts), present,

@@ -726,3 +726,33 @@ def test_decision_ids_complete(run, history, repo, env, monkeypatch):
     assert {item.help for item in found if item.value == ids["save"]} == {"save appends a line"}
     nowhere = cli.make_context("memvet", ["--repo", "/"], resilient_parsing=True)
     assert _complete_ids(nowhere, cli.commands["show"].params[0], "") == []
+
+
+def test_import_writes_inside_the_store_write_lock(ledger, monkeypatch):
+    """Import writes through the store's methods, inside its write lock when it has one."""
+    import contextlib
+
+    ledger.record("fine", [])
+    lines = memvet.export_jsonl(ledger).lines
+    other = memvet.Ledger(ledger.git, ledger.store.__class__(ledger.store.client, "elsewhere-ns",
+                                                              ledger.embedder.name),
+                          ledger.embedder, namespace="elsewhere-ns")
+    held: list[str] = []
+    outside: list[str] = []
+    real_add = other.store.add_decision
+
+    @contextlib.contextmanager
+    def writing():
+        held.append("in")
+        yield
+        held.append("out")
+
+    def add_decision(decision, embedding):
+        outside.append("write" if held[-1:] == ["in"] else "unlocked write")
+        real_add(decision, embedding)
+
+    monkeypatch.setattr(other.store, "writing", writing, raising=False)
+    monkeypatch.setattr(other.store, "add_decision", add_decision)
+    report = memvet.import_jsonl(other, lines)
+    assert len(report.added) == 1 and held == ["in", "out"] and outside == ["write"]
+    assert other.decisions()[0].namespace == "elsewhere-ns"
