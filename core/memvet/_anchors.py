@@ -137,6 +137,18 @@ def _text_problem(data: bytes, limit: int) -> str:
     return ""
 
 
+#: Generated, vendored and bundled files: never where a symbol "moved" to.
+_GENERATED = re.compile(
+    r"(^|/)(dist|build|node_modules|vendor|third_party|\.venv|site-packages)/"
+    r"|\.min\.(js|css)$|\.bundle\.js$|(^|/)[^/]*\.generated\.[^/]+$"
+)
+
+
+def _bare(name: str) -> str:
+    """The last segment of a qualified name, without parameters or quotes."""
+    return name.split("(", 1)[0].rsplit(".", 1)[-1].strip('"')
+
+
 class _Unparseable(Exception):
     """Internal: a file that cannot be parsed as text (the message says why)."""
 
@@ -349,52 +361,65 @@ class Evidence:
     def _changed_paths(self, recorded_commit: str, snap: Snapshot, path: str) -> list[str]:
         """Candidate paths for a move: renames of ``path`` first, then every
         file changed since the recorded commit (all files when the commit is
-        not in the history)."""
+        not in the history), leaving out generated and vendored files."""
         key = (recorded_commit, snap.name)
         if key not in self._changes:
             try:
-                changes = self.git.changes(recorded_commit, snap)
+                self._changes[key] = self.git.changes(recorded_commit, snap)
             except UnknownRevisionError:
                 self._changes[key] = None
-            else:
-                renames = [c for c in changes if c.kind == "renamed"]
-                rest = [c.new_path for c in changes if c.kind in ("added", "modified", "renamed")]
-                self._changes[key] = [f"{c.old_path}\x00{c.new_path}" for c in renames] + rest
-        listed = self._changes[key]
-        if listed is None:
-            return [p for p in snap.paths() if p != path]
-        first = [entry.split("\x00")[1] for entry in listed if "\x00" in entry and entry.split("\x00")[0] == path]
-        rest = [entry for entry in listed if "\x00" not in entry and entry != path and entry not in first]
-        return first + rest
+        changes = self._changes[key]
+        if changes is None:
+            listed = [p for p in snap.paths() if p != path]
+        else:
+            renamed = [c.new_path for c in changes if c.kind == "renamed" and c.old_path == path]
+            rest = [c.new_path for c in changes
+                    if c.kind in ("added", "modified", "renamed") and c.new_path != path
+                    and c.new_path not in renamed]
+            listed = renamed + rest
+        return [p for p in listed if not _GENERATED.search(p)]
+
+    def _body_markers(self, a: Anchor) -> list[bytes]:
+        """The three longest words of the recorded symbol's text (its own name
+        left out): a file that holds its body under another name contains at
+        least two of them, so other files are skipped without parsing."""
+        data = self.git.blob_data(a.blob_id)
+        if data is None or _text_problem(data, self.max_file_bytes):
+            return []
+        sym = self.cache.table(a.blob_id, a.language, lambda: data).symbols.get(a.name)
+        if sym is None:
+            return []
+        text = b"\n".join(data.splitlines()[sym.start_line - 1 : sym.end_line])
+        words = set(re.findall(rb"[A-Za-z_][A-Za-z0-9_]{3,}", text)) - {_bare(a.name).encode()}
+        return sorted(words, key=lambda w: (-len(w), w))[:3]
 
     def _find_moved_symbol(self, a: Anchor, snap: Snapshot, recorded_commit: str, baseline: str,
                            shape: str, *, file_exists: bool) -> AnchorCheck:
-        candidates = self._changed_paths(recorded_commit, snap, a.path)
-        tables: list[tuple[str, _code.SymbolTable]] = []
-        for path in candidates:
+        bare = _bare(a.name).encode()
+        markers = self._body_markers(a)
+        same_name: list[str] = []
+        same_body: list[str] = [a.path] if file_exists else []
+        for path in self._changed_paths(recorded_commit, snap, a.path):
             if _code.language_for_path(path) != a.language:
                 continue
-            blob = snap.blob_id(path)
-            if blob is None:
-                continue
-            table = self._table(path, blob, a.language, snap)
-            if isinstance(table, str):
-                continue
-            tables.append((path, table))
-            sym = table.symbols.get(a.name)
+            data = snap.read(path) or b""
+            if bare in data:
+                same_name.append(path)
+            if not markers or sum(m in data for m in markers) >= min(2, len(markers)):
+                same_body.append(path)
+        for path in same_name:
+            table = self._table(path, snap.blob_id(path) or "", a.language, snap)
+            sym = None if isinstance(table, str) else table.symbols.get(a.name)
             if sym is not None:
                 also = "" if sym.hash == baseline else " (and its body changed)"
                 return AnchorCheck(
                     a, AnchorResult.MOVED, f"{a.spec}: moved from {a.path} to {path}{also}",
                     new_path=path, new_name=a.name, line=sym.start_line,
                 )
-        if file_exists:
-            blob = snap.blob_id(a.path)
-            assert blob is not None
-            table = self._table(a.path, blob, a.language, snap)
-            if not isinstance(table, str):
-                tables.insert(0, (a.path, table))
-        for path, table in tables:
+        for path in same_body:
+            table = self._table(path, snap.blob_id(path) or "", a.language, snap)
+            if isinstance(table, str):
+                continue
             for sym in table.by_hash(shape) or table.by_hash(baseline):
                 return AnchorCheck(
                     a, AnchorResult.MOVED,

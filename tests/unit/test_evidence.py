@@ -454,3 +454,29 @@ def test_anchor_results_are_typed(repo, ledger):
     rec = ledger.record("save", ["shop/store.py::OrderStore.save", "README.md"])
     verdict = ledger.verify(rec.id)
     assert [c.result for c in verdict.checks] == [AnchorResult.HOLDS, AnchorResult.HOLDS]
+
+
+def test_a_deleted_symbol_is_not_moved_into_a_generated_bundle(repo, ledger):
+    repo.write("lib/util.js", "export function pad(s) {\n  return ' ' + s;\n}\n")
+    repo.commit("lib")
+    rec = ledger.record("pad prefixes a space", ["lib/util.js::pad"])
+    repo.write("lib/util.js", "export const other = 1;\n")
+    repo.write("dist/bundle.js", "export function pad(s) {\n  return ' ' + s;\n}\n")
+    repo.write("web/app.min.js", "export function pad(s) {\n  return ' ' + s;\n}\n")
+    repo.commit("bundle")
+    verdict = ledger.verify(rec.id)
+    assert verdict.status is Status.REFUTED, verdict.reason
+
+
+def test_move_search_parses_only_files_that_can_hold_the_symbol(repo, ledger):
+    rec = ledger.record("checksum", ["shop/store.py::checksum"])
+    for i in range(20):
+        repo.write(f"noise/m{i}.py", f"def f{i}():\n    return {i}\n")
+    text = repo.read("shop/store.py")
+    repo.write("shop/store.py", text[: text.index("def checksum")], dedent=False)
+    repo.write("shop/sums.py", text[text.index("def checksum"):].replace("checksum", "crc"), dedent=False)
+    repo.commit("noise and a renamed move")
+    before = ledger.evidence.cache.parses
+    verdict = ledger.verify(rec.id)
+    assert verdict.status is Status.NEEDS_REVALIDATION and "shop/sums.py::crc" in verdict.reason
+    assert ledger.evidence.cache.parses - before <= 3   # store.py, sums.py (and the recorded blob)
