@@ -137,24 +137,8 @@ def merge_base(ledger: Ledger, rev: str, snap: Snapshot) -> str:
         UnknownRevisionError: ``rev`` does not resolve.
         RepositoryError: git could not compute the merge base.
     """
-    start = ledger.git.resolve(rev)
-    try:
-        found = ledger.git.repo.merge_base(start.id, _target_commit(ledger, snap).id)
-    except pygit2.GitError as exc:
-        raise RepositoryError(f"git merge-base {rev} failed: {exc}") from exc
-    return str(found) if found is not None else str(start.id)
-
-
-def _is_ancestor(ledger: Ledger, ancestor: str, commit: str) -> bool:
-    """True when ``ancestor`` is ``commit`` or one of its ancestors."""
-    if not ancestor or not ledger.git.has_commit(ancestor):
-        return False
-    if ancestor == commit:
-        return True
-    try:
-        return bool(ledger.git.repo.descendant_of(commit, ancestor))
-    except pygit2.GitError as exc:
-        raise RepositoryError(f"git could not compare {commit[:12]} with {ancestor[:12]}: {exc}") from exc
+    start = str(ledger.git.resolve(rev).id)
+    return ledger.git.merge_base(start, str(_target_commit(ledger, snap).id)) or start
 
 
 def changed_paths(ledger: Ledger, base: str, snap: Snapshot) -> list[str]:
@@ -306,7 +290,7 @@ def changed_since(ledger: Ledger, since: str, at: str | None = None, *,
     for verdict in ledger.check(at):
         d = verdict.decision
         before: Status | None = None
-        if d.commit and _is_ancestor(ledger, d.commit, start):
+        if d.commit and ledger.git.is_ancestor(d.commit, start):
             before = ledger.verifier.verdict(d, start_snap).status
         hits = _changed_anchor_paths(verdict, touches)
         impact = Impact(verdict, before, tuple(hits))

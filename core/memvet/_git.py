@@ -117,6 +117,33 @@ class GitRepo:
             return False
         return isinstance(obj, pygit2.Commit)
 
+    def merge_base(self, one: str, two: str) -> str | None:
+        """The best common ancestor of two commits (None when they share none).
+
+        Raises:
+            RepositoryError: git could not compute it.
+        """
+        try:
+            found = self.repo.merge_base(one, two)
+        except (pygit2.GitError, ValueError) as exc:
+            raise RepositoryError(f"git merge-base {one[:12]} {two[:12]} failed: {exc}") from exc
+        return str(found) if found is not None else None
+
+    def is_ancestor(self, ancestor: str, commit: str) -> bool:
+        """True when ``ancestor`` is ``commit`` or one of its ancestors.
+
+        Raises:
+            RepositoryError: git could not compare them.
+        """
+        if not ancestor or not self.has_commit(ancestor):
+            return False
+        if ancestor == commit:
+            return True
+        try:
+            return bool(self.repo.descendant_of(commit, ancestor))
+        except (pygit2.GitError, ValueError) as exc:
+            raise RepositoryError(f"git could not compare {commit[:12]} with {ancestor[:12]}: {exc}") from exc
+
     def snapshot(self, at: str | None = None) -> Snapshot:
         """The snapshot for ``at``: ``"worktree"`` (default; ``HEAD`` in a bare
         repository) or any revision."""

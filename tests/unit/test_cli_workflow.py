@@ -274,10 +274,12 @@ def test_about_matches_scoped_absence_and_class_members(ledger, repo):
 
 
 def test_git_failures_in_ranges_are_repository_errors(ledger):
-    """Fakes for the two pygit2 calls this module makes directly."""
+    """A fake for the two pygit2 calls behind GitRepo.merge_base / is_ancestor."""
     import pygit2
 
-    from memvet._about import _is_ancestor, merge_base
+    from memvet._about import merge_base
+
+    assert merge_base(ledger, "HEAD", ledger.snapshot("HEAD")) == str(ledger.git.head_commit().id)
 
     class FailingRepo:
         def merge_base(self, *_args):
@@ -286,30 +288,19 @@ def test_git_failures_in_ranges_are_repository_errors(ledger):
         def descendant_of(self, *_args):
             raise pygit2.GitError("object not found")
 
-    class FakeGit:
-        repo = FailingRepo()
-
-        def __init__(self, real):
-            self.real = real
-
-        def resolve(self, rev):
-            return self.real.resolve(rev)
-
-        def head_commit(self):
-            return self.real.head_commit()
-
-        def has_commit(self, sha):
-            return True
-
-    class FakeLedger:
-        git = FakeGit(ledger.git)
-
-    snap = ledger.snapshot(None)
-    with pytest.raises(memvet.RepositoryError, match="git merge-base HEAD failed"):
-        merge_base(FakeLedger(), "HEAD", snap)
-    with pytest.raises(memvet.RepositoryError, match="could not compare"):
-        _is_ancestor(FakeLedger(), "a" * 40, "b" * 40)
-    assert _is_ancestor(ledger, "", "b" * 40) is False
+    head = str(ledger.git.head_commit().id)
+    real = ledger.git.repo
+    assert ledger.git.is_ancestor("", head) is False
+    assert ledger.git.is_ancestor(head, head) is True
+    ledger.git.repo = FailingRepo()
+    try:
+        ledger.git.has_commit = lambda sha: True
+        with pytest.raises(memvet.RepositoryError, match="git merge-base .* failed"):
+            ledger.git.merge_base(head, head)
+        with pytest.raises(memvet.RepositoryError, match="could not compare"):
+            ledger.git.is_ancestor("a" * 40, "b" * 40)
+    finally:
+        ledger.git.repo = real
 
 
 # ===================================================================== show and log
