@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import time
 import uuid
 from collections.abc import Iterable, Sequence
@@ -38,8 +39,9 @@ from memvet._model import (
     Status,
     Verdict,
 )
+from memvet._lock import DEFAULT_LOCK_TIMEOUT, LocalLock
 from memvet._recall import GROUPS, group_recall
-from memvet._store import ChromaStore, http_client
+from memvet._store import ChromaStore, Intent, has_cached_system, http_client, is_persistent
 from memvet._verify import Verifier
 
 __all__ = ["Ledger"]
@@ -52,8 +54,34 @@ AnchorLike = str | AnchorSpec
 MAX_CLAIM_CHARS = 4000
 
 
+#: A team or user name inside a namespace: no separators, so
+#: ``<identity>/team:<team>/user:<user>`` always parses back one way.
+_NAME_PART = re.compile(r"[A-Za-z0-9][A-Za-z0-9._@+-]{0,63}")
+
+
 def _new_id() -> str:
     return uuid.uuid4().hex[:12]
+
+
+def compose_namespace(base: str, team: str | None = None, user: str | None = None) -> str:
+    """The namespace convention: ``<base>[/team:<team>][/user:<user>]``.
+
+    ``base`` is the repository identity (its root commit) unless a namespace
+    was given. Team and user names are letters, digits and ``._@+-``.
+
+    Raises:
+        UsageError: A team or user name outside that alphabet.
+    """
+    out = base
+    for label, value in (("team", team), ("user", user)):
+        if value is None:
+            continue
+        if not isinstance(value, str) or not _NAME_PART.fullmatch(value):
+            raise UsageError(
+                f"invalid {label} {value!r}: use 1-64 letters, digits or '._@+-', starting with a letter or digit"
+            )
+        out += f"/{label}:{value}"
+    return out
 
 
 def _settings() -> Any:
@@ -93,9 +121,10 @@ class Ledger:
     @classmethod
     def open(cls, repo: str | os.PathLike[str] = ".", *, path: str | os.PathLike[str] | None = None,
              client: Any = None, server: str | None = None, token: str | None = None,
-             embedding: Any = None, namespace: str | None = None,
-             similarity_threshold: float = 0.80, duplicate_threshold: float = 0.95,
-             disk_cache: bool = True) -> Ledger:
+             embedding: Any = None, namespace: str | None = None, team: str | None = None,
+             user: str | None = None, similarity_threshold: float = 0.80,
+             duplicate_threshold: float = 0.95, disk_cache: bool = True,
+             lock_timeout: float = DEFAULT_LOCK_TIMEOUT) -> Ledger:
         """Open (or create) the ledger of a repository.
 
         Args:
@@ -111,29 +140,49 @@ class Ledger:
                 or a callable ``list[str] -> list[list[float]]``. Default: the
                 local all-MiniLM-L6-v2 (no network; loaded on first use).
             namespace: Default: the repository's identity (its root commit).
+            team: Narrows the namespace to a team: ``<namespace>/team:<team>``.
+            user: Narrows it to one user: ``.../user:<user>``. Decisions of
+                one namespace are never visible from another (own collections).
             similarity_threshold: Cosine similarity above which a neighbour
                 counts as a conflicting (or, if rejected, a warned) claim.
             duplicate_threshold: Similarity above which a write with the same
                 anchors confirms the existing decision instead.
             disk_cache: Keep parsed symbol tables under ``.memvet/cache``.
+            lock_timeout: Seconds a write waits for another process writing
+                the same local ledger before :class:`LedgerLockedError`
+                (local ``PersistentClient`` ledgers only; a server needs none).
 
         Raises:
-            NotARepositoryError, EmptyRepositoryError, StoreError.
+            NotARepositoryError, EmptyRepositoryError, StoreError
+            (StoreUnavailableError, AuthenticationError), UsageError.
         """
         git = GitRepo(repo)
-        ns = namespace if namespace is not None else git.root_commit_id()
+        if namespace is not None and (not isinstance(namespace, str) or not namespace.strip()):
+            raise UsageError(f"invalid namespace {namespace!r}: it must be a non-empty string")
+        ns = compose_namespace(namespace if namespace is not None else git.root_commit_id(), team, user)
         home = Path(path) if path is not None else git.root / ".memvet"
         if client is None and server is not None:
             client = http_client(server, token)
+        lock = None
         if client is None:
             import chromadb
 
             from memvet._store import translate
 
+            lock = LocalLock(home, lock_timeout)
+            folder = str(home / "chroma")
+            if has_cached_system(folder):
+                # This process opened the folder before: its cached index may
+                # predate another process's writes, so reload it on first use.
+                lock.opened_generation = "(cached by this process)"
             with translate("opening the local ledger"):
-                client = chromadb.PersistentClient(path=str(home / "chroma"), settings=_settings())
+                client = chromadb.PersistentClient(path=folder, settings=_settings())
+        elif is_persistent(client):
+            # A client opened elsewhere may predate the last write: reload it first.
+            lock = LocalLock(home, lock_timeout)
+            lock.opened_generation = "(client opened by the caller)"
         embedder = as_embedder(embedding) if embedding is not None else MiniLMEmbedder()
-        store = ChromaStore(client, ns, embedder.name)
+        store = ChromaStore(client, ns, embedder.name, lock=lock)
         cache = SymbolCache(home / "cache" if disk_cache else None)
         return cls(git, store, embedder, namespace=ns, cache=cache,
                    similarity_threshold=similarity_threshold, duplicate_threshold=duplicate_threshold)
@@ -251,12 +300,20 @@ class Ledger:
 
     def _receipt(self, decision_id: str, action: str, before: str, after: str, *, reason: str,
                  author: str, at: float, commit: str, related: str = "") -> Receipt:
-        receipt = Receipt(
+        return Receipt(
             id="r-" + _new_id(), decision_id=decision_id, action=action, from_lifecycle=before,
             to_lifecycle=after, reason=reason, author=author, at=at, commit=commit, related=related,
         )
-        self.store.add_receipt(receipt)
-        return receipt
+
+    def repair(self) -> int:
+        """Finish every lifecycle act that a crashed writer left half done.
+
+        Writes do this on their own before writing; call it to settle a
+        ledger without writing anything else. Returns how many acts it
+        finished.
+        """
+        with self.store.writing():
+            return self.store.replayed
 
     def _author(self, author: str | None) -> str:
         if author:
@@ -328,6 +385,14 @@ class Ledger:
             UsageError and its subclasses for bad input (nothing is written),
             AnchorNotFoundError for an anchor that does not resolve.
         """
+        with self.store.writing():
+            return self._record(claim, anchors, supersedes=supersedes, reason=reason, tags=tags,
+                                author=author, at=at, on_conflict=on_conflict, expires_at=expires_at,
+                                base=base)
+
+    def _record(self, claim: str, anchors: Iterable[AnchorLike], *, supersedes: str | None,
+                reason: str | None, tags: Iterable[str], author: str | None, at: str | None,
+                on_conflict: str, expires_at: float | None, base: str | None) -> RecordResult:
         if not isinstance(claim, str) or not claim.strip():
             raise UsageError("a decision needs a non-empty claim")
         claim = claim.strip()
@@ -392,29 +457,54 @@ class Ledger:
             author=author, created_at=now, commit=snap.base_commit, hash_version=_code.HASH_VERSION,
             namespace=self.namespace, expires_at=float(expires_at or 0.0),
         )
-        # Crash safety: the successor (with its pointer) is written first; a
-        # read already treats `old` as superseded from this moment on.
-        self.store.add_decision(decision, embedding)
-        self._receipt(decision.id, "record", "", Lifecycle.ACTIVE.value, reason=reason or "",
-                      author=author, at=now, commit=snap.base_commit, related=old.id if old else "")
+        # Crash safety: one journaled act. The successor (with its pointer) is
+        # written first, so a read already treats `old` as superseded from that
+        # moment; the old record's update and the receipts follow, and a crash
+        # in between is finished by the next write (Ledger.repair).
+        receipts = [self._receipt(decision.id, "record", "", Lifecycle.ACTIVE.value, reason=reason or "",
+                                  author=author, at=now, commit=snap.base_commit,
+                                  related=old.id if old else "")]
+        updates = []
         if old is not None:
-            self._receipt(old.id, "supersede", Lifecycle.ACTIVE.value, Lifecycle.SUPERSEDED.value,
-                          reason=reason or "", author=author, at=now, commit=snap.base_commit,
-                          related=decision.id)
-            self.store.replace_decision(old.evolve(
-                lifecycle=Lifecycle.SUPERSEDED, superseded_by=decision.id, reason=reason or "",
-                resolved_at=now,
-            ))
+            receipts.append(self._receipt(old.id, "supersede", Lifecycle.ACTIVE.value,
+                                          Lifecycle.SUPERSEDED.value, reason=reason or "", author=author,
+                                          at=now, commit=snap.base_commit, related=decision.id))
+            updates.append(old.evolve(lifecycle=Lifecycle.SUPERSEDED, superseded_by=decision.id,
+                                      reason=reason or "", resolved_at=now))
+        self.store.apply(Intent("supersede" if old else "record", add=(decision, tuple(embedding)),
+                                updates=tuple(updates), receipts=tuple(receipts)), journaled=old is not None)
+        if old is not None:
+            self._settle_race(old, decision, author, snap.base_commit)
         return RecordResult(decision, "superseded" if old else "recorded", tuple(conflicts), tuple(warnings))
+
+    def _settle_race(self, old: Decision, mine: Decision, author: str, commit: str) -> None:
+        """Never two current successors: when two writers of a shared server
+        superseded the same decision at once, the earliest successor wins and
+        the later one is withdrawn (kept as rejected history)."""
+        rivals = self.store.successors(old.id)
+        if not rivals or rivals[0].id == mine.id or all(r.id != mine.id for r in rivals):
+            return
+        winner = rivals[0]
+        why = f"lost a race: {old.id} was superseded concurrently by {winner.id}"
+        now = time.time()
+        settled = old.evolve(lifecycle=Lifecycle.SUPERSEDED, superseded_by=winner.id, reason=winner.reason,
+                             resolved_at=winner.created_at)
+        self.store.apply(Intent("reject", updates=(mine.evolve(lifecycle=Lifecycle.REJECTED, reason=why,
+                                                                resolved_at=now), settled),
+                                receipts=(self._receipt(mine.id, "reject", Lifecycle.ACTIVE.value,
+                                                        Lifecycle.REJECTED.value, reason=why, author=author,
+                                                        at=now, commit=commit),)))
+        raise ConflictError(f"{why}; your decision {mine.id} was withdrawn. Supersede {winner.id} instead",
+                            ())
 
     def _conflict(self, decision: Decision, snap: Snapshot, why: str) -> Conflict:
         return Conflict(decision, self.verifier.verdict(decision, snap).status, why)
 
     def _confirm(self, decision: Decision, author: str, now: float, commit: str) -> RecordResult:
         updated = decision.evolve(confirmations=decision.confirmations + 1)
-        self._receipt(decision.id, "confirm", Lifecycle.ACTIVE.value, Lifecycle.ACTIVE.value,
-                      reason="recorded again", author=author, at=now, commit=commit)
-        self.store.replace_decision(updated)
+        receipt = self._receipt(decision.id, "confirm", Lifecycle.ACTIVE.value, Lifecycle.ACTIVE.value,
+                                reason="recorded again", author=author, at=now, commit=commit)
+        self.store.apply(Intent("confirm", updates=(updated,), receipts=(receipt,)))
         return RecordResult(updated, "confirmed")
 
     def supersede(self, old_id: str, claim: str, anchors: Iterable[AnchorLike] = (), *, reason: str,
@@ -427,15 +517,18 @@ class Ledger:
     def reject(self, decision_id: str, *, reason: str, author: str | None = None) -> Decision:
         """Retract a decision (tried, did not work). It stays as history."""
         reason = self._reason(reason, "a rejection")
-        decision = self._require_active(decision_id)
-        author = self._author(author)
-        now = time.time()
-        commit = str(self.git.head_commit().id)
-        self._receipt(decision.id, "reject", Lifecycle.ACTIVE.value, Lifecycle.REJECTED.value,
-                      reason=reason, author=author, at=now, commit=commit)
-        updated = decision.evolve(lifecycle=Lifecycle.REJECTED, reason=reason, resolved_at=now)
-        self.store.replace_decision(updated)
-        return updated
+        with self.store.writing():
+            decision = self._require_active(decision_id)
+            author = self._author(author)
+            now = time.time()
+            commit = str(self.git.head_commit().id)
+            # The decision's own record changes first (one atomic update), so
+            # reads see the rejection the moment it lands; the receipt follows.
+            updated = decision.evolve(lifecycle=Lifecycle.REJECTED, reason=reason, resolved_at=now)
+            receipt = self._receipt(decision.id, "reject", Lifecycle.ACTIVE.value, Lifecycle.REJECTED.value,
+                                    reason=reason, author=author, at=now, commit=commit)
+            self.store.apply(Intent("reject", updates=(updated,), receipts=(receipt,)))
+            return updated
 
     def revalidate(self, decision_id: str, *, reason: str, author: str | None = None,
                    at: str | None = None) -> Verdict:
@@ -446,25 +539,26 @@ class Ledger:
             AnchorNotFoundError: an anchor is gone; supersede or reject instead.
         """
         reason = self._reason(reason, "a revalidation")
-        decision = self._require_active(decision_id)
-        snap = self.snapshot(at)
-        specs: list[AnchorSpec] = []
-        for anchor in decision.anchors:
-            check = self.evidence.check(anchor, snap, decision.commit)
-            if check.result in (AnchorResult.MISSING, AnchorResult.VIOLATED):
-                raise AnchorNotFoundError(
-                    f"cannot revalidate {decision.id}: {check.detail}; supersede or reject it instead"
-                )
-            specs.append(_respec(anchor, check.new_path, check.new_name))
-        anchors = [self.evidence.resolve(spec, snap) for spec in specs]
-        author = self._author(author)
-        now = time.time()
-        self._receipt(decision.id, "revalidate", Lifecycle.ACTIVE.value, Lifecycle.ACTIVE.value,
-                      reason=reason, author=author, at=now, commit=snap.base_commit)
-        updated = decision.evolve(anchors=tuple(anchors), commit=snap.base_commit,
-                                  hash_version=_code.HASH_VERSION, expires_at=0.0)
-        self.store.replace_decision(updated)
-        return self.verifier.verdict(updated, snap)
+        with self.store.writing():
+            decision = self._require_active(decision_id)
+            snap = self.snapshot(at)
+            specs: list[AnchorSpec] = []
+            for anchor in decision.anchors:
+                check = self.evidence.check(anchor, snap, decision.commit)
+                if check.result in (AnchorResult.MISSING, AnchorResult.VIOLATED):
+                    raise AnchorNotFoundError(
+                        f"cannot revalidate {decision.id}: {check.detail}; supersede or reject it instead"
+                    )
+                specs.append(_respec(anchor, check.new_path, check.new_name))
+            anchors = [self.evidence.resolve(spec, snap) for spec in specs]
+            author = self._author(author)
+            now = time.time()
+            receipt = self._receipt(decision.id, "revalidate", Lifecycle.ACTIVE.value, Lifecycle.ACTIVE.value,
+                                    reason=reason, author=author, at=now, commit=snap.base_commit)
+            updated = decision.evolve(anchors=tuple(anchors), commit=snap.base_commit,
+                                      hash_version=_code.HASH_VERSION, expires_at=0.0)
+            self.store.apply(Intent("revalidate", updates=(updated,), receipts=(receipt,)))
+            return self.verifier.verdict(updated, snap)
 
     # ================================================================= by path
 

@@ -5,16 +5,28 @@ failures into MemVet's :class:`StoreError` family. An outage is an error,
 never an empty result.
 
 A namespace is a collection of its own (``memvet-<namespace>``), plus a
-receipts collection beside it, so no query ever needs a namespace ``where``
-clause (in Chroma 1.5.9 such a filter turns the vector query into a scan).
+receipts collection and a journal beside it, so no query ever needs a
+namespace ``where`` clause (in Chroma 1.5.9 such a filter turns the vector
+query into a scan). Distinct namespaces always get distinct collections.
+
+Crash safety: every lifecycle act is one :class:`Intent`, journaled before
+its first write and removed after its last, so an act killed between its
+writes is completed by the next write (or :meth:`ChromaStore.replay`). Every
+step of an act is idempotent (``add`` of an existing id is a no-op, the
+``update`` carries the full lifecycle), so replaying twice is harmless.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
+import json
 import logging
 import re
-from collections.abc import Iterator, Sequence
+import time
+import uuid
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import chromadb
@@ -28,21 +40,38 @@ from memvet._errors import (
     StoreUnavailableError,
     UsageError,
 )
+from memvet._lock import LocalLock
 from memvet._model import Decision, Receipt
 
-__all__ = ["ChromaStore", "collection_name", "http_client", "translate"]
+__all__ = [
+    "ChromaStore", "Intent", "collection_name", "has_cached_system", "http_client", "is_persistent",
+    "reopen_persistent", "translate",
+]
 
 log = logging.getLogger(__name__)
 
 _BATCH = 5000
 
 
+_SAFE_NAMESPACE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,179}")
+
+
 def collection_name(namespace: str) -> str:
-    """A valid Chroma collection name for a namespace (3–512 of ``[a-zA-Z0-9._-]``)."""
-    clean = re.sub(r"[^a-zA-Z0-9._-]+", "-", namespace).strip("-._")
-    if not clean:
-        raise UsageError(f"invalid namespace {namespace!r}: use letters, digits, '.', '_' or '-'")
-    return f"memvet-{clean}"[:200]
+    """The decisions collection of a namespace; distinct namespaces never share one.
+
+    A namespace of letters, digits, ``_`` and ``-`` (a root commit id, a
+    ``team-a``) is used as is. Anything else (spaces, ``/``, ``.``, non-ASCII,
+    very long) is cleaned for Chroma's name rules and suffixed with a hash of
+    the exact namespace, so ``team a`` and ``team-a`` stay apart, and no
+    namespace can name another's ``.receipts`` or ``.journal`` collection.
+    """
+    if not isinstance(namespace, str) or not namespace.strip():
+        raise UsageError(f"invalid namespace {namespace!r}: it must be a non-empty string")
+    if _SAFE_NAMESPACE.fullmatch(namespace):
+        return f"memvet-{namespace}"
+    clean = re.sub(r"[^a-zA-Z0-9_-]+", "-", namespace).strip("-_")[:120].strip("-_")
+    digest = hashlib.sha256(namespace.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+    return f"memvet-{clean}-{digest}" if clean else f"memvet-{digest}"
 
 
 @contextlib.contextmanager
@@ -108,6 +137,11 @@ def http_client(url: str, token: str | None = None) -> Any:
         with translate(f"connecting to {url}"):
             return chromadb.HttpClient(host=parts.hostname, port=port, ssl=parts.scheme == "https",
                                        headers=headers, settings=Settings(anonymized_telemetry=False))
+    except AuthenticationError as exc:
+        raise AuthenticationError(
+            f"the ledger server at {url} refused the credentials ({'a wrong token' if token else 'no token'} "
+            f"sent): {exc.__cause__}; pass the team's token (--token, or token=...)"
+        ) from exc
     except StoreError as exc:
         text = str(exc)
         if "401" in text or "403" in text or "Unauthorized" in text or "Forbidden" in text:
@@ -117,36 +151,260 @@ def http_client(url: str, token: str | None = None) -> Any:
         raise
 
 
+def reopen_persistent(client: Any) -> Any:
+    """A fresh ``PersistentClient`` on the same folder as ``client``.
+
+    Chroma keeps one in-memory system (and HNSW index) per folder and
+    process; after another process wrote, that copy is stale: queries miss
+    the new vectors, and a write from it loses vectors. This drops the
+    process's cached system for the folder (without stopping it, so objects
+    still holding it keep working) and builds a new one from disk.
+    """
+    from chromadb.api.shared_system_client import SharedSystemClient
+
+    settings = client.get_settings()
+    ident = getattr(client, "_identifier", None)
+    if ident is not None:
+        SharedSystemClient._identifier_to_system.pop(ident, None)
+        SharedSystemClient._identifier_to_refcount.pop(ident, None)
+    with translate("reopening the local ledger"):
+        return chromadb.PersistentClient(path=settings.persist_directory, settings=settings)
+
+
+def has_cached_system(path: str) -> bool:
+    """True when this process already holds Chroma's system for ``path``
+    (a new ``PersistentClient`` there would reuse it, stale or not)."""
+    from chromadb.api.shared_system_client import SharedSystemClient
+
+    return path in SharedSystemClient._identifier_to_system
+
+
+def is_persistent(client: Any) -> bool:
+    """True for an embedded ``PersistentClient`` (the one that needs a lock)."""
+    try:
+        settings = client.get_settings()
+    except Exception:  # a fake or foreign client: not ours to lock
+        return False
+    return bool(getattr(settings, "is_persistent", False)) and bool(getattr(settings, "persist_directory", ""))
+
+
+@dataclass(frozen=True)
+class Intent:
+    """One lifecycle act, journaled so that a crash between its writes is
+    completed later instead of leaving it half done.
+
+    Applied in this order: ``add`` (a new decision with its embedding, the
+    successor of a supersede), ``updates`` (full lifecycle rewrites),
+    ``receipts``.
+    """
+
+    act: str
+    add: tuple[Decision, tuple[float, ...]] | None = None
+    updates: tuple[Decision, ...] = ()
+    receipts: tuple[Receipt, ...] = ()
+    id: str = field(default_factory=lambda: "i-" + uuid.uuid4().hex)
+    at: float = field(default_factory=time.time)
+
+    def to_json(self) -> str:
+        def dec(d: Decision) -> dict[str, Any]:
+            return {"id": d.id, "claim": d.claim, "meta": _codec.decision_metadata(d)}
+
+        return json.dumps({
+            "act": self.act, "at": self.at,
+            "add": None if self.add is None else {**dec(self.add[0]), "embedding": list(self.add[1])},
+            "updates": [dec(d) for d in self.updates],
+            "receipts": [{"id": r.id, "meta": _codec.receipt_metadata(r)} for r in self.receipts],
+        }, sort_keys=True)
+
+    @classmethod
+    def from_json(cls, intent_id: str, text: str | None) -> Intent:
+        """Raises CorruptRecordError for a journal entry that does not decode."""
+        try:
+            data = json.loads(text or "")
+            add = None
+            if data.get("add"):
+                a = data["add"]
+                add = (_codec.decision_from_record(a["id"], a["claim"], a["meta"]),
+                       tuple(float(x) for x in a["embedding"]))
+            return cls(
+                act=str(data["act"]), add=add,
+                updates=tuple(_codec.decision_from_record(u["id"], u["claim"], u["meta"])
+                              for u in data.get("updates", [])),
+                receipts=tuple(_codec.receipt_from_record(r["id"], r["meta"]) for r in data.get("receipts", [])),
+                id=intent_id, at=float(data.get("at", 0.0)),
+            )
+        except CorruptRecordError:
+            raise
+        except (ValueError, KeyError, TypeError) as exc:
+            raise CorruptRecordError(f"journal entry {intent_id}: cannot decode ({exc})") from exc
+
+
+#: In server mode an unfinished intent younger than this may belong to a
+#: writer still at work; only older ones are replayed by others.
+SERVER_REPLAY_GRACE = 60.0
+
+
 class ChromaStore:
-    """Decisions and receipts of one namespace in a Chroma client.
+    """Decisions, receipts and the journal of one namespace in a Chroma client.
 
     Args:
         client: Any Chroma client (Ephemeral, Persistent, Http).
         namespace: The namespace (its own collections).
         embedder_name: Stored on the collection; reopening with another
             embedder is refused (vectors of two models do not compare).
+        lock: For an embedded ``PersistentClient``: the folder's write lock.
+            Writes then hold it, and the client is reloaded whenever another
+            process wrote since this store last looked.
     """
 
-    def __init__(self, client: Any, namespace: str, embedder_name: str) -> None:
+    def __init__(self, client: Any, namespace: str, embedder_name: str, *,
+                 lock: LocalLock | None = None) -> None:
         self.client = client
         self.namespace = namespace
-        name = collection_name(namespace)
+        self.embedder_name = embedder_name
+        self.lock = lock
+        self._seen = lock.opened_generation if lock is not None else ""
+        #: How many interrupted acts the last write finished first.
+        self.replayed = 0
+        self._open_collections()
+
+    def _open_collections(self) -> None:
+        name = collection_name(self.namespace)
         with translate("opening the ledger"):
-            self.decisions = client.get_or_create_collection(
-                name, metadata={"memvet_schema": _codec.SCHEMA_VERSION, "embedder": embedder_name,
-                                "namespace": namespace},
+            self.decisions = self.client.get_or_create_collection(
+                name, metadata={"memvet_schema": _codec.SCHEMA_VERSION, "embedder": self.embedder_name,
+                                "namespace": self.namespace},
                 configuration={"hnsw": {"space": "cosine"}}, embedding_function=None,
             )
-            self.receipts = client.get_or_create_collection(
-                name + ".receipts", metadata={"memvet_schema": _codec.SCHEMA_VERSION, "namespace": namespace},
+            self.receipts = self.client.get_or_create_collection(
+                name + ".receipts", metadata={"memvet_schema": _codec.SCHEMA_VERSION, "namespace": self.namespace},
                 embedding_function=None,
             )
-        stored = (self.decisions.metadata or {}).get("embedder")
-        if stored and stored != embedder_name:
+            self.journal = self.client.get_or_create_collection(
+                name + ".journal", metadata={"memvet_schema": _codec.SCHEMA_VERSION, "namespace": self.namespace},
+                embedding_function=None,
+            )
+        meta = self.decisions.metadata or {}
+        owner = meta.get("namespace")
+        if owner is not None and owner != self.namespace:
+            raise StoreError(
+                f"collection {name} belongs to namespace {owner!r}, not {self.namespace!r}; refusing to mix them"
+            )
+        stored = meta.get("embedder")
+        if stored and stored != self.embedder_name:
             raise UsageError(
                 f"this ledger's vectors were made by the {stored!r} embedding; open it with the same "
-                f"embedding (got {embedder_name!r})"
+                f"embedding (got {self.embedder_name!r})"
             )
+
+    # ----------------------------------------------------------------- freshness and writes
+
+    def _fresh(self) -> None:
+        """Reload the local client if another writer wrote since we looked."""
+        if self.lock is None:
+            return
+        current = self.lock.generation()
+        if current != self._seen:
+            log.debug("ledger %s changed on disk; reloading", self.namespace)
+            self.client = reopen_persistent(self.client)
+            self._open_collections()
+            self._seen = current
+
+    @contextlib.contextmanager
+    def writing(self) -> Iterator[None]:
+        """Hold the write lock (local ledgers), with a fresh client, and
+        finish any act an earlier writer left half done."""
+        if self.lock is None:
+            self.replayed = self.replay(older_than=SERVER_REPLAY_GRACE)
+            yield
+            return
+        with self.lock.hold() as outermost:
+            if not outermost:
+                yield
+                return
+            self._fresh()
+            # Bumped before the first write too: a writer killed mid-act still
+            # tells every other process that its cached index is stale.
+            self._seen = self.lock.bump()
+            try:
+                self.replayed = self.replay()
+                yield
+            finally:
+                self._seen = self.lock.bump()
+
+    def _step(self, name: str) -> None:
+        """A point between two writes of an act (a seam for crash tests)."""
+
+    def apply(self, intent: Intent, *, journaled: bool = True) -> None:
+        """Carry out one act: journal it, write it, then clear the journal.
+
+        ``journaled=False`` is for a plain new decision: its record already
+        holds everything its receipt says (author, time, commit), so a crash
+        before the receipt loses nothing and two round trips are saved.
+        """
+        if not journaled:
+            self._carry_out(intent)
+            return
+        with translate("journaling a change"):
+            self.journal.add(ids=[intent.id], documents=[intent.to_json()], embeddings=[[1.0]],
+                             metadatas=[{"schema": _codec.SCHEMA_VERSION, "kind": "intent", "act": intent.act,
+                                         "at": float(intent.at)}])
+        self._step("journaled")
+        self._carry_out(intent)
+        with translate("clearing the journal"):
+            self.journal.delete(ids=[intent.id])
+
+    def _carry_out(self, intent: Intent, *, replaying: bool = False) -> None:
+        if intent.add is not None:
+            decision, embedding = intent.add
+            self.add_decision(decision, embedding)
+            self._step("added")
+        for decision in intent.updates:
+            if replaying and not self._still_active(decision.id):
+                # Every act starts from an active decision; one resolved since
+                # by another writer keeps that later resolution.
+                continue
+            self.replace_decision(decision)
+            self._step("updated")
+        for receipt in intent.receipts:
+            self.add_receipt(receipt)
+            self._step("receipted")
+
+    def pending(self) -> list[Intent]:
+        """Acts that were started and not finished, oldest first."""
+        self._fresh()
+        with translate("reading the journal"):
+            got = self.journal.get(include=["documents"])
+        out = []
+        for iid, doc in zip(got["ids"], got.get("documents") or [None] * len(got["ids"])):
+            try:
+                out.append(Intent.from_json(iid, doc))
+            except CorruptRecordError as exc:
+                log.warning("%s", exc)
+        out.sort(key=lambda i: (i.at, i.id))
+        return out
+
+    def _still_active(self, decision_id: str) -> bool:
+        with translate("reading decisions"):
+            got = self.decisions.get(ids=[decision_id], include=["metadatas"])
+        metas = got.get("metadatas") or []
+        return bool(metas) and (metas[0] or {}).get("lifecycle") == "active"
+
+    def replay(self, older_than: float = 0.0) -> int:
+        """Finish every act left half done (those older than ``older_than``
+        seconds); returns how many."""
+        done = 0
+        now = time.time()
+        for intent in self.pending():
+            if now - intent.at < older_than:
+                continue
+            log.warning("finishing an interrupted %s from %s", intent.act,
+                        time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(intent.at)))
+            self._carry_out(intent, replaying=True)
+            with translate("clearing the journal"):
+                self.journal.delete(ids=[intent.id])
+            done += 1
+        return done
 
     # ----------------------------------------------------------------- decisions
 
@@ -176,6 +434,7 @@ class ChromaStore:
     def get_decisions(self, ids: Sequence[str]) -> list[Decision]:
         if not ids:
             return []
+        self._fresh()
         with translate("reading decisions"):
             got = self.decisions.get(ids=list(ids), include=["documents", "metadatas"])
         found, bad = self._decode(got)
@@ -185,6 +444,7 @@ class ChromaStore:
 
     def all_decisions(self) -> tuple[list[Decision], list[CorruptRecordError]]:
         """Every decision, and the records that did not decode."""
+        self._fresh()
         out: list[Decision] = []
         bad: list[CorruptRecordError] = []
         offset = 0
@@ -199,10 +459,12 @@ class ChromaStore:
             offset += _BATCH
 
     def all_ids(self) -> list[str]:
+        self._fresh()
         with translate("listing decision ids"):
             return list(self.decisions.get(include=[])["ids"])
 
     def where(self, where: dict[str, Any]) -> list[Decision]:
+        self._fresh()
         with translate("filtering decisions"):
             got = self.decisions.get(where=where, include=["documents", "metadatas"])
         found, _bad = self._decode(got)
@@ -217,14 +479,24 @@ class ChromaStore:
         return self.where(clauses[0] if len(clauses) == 1 else {"$or": clauses})
 
     def successors_of(self, ids: Sequence[str]) -> dict[str, Decision]:
-        """For each id, an active decision whose ``supersedes`` points at it."""
+        """For each id, the earliest active decision whose ``supersedes``
+        points at it (deterministic when two writers raced)."""
         ids = sorted(set(ids))
         if not ids:
             return {}
         found = self.where({"$and": [{"supersedes": {"$in": ids}}, {"lifecycle": "active"}]})
-        return {d.supersedes: d for d in found}
+        out: dict[str, Decision] = {}
+        for d in sorted(found, key=lambda d: (d.created_at, d.id)):
+            out.setdefault(d.supersedes, d)
+        return out
+
+    def successors(self, decision_id: str) -> list[Decision]:
+        """Every active successor of one decision, earliest first."""
+        found = self.where({"$and": [{"supersedes": decision_id}, {"lifecycle": "active"}]})
+        return sorted(found, key=lambda d: (d.created_at, d.id))
 
     def count(self) -> int:
+        self._fresh()
         with translate("counting decisions"):
             return int(self.decisions.count())
 
@@ -255,6 +527,7 @@ class ChromaStore:
                               embeddings=[[1.0]], metadatas=[_codec.receipt_metadata(receipt)])
 
     def receipts_for(self, decision_id: str | None = None) -> list[Receipt]:
+        self._fresh()
         where = {"decision_id": decision_id} if decision_id else None
         with translate("reading receipts"):
             got = self.receipts.get(where=where, include=["metadatas"])
