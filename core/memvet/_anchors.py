@@ -144,9 +144,15 @@ _GENERATED = re.compile(
 )
 
 
+def _segments(name: str) -> list[str]:
+    """The segments of a qualified name, without parameters or quotes."""
+    return [seg.strip('"') for seg in name.split("(", 1)[0].split(".") if seg.strip('"')]
+
+
 def _bare(name: str) -> str:
     """The last segment of a qualified name, without parameters or quotes."""
-    return name.split("(", 1)[0].rsplit(".", 1)[-1].strip('"')
+    segments = _segments(name)
+    return segments[-1] if segments else name
 
 
 class _Unparseable(Exception):
@@ -183,6 +189,7 @@ class Evidence:
         self.max_file_bytes = max_file_bytes
         self._import_cache: LRU[tuple[str, str], list[tuple[str, int]]] = LRU(16384)
         self._manifest_cache: LRU[tuple[str, str], list[_manifests.Declared]] = LRU(1024)
+        self._contains_cache: LRU[tuple[str, bytes], bool] = LRU(65536)
         self._changes: dict[tuple[str, str], list[str] | None] = {}
 
     # ================================================================ resolve
@@ -393,19 +400,39 @@ class Evidence:
         words = set(re.findall(rb"[A-Za-z_][A-Za-z0-9_]{3,}", text)) - {_bare(a.name).encode()}
         return sorted(words, key=lambda w: (-len(w), w))[:3]
 
+    def _contains(self, path: str, blob: str, needles: list[bytes], snap: Snapshot) -> list[bool]:
+        """Whether the blob holds each needle, cached by (blob, needle): a warm
+        check never reads the candidate files again."""
+        out: list[bool] = []
+        data: bytes | None = None
+        for needle in needles:
+            found = self._contains_cache.get((blob, needle))
+            if found is None:
+                if data is None:
+                    data = snap.read(path) or b""
+                found = needle in data
+                self._contains_cache.put((blob, needle), found)
+            out.append(found)
+        return out
+
     def _find_moved_symbol(self, a: Anchor, snap: Snapshot, recorded_commit: str, baseline: str,
                            shape: str, *, file_exists: bool) -> AnchorCheck:
-        bare = _bare(a.name).encode()
+        # Every segment of the qualified name must appear for a same-name
+        # move; two of the body's three longest words for a renamed one.
+        segments = [seg.encode() for seg in _segments(a.name)]
         markers = self._body_markers(a)
         same_name: list[str] = []
         same_body: list[str] = [a.path] if file_exists else []
         for path in self._changed_paths(recorded_commit, snap, a.path):
             if _code.language_for_path(path) != a.language:
                 continue
-            data = snap.read(path) or b""
-            if bare in data:
+            blob = snap.blob_id(path)
+            if blob is None:
+                continue
+            hits = self._contains(path, blob, segments + markers, snap)
+            if all(hits[: len(segments)]):
                 same_name.append(path)
-            if not markers or sum(m in data for m in markers) >= min(2, len(markers)):
+            if not markers or sum(hits[len(segments):]) >= min(2, len(markers)):
                 same_body.append(path)
         for path in same_name:
             table = self._table(path, snap.blob_id(path) or "", a.language, snap)
