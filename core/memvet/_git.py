@@ -225,11 +225,22 @@ class GitRepo:
         rel_posix = PurePosixPath(*Path(rel).parts).as_posix()
         if rel_posix == ".git" or rel_posix.startswith(".git/"):
             raise PathOutsideRepositoryError(f"{path}: inside .git")
+        for sub in self._submodule_paths():
+            if rel_posix == sub or rel_posix.startswith(sub + "/"):
+                raise PathOutsideRepositoryError(
+                    f"{path}: inside the submodule {sub}, a repository of its own; record it there"
+                )
         if not self.bare:
             real = Path(joined).resolve()
             if real != self.root and self.root not in real.parents:
                 raise PathOutsideRepositoryError(f"{path}: a symbolic link that leaves the repository")
         return rel_posix
+
+    def _submodule_paths(self) -> list[str]:
+        try:
+            return list(self.repo.listall_submodules())
+        except pygit2.GitError:
+            return []
 
 
 class Snapshot:
