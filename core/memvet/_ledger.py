@@ -22,6 +22,7 @@ from memvet._errors import (
     ConflictError,
     CorruptRecordError,
     NotAllowedError,
+    StoreError,
     UnknownDecisionError,
     UsageError,
 )
@@ -175,14 +176,23 @@ class Ledger:
                 # This process opened the folder before: its cached index may
                 # predate another process's writes, so reload it on first use.
                 lock.opened_generation = "(cached by this process)"
-            with translate("opening the local ledger"):
-                client = chromadb.PersistentClient(path=folder, settings=_settings())
+            try:
+                with translate("opening the local ledger"):
+                    client = chromadb.PersistentClient(path=folder, settings=_settings())
+            except StoreError as exc:
+                _raise_if_read_only(exc, home)
+                raise
         elif is_persistent(client):
             # A client opened elsewhere may predate the last write: reload it first.
             lock = LocalLock(home, lock_timeout)
             lock.opened_generation = "(client opened by the caller)"
         embedder = as_embedder(embedding) if embedding is not None else MiniLMEmbedder()
-        store = ChromaStore(client, ns, embedder.name, lock=lock)
+        try:
+            store = ChromaStore(client, ns, embedder.name, lock=lock)
+        except StoreError as exc:
+            if lock is not None:
+                _raise_if_read_only(exc, home)
+            raise
         cache = SymbolCache(home / "cache" if disk_cache else None)
         return cls(git, store, embedder, namespace=ns, cache=cache,
                    similarity_threshold=similarity_threshold, duplicate_threshold=duplicate_threshold)
@@ -583,6 +593,16 @@ def _respec(anchor: Anchor, new_path: str, new_name: str) -> AnchorSpec:
     if anchor.kind is AnchorKind.DEPENDENCY:
         return AnchorSpec(AnchorKind.DEPENDENCY, name=anchor.name, requirement=anchor.requirement)
     return AnchorSpec(AnchorKind.ABSENT, name=anchor.name, scope=anchor.scope)
+
+
+def _raise_if_read_only(exc: StoreError, home: Path) -> None:
+    """A clearer error for a ledger folder this process cannot write."""
+    text = str(exc).lower()
+    if "readonly" in text or "read-only" in text or "permission denied" in text:
+        raise StoreError(
+            f"the ledger folder {home} is read-only: Chroma needs write access to open it, even to read; "
+            "give this user write access, copy the folder, or use a server (--server URL)"
+        ) from exc
 
 
 def _corrupt_verdict(exc: CorruptRecordError, target: str) -> Verdict:

@@ -151,6 +151,20 @@ SUPERSEDE_STEPS = ["journaled", "added", "updated", "receipted"]
 REJECT_STEPS = ["journaled", "updated", "receipted"]
 
 
+class _Repo:
+    """A one-commit repository (module-scoped fixtures cannot use ``repo``)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        (path / "shop").mkdir(parents=True)
+        (path / "shop" / "store.py").write_text("def checksum(data):\n    return sum(data) % 255\n")
+        env = {**os.environ, "GIT_AUTHOR_NAME": "Ada", "GIT_AUTHOR_EMAIL": "a@example.com",
+               "GIT_COMMITTER_NAME": "Ada", "GIT_COMMITTER_EMAIL": "a@example.com",
+               "GIT_CONFIG_GLOBAL": "/dev/null", "GIT_CONFIG_NOSYSTEM": "1"}
+        for args in (["init", "-q", "-b", "main"], ["add", "-A"], ["commit", "-q", "-m", "initial"]):
+            subprocess.run(["git", *args], cwd=path, env=env, check=True, capture_output=True)
+
+
 def _crashed(repo, tmp_path, act: str, step: str):
     home = tmp_path / f"{act}-{step}"
     ledger = _local(repo, home)
@@ -162,12 +176,8 @@ def _crashed(repo, tmp_path, act: str, step: str):
 @pytest.fixture(scope="module")
 def crash_runs(tmp_path_factory):
     """Every (act, kill point), run in parallel: each a process killed mid-act."""
-    from conftest import SAMPLE_STORE, RepoBuilder  # tests/ is on sys.path (rootdir conftest)
-
     base = tmp_path_factory.mktemp("crash")
-    repo = RepoBuilder(base / "repo")
-    repo.write("shop/store.py", SAMPLE_STORE, dedent=False)
-    repo.commit("initial")
+    repo = _Repo(base / "repo")
     runs = {}
     for act, steps in (("supersede", SUPERSEDE_STEPS), ("reject", REJECT_STEPS)):
         for step in steps:

@@ -169,3 +169,24 @@ def test_receipt_round_trip_and_corruption():
         _codec.receipt_from_record("r-1", None)
     with pytest.raises(memvet.CorruptRecordError):
         _codec.receipt_from_record("r-1", {"schema": 1})
+
+
+@settings(max_examples=40, deadline=None)
+@given(decisions, st.lists(decisions, max_size=2), st.lists(st.floats(-1, 1), min_size=1, max_size=8))
+def test_journal_intent_round_trip(added, updated, embedding):
+    """The journal (crash safety) stores whole decisions: the same codec, round-tripped."""
+    from memvet._store import Intent
+
+    receipt = Receipt(id="r-1", decision_id=added.id, action="supersede", from_lifecycle="active",
+                      to_lifecycle="superseded", reason="why", author="me", at=12.5, commit="abc")
+    intent = Intent("supersede", add=(added, tuple(embedding)), updates=tuple(updated), receipts=(receipt,))
+    back = Intent.from_json(intent.id, intent.to_json())
+    assert back == intent
+
+
+@pytest.mark.parametrize("text", [None, "", "{", '{"act": "x", "add": {"id": "a"}}', '{"updates": 3}'])
+def test_corrupt_journal_entries_raise(text):
+    from memvet._store import Intent
+
+    with pytest.raises(memvet.CorruptRecordError, match="journal entry i-1"):
+        Intent.from_json("i-1", text)
