@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import os
 import subprocess
 import sys
 import time
@@ -129,3 +130,21 @@ def test_server_down_mid_session_is_an_error_never_an_empty_memory(repo, doomed_
         ledger.record("written while the server is down")
     with _failed_open(), pytest.raises(memvet.StoreUnavailableError):
         _open(repo, doomed_chroma_server.url, "down")
+
+
+def test_the_cli_through_the_proxy(repo, nginx_proxy):
+    """The CLI as shipped (--server/--token): the right token works, a wrong one is exit 2, one line."""
+    env = {**os.environ, "MEMVET_EMBEDDING": "hashing", "MEMVET_NAMESPACE": f"cli-{uuid.uuid4().hex[:8]}"}
+    env.pop("MEMVET_TOKEN", None)
+    cmd = [sys.executable, "-m", "memvet", "--server", nginx_proxy.url]
+    ok = subprocess.run([*cmd, "--token", nginx_proxy.token, "record", "checksum is mod 255", "--symbol",
+                         "shop/store.py::checksum"], cwd=repo.path, env=env, capture_output=True, text=True)
+    assert ok.returncode == 0, ok.stderr
+    checked = subprocess.run([*cmd, "--token", nginx_proxy.token, "check"], cwd=repo.path, env=env,
+                             capture_output=True, text=True)
+    assert checked.returncode == 0 and "verified" in checked.stdout
+    for token in (["--token", "wrong"], []):
+        denied = subprocess.run([*cmd, *token, "check"], cwd=repo.path, env=env, capture_output=True, text=True)
+        assert denied.returncode == 2, (denied.stdout, denied.stderr)
+        assert denied.stderr.startswith("memvet: error: ") and denied.stderr.count("\n") == 1
+        assert "refused the credentials" in denied.stderr and "Traceback" not in denied.stderr
