@@ -387,39 +387,51 @@ class Evidence:
         return [p for p in listed if not _GENERATED.search(p)]
 
     def _body_markers(self, a: Anchor) -> list[bytes]:
-        """The three longest words of the recorded symbol's text (its own name
-        left out): a file that holds its body under another name contains at
-        least two of them, so other files are skipped without parsing."""
+        """The three longest words of the recorded symbol's code (its own name,
+        comments and docstrings left out): the same body under another name
+        holds all of them, so other files are skipped without parsing."""
         data = self.git.blob_data(a.blob_id)
         if data is None or _text_problem(data, self.max_file_bytes):
             return []
         sym = self.cache.table(a.blob_id, a.language, lambda: data).symbols.get(a.name)
         if sym is None:
             return []
-        text = b"\n".join(data.splitlines()[sym.start_line - 1 : sym.end_line])
-        words = set(re.findall(rb"[A-Za-z_][A-Za-z0-9_]{3,}", text)) - {_bare(a.name).encode()}
-        return sorted(words, key=lambda w: (-len(w), w))[:3]
+        words: set[bytes] = set()
+        in_docstring = False
+        for line in data.splitlines()[sym.start_line - 1 : sym.end_line]:
+            text = line.strip()
+            quotes = text.count(b'"""') + text.count(b"'''")
+            if in_docstring or quotes:
+                in_docstring = in_docstring != (quotes % 2 == 1)
+                continue
+            if text.startswith((b"#", b"//", b"/*", b"*")):
+                continue
+            words.update(re.findall(rb"[A-Za-z_][A-Za-z0-9_]{3,}", text))
+        words -= {seg.encode() for seg in _segments(a.name)}
+        return [re.escape(w) for w in sorted(words, key=lambda w: (-len(w), w))[:3]]
 
-    def _contains(self, path: str, blob: str, needles: list[bytes], snap: Snapshot) -> list[bool]:
-        """Whether the blob holds each needle, cached by (blob, needle): a warm
-        check never reads the candidate files again."""
+    def _contains(self, path: str, blob: str, patterns: list[bytes], snap: Snapshot) -> list[bool]:
+        """Whether the blob holds each pattern as a whole word, cached by
+        (blob, pattern): a warm check never reads the candidate files again."""
         out: list[bool] = []
         data: bytes | None = None
-        for needle in needles:
-            found = self._contains_cache.get((blob, needle))
+        for pattern in patterns:
+            found = self._contains_cache.get((blob, pattern))
             if found is None:
                 if data is None:
                     data = snap.read(path) or b""
-                found = needle in data
-                self._contains_cache.put((blob, needle), found)
+                found = re.search(rb"(?<![A-Za-z0-9_])" + pattern + rb"(?![A-Za-z0-9_])", data) is not None
+                self._contains_cache.put((blob, pattern), found)
             out.append(found)
         return out
 
     def _find_moved_symbol(self, a: Anchor, snap: Snapshot, recorded_commit: str, baseline: str,
                            shape: str, *, file_exists: bool) -> AnchorCheck:
-        # Every segment of the qualified name must appear for a same-name
-        # move; two of the body's three longest words for a renamed one.
-        segments = [seg.encode() for seg in _segments(a.name)]
+        # Every segment of the qualified name must appear as a word for a
+        # same-name move; all of the body's three longest words for a renamed one.
+        segments = [re.escape(seg.encode()) for seg in _segments(a.name)]
+        if a.language == "python":  # every segment of a Python qualname is a def or class
+            segments = [rb"(?:def|class)\s+" + seg for seg in segments]
         markers = self._body_markers(a)
         same_name: list[str] = []
         same_body: list[str] = [a.path] if file_exists else []
@@ -432,7 +444,7 @@ class Evidence:
             hits = self._contains(path, blob, segments + markers, snap)
             if all(hits[: len(segments)]):
                 same_name.append(path)
-            if not markers or sum(hits[len(segments):]) >= min(2, len(markers)):
+            if markers and all(hits[len(segments):]):  # no words to look for: too small to chase
                 same_body.append(path)
         for path in same_name:
             table = self._table(path, snap.blob_id(path) or "", a.language, snap)

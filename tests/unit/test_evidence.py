@@ -471,7 +471,7 @@ def test_a_deleted_symbol_is_not_moved_into_a_generated_bundle(repo, ledger):
 def test_move_search_parses_only_files_that_can_hold_the_symbol(repo, ledger):
     rec = ledger.record("checksum", ["shop/store.py::checksum"])
     for i in range(20):
-        repo.write(f"noise/m{i}.py", f"def f{i}():\n    return {i}\n")
+        repo.write(f"noise/m{i}.py", f"def f{i}():\n    return checksum([{i}])  # calls, never defines\n")
     text = repo.read("shop/store.py")
     repo.write("shop/store.py", text[: text.index("def checksum")], dedent=False)
     repo.write("shop/sums.py", text[text.index("def checksum"):].replace("checksum", "crc"), dedent=False)
