@@ -286,7 +286,6 @@ class Ledger:
         if k == 0:
             return group_recall(query, snap.name, [], 0, include)
         embedding = self.embedder.embed_query(query)
-        total = self.store.count()
         n = max(4 * k, 20)
         while True:
             scored = self.store.query(embedding, n)
@@ -294,7 +293,9 @@ class Ledger:
             verdicts = self.verifier.verdicts(decisions, snap)
             pairs = [(v, s) for v, (_, s) in zip(verdicts, scored)]
             enough = sum(1 for v, _ in pairs if v.status.group in include) >= k
-            if enough or n >= total:
+            # Fewer results than asked for: the namespace is exhausted (a
+            # corrupt record skipped by the store can only end this early).
+            if enough or len(scored) < n:
                 return group_recall(query, snap.name, pairs, k, include)
             n *= 4
 

@@ -501,13 +501,13 @@ class ChromaStore:
             return int(self.decisions.count())
 
     def query(self, embedding: Sequence[float], n: int) -> list[tuple[Decision, float]]:
-        """The ``n`` nearest decisions with their cosine similarity."""
-        total = self.count()
-        if total == 0:
-            return []
+        """The ``n`` nearest decisions with their cosine similarity (fewer when
+        the namespace holds fewer; Chroma caps ``n_results`` itself, so no
+        ``count()`` round trip is spent on the hot path)."""
+        self._fresh()
         with translate("querying the ledger"):
             got = self.decisions.query(
-                query_embeddings=[list(embedding)], n_results=min(n, total),
+                query_embeddings=[list(embedding)], n_results=max(n, 1),
                 include=["documents", "metadatas", "distances"],
             )
         out = []
