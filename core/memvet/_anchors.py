@@ -363,6 +363,12 @@ class Evidence:
                     f"(now lines {sym.start_line}-{sym.end_line})",
                     line=sym.start_line,
                 )
+            if table.has_errors:
+                return AnchorCheck(
+                    a, AnchorResult.UNVERIFIABLE,
+                    f"{a.spec}: {a.path} has syntax errors and {a.name} is not found in it; "
+                    "it may only be hidden by the error",
+                )
         return self._find_moved_symbol(a, snap, recorded_commit, baseline, shape, file_exists=blob is not None)
 
     def _changed_paths(self, recorded_commit: str, snap: Snapshot, path: str) -> list[str]:

@@ -480,3 +480,11 @@ def test_move_search_parses_only_files_that_can_hold_the_symbol(repo, ledger):
     verdict = ledger.verify(rec.id)
     assert verdict.status is Status.NEEDS_REVALIDATION and "shop/sums.py::crc" in verdict.reason
     assert ledger.evidence.cache.parses - before <= 3   # store.py, sums.py (and the recorded blob)
+
+
+def test_a_symbol_hidden_by_a_syntax_error_is_not_called_deleted(repo, ledger):
+    rec = ledger.record("checksum", ["shop/store.py::checksum"])
+    repo.replace("shop/store.py", "def checksum(data):", "def checksum(data:")
+    verdict = ledger.verify(rec.id)
+    assert verdict.status is Status.NEEDS_REVALIDATION, verdict.reason
+    assert "syntax errors" in verdict.reason or "does not parse" in verdict.reason

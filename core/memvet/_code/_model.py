@@ -17,7 +17,7 @@ qualified name, so stored baselines are recomputed instead of reported as
 changed.
 """
 
-_JSON_FORMAT = 2
+_JSON_FORMAT = 3
 
 
 @dataclass(frozen=True)
@@ -63,10 +63,13 @@ class SymbolTable:
     Attributes:
         language: The language the file was parsed as.
         symbols: Symbols by qualified name, in document order.
+        has_errors: The file has a syntax error somewhere: a symbol missing
+            from it may only be hidden by the error, not gone.
     """
 
     language: str
     symbols: Mapping[str, Symbol]
+    has_errors: bool = False
     _by_name: Mapping[str, tuple[Symbol, ...]] = field(init=False, repr=False, compare=False)
     _by_hash: Mapping[str, tuple[Symbol, ...]] = field(init=False, repr=False, compare=False)
 
@@ -116,6 +119,7 @@ class SymbolTable:
                 "format": _JSON_FORMAT,
                 "hash_version": HASH_VERSION,
                 "language": self.language,
+                "has_errors": self.has_errors,
                 "symbols": [
                     [s.qualname, s.name, s.kind, s.hash, s.start_line, s.end_line, s.has_error, s.shape]
                     for s in self.symbols.values()
@@ -145,6 +149,6 @@ class SymbolTable:
             for qualname, name, kind, h, start, end, err, shape in raw["symbols"]:
                 symbols[qualname] = Symbol(str(qualname), str(name), str(kind), str(h), int(start), int(end),
                                            bool(err), str(shape))
-            return cls(str(raw["language"]), symbols)
+            return cls(str(raw["language"]), symbols, bool(raw["has_errors"]))
         except (KeyError, TypeError, ValueError) as exc:
             raise ValueError(f"not a serialized symbol table: {exc}") from exc

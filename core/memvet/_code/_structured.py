@@ -226,7 +226,7 @@ def _markdown(data: bytes) -> SymbolTable:
             end_line=end_line(section, section),
             has_error=section.has_error,
         )
-    return SymbolTable("markdown", symbols)
+    return SymbolTable("markdown", symbols, tree.root_node.has_error)
 
 
 def structured_symbol_table(data: bytes, language: str) -> SymbolTable:
@@ -249,4 +249,4 @@ def structured_symbol_table(data: bytes, language: str) -> SymbolTable:
             end_line=end_line(span, span),
             has_error=stream.has_error(span.start_byte, span.end_byte),
         )
-    return SymbolTable(language, symbols)
+    return SymbolTable(language, symbols, tree.root_node.has_error)

@@ -321,7 +321,7 @@ def code_symbol_table(data: bytes, language: str) -> SymbolTable:
                 has_error=stream.has_error(start, end),
             )
     ordered = sorted(symbols.values(), key=lambda s: (starts[s.qualname], -s.end_line))
-    return SymbolTable(language, {s.qualname: s for s in ordered})
+    return SymbolTable(language, {s.qualname: s for s in ordered}, tree.root_node.has_error)
 
 
 _CALLABLE_KINDS = frozenset({"function", "method", "constructor"})
