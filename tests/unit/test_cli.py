@@ -180,3 +180,14 @@ def test_help_has_examples():
     for command in ("record", "check", "recall", "supersede", "reject", "revalidate", "show", "log", "demo"):
         result = CliRunner().invoke(cli, [command, "--help"])
         assert result.exit_code == 0 and "Example:" in result.output, command
+
+
+def test_team_and_user_namespaces_and_repair(run):
+    mine = json.loads(run("--team", "payments", "--user", "ada", "record", "team memory", "--json").stdout)["id"]
+    data = json.loads(run("--team", "payments", "--user", "ada", "check", "--json").stdout)
+    assert [d["id"] for d in data["decisions"]] == [mine]
+    assert json.loads(run("check", "--json").stdout)["decisions"] == []      # the repository-wide namespace
+    bad = run("--team", "a/b", "check", code=2)
+    assert bad.stderr.startswith("memvet: error: ") and bad.stderr.count("\n") == 1
+    assert json.loads(run("repair", "--json").stdout) == {"finished": 0}
+    assert run("repair").stdout.strip() == "finished 0 interrupted acts"

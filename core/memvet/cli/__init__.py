@@ -81,12 +81,14 @@ def _config(ctx: click.Context) -> Config:
     return config
 
 
-def _open(repo: str, ledger_dir: str | None, namespace: str | None, server: str | None,
-          token: str | None, config: Config) -> Ledger:
+def _open(params: dict[str, Any], config: Config) -> Ledger:
+    """Open the ledger the global options name (``params``: the root command's)."""
     similarity = config.similarity_threshold
     duplicate = config.duplicate_threshold
-    return Ledger.open(repo, path=ledger_dir, namespace=namespace, server=server or None,
-                       token=token or None, embedding=_embedding(),
+    return Ledger.open(params.get("repo") or ".", path=params.get("ledger_dir"),
+                       namespace=params.get("namespace"), server=params.get("server") or None,
+                       token=params.get("token") or None, team=params.get("team") or None,
+                       user=params.get("user") or None, embedding=_embedding(),
                        similarity_threshold=0.80 if similarity is None else similarity,
                        duplicate_threshold=0.95 if duplicate is None else duplicate)
 
@@ -94,8 +96,7 @@ def _open(repo: str, ledger_dir: str | None, namespace: str | None, server: str 
 def _ledger(ctx: click.Context) -> Ledger:
     opts = ctx.find_root().obj
     if "ledger" not in opts:
-        opts["ledger"] = _open(opts["repo"], opts["ledger_dir"], opts["namespace"], opts["server"],
-                               opts["token"], _config(ctx))
+        opts["ledger"] = _open(opts, _config(ctx))
     ledger: Ledger = opts["ledger"]
     return ledger
 
@@ -105,8 +106,7 @@ def _complete_ids(ctx: click.Context, param: click.Parameter, incomplete: str) -
     root = ctx.find_root().params
     try:
         repo = root.get("repo") or "."
-        ledger = _open(repo, root.get("ledger_dir"), root.get("namespace"), root.get("server"),
-                       root.get("token"), find_config(repo) if os.path.isdir(repo) else Config())
+        ledger = _open(root, find_config(repo) if os.path.isdir(repo) else Config())
         decisions = ledger.decisions()
     except (MemvetError, click.ClickException):
         return []  # completion has nowhere to report an error; offer nothing
@@ -171,10 +171,14 @@ ID_ARGUMENT = click.argument("decision_id", metavar="ID", shell_complete=_comple
               help="Bearer token sent to --server. Env: MEMVET_TOKEN.")
 @click.option("--namespace", default=None, envvar="MEMVET_NAMESPACE",
               help="Namespace (default: the repository's identity). Env: MEMVET_NAMESPACE.")
+@click.option("--team", default=None, envvar="MEMVET_TEAM",
+              help="A team inside the namespace (<identity>/team:<team>). Env: MEMVET_TEAM.")
+@click.option("--user", default=None, envvar="MEMVET_USER",
+              help="A user inside the namespace (.../user:<user>). Env: MEMVET_USER.")
 @click.version_option(memvet.__version__, prog_name="memvet")
 @click.pass_context
 def cli(ctx: click.Context, repo: str, ledger_dir: str | None, server: str | None, token: str | None,
-        namespace: str | None) -> None:
+        namespace: str | None, team: str | None, user: str | None) -> None:
     """MemVet: decisions with evidence, re-checked against the code at every read.
 
     Defaults come from [tool.memvet] in pyproject.toml (fail-on, ignore,
@@ -187,7 +191,7 @@ def cli(ctx: click.Context, repo: str, ledger_dir: str | None, server: str | Non
       memvet check --since origin/main --format github
     """
     ctx.obj = {"repo": repo, "ledger_dir": ledger_dir, "namespace": namespace, "server": server,
-               "token": token}
+               "token": token, "team": team, "user": user}
 
 
 def _print_record(result: memvet.RecordResult, as_json: bool) -> None:
@@ -659,6 +663,26 @@ def import_(ctx: click.Context, source: str, as_json: bool) -> None:
             click.echo(f"conflict: {conflict.kind} {conflict.id}: {conflict.why}", err=True)
     if report.conflicts:
         ctx.exit(1)
+
+
+@cli.command()
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.pass_context
+def repair(ctx: click.Context, as_json: bool) -> None:
+    """Finish lifecycle acts (supersede, reject) that a crashed writer left half done.
+
+    Every write does this on its own first; run it to settle a ledger
+    without writing anything else.
+
+    \b
+    Example:
+      memvet repair
+    """
+    finished = _ledger(ctx).repair()
+    if as_json:
+        _emit_json({"finished": finished})
+    else:
+        click.echo(f"finished {finished} interrupted act{'s' if finished != 1 else ''}")
 
 
 @cli.command()
