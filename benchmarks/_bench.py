@@ -8,6 +8,7 @@ any commit a benchmark needs is made in a temporary ``git clone``.
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import random
@@ -44,6 +45,14 @@ GIT_ENV = {
 
 
 # --------------------------------------------------------------------- output
+
+
+def arg_parser(doc: str | None) -> argparse.ArgumentParser:
+    """A parser whose help is the script's docstring: first paragraph, then the rest."""
+    text = doc or ""
+    first, _, rest = text.partition("\n\n")
+    return argparse.ArgumentParser(description=first, epilog=rest,
+                                   formatter_class=argparse.RawDescriptionHelpFormatter)
 
 
 def fmt(value: Any) -> str:

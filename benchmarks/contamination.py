@@ -48,7 +48,6 @@ Example::
 
 from __future__ import annotations
 
-import argparse
 import fnmatch
 import json
 import os
@@ -520,9 +519,7 @@ def render(r: dict[str, Any]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                     formatter_class=argparse.RawDescriptionHelpFormatter,
-                                     epilog=__doc__.split("\n\n", 1)[1])
+    parser = _bench.arg_parser(__doc__)
     parser.add_argument("--repo", default=".", help="the repository the facts are about (default: .)")
     parser.add_argument("--facts", required=True, help="facts file (JSON; format in docs/benchmarks.md)")
     parser.add_argument("--embedding", choices=("minilm", "hashing"), default="minilm")

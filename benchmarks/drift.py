@@ -41,7 +41,6 @@ Example::
 
 from __future__ import annotations
 
-import argparse
 import ast
 import fnmatch
 import json
@@ -526,9 +525,7 @@ def render(r: dict[str, Any], show_errors: int = 10) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                     formatter_class=argparse.RawDescriptionHelpFormatter,
-                                     epilog=__doc__.split("\n\n", 1)[1])
+    parser = _bench.arg_parser(__doc__)
     parser.add_argument("--repo", default=".", help="any local git repository (default: .)")
     source = parser.add_mutually_exclusive_group(required=True)
     source.add_argument("--cases", help="JSON cases file (see above)")

@@ -26,7 +26,6 @@ Example::
 
 from __future__ import annotations
 
-import argparse
 import random
 import resource
 import shutil
@@ -226,9 +225,7 @@ def render(r: dict[str, Any]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                     formatter_class=argparse.RawDescriptionHelpFormatter,
-                                     epilog=__doc__.split("\n\n", 1)[1])
+    parser = _bench.arg_parser(__doc__)
     parser.add_argument("--repo", default=".", help="any local git repository (default: .)")
     parser.add_argument("--jump", type=int, default=50, help="part A records at HEAD~N (default 50)")
     parser.add_argument("--decisions", type=int, default=50, help="part A decisions (default 50)")

@@ -25,7 +25,6 @@ Example::
 
 from __future__ import annotations
 
-import argparse
 import shutil
 import sys
 from pathlib import Path
@@ -225,9 +224,7 @@ def render(r: dict[str, Any]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                     formatter_class=argparse.RawDescriptionHelpFormatter,
-                                     epilog=__doc__.split("\n\n", 1)[1])
+    parser = _bench.arg_parser(__doc__)
     parser.add_argument("--repo", default=".", help="any local git repository (default: .)")
     parser.add_argument("--jump", type=int, default=500, help="record at HEAD~N (default 500)")
     parser.add_argument("--decisions", type=int, default=10, help="decisions to record (default 10)")
