@@ -29,8 +29,6 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import chromadb
-import chromadb.errors
 
 from memvet import _codec
 from memvet._errors import (
@@ -81,13 +79,17 @@ def translate(action: str) -> Iterator[None]:
         yield
     except StoreError:
         raise
-    except (chromadb.errors.ChromaAuthError, chromadb.errors.AuthorizationError) as exc:
-        raise AuthenticationError(f"the ledger server refused the request ({action}): {exc}") from exc
-    except chromadb.errors.ChromaError as exc:
-        raise StoreError(f"the ledger store failed while {action}: {exc}") from exc
     except (ConnectionError, TimeoutError) as exc:
         raise StoreUnavailableError(f"the ledger server is unreachable ({action}): {exc}") from exc
     except Exception as exc:
+        # chromadb is imported here, not at module import: it takes 1.5 s to
+        # load, and `memvet --help` or a completion should not pay for it.
+        from chromadb import errors
+
+        if isinstance(exc, (errors.ChromaAuthError, errors.AuthorizationError)):
+            raise AuthenticationError(f"the ledger server refused the request ({action}): {exc}") from exc
+        if isinstance(exc, errors.ChromaError):
+            raise StoreError(f"the ledger store failed while {action}: {exc}") from exc
         # httpx errors (the HTTP client's transport) are mapped by name so the
         # core does not import httpx; anything else is an unmapped backend error.
         name = type(exc).__name__
@@ -135,6 +137,8 @@ def http_client(url: str, token: str | None = None) -> Any:
     headers = {"Authorization": f"Bearer {token}"} if token else None
     try:
         with translate(f"connecting to {url}"):
+            import chromadb
+
             return chromadb.HttpClient(host=parts.hostname, port=port, ssl=parts.scheme == "https",
                                        headers=headers, settings=Settings(anonymized_telemetry=False))
     except AuthenticationError as exc:
@@ -167,6 +171,8 @@ def reopen_persistent(client: Any) -> Any:
     if ident is not None:
         SharedSystemClient._identifier_to_system.pop(ident, None)
         SharedSystemClient._identifier_to_refcount.pop(ident, None)
+    import chromadb
+
     with translate("reopening the local ledger"):
         return chromadb.PersistentClient(path=settings.persist_directory, settings=settings)
 
