@@ -286,7 +286,9 @@ class Ledger:
         if k == 0:
             return group_recall(query, snap.name, [], 0, include)
         embedding = self.embedder.embed_query(query)
-        n = max(4 * k, 20)
+        # Every candidate counts when all groups are wanted; a narrower
+        # `include` over-fetches, since statuses are known only after checking.
+        n = k if set(GROUPS) <= set(include) else max(4 * k, 20)
         while True:
             scored = self.store.query(embedding, n)
             decisions = self._effective([d for d, _ in scored])
