@@ -39,7 +39,7 @@ from memvet._errors import (
     UsageError,
 )
 from memvet._lock import LocalLock
-from memvet._model import Decision, Receipt
+from memvet._model import Decision, Lifecycle, Receipt
 
 __all__ = [
     "ChromaStore", "Intent", "collection_name", "has_cached_system", "http_client", "is_persistent",
@@ -490,7 +490,9 @@ class ChromaStore:
         ids = sorted(set(ids))
         if not ids:
             return {}
-        found = self.where({"$and": [{"supersedes": {"$in": ids}}, {"lifecycle": "active"}]})
+        # One clause (the lifecycle is checked here): a $and costs Chroma a
+        # second filter on the hot path of every recall.
+        found = [d for d in self.where({"supersedes": {"$in": ids}}) if d.lifecycle is Lifecycle.ACTIVE]
         out: dict[str, Decision] = {}
         for d in sorted(found, key=lambda d: (d.created_at, d.id)):
             out.setdefault(d.supersedes, d)
