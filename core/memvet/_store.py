@@ -38,6 +38,7 @@ from memvet._errors import (
     StoreUnavailableError,
     UsageError,
 )
+from memvet._cache import LRU
 from memvet._lock import LocalLock
 from memvet._model import Decision, Lifecycle, Receipt
 
@@ -270,6 +271,7 @@ class ChromaStore:
         self.embedder_name = embedder_name
         self.lock = lock
         self._seen = lock.opened_generation if lock is not None else ""
+        self._successor_cache: LRU[tuple[str, tuple[str, ...]], dict[str, Decision]] = LRU(1024)
         #: How many interrupted acts the last write finished first.
         self.replayed = 0
         self._open_collections()
@@ -490,12 +492,23 @@ class ChromaStore:
         ids = sorted(set(ids))
         if not ids:
             return {}
+        # A local ledger's generation token changes with every write, by any
+        # process: an answer stamped with it cannot be stale. (A server has no
+        # such token, so it is asked every time.)
+        stamp = self.lock.generation() if self.lock is not None else None
+        key = (stamp or "", tuple(ids))
+        if stamp is not None:
+            cached = self._successor_cache.get(key)
+            if cached is not None:
+                return dict(cached)
         # One clause (the lifecycle is checked here): a $and costs Chroma a
         # second filter on the hot path of every recall.
         found = [d for d in self.where({"supersedes": {"$in": ids}}) if d.lifecycle is Lifecycle.ACTIVE]
         out: dict[str, Decision] = {}
         for d in sorted(found, key=lambda d: (d.created_at, d.id)):
             out.setdefault(d.supersedes, d)
+        if stamp is not None and stamp == self.lock.generation():
+            self._successor_cache.put(key, dict(out))
         return out
 
     def successors(self, decision_id: str) -> list[Decision]:

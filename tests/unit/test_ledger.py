@@ -361,3 +361,23 @@ def test_default_persistent_ledger_survives_reopen(repo, tmp_path):
     two = memvet.Ledger.open(repo.path, path=path, embedding=memvet.HashingEmbedder())
     assert two.verify(rec.id).status is Status.VERIFIED
     assert (path / "cache").exists()
+
+
+def test_cached_successor_answers_follow_writes_from_another_ledger(repo, tmp_path):
+    """A local ledger caches 'who supersedes these?' per write generation; a
+    supersede made through another ledger object (another writer) is seen."""
+    ns = f"t{uuid.uuid4().hex[:12]}"
+    path = tmp_path / "ledger"
+    one = memvet.Ledger.open(repo.path, path=path, embedding=memvet.HashingEmbedder(), namespace=ns)
+    old = one.record("totals are floats in orders")
+    assert one.recall("totals are floats", k=1).items[0].status is Status.UNANCHORED
+    assert one.recall("totals are floats", k=1).items[0].status is Status.UNANCHORED   # served from the cache
+    two = memvet.Ledger.open(repo.path, path=path, embedding=memvet.HashingEmbedder(), namespace=ns)
+    # The successor lands and the old record is never updated (a crash between the writes).
+    successor = one.get(old.id).evolve(id="succ00000001", claim="totals are decimals", supersedes=old.id,
+                                       reason="floats lose cents")
+    with two.store.writing():
+        two.store.add_decision(successor, two.embedder.embed_query("totals are decimals"))
+    item = one.recall("totals are floats", k=1).items[0]   # the same candidates as the cached answer
+    assert item.id == old.id and item.status is Status.SUPERSEDED
+    assert "floats lose cents" in item.reason
