@@ -3,6 +3,7 @@ conflicts, confirmations, lifecycle rules and crash-safe supersede."""
 
 from __future__ import annotations
 
+import json
 import time
 import uuid
 
@@ -381,3 +382,28 @@ def test_cached_successor_answers_follow_writes_from_another_ledger(repo, tmp_pa
     item = one.recall("totals are floats", k=1).items[0]   # the same candidates as the cached answer
     assert item.id == old.id and item.status is Status.SUPERSEDED
     assert "floats lose cents" in item.reason
+
+
+def test_repository_identity_is_remembered_and_rechecked(repo, tmp_path, client):
+    from memvet._ledger import _identity
+
+    root = repo.git("rev-list", "--max-parents=0", "HEAD")
+    cache = tmp_path / "ledger" / "identity.json"
+    git = memvet.Ledger.open(repo.path, client=client, embedding=memvet.HashingEmbedder(),
+                             namespace="idtest1").git
+    assert _identity(git, cache) == root
+    assert json.loads(cache.read_text())["root"] == root
+    repo.write("more.txt", "x")
+    repo.commit("forward")                       # a descendant of the remembered HEAD: reused
+    assert _identity(git, cache) == root
+    assert json.loads(cache.read_text())["head"] == repo.git("rev-parse", "HEAD")
+    cache.write_text(json.dumps({"root": "0" * 40, "head": repo.git("rev-parse", "HEAD")}))
+    assert _identity(git, cache) == root        # a root that is not in the repository: recomputed
+    cache.write_text("{torn")
+    assert _identity(git, cache) == root        # unreadable: recomputed
+    orphan = repo.git("commit-tree", "-m", "new root", repo.git("rev-parse", "HEAD^{tree}"))
+    repo.git("reset", "-q", "--hard", orphan)    # rewritten history: HEAD no longer descends
+    assert _identity(git, cache) == orphan
+    blocked = tmp_path / "file-not-folder"
+    blocked.write_text("")
+    assert _identity(git, blocked / "identity.json") == orphan   # cannot remember: still answers
