@@ -28,7 +28,7 @@ from memvet._errors import (
     UnsupportedFileError,
     UsageError,
 )
-from memvet._git import GitRepo, Snapshot
+from memvet._git import Change, GitRepo, Snapshot
 from memvet._model import Anchor, AnchorCheck, AnchorKind, AnchorResult
 
 __all__ = [
@@ -149,12 +149,6 @@ def _segments(name: str) -> list[str]:
     return [seg.strip('"') for seg in name.split("(", 1)[0].split(".") if seg.strip('"')]
 
 
-def _bare(name: str) -> str:
-    """The last segment of a qualified name, without parameters or quotes."""
-    segments = _segments(name)
-    return segments[-1] if segments else name
-
-
 class _Unparseable(Exception):
     """Internal: a file that cannot be parsed as text (the message says why)."""
 
@@ -190,7 +184,7 @@ class Evidence:
         self._import_cache: LRU[tuple[str, str], list[tuple[str, int]]] = LRU(16384)
         self._manifest_cache: LRU[tuple[str, str], list[_manifests.Declared]] = LRU(1024)
         self._contains_cache: LRU[tuple[str, bytes], bool] = LRU(65536)
-        self._changes: dict[tuple[str, str], list[str] | None] = {}
+        self._changes: dict[tuple[str, str], list[Change] | None] = {}
 
     # ================================================================ resolve
 
@@ -375,13 +369,20 @@ class Evidence:
         """Candidate paths for a move: renames of ``path`` first, then every
         file changed since the recorded commit (all files when the commit is
         not in the history), leaving out generated and vendored files."""
+        # Kept per (commit, commit) pair only: the working tree moves on while
+        # a process lives, so its diff is taken afresh on every move search.
         key = (recorded_commit, snap.name)
-        if key not in self._changes:
+        if snap.commit is None or key not in self._changes:
             try:
-                self._changes[key] = self.git.changes(recorded_commit, snap)
+                found: list[Change] | None = self.git.changes(recorded_commit, snap)
             except UnknownRevisionError:
-                self._changes[key] = None
-        changes = self._changes[key]
+                found = None
+            if snap.commit is None:
+                changes = found
+            else:
+                changes = self._changes[key] = found
+        else:
+            changes = self._changes[key]
         if changes is None:
             listed = [p for p in snap.paths() if p != path]
         else:

@@ -488,3 +488,15 @@ def test_a_symbol_hidden_by_a_syntax_error_is_not_called_deleted(repo, ledger):
     verdict = ledger.verify(rec.id)
     assert verdict.status is Status.NEEDS_REVALIDATION, verdict.reason
     assert "syntax errors" in verdict.reason or "does not parse" in verdict.reason
+
+
+def test_a_long_lived_ledger_sees_a_later_working_tree_move(repo, ledger):
+    rec = ledger.record("checksum", ["shop/store.py::checksum"])
+    repo.replace("shop/store.py", "import json", "import json  # touched")
+    text = repo.read("shop/store.py")
+    repo.write("shop/store.py", text.replace("def checksum(data)", "def other_sum(data)").replace(
+        "sum(data) % 255", "sum(data) % 7"), dedent=False)
+    assert ledger.verify(rec.id).status is Status.REFUTED        # gone, nowhere else yet
+    repo.write("shop/later.py", text[text.index("def checksum"):], dedent=False)
+    verdict = ledger.verify(rec.id)                              # same process, the tree moved on
+    assert verdict.status is Status.NEEDS_REVALIDATION and "shop/later.py" in verdict.reason
