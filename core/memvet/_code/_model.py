@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-__all__ = ["HASH_VERSION", "Symbol", "SymbolTable"]
+__all__ = ["HASH_VERSION", "ParsedFile", "Symbol", "SymbolTable"]
 
 HASH_VERSION = 1
 """Version of the normalization and hashing rules.
@@ -54,6 +54,22 @@ class Symbol:
     def __post_init__(self) -> None:
         if not self.shape:
             object.__setattr__(self, "shape", self.hash)
+
+    def to_row(self) -> list[str | int | bool]:
+        """The fields as a JSON-ready list; see :meth:`from_row`."""
+        return [self.qualname, self.name, self.kind, self.hash, self.start_line, self.end_line,
+                self.has_error, self.shape]
+
+    @classmethod
+    def from_row(cls, row: list[str | int | bool]) -> Symbol:
+        """Rebuild a symbol from :meth:`to_row`'s list.
+
+        Raises:
+            ValueError: ``row`` does not have the eight fields.
+            TypeError: ``row`` is not a list.
+        """
+        qualname, name, kind, h, start, end, err, shape = row
+        return cls(str(qualname), str(name), str(kind), str(h), int(start), int(end), bool(err), str(shape))
 
 
 @dataclass(frozen=True)
@@ -120,10 +136,7 @@ class SymbolTable:
                 "hash_version": HASH_VERSION,
                 "language": self.language,
                 "has_errors": self.has_errors,
-                "symbols": [
-                    [s.qualname, s.name, s.kind, s.hash, s.start_line, s.end_line, s.has_error, s.shape]
-                    for s in self.symbols.values()
-                ],
+                "symbols": [s.to_row() for s in self.symbols.values()],
             },
             ensure_ascii=False,
             separators=(",", ":"),
@@ -146,9 +159,36 @@ class SymbolTable:
                     f"expected {_JSON_FORMAT}/{HASH_VERSION}"
                 )
             symbols = {}
-            for qualname, name, kind, h, start, end, err, shape in raw["symbols"]:
-                symbols[qualname] = Symbol(str(qualname), str(name), str(kind), str(h), int(start), int(end),
-                                           bool(err), str(shape))
+            for row in raw["symbols"]:
+                sym = Symbol.from_row(row)
+                symbols[sym.qualname] = sym
             return cls(str(raw["language"]), symbols, bool(raw["has_errors"]))
         except (KeyError, TypeError, ValueError) as exc:
             raise ValueError(f"not a serialized symbol table: {exc}") from exc
+
+
+class ParsedFile:
+    """A parsed file, asked for one symbol at a time or for its whole table.
+
+    This base class answers from a table built up front (structured text,
+    where files are small); :class:`memvet._code._symbols.CodeFile` hashes
+    source code symbols on demand.
+
+    Attributes:
+        language: The language the file was parsed as.
+        has_errors: The file has a syntax error somewhere.
+    """
+
+    def __init__(self, language: str, has_errors: bool, table: SymbolTable | None = None) -> None:
+        self.language = language
+        self.has_errors = has_errors
+        self._table = table
+
+    def symbol(self, qualname: str) -> Symbol | None:
+        """The symbol named exactly ``qualname`` (no bare-name lookup), or ``None``."""
+        return self.table().symbols.get(qualname)
+
+    def table(self) -> SymbolTable:
+        """Every symbol of the file."""
+        assert self._table is not None, "a ParsedFile without a table must override table()"
+        return self._table

@@ -20,13 +20,13 @@ from typing import TYPE_CHECKING
 import tree_sitter
 
 from memvet._code._languages import parse, query
-from memvet._code._model import Symbol, SymbolTable
+from memvet._code._model import ParsedFile, Symbol, SymbolTable
 from memvet._code._tokens import Lexicon, TokenStream
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
-__all__ = ["LEXICONS", "code_symbol_table", "quote_segment", "unique_qualnames"]
+__all__ = ["LEXICONS", "CodeFile", "code_symbol_table", "quote_segment", "unique_qualnames"]
 
 _JS_LEX = Lexicon(
     skip=frozenset({"comment", "html_comment"}),
@@ -272,17 +272,59 @@ def _join(prefix: str, local: str) -> str:
     return f"{prefix}.{local}" if prefix else local
 
 
-def code_symbol_table(data: bytes, language: str) -> SymbolTable:
-    """Parse source code and return its symbol table (see the package docs)."""
-    tree = parse(data, language)
-    stream = TokenStream(tree, data, LEXICONS[language])
+@dataclass(frozen=True)
+class _Entry:
+    """One symbol of the outline: its names and span, before any hashing."""
+
+    qualname: str
+    name: str
+    kind: str
+    first: tree_sitter.Node
+    last: tree_sitter.Node
+    name_start: int
+
+    @property
+    def start(self) -> int:
+        return self.first.start_byte
+
+    @property
+    def end(self) -> int:
+        return self.last.end_byte
+
+    def roots(self) -> list[tree_sitter.Node]:
+        """The sibling nodes the span covers, ``first`` to ``last``."""
+        nodes = [self.first]
+        node = self.first
+        while node.id != self.last.id:
+            sibling = node.next_sibling
+            assert sibling is not None, "a span's first and last nodes are siblings"
+            node = sibling
+            nodes.append(node)
+        return nodes
+
+    def symbol(self, stream: TokenStream, depth: int) -> Symbol:
+        """The symbol, hashed from a stream that covers its span."""
+        start, end = self.start, self.end
+        return Symbol(
+            qualname=self.qualname,
+            name=self.name,
+            kind=self.kind,
+            hash=stream.digest(start, end, depth),
+            shape=stream.digest(start, end, depth, mask=self.name_start),
+            start_line=self.first.start_point.row + 1,
+            end_line=end_line(self.first, self.last),
+            has_error=stream.has_error(start, end),
+        )
+
+
+def _outline(tree: tree_sitter.Tree, language: str) -> list[_Entry]:
+    """Every symbol's qualified name and span, in document order (no hashing)."""
     defs = _collect(tree.root_node, language)
     quote = language in ("javascript", "typescript", "tsx")
     by_depth: dict[int, list[_Def]] = defaultdict(list)
     for d in defs:
         by_depth[d.depth].append(d)
-    symbols: dict[str, Symbol] = {}
-    starts: dict[str, int] = {}
+    entries: dict[str, _Entry] = {}
     for depth in sorted(by_depth):
         level = by_depth[depth]
         items = []
@@ -300,28 +342,71 @@ def code_symbol_table(data: bytes, language: str) -> SymbolTable:
             else:
                 d.name = _join(pn, local)
         # Group over the whole level: two `impl T` blocks share one scope.
+        # Signatures only tell duplicates apart, so only those are computed.
+        counts: dict[str, int] = defaultdict(int)
+        for _, base, _ in items:
+            counts[base] += 1
         named = unique_qualnames(
-            (base, name, _signature(d.node) if _callable(d) else None) for d, base, name in items
+            (base, name, _signature(d.node) if counts[base] > 1 and _callable(d) else None)
+            for d, base, name in items
         )
         for (d, _, _), (qual, name) in zip(items, named, strict=True):
-            while qual in symbols:  # a clash across depths; vanishingly rare
+            while qual in entries:  # a clash across depths; vanishingly rare
                 qual += "#"
             d.qualname, d.name = qual, name
             first, last = _span(d, language)
-            start, end = first.start_byte, last.end_byte
-            starts[qual] = start
-            symbols[qual] = Symbol(
-                qualname=qual,
-                name=name,
-                kind=d.kind,
-                hash=stream.digest(start, end, _depth(last)),
-                shape=stream.digest(start, end, _depth(last), mask=d.name_start),
-                start_line=first.start_point.row + 1,
-                end_line=end_line(first, last),
-                has_error=stream.has_error(start, end),
-            )
-    ordered = sorted(symbols.values(), key=lambda s: (starts[s.qualname], -s.end_line))
-    return SymbolTable(language, {s.qualname: s for s in ordered}, tree.root_node.has_error)
+            entries[qual] = _Entry(qual, name, d.kind, first, last, d.name_start)
+    return sorted(entries.values(), key=lambda e: (e.start, -end_line(e.first, e.last)))
+
+
+def code_symbol_table(data: bytes, language: str) -> SymbolTable:
+    """Parse source code and return its symbol table (see the package docs)."""
+    return CodeFile(data, language).table()
+
+
+class CodeFile(ParsedFile):
+    """A parsed source file whose symbols are hashed on demand.
+
+    Looking up one symbol walks only that symbol's span (a 2,000-line module
+    costs its parse and one query instead of a token pass over every line);
+    :meth:`table` walks the whole file once. Both give the same hashes for a
+    span without syntax errors; inside a span with errors only ``has_error``
+    is meaningful either way. The tree is kept until :meth:`table` is built.
+    """
+
+    def __init__(self, data: bytes, language: str) -> None:
+        self._data = data
+        self._tree: tree_sitter.Tree | None = parse(data, language)
+        self._entries = {e.qualname: e for e in _outline(self._tree, language)}
+        self._done: dict[str, Symbol] = {}
+        super().__init__(language, self._tree.root_node.has_error)
+
+    def symbol(self, qualname: str) -> Symbol | None:
+        """The symbol named exactly ``qualname``, or ``None``."""
+        if self._table is not None:
+            return self._table.symbols.get(qualname)
+        done = self._done.get(qualname)
+        if done is not None:
+            return done
+        entry = self._entries.get(qualname)
+        if entry is None or self._tree is None:
+            return None
+        depth = _depth(entry.last)
+        stream = TokenStream(self._tree, self._data, LEXICONS[self.language], roots=entry.roots(), depth=depth)
+        done = self._done[qualname] = entry.symbol(stream, depth)
+        return done
+
+    def table(self) -> SymbolTable:
+        """Every symbol, from one walk over the whole file."""
+        if self._table is None:
+            assert self._tree is not None
+            stream = TokenStream(self._tree, self._data, LEXICONS[self.language])
+            symbols = {q: e.symbol(stream, _depth(e.last)) for q, e in self._entries.items()}
+            self._table = SymbolTable(self.language, symbols, self.has_errors)
+            # The table answers everything now; let the tree (tens of times
+            # the file's size) go.
+            self._tree, self._data, self._entries, self._done = None, b"", {}, {}
+        return self._table
 
 
 _CALLABLE_KINDS = frozenset({"function", "method", "constructor"})

@@ -3,6 +3,9 @@
 One depth-first pass over the whole tree produces the file's token stream;
 the hash of any span is the SHA-256 of the tokens whose start byte lies in
 that span. Nested symbols therefore cost one slice each, not another walk.
+A stream can also cover only the sibling subtrees of one span (the walk
+starts at the span's depth): looking up one symbol of a large file then
+walks that symbol alone, with the same tokens and hash as the full pass.
 
 Normalization (``HASH_VERSION`` 1):
 
@@ -38,6 +41,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     import tree_sitter
 
 __all__ = ["Lexicon", "TokenStream"]
@@ -105,22 +110,39 @@ class TokenStream:
 
     __slots__ = ("_errors", "_positions", "_tokens")
 
-    def __init__(self, tree: tree_sitter.Tree, data: bytes, lexicon: Lexicon) -> None:
-        """Walk ``tree`` once and record its tokens and error nodes.
+    def __init__(self, tree: tree_sitter.Tree, data: bytes, lexicon: Lexicon,
+                 roots: Sequence[tree_sitter.Node] | None = None, depth: int = 0) -> None:
+        """Walk ``tree`` (or only the subtrees at ``roots``) and record its
+        tokens and error nodes.
 
         Args:
             tree: The parse of ``data``.
             data: The parsed bytes.
             lexicon: The grammar's normalization rules.
+            roots: Walk only these sibling subtrees, in document order (one
+                symbol's span): the digest of any span inside them is the
+                same as over the whole file's stream, for a span without
+                syntax errors (see :meth:`digest`).
+            depth: Tree depth of ``roots`` (the root node is 0).
         """
-        positions: list[int] = []
-        tokens: list[bytes] = []
+        self._positions: list[int] = []
+        self._tokens: list[bytes] = []
+        if roots is None:
+            self._walk(tree.walk(), 0, data, lexicon)
+        else:
+            for node in roots:
+                self._walk(node.walk(), depth, data, lexicon)
+        self._errors = _error_spans(tree.root_node)
+
+    def _walk(self, cursor: tree_sitter.TreeCursor, depth: int, data: bytes, lexicon: Lexicon) -> None:
+        """Append the tokens of the cursor's subtree, whose root is at ``depth``."""
+        positions, tokens = self._positions, self._tokens
         skip, atoms, blocks = lexicon.skip, lexicon.atoms, lexicon.blocks
         docstrings = lexicon.docstrings
-        cursor = tree.walk()
         # One entry per ancestor of the cursor: the end byte of a block
-        # ancestor (its close marker is due when we leave it), else -1.
-        stack: list[int] = []
+        # ancestor (its close marker is due when we leave it), else -1. The
+        # ancestors above the cursor's root only count for the depth.
+        stack: list[int] = [-1] * depth
         while True:
             node = cursor.node
             assert node is not None
@@ -143,11 +165,9 @@ class TokenStream:
                     stack.append(-1)
                 cursor.goto_first_child()
                 continue
+            # A cursor never leaves its own root: the walk ends there.
             while not cursor.goto_next_sibling():
                 if not cursor.goto_parent():
-                    self._positions = positions
-                    self._tokens = tokens
-                    self._errors = _error_spans(tree.root_node)
                     return
                 end = stack.pop()
                 if end >= 0:

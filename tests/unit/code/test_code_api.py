@@ -25,11 +25,13 @@ def test_public_names_are_pinned():
         [
             "HASH_VERSION",
             "LANGUAGES",
+            "ParsedFile",
             "Symbol",
             "SymbolTable",
             "UnsupportedLanguage",
             "imports",
             "language_for_path",
+            "parse_file",
             "symbol_table",
         ]
     )
