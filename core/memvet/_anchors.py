@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from packaging.utils import canonicalize_name
 
 from memvet import _code, _manifests
-from memvet._cache import LRU, SymbolCache
+from memvet._cache import LRU, SymbolCache, SymbolHit
 from memvet._errors import (
     AmbiguousSymbolError,
     AnchorNotFoundError,
@@ -296,6 +297,21 @@ class Evidence:
 
         Only parseable content ever enters the cache, so a hit needs no check.
         """
+        try:
+            return self.cache.table(blob, language, self._loader(path, snap))
+        except _Unparseable as exc:
+            return str(exc)
+
+    def _symbol(self, path: str, blob: str, language: str, name: str, snap: Snapshot) -> SymbolHit | str:
+        """One symbol of ``path`` at ``snap`` (hashing only its span on a
+        miss) and whether the file has syntax errors, or why the file cannot
+        be parsed."""
+        try:
+            return self.cache.symbol(blob, language, name, self._loader(path, snap))
+        except _Unparseable as exc:
+            return str(exc)
+
+    def _loader(self, path: str, snap: Snapshot) -> Callable[[], bytes]:
         def load() -> bytes:
             data = snap.read(path) or b""
             problem = _text_problem(data, self.max_file_bytes)
@@ -303,10 +319,7 @@ class Evidence:
                 raise _Unparseable(problem)
             return data
 
-        try:
-            return self.cache.table(blob, language, load)
-        except _Unparseable as exc:
-            return str(exc)
+        return load
 
     def _baseline_hash(self, anchor: Anchor, recorded_commit: str) -> tuple[str, str] | None:
         """The recorded symbol's (hash, shape) under the current hasher."""
@@ -320,8 +333,7 @@ class Evidence:
             data = old.read(anchor.path)
         if data is None:
             return None
-        table = self.cache.table(blob_id, anchor.language, lambda: data)
-        sym = table.symbols.get(anchor.name)
+        sym, _ = self.cache.symbol(blob_id, anchor.language, anchor.name, lambda: data)
         return (sym.hash, sym.shape) if sym is not None else None
 
     def _check_symbol(self, a: Anchor, snap: Snapshot, recorded_commit: str) -> AnchorCheck:
@@ -338,10 +350,10 @@ class Evidence:
             )
         baseline, shape = baselines
         if blob is not None:
-            table = self._table(a.path, blob, a.language, snap)
-            if isinstance(table, str):
-                return AnchorCheck(a, AnchorResult.UNVERIFIABLE, f"{a.spec}: {a.path} is now {table}")
-            sym = table.symbols.get(a.name)
+            found = self._symbol(a.path, blob, a.language, a.name, snap)
+            if isinstance(found, str):
+                return AnchorCheck(a, AnchorResult.UNVERIFIABLE, f"{a.spec}: {a.path} is now {found}")
+            sym, has_errors = found
             if sym is not None:
                 if sym.has_error:
                     return AnchorCheck(
@@ -357,7 +369,7 @@ class Evidence:
                     f"(now lines {sym.start_line}-{sym.end_line})",
                     line=sym.start_line,
                 )
-            if table.has_errors:
+            if has_errors:
                 return AnchorCheck(
                     a, AnchorResult.UNVERIFIABLE,
                     f"{a.spec}: {a.path} has syntax errors and {a.name} is not found in it; "

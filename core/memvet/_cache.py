@@ -1,13 +1,22 @@
 """Content-addressed caches for parsed files.
 
-A symbol table is keyed by (blob id, language, hash version): the key names
-the exact bytes and the exact hasher, so an entry can never be stale and needs
-no TTL. An in-process LRU sits in front of an optional on-disk store under
-``.memvet/cache`` that survives processes.
+A symbol table is keyed by (blob id, language, hash version), and a single
+symbol by that key plus its qualified name: the key names the exact bytes and
+the exact hasher, so an entry can never be stale and needs no TTL. In-process
+LRUs sit in front of an optional on-disk store under ``.memvet/cache`` that
+survives processes.
+
+Checking a decision needs one symbol of a changed file, not the whole table:
+:meth:`SymbolCache.symbol` parses the file and hashes only that symbol's span
+(see :func:`memvet._code.parse_file`), and keeps the parse of the last few
+files for the next symbols of the same blob. Whole tables (move searches,
+writes) are built from that parse when it is still there.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
 import os
 import tempfile
@@ -49,18 +58,34 @@ class LRU(Generic[K, V]):
         return len(self._data)
 
 
+_Key = tuple[str, str, int]
+#: One symbol of one blob: the symbol (or None: the blob has no such symbol)
+#: and whether the file has syntax errors anywhere.
+SymbolHit = tuple["_code.Symbol | None", bool]
+_SYMBOL_FORMAT = 1
+
+
 class SymbolCache:
-    """Symbol tables by (blob id, language, hash version).
+    """Symbol tables and single symbols by (blob id, language, hash version).
 
     Args:
         directory: Where to keep tables across processes (None: memory only).
-        maxsize: Entries kept in memory.
+        maxsize: Tables kept in memory (and 16 times as many single symbols).
+        parsed_bytes: Source bytes whose syntax trees are kept for further
+            lookups (a tree takes about 27 times its source: the default
+            keeps at most about 55 MB of trees).
     """
 
-    def __init__(self, directory: str | os.PathLike[str] | None = None, maxsize: int = 4096) -> None:
+    def __init__(self, directory: str | os.PathLike[str] | None = None, maxsize: int = 4096,
+                 parsed_bytes: int = 2 << 20) -> None:
         self.directory = Path(directory) if directory is not None else None
-        self._memory: LRU[tuple[str, str, int], _code.SymbolTable] = LRU(maxsize)
-        self.parses = 0  # how many tables were computed (not served from a cache)
+        self._memory: LRU[_Key, _code.SymbolTable] = LRU(maxsize)
+        self._symbols: LRU[tuple[str, str, int, str], SymbolHit] = LRU(maxsize * 16)
+        self._parsed: OrderedDict[_Key, _code.ParsedFile] = OrderedDict()
+        self._parsed_bytes = 0
+        self._parsed_limit = parsed_bytes
+        self._sizes: dict[_Key, int] = {}
+        self.parses = 0  # how many files were parsed (not served from a cache)
         self.disk_hits = 0
 
     def table(self, blob_id: str, language: str, load: Callable[[], bytes]) -> _code.SymbolTable:
@@ -71,30 +96,102 @@ class SymbolCache:
             return table
         table = self._read_disk(key)
         if table is None:
-            table = _code.symbol_table(load(), language)
-            self.parses += 1
+            parsed = self._take_parsed(key)
+            if parsed is None:
+                parsed, _ = self._parse(load, language)
+            table = parsed.table()
             self._write_disk(key, table)
         else:
             self.disk_hits += 1
         self._memory.put(key, table)
         return table
 
-    def _file(self, key: tuple[str, str, int]) -> Path | None:
+    def symbol(self, blob_id: str, language: str, qualname: str, load: Callable[[], bytes]) -> SymbolHit:
+        """One symbol of a blob (exact qualified name), and whether the file
+        has syntax errors; parses ``load()`` only on a miss, and then hashes
+        only that symbol."""
+        key = (blob_id, language, _code.HASH_VERSION)
+        table = self._memory.get(key)
+        if table is not None:
+            return table.symbols.get(qualname), table.has_errors
+        skey = (*key, qualname)
+        hit = self._symbols.get(skey)
+        if hit is not None:
+            return hit
+        table = self._read_disk(key)
+        if table is not None:
+            self.disk_hits += 1
+            self._memory.put(key, table)
+            return table.symbols.get(qualname), table.has_errors
+        hit = self._read_symbol_disk(key, qualname)
+        if hit is not None:
+            self.disk_hits += 1
+        else:
+            parsed = self._parsed.get(key)
+            if parsed is None:
+                parsed, size = self._parse(load, language)
+                self._keep_parsed(key, parsed, size)
+            else:
+                self._parsed.move_to_end(key)
+            hit = (parsed.symbol(qualname), parsed.has_errors)
+            self._write_symbol_disk(key, qualname, hit)
+        self._symbols.put(skey, hit)
+        return hit
+
+    def _parse(self, load: Callable[[], bytes], language: str) -> tuple[_code.ParsedFile, int]:
+        """The parse of ``load()``, and the size of what was parsed."""
+        data = load()
+        parsed = _code.parse_file(data, language)
+        self.parses += 1
+        return parsed, len(data)
+
+    def _keep_parsed(self, key: _Key, parsed: _code.ParsedFile, size: int) -> None:
+        """Keep a parse for the blob's next lookups, within the byte budget."""
+        if size > self._parsed_limit:
+            return
+        self._parsed[key] = parsed
+        self._sizes[key] = size
+        self._parsed_bytes += size
+        while self._parsed_bytes > self._parsed_limit:
+            old, _ = self._parsed.popitem(last=False)
+            self._parsed_bytes -= self._sizes.pop(old)
+
+    def _take_parsed(self, key: _Key) -> _code.ParsedFile | None:
+        parsed = self._parsed.pop(key, None)
+        if parsed is not None:
+            self._parsed_bytes -= self._sizes.pop(key)
+        return parsed
+
+    # ------------------------------------------------------------------ disk
+
+    def _file(self, key: _Key) -> Path | None:
         if self.directory is None:
             return None
         blob, language, version = key
         return self.directory / f"symbols-v{version}" / language / blob[:2] / f"{blob}.json"
 
-    def _read_disk(self, key: tuple[str, str, int]) -> _code.SymbolTable | None:
-        path = self._file(key)
-        if path is None:
+    def _symbol_file(self, key: _Key, qualname: str) -> Path | None:
+        table = self._file(key)
+        if table is None:
             return None
+        name = hashlib.sha256(qualname.encode("utf-8")).hexdigest()[:32]
+        return table.with_suffix("") / f"{name}.json"
+
+    def _read_text(self, path: Path) -> str | None:
         try:
-            text = path.read_text(encoding="utf-8")
+            return path.read_text(encoding="utf-8")
         except FileNotFoundError:
             return None
         except OSError as exc:
             log.warning("symbol cache unreadable at %s: %s", path, exc)
+            return None
+
+    def _read_disk(self, key: _Key) -> _code.SymbolTable | None:
+        path = self._file(key)
+        if path is None:
+            return None
+        text = self._read_text(path)
+        if text is None:
             return None
         try:
             return _code.SymbolTable.from_json(text)
@@ -104,15 +201,45 @@ class SymbolCache:
             log.warning("symbol cache entry %s is corrupt (%s); recomputing", path, exc)
             return None
 
-    def _write_disk(self, key: tuple[str, str, int], table: _code.SymbolTable) -> None:
+    def _read_symbol_disk(self, key: _Key, qualname: str) -> SymbolHit | None:
+        path = self._symbol_file(key, qualname)
+        if path is None:
+            return None
+        text = self._read_text(path)
+        if text is None:
+            return None
+        try:
+            raw = json.loads(text)
+            if raw["format"] != _SYMBOL_FORMAT or raw["qualname"] != qualname:
+                raise ValueError(f"format {raw['format']} for {raw['qualname']!r}")
+            row = raw["symbol"]
+            return (None if row is None else _code.Symbol.from_row(row)), bool(raw["has_errors"])
+        except (ValueError, KeyError, TypeError) as exc:
+            log.warning("symbol cache entry %s is corrupt (%s); recomputing", path, exc)
+            return None
+
+    def _write_disk(self, key: _Key, table: _code.SymbolTable) -> None:
         path = self._file(key)
+        if path is not None:
+            self._write_text(path, table.to_json())
+
+    def _write_symbol_disk(self, key: _Key, qualname: str, hit: SymbolHit) -> None:
+        path = self._symbol_file(key, qualname)
         if path is None:
             return
+        sym, has_errors = hit
+        self._write_text(path, json.dumps(
+            {"format": _SYMBOL_FORMAT, "qualname": qualname, "has_errors": has_errors,
+             "symbol": None if sym is None else sym.to_row()},
+            ensure_ascii=False, separators=(",", ":"),
+        ))
+
+    def _write_text(self, path: Path, text: str) -> None:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
             with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                handle.write(table.to_json())
+                handle.write(text)
             os.replace(tmp, path)
         except OSError as exc:
             # A read-only .memvet/ must not stop a check: the cache is an

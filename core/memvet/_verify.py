@@ -37,16 +37,42 @@ class Verifier:
                  now: float | None = None) -> list[Verdict]:
         """One verdict per decision, in order.
 
+        Anchors are checked file by file rather than decision by decision:
+        the symbol cache keeps the parse of the last few files only, so this
+        order is what makes a batch parse each changed blob once, whatever
+        the order of its decisions.
+
         Args:
             decisions: What to check, with their effective lifecycle.
             snap: The target.
             now: The clock, for expiry (seconds since the epoch).
         """
         now = time.time() if now is None else now
-        return [self.verdict(d, snap, now) for d in decisions]
+        decisions = list(decisions)
+        early = [self._without_evidence(d, snap.name, now) for d in decisions]
+        work = sorted(
+            (a.path, i, j)
+            for i, d in enumerate(decisions) if early[i] is None
+            for j, a in enumerate(d.anchors)
+        )
+        checks = {(i, j): self.evidence.check(decisions[i].anchors[j], snap, decisions[i].commit)
+                  for _, i, j in work}
+        return [
+            v if v is not None else
+            self.combine(d, tuple(checks[i, j] for j in range(len(d.anchors))), snap.name, now)
+            for i, (d, v) in enumerate(zip(decisions, early, strict=True))
+        ]
 
     def verdict(self, decision: Decision, snap: Snapshot, now: float | None = None) -> Verdict:
-        target = snap.name
+        """The verdict of one decision at ``snap``."""
+        early = self._without_evidence(decision, snap.name, now)
+        if early is not None:
+            return early
+        checks = tuple(self.evidence.check(a, snap, decision.commit) for a in decision.anchors)
+        return self.combine(decision, checks, snap.name, now)
+
+    def _without_evidence(self, decision: Decision, target: str, now: float | None) -> Verdict | None:
+        """The verdict when no anchor needs checking (lifecycle, no anchors)."""
         if decision.lifecycle is Lifecycle.REJECTED:
             return Verdict(decision, Status.REJECTED, decision.reason or "no reason given", target=target)
         if decision.lifecycle is Lifecycle.SUPERSEDED:
@@ -58,8 +84,7 @@ class Verifier:
             if expired:
                 return Verdict(decision, Status.NEEDS_REVALIDATION, expired, target=target)
             return Verdict(decision, Status.UNANCHORED, UNANCHORED_REASON, target=target)
-        checks = tuple(self.evidence.check(a, snap, decision.commit) for a in decision.anchors)
-        return self.combine(decision, checks, target, now)
+        return None
 
     def combine(self, decision: Decision, checks: tuple[AnchorCheck, ...], target: str,
                 now: float | None = None) -> Verdict:

@@ -11,6 +11,7 @@ import pytest
 
 import memvet
 from memvet import AnchorResult, Status
+from memvet._cache import SymbolCache
 
 # language: (path, source, symbol, cosmetic edit, rewrite, other-path for a move)
 SOURCES = {
@@ -415,6 +416,25 @@ def test_batch_check_parses_each_changed_blob_once(repo, ledger):
     assert ledger.evidence.cache.parses - before == 1
     ledger.check(at="HEAD")
     assert ledger.evidence.cache.parses - before == 1   # warm: nothing parsed again
+
+
+def test_batch_parses_each_blob_once_even_when_only_one_parse_is_kept(repo, ledger):
+    other = "def a():\n    return 1\n\n\ndef b():\n    return 2\n\n\ndef c():\n    return 3\n"
+    repo.write("shop/other.py", other)
+    repo.commit("other")
+    store = ["OrderStore.save", "OrderStore.load", "checksum"]
+    for i in range(3):   # interleaved: store, other, store, other...
+        ledger.record(f"store {i}", [f"shop/store.py::{store[i]}"])
+        ledger.record(f"other {i}", [f"shop/other.py::{'abc'[i]}"])
+    repo.replace("shop/store.py", '"""Order storage."""', '"""Order storage, edited."""')
+    repo.replace("shop/other.py", "def a():", "# a comment\ndef a():")
+    repo.commit("touch both files")
+    # Room for one file's parse only: decision order would parse six times.
+    ledger.evidence.cache = SymbolCache(parsed_bytes=len(repo.read("shop/store.py")))
+    verdicts = ledger.check(at="HEAD")
+    assert {v.status for v in verdicts} == {Status.VERIFIED}
+    assert [v.decision.claim for v in verdicts] == [f"{f} {i}" for i in range(3) for f in ("store", "other")]
+    assert ledger.evidence.cache.parses == 2
 
 
 def test_disk_cache_survives_processes_and_tolerates_corruption(repo, client, tmp_path, caplog):
