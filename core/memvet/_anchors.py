@@ -405,14 +405,14 @@ class Evidence:
             listed = renamed + rest
         return [p for p in listed if not _GENERATED.search(p)]
 
-    def _body_markers(self, a: Anchor) -> list[bytes]:
+    def _body_markers(self, a: Anchor) -> list[tuple[bytes, bytes]]:
         """The three longest words of the recorded symbol's code (its own name,
         comments and docstrings left out): the same body under another name
         holds all of them, so other files are skipped without parsing."""
         data = self.git.blob_data(a.blob_id)
         if data is None or _text_problem(data, self.max_file_bytes):
             return []
-        sym = self.cache.table(a.blob_id, a.language, lambda: data).symbols.get(a.name)
+        sym, _ = self.cache.symbol(a.blob_id, a.language, a.name, lambda: data)
         if sym is None:
             return []
         words: set[bytes] = set()
@@ -427,19 +427,23 @@ class Evidence:
                 continue
             words.update(re.findall(rb"[A-Za-z_][A-Za-z0-9_]{3,}", text))
         words -= {seg.encode() for seg in _segments(a.name)}
-        return [re.escape(w) for w in sorted(words, key=lambda w: (-len(w), w))[:3]]
+        return [(w, re.escape(w)) for w in sorted(words, key=lambda w: (-len(w), w))[:3]]
 
-    def _contains(self, path: str, blob: str, patterns: list[bytes], snap: Snapshot) -> list[bool]:
-        """Whether the blob holds each pattern as a whole word, cached by
-        (blob, pattern): a warm check never reads the candidate files again."""
+    def _contains(self, path: str, blob: str, patterns: list[tuple[bytes, bytes]], snap: Snapshot) -> list[bool]:
+        """Whether the blob holds each ``(word, pattern)``: ``pattern`` as a
+        whole word, looked for only where the plain ``word`` occurs at all (a
+        byte search, tens of times faster than the regular expression over a
+        file). Cached by (blob, pattern): a warm check never reads the
+        candidate files again."""
         out: list[bool] = []
         data: bytes | None = None
-        for pattern in patterns:
+        for word, pattern in patterns:
             found = self._contains_cache.get((blob, pattern))
             if found is None:
                 if data is None:
                     data = snap.read(path) or b""
-                found = re.search(rb"(?<![A-Za-z0-9_])" + pattern + rb"(?![A-Za-z0-9_])", data) is not None
+                found = word in data and re.search(
+                    rb"(?<![A-Za-z0-9_])" + pattern + rb"(?![A-Za-z0-9_])", data) is not None
                 self._contains_cache.put((blob, pattern), found)
             out.append(found)
         return out
@@ -448,9 +452,9 @@ class Evidence:
                            shape: str, *, file_exists: bool) -> AnchorCheck:
         # Every segment of the qualified name must appear as a word for a
         # same-name move; all of the body's three longest words for a renamed one.
-        segments = [re.escape(seg.encode()) for seg in _segments(a.name)]
+        segments = [(seg.encode(), re.escape(seg.encode())) for seg in _segments(a.name)]
         if a.language == "python":  # every segment of a Python qualname is a def or class
-            segments = [rb"(?:def|class)\s+" + seg for seg in segments]
+            segments = [(word, rb"(?:def|class)\s+" + seg) for word, seg in segments]
         markers = self._body_markers(a)
         same_name: list[str] = []
         same_body: list[str] = [a.path] if file_exists else []

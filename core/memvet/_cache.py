@@ -174,8 +174,10 @@ class SymbolCache:
         table = self._file(key)
         if table is None:
             return None
+        # Beside the table's entry, not in a folder of its own: one mkdir
+        # less per blob on a cold check.
         name = hashlib.sha256(qualname.encode("utf-8")).hexdigest()[:32]
-        return table.with_suffix("") / f"{name}.json"
+        return table.with_name(f"{table.stem}.{name}.json")
 
     def _read_text(self, path: Path) -> str | None:
         try:

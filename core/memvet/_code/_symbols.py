@@ -272,53 +272,52 @@ def _join(prefix: str, local: str) -> str:
     return f"{prefix}.{local}" if prefix else local
 
 
-@dataclass(frozen=True)
 class _Entry:
-    """One symbol of the outline: its names and span, before any hashing."""
+    """One symbol of the outline: its names, and its span once asked for."""
 
-    qualname: str
-    name: str
-    kind: str
-    first: tree_sitter.Node
-    last: tree_sitter.Node
-    name_start: int
+    __slots__ = ("_span", "d", "kind", "language", "name", "qualname")
 
-    @property
-    def start(self) -> int:
-        return self.first.start_byte
+    def __init__(self, d: _Def, language: str) -> None:
+        self.d, self.language = d, language
+        self.qualname, self.name, self.kind = d.qualname, d.name, d.kind
+        self._span: tuple[tree_sitter.Node, tree_sitter.Node] | None = None
 
-    @property
-    def end(self) -> int:
-        return self.last.end_byte
+    def span(self) -> tuple[tree_sitter.Node, tree_sitter.Node]:
+        """First and last node (siblings) of the span, computed once."""
+        if self._span is None:
+            self._span = _span(self.d, self.language)
+        return self._span
 
     def roots(self) -> list[tree_sitter.Node]:
         """The sibling nodes the span covers, ``first`` to ``last``."""
-        nodes = [self.first]
-        node = self.first
-        while node.id != self.last.id:
+        first, last = self.span()
+        nodes = [first]
+        node = first
+        while node.id != last.id:
             sibling = node.next_sibling
             assert sibling is not None, "a span's first and last nodes are siblings"
             node = sibling
             nodes.append(node)
         return nodes
 
-    def symbol(self, stream: TokenStream, depth: int) -> Symbol:
+    def symbol(self, stream: TokenStream) -> Symbol:
         """The symbol, hashed from a stream that covers its span."""
-        start, end = self.start, self.end
+        first, last = self.span()
+        start, end, depth = first.start_byte, last.end_byte, _depth(last)
         return Symbol(
             qualname=self.qualname,
             name=self.name,
             kind=self.kind,
             hash=stream.digest(start, end, depth),
-            shape=stream.digest(start, end, depth, mask=self.name_start),
-            start_line=self.first.start_point.row + 1,
-            end_line=end_line(self.first, self.last),
+            shape=stream.digest(start, end, depth, mask=self.d.name_start),
+            start_line=first.start_point.row + 1,
+            end_line=end_line(first, last),
             has_error=stream.has_error(start, end),
         )
 
 
-def _outline(tree: tree_sitter.Tree, language: str) -> list[_Entry]:
-    """Every symbol's qualified name and span, in document order (no hashing)."""
+def _outline(tree: tree_sitter.Tree, language: str) -> dict[str, _Entry]:
+    """Every symbol's qualified name (spans are computed on demand)."""
     defs = _collect(tree.root_node, language)
     quote = language in ("javascript", "typescript", "tsx")
     by_depth: dict[int, list[_Def]] = defaultdict(list)
@@ -354,9 +353,8 @@ def _outline(tree: tree_sitter.Tree, language: str) -> list[_Entry]:
             while qual in entries:  # a clash across depths; vanishingly rare
                 qual += "#"
             d.qualname, d.name = qual, name
-            first, last = _span(d, language)
-            entries[qual] = _Entry(qual, name, d.kind, first, last, d.name_start)
-    return sorted(entries.values(), key=lambda e: (e.start, -end_line(e.first, e.last)))
+            entries[qual] = _Entry(d, language)
+    return entries
 
 
 def code_symbol_table(data: bytes, language: str) -> SymbolTable:
@@ -377,7 +375,7 @@ class CodeFile(ParsedFile):
     def __init__(self, data: bytes, language: str) -> None:
         self._data = data
         self._tree: tree_sitter.Tree | None = parse(data, language)
-        self._entries = {e.qualname: e for e in _outline(self._tree, language)}
+        self._entries = _outline(self._tree, language)
         self._done: dict[str, Symbol] = {}
         super().__init__(language, self._tree.root_node.has_error)
 
@@ -391,9 +389,10 @@ class CodeFile(ParsedFile):
         entry = self._entries.get(qualname)
         if entry is None or self._tree is None:
             return None
-        depth = _depth(entry.last)
-        stream = TokenStream(self._tree, self._data, LEXICONS[self.language], roots=entry.roots(), depth=depth)
-        done = self._done[qualname] = entry.symbol(stream, depth)
+        _, last = entry.span()
+        stream = TokenStream(self._tree, self._data, LEXICONS[self.language], roots=entry.roots(),
+                             depth=_depth(last))
+        done = self._done[qualname] = entry.symbol(stream)
         return done
 
     def table(self) -> SymbolTable:
@@ -401,7 +400,10 @@ class CodeFile(ParsedFile):
         if self._table is None:
             assert self._tree is not None
             stream = TokenStream(self._tree, self._data, LEXICONS[self.language])
-            symbols = {q: e.symbol(stream, _depth(e.last)) for q, e in self._entries.items()}
+            done = [e.symbol(stream) for e in self._entries.values()]
+            starts = {e.qualname: e.span()[0].start_byte for e in self._entries.values()}
+            done.sort(key=lambda sym: (starts[sym.qualname], -sym.end_line))  # document order
+            symbols = {sym.qualname: sym for sym in done}
             self._table = SymbolTable(self.language, symbols, self.has_errors)
             # The table answers everything now; let the tree (tens of times
             # the file's size) go.
