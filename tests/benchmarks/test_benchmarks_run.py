@@ -103,7 +103,7 @@ def test_every_script_has_help() -> None:
 
 def test_verify_bench(history: RepoBuilder) -> None:
     r = _run("verify_bench.py", "--repo", str(history.path), "--jump", "2", "--decisions", "4",
-             "--embedding", "hashing", "--repeat", "2", "--per-file", "3")
+             "--embedding", "hashing", "--repeat", "2", "--per-file", "3", "--samples", "2")
     assert r["benchmark"] == "verify_bench"
     assert r["decisions"] == 4
     assert sum(r["statuses_at_head"].values()) == 4
@@ -111,6 +111,10 @@ def test_verify_bench(history: RepoBuilder) -> None:
     assert all(v > 0 for v in r["timings_ms"].values())
     assert all(v > 0 for v in r["ratios"].values())
     assert r["naive_agreement"] == "4/4"
+    assert [c["seed"] for c in r["cold_samples"]] == [0, 1]
+    assert r["cold_samples"][0]["cold_verify_ms"] == r["timings_ms"]["cold_verify"]
+    assert all(c["decisions"] == 4 and c["cold_verify_ms"] > 0 for c in r["cold_samples"])
+    assert r["files_changed_parsed"] >= 1 and r["lines_changed_files"] > 0
 
 
 def test_latency(history: RepoBuilder) -> None:
