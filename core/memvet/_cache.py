@@ -20,6 +20,7 @@ import json
 import logging
 import os
 import tempfile
+import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from pathlib import Path
@@ -36,23 +37,27 @@ V = TypeVar("V")
 
 
 class LRU(Generic[K, V]):
-    """A small least-recently-used map."""
+    """A small least-recently-used map, safe to share between threads (the
+    adapters run reads in worker threads)."""
 
     def __init__(self, maxsize: int = 4096) -> None:
         self.maxsize = maxsize
         self._data: OrderedDict[K, V] = OrderedDict()
+        self._lock = threading.Lock()
 
     def get(self, key: K) -> V | None:
-        value = self._data.get(key)
-        if value is not None:
-            self._data.move_to_end(key)
-        return value
+        with self._lock:
+            value = self._data.get(key)
+            if value is not None:
+                self._data.move_to_end(key)
+            return value
 
     def put(self, key: K, value: V) -> None:
-        self._data[key] = value
-        self._data.move_to_end(key)
-        while len(self._data) > self.maxsize:
-            self._data.popitem(last=False)
+        with self._lock:
+            self._data[key] = value
+            self._data.move_to_end(key)
+            while len(self._data) > self.maxsize:
+                self._data.popitem(last=False)
 
     def __len__(self) -> int:
         return len(self._data)
@@ -85,11 +90,18 @@ class SymbolCache:
         self._parsed_bytes = 0
         self._parsed_limit = parsed_bytes
         self._sizes: dict[_Key, int] = {}
+        # One lookup at a time: a kept parse (and its tree) is not safe to
+        # share, and tree-sitter holds the GIL while parsing anyway.
+        self._lock = threading.RLock()
         self.parses = 0  # how many files were parsed (not served from a cache)
         self.disk_hits = 0
 
     def table(self, blob_id: str, language: str, load: Callable[[], bytes]) -> _code.SymbolTable:
         """The symbol table of a blob, parsing ``load()`` only on a miss."""
+        with self._lock:
+            return self._table(blob_id, language, load)
+
+    def _table(self, blob_id: str, language: str, load: Callable[[], bytes]) -> _code.SymbolTable:
         key = (blob_id, language, _code.HASH_VERSION)
         table = self._memory.get(key)
         if table is not None:
@@ -110,6 +122,10 @@ class SymbolCache:
         """One symbol of a blob (exact qualified name), and whether the file
         has syntax errors; parses ``load()`` only on a miss, and then hashes
         only that symbol."""
+        with self._lock:
+            return self._symbol(blob_id, language, qualname, load)
+
+    def _symbol(self, blob_id: str, language: str, qualname: str, load: Callable[[], bytes]) -> SymbolHit:
         key = (blob_id, language, _code.HASH_VERSION)
         table = self._memory.get(key)
         if table is not None:

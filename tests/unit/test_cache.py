@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import json
 import logging
+import random
+import sys
+import threading
 
 from memvet import _code
 from memvet._cache import SymbolCache
@@ -111,3 +114,41 @@ def test_an_entry_for_another_name_is_a_miss(tmp_path, caplog):
     assert two.symbol("a", "python", "helper", Loads(A)) == (ALL_A.symbols["helper"], False)
     assert two.parses == 1
     assert "is corrupt" in caplog.text
+
+
+def test_threads_sharing_a_cache_get_right_answers():
+    # The adapters run reads in worker threads against one ledger. Before the
+    # cache had locks, this raised KeyError from the parse budget's
+    # bookkeeping and from the LRU within the first round.
+    files = {f"b{i}": "".join(f"class C{j}:\n    def m(self):\n        return {i * 100 + j}\n" for j in range(30))
+             .encode() for i in range(6)}
+    tables = {blob: _code.symbol_table(data, "python") for blob, data in files.items()}
+    failures: list[object] = []
+
+    def work(cache: SymbolCache, seed: int) -> None:
+        rng = random.Random(seed)
+        for _ in range(150):
+            blob, name = rng.choice(sorted(files)), f"C{rng.randrange(30)}.m"
+            try:
+                if rng.random() < 0.1:
+                    got = cache.table(blob, "python", lambda b=blob: files[b]).symbols.get(name)
+                else:
+                    got = cache.symbol(blob, "python", name, lambda b=blob: files[b])[0]
+                if got != tables[blob].symbols[name]:
+                    failures.append((blob, name, got))
+            except Exception as exc:  # noqa: BLE001 - any exception is the failure being tested for
+                failures.append(exc)
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        for round_ in range(5):
+            cache = SymbolCache(maxsize=2, parsed_bytes=len(files["b0"]) * 2)
+            threads = [threading.Thread(target=work, args=(cache, round_ * 10 + i)) for i in range(6)]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert failures == []

@@ -172,7 +172,8 @@ class ParsedFile:
 
     This base class answers from a table built up front (structured text,
     where files are small); :class:`memvet._code._symbols.CodeFile` hashes
-    source code symbols on demand.
+    source code symbols on demand. Not for sharing between threads without a
+    lock (:class:`memvet._cache.SymbolCache` holds one).
 
     Attributes:
         language: The language the file was parsed as.
