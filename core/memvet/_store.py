@@ -148,12 +148,33 @@ def http_client(url: str, token: str | None = None) -> Any:
             f"sent): {exc.__cause__}; pass the team's token (--token, or token=...)"
         ) from exc
     except StoreError as exc:
-        text = str(exc)
-        if "401" in text or "403" in text or "Unauthorized" in text or "Forbidden" in text:
-            raise AuthenticationError(f"the ledger server at {url} refused the credentials: {exc.__cause__}") from exc
-        if "Could not connect" in text:
+        chain = _chain(exc.__cause__)
+        # Chroma's messages and HTTP statuses only, never our own message:
+        # it holds the URL, whose port may well read 40125 (which once made
+        # an unreachable server "refuse the credentials").
+        if any("Could not connect" in str(e) for e in chain):
             raise StoreUnavailableError(f"the ledger server at {url} is unreachable") from exc
+        status = next((code for e in chain if (code := _http_status(e)) in (401, 403)), 0)
+        if status:
+            raise AuthenticationError(f"the ledger server at {url} refused the credentials: HTTP {status}") from exc
         raise
+
+
+def _chain(exc: BaseException | None) -> list[BaseException]:
+    """``exc`` and the exceptions it was raised from or while handling:
+    Chroma re-raises an HTTP 401 with an empty body as ``ValueError('')``."""
+    out: list[BaseException] = []
+    while exc is not None and exc not in out:
+        out.append(exc)
+        exc = exc.__cause__ or exc.__context__
+    return out
+
+
+def _http_status(exc: BaseException) -> int:
+    """The HTTP status of an httpx ``HTTPStatusError`` (0 for anything else)."""
+    if type(exc).__name__ != "HTTPStatusError":
+        return 0
+    return int(getattr(getattr(exc, "response", None), "status_code", 0) or 0)
 
 
 def reopen_persistent(client: Any) -> Any:

@@ -660,6 +660,9 @@ def test_server_and_token_reach_the_server(run, repo, monkeypatch):
         url = f"http://127.0.0.1:{server.server_address[1]}"
         refused = run("--server", url, "--token", "s3cret", "check", code=2)
         assert refused.stderr.startswith("memvet: error: ") and refused.stderr.count("\n") == 1
+        # Chroma turns a 401 with an empty body into ValueError(''): the
+        # status is found on the exception chain.
+        assert f"the ledger server at {url} refused the credentials: HTTP 401" in refused.stderr
         assert "Bearer s3cret" in seen
         seen.clear()
         run("check", code=2, extra={"MEMVET_SERVER": url, "MEMVET_TOKEN": "from-env"})
@@ -670,15 +673,31 @@ def test_server_and_token_reach_the_server(run, repo, monkeypatch):
         thread.join()
 
 
-def test_unreachable_server_is_an_error(run, repo):
+def _free_port(candidates) -> int:
     import socket
 
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    result = run("check", code=2, extra={"MEMVET_SERVER": f"http://127.0.0.1:{port}"})
+    for port in candidates:
+        with socket.socket() as sock:
+            try:
+                sock.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return sock.getsockname()[1]
+    raise AssertionError("no free port among the candidates")
+
+
+def test_unreachable_server_is_an_error(run, repo):
+    result = run("check", code=2, extra={"MEMVET_SERVER": f"http://127.0.0.1:{_free_port([0])}"})
     assert "unreachable" in result.stderr and result.stderr.count("\n") == 1
     assert "invalid server URL" in run("--server", "ftp://x", "check", code=2).stderr
+
+
+def test_a_port_that_reads_like_a_status_is_still_unreachable(run, repo):
+    # A random port 40125 once made an unreachable server "refuse the
+    # credentials": the URL's digits were searched for "401".
+    port = _free_port([*range(40100, 40200), *range(40300, 40400), 14010, 14030])
+    result = run("check", code=2, extra={"MEMVET_SERVER": f"http://127.0.0.1:{port}"})
+    assert "unreachable" in result.stderr and "credentials" not in result.stderr
 
 
 def test_namespace_from_the_environment(run, repo):
