@@ -34,6 +34,7 @@ log = logging.getLogger(__name__)
 
 K = TypeVar("K")
 V = TypeVar("V")
+T = TypeVar("T")
 
 
 class LRU(Generic[K, V]):
@@ -195,44 +196,28 @@ class SymbolCache:
         name = hashlib.sha256(qualname.encode("utf-8")).hexdigest()[:32]
         return table.with_name(f"{table.stem}.{name}.json")
 
-    def _read_text(self, path: Path) -> str | None:
+    def _read_disk(self, key: _Key) -> _code.SymbolTable | None:
+        return self._read_entry(self._file(key), _code.SymbolTable.from_json)
+
+    def _read_symbol_disk(self, key: _Key, qualname: str) -> SymbolHit | None:
+        return self._read_entry(self._symbol_file(key, qualname), lambda text: _decode_symbol(text, qualname))
+
+    def _read_entry(self, path: Path | None, decode: Callable[[str], T]) -> T | None:
+        """A decoded disk entry, or None: absent, unreadable or corrupt."""
+        if path is None:
+            return None
         try:
-            return path.read_text(encoding="utf-8")
+            text = path.read_text(encoding="utf-8")
         except FileNotFoundError:
             return None
         except OSError as exc:
             log.warning("symbol cache unreadable at %s: %s", path, exc)
             return None
-
-    def _read_disk(self, key: _Key) -> _code.SymbolTable | None:
-        path = self._file(key)
-        if path is None:
-            return None
-        text = self._read_text(path)
-        if text is None:
-            return None
         try:
-            return _code.SymbolTable.from_json(text)
+            return decode(text)
         except (ValueError, KeyError, TypeError) as exc:
             # A torn or corrupted entry is only a miss: the key is content
-            # addressed, so recomputing gives the right table.
-            log.warning("symbol cache entry %s is corrupt (%s); recomputing", path, exc)
-            return None
-
-    def _read_symbol_disk(self, key: _Key, qualname: str) -> SymbolHit | None:
-        path = self._symbol_file(key, qualname)
-        if path is None:
-            return None
-        text = self._read_text(path)
-        if text is None:
-            return None
-        try:
-            raw = json.loads(text)
-            if raw["format"] != _SYMBOL_FORMAT or raw["qualname"] != qualname:
-                raise ValueError(f"format {raw['format']} for {raw['qualname']!r}")
-            row = raw["symbol"]
-            return (None if row is None else _code.Symbol.from_row(row)), bool(raw["has_errors"])
-        except (ValueError, KeyError, TypeError) as exc:
+            # addressed, so recomputing gives the right answer.
             log.warning("symbol cache entry %s is corrupt (%s); recomputing", path, exc)
             return None
 
@@ -263,3 +248,17 @@ class SymbolCache:
             # A read-only .memvet/ must not stop a check: the cache is an
             # optimisation, never a source of truth.
             log.warning("cannot write symbol cache at %s: %s", path, exc)
+
+
+def _decode_symbol(text: str, qualname: str) -> SymbolHit:
+    """A single-symbol entry written by ``SymbolCache._write_symbol_disk``.
+
+    Raises:
+        ValueError: Another format, or an entry for another name.
+        KeyError, TypeError: Not such an entry at all.
+    """
+    raw = json.loads(text)
+    if raw["format"] != _SYMBOL_FORMAT or raw["qualname"] != qualname:
+        raise ValueError(f"format {raw['format']} for {raw['qualname']!r}")
+    row = raw["symbol"]
+    return (None if row is None else _code.Symbol.from_row(row)), bool(raw["has_errors"])

@@ -468,6 +468,7 @@ def test_unwritable_disk_cache_only_logs(repo, client, tmp_path, caplog):
     rec = ledger.record("save", ["shop/store.py::OrderStore.save"])
     assert ledger.verify(rec.id).status is Status.VERIFIED
     assert "cannot write symbol cache" in caplog.text
+    assert "symbol cache unreadable" in caplog.text
 
 
 def test_anchor_results_are_typed(repo, ledger):
