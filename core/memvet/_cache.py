@@ -87,10 +87,10 @@ class SymbolCache:
         self.directory = Path(directory) if directory is not None else None
         self._memory: LRU[_Key, _code.SymbolTable] = LRU(maxsize)
         self._symbols: LRU[tuple[str, str, int, str], SymbolHit] = LRU(maxsize * 16)
-        self._parsed: OrderedDict[_Key, _code.ParsedFile] = OrderedDict()
+        # Kept parses with the size of their source, oldest first.
+        self._parsed: OrderedDict[_Key, tuple[_code.ParsedFile, int]] = OrderedDict()
         self._parsed_bytes = 0
         self._parsed_limit = parsed_bytes
-        self._sizes: dict[_Key, int] = {}
         # One lookup at a time: a kept parse (and its tree) is not safe to
         # share, and tree-sitter holds the GIL while parsing anyway.
         self._lock = threading.RLock()
@@ -109,9 +109,12 @@ class SymbolCache:
             return table
         table = self._read_disk(key)
         if table is None:
-            parsed = self._take_parsed(key)
-            if parsed is None:
+            kept = self._parsed.pop(key, None)
+            if kept is None:
                 parsed, _ = self._parse(load, language)
+            else:
+                parsed = kept[0]
+                self._parsed_bytes -= kept[1]
             table = parsed.table()
             self._write_disk(key, table)
         else:
@@ -144,12 +147,7 @@ class SymbolCache:
         if hit is not None:
             self.disk_hits += 1
         else:
-            parsed = self._parsed.get(key)
-            if parsed is None:
-                parsed, size = self._parse(load, language)
-                self._keep_parsed(key, parsed, size)
-            else:
-                self._parsed.move_to_end(key)
+            parsed = self._kept_or_parsed(key, load, language)
             hit = (parsed.symbol(qualname), parsed.has_errors)
             self._write_symbol_disk(key, qualname, hit)
         self._symbols.put(skey, hit)
@@ -162,21 +160,20 @@ class SymbolCache:
         self.parses += 1
         return parsed, len(data)
 
-    def _keep_parsed(self, key: _Key, parsed: _code.ParsedFile, size: int) -> None:
-        """Keep a parse for the blob's next lookups, within the byte budget."""
-        if size > self._parsed_limit:
-            return
-        self._parsed[key] = parsed
-        self._sizes[key] = size
-        self._parsed_bytes += size
-        while self._parsed_bytes > self._parsed_limit:
-            old, _ = self._parsed.popitem(last=False)
-            self._parsed_bytes -= self._sizes.pop(old)
-
-    def _take_parsed(self, key: _Key) -> _code.ParsedFile | None:
-        parsed = self._parsed.pop(key, None)
-        if parsed is not None:
-            self._parsed_bytes -= self._sizes.pop(key)
+    def _kept_or_parsed(self, key: _Key, load: Callable[[], bytes], language: str) -> _code.ParsedFile:
+        """The kept parse of a blob, or a new one kept for the blob's next
+        lookups within the byte budget (oldest parses go first)."""
+        kept = self._parsed.get(key)
+        if kept is not None:
+            self._parsed.move_to_end(key)
+            return kept[0]
+        parsed, size = self._parse(load, language)
+        if size <= self._parsed_limit:
+            self._parsed[key] = (parsed, size)
+            self._parsed_bytes += size
+            while self._parsed_bytes > self._parsed_limit:
+                _, (_, old_size) = self._parsed.popitem(last=False)
+                self._parsed_bytes -= old_size
         return parsed
 
     # ------------------------------------------------------------------ disk
