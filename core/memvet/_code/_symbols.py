@@ -275,11 +275,10 @@ def _join(prefix: str, local: str) -> str:
 class _Entry:
     """One symbol of the outline: its names, and its span once asked for."""
 
-    __slots__ = ("_span", "d", "kind", "language", "name", "qualname")
+    __slots__ = ("_span", "d", "language")
 
     def __init__(self, d: _Def, language: str) -> None:
         self.d, self.language = d, language
-        self.qualname, self.name, self.kind = d.qualname, d.name, d.kind
         self._span: tuple[tree_sitter.Node, tree_sitter.Node] | None = None
 
     def span(self) -> tuple[tree_sitter.Node, tree_sitter.Node]:
@@ -305,9 +304,9 @@ class _Entry:
         first, last = self.span()
         start, end, depth = first.start_byte, last.end_byte, _depth(last)
         return Symbol(
-            qualname=self.qualname,
-            name=self.name,
-            kind=self.kind,
+            qualname=self.d.qualname,
+            name=self.d.name,
+            kind=self.d.kind,
             hash=stream.digest(start, end, depth),
             shape=stream.digest(start, end, depth, mask=self.d.name_start),
             start_line=first.start_point.row + 1,
@@ -401,7 +400,7 @@ class CodeFile(ParsedFile):
             assert self._tree is not None
             stream = TokenStream(self._tree, self._data, LEXICONS[self.language])
             done = [e.symbol(stream) for e in self._entries.values()]
-            starts = {e.qualname: e.span()[0].start_byte for e in self._entries.values()}
+            starts = {q: e.span()[0].start_byte for q, e in self._entries.items()}
             done.sort(key=lambda sym: (starts[sym.qualname], -sym.end_line))  # document order
             symbols = {sym.qualname: sym for sym in done}
             self._table = SymbolTable(self.language, symbols, self.has_errors)
