@@ -205,6 +205,19 @@ def open_ledger(repo: str | os.PathLike[str], home: str | os.PathLike[str], embe
                               disk_cache=disk_cache)
 
 
+def cold_ledger(repo: str | os.PathLike[str], home: str | os.PathLike[str], embedding: Any) -> memvet.Ledger:
+    """:func:`open_ledger` with its symbol cache emptied, on disk and (a new
+    object) in memory: what a first check after a checkout sees."""
+    shutil.rmtree(Path(home) / "cache", ignore_errors=True)
+    return open_ledger(repo, home, embedding)
+
+
+def record_sampled(ledger: memvet.Ledger, sampled: Sequence[Sampled], at: str) -> None:
+    """One decision per sampled symbol, anchored on it, recorded at ``at``."""
+    for i, s in enumerate(sampled):
+        ledger.record(claim_for(s, i), [s.anchor], at=at)
+
+
 # --------------------------------------------------------------------- sampling
 
 

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import random
 import resource
-import shutil
 import sys
 import time
 import tracemalloc
@@ -76,15 +75,13 @@ def part_a(repo_path: str, jump: int, n: int, embedding: str, k: int, repeat: in
     with _bench.TempDir("memvet-latency-") as home:
         emb = _bench.make_embedder(embedding)
         writer = _bench.open_ledger(root, home, emb)
-        for i, s in enumerate(sampled):
-            writer.record(_bench.claim_for(s, i), [s.anchor], at=base)
+        _bench.record_sampled(writer, sampled, base)
         for q in queries:  # load the model, warm Chroma
             writer.store.decisions.query(query_embeddings=[writer.embedder.embed_query(q)], n_results=k)
         cold_recall, cold_plain = [], []
         rng = random.Random(seed)
         for _ in range(cold_runs):
-            shutil.rmtree(home / "cache", ignore_errors=True)
-            fresh = _bench.open_ledger(root, home, emb)
+            fresh = _bench.cold_ledger(root, home, emb)
             q = rng.choice(queries)
             cold_recall.append(_bench.timed(lambda: fresh.recall(q, k=k, at="HEAD"))[0])
             cold_plain.append(_bench.timed(lambda: fresh.store.decisions.query(

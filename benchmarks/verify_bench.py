@@ -33,7 +33,6 @@ Example::
 
 from __future__ import annotations
 
-import shutil
 import sys
 from pathlib import Path
 from typing import Any
@@ -80,8 +79,7 @@ def cold_verification(root: Path, home: Path, emb: Any, runs: int) -> tuple[floa
     caches (memory and disk), and the last ledger, decisions and snapshot."""
     times = []
     for _ in range(runs):
-        shutil.rmtree(home / "cache", ignore_errors=True)
-        led = _bench.open_ledger(root, home, emb)
+        led = _bench.cold_ledger(root, home, emb)
         fetched = led.decisions()
         snap = led.snapshot("HEAD")
         times.append(_bench.timed(lambda: led.verifier.verdicts(fetched, snap))[0])
@@ -109,9 +107,7 @@ def cold_sample(root: Path, repo: GitRepo, base: str, head: str, n_decisions: in
     sampled = _bench.sample_symbols(repo, base, n_decisions, seed=seed, per_file=per_file)
     with _bench.TempDir("memvet-verify-") as home:
         emb = _bench.make_embedder("hashing")
-        writer = _bench.open_ledger(root, home, emb)
-        for i, s in enumerate(sampled):
-            writer.record(_bench.claim_for(s, i), [s.anchor], at=base)
+        _bench.record_sampled(_bench.open_ledger(root, home, emb), sampled, base)
         seconds, _, _, _ = cold_verification(root, home, emb, runs)
     floor = parse_floor(repo, head, sampled, changed, runs)
     return {"seed": seed, "decisions": len(sampled), "files_changed": floor["files"],
@@ -133,17 +129,14 @@ def measure(repo_path: str, jump: int, n_decisions: int, embedding: str, repeat:
     with _bench.TempDir("memvet-verify-") as home:
         emb = _bench.make_embedder(embedding)
         writer = _bench.open_ledger(root, home, emb)
-        record_s, _ = _bench.timed(lambda: [
-            writer.record(_bench.claim_for(s, i), [s.anchor], at=base) for i, s in enumerate(sampled)
-        ])
+        record_s, _ = _bench.timed(lambda: _bench.record_sampled(writer, sampled, base))
         decisions = writer.decisions()
 
         # Cold: empty caches in memory and on disk, new repository handle.
         cold_runs = max(1, min(repeat, 5))
         cold_checks = []
         for _ in range(cold_runs):
-            shutil.rmtree(home / "cache", ignore_errors=True)
-            cold = _bench.open_ledger(root, home, emb)
+            cold = _bench.cold_ledger(root, home, emb)
             elapsed, verdicts = _bench.timed(lambda: cold.check(at="HEAD"))
             cold_checks.append(elapsed)
         cold_check_s = _bench.median(cold_checks)
