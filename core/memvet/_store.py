@@ -115,6 +115,39 @@ _HTTPX_UNAVAILABLE = {
 }
 
 
+#: Chroma's server builds a collection's vector index while writes arrive, and
+#: a query that reaches the index in the middle of that fails with "Error
+#: creating hnsw segment reader" (chroma 1.5.9: one run in six of four
+#: processes writing a fresh namespace at once). The same query asked a moment
+#: later answers. These are the pauses between tries (1.6 s in all); a reader
+#: still failing after them is reported as the store error it is.
+INDEX_RACE_PAUSES = (0.02, 0.05, 0.1, 0.2, 0.4, 0.8)
+
+
+def _is_index_race(exc: StoreError) -> bool:
+    from chromadb import errors
+
+    cause = exc.__cause__
+    return isinstance(cause, errors.InternalError) and "hnsw segment reader" in str(cause)
+
+
+def _read_through_index_race(action: str, read: Callable[[], Any]) -> Any:
+    """``read()`` under :func:`translate`, asked again while Chroma's vector
+    index is being built. Only reads come through here: asking twice changes
+    nothing."""
+    for pause in INDEX_RACE_PAUSES:
+        try:
+            with translate(action):
+                return read()
+        except StoreError as exc:
+            if not _is_index_race(exc):
+                raise
+            log.info("the ledger's vector index was being built (%s); asking again in %.2f s", exc, pause)
+            time.sleep(pause)
+    with translate(action):
+        return read()
+
+
 def http_client(url: str, token: str | None = None) -> Any:
     """A Chroma ``HttpClient`` for ``http(s)://host:port``, sending ``token``
     as a bearer token (for a reverse proxy that checks it).
@@ -547,11 +580,10 @@ class ChromaStore:
         the namespace holds fewer; Chroma caps ``n_results`` itself, so no
         ``count()`` round trip is spent on the hot path)."""
         self._fresh()
-        with translate("querying the ledger"):
-            got = self.decisions.query(
-                query_embeddings=[list(embedding)], n_results=max(n, 1),
-                include=["documents", "metadatas", "distances"],
-            )
+        got = _read_through_index_race("querying the ledger", lambda: self.decisions.query(
+            query_embeddings=[list(embedding)], n_results=max(n, 1),
+            include=["documents", "metadatas", "distances"],
+        ))
         out = []
         for rid, doc, meta, dist in zip(got["ids"][0], got["documents"][0], got["metadatas"][0],
                                         got["distances"][0]):

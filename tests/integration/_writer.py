@@ -2,11 +2,13 @@
 
     python _writer.py REPO SERVER_URL NAMESPACE N PREFIX [TOKEN]
 
-Prints the ids it recorded, one per line.
+Prints the ids it recorded, one per line, and logs to stderr each time a
+vector query met the server's index being built and was asked again.
 """
 
 from __future__ import annotations
 
+import logging
 import random
 import sys
 
@@ -26,5 +28,7 @@ def main(repo: str, url: str, namespace: str, n: int, prefix: str, token: str | 
 
 
 if __name__ == "__main__":
+    logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
+    logging.getLogger("memvet._store").setLevel(logging.INFO)
     args = sys.argv[1:]
     main(args[0], args[1], args[2], int(args[3]), args[4], args[5] if len(args) > 5 else None)

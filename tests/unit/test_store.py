@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import memvet
-from memvet import _codec
+from memvet import _codec, _store
 from memvet._model import Anchor, AnchorKind, Decision, Lifecycle, Receipt
 from memvet._store import collection_name, http_client, translate
 
@@ -98,6 +98,58 @@ def test_server_down_is_an_error_not_an_empty_memory(repo):
 def test_bad_server_urls(url):
     with pytest.raises(memvet.UsageError):
         http_client(url)
+
+
+# ------------------------------------------------------------------ Chroma's index race
+
+#: What chroma 1.5.9's server answered a writer whose neighbour query met the
+#: vector index while another writer's records were being indexed.
+INDEX_RACE = "Error executing plan: Internal error: Error creating hnsw segment reader: Nothing found on disk"
+
+
+def _failing_queries(monkeypatch, ledger, failures: int, message: str = INDEX_RACE) -> list[int]:
+    """Make the next ``failures`` vector queries fail with ``message``, then
+    answer from the real collection; returns the list of calls made."""
+    real = ledger.store.decisions.query
+    calls: list[int] = []
+
+    def query(**kwargs):
+        calls.append(1)
+        if len(calls) <= failures:
+            raise chromadb.errors.InternalError(message)
+        return real(**kwargs)
+
+    monkeypatch.setattr(ledger.store.decisions, "query", query)
+    monkeypatch.setattr(_store, "INDEX_RACE_PAUSES", (0.001,) * len(_store.INDEX_RACE_PAUSES))
+    return calls
+
+
+def test_a_query_that_meets_the_index_being_built_is_asked_again(ledger, monkeypatch, caplog):
+    rec = ledger.record("checksum is mod 255", ["shop/store.py::checksum"])
+    calls = _failing_queries(monkeypatch, ledger, failures=2)
+    with caplog.at_level("INFO", logger="memvet._store"):
+        assert [item.id for item in ledger.recall("checksum").items] == [rec.id]
+    assert len(calls) == 3
+    assert "vector index was being built" in caplog.text
+    # A write's neighbour query is a read too: the write goes through.
+    calls = _failing_queries(monkeypatch, ledger, failures=1)
+    assert ledger.record("prices are integers in cents").outcome == "recorded"
+    assert len(calls) == 2
+
+
+def test_an_index_that_never_comes_up_is_an_error_not_an_empty_memory(ledger, monkeypatch):
+    ledger.record("checksum is mod 255", ["shop/store.py::checksum"])
+    calls = _failing_queries(monkeypatch, ledger, failures=1000)
+    with pytest.raises(memvet.StoreError, match="hnsw segment reader"):
+        ledger.recall("checksum")
+    assert len(calls) == len(_store.INDEX_RACE_PAUSES) + 1
+
+
+def test_other_internal_errors_are_not_asked_again(ledger, monkeypatch):
+    calls = _failing_queries(monkeypatch, ledger, failures=1000, message="Error executing plan: disk full")
+    with pytest.raises(memvet.StoreError, match="disk full"):
+        ledger.recall("checksum")
+    assert len(calls) == 1
 
 
 # ------------------------------------------------------------------ codec
