@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import textwrap
-import time
 
 import pytest
 
@@ -230,7 +229,9 @@ def test_imports_ignore_comments_and_strings():
     assert imports_of(src, "python") == []
 
 
-def test_parse_time_for_2000_lines():
+def test_a_2000_line_file_gives_every_symbol_its_own_hash():
+    """Speed is measured in benchmarks/verify_bench.py (its parse floor row),
+    not asserted here; this holds the large file's table to its content."""
     body = "\n".join(
         f"@decorator({i})\ndef function_{i}(a, b: int = {i}) -> int:\n"
         f'    """Doc {i}."""\n    if a > b:\n        return a * {i}\n    values = [x for x in range(b)]\n'
@@ -239,12 +240,7 @@ def test_parse_time_for_2000_lines():
     )
     data = body.encode()
     assert data.count(b"\n") >= 2000
-    symbol_table(data, "python")  # warm the parser and query caches
-    best = min(_timed(lambda: symbol_table(data, "python")) for _ in range(5))
-    assert best < 0.2  # generous for slow CI; measured ~12 ms on a dev box
-
-
-def _timed(fn) -> float:
-    start = time.perf_counter()
-    fn()
-    return time.perf_counter() - start
+    table = symbol_table(data, "python")
+    assert not table.has_errors
+    assert list(table.symbols) == [f"function_{i}" for i in range(250)]
+    assert len({s.hash for s in table.symbols.values()}) == 250
