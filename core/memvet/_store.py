@@ -117,8 +117,8 @@ _HTTPX_UNAVAILABLE = {
 
 #: Chroma's server builds a collection's vector index while writes arrive, and
 #: a query that reaches the index in the middle of that fails with "Error
-#: creating hnsw segment reader" (chroma 1.5.9: one run in six of four
-#: processes writing a fresh namespace at once). The same query asked a moment
+#: creating hnsw segment reader" (chroma 1.5.9: one run in six to ten of
+#: four processes writing a fresh namespace at once). The same query asked a moment
 #: later answers. These are the pauses between tries (1.6 s in all); a reader
 #: still failing after them is reported as the store error it is.
 INDEX_RACE_PAUSES = (0.02, 0.05, 0.1, 0.2, 0.4, 0.8)

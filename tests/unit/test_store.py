@@ -132,6 +132,7 @@ def test_a_query_that_meets_the_index_being_built_is_asked_again(ledger, monkeyp
     assert len(calls) == 3
     assert "vector index was being built" in caplog.text
     # A write's neighbour query is a read too: the write goes through.
+    monkeypatch.undo()
     calls = _failing_queries(monkeypatch, ledger, failures=1)
     assert ledger.record("prices are integers in cents").outcome == "recorded"
     assert len(calls) == 2
