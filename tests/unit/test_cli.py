@@ -15,15 +15,20 @@ from memvet.cli import cli
 
 
 @pytest.fixture
-def run(repo, tmp_path, monkeypatch):
+def env(tmp_path):
+    return {"MEMVET_EMBEDDING": "hashing", "MEMVET_LEDGER": str(tmp_path / "ledger")}
+
+
+@pytest.fixture
+def run(repo, env, monkeypatch):
     """Invoke the CLI inside the repo with a temp ledger and the test embedding."""
     monkeypatch.chdir(repo.path)
-    env = {"MEMVET_EMBEDDING": "hashing", "MEMVET_LEDGER": str(tmp_path / "ledger")}
 
-    def invoke(*args: str, code: int | None = 0):
-        result = CliRunner().invoke(cli, list(args), env=env, catch_exceptions=False)
+    def invoke(*args: str, code: int | None = 0, extra: dict[str, str] | None = None, input: str | None = None):
+        result = CliRunner().invoke(cli, list(args), env={**env, **(extra or {})}, input=input,
+                                    catch_exceptions=False)
         if code is not None:
-            assert result.exit_code == code, (result.exit_code, result.output, result.stderr)
+            assert result.exit_code == code, (result.exit_code, result.stdout, result.stderr)
         return result
 
     return invoke

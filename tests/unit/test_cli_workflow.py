@@ -14,32 +14,9 @@ from click.testing import CliRunner
 
 import memvet
 from memvet.cli import cli
+from test_cli import env, record, run  # noqa: F401  (fixtures and helper shared with the CLI contract tests)
 
 pytestmark = pytest.mark.timeout(300)
-
-
-@pytest.fixture
-def env(tmp_path):
-    return {"MEMVET_EMBEDDING": "hashing", "MEMVET_LEDGER": str(tmp_path / "ledger")}
-
-
-@pytest.fixture
-def run(repo, env, monkeypatch):
-    """Invoke the CLI inside the repo with a temp ledger and the test embedding."""
-    monkeypatch.chdir(repo.path)
-
-    def invoke(*args: str, code: int | None = 0, extra: dict[str, str] | None = None, input: str | None = None):
-        result = CliRunner().invoke(cli, list(args), env={**env, **(extra or {})}, input=input,
-                                    catch_exceptions=False)
-        if code is not None:
-            assert result.exit_code == code, (result.exit_code, result.stdout, result.stderr)
-        return result
-
-    return invoke
-
-
-def record(run, *args: str) -> str:
-    return json.loads(run("record", *args, "--json").stdout)["id"]
 
 
 @pytest.fixture
