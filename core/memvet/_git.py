@@ -260,16 +260,21 @@ class Snapshot:
             return str(self.commit.id)
         return str(self.git.head_commit().id)
 
+    def _file_entry(self, path: str) -> pygit2.Object | None:
+        """The commit tree's entry for ``path`` when it is a file (not a
+        folder or a submodule), else None."""
+        assert self.commit is not None
+        try:
+            entry = self.commit.tree[path]
+        except KeyError:
+            return None
+        return None if entry.filemode in (FileMode.TREE, FileMode.COMMIT) else entry
+
     def blob_id(self, path: str) -> str | None:
         """The git blob id of ``path`` in this snapshot, or None when absent."""
         if self.commit is not None:
-            try:
-                entry = self.commit.tree[path]
-            except KeyError:
-                return None
-            if entry.filemode in (FileMode.TREE, FileMode.COMMIT):
-                return None
-            return str(entry.id)
+            entry = self._file_entry(path)
+            return None if entry is None else str(entry.id)
         if path in self._wt_blobs:
             return self._wt_blobs[path]
         data = self._read_worktree(path)
@@ -280,11 +285,8 @@ class Snapshot:
     def read(self, path: str) -> bytes | None:
         """The content of ``path`` in this snapshot, or None when absent."""
         if self.commit is not None:
-            try:
-                entry = self.commit.tree[path]
-            except KeyError:
-                return None
-            obj = self.git.repo.get(entry.id)
+            entry = self._file_entry(path)
+            obj = None if entry is None else self.git.repo.get(entry.id)
             return obj.data if isinstance(obj, pygit2.Blob) else None
         return self._read_worktree(path)
 
