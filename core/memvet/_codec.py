@@ -71,6 +71,8 @@ def decision_metadata(decision: Decision) -> dict[str, Any]:
             meta[key] = value
     if decision.tags:
         meta["tags"] = list(decision.tags)
+    if decision.unbound:
+        meta["unbound"] = list(decision.unbound)
     keys = anchor_keys(decision.anchors)
     if keys:
         meta["anchor_keys"] = keys
@@ -87,7 +89,7 @@ def lifecycle_update(decision: Decision) -> dict[str, Any]:
     them instead of merging the old values back in.
     """
     meta = decision_metadata(decision)
-    for key in (*_OPTIONAL_STR, *_OPTIONAL_NUM, "tags", "anchor_keys", "anchor_paths"):
+    for key in (*_OPTIONAL_STR, *_OPTIONAL_NUM, "tags", "unbound", "anchor_keys", "anchor_paths"):
         meta.setdefault(key, None)
     return meta
 
@@ -109,6 +111,7 @@ def decision_from_record(record_id: str, document: str | None, meta: Mapping[str
             )
         anchors = tuple(Anchor.from_dict(a) for a in json.loads(str(meta.get("anchors", "[]"))))
         tags = meta.get("tags") or ()
+        unbound = meta.get("unbound") or ()
         return Decision(
             id=record_id,
             claim=document or "",
@@ -126,6 +129,7 @@ def decision_from_record(record_id: str, document: str | None, meta: Mapping[str
             namespace=str(meta.get("namespace", "")),
             confirmations=int(meta.get("confirmations", 0)),
             expires_at=float(meta.get("expires_at", 0.0)),
+            unbound=tuple(str(t) for t in unbound),
         )
     except CorruptRecordError:
         raise

@@ -186,6 +186,7 @@ def decision_to_dict(decision: Decision) -> dict[str, Any]:
         "resolved_at": decision.resolved_at, "commit": decision.commit,
         "hash_version": decision.hash_version, "namespace": decision.namespace,
         "confirmations": decision.confirmations, "expires_at": decision.expires_at,
+        "unbound": list(decision.unbound),
     }
 
 
@@ -217,6 +218,9 @@ def decision_from_dict(data: dict[str, Any]) -> Decision:
         raise ValueError("empty claim")
     anchors = data.get("anchors", [])
     tags = data.get("tags", [])
+    unbound = data.get("unbound", [])
+    if not isinstance(unbound, list) or not all(isinstance(t, str) for t in unbound):
+        raise TypeError("unbound must be a list of strings")
     if not isinstance(anchors, list) or not all(isinstance(a, dict) for a in anchors):
         raise TypeError("anchors must be a list of objects")
     if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
@@ -229,6 +233,7 @@ def decision_from_dict(data: dict[str, Any]) -> Decision:
         resolved_at=float(_num(data, "resolved_at")), commit=_str(data, "commit"),
         hash_version=int(_num(data, "hash_version")), namespace=_str(data, "namespace"),
         confirmations=int(_num(data, "confirmations")), expires_at=float(_num(data, "expires_at")),
+        unbound=tuple(unbound),
     )
 
 

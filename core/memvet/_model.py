@@ -32,8 +32,13 @@ WORKTREE = "worktree"
 
 
 class Lifecycle(str, enum.Enum):
-    """Stored state of a decision; changes only through a receipted act."""
+    """Stored state of a decision; changes only through a receipted act.
 
+    ``proposed`` (written, not yet reviewed) -> ``active`` (approved) ->
+    ``superseded`` or ``rejected``.
+    """
+
+    PROPOSED = "proposed"
     ACTIVE = "active"
     SUPERSEDED = "superseded"
     REJECTED = "rejected"
@@ -43,6 +48,7 @@ class Status(str, enum.Enum):
     """What a read says about a decision (lifecycle and evidence combined)."""
 
     VERIFIED = "verified"
+    PROPOSED = "proposed"
     UNANCHORED = "unanchored"
     NEEDS_REVALIDATION = "needs_revalidation"
     STALE = "stale"
@@ -55,7 +61,7 @@ class Status(str, enum.Enum):
         """The recall group this status is served in: current, caution or history."""
         if self is Status.VERIFIED:
             return "current"
-        if self in (Status.UNANCHORED, Status.NEEDS_REVALIDATION, Status.STALE):
+        if self in (Status.PROPOSED, Status.UNANCHORED, Status.NEEDS_REVALIDATION, Status.STALE):
             return "caution"
         return "history"
 
@@ -118,6 +124,8 @@ class Anchor:
         scope: Glob limiting an absence anchor (``""`` = whole repository).
         line: 1-based first line of the symbol when recorded (for annotations).
         shape: The symbol's hash with its own name masked (finds renames).
+        quote: Code the claim rests on, found in the symbol's span or the
+            file when recorded (compared token by token; symbols and files).
     """
 
     kind: AnchorKind
@@ -132,6 +140,7 @@ class Anchor:
     scope: str = ""
     line: int = 0
     shape: str = ""
+    quote: str = ""
 
     @property
     def spec(self) -> str:
@@ -148,7 +157,7 @@ class Anchor:
         """A JSON-ready dict without empty fields."""
         out: dict[str, Any] = {"kind": self.kind.value}
         for key in ("path", "name", "language", "symbol_kind", "body_hash", "hash_version",
-                    "blob_id", "requirement", "scope", "line", "shape"):
+                    "blob_id", "requirement", "scope", "line", "shape", "quote"):
             value = getattr(self, key)
             if value:
                 out[key] = value
@@ -167,7 +176,9 @@ class Decision:
     """A claim with the evidence that made it true.
 
     ``commit`` is the commit the decision was recorded at (for a record made
-    against the working tree, the ``HEAD`` it was made on).
+    against the working tree, the ``HEAD`` it was made on). ``unbound`` lists
+    the claim's code-like terms its writer declared as deliberately not found
+    in the anchored evidence.
     """
 
     id: str
@@ -186,6 +197,7 @@ class Decision:
     namespace: str = ""
     confirmations: int = 0
     expires_at: float = 0.0
+    unbound: tuple[str, ...] = ()
 
     def evolve(self, **changes: Any) -> Decision:
         """A copy with some fields changed."""

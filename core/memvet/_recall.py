@@ -30,6 +30,8 @@ def frame(verdict: Verdict) -> str:
     status = verdict.status
     if status is Status.VERIFIED:
         return claim
+    if status is Status.PROPOSED:
+        return f"proposed, not yet reviewed: {claim}"
     if status is Status.UNANCHORED:
         return f"unconfirmed, no evidence in the code: {claim}"
     if status is Status.NEEDS_REVALIDATION:

@@ -58,8 +58,8 @@ class Verifier:
         checks = {(i, j): self.evidence.check(decisions[i].anchors[j], snap, decisions[i].commit)
                   for _, i, j in work}
         return [
-            v if v is not None else
-            self.combine(d, tuple(checks[i, j] for j in range(len(d.anchors))), snap.name, now)
+            _proposal(v if v is not None else
+                      self.combine(d, tuple(checks[i, j] for j in range(len(d.anchors))), snap.name, now))
             for i, (d, v) in enumerate(zip(decisions, early, strict=True))
         ]
 
@@ -67,9 +67,9 @@ class Verifier:
         """The verdict of one decision at ``snap``."""
         early = self._without_evidence(decision, snap.name, now)
         if early is not None:
-            return early
+            return _proposal(early)
         checks = tuple(self.evidence.check(a, snap, decision.commit) for a in decision.anchors)
-        return self.combine(decision, checks, snap.name, now)
+        return _proposal(self.combine(decision, checks, snap.name, now))
 
     def _without_evidence(self, decision: Decision, target: str, now: float | None) -> Verdict | None:
         """The verdict when no anchor needs checking (lifecycle, no anchors)."""
@@ -114,3 +114,13 @@ class Verifier:
             return ""
         when = time.strftime("%Y-%m-%d", time.gmtime(decision.expires_at))
         return f"the decision expired on {when}; confirm it still holds"
+
+
+def _proposal(verdict: Verdict) -> Verdict:
+    """A proposal is never served as current, whatever its evidence says:
+    its status is ``proposed`` and the reason carries the evidence verdict."""
+    if verdict.decision.lifecycle is not Lifecycle.PROPOSED:
+        return verdict
+    return Verdict(verdict.decision, Status.PROPOSED,
+                   f"not yet reviewed; its evidence: {verdict.status.value} ({verdict.reason})",
+                   verdict.checks, verdict.target)

@@ -160,6 +160,7 @@ anchors = st.builds(
     Anchor, kind=st.sampled_from(list(AnchorKind)), path=st.text(max_size=20), name=st.text(max_size=20),
     body_hash=st.text(alphabet="0123456789abcdef", max_size=64), hash_version=st.integers(0, 5),
     blob_id=st.text(alphabet="0123456789abcdef", max_size=40), line=st.integers(0, 10_000),
+    quote=st.text(max_size=30),
 )
 decisions = st.builds(
     Decision, id=st.text(alphabet="0123456789abcdef", min_size=12, max_size=12), claim=texts,
@@ -168,7 +169,7 @@ decisions = st.builds(
     tags=st.lists(st.text(min_size=1, max_size=10), max_size=3).map(tuple), author=st.text(max_size=10),
     created_at=st.floats(0, 2e9), resolved_at=st.floats(0, 2e9), commit=st.text(max_size=40),
     hash_version=st.integers(0, 3), namespace=st.text(max_size=10), confirmations=st.integers(0, 9),
-    expires_at=st.floats(0, 2e9),
+    expires_at=st.floats(0, 2e9), unbound=st.lists(st.text(min_size=1, max_size=10), max_size=3).map(tuple),
 )
 
 
