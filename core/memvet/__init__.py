@@ -12,7 +12,8 @@ code and returns a status with a reason.
 """
 
 from memvet._about import Impact, ImpactReport, changed_since
-from memvet._anchors import AnchorSpec, absent, dependency, file, parse_anchor, symbol
+from memvet._anchors import AnchorSpec, absent, dependency, file, parse_anchor, symbol, with_quote
+from memvet._claims import EvidenceText, Term, TermKind, UnboundTerm, claim_terms
 from memvet._config import Config, find_config, load_config
 from memvet._embedding import HashingEmbedder, MiniLMEmbedder
 from memvet._errors import (
@@ -29,9 +30,11 @@ from memvet._errors import (
     NotAllowedError,
     NotARepositoryError,
     PathOutsideRepositoryError,
+    QuoteNotFoundError,
     RepositoryError,
     StoreError,
     StoreUnavailableError,
+    UnboundClaimError,
     UnknownDecisionError,
     UnknownRevisionError,
     UnsupportedFileError,
@@ -64,7 +67,7 @@ from memvet._model import (
     Status,
     Verdict,
 )
-from memvet._recall import frame, render_blocks
+from memvet._recall import evidence_note, frame, render_blocks
 
 __version__ = "0.1.0"
 
@@ -86,6 +89,7 @@ __all__ = [
     "CorruptRecordError",
     "Decision",
     "EmptyRepositoryError",
+    "EvidenceText",
     "Excerpt",
     "HashingEmbedder",
     "Impact",
@@ -102,6 +106,7 @@ __all__ = [
     "NotARepositoryError",
     "NotAllowedError",
     "PathOutsideRepositoryError",
+    "QuoteNotFoundError",
     "Recall",
     "RecallItem",
     "Receipt",
@@ -110,6 +115,10 @@ __all__ = [
     "Status",
     "StoreError",
     "StoreUnavailableError",
+    "Term",
+    "TermKind",
+    "UnboundClaimError",
+    "UnboundTerm",
     "UnknownDecisionError",
     "UnknownRevisionError",
     "UnsupportedFileError",
@@ -119,7 +128,9 @@ __all__ = [
     "absent",
     "agent_context",
     "changed_since",
+    "claim_terms",
     "dependency",
+    "evidence_note",
     "excerpts",
     "export_jsonl",
     "file",
@@ -130,4 +141,5 @@ __all__ = [
     "parse_anchor",
     "render_blocks",
     "symbol",
+    "with_quote",
 ]

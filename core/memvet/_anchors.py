@@ -13,18 +13,19 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
 
 from packaging.utils import canonicalize_name
 
-from memvet import _code, _manifests
+from memvet import _claims, _code, _manifests
 from memvet._cache import LRU, SymbolCache, SymbolHit
 from memvet._errors import (
     AmbiguousSymbolError,
     AnchorNotFoundError,
     InvalidAnchorError,
     MemvetError,
+    QuoteNotFoundError,
     UnknownRevisionError,
     UnsupportedFileError,
     UsageError,
@@ -40,6 +41,7 @@ __all__ = [
     "file",
     "parse_anchor",
     "symbol",
+    "with_quote",
 ]
 
 log = logging.getLogger(__name__)
@@ -57,16 +59,48 @@ class AnchorSpec:
     name: str = ""
     requirement: str = ""
     scope: str = ""
+    quote: str = ""
 
 
-def symbol(path: str, name: str) -> AnchorSpec:
-    """A symbol anchor: ``symbol("app/store.py", "Store.save")``."""
-    return AnchorSpec(AnchorKind.SYMBOL, path=path, name=name)
+def _quote(quote: str | None) -> str:
+    if quote is None:
+        return ""
+    if not isinstance(quote, str) or not quote.strip():
+        raise InvalidAnchorError(f"a quote must be non-empty text, not {quote!r}")
+    return quote.strip()
 
 
-def file(path: str) -> AnchorSpec:
-    """A whole-file anchor: holds while the file's content is unchanged."""
-    return AnchorSpec(AnchorKind.FILE, path=path)
+def symbol(path: str, name: str, quote: str | None = None) -> AnchorSpec:
+    """A symbol anchor: ``symbol("app/store.py", "Store.save")``.
+
+    Args:
+        path: The file, relative to the repository root.
+        name: The qualified name (``Class.method``).
+        quote: Code the claim rests on, which must occur in the symbol's span
+            (token by token; whitespace and comments ignored). While the
+            quote is there, a rewrite elsewhere in the body keeps the
+            decision verified; when it is gone, the decision is stale.
+    """
+    return AnchorSpec(AnchorKind.SYMBOL, path=path, name=name, quote=_quote(quote))
+
+
+def file(path: str, quote: str | None = None) -> AnchorSpec:
+    """A whole-file anchor: holds while the file's content is unchanged, or,
+    with a ``quote``, while the quoted code is still in the file."""
+    return AnchorSpec(AnchorKind.FILE, path=path, quote=_quote(quote))
+
+
+def with_quote(spec: AnchorSpec, quote: str) -> AnchorSpec:
+    """``spec`` with a quote attached (symbols and files only).
+
+    Raises:
+        InvalidAnchorError: ``spec`` is a dependency or an absence rule.
+    """
+    if spec.kind not in (AnchorKind.SYMBOL, AnchorKind.FILE):
+        raise InvalidAnchorError(
+            f"a quote attaches to a symbol or file anchor, not to {spec.kind.value} anchor {spec.name!r}"
+        )
+    return replace(spec, quote=_quote(quote))
 
 
 def dependency(spec: str) -> AnchorSpec:
@@ -145,6 +179,35 @@ _GENERATED = re.compile(
 )
 
 
+def _span_text(data: bytes, start_line: int, end_line: int) -> str:
+    return "\n".join(data.decode("utf-8", errors="replace").splitlines()[start_line - 1: end_line])
+
+
+def _leading_comments(data: bytes, start_line: int, limit: int = 30) -> str:
+    """The comment lines right above a span (doc comments live outside spans)."""
+    lines = data.decode("utf-8", errors="replace").splitlines()[max(0, start_line - 1 - limit): start_line - 1]
+    kept: list[str] = []
+    for line in reversed(lines):
+        if not line.strip().startswith(("#", "//", "/*", "*", "*/", "///", "--")):
+            break
+        kept.append(line)
+    return "\n".join(reversed(kept))
+
+
+def _clip(text: str, limit: int = 60) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 3] + "..."
+
+
+def _module_names(path: str) -> list[str]:
+    """``core/memvet/_cache.py`` -> ``core.memvet._cache``, ``memvet._cache``, ``_cache``."""
+    stem = path.rsplit(".", 1)[0] if "." in path.rsplit("/", 1)[-1] else path
+    parts = [p for p in stem.split("/") if p]
+    if parts and parts[-1] in ("__init__", "index", "mod"):
+        parts = parts[:-1]
+    return [".".join(parts[i:]) for i in range(len(parts))]
+
+
 def _segments(name: str) -> list[str]:
     """The segments of a qualified name, without parameters or quotes."""
     return [seg.strip('"') for seg in name.split("(", 1)[0].split(".") if seg.strip('"')]
@@ -200,10 +263,15 @@ class Evidence:
             return self._resolve_symbol(spec, snap, base)
         if spec.kind is AnchorKind.FILE:
             path = self.git.normalize_path(spec.path, base=base)
-            snap.require(path)
+            data = snap.require(path)
             blob = snap.blob_id(path)
             assert blob is not None
-            return Anchor(AnchorKind.FILE, path=path, blob_id=blob)
+            if spec.quote:
+                problem = _text_problem(data, self.max_file_bytes)
+                if problem:
+                    raise UnsupportedFileError(f"{path}: cannot quote from {problem}")
+                self._require_quote(spec.quote, data.decode("utf-8"), _code.language_for_path(path), path, 1)
+            return Anchor(AnchorKind.FILE, path=path, blob_id=blob, quote=spec.quote)
         if spec.kind is AnchorKind.DEPENDENCY:
             return self._resolve_dependency(spec, snap)
         return self._resolve_absent(spec, snap)
@@ -240,11 +308,25 @@ class Evidence:
                 f"{path}::{sym.qualname} does not parse (syntax error in lines "
                 f"{sym.start_line}-{sym.end_line}); fix it or anchor the file"
             )
+        if spec.quote:
+            self._require_quote(spec.quote, _span_text(data, sym.start_line, sym.end_line), language,
+                                f"{path}::{sym.qualname}", sym.start_line)
         return Anchor(
             AnchorKind.SYMBOL, path=path, name=sym.qualname, language=language,
             symbol_kind=sym.kind, body_hash=sym.hash, hash_version=_code.HASH_VERSION,
-            blob_id=blob, line=sym.start_line, shape=sym.shape,
+            blob_id=blob, line=sym.start_line, shape=sym.shape, quote=spec.quote,
         )
+
+    @staticmethod
+    def _require_quote(quote: str, text: str, language: str | None, where: str, first_line: int) -> None:
+        if not _claims.code_tokens(quote, language, drop_comments=True):
+            raise QuoteNotFoundError(f"the quote {quote!r} for {where} is empty once comments are removed")
+        if not _claims.find_quote(quote, text, language):
+            closest = "; ".join(_claims.closest_lines(quote, text, first_line))
+            raise QuoteNotFoundError(
+                f"the quote {quote!r} is not in {where} (compared token by token, whitespace and comments "
+                f"ignored); closest lines: {closest or 'none'}"
+            )
 
     def _resolve_dependency(self, spec: AnchorSpec, snap: Snapshot) -> Anchor:
         found = self._find_declared(spec.name, snap, None)
@@ -272,6 +354,78 @@ class Evidence:
         if check.result is not AnchorResult.HOLDS:
             raise UsageError(f"cannot record '{spec.name}' as absent: {check.detail}")
         return anchor
+
+    # ================================================================ claims
+
+    def claim_evidence(self, anchors: Iterable[Anchor], snap: Snapshot) -> list[_claims.EvidenceText]:
+        """What each resolved anchor says at ``snap``, for binding a claim's
+        terms: a symbol's span (with the doc comments right above it), a
+        file's text, a dependency's declaration, an absence rule's target."""
+        out = []
+        for a in anchors:
+            names: list[str] = [a.spec]
+            text = ""
+            if a.kind in (AnchorKind.SYMBOL, AnchorKind.FILE):
+                data = snap.read(a.path) or b""
+                modules = _module_names(a.path)
+                names += [a.path, *modules]
+                if not _text_problem(data, self.max_file_bytes):
+                    if a.kind is AnchorKind.FILE:
+                        text = data.decode("utf-8")
+                    else:
+                        sym = self.cache.table(a.blob_id, a.language, lambda: data).symbols.get(a.name)
+                        if sym is not None:
+                            text = (_leading_comments(data, sym.start_line) + "\n"
+                                    + _span_text(data, sym.start_line, sym.end_line))
+                if a.kind is AnchorKind.SYMBOL:
+                    names += [a.name, *(f"{m}.{a.name}" for m in modules)]
+            elif a.kind is AnchorKind.DEPENDENCY:
+                names += [a.name, a.path]
+                lines = (snap.read(a.path) or b"").decode("utf-8", errors="replace").splitlines()
+                declared = lines[a.line - 1] if 0 < a.line <= len(lines) else ""
+                text = f"{a.name}{a.requirement}\n{declared}"
+            else:
+                text = a.name.partition(":")[2] + (f"\n{a.scope}" if a.scope else "")
+            out.append(_claims.EvidenceText(a.spec, text, tuple(names)))
+        return out
+
+    def names_exist(self, term: _claims.Term, snap: Snapshot) -> bool:
+        """Whether a path or dotted name names a file, folder, module or
+        symbol of the repository at ``snap`` (claims may name code they do
+        not anchor, if it exists)."""
+        text = term.text.strip()
+        paths = snap.paths()
+        if term.kind is _claims.TermKind.PATH:
+            wanted = text.removeprefix("./").rstrip("/")
+            return any(p == wanted or p.startswith(wanted + "/") or p.endswith("/" + wanted) for p in paths)
+        if term.kind is not _claims.TermKind.DOTTED:
+            return False
+        segments = text.split(".")
+        for i in range(len(segments), 0, -1):
+            module = "/".join(segments[:i])
+            rest = ".".join(segments[i:])
+            for p in paths:
+                stem = p.rsplit(".", 1)[0] if "." in p.rsplit("/", 1)[-1] else p
+                for candidate in (stem, stem.removesuffix("/__init__"), stem.removesuffix("/index")):
+                    if candidate == module or candidate.endswith("/" + module):
+                        if not rest or self._defines(p, rest, snap):
+                            return True
+        first, last = segments[0].encode(), segments[-1].encode()
+        for p in paths:
+            if _code.language_for_path(p) is None or _GENERATED.search(p):
+                continue
+            data = snap.read(p) or b""
+            if last in data and first in data and self._defines(p, text, snap):
+                return True
+        return False
+
+    def _defines(self, path: str, qualname: str, snap: Snapshot) -> bool:
+        language = _code.language_for_path(path)
+        blob = snap.blob_id(path)
+        if language is None or blob is None:
+            return False
+        table = self._table(path, blob, language, snap)
+        return not isinstance(table, str) and bool(table.lookup(qualname))
 
     # ================================================================ check
 
@@ -363,6 +517,8 @@ class Evidence:
                     )
                 if sym.hash == baseline:
                     return AnchorCheck(a, AnchorResult.HOLDS, f"{a.spec}: body unchanged", line=sym.start_line)
+                if a.quote:
+                    return self._quote_check(a, snap, sym.start_line, sym.end_line)
                 return AnchorCheck(
                     a, AnchorResult.CHANGED,
                     f"{a.spec}: the body changed since {recorded_commit[:8]} "
@@ -376,6 +532,31 @@ class Evidence:
                     "it may only be hidden by the error",
                 )
         return self._find_moved_symbol(a, snap, recorded_commit, baseline, shape, file_exists=blob is not None)
+
+    def _quote_check(self, a: Anchor, snap: Snapshot, start_line: int, end_line: int) -> AnchorCheck:
+        """A changed body (or file, ``end_line`` 0) judged by its quote: the
+        claim rests on the quoted code, not on every line around it."""
+        blob = snap.blob_id(a.path) or ""
+        key = (blob, f"{a.name}\x00{start_line}\x00{end_line}\x00{a.quote}".encode())
+        intact = self._contains_cache.get(key)
+        if intact is None:
+            data = snap.read(a.path) or b""
+            problem = _text_problem(data, self.max_file_bytes)
+            if problem:
+                return AnchorCheck(a, AnchorResult.UNVERIFIABLE, f"{a.spec}: {a.path} is now {problem}")
+            text = data.decode("utf-8") if not end_line else _span_text(data, start_line, end_line)
+            intact = _claims.find_quote(a.quote, text, _code.language_for_path(a.path))
+            self._contains_cache.put(key, intact)
+        what = "body" if end_line else "content"
+        if intact:
+            return AnchorCheck(a, AnchorResult.HOLDS, f"{a.spec}: {what} changed; the quoted evidence is intact",
+                               line=start_line if end_line else 0)
+        return AnchorCheck(
+            a, AnchorResult.CHANGED,
+            f"{a.spec}: the quoted evidence `{_clip(a.quote)}` is no longer in the {what}"
+            + (f" (now lines {start_line}-{end_line})" if end_line else ""),
+            line=start_line if end_line else 0,
+        )
 
     def _changed_paths(self, recorded_commit: str, snap: Snapshot, path: str) -> list[str]:
         """Candidate paths for a move: renames of ``path`` first, then every
@@ -500,6 +681,8 @@ class Evidence:
         blob = snap.blob_id(a.path)
         if blob == a.blob_id:
             return AnchorCheck(a, AnchorResult.HOLDS, f"{a.path}: unchanged")
+        if blob is not None and a.quote:
+            return self._quote_check(a, snap, 1, 0)
         if blob is not None:
             return AnchorCheck(a, AnchorResult.CHANGED, f"{a.path}: content changed since {recorded_commit[:8]}")
         for path in self._changed_paths(recorded_commit, snap, a.path):

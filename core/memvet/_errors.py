@@ -11,6 +11,8 @@ also inherits the builtin a caller would naturally catch::
     │   ├── AmbiguousIdError (LookupError)      an id prefix matching several decisions
     │   ├── ConflictError                       a write that must name what it supersedes
     │   ├── NotAllowedError                     a lifecycle act that the state forbids
+    │   ├── UnboundClaimError                   a claim term its anchored code does not say
+    │   ├── QuoteNotFoundError (LookupError)    a quote that is not in its anchored span
     │   └── UnsupportedFileError                binary, too large, or not text
     ├── AnchorNotFoundError (LookupError)       a file, symbol or dependency that is not there
     ├── UnknownDecisionError (KeyError)         no decision with that id
@@ -44,9 +46,11 @@ __all__ = [
     "NotARepositoryError",
     "NotAllowedError",
     "PathOutsideRepositoryError",
+    "QuoteNotFoundError",
     "RepositoryError",
     "StoreError",
     "StoreUnavailableError",
+    "UnboundClaimError",
     "UnknownDecisionError",
     "UnknownRevisionError",
     "UnsupportedFileError",
@@ -95,6 +99,22 @@ class ConflictError(UsageError):
 
 class NotAllowedError(UsageError):
     """A lifecycle act that the decision's current state does not allow."""
+
+
+class UnboundClaimError(UsageError):
+    """A claim names code terms that its anchored evidence does not contain.
+
+    ``terms`` holds one :class:`memvet._claims.UnboundTerm` per term, each
+    with where it was looked for and the nearest thing the code does say.
+    """
+
+    def __init__(self, message: str, terms: tuple[object, ...] = ()) -> None:
+        super().__init__(message)
+        self.terms = terms
+
+
+class QuoteNotFoundError(UsageError, LookupError):
+    """A quote attached to an anchor does not occur in the anchored span."""
 
 
 class UnsupportedFileError(UsageError):

@@ -14,6 +14,7 @@ from typing import Any
 
 from memvet import _code
 from memvet._anchors import AnchorSpec, Evidence, parse_anchor
+from memvet._claims import bind, claim_terms, render_unbound
 from memvet._cache import SymbolCache
 from memvet._codec import anchor_keys
 from memvet._embedding import Embedder, MiniLMEmbedder, as_embedder
@@ -24,6 +25,7 @@ from memvet._errors import (
     CorruptRecordError,
     NotAllowedError,
     StoreError,
+    UnboundClaimError,
     UnknownDecisionError,
     UsageError,
 )
@@ -396,16 +398,56 @@ class Ledger:
             PathOutsideRepositoryError, InvalidAnchorError.
         """
         snap = self.snapshot(at)
-        resolved: dict[str, Anchor] = {}
+        if isinstance(anchors, (str, AnchorSpec)):
+            anchors = [anchors]  # one anchor, never its characters
+        resolved: dict[tuple[str, str], Anchor] = {}
         for spec in anchors:
             anchor = self.evidence.resolve(parse_anchor(spec), snap, base=base)
-            resolved.setdefault(anchor_keys([anchor])[0], anchor)
+            resolved.setdefault((anchor_keys([anchor])[0], anchor.quote), anchor)
         return list(resolved.values())
+
+    def bind_claim(self, claim: str, anchors: Sequence[Anchor], at: str | None = None, *,
+                   unbound: Iterable[str] = ()) -> tuple[str, ...]:
+        """Check that the claim's code-like terms occur in its evidence.
+
+        Nothing is written. See :mod:`memvet._claims` for the term classes
+        and where each binds.
+
+        Args:
+            claim: The claim.
+            anchors: Its resolved anchors (from :meth:`resolve_anchors`).
+            at: Where they were resolved; default the working tree.
+            unbound: Terms declared deliberately unbound.
+
+        Returns:
+            The declared unbound terms, cleaned (what the decision stores).
+
+        Raises:
+            UnboundClaimError: Terms that occur nowhere in the evidence, one
+                line each, with where it looked and what the code says.
+            UsageError: A declared term that is not a code term of the claim.
+        """
+        if isinstance(unbound, str):
+            unbound = [unbound]
+        declared = tuple(dict.fromkeys(str(u).strip().strip("`") for u in unbound if str(u).strip()))
+        terms = [t.text for t in claim_terms(claim)]
+        stray = [u for u in declared if u not in terms]
+        if stray:
+            listed = ", ".join(f"`{t}`" for t in terms) or "none"
+            raise UsageError(f"unbound term {stray[0]!r} is not a code term of the claim (its terms: {listed})")
+        if not anchors:
+            return declared  # nothing to bind to: it reads `unanchored`, never `verified`
+        snap = self.snapshot(at)
+        missing = bind(claim, self.evidence.claim_evidence(anchors, snap),
+                       exists=lambda term: self.evidence.names_exist(term, snap), unbound=declared)
+        if missing:
+            raise UnboundClaimError(render_unbound(missing), tuple(missing))
+        return declared
 
     def record(self, claim: str, anchors: Iterable[AnchorLike] = (), *, supersedes: str | None = None,
                reason: str | None = None, tags: Iterable[str] = (), author: str | None = None,
                at: str | None = None, on_conflict: str = "warn", expires_at: float | None = None,
-               base: str | None = None) -> RecordResult:
+               base: str | None = None, unbound: Iterable[str] = ()) -> RecordResult:
         """Record a decision with its evidence.
 
         Args:
@@ -423,6 +465,9 @@ class Ledger:
             expires_at: When the decision needs a person to confirm it again.
             base: Folder that relative paths start from (the CLI passes the
                 current directory); default the repository root.
+            unbound: Code-like terms of the claim that are deliberately not
+                in the anchored evidence (shown as such by ``show`` and
+                recall); every other term must occur in it.
 
         Returns:
             What happened: ``recorded``, ``superseded``, or ``confirmed``
@@ -430,17 +475,20 @@ class Ledger:
             whose confirmation counter went up instead of adding a copy).
 
         Raises:
-            UsageError and its subclasses for bad input (nothing is written),
+            UsageError and its subclasses for bad input (nothing is written):
+            UnboundClaimError for claim terms its evidence does not contain,
+            QuoteNotFoundError for a quote not in its span;
             AnchorNotFoundError for an anchor that does not resolve.
         """
         with self.store.writing():
             return self._record(claim, anchors, supersedes=supersedes, reason=reason, tags=tags,
                                 author=author, at=at, on_conflict=on_conflict, expires_at=expires_at,
-                                base=base)
+                                base=base, unbound=unbound)
 
     def _record(self, claim: str, anchors: Iterable[AnchorLike], *, supersedes: str | None,
                 reason: str | None, tags: Iterable[str], author: str | None, at: str | None,
-                on_conflict: str, expires_at: float | None, base: str | None) -> RecordResult:
+                on_conflict: str, expires_at: float | None, base: str | None,
+                unbound: Iterable[str] = ()) -> RecordResult:
         if not isinstance(claim, str) or not claim.strip():
             raise UsageError("a decision needs a non-empty claim")
         claim = claim.strip()
@@ -455,6 +503,7 @@ class Ledger:
             old = self._require_active(supersedes)
         snap = self.snapshot(at)
         resolved = self.resolve_anchors(anchors, at, base=base)
+        declared = self.bind_claim(claim, resolved, at, unbound=unbound)
         keys = anchor_keys(resolved)
         author = self._author(author)
         now = time.time()
@@ -503,7 +552,7 @@ class Ledger:
             id=_new_id(), claim=claim, anchors=tuple(resolved), lifecycle=Lifecycle.ACTIVE,
             supersedes=old.id if old else "", reason=(reason or "") if old else "", tags=tags,
             author=author, created_at=now, commit=snap.base_commit, hash_version=_code.HASH_VERSION,
-            namespace=self.namespace, expires_at=float(expires_at or 0.0),
+            namespace=self.namespace, expires_at=float(expires_at or 0.0), unbound=declared,
         )
         # Crash safety: one journaled act. The successor (with its pointer) is
         # written first, so a read already treats `old` as superseded from that
@@ -557,10 +606,13 @@ class Ledger:
 
     def supersede(self, old_id: str, claim: str, anchors: Iterable[AnchorLike] = (), *, reason: str,
                   tags: Iterable[str] = (), author: str | None = None, at: str | None = None,
-                  base: str | None = None) -> RecordResult:
-        """Replace an active decision with a new one; the old one becomes history."""
+                  base: str | None = None, unbound: Iterable[str] = ()) -> RecordResult:
+        """Replace an active decision with a new one; the old one becomes history.
+
+        The new claim is bound to its evidence as in :meth:`record`.
+        """
         return self.record(claim, anchors, supersedes=old_id, reason=reason, tags=tags, author=author,
-                           at=at, base=base)
+                           at=at, base=base, unbound=unbound)
 
     def reject(self, decision_id: str, *, reason: str, author: str | None = None) -> Decision:
         """Retract a decision (tried, did not work). It stays as history."""

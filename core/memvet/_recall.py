@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from memvet._model import Recall, RecallItem, Status, Verdict
+from memvet._model import Decision, Recall, RecallItem, Status, Verdict
 
-__all__ = ["GROUPS", "frame", "group_recall", "render_blocks"]
+__all__ = ["GROUPS", "evidence_note", "frame", "group_recall", "render_blocks"]
 
 GROUPS = ("current", "caution", "history")
 
@@ -23,13 +23,28 @@ BLOCK_TITLES = {
 }
 
 
+def evidence_note(decision: Decision, *, quotes: bool = True) -> str:
+    """What a served claim rests on, in band: its quotes (`` (evidence:
+    `popitem(last=False)` in LRU.put)``) and the terms its writer declared
+    unbound (`` (not in its evidence: `x`)``); ``""`` when neither."""
+    parts = []
+    if quotes:
+        quoted = [f"`{' '.join(a.quote.split())}` in {a.name or a.path}" for a in decision.anchors if a.quote]
+        if quoted:
+            parts.append("evidence: " + ", ".join(quoted))
+    if decision.unbound:
+        parts.append("not in its evidence: " + ", ".join(f"`{t}`" for t in decision.unbound))
+    return f" ({'; '.join(parts)})" if parts else ""
+
+
 def frame(verdict: Verdict) -> str:
     """The framed one-line text of a verdict, as an agent should read it."""
     claim = verdict.decision.claim
     reason = verdict.reason
     status = verdict.status
     if status is Status.VERIFIED:
-        return claim
+        return claim + evidence_note(verdict.decision)
+    claim += evidence_note(verdict.decision, quotes=False)
     if status is Status.PROPOSED:
         return f"proposed, not yet reviewed: {claim}"
     if status is Status.UNANCHORED:

@@ -407,7 +407,7 @@ def test_record_at_a_revision(repo, ledger):
 def test_batch_check_parses_each_changed_blob_once(repo, ledger):
     names = ["OrderStore.__init__", "OrderStore.save", "OrderStore.load", "checksum", "OrderStore"]
     for i in range(10):
-        ledger.record(f"decision {i}", [f"shop/store.py::{names[i % len(names)]}"])
+        ledger.record(f"decision {'abcdefghij'[i]}", [f"shop/store.py::{names[i % len(names)]}"])
     repo.replace("shop/store.py", '"""Order storage."""', '"""Order storage, edited."""')
     repo.commit("touch the file")
     before = ledger.evidence.cache.parses
@@ -424,8 +424,8 @@ def test_batch_parses_each_blob_once_even_when_only_one_parse_is_kept(repo, ledg
     repo.commit("other")
     store = ["OrderStore.save", "OrderStore.load", "checksum"]
     for i in range(3):   # interleaved: store, other, store, other...
-        ledger.record(f"store {i}", [f"shop/store.py::{store[i]}"])
-        ledger.record(f"other {i}", [f"shop/other.py::{'abc'[i]}"])
+        ledger.record(f"store {'xyz'[i]}", [f"shop/store.py::{store[i]}"])
+        ledger.record(f"other {'xyz'[i]}", [f"shop/other.py::{'abc'[i]}"])
     repo.replace("shop/store.py", '"""Order storage."""', '"""Order storage, edited."""')
     repo.replace("shop/other.py", "def a():", "# a comment\ndef a():")
     repo.commit("touch both files")
@@ -433,7 +433,7 @@ def test_batch_parses_each_blob_once_even_when_only_one_parse_is_kept(repo, ledg
     ledger.evidence.cache = SymbolCache(parsed_bytes=len(repo.read("shop/store.py")))
     verdicts = ledger.check(at="HEAD")
     assert {v.status for v in verdicts} == {Status.VERIFIED}
-    assert [v.decision.claim for v in verdicts] == [f"{f} {i}" for i in range(3) for f in ("store", "other")]
+    assert [v.decision.claim for v in verdicts] == [f"{f} {i}" for i in "xyz" for f in ("store", "other")]
     assert ledger.evidence.cache.parses == 2
 
 

@@ -19,6 +19,9 @@ PUBLIC = {
     # the CLI-as-a-daily-tool layer (config, impact of a change, exchange, excerpts)
     "Config", "Context", "Excerpt", "Impact", "ImpactReport", "ImportConflict", "ImportReport", "LedgerDump",
     "agent_context", "changed_since", "excerpts", "export_jsonl", "find_config", "import_jsonl", "load_config",
+    # the write path: claims bound to their evidence, quotes
+    "EvidenceText", "QuoteNotFoundError", "Term", "TermKind", "UnboundClaimError", "UnboundTerm", "claim_terms",
+    "evidence_note", "with_quote",
 }
 
 
