@@ -34,6 +34,7 @@ from memvet._git import Change, GitRepo, Snapshot
 from memvet._model import Anchor, AnchorCheck, AnchorKind, AnchorResult
 
 __all__ = [
+    "QUOTE_INTACT",
     "AnchorSpec",
     "Evidence",
     "absent",
@@ -45,6 +46,9 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
+
+#: How a check says that a changed body or file still holds its quote.
+QUOTE_INTACT = "the quoted evidence is intact"
 
 #: Files larger than this are not parsed (unverifiable, with the reason).
 MAX_FILE_BYTES = 2 * 1024 * 1024
@@ -549,7 +553,7 @@ class Evidence:
             self._contains_cache.put(key, intact)
         what = "body" if end_line else "content"
         if intact:
-            return AnchorCheck(a, AnchorResult.HOLDS, f"{a.spec}: {what} changed; the quoted evidence is intact",
+            return AnchorCheck(a, AnchorResult.HOLDS, f"{a.spec}: {what} changed; {QUOTE_INTACT}",
                                line=start_line if end_line else 0)
         return AnchorCheck(
             a, AnchorResult.CHANGED,

@@ -442,7 +442,7 @@ def _nearest_line(claim: str, index: _Index, accept: Callable[[str], bool]) -> s
     """The evidence line that shares most words with the claim and holds a
     token ``accept`` likes (a number, a string), stripped."""
     wanted = _context_words(claim)
-    best, best_score = "", 0
+    best, best_score = "", -1
     for ev in index.texts:
         for line in ev.text.splitlines():
             if not any(accept(tok) for tok in _TOKEN.findall(line)):

@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable
 
-from memvet._anchors import Evidence
+from memvet._anchors import QUOTE_INTACT, Evidence
 from memvet._git import Snapshot
 from memvet._model import (
     STATUS_PRECEDENCE,
@@ -100,6 +100,10 @@ class Verifier:
                 if status is Status.VERIFIED:
                     n = len(checks)
                     reason = "its anchor holds" if n == 1 else f"all {n} anchors hold"
+                    # A quote that held through a rewrite is worth saying.
+                    quoted = [c.detail for c in checks if c.anchor.quote and c.detail.endswith(QUOTE_INTACT)]
+                    if quoted:
+                        reason += ": " + "; ".join(quoted)
                 else:
                     reason = "; ".join(by_status[status])
                 return Verdict(decision, status, reason, checks, target)

@@ -117,15 +117,65 @@ def _emit_json(data: Any) -> None:
     click.echo(json.dumps(data, indent=2, ensure_ascii=False))
 
 
+#: Anchor flags, and the flag that attaches a quote to the anchor flag before it.
+_ANCHOR_FLAGS = ("--symbol", "--file", "--dep", "--absent")
+
+
+def _quote_targets(args: list[str]) -> list[tuple[str, int] | None]:
+    """For each ``--quote`` on the command line, in order, the anchor flag it
+    follows and that flag's index among its own repeats (None: no anchor
+    before it). Click keeps each option's values but not how they interleave."""
+    counts = dict.fromkeys(_ANCHOR_FLAGS, 0)
+    last: tuple[str, int] | None = None
+    out: list[tuple[str, int] | None] = []
+    i = 0
+    while i < len(args):
+        flag, eq, _ = args[i].partition("=")
+        if args[i] == "--":
+            break
+        if flag in counts:
+            last = (flag, counts[flag])
+            counts[flag] += 1
+        elif flag == "--quote":
+            out.append(last)
+        else:
+            i += 1
+            continue
+        i += 1 if eq else 2
+    return out
+
+
+class _AnchorCommand(click.Command):
+    """A command whose ``--quote`` flags attach to the anchor flag before each."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        ctx.meta["memvet.quote_targets"] = _quote_targets(list(args))
+        return super().parse_args(ctx, args)
+
+
 def _anchor_specs(symbols: Iterable[str], files: Iterable[str], deps: Iterable[str],
-                  absents: Iterable[str], scope: str) -> list[memvet.AnchorSpec]:
-    specs: list[memvet.AnchorSpec] = []
+                  absents: Iterable[str], scope: str, quotes: Iterable[str] = ()) -> list[memvet.AnchorSpec]:
+    by_flag: dict[str, list[list[memvet.AnchorSpec]]] = {}
     for spec in symbols:
         if "::" not in spec:
             raise click.BadParameter(f"{spec!r}: expected PATH::QUALIFIED.NAME", param_hint="--symbol")
         path, _, name = spec.partition("::")
-        specs.append(memvet.symbol(path, name))
-    specs.extend(memvet.file(p) for p in files)
+        by_flag.setdefault("--symbol", []).append([memvet.symbol(path, name)])
+    by_flag["--file"] = [[memvet.file(p)] for p in files]
+    targets = click.get_current_context().meta.get("memvet.quote_targets", [])
+    for quote, target in zip(quotes, targets, strict=False):
+        if target is None:
+            raise click.BadParameter("a --quote must follow the --symbol or --file it quotes", param_hint="--quote")
+        flag, index = target
+        if flag not in ("--symbol", "--file"):
+            raise click.BadParameter(f"a --quote attaches to --symbol or --file, not to {flag}",
+                                     param_hint="--quote")
+        quoted = by_flag[flag][index]
+        if quoted[0].quote:  # a second quote of the same anchor: one more anchor
+            quoted.append(memvet.with_quote(quoted[0], quote))
+        else:
+            quoted[0] = memvet.with_quote(quoted[0], quote)
+    specs = [spec for flag in ("--symbol", "--file") for group in by_flag.get(flag, []) for spec in group]
     specs.extend(memvet.dependency(d) for d in deps)
     for item in absents:
         kind, sep, value = item.partition(":")
@@ -147,6 +197,11 @@ def anchor_options(func: Any) -> Any:
                      help="A declared dependency, e.g. 'requests>=2.31' (repeatable)."),
         click.option("--absent", "absents", multiple=True, metavar="import:NAME|pattern:REGEX",
                      help="Something that must stay absent (repeatable)."),
+        click.option("--quote", "quotes", multiple=True, metavar="CODE",
+                     help="Code the claim rests on, inside the --symbol or --file given just before it; "
+                          "checked token by token (repeatable)."),
+        click.option("--unbound", "unbound", multiple=True, metavar="TERM",
+                     help="A code term of the claim that is deliberately not in the evidence (repeatable)."),
         click.option("--scope", default="", metavar="GLOB", help="Where --absent looks (default: everywhere)."),
         click.option("--tag", "tags", multiple=True, help="A label (repeatable)."),
         click.option("--at", default=None, metavar="REV", help="Resolve anchors at a revision (default: working tree)."),
@@ -209,7 +264,7 @@ def _print_record(result: memvet.RecordResult, as_json: bool) -> None:
         click.echo(f"warning: {w}", err=True)
 
 
-@cli.command()
+@cli.command(cls=_AnchorCommand)
 @click.argument("claim")
 @anchor_options
 @click.option("--supersedes", default=None, metavar="ID", help="The decision this one replaces.")
@@ -218,31 +273,39 @@ def _print_record(result: memvet.RecordResult, as_json: bool) -> None:
               help="Record and report conflicts, or refuse.")
 @click.pass_context
 def record(ctx: click.Context, claim: str, symbols: tuple[str, ...], files: tuple[str, ...],
-           deps: tuple[str, ...], absents: tuple[str, ...], scope: str, tags: tuple[str, ...],
+           deps: tuple[str, ...], absents: tuple[str, ...], quotes: tuple[str, ...],
+           unbound: tuple[str, ...], scope: str, tags: tuple[str, ...],
            at: str | None, as_json: bool, supersedes: str | None, reason: str | None,
            on_conflict: str) -> None:
     """Record a decision with the evidence it rests on; prints its id.
 
+    The claim's code-like terms (backticked spans, calls, dotted names,
+    identifiers, constants, numbers, strings, paths) must occur in the
+    anchored code, or the write is refused with one line per term.
+
     \b
     Example:
       memvet record "Prices are rounded half-up" --symbol shop/money.py::round_price --tag pricing
+      memvet record "LRU.put evicts the oldest entry" --symbol app/cache.py::LRU.put \\
+          --quote "popitem(last=False)"
     """
     if reason and not supersedes:
         raise click.UsageError("--reason goes with --supersedes")
-    specs = _anchor_specs(symbols, files, deps, absents, scope)
+    specs = _anchor_specs(symbols, files, deps, absents, scope, quotes)
     result = _ledger(ctx).record(claim, specs, supersedes=supersedes, reason=reason, tags=tags, at=at,
-                                 on_conflict=on_conflict, base=os.getcwd())
+                                 on_conflict=on_conflict, base=os.getcwd(), unbound=unbound)
     _print_record(result, as_json)
 
 
-@cli.command()
+@cli.command(cls=_AnchorCommand)
 @ID_ARGUMENT
 @click.argument("claim")
 @anchor_options
 @click.option("--reason", required=True, help="Why the old decision no longer holds.")
 @click.pass_context
 def supersede(ctx: click.Context, decision_id: str, claim: str, symbols: tuple[str, ...],
-              files: tuple[str, ...], deps: tuple[str, ...], absents: tuple[str, ...], scope: str,
+              files: tuple[str, ...], deps: tuple[str, ...], absents: tuple[str, ...],
+              quotes: tuple[str, ...], unbound: tuple[str, ...], scope: str,
               tags: tuple[str, ...], at: str | None, as_json: bool, reason: str) -> None:
     """Replace a decision with a new one; the old one is kept as history.
 
@@ -250,9 +313,9 @@ def supersede(ctx: click.Context, decision_id: str, claim: str, symbols: tuple[s
     Example:
       memvet supersede 3f2a9c "Totals use Decimal" --symbol shop/orders.py::total --reason "floats lost cents"
     """
-    specs = _anchor_specs(symbols, files, deps, absents, scope)
+    specs = _anchor_specs(symbols, files, deps, absents, scope, quotes)
     result = _ledger(ctx).supersede(decision_id, claim, specs, reason=reason, tags=tags, at=at,
-                                    base=os.getcwd())
+                                    base=os.getcwd(), unbound=unbound)
     _print_record(result, as_json)
 
 
@@ -491,6 +554,7 @@ def show(ctx: click.Context, decision_id: str, at: str | None, code: bool, as_js
             "lifecycle": d.lifecycle.value, "tags": list(d.tags), "author": d.author,
             "created_at": d.created_at, "commit": d.commit, "supersedes": d.supersedes,
             "superseded_by": d.superseded_by, "confirmations": d.confirmations,
+            "unbound": list(d.unbound),
             "recorded_anchors": [a.to_dict() for a in d.anchors],
             "receipts": [r.to_dict() for r in receipts],
             "excerpts": [e.to_dict() for e in found],
@@ -503,6 +567,8 @@ def show(ctx: click.Context, decision_id: str, at: str | None, code: bool, as_js
     click.echo(f"  recorded: {when(d.created_at)} at {d.commit[:12]} by {d.author or '?'}")
     if d.tags:
         click.echo(f"  tags:     {', '.join(d.tags)}")
+    if d.unbound:
+        click.echo(f"  unbound:  {', '.join(d.unbound)}  (declared not in its evidence)")
     if d.supersedes:
         click.echo(f"  replaces: {d.supersedes}")
     if d.superseded_by:
@@ -513,6 +579,8 @@ def show(ctx: click.Context, decision_id: str, at: str | None, code: bool, as_js
     shown: list[Any] = list(found) if found else [None] * len(verdict.checks)
     for check_, excerpt in zip(verdict.checks, shown):
         click.echo(f"  anchor:   {check_.anchor.spec}  [{check_.result.value}] {check_.detail}")
+        if check_.anchor.quote:
+            click.echo(f"    quote:  {check_.anchor.quote}")
         if excerpt is None:
             continue
         if excerpt.lines:

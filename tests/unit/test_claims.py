@@ -1,0 +1,327 @@
+"""The write path: a claim's code-like terms bound to its evidence, and quotes.
+
+Every refusal names the term, where it looked and, where one exists, what the
+code does say; nothing is written. Quotes are checked at write (in the span)
+and at read (intact after an unrelated edit, gone after the quoted line
+changed).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import memvet
+from memvet import Status, TermKind
+from memvet._claims import EvidenceText, bind, claim_terms, code_tokens, find_quote
+from test_cli import env, run  # noqa: F401  (the CLI fixtures)
+from test_cli import record as cli_record
+
+CACHE = '''\
+"""A tiny cache."""
+import hashlib
+from collections import OrderedDict
+
+MAX_ENTRIES = 128
+
+
+class LRU:
+    def __init__(self, maxsize=MAX_ENTRIES):
+        self._data = OrderedDict()
+        self.maxsize = maxsize
+
+    def put(self, key, value):
+        """Insert, evicting the oldest entry."""
+        self._data[key] = value
+        if len(self._data) > self.maxsize:
+            self._data.popitem(last=False)  # the least recently used
+        return self.sign(key)
+
+    def sign(self, key):
+        return hashlib.sha1(key.encode("utf-8")).hexdigest()[:16]
+
+
+def timeout(seconds=5.0, env="CACHE_TIMEOUT"):
+    return seconds
+'''
+
+
+@pytest.fixture
+def cached(repo, ledger):
+    repo.write("app/cache.py", CACHE, dedent=False)
+    repo.commit("cache")
+    return ledger
+
+
+def terms(text: str) -> list[tuple[str, str]]:
+    return [(t.text, t.kind.value) for t in claim_terms(text)]
+
+
+# ------------------------------------------------------------------ term classes
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("evicts with `popitem(last=False)`", [("popitem(last=False)", "call")]),
+    ("calls popitem(last=False) when full", [("popitem(last=False)", "call")]),
+    ("passes last=False", [("last=False", "keyword")]),
+    ("signs with hashlib.sha1", [("hashlib.sha1", "dotted")]),
+    ("keys are max_size and OrderedDict and sha256", [("max_size", "identifier"), ("OrderedDict", "identifier"),
+                                                      ("sha256", "identifier")]),
+    ("SHA-256 and HMAC-SHA1 digests", [("SHA-256", "identifier"), ("SHA1", "identifier")]),
+    ("reads HASH_VERSION", [("HASH_VERSION", "constant")]),
+    ("waits 5.0 seconds, or 0x1F, or 1_000", [("5.0", "number"), ("0x1F", "number"), ("1_000", "number")]),
+    ('the message is "no such file" or \'utf-8\'', [("no such file", "string"), ("utf-8", "string")]),
+    ("lives in core/memvet/_git.py and setup.py", [("core/memvet/_git.py", "path"), ("setup.py", "path")]),
+    ("serves http://localhost:8000/api and 127.0.0.1:9000", [("http://localhost:8000/api", "address"),
+                                                            ("127.0.0.1:9000", "address")]),
+    ("needs requests>=2.31 and 1.2.3", [("requests>=2.31", "version"), ("1.2.3", "version")]),
+    ("`self._data[key] = value` stores it", [("self._data[key] = value", "code")]),
+])
+def test_each_term_class_is_recognised(text, expected):
+    assert terms(text) == expected
+
+
+@pytest.mark.parametrize("prose", [
+    "the oldest entry is evicted first",
+    "read/write and and/or are prose, e.g. here, i.e. there",
+    "the entry(s) of the cache (an LRU) use HTTP and JSON",
+    "hosted on GitHub, written in JavaScript and TypeScript",
+    "the 2nd call and the v2 API",
+    "Evict the least recently used entry. Then return.",
+])
+def test_plain_prose_is_never_a_term(prose):
+    assert claim_terms(prose) == []
+
+
+# ------------------------------------------------------------------ refusals
+
+
+@pytest.mark.parametrize("claim, term, nearest", [
+    ("LRU.sign signs keys with hashlib.sha256", "hashlib.sha256", "hashlib.sha1"),
+    ("LRU.sign signs keys with sha256", "sha256", "sha1"),
+    ("LRU.sign calls key.encode('latin-1')", "key.encode('latin-1')", 'encode("utf-8")'),
+    ("LRU.sign encodes to \"ascii\" bytes", "ascii", ""),
+    ("LRU.sign keeps 32 hex characters", "32", "return hashlib.sha1(key.encode(\"utf-8\")).hexdigest()[:16]"),
+    ("LRU.sign raises KeyError", "KeyError", ""),
+    ("LRU.sign reads MAX_SIZE", "MAX_SIZE", ""),
+    ("LRU.sign returns `hexdigest()[:8]`", "hexdigest()[:8]", ""),
+])
+def test_a_term_the_code_does_not_say_is_refused_naming_where_it_looked(cached, claim, term, nearest):
+    before = len(cached.decisions())
+    with pytest.raises(memvet.UnboundClaimError) as caught:
+        cached.record(claim, ["app/cache.py::LRU.sign"])
+    message = str(caught.value)
+    line = next(line for line in message.splitlines() if f"`{term}`" in line)
+    assert "is not in app/cache.py::LRU.sign" in line
+    if nearest:
+        assert f"the code says `{nearest}`" in line
+    assert "nothing was written" in message.splitlines()[0]
+    assert [t.term.text for t in caught.value.terms] == [term]
+    assert len(cached.decisions()) == before
+
+
+def test_call_arguments_must_match_and_the_message_shows_the_real_call(cached):
+    with pytest.raises(memvet.UnboundClaimError, match=r"`popitem\(last=True\)` \(call\).*"
+                                                     r"the code says `popitem\(last=False\)`"):
+        cached.record("LRU.put evicts the newest entry with popitem(last=True)", ["app/cache.py::LRU.put"])
+    with pytest.raises(memvet.UnboundClaimError, match=r"`maxsize=64` \(keyword\).*the code says `maxsize=MAX"):
+        cached.record("LRU defaults to maxsize=64", ["app/cache.py::LRU.__init__"])
+
+
+def test_a_bound_claim_is_recorded_and_verified(cached):
+    rec = cached.record("LRU.put evicts the oldest entry with `self._data.popitem(last=False)` once len(...) "
+                        "exceeds maxsize; LRU.sign uses hashlib.sha1 over 'utf-8' bytes, 16 hex characters",
+                        ["app/cache.py::LRU.put", "app/cache.py::LRU.sign"])
+    assert cached.verify(rec.id).status is Status.VERIFIED
+
+
+def test_names_that_exist_elsewhere_in_the_repository_bind(cached):
+    # SAMPLE_STORE's OrderStore.save is not anchored, but it exists; so does the path.
+    rec = cached.record("LRU.put is unrelated to OrderStore.save in shop/store.py", ["app/cache.py::LRU.put"])
+    assert rec.outcome == "recorded"
+    with pytest.raises(memvet.UnboundClaimError, match="OrderStore.delete"):
+        cached.record("LRU.put is called by OrderStore.delete", ["app/cache.py::LRU.put"])
+    with pytest.raises(memvet.UnboundClaimError, match="shop/missing.py"):
+        cached.record("LRU.put is tested in shop/missing.py", ["app/cache.py::LRU.put"])
+
+
+def test_dependency_and_absence_anchors_are_evidence_too(repo, ledger):
+    repo.write("requirements.txt", "requests>=2.31\n")
+    repo.commit("deps")
+    ledger.record("HTTP goes through requests>=2.31, never `pickle`", ["dep:requests>=2.31", "import:pickle"])
+    with pytest.raises(memvet.UnboundClaimError, match="`httpx_client`"):
+        ledger.record("HTTP goes through httpx_client", ["dep:requests"])
+
+
+def test_declared_unbound_terms_are_recorded_and_shown(cached):
+    rec = cached.record("LRU.sign uses sha1; a later port will use blake2b", ["app/cache.py::LRU.sign"],
+                        unbound=["blake2b"])
+    assert cached.get(rec.id).unbound == ("blake2b",)
+    item = cached.recall("LRU.sign sha1 blake2b", k=1).items[0]
+    assert item.text.endswith("(not in its evidence: `blake2b`)")
+    with pytest.raises(memvet.UsageError, match="'md5' is not a code term of the claim"):
+        cached.record("LRU.sign uses sha1", ["app/cache.py::LRU.sign"], unbound=["md5"])
+
+
+def test_an_unanchored_claim_is_not_bound_it_reads_unanchored(cached):
+    rec = cached.record("We prefer blake2b for new code")
+    assert cached.verify(rec.id).status is Status.UNANCHORED
+
+
+def test_supersede_binds_the_new_claim(cached):
+    old = cached.record("LRU.sign uses hashlib.sha1", ["app/cache.py::LRU.sign"])
+    with pytest.raises(memvet.UnboundClaimError, match="sha512"):
+        cached.supersede(old.id, "LRU.sign uses sha512", ["app/cache.py::LRU.sign"], reason="upgrade")
+    assert cached.get(old.id).lifecycle is memvet.Lifecycle.ACTIVE
+
+
+# ------------------------------------------------------------------ property
+
+
+def _fragments(source: str) -> list[str]:
+    """Term-shaped pieces of code: identifiers, numbers, strings, dotted
+    names, calls (balanced, on one line) and token-aligned spans."""
+    out: list[str] = []
+    for line in source.splitlines():
+        body = line.split("#", 1)[0]
+        out += re.findall(r"[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*", body)
+        out += re.findall(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.])", body)
+        out += [f'"{s}"' for s in re.findall(r'"([^"`\\]+)"', body)]
+        for m in re.finditer(r"[A-Za-z_][\w.]*\(", body):
+            depth = 0
+            for i in range(m.end() - 1, len(body)):
+                depth += {"(": 1, ")": -1}.get(body[i], 0)
+                if depth == 0:
+                    out.append(body[m.start(): i + 1])
+                    break
+        tokens = code_tokens(body)
+        if len(tokens) >= 3:
+            out.append("`" + " ".join(tokens[1:4]) + "`")
+    return [f for f in out if "`" not in f[1:-1]]
+
+
+SOURCES = [CACHE, *(p.read_text(encoding="utf-8") for p in sorted(
+    (Path(__file__).resolve().parents[2] / "core" / "memvet").glob("_[cmv]*.py")))]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_a_claim_made_of_terms_copied_from_its_code_is_never_refused(data):
+    source = data.draw(st.sampled_from(SOURCES))
+    lines = source.splitlines()
+    start = data.draw(st.integers(0, max(0, len(lines) - 1)))
+    span = "\n".join(lines[start: start + 30])
+    pieces = _fragments(span)
+    if not pieces:
+        return
+    chosen = data.draw(st.lists(st.sampled_from(pieces), min_size=1, max_size=6))
+    filler = data.draw(st.lists(st.sampled_from(["the", "oldest entry", "is kept", "then", "so that", "and"]),
+                                min_size=len(chosen), max_size=len(chosen)))
+    claim = " ".join(f"{f} {c}" for f, c in zip(filler, chosen))
+    assert bind(claim, [EvidenceText("x.py::f", span, ("f",))]) == []
+
+
+# ------------------------------------------------------------------ quotes
+
+
+def test_quote_tokens_ignore_whitespace_and_comments():
+    assert find_quote("popitem( last = False )", "self._data.popitem(last=False)  # lru", "python")
+    assert find_quote("a = 1 # one", "a =\n    1", "python")
+    assert not find_quote("popitem(last=True)", "self._data.popitem(last=False)", "python")
+    assert find_quote('x = "# not a comment"', 'x = "# not a comment"', "python")
+
+
+def test_a_quote_must_be_in_the_span_at_write(cached):
+    with pytest.raises(memvet.QuoteNotFoundError, match=r"not in app/cache.py::LRU.put.*closest lines: .*"
+                                                        r"popitem\(last=False\)"):
+        cached.record("LRU.put evicts the oldest entry", [memvet.symbol("app/cache.py", "LRU.put",
+                                                                        quote="popitem(last=True)")])
+    with pytest.raises(memvet.QuoteNotFoundError, match="empty once comments are removed"):
+        cached.record("LRU.put evicts", [memvet.symbol("app/cache.py", "LRU.put", quote="# the least")])
+    with pytest.raises(memvet.InvalidAnchorError, match="non-empty"):
+        memvet.symbol("app/cache.py", "LRU.put", quote="  ")
+    with pytest.raises(memvet.InvalidAnchorError, match="not to dependency"):
+        memvet.with_quote(memvet.dependency("requests"), "x")
+    assert cached.decisions() == []
+
+
+def test_a_quote_survives_an_unrelated_edit_and_not_its_own_change(repo, cached):
+    quoted = cached.record("LRU.put evicts the oldest entry",
+                           [memvet.symbol("app/cache.py", "LRU.put", quote="self._data.popitem(last=False)")])
+    plain = cached.record("LRU.put stores the value", ["app/cache.py::LRU.put"])
+    item = cached.recall("LRU.put evicts the oldest entry", k=1).current[0]
+    assert item.text == ("LRU.put evicts the oldest entry (evidence: `self._data.popitem(last=False)` in LRU.put)")
+
+    repo.replace("app/cache.py", "return self.sign(key)", "return self.sign(str(key))")
+    repo.commit("unrelated body edit")
+    v = cached.verify(quoted.id, at="HEAD")
+    assert v.status is Status.VERIFIED
+    assert "body changed; the quoted evidence is intact" in v.reason
+    assert cached.verify(plain.id, at="HEAD").status is Status.STALE
+
+    repo.replace("app/cache.py", "popitem(last=False)", "popitem(last=True)")
+    repo.commit("the quoted line changes")
+    v = cached.verify(quoted.id, at="HEAD")
+    assert v.status is Status.STALE
+    assert "the quoted evidence `self._data.popitem(last=False)` is no longer in the body" in v.reason
+
+
+def test_a_file_quote(repo, cached):
+    rec = cached.record("The cache caps at 128 entries", [memvet.file("app/cache.py", quote="MAX_ENTRIES = 128")])
+    repo.replace("app/cache.py", '"""A tiny cache."""', '"""A tiny cache, edited."""')
+    repo.commit("docstring")
+    assert "content changed; the quoted evidence is intact" in cached.verify(rec.id, at="HEAD").reason
+    repo.replace("app/cache.py", "MAX_ENTRIES = 128", "MAX_ENTRIES = 256")
+    assert cached.verify(rec.id).status is Status.STALE
+
+
+# ------------------------------------------------------------------ CLI
+
+
+@pytest.fixture
+def cli_repo(repo):
+    repo.write("app/cache.py", CACHE, dedent=False)
+    repo.commit("cache")
+    return repo
+
+
+def test_cli_quote_attaches_to_the_anchor_before_it(run, cli_repo):
+    did = cli_record(run, "LRU.put evicts and LRU.sign hashes", "--symbol", "app/cache.py::LRU.put",
+                     "--symbol", "app/cache.py::LRU.sign", "--quote", "hashlib.sha1(key.encode(\"utf-8\"))",
+                     "--file", "README.md")
+    shown = json.loads(run("show", did, "--json").stdout)
+    quotes = {a["name"] if a["kind"] == "symbol" else a["path"]: a.get("quote", "")
+              for a in shown["recorded_anchors"]}
+    assert quotes == {"LRU.put": "", "LRU.sign": 'hashlib.sha1(key.encode("utf-8"))', "README.md": ""}
+    text = run("show", did, "--no-code").stdout
+    assert '    quote:  hashlib.sha1(key.encode("utf-8"))' in text
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--quote", "x", "--symbol", "app/cache.py::LRU.put"], "a --quote must follow the --symbol or --file"),
+    (["--dep", "requests", "--quote", "x"], "a --quote attaches to --symbol or --file, not to --dep"),
+])
+def test_cli_misplaced_quote_is_one_line_exit_2(run, cli_repo, args, message):
+    out = run("record", "LRU.put evicts", *args, code=2)
+    assert out.stderr.count("\n") == 1 and message in out.stderr
+    assert json.loads(run("check", "--json").stdout)["decisions"] == []
+
+
+def test_cli_refusal_and_unbound(run, cli_repo):
+    out = run("record", "LRU.sign uses sha512", "--symbol", "app/cache.py::LRU.sign", code=2)
+    assert out.stderr.startswith("memvet: error: the claim names 1 code term")
+    assert "`sha512` (identifier) is not in app/cache.py::LRU.sign; the code says `sha1`" in out.stderr
+    assert json.loads(run("check", "--json").stdout)["decisions"] == []
+    did = cli_record(run, "LRU.sign uses sha1, not sha512", "--symbol", "app/cache.py::LRU.sign",
+                     "--unbound", "sha512")
+    assert "unbound:  sha512  (declared not in its evidence)" in run("show", did, "--no-code").stdout
+    assert json.loads(run("show", did, "--json").stdout)["unbound"] == ["sha512"]
+
+
+def test_term_kinds_are_exported():
+    assert {k.value for k in TermKind} >= {"code", "call", "dotted", "identifier", "number", "string", "path"}
