@@ -353,6 +353,7 @@ class _Index:
     numbers: set[float] = field(default_factory=set)
     names: set[str] = field(default_factory=set)
     name_segments: set[str] = field(default_factory=set)
+    _lower: list[str] | None = None
 
     def __post_init__(self) -> None:
         for ev in self.texts:
@@ -374,8 +375,16 @@ class _Index:
         for seg in self.name_segments:
             self.folded.add(_fold(seg))
 
-    def has_sequence(self, text: str) -> bool:
-        return _contains(self.tokens, code_tokens(text))
+    def has_sequence(self, text: str, *, fold: bool = False) -> bool:
+        if not fold:
+            return _contains(self.tokens, code_tokens(text))
+        if self._lower is None:
+            self._lower = [t.lower() for t in self.tokens]
+        return _contains(self._lower, [t.lower() for t in code_tokens(text)])
+
+    def strings(self) -> set[str]:
+        """The contents of the evidence's string literals, lower-cased."""
+        return {m.group(2).lower() for ev in self.texts for m in _STRING_LITERAL.finditer(ev.text)}
 
     def has_name(self, name: str) -> bool:
         name = name.strip("./")
@@ -394,6 +403,10 @@ class _Index:
                 if end > 0:
                     out.append(" ".join(ev.text[m.start():end].split()))
         return out
+
+
+_STRING_LITERAL = re.compile(r"([\"'])([^\"'\n]{1,200})\1")
+_STRING_ARG = re.compile(r"[rRbBuUfF]{0,2}([\"'])(.*)\1", re.S)
 
 
 def _args(call: str) -> list[str]:
@@ -459,9 +472,13 @@ def _bound(term: Term, index: _Index, exists: Callable[[Term], bool]) -> tuple[b
     if kind in (TermKind.IDENTIFIER, TermKind.CONSTANT):
         if index.has_word(text) or index.has_name(text):
             return True, ""
-        if any(ch.isdigit() for ch in text) and _fold(text) in index.folded:
+        # SHA-256 ~ sha256 and UTF-8 ~ "utf-8": names of algorithms and
+        # encodings ignore case; an environment variable NO_PROXY binds to a
+        # string "no_proxy" (code often looks both up), never to a variable.
+        if any(ch.isdigit() for ch in text) and (_fold(text) in index.folded
+                                                 or index.has_sequence(text, fold=True)):
             return True, ""
-        if kind is TermKind.IDENTIFIER and "-" in text and _fold(text) in index.folded:
+        if kind is TermKind.CONSTANT and text.lower() in index.strings():
             return True, ""
         return False, _nearest_word(text, index.words | index.name_segments)
     if kind is TermKind.DOTTED:
@@ -484,9 +501,12 @@ def _bound(term: Term, index: _Index, exists: Callable[[Term], bool]) -> tuple[b
         args = _args(text)
         if not args or index.has_sequence(text):
             return True, ""
+        # A string argument binds by its words: a claim quotes a message
+        # without its f-prefix, concatenation or the rest of the text.
+        wanted = [code_tokens(m.group(2) if (m := _STRING_ARG.fullmatch(arg)) else arg) for arg in args]
         for call in calls:
             call_tokens = code_tokens(call)
-            if all(_contains(call_tokens, code_tokens(arg)) for arg in args):
+            if all(_contains(call_tokens, w) for w in wanted):
                 return True, ""
         return False, calls[0][:80] if calls else ""
     if kind is TermKind.KEYWORD:
