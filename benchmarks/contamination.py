@@ -79,11 +79,12 @@ class Oracle:
 
     def __init__(self, repo: GitRepo, rev: str) -> None:
         self.snap = repo.snapshot(rev)
+        self._texts: dict[str, str] | None = None
 
     def read(self, path: str) -> bytes | None:
         return self.snap.read(path)
 
-    def _symbol_source(self, anchor: str) -> str | None:
+    def _symbol_source(self, anchor: str, code_only: bool = False) -> str | None:
         path, _, name = anchor.partition("::")
         data = self.read(path)
         if data is None:
@@ -91,7 +92,13 @@ class Oracle:
         if path.endswith(".py"):
             defs = drift.py_definitions(data)
             nodes = (defs or {}).get(name, [])
-            return drift._segment(data, nodes[0]) if len(nodes) == 1 else None
+            if len(nodes) != 1:
+                return None
+            if code_only:
+                return code_only_segment(data, nodes[0])
+            return drift._segment(data, nodes[0])
+        if code_only:
+            raise SystemExit(f"code_only is supported for Python symbols only: {anchor}")
         region = drift.js_region(data, name)
         if isinstance(region, str):
             return None
@@ -158,7 +165,7 @@ class Oracle:
         if "silent" in probe:
             return None
         if "symbol" in probe:
-            src = self._symbol_source(probe["symbol"])
+            src = self._symbol_source(probe["symbol"], bool(probe.get("code_only")))
             result = src is not None and (
                 "contains" not in probe or re.search(probe["contains"], src) is not None)
         elif "file" in probe:
@@ -172,6 +179,80 @@ class Oracle:
         else:
             raise SystemExit(f"unknown probe {probe!r}")
         return (not result) if probe.get("negate") else result
+
+
+    def texts(self) -> dict[str, str]:
+        """Every tracked text file at this commit (binary files, with a NUL byte, left out)."""
+        if self._texts is None:
+            self._texts = {}
+            for path in self.snap.paths():
+                data = self.read(path)
+                if data is None or b"\0" in data[:8000]:
+                    continue
+                self._texts[path] = data.decode("utf-8", "replace")
+        return self._texts
+
+    def term_occurrence(self, term: str, exclude: set[str] = frozenset()) -> str | None:
+        """The first tracked text file where ``term`` occurs as a word (case-insensitive), or None."""
+        rx = re.compile(r"(?<!\w)" + re.escape(term) + r"(?!\w)", re.IGNORECASE)
+        for path, text in sorted(self.texts().items()):
+            if path not in exclude and rx.search(text):
+                return path
+        return None
+
+
+def code_only_segment(source: bytes, node: Any) -> str:
+    """A Python definition's source with its comments and docstrings removed (blank lines dropped).
+
+    Docstrings are found with ``ast`` (the first string statement of a module,
+    class or function body), comments with ``tokenize``; both are cut out of
+    the file's lines before the definition's lines (decorators included) are
+    taken, so a regular expression over the result matches code only.
+    """
+    import ast
+    import io
+    import tokenize
+
+    lines = source.split(b"\n")
+    cuts: list[tuple[int, int, int, int]] = []  # (start line, start byte col, end line, end byte col), 1-based lines
+    tree = ast.parse(source)
+    for n in ast.walk(tree):
+        if isinstance(n, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and n.body:
+            first = n.body[0]
+            if (isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant)
+                    and isinstance(first.value.value, str)):
+                cuts.append((first.lineno, first.col_offset, first.end_lineno or first.lineno,
+                             first.end_col_offset or 0))
+    try:
+        for tok in tokenize.tokenize(io.BytesIO(source).readline):
+            if tok.type == tokenize.COMMENT:
+                row, col = tok.start
+                start = len(tok.line[:col].encode("utf-8"))
+                cuts.append((row, start, row, len(lines[row - 1].rstrip(b"\r"))))
+    except (tokenize.TokenError, SyntaxError):
+        pass
+    for l1, c1, l2, c2 in sorted(cuts, reverse=True):
+        if l1 == l2:
+            lines[l1 - 1] = lines[l1 - 1][:c1] + lines[l1 - 1][c2:]
+        else:
+            lines[l1 - 1] = lines[l1 - 1][:c1]
+            for i in range(l1, l2 - 1):
+                lines[i] = b""
+            lines[l2 - 1] = lines[l2 - 1][c2:]
+    start = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
+    kept = [ln.decode("utf-8", "replace").rstrip() for ln in lines[start - 1: node.end_lineno]]
+    return "\n".join(ln for ln in kept if ln.strip())
+
+
+def absent_term_violations(oracle: Oracle, facts: list[dict[str, Any]], exclude: set[str]) -> list[dict[str, str]]:
+    """Every ``absent_terms`` entry of a probe that does occur in the repository (first file named)."""
+    out = []
+    for f in facts:
+        for term in f["probe"].get("absent_terms", []):
+            path = oracle.term_occurrence(term, exclude)
+            if path is not None:
+                out.append({"id": f["id"], "term": term, "path": path})
+    return out
 
 
 # ============================================================= back ends
