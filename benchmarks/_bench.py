@@ -154,9 +154,9 @@ class MemoEmbedder:
 # --------------------------------------------------------------------- git
 
 
-def git(cwd: str | os.PathLike[str], *args: str, check: bool = True) -> str:
-    """Run git in ``cwd`` and return stdout (commits get a fixed identity)."""
-    env = {**os.environ, **GIT_ENV}
+def git(cwd: str | os.PathLike[str], *args: str, check: bool = True, env: dict[str, str] | None = None) -> str:
+    """Run git in ``cwd`` and return stdout (commits get a fixed identity; ``env`` adds variables)."""
+    env = {**os.environ, **GIT_ENV, **(env or {})}
     out = subprocess.run(["git", *args], cwd=cwd, env=env, capture_output=True, text=True, check=False)
     if check and out.returncode != 0:
         raise RuntimeError(f"git {' '.join(args)} failed in {cwd}: {out.stderr.strip()}")

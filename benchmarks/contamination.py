@@ -38,8 +38,19 @@ commit it is read at; a silent fact (the code says nothing) is false.
 Reported per back end and arm: correct answers, false (poisoned) or drifted
 (temporal) facts adopted from memory, false facts still served as usable at
 the end, and the memory context the agent received per question, in tokens
-of the MiniLM WordPiece tokenizer. The facts file format is documented in
-docs/benchmarks.md.
+of the MiniLM WordPiece tokenizer. Per back end, fact by fact: the facts
+adopted, the true facts served as caution or history instead of current
+(false alarms) and the true facts refused at write, with the refusal. The
+facts file format is documented in docs/benchmarks.md.
+
+``--writes proposed`` makes the MemVet back end write every memory as a
+proposal (``Ledger.record(..., proposed=True)``): the review pass approves
+what the code confirms at A and rejects what it contradicts; silent facts
+stay proposals. Without review no proposal is current, so the agent adopts
+nothing from MemVet. Commit B is made with a fixed identity and fixed dates,
+so its sha is the same on every run with the same inputs. A silent fact's
+probe may list ``absent_terms``: words checked to occur nowhere in the
+repository's tracked text files at A (violations are reported).
 
 Example::
 
@@ -79,11 +90,12 @@ class Oracle:
 
     def __init__(self, repo: GitRepo, rev: str) -> None:
         self.snap = repo.snapshot(rev)
+        self._texts: dict[str, str] | None = None
 
     def read(self, path: str) -> bytes | None:
         return self.snap.read(path)
 
-    def _symbol_source(self, anchor: str) -> str | None:
+    def _symbol_source(self, anchor: str, code_only: bool = False) -> str | None:
         path, _, name = anchor.partition("::")
         data = self.read(path)
         if data is None:
@@ -91,7 +103,13 @@ class Oracle:
         if path.endswith(".py"):
             defs = drift.py_definitions(data)
             nodes = (defs or {}).get(name, [])
-            return drift._segment(data, nodes[0]) if len(nodes) == 1 else None
+            if len(nodes) != 1:
+                return None
+            if code_only:
+                return code_only_segment(data, nodes[0])
+            return drift._segment(data, nodes[0])
+        if code_only:
+            raise SystemExit(f"code_only is supported for Python symbols only: {anchor}")
         region = drift.js_region(data, name)
         if isinstance(region, str):
             return None
@@ -158,7 +176,7 @@ class Oracle:
         if "silent" in probe:
             return None
         if "symbol" in probe:
-            src = self._symbol_source(probe["symbol"])
+            src = self._symbol_source(probe["symbol"], bool(probe.get("code_only")))
             result = src is not None and (
                 "contains" not in probe or re.search(probe["contains"], src) is not None)
         elif "file" in probe:
@@ -174,6 +192,80 @@ class Oracle:
         return (not result) if probe.get("negate") else result
 
 
+    def texts(self) -> dict[str, str]:
+        """Every tracked text file at this commit (binary files, with a NUL byte, left out)."""
+        if self._texts is None:
+            self._texts = {}
+            for path in self.snap.paths():
+                data = self.read(path)
+                if data is None or b"\0" in data[:8000]:
+                    continue
+                self._texts[path] = data.decode("utf-8", "replace")
+        return self._texts
+
+    def term_occurrence(self, term: str, exclude: set[str] = frozenset()) -> str | None:
+        """The first tracked text file where ``term`` occurs as a word (case-insensitive), or None."""
+        rx = re.compile(r"(?<!\w)" + re.escape(term) + r"(?!\w)", re.IGNORECASE)
+        for path, text in sorted(self.texts().items()):
+            if path not in exclude and rx.search(text):
+                return path
+        return None
+
+
+def code_only_segment(source: bytes, node: Any) -> str:
+    """A Python definition's source with its comments and docstrings removed (blank lines dropped).
+
+    Docstrings are found with ``ast`` (the first string statement of a module,
+    class or function body), comments with ``tokenize``; both are cut out of
+    the file's lines before the definition's lines (decorators included) are
+    taken, so a regular expression over the result matches code only.
+    """
+    import ast
+    import io
+    import tokenize
+
+    lines = source.split(b"\n")
+    cuts: list[tuple[int, int, int, int]] = []  # (start line, start byte col, end line, end byte col), 1-based lines
+    tree = ast.parse(source)
+    for n in ast.walk(tree):
+        if isinstance(n, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and n.body:
+            first = n.body[0]
+            if (isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant)
+                    and isinstance(first.value.value, str)):
+                cuts.append((first.lineno, first.col_offset, first.end_lineno or first.lineno,
+                             first.end_col_offset or 0))
+    try:
+        for tok in tokenize.tokenize(io.BytesIO(source).readline):
+            if tok.type == tokenize.COMMENT:
+                row, col = tok.start
+                start = len(tok.line[:col].encode("utf-8"))
+                cuts.append((row, start, row, len(lines[row - 1].rstrip(b"\r"))))
+    except (tokenize.TokenError, SyntaxError):
+        pass
+    for l1, c1, l2, c2 in sorted(cuts, reverse=True):
+        if l1 == l2:
+            lines[l1 - 1] = lines[l1 - 1][:c1] + lines[l1 - 1][c2:]
+        else:
+            lines[l1 - 1] = lines[l1 - 1][:c1]
+            for i in range(l1, l2 - 1):
+                lines[i] = b""
+            lines[l2 - 1] = lines[l2 - 1][c2:]
+    start = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
+    kept = [ln.decode("utf-8", "replace").rstrip() for ln in lines[start - 1: node.end_lineno]]
+    return "\n".join(ln for ln in kept if ln.strip())
+
+
+def absent_term_violations(oracle: Oracle, facts: list[dict[str, Any]], exclude: set[str]) -> list[dict[str, str]]:
+    """Every ``absent_terms`` entry of a probe that does occur in the repository (first file named)."""
+    out = []
+    for f in facts:
+        for term in f["probe"].get("absent_terms", []):
+            path = oracle.term_occurrence(term, exclude)
+            if path is not None:
+                out.append({"id": f["id"], "term": term, "path": path})
+    return out
+
+
 # ============================================================= back ends
 
 
@@ -182,6 +274,9 @@ class Item:
     fact: str
     usable: bool
     text: str
+    group: str = "current"
+    status: str = ""
+    reason: str = ""
 
 
 class PlainBackend:
@@ -196,6 +291,7 @@ class PlainBackend:
                                             configuration={"hnsw": {"space": "cosine"}})
         self.rejected: set[str] = set()
         self.blocked: list[str] = []
+        self.block_reasons: dict[str, str] = {}
 
     def write(self, fact: dict[str, Any], rev: str) -> None:
         vec = self.embedder.embed_documents([fact["claim"]])[0]
@@ -204,6 +300,9 @@ class PlainBackend:
 
     def retract(self, fact_id: str, reason: str) -> None:
         raise NotImplementedError
+
+    def approve(self, fact_id: str, reason: str) -> bool:
+        return False  # every memory is active from the start
 
     def stored(self, fact_id: str) -> bool:
         return bool(self.col.get(ids=[fact_id])["ids"])
@@ -243,13 +342,15 @@ class MemvetBackend:
     name = "memvet"
     can_retract = True
 
-    def __init__(self, repo: Path, client: Any, embedder: Any) -> None:
+    def __init__(self, repo: Path, client: Any, embedder: Any, writes: str = "active") -> None:
         self.ledger = memvet.Ledger.open(repo, client=client, embedding=embedder,
                                          namespace=f"contamination-{uuid.uuid4().hex[:8]}", disk_cache=False)
+        self.writes = writes
         self.ids: dict[str, str] = {}  # fact id -> decision id
         self.facts: dict[str, str] = {}  # decision id -> fact id
         self.blocked: list[str] = []
         self.block_reasons: dict[str, str] = {}
+        self.reviewed: set[str] = set()  # decision ids approved or rejected in review
 
     @staticmethod
     def _anchor(spec: Any) -> Any:
@@ -259,9 +360,13 @@ class MemvetBackend:
         return spec
 
     def write(self, fact: dict[str, Any], rev: str) -> None:
+        anchors = [self._anchor(a) for a in fact.get("anchors", [])]
         try:
-            res = self.ledger.record(fact["claim"], [self._anchor(a) for a in fact.get("anchors", [])],
-                                     at=rev, tags=[fact["id"]], author="proxy-agent")
+            if self.writes == "proposed":
+                res = self.ledger.record(fact["claim"], anchors, at=rev, tags=[fact["id"]], author="proxy-agent",
+                                         proposed=True)
+            else:
+                res = self.ledger.record(fact["claim"], anchors, at=rev, tags=[fact["id"]], author="proxy-agent")
         except memvet.MemvetError as exc:
             self.blocked.append(fact["id"])
             self.block_reasons[fact["id"]] = str(exc)
@@ -270,8 +375,17 @@ class MemvetBackend:
         self.facts.setdefault(res.decision.id, fact["id"])
 
     def retract(self, fact_id: str, reason: str) -> None:
-        if fact_id in self.ids:
+        if fact_id in self.ids and self.ids[fact_id] not in self.reviewed:
+            self.reviewed.add(self.ids[fact_id])
             self.ledger.reject(self.ids[fact_id], reason=reason, author="reviewer")
+
+    def approve(self, fact_id: str, reason: str) -> bool:
+        """Approve a proposal (``--writes proposed``); False when there is nothing to approve."""
+        if self.writes != "proposed" or fact_id not in self.ids or self.ids[fact_id] in self.reviewed:
+            return False
+        self.reviewed.add(self.ids[fact_id])
+        self.ledger.approve(self.ids[fact_id], reason=reason, author="reviewer")
+        return True
 
     def stored(self, fact_id: str) -> bool:
         return fact_id in self.ids
@@ -286,7 +400,8 @@ class MemvetBackend:
         items = []
         for group in ("current", "caution", "history"):
             for it in getattr(recall, group):
-                items.append((it.score, Item(self.facts.get(it.id, ""), group == "current", it.text)))
+                items.append((it.score, Item(self.facts.get(it.id, ""), group == "current", it.text, group,
+                                             it.status.value, it.reason)))
         items.sort(key=lambda x: -x[0])
         return [i for _, i in items], memvet.render_blocks(recall)
 
@@ -318,7 +433,8 @@ def answer(arm: str, code: bool | None, items: list[Item], fact_id: str) -> tupl
 
 
 def run_scenario(name: str, repo: Path, facts: list[dict[str, Any]], write_rev: str, read_rev: str,
-                 embedder: Any, k: int, review: bool, tokenizer: Any) -> dict[str, Any]:
+                 embedder: Any, k: int, review: bool, tokenizer: Any, writes: str = "active",
+                 exclude: frozenset[str] = frozenset()) -> dict[str, Any]:
     import chromadb
     from chromadb.config import Settings
 
@@ -334,21 +450,24 @@ def run_scenario(name: str, repo: Path, facts: list[dict[str, Any]], write_rev: 
         return t is not (False if f["kind"] == "false" else None)
 
     label_mismatch = [f["id"] for f in facts if mismatch(f)]
+    absent_violations = absent_term_violations(at_write, facts, set(exclude))
     false_ids = [f["id"] for f in facts if not truth_read[f["id"]]]
 
     client = chromadb.EphemeralClient(settings=Settings(anonymized_telemetry=False))
     backends: list[Any] = [PlainBackend(client, embedder), LifecycleBackend(client, embedder),
-                           MemvetBackend(repo, client, embedder)]
+                           MemvetBackend(repo, client, embedder, writes)]
     results: dict[str, Any] = {}
     for backend in backends:
         for f in facts:
             backend.write(f, write_rev)
-        retracted = 0
+        retracted = approved = 0
         if review and backend.can_retract:
             for f in facts:
                 if truth_write[f["id"]] is False and backend.stored(f["id"]):
                     backend.retract(f["id"], "review: the code contradicts it")
                     retracted += 1
+                elif truth_write[f["id"]] is True and backend.stored(f["id"]):
+                    approved += backend.approve(f["id"], "review: the code confirms it")
         reads = {f["id"]: backend.read(f["question"], k, read_rev) for f in facts}
         per_arm = {}
         for arm in ARMS:
@@ -373,11 +492,23 @@ def run_scenario(name: str, repo: Path, facts: list[dict[str, Any]], write_rev: 
                 "adopted_ids": out.adopted_ids,
             }
         persisting = [i for i in false_ids if backend.usable_at_end(i, read_rev)]
+        false_alarms = []  # true facts whose own memory was served, but not as usable (caution/history)
+        for f in facts:
+            own = [i for i in reads[f["id"]][0] if i.fact == f["id"]]
+            if truth_read[f["id"]] and own and not any(i.usable for i in own):
+                false_alarms.append({"id": f["id"], "group": own[0].group, "status": own[0].status,
+                                     "reason": own[0].reason})
+        refused_true = [{"id": i, "message": backend.block_reasons.get(i, "")} for i in backend.blocked
+                        if truth_write[i] is True]
         results[backend.name] = {
             "stored": sum(backend.stored(f["id"]) for f in facts),
             "blocked_at_write": list(backend.blocked),
-            "block_reasons": getattr(backend, "block_reasons", {}),
+            "block_reasons": backend.block_reasons,
             "retracted_in_review": retracted,
+            "approved_in_review": approved,
+            "writes": writes if backend.name == "memvet" else "active",
+            "false_alarms": false_alarms,
+            "true_refused_at_write": refused_true,
             "false_persisting": len(persisting),
             "false_persisting_ids": persisting,
             "retrieval_hit_rate": sum(any(i.fact == f["id"] for i in reads[f["id"]][0]) for f in facts) / len(facts),
@@ -387,7 +518,8 @@ def run_scenario(name: str, repo: Path, facts: list[dict[str, Any]], write_rev: 
         "scenario": name, "write_rev": write_rev, "read_rev": read_rev, "facts": len(facts),
         "true_at_read": len(facts) - len(false_ids), "false_at_read": len(false_ids),
         "false_ids": false_ids, "silent": [f["id"] for f in facts if code_read[f["id"]] is None],
-        "label_mismatch": label_mismatch, "review": review, "backends": results,
+        "label_mismatch": label_mismatch, "absent_terms_violations": absent_violations, "review": review,
+        "writes": writes, "backends": results,
     }
 
 
@@ -414,6 +546,17 @@ def load_tokenizer() -> Any:
 
 
 # ============================================================= commit B
+
+#: Commit B's identity and dates, fixed so that its sha depends only on commit A
+#: and the facts file's changes (the same inputs give the same sha on every run).
+COMMIT_B_ENV = {
+    "GIT_AUTHOR_NAME": "MemVet Bench",
+    "GIT_AUTHOR_EMAIL": "bench@memvet.invalid",
+    "GIT_AUTHOR_DATE": "2000-01-01T00:00:00+0000",
+    "GIT_COMMITTER_NAME": "MemVet Bench",
+    "GIT_COMMITTER_EMAIL": "bench@memvet.invalid",
+    "GIT_COMMITTER_DATE": "2000-01-01T00:00:00+0000",
+}
 
 
 def apply_changes(clone: Path, changes: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -454,18 +597,31 @@ def apply_changes(clone: Path, changes: list[dict[str, Any]]) -> list[dict[str, 
             status = f"failed: {exc}"
         report.append({"why": ch.get("why", ""), "status": status})
     _bench.git(clone, "add", "-A")
-    _bench.git(clone, "commit", "-q", "--allow-empty", "-m", "contamination benchmark: commit B")
+    _bench.git(clone, "-c", "commit.gpgsign=false", "commit", "-q", "--allow-empty", "--no-verify", "-m",
+               "contamination benchmark: commit B", env=COMMIT_B_ENV)
     return report
 
 
-def run(repo_path: str, facts_path: str, embedding: str, k: int, scenarios: list[str], review: bool
-        ) -> dict[str, Any]:
+def _facts_path_in_repo(root: Path, facts_path: str) -> frozenset[str]:
+    """The facts file's own path inside the repository, if it lives there: its text names every term."""
+    try:
+        return frozenset({Path(facts_path).resolve().relative_to(root.resolve()).as_posix()})
+    except ValueError:
+        return frozenset()
+
+
+def run(repo_path: str, facts_path: str, embedding: str, k: int, scenarios: list[str], review: bool,
+        writes: str = "active") -> dict[str, Any]:
     spec = json.loads(Path(facts_path).read_text(encoding="utf-8"))
     root = _bench.repo_root(repo_path)
     embedder = _bench.make_embedder(embedding)
     tokenizer = load_tokenizer()
+    exclude = _facts_path_in_repo(root, facts_path)
     out: dict[str, Any] = {"benchmark": "contamination", "command": _bench.command_line(), "repo": str(root),
-                           "facts_file": facts_path, "embedding": embedding, "k": k, "scenarios": {}}
+                           "facts_file": facts_path, "embedding": embedding, "k": k, "writes": writes,
+                           "scenarios": {}}
+    if spec.get("commit"):
+        out["facts_commit"] = spec["commit"]
     with _bench.TempDir("memvet-contamination-") as tmp:
         clone = _bench.clone_to_temp(root, tmp)
         a = _bench.rev_parse(clone, "HEAD")
@@ -473,24 +629,28 @@ def run(repo_path: str, facts_path: str, embedding: str, k: int, scenarios: list
         if "poisoned" in scenarios:
             facts = [f for f in spec["facts"] if "poisoned" in f.get("scenarios", ["poisoned"])]
             out["scenarios"]["poisoned"] = run_scenario("poisoned", clone, facts, a, a, embedder, k, review,
-                                                        tokenizer)
+                                                        tokenizer, writes, exclude)
         if "temporal" in scenarios:
             facts = [f for f in spec["facts"] if "temporal" in f.get("scenarios", [])]
             out["changes"] = apply_changes(clone, spec.get("changes", []))
             b = _bench.rev_parse(clone, "HEAD")
             out["commit_b"] = b
             out["scenarios"]["temporal"] = run_scenario("temporal", clone, facts, a, b, embedder, k, review,
-                                                        tokenizer)
+                                                        tokenizer, writes, exclude)
     return out
 
 
 def render(r: dict[str, Any]) -> str:
-    parts = [f"contamination: {r['repo']} at {r['commit_a'][:12]} (A), embedding {r['embedding']}, k={r['k']}"]
+    parts = [f"contamination: {r['repo']} at {r['commit_a'][:12]} (A), embedding {r['embedding']}, k={r['k']}, "
+             f"MemVet writes {r.get('writes', 'active')}"]
+    if r.get("facts_commit") and not r["commit_a"].startswith(r["facts_commit"]):
+        parts.append(f"warning: the facts file was written for commit {r['facts_commit'][:12]}, the repository "
+                     f"is at {r['commit_a'][:12]}")
     for name, s in r["scenarios"].items():
         head = (f"Scenario {name}: {s['facts']} facts written at {s['write_rev'][:12]}, read at "
                 f"{s['read_rev'][:12]}; {s['false_at_read']} false at read time"
                 f"{' (drifted)' if name == 'temporal' else ''}, {len(s['silent'])} silent; review pass "
-                f"{'on' if s['review'] else 'off'}")
+                f"{'on' if s['review'] else 'off'}; MemVet writes {s.get('writes', 'active')}")
         rows = []
         for backend, b in s["backends"].items():
             for arm, x in b["arms"].items():
@@ -501,19 +661,29 @@ def render(r: dict[str, Any]) -> str:
         notes = []
         for backend, b in s["backends"].items():
             notes.append(f"{backend}: stored {b['stored']}, blocked at write {len(b['blocked_at_write'])}, "
-                         f"retracted in review {b['retracted_in_review']}, own memory retrieved in top-{r['k']} "
+                         f"retracted in review {b['retracted_in_review']}, approved in review "
+                         f"{b['approved_in_review']}, own memory retrieved in top-{r['k']} "
                          f"{100 * b['retrieval_hit_rate']:.0f} %")
             adopted = sorted({i for x in b["arms"].values() for i in x["adopted_ids"]})
             if adopted:
                 notes.append(f"  adopted by {backend}: {', '.join(adopted)}")
+            if b["false_alarms"]:
+                notes.append(f"  true facts served as caution/history by {backend} (false alarms, "
+                             f"{len(b['false_alarms'])}): " + ", ".join(
+                                 f"{a['id']} ({a['status'] or a['group']})" for a in b["false_alarms"]))
+            for t in b["true_refused_at_write"]:
+                notes.append(f"  true fact refused at write by {backend}: {t['id']}: {t['message']}")
         if s["label_mismatch"]:
             notes.append(f"facts whose label disagrees with the code at A: {', '.join(s['label_mismatch'])}")
+        for v in s["absent_terms_violations"]:
+            notes.append(f"absent term found at A: {v['id']}: {v['term']!r} occurs in {v['path']}")
         parts += [head, _bench.table(["back end", "arm", "correct", "false/drifted adopted",
                                       "false still usable", "context tokens/question"], rows), "\n".join(notes)]
-    if r.get("changes"):
-        skipped = [c for c in r["changes"] if c["status"] != "applied"]
-        parts.append(f"commit B = A + {len(r['changes'])} changes ({len(skipped)} skipped): "
-                     f"{r.get('commit_b', '')[:12]}" + "".join(f"\n  - {c['why']}: {c['status']}" for c in skipped))
+    if r.get("commit_b"):
+        skipped = [c for c in r.get("changes", []) if c["status"] != "applied"]
+        parts.append(f"commit B = A + {len(r.get('changes', []))} changes ({len(skipped)} skipped): "
+                     f"{r.get('commit_b', '')} (fixed identity and dates, reproducible)"
+                     + "".join(f"\n  - {c['why']}: {c['status']}" for c in skipped))
     parts.append(f"command: {r['command']}")
     return "\n\n".join(parts)
 
@@ -527,10 +697,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scenario", choices=("poisoned", "temporal", "both"), default="both")
     parser.add_argument("--no-review", action="store_true",
                         help="skip the review pass that retracts contradicted memories")
+    parser.add_argument("--writes", choices=("active", "proposed"), default="active",
+                        help="how the MemVet back end writes memories: active decisions (default) or proposals "
+                             "(the review pass then approves what the code confirms and rejects what it "
+                             "contradicts; without review no proposal is ever current)")
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     args = parser.parse_args(argv)
     scenarios = ["poisoned", "temporal"] if args.scenario == "both" else [args.scenario]
-    result = run(args.repo, args.facts, args.embedding, args.k, scenarios, not args.no_review)
+    result = run(args.repo, args.facts, args.embedding, args.k, scenarios, not args.no_review, args.writes)
     _bench.emit(result, args.json, render)
     return 0
 

@@ -199,3 +199,84 @@ def test_contamination(history: RepoBuilder, tmp_path: Path) -> None:
     assert t["false_ids"] == ["t1"]
     assert t["backends"]["memvet"]["arms"]["memory-first"]["false_adopted"] == 0
     assert r["changes"] == [{"why": "Store.save now returns the data", "status": "applied"}]
+    backend = p["backends"]["memvet"]
+    assert backend["true_refused_at_write"] == [] and backend["false_alarms"] == []
+    assert p["absent_terms_violations"] == [] and p["writes"] == "active"
+
+
+def test_contamination_commit_b_is_reproducible(history: RepoBuilder, tmp_path: Path) -> None:
+    facts = {"format": "memvet-facts/1", "facts": [
+        {"id": "t1", "kind": "true", "question": "What does Store.save return?",
+         "claim": "Store.save returns the length of the JSON text.", "anchors": ["pkg/core.py::Store.save"],
+         "probe": {"symbol": "pkg/core.py::Store.save", "contains": "len\\(data\\)"}, "scenarios": ["temporal"]}],
+        "changes": [{"why": "Store.save now returns the data", "replace": {
+            "path": "pkg/core.py", "old": "        return len(data)\n", "new": "        return data\n"}}]}
+    path = tmp_path / "facts.json"
+    path.write_text(json.dumps(facts))
+    args = ("--repo", str(history.path), "--facts", str(path), "--embedding", "hashing", "-k", "1",
+            "--scenario", "temporal")
+    first, second = _run("contamination.py", *args), _run("contamination.py", *args)
+    assert first["commit_a"] == second["commit_a"]
+    assert len(first["commit_b"]) == 40 and first["commit_b"] == second["commit_b"] != first["commit_a"]
+    assert first["scenarios"]["temporal"]["false_ids"] == ["t1"]
+
+
+def test_contamination_absent_terms_and_code_only(history: RepoBuilder, tmp_path: Path) -> None:
+    facts = {"format": "memvet-facts/1", "facts": [
+        # alpha's docstring says "documented" and it has a comment; its code says neither
+        {"id": "t1", "kind": "true", "question": "Is alpha's code free of the word documented?",
+         "claim": "alpha adds one and doubles.", "anchors": ["pkg/core.py::alpha"],
+         "probe": {"symbol": "pkg/core.py::alpha", "contains": "documented|comment", "code_only": True,
+                   "negate": True}},
+        {"id": "f1", "kind": "false", "question": "Does alpha's docstring count as code?",
+         "claim": "alpha is documented in its code.", "anchors": ["pkg/core.py::alpha"],
+         "probe": {"symbol": "pkg/core.py::alpha", "contains": "documented", "code_only": True}},
+        {"id": "s1", "kind": "silent", "question": "Is the data encrypted?",
+         "claim": "All data is encrypted at rest.", "anchors": [],
+         "probe": {"silent": True, "absent_terms": ["encrypted", "JSON", "Zebra"]}},
+    ]}
+    path = tmp_path / "facts.json"
+    path.write_text(json.dumps(facts))
+    r = _run("contamination.py", "--repo", str(history.path), "--facts", str(path), "--embedding", "hashing",
+             "-k", "2", "--scenario", "poisoned")
+    p = r["scenarios"]["poisoned"]
+    assert p["label_mismatch"] == []
+    # "json" occurs (case-insensitively, as a word) in pkg/core.py; the other two terms nowhere
+    assert p["absent_terms_violations"] == [{"id": "s1", "term": "JSON", "path": "pkg/core.py"}]
+
+
+def _proposed_api() -> bool:
+    import inspect
+
+    import memvet
+
+    return "proposed" in inspect.signature(memvet.Ledger.record).parameters
+
+
+# Guard until Ledger.record(..., proposed=True) and Ledger.approve land in main; remove it then.
+@pytest.mark.skipif(not _proposed_api(), reason="Ledger.record has no proposed= yet")
+@pytest.mark.parametrize("review", [False, True])
+def test_contamination_writes_proposed_on_own_facts(review: bool) -> None:
+    args = ["--repo", str(ROOT), "--facts", str(BENCH / "facts" / "memvet.json"), "--embedding", "hashing",
+            "-k", "3", "--scenario", "poisoned", "--writes", "proposed"]
+    r = _run("contamination.py", *args, *([] if review else ["--no-review"]))
+    assert r["writes"] == "proposed"
+    p = r["scenarios"]["poisoned"]
+    assert p["writes"] == "proposed" and isinstance(p["absent_terms_violations"], list)
+    m = p["backends"]["memvet"]
+    assert m["writes"] == "proposed" and p["backends"]["plain"]["writes"] == "active"
+    for key in ("false_alarms", "true_refused_at_write", "approved_in_review", "retracted_in_review",
+                "blocked_at_write", "block_reasons", "false_persisting_ids"):
+        assert key in m
+    assert all(set(a) == {"id", "group", "status", "reason"} for a in m["false_alarms"])
+    assert all(set(t) == {"id", "message"} for t in m["true_refused_at_write"])
+    first = m["arms"]["memory-first"]
+    if review:
+        assert m["approved_in_review"] > 0
+        assert m["false_persisting"] <= p["backends"]["lifecycle"]["false_persisting"]
+    else:
+        # a proposal is never current: nothing is taken from MemVet, and no true memory is usable
+        assert m["approved_in_review"] == 0 and m["retracted_in_review"] == 0
+        assert first["answers_from_memory"] == 0 and first["false_adopted"] == 0 and first["adopted_ids"] == []
+        assert m["false_persisting"] == 0
+        assert all(a["group"] == "caution" for a in m["false_alarms"])
