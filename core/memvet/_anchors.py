@@ -231,6 +231,7 @@ class Evidence:
         self.max_file_bytes = max_file_bytes
         self._import_cache: LRU[tuple[str, str], list[tuple[str, int]]] = LRU(16384)
         self._manifest_cache: LRU[tuple[str, str], list[_manifests.Declared]] = LRU(1024)
+        self._project_cache: LRU[tuple[str, str], list[str]] = LRU(256)
         self._contains_cache: LRU[tuple[str, bytes], bool] = LRU(65536)
         self._changes: dict[tuple[str, str], list[Change] | None] = {}
 
@@ -580,9 +581,16 @@ class Evidence:
         """The manifests that count for a dependency anchor scoped to ``folder``:
         those of ``folder`` and of each folder above it up to the root,
         nearest first."""
+        key = (snap.name, folder)
+        if snap.commit is not None:  # a commit never changes; the working tree may between two reads
+            cached = self._project_cache.get(key)
+            if cached is not None:
+                return cached
         rank = {home: i for i, home in enumerate(_folder_chain(folder))}
         found = [p for p in snap.paths() if _manifests.is_manifest(p) and _manifests.manifest_home(p) in rank]
         found.sort(key=lambda p: (rank[_manifests.manifest_home(p)], p))
+        if snap.commit is not None:
+            self._project_cache.put(key, found)
         return found
 
     def _find_declared(self, name: str, snap: Snapshot, manifests: list[str], first: str | None

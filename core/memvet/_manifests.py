@@ -121,6 +121,8 @@ NON_PROJECT_FOLDERS: Mapping[str, str] = MappingProxyType({
     "venv": "an installed package's manifest",
 })
 
+_MANIFEST_SUFFIXES = tuple(sorted({"." + pattern.rsplit(".", 1)[1] for pattern in MANIFEST_NAMES}))
+
 
 class ManifestError(UsageError):
     """A manifest that cannot be parsed; the message names the file and the reason."""
@@ -156,6 +158,8 @@ class Declared:
 
 def is_manifest(path: str) -> bool:
     """Whether a repository-relative POSIX path names a manifest this module reads."""
+    if not path.endswith(_MANIFEST_SUFFIXES):
+        return False  # most paths: decided without fnmatch (a batch check lists every file)
     name = basename(path)
     parent = basename(dirname(path))
     for pattern in MANIFEST_NAMES:

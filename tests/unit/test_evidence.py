@@ -361,6 +361,9 @@ def test_a_monorepo_package_is_named_and_its_ancestors_count(repo, ledger):
         "typescript@packages/web/src": ("package.json", "packages/web/src"),
     }
     assert ledger.verify(rec.decision.id).status is Status.VERIFIED
+    for _ in range(2):  # at a commit, the project's manifests are listed once per folder
+        assert ledger.verify(rec.decision.id, at="HEAD").status is Status.VERIFIED
+    assert sorted(folder for _, folder in ledger.evidence._project_cache._data) == ["packages/web", "packages/web/src"]
     pinned = ledger.record("Node 20 types", ["dep:@types/node^20@packages/web"])
     assert [a.spec for a in pinned.decision.anchors] == ["@types/node^20@packages/web"]
     assert ledger.verify(pinned.decision.id).status is Status.VERIFIED
