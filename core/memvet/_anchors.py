@@ -107,10 +107,36 @@ def with_quote(spec: AnchorSpec, quote: str) -> AnchorSpec:
     return replace(spec, quote=_quote(quote))
 
 
-def dependency(spec: str) -> AnchorSpec:
-    """A dependency anchor: ``dependency("requests")`` or ``dependency("requests>=2.31")``."""
-    name, requirement = _manifests.parse_dependency_spec(spec)
-    return AnchorSpec(AnchorKind.DEPENDENCY, name=name, requirement=requirement)
+def dependency(spec: str, *, folder: str = "") -> AnchorSpec:
+    """A dependency anchor: ``dependency("requests")``, ``dependency("requests>=2.31")``.
+
+    Only the project's own manifests count: those at the repository root
+    and, when a folder is named, those of that folder and of every folder
+    above it. Manifests elsewhere (an example app's ``requirements.txt``, a
+    test fixture's ``package.json``) never count unless their folder is named.
+
+    Args:
+        spec: ``name``, ``name<requirement>`` or ``name@version``, optionally
+            ending in ``@folder`` (see
+            :func:`memvet._manifests.parse_dependency_spec`):
+            ``"redis>=4@examples/celery"``, ``"@types/node@packages/web"``.
+        folder: The same folder as a keyword, from the repository root:
+            ``dependency("redis", folder="examples/celery")``.
+
+    Raises:
+        UsageError: An invalid spec or requirement, or two different folders.
+        PathOutsideRepositoryError: A folder that leaves the repository.
+    """
+    parsed = _manifests.parse_dependency_spec(spec)
+    scope = parsed.folder
+    if folder:
+        named = _manifests.dependency_folder(folder)
+        if scope and named != scope:
+            raise InvalidAnchorError(
+                f"dependency {spec!r} names the folder {scope} and folder= names {named}; give one"
+            )
+        scope = named
+    return AnchorSpec(AnchorKind.DEPENDENCY, name=parsed.name, requirement=parsed.requirement, scope=scope)
 
 
 def absent(*, import_: str | None = None, pattern: str | None = None, scope: str = "") -> AnchorSpec:
@@ -136,7 +162,8 @@ def parse_anchor(text: str | AnchorSpec, *, scope: str = "") -> AnchorSpec:
     """Parse the string form of an anchor.
 
     ``path::Qualified.name`` is a symbol, ``import:x`` / ``pattern:re`` an
-    absence, ``dep:name>=1`` a dependency, anything else a file path.
+    absence, ``dep:name>=1`` (or ``dep:name>=1@folder``) a dependency,
+    anything else a file path. ``scope`` applies to absences only.
     """
     if isinstance(text, AnchorSpec):
         return text
@@ -229,6 +256,26 @@ def _dep_key(ecosystem: str, name: str) -> str:
     return name
 
 
+def _folder_chain(folder: str) -> list[str]:
+    """``folder`` and every folder above it, ending with the root ``""``."""
+    chain: list[str] = []
+    while folder:
+        chain.append(folder)
+        folder = folder.rpartition("/")[0]
+    return [*chain, ""]
+
+
+def _where(folder: str) -> str:
+    """Which manifests count for a dependency anchor, in words."""
+    return f"in {folder} or the folders above it" if folder else "at the repository root"
+
+
+def _looked(manifests: list[str]) -> str:
+    if not manifests:
+        return "there is no manifest there; MemVet reads " + ", ".join(_manifests.MANIFEST_NAMES)
+    return "looked in " + ", ".join(manifests)
+
+
 def _import_matches(module: str, wanted: str) -> bool:
     if module == wanted:
         return True
@@ -251,6 +298,7 @@ class Evidence:
         self.max_file_bytes = max_file_bytes
         self._import_cache: LRU[tuple[str, str], list[tuple[str, int]]] = LRU(16384)
         self._manifest_cache: LRU[tuple[str, str], list[_manifests.Declared]] = LRU(1024)
+        self._project_cache: LRU[tuple[str, str], list[str]] = LRU(256)
         self._contains_cache: LRU[tuple[str, bytes], bool] = LRU(65536)
         self._changes: dict[tuple[str, str], list[Change] | None] = {}
 
@@ -333,11 +381,20 @@ class Evidence:
             )
 
     def _resolve_dependency(self, spec: AnchorSpec, snap: Snapshot) -> Anchor:
-        found = self._find_declared(spec.name, snap, None)
+        folder = spec.scope
+        if folder:
+            folder = self.git.normalize_path(folder)
+            if not any(p.startswith(folder + "/") for p in snap.paths()):
+                raise AnchorNotFoundError(
+                    f"dep:{_manifests.format_dependency_spec(spec.name, spec.requirement, folder)}: "
+                    f"there is no folder {folder} (a folder is named from the repository root)"
+                )
+        manifests = self._project_manifests(snap, folder)
+        found = self._find_declared(spec.name, snap, manifests, None)
         if found is None:
             raise AnchorNotFoundError(
-                f"no manifest declares {spec.name} (looked in pyproject.toml, requirements*.txt, "
-                "package.json, go.mod, Cargo.toml)"
+                f"no manifest declares {spec.name} {_where(folder)} ({_looked(manifests)})"
+                + self._declared_elsewhere(spec.name, spec.requirement, snap, manifests)
             )
         path, decl = found
         if spec.requirement:
@@ -349,7 +406,7 @@ class Evidence:
                 )
         return Anchor(
             AnchorKind.DEPENDENCY, path=path, name=decl.name, requirement=spec.requirement,
-            symbol_kind=decl.ecosystem, line=decl.line,
+            symbol_kind=decl.ecosystem, line=decl.line, scope=folder,
         )
 
     def _resolve_absent(self, spec: AnchorSpec, snap: Snapshot) -> Anchor:
@@ -707,22 +764,77 @@ class Evidence:
             self._manifest_cache.put(key, found)
         return found
 
-    def _find_declared(self, name: str, snap: Snapshot, first: str | None
+    def _project_manifests(self, snap: Snapshot, folder: str) -> list[str]:
+        """The manifests that count for a dependency anchor scoped to ``folder``:
+        those of ``folder`` and of each folder above it up to the root,
+        nearest first."""
+        key = (snap.name, folder)
+        if snap.commit is not None:  # a commit never changes; the working tree may between two reads
+            cached = self._project_cache.get(key)
+            if cached is not None:
+                return cached
+        rank = {home: i for i, home in enumerate(_folder_chain(folder))}
+        found = [p for p in snap.paths() if _manifests.is_manifest(p) and _manifests.manifest_home(p) in rank]
+        found.sort(key=lambda p: (rank[_manifests.manifest_home(p)], p))
+        if snap.commit is not None:
+            self._project_cache.put(key, found)
+        return found
+
+    def _find_declared(self, name: str, snap: Snapshot, manifests: list[str], first: str | None
                        ) -> tuple[str, _manifests.Declared] | None:
-        manifests = [p for p in snap.paths() if _manifests.is_manifest(p)]
-        manifests.sort(key=lambda p: (p != first, p.count("/"), p))
-        for path in manifests:
+        """The first of ``manifests`` (``first`` before the others) declaring ``name``."""
+        for path in sorted(manifests, key=lambda p: p != first):
             for decl in self._declared(path, snap):
                 if decl.key == _dep_key(decl.ecosystem, name):
                     return path, decl
         return None
 
+    def _declared_elsewhere(self, name: str, requirement: str, snap: Snapshot, counted: list[str]) -> str:
+        """A hint naming the manifests outside ``counted`` that declare
+        ``name`` and the anchor that would count them, or ``""``."""
+        own: list[str] = []
+        other: list[str] = []
+        skip = set(counted)
+        for path in snap.paths():
+            if path in skip or not _manifests.is_manifest(path):
+                continue
+            try:
+                decls = self._declared(path, snap)
+            except _manifests.ManifestError as exc:
+                log.debug("not looking for %s in %s: %s", name, path, exc)
+                continue  # only a hint: a broken manifest that does not count is not the user's problem here
+            if any(d.key == _dep_key(d.ecosystem, name) for d in decls):
+                (other if _manifests.non_project_kind(path) else own).append(path)
+        if not own and not other:
+            return ""
+        first = (own or other)[0]
+        anchor = "dep:" + _manifests.format_dependency_spec(name, requirement, _manifests.manifest_home(first))
+        if own:
+            return (f"; {name} is declared in {', '.join(own[:3])}{' ...' if len(own) > 3 else ''}: "
+                    f"name the package with {anchor} if the decision is about it")
+        named = " and ".join(f"{p}, {_manifests.non_project_kind(p)}" for p in other[:2])
+        return f"; {name} is declared only in {named}{' ...' if len(other) > 2 else ''}; " \
+               f"name it with {anchor} if you mean it"
+
     def _check_dependency(self, a: Anchor, snap: Snapshot) -> AnchorCheck:
-        found = self._find_declared(a.name, snap, a.path)
+        manifests = self._project_manifests(snap, a.scope)
+        found = self._find_declared(a.name, snap, manifests, a.path)
         if found is None:
+            if _manifests.manifest_home(a.path) not in _folder_chain(a.scope):
+                # Recorded before dependency anchors were scoped, from a
+                # manifest that no longer counts: not evidence either way.
+                return AnchorCheck(
+                    a, AnchorResult.UNVERIFIABLE,
+                    f"dependency {a.name} was recorded from {a.path}, outside the project's manifests "
+                    f"({_where(a.scope)}); record it again as dep:"
+                    f"{_manifests.format_dependency_spec(a.name, a.requirement, _manifests.manifest_home(a.path))}"
+                    " if that folder is meant",
+                )
             return AnchorCheck(
                 a, AnchorResult.MISSING,
-                f"dependency {a.name} is no longer declared in any manifest (was in {a.path})",
+                f"dependency {a.name} is no longer declared {_where(a.scope)} "
+                f"(was in {a.path}; {_looked(manifests)})"
+                + self._declared_elsewhere(a.name, a.requirement, snap, manifests),
             )
         path, decl = found
         if not a.requirement:
@@ -735,7 +847,7 @@ class Evidence:
                 f"{a.requirement}", line=decl.line,
             )
         if ok:
-            return AnchorCheck(a, AnchorResult.HOLDS, f"{a.name}{a.requirement}: declared in {path}", line=decl.line)
+            return AnchorCheck(a, AnchorResult.HOLDS, f"{a.spec}: declared in {path}", line=decl.line)
         return AnchorCheck(
             a, AnchorResult.VIOLATED,
             f"dependency {a.name} is now declared as {decl.spec or 'unpinned'} in {path}, "

@@ -45,7 +45,7 @@ def anchor_keys(anchors: Iterable[Anchor]) -> list[str]:
         elif a.kind is AnchorKind.FILE:
             keys.add(f"file:{a.path}")
         elif a.kind is AnchorKind.DEPENDENCY:
-            keys.add(f"dependency:{a.name}")
+            keys.add(f"dependency:{a.name}" + (f"@{a.scope}" if a.scope else ""))
         else:
             keys.add(f"absent:{a.name}")
     return sorted(keys)

@@ -681,7 +681,8 @@ def _respec(anchor: Anchor, new_path: str, new_name: str) -> AnchorSpec:
     if anchor.kind is AnchorKind.FILE:
         return AnchorSpec(AnchorKind.FILE, path=path)
     if anchor.kind is AnchorKind.DEPENDENCY:
-        return AnchorSpec(AnchorKind.DEPENDENCY, name=anchor.name, requirement=anchor.requirement)
+        return AnchorSpec(AnchorKind.DEPENDENCY, name=anchor.name, requirement=anchor.requirement,
+                          scope=anchor.scope)
     return AnchorSpec(AnchorKind.ABSENT, name=anchor.name, scope=anchor.scope)
 
 

@@ -26,6 +26,13 @@ file                   ecosystem  sections
 
 Parsing uses :mod:`tomllib`, :mod:`json` and :mod:`packaging`; no manifest is
 ever executed. A manifest that cannot be parsed raises :class:`ManifestError`.
+
+Only the project's own manifests count for an anchor: the repository root's
+and, when the anchor names a folder (``dep:redis@examples/celery``), those of
+that folder and of every folder above it (:func:`manifest_home` says which
+folder a manifest belongs to). :data:`NON_PROJECT_FOLDERS` names the folders
+(examples, tests, docs, vendored code ...) whose manifests declare someone
+else's dependencies, for the messages that explain a refusal.
 """
 
 from __future__ import annotations
@@ -37,21 +44,29 @@ import re
 import tomllib
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from posixpath import basename, dirname
+from types import MappingProxyType
+from posixpath import basename, dirname, normpath
+from typing import NamedTuple
 
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.specifiers import InvalidSpecifier, Specifier, SpecifierSet
 from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
 
-from memvet._errors import UsageError
+from memvet._errors import PathOutsideRepositoryError, UsageError
 
 __all__ = [
     "MANIFEST_NAMES",
+    "NON_PROJECT_FOLDERS",
     "Declared",
+    "DependencySpec",
     "ManifestError",
     "declared",
+    "dependency_folder",
+    "format_dependency_spec",
     "is_manifest",
+    "manifest_home",
+    "non_project_kind",
     "parse_dependency_spec",
     "satisfies",
 ]
@@ -69,6 +84,44 @@ MANIFEST_NAMES: tuple[str, ...] = (
     "go.mod",
     "Cargo.toml",
 )
+
+
+#: Folders whose manifests are not the project's own, each with how an error
+#: message names such a manifest. A manifest whose folder path has one of
+#: these names as a component (``examples/celery/requirements.txt``,
+#: ``packages/web/test/package.json``) declares dependencies of an example,
+#: a test or vendored code, not of the project: it never counts for a
+#: ``dependency`` anchor unless the anchor names its folder
+#: (``dep:redis@examples/celery``). Only the repository root's manifests
+#: count by default, so these names decide how a refusal explains itself.
+NON_PROJECT_FOLDERS: Mapping[str, str] = MappingProxyType({
+    "examples": "an example manifest",
+    "example": "an example manifest",
+    "samples": "a sample manifest",
+    "sample": "a sample manifest",
+    "demo": "a demo manifest",
+    "demos": "a demo manifest",
+    "docs": "a documentation manifest",
+    "doc": "a documentation manifest",
+    "tests": "a test manifest",
+    "test": "a test manifest",
+    "testing": "a test manifest",
+    "__tests__": "a test manifest",
+    "e2e": "a test manifest",
+    "fixtures": "a test fixture manifest",
+    "testdata": "a test fixture manifest",
+    "benchmarks": "a benchmark manifest",
+    "benchmark": "a benchmark manifest",
+    "vendor": "a vendored manifest",
+    "third_party": "a vendored manifest",
+    "third-party": "a vendored manifest",
+    "node_modules": "an installed package's manifest",
+    "site-packages": "an installed package's manifest",
+    ".venv": "an installed package's manifest",
+    "venv": "an installed package's manifest",
+})
+
+_MANIFEST_SUFFIXES = tuple(sorted({"." + pattern.rsplit(".", 1)[1] for pattern in MANIFEST_NAMES}))
 
 
 class ManifestError(UsageError):
@@ -105,6 +158,8 @@ class Declared:
 
 def is_manifest(path: str) -> bool:
     """Whether a repository-relative POSIX path names a manifest this module reads."""
+    if not path.endswith(_MANIFEST_SUFFIXES):
+        return False  # most paths: decided without fnmatch (a batch check lists every file)
     name = basename(path)
     parent = basename(dirname(path))
     for pattern in MANIFEST_NAMES:
@@ -115,6 +170,25 @@ def is_manifest(path: str) -> bool:
         elif fnmatch.fnmatchcase(name, pattern):
             return True
     return False
+
+
+def manifest_home(path: str) -> str:
+    """The folder a manifest belongs to: its own, or for ``requirements/*.txt``
+    the one holding ``requirements/`` (``""`` for the repository root)."""
+    home = dirname(path)
+    if basename(home) == "requirements" and path.endswith(".txt"):
+        return dirname(home)
+    return home
+
+
+def non_project_kind(path: str) -> str:
+    """How to name a manifest in a :data:`NON_PROJECT_FOLDERS` folder
+    (``"an example manifest"``), or ``""`` for one of the project's own."""
+    home = manifest_home(path)
+    for part in home.split("/") if home else ():
+        if part in NON_PROJECT_FOLDERS:
+            return NON_PROJECT_FOLDERS[part]
+    return ""
 
 
 def declared(path: str, data: bytes) -> list[Declared]:
@@ -472,51 +546,143 @@ def _cargo(path: str, text: str) -> list[Declared]:
 # Anchor specs and satisfaction
 # --------------------------------------------------------------------------- #
 
-_SPEC_NAME = re.compile(r"^(?P<name>@?[A-Za-z0-9_][A-Za-z0-9._/-]*)(?:\[[^\]]*\])?\s*(?P<spec>[<>=!~^].*)?$")
+_SPEC_HEAD = re.compile(r"^(?P<name>@?[A-Za-z0-9_][A-Za-z0-9._/-]*)\s*(?:\[[^\]]*\])?\s*(?P<rest>.*)$", re.DOTALL)
 _AT_VERSION = re.compile(r"^\S+$")
+#: What follows an ``@`` is a version when it starts like one; otherwise a folder.
+_VERSION_START = re.compile(r"^(?:[<>=!~^*]|v?\d)")
+_OPERATORS = "<>=!~^"
 
 
-def parse_dependency_spec(text: str) -> tuple[str, str]:
-    """Split an anchor's dependency spec into a name and a requirement.
+class DependencySpec(NamedTuple):
+    """A dependency anchor as written: ``name``, ``requirement`` and ``folder``."""
 
-    Accepted forms (the requirement is returned as written, stripped):
+    name: str
+    requirement: str
+    folder: str
 
-    * ``name`` → ``(name, "")``; scoped npm names keep their ``@``:
-      ``"@types/node"`` → ``("@types/node", "")``.
-    * ``name<operator>...`` where the operator starts with one of ``< > = ! ~ ^``:
-      ``"requests>=2.1"`` → ``("requests", ">=2.1")``,
-      ``"left-pad^1.3"`` → ``("left-pad", "^1.3")``. Python extras are dropped:
-      ``"requests[socks]>=2"`` → ``("requests", ">=2")``.
-    * ``name@version`` (npm, Go and ``cargo add`` style), split at the last
-      ``@``: ``"github.com/pkg/errors@v0.9.1"`` → ``("github.com/pkg/errors",
-      "v0.9.1")``, ``"@types/node@^20"`` → ``("@types/node", "^20")``.
+
+def parse_dependency_spec(text: str) -> DependencySpec:
+    """Split an anchor's dependency spec into a name, a requirement and a folder.
+
+    The grammar, read left to right::
+
+        NAME [ "[" extras "]" ] [ REQUIREMENT | "@" VERSION ] [ "@" FOLDER ]
+
+    * ``NAME``: a package name; scoped npm names keep their leading ``@``
+      (``"@types/node"`` → ``("@types/node", "", "")``). Python extras are
+      dropped.
+    * ``REQUIREMENT`` starts with one of ``< > = ! ~ ^`` and runs to the next
+      ``@``: ``"requests>=2.1"`` → ``("requests", ">=2.1", "")``,
+      ``"left-pad^1.3"`` → ``("left-pad", "^1.3", "")``.
+    * ``@VERSION`` (npm, Go and ``cargo add`` style) when what follows the
+      ``@`` starts like a version (a digit, ``v`` and a digit, or an
+      operator): ``"github.com/pkg/errors@v0.9.1"``,
+      ``"@types/node@^20"`` → ``("@types/node", "^20", "")``.
+    * ``@FOLDER``, last, for anything else after an ``@``: the folder (from
+      the repository root) whose manifests count besides the root's, e.g.
+      ``"redis>=4@examples/celery"`` → ``("redis", ">=4", "examples/celery")``,
+      ``"@types/node@packages/web"``. A folder named like a version is
+      written ``./v2``. It must stay inside the repository.
+
+    A requirement must be one MemVet can evaluate (see :func:`satisfies`):
+    PEP 440 (``>=2.1,<3``, ``==4.2.*``, ``~=1.5``) or space/comma-separated
+    comparators (``^1.2``, ``~1.2``, ``=1.2.3``, ``>=1 <2``, ``v1.9.0``).
 
     Raises:
         UsageError: Empty text, a name with characters no ecosystem allows, an
-            operator with no version, environment markers, or ``@`` with no
-            version after it.
+            operator with no version, a requirement MemVet cannot evaluate
+            (``>=>2``, ``1.x``, ``^1 || ^2``), environment markers, nothing
+            after ``@``, or (:class:`PathOutsideRepositoryError`) a folder that
+            leaves the repository.
     """
     stripped = text.strip()
     if "://" in stripped:
         raise UsageError(f"invalid dependency spec {text!r}: URLs are not supported, name the package")
-    at = stripped.rfind("@")
-    if at > 0:
-        name, version = stripped[:at].strip(), stripped[at + 1 :].strip()
-        if not version or not _AT_VERSION.match(version) or not _SPEC_NAME.match(name):
-            raise UsageError(f"invalid dependency spec {text!r}: expected name@version")
-        return name, version
-    m = _SPEC_NAME.match(stripped)
+    m = _SPEC_HEAD.match(stripped)
     if m is None:
+        raise _not_a_spec(text)
+    name, rest = m.group("name"), m.group("rest").strip()
+    requirement = folder = ""
+    if rest.startswith("@"):
+        tail = rest[1:].strip()
+        if not tail:
+            raise UsageError(f"invalid dependency spec {text!r}: nothing after '@'; expected name@version "
+                             "or name@folder")
+        if _VERSION_START.match(tail):
+            requirement, at, folder = (part.strip() for part in tail.partition("@"))
+            if not _AT_VERSION.match(requirement):
+                raise UsageError(f"invalid dependency spec {text!r}: expected name@version")
+            if at and not folder:
+                raise UsageError(f"invalid dependency spec {text!r}: nothing after the last '@'; expected a folder")
+        else:
+            folder = tail
+    elif rest:
+        if rest[0] not in _OPERATORS:
+            raise _not_a_spec(text)
+        requirement, at, folder = (part.strip() for part in rest.partition("@"))
+        if at and not folder:
+            raise UsageError(f"invalid dependency spec {text!r}: nothing after '@'; expected a folder")
+        if ";" in requirement:
+            raise UsageError(f"invalid dependency spec {text!r}: environment markers are not supported here")
+        if not re.search(r"[A-Za-z0-9*]", requirement):
+            raise UsageError(f"invalid dependency spec {text!r}: an operator without a version")
+    if requirement and not _evaluable(requirement):
+        hint = f"; a folder named like a version is written @./{requirement}" if rest.startswith("@") else ""
         raise UsageError(
-            f"invalid dependency spec {text!r}: expected a package name, optionally followed by a "
-            "requirement (requests>=2.1, left-pad^1.3) or @version"
+            f"invalid dependency spec {text!r}: {requirement!r} is not a version requirement MemVet can "
+            f"evaluate (write e.g. >=2.1,<3, ==4.2.*, ^1.2, ~1.2 or v1.9.0){hint}"
         )
-    spec = (m.group("spec") or "").strip()
-    if ";" in spec:
-        raise UsageError(f"invalid dependency spec {text!r}: environment markers are not supported here")
-    if spec and not re.search(r"[A-Za-z0-9*]", spec):
-        raise UsageError(f"invalid dependency spec {text!r}: an operator without a version")
-    return m.group("name"), spec
+    return DependencySpec(name, requirement, dependency_folder(folder) if folder else "")
+
+
+def _not_a_spec(text: str) -> UsageError:
+    return UsageError(
+        f"invalid dependency spec {text!r}: expected a package name, optionally followed by a "
+        "requirement (requests>=2.1, left-pad^1.3) or @version, and by @folder"
+    )
+
+
+def _evaluable(requirement: str) -> bool:
+    """Whether :func:`satisfies` can read ``requirement`` for some ecosystem."""
+    try:
+        SpecifierSet(requirement)
+    except InvalidSpecifier:
+        return _comparators(requirement, "npm") is not None
+    return True
+
+
+def dependency_folder(folder: str) -> str:
+    """A dependency anchor's folder as a normalized path from the repository root.
+
+    ``""`` and ``"."`` mean the root (returned as ``""``); ``"./v2"`` is ``"v2"``.
+
+    Raises:
+        PathOutsideRepositoryError: an absolute path, ``\\`` separators, or
+            ``..`` leaving the repository.
+    """
+    raw = folder.strip()
+    if "\\" in raw or "\x00" in raw:
+        raise PathOutsideRepositoryError(f"dependency folder {raw!r}: write a path like examples/celery, with '/'")
+    if raw.startswith("/") or re.match(r"^[A-Za-z]:", raw):
+        raise PathOutsideRepositoryError(
+            f"dependency folder {raw}: absolute paths are not accepted; name a folder from the repository root"
+        )
+    norm = normpath(raw) if raw else "."
+    if norm == ".." or norm.startswith("../"):
+        raise PathOutsideRepositoryError(
+            f"dependency folder {raw}: outside the repository; name a folder from the repository root"
+        )
+    return "" if norm == "." else norm
+
+
+def format_dependency_spec(name: str, requirement: str = "", folder: str = "") -> str:
+    """The inverse of :func:`parse_dependency_spec`: ``redis>=4@examples/celery``."""
+    text = name
+    if requirement:
+        text += requirement if requirement[0] in _OPERATORS else f"@{requirement}"
+    if folder:
+        text += f"@./{folder}" if _VERSION_START.match(folder) else f"@{folder}"
+    return text
 
 
 #: (operator, version) with operators among ``>=``, ``>``, ``<``, ``<=``, ``==``, ``!=``.

@@ -10,6 +10,8 @@ import enum
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from memvet._manifests import format_dependency_spec
+
 __all__ = [
     "Anchor",
     "AnchorCheck",
@@ -110,7 +112,7 @@ class Anchor:
 
     Attributes:
         kind: What the anchor points at.
-        path: Repository-relative POSIX path (the manifest for a dependency,
+        path: Repository-relative POSIX path (the manifest a dependency was found in,
             ``""`` for an absence anchor).
         name: Qualified symbol name, dependency name, or for an absence
             anchor ``import:<module>`` / ``pattern:<regex>``.
@@ -121,7 +123,9 @@ class Anchor:
         blob_id: Git blob id of the file when recorded (symbols and files).
         requirement: The declared requirement (``>=1.2``) of a dependency, or
             the spec the user asked to hold.
-        scope: Glob limiting an absence anchor (``""`` = whole repository).
+        scope: Glob limiting an absence anchor (``""`` = whole repository);
+            for a dependency, the folder whose manifests count besides the
+            root's (``""`` = the root's only).
         line: 1-based first line of the symbol when recorded (for annotations).
         shape: The symbol's hash with its own name masked (finds renames).
         quote: Code the claim rests on, found in the symbol's span or the
@@ -150,7 +154,7 @@ class Anchor:
         if self.kind is AnchorKind.FILE:
             return self.path
         if self.kind is AnchorKind.DEPENDENCY:
-            return f"{self.name}{self.requirement}"
+            return format_dependency_spec(self.name, self.requirement, self.scope)
         return self.name + (f" in {self.scope}" if self.scope else "")
 
     def to_dict(self) -> dict[str, Any]:

@@ -4,6 +4,7 @@ deletions are refuted."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import uuid
 
@@ -258,7 +259,7 @@ def test_dependency_anchor_lifecycle(repo, ledger):
     repo.commit("drop")
     verdict = ledger.verify(plain.id)
     assert verdict.status is Status.REFUTED
-    assert "no longer declared in any manifest (was in pyproject.toml)" in verdict.reason
+    assert "no longer declared at the repository root (was in pyproject.toml; looked in pyproject.toml)" in verdict.reason
 
 
 def test_dependency_moved_to_another_manifest_still_holds(repo, ledger):
@@ -294,6 +295,186 @@ def test_malformed_manifest_makes_the_anchor_unverifiable_not_a_crash(repo, ledg
     verdict = ledger.verify(rec.id)
     assert verdict.status is Status.NEEDS_REVALIDATION
     assert "could not check" in verdict.reason
+
+
+# ------------------------------------------------------------------ dependencies scoped to the project
+
+def _example_repo(repo):
+    repo.write("pyproject.toml", '[project]\nname = "shop"\ndependencies = ["requests>=2.31"]\n')
+    repo.write("examples/celery/requirements.txt", "redis>=4.5\ncelery\n")
+    repo.write("examples/celery/app.py", "import redis\n")
+    repo.commit("an example app")
+
+
+def test_a_dependency_declared_only_by_an_example_is_refused(repo, ledger):
+    _example_repo(repo)
+    with pytest.raises(memvet.AnchorNotFoundError) as caught:
+        ledger.record("we cache in redis", ["dep:redis>=4"])
+    assert str(caught.value) == (
+        "no manifest declares redis at the repository root (looked in pyproject.toml); redis is declared "
+        "only in examples/celery/requirements.txt, an example manifest; name it with "
+        "dep:redis>=4@examples/celery if you mean it"
+    )
+    assert ledger.decisions() == []
+
+
+def test_naming_the_example_folder_counts_its_manifests_and_the_roots(repo, ledger):
+    _example_repo(repo)
+    rec = ledger.record("the celery example caches in redis", ["dep:redis>=4@examples/celery",
+                                                               "dep:requests@examples/celery"])
+    redis, requests = sorted(rec.decision.anchors, key=lambda a: a.name)
+    assert (redis.path, redis.scope, redis.spec) == ("examples/celery/requirements.txt", "examples/celery",
+                                                     "redis>=4@examples/celery")
+    assert (requests.path, requests.scope) == ("pyproject.toml", "examples/celery")  # the root counts too
+    assert ledger.verify(rec.decision.id).status is Status.VERIFIED
+    keyword = ledger.record("celery in the example", [memvet.dependency("celery", folder="examples/celery")])
+    [anchor] = keyword.decision.anchors
+    assert anchor.spec == "celery@examples/celery"
+    # the same name with and without a folder are two anchors, not one
+    both = ledger.record("requests twice", ["dep:requests", "dep:requests@examples/celery"])
+    assert sorted(a.spec for a in both.decision.anchors) == ["requests", "requests@examples/celery"]
+
+
+def test_a_monorepo_package_is_named_and_its_ancestors_count(repo, ledger):
+    repo.write("package.json", '{"private": true, "devDependencies": {"typescript": "^5.4.0"}}')
+    repo.write("packages/web/package.json",
+               '{"dependencies": {"react": "^18.2.0", "@types/node": "^20.11.0"}}')
+    repo.write("packages/web/src/app.ts", "export const app = 1;\n")
+    repo.write("services/api/pyproject.toml", '[project]\nname = "api"\ndependencies = ["fastapi>=0.110"]\n')
+    repo.write("services/api/app/main.py", "import fastapi\n")
+    repo.commit("monorepo")
+    with pytest.raises(memvet.AnchorNotFoundError,
+                       match=r"react is declared in packages/web/package\.json: name the package with "
+                             r"dep:react@packages/web if the decision is about it"):
+        ledger.record("the UI is React", ["dep:react"])
+    with pytest.raises(memvet.AnchorNotFoundError,
+                       match=r"no manifest declares react in services/api or the folders above it "
+                             r"\(looked in services/api/pyproject\.toml, package\.json\)"):
+        ledger.record("the API is React", ["dep:react@services/api"])
+    rec = ledger.record("the UI is React 18 on Node types, built with TypeScript", [
+        "dep:react^18@packages/web", "dep:@types/node@packages/web", "dep:typescript@packages/web/src",
+    ])
+    found = {a.spec: (a.path, a.scope) for a in rec.decision.anchors}
+    assert found == {
+        "react^18@packages/web": ("packages/web/package.json", "packages/web"),
+        "@types/node@packages/web": ("packages/web/package.json", "packages/web"),
+        "typescript@packages/web/src": ("package.json", "packages/web/src"),
+    }
+    assert ledger.verify(rec.decision.id).status is Status.VERIFIED
+    for _ in range(2):  # at a commit, the project's manifests are listed once per folder
+        assert ledger.verify(rec.decision.id, at="HEAD").status is Status.VERIFIED
+    assert sorted(folder for _, folder in ledger.evidence._project_cache._data) == ["packages/web", "packages/web/src"]
+    pinned = ledger.record("Node 20 types", ["dep:@types/node^20@packages/web"])
+    assert [a.spec for a in pinned.decision.anchors] == ["@types/node^20@packages/web"]
+    assert ledger.verify(pinned.decision.id).status is Status.VERIFIED
+    deep = ledger.record("the API runs on FastAPI", ["dep:fastapi>=0.100@services/api/app"])
+    assert [a.path for a in deep.decision.anchors] == ["services/api/pyproject.toml"]
+    with pytest.raises(memvet.AnchorNotFoundError, match="no manifest declares @types/node at the repository root"):
+        ledger.record("node types", ["dep:@types/node"])
+
+
+def test_a_dependency_that_moves_from_the_root_to_an_example_is_refuted(repo, ledger):
+    repo.write("requirements.txt", "redis>=4.5\n")
+    repo.write("examples/celery/requirements.txt", "redis>=4.5\n")
+    repo.commit("redis")
+    root = ledger.record("we cache in redis", ["dep:redis"])
+    example = ledger.record("the example caches in redis", ["dep:redis@examples/celery"])
+    assert root.decision.anchors[0].path == "requirements.txt"
+    assert example.decision.anchors[0].path == "examples/celery/requirements.txt"  # the named folder first
+    repo.write("requirements.txt", "requests\n")
+    repo.commit("only the example uses redis now")
+    verdict = ledger.verify(root.decision.id)
+    assert verdict.status is Status.REFUTED
+    assert verdict.reason.endswith(
+        "dependency redis is no longer declared at the repository root (was in requirements.txt; looked in "
+        "requirements.txt); redis is declared only in examples/celery/requirements.txt, an example manifest; "
+        "name it with dep:redis@examples/celery if you mean it"
+    )
+    assert ledger.verify(example.decision.id).status is Status.VERIFIED
+    repo.write("examples/celery/requirements.txt", "celery\n")
+    verdict = ledger.verify(example.decision.id)
+    assert verdict.status is Status.REFUTED
+    assert ("no longer declared in examples/celery or the folders above it (was in "
+            "examples/celery/requirements.txt; looked in examples/celery/requirements.txt, requirements.txt)"
+            ) in verdict.reason
+
+
+def test_revalidating_a_scoped_dependency_keeps_its_folder(repo, ledger):
+    _example_repo(repo)
+    rec = ledger.record("the celery example caches in redis", ["dep:redis@examples/celery"])
+    repo.write("examples/celery/requirements.txt", "celery\nredis>=5\n")
+    repo.commit("bump")
+    verdict = ledger.revalidate(rec.decision.id, reason="still true")
+    assert [a.spec for a in verdict.decision.anchors] == ["redis@examples/celery"]
+    assert verdict.status is Status.VERIFIED
+
+
+def test_an_unscoped_anchor_recorded_from_a_subfolder_needs_revalidation(repo, ledger):
+    """Recorded before dependency anchors were scoped: neither held nor refuted."""
+    _example_repo(repo)
+    legacy = memvet.Anchor(memvet.AnchorKind.DEPENDENCY, path="examples/celery/requirements.txt", name="redis",
+                           symbol_kind="python")
+    check = ledger.evidence.check(legacy, ledger.snapshot(None), repo.git("rev-parse", "HEAD"))
+    assert check.result is AnchorResult.UNVERIFIABLE
+    assert check.detail == (
+        "dependency redis was recorded from examples/celery/requirements.txt, outside the project's manifests "
+        "(at the repository root); record it again as dep:redis@examples/celery if that folder is meant"
+    )
+    # still declared at the root: it holds, wherever it was recorded from
+    legacy_root = memvet.Anchor(memvet.AnchorKind.DEPENDENCY, path="examples/celery/requirements.txt",
+                                name="requests", symbol_kind="python")
+    assert ledger.evidence.check(legacy_root, ledger.snapshot(None), "").result is AnchorResult.HOLDS
+
+
+def test_a_broken_manifest_outside_the_project_does_not_block_a_write(repo, ledger, caplog):
+    repo.write("pyproject.toml", '[project]\nname = "shop"\ndependencies = ["requests"]\n')
+    repo.write("examples/broken/package.json", "{not json")
+    repo.write("docs/requirements.txt", "mkdocs>=1.5\n")
+    repo.commit("a broken example")
+    rec = ledger.record("we use requests", ["dep:requests"])
+    assert ledger.verify(rec.decision.id).status is Status.VERIFIED
+    with caplog.at_level("DEBUG", logger="memvet._anchors"), pytest.raises(
+            memvet.AnchorNotFoundError,
+            match=r"mkdocs is declared only in docs/requirements\.txt, a documentation manifest"):
+        ledger.record("docs are built with mkdocs", ["dep:mkdocs"])
+    assert "not looking for mkdocs in examples/broken/package.json: cannot read manifest" in caplog.text
+    with pytest.raises(memvet.AnchorNotFoundError, match=r"\(looked in pyproject\.toml\)$"):
+        ledger.record("x", ["dep:left-pad"])
+
+
+def test_no_root_manifest_says_so(repo, ledger):
+    with pytest.raises(memvet.AnchorNotFoundError,
+                       match="no manifest declares left-pad at the repository root \\(there is no manifest there; "
+                             "MemVet reads pyproject.toml"):
+        ledger.record("x", ["dep:left-pad"])
+
+
+@pytest.mark.parametrize(
+    ("anchor", "error", "message"),
+    [
+        ("dep:redis@../outside", memvet.PathOutsideRepositoryError, "dependency folder ../outside: outside the repository"),
+        ("dep:redis@/etc", memvet.PathOutsideRepositoryError, "absolute paths are not accepted"),
+        ("dep:redis@examples/nope", memvet.AnchorNotFoundError,
+         "dep:redis@examples/nope: there is no folder examples/nope"),
+        ("dep:redis@examples/celery/app.py", memvet.AnchorNotFoundError, "there is no folder examples/celery/app.py"),
+        ("dep:requests>=>2", memvet.UsageError, "'>=>2' is not a version requirement MemVet can evaluate"),
+        ("dep:requests@1.x", memvet.UsageError, "'1.x' is not a version requirement"),
+    ],
+)
+def test_bad_dependency_anchors_are_refused_at_write(repo, ledger, anchor, error, message):
+    _example_repo(repo)
+    with pytest.raises(error, match=re.escape(message)):
+        ledger.record("x", [anchor])
+    assert ledger.decisions() == []
+
+
+def test_dependency_folder_keyword():
+    assert memvet.dependency("redis>=4", folder="examples/celery/") == memvet.dependency("redis>=4@examples/celery")
+    assert memvet.dependency("redis@examples/celery", folder="./examples/celery").scope == "examples/celery"
+    with pytest.raises(memvet.InvalidAnchorError, match="names the folder examples/a and folder= names examples/b"):
+        memvet.dependency("redis@examples/a", folder="examples/b")
+    with pytest.raises(memvet.PathOutsideRepositoryError, match="outside the repository"):
+        memvet.dependency("redis", folder="../outside")
 
 
 # ------------------------------------------------------------------ absence

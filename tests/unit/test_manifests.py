@@ -8,13 +8,18 @@ import textwrap
 import pytest
 
 import memvet._manifests as manifests
-from memvet._errors import UsageError
+from memvet._errors import PathOutsideRepositoryError, UsageError
 from memvet._manifests import (
     MANIFEST_NAMES,
+    NON_PROJECT_FOLDERS,
     Declared,
+    DependencySpec,
     ManifestError,
     declared,
+    format_dependency_spec,
     is_manifest,
+    manifest_home,
+    non_project_kind,
     parse_dependency_spec,
     satisfies,
 )
@@ -541,26 +546,56 @@ def test_toml_line_lookup_is_best_effort() -> None:
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("requests", ("requests", "")),
-        ("  requests  ", ("requests", "")),
-        ("requests>=2.1", ("requests", ">=2.1")),
-        ("requests >= 2.1, <3", ("requests", ">= 2.1, <3")),
-        ("requests[socks]>=2", ("requests", ">=2")),
-        ("Django==4.2.*", ("Django", "==4.2.*")),
-        ("mkdocs~=1.5", ("mkdocs", "~=1.5")),
-        ("left-pad", ("left-pad", "")),
-        ("left-pad^1.3", ("left-pad", "^1.3")),
-        ("left-pad@^1.3.0", ("left-pad", "^1.3.0")),
-        ("@types/node", ("@types/node", "")),
-        ("@types/node@^20", ("@types/node", "^20")),
-        ("github.com/pkg/errors", ("github.com/pkg/errors", "")),
-        ("github.com/pkg/errors@v0.9.1", ("github.com/pkg/errors", "v0.9.1")),
-        ("serde@1.0", ("serde", "1.0")),
-        ("serde_json", ("serde_json", "")),
+        ("requests", ("requests", "", "")),
+        ("  requests  ", ("requests", "", "")),
+        ("requests>=2.1", ("requests", ">=2.1", "")),
+        ("requests >= 2.1, <3", ("requests", ">= 2.1, <3", "")),
+        ("requests[socks]>=2", ("requests", ">=2", "")),
+        ("Django==4.2.*", ("Django", "==4.2.*", "")),
+        ("mkdocs~=1.5", ("mkdocs", "~=1.5", "")),
+        ("left-pad", ("left-pad", "", "")),
+        ("left-pad^1.3", ("left-pad", "^1.3", "")),
+        ("left-pad@^1.3.0", ("left-pad", "^1.3.0", "")),
+        ("@types/node", ("@types/node", "", "")),
+        ("@types/node@^20", ("@types/node", "^20", "")),
+        ("github.com/pkg/errors", ("github.com/pkg/errors", "", "")),
+        ("github.com/pkg/errors@v0.9.1", ("github.com/pkg/errors", "v0.9.1", "")),
+        ("serde@1.0", ("serde", "1.0", "")),
+        ("serde_json", ("serde_json", "", "")),
+        # @folder, last: what follows an @ is a folder unless it starts like a version
+        ("redis@examples/celery", ("redis", "", "examples/celery")),
+        ("redis>=4@examples/celery", ("redis", ">=4", "examples/celery")),
+        ("redis >=4 @ examples/celery/", ("redis", ">=4", "examples/celery")),
+        ("requests[socks]>=2@services/api", ("requests", ">=2", "services/api")),
+        ("@types/node@packages/web", ("@types/node", "", "packages/web")),
+        ("@types/node^20@packages/web", ("@types/node", "^20", "packages/web")),
+        ("@types/node@^20@packages/web", ("@types/node", "^20", "packages/web")),
+        ("@types/node@packages/@org/web", ("@types/node", "", "packages/@org/web")),
+        ("github.com/pkg/errors@v0.9.1@tools", ("github.com/pkg/errors", "v0.9.1", "tools")),
+        ("pkg@./v2", ("pkg", "", "v2")),
+        ("pkg@./src/../lib", ("pkg", "", "lib")),
+        ("pkg@.", ("pkg", "", "")),
     ],
 )
-def test_parse_dependency_spec(text: str, expected: tuple[str, str]) -> None:
-    assert parse_dependency_spec(text) == expected
+def test_parse_dependency_spec(text: str, expected: tuple[str, str, str]) -> None:
+    parsed = parse_dependency_spec(text)
+    assert parsed == DependencySpec(*expected)
+    assert parse_dependency_spec(format_dependency_spec(*parsed)) == parsed
+
+
+@pytest.mark.parametrize(
+    ("parts", "text"),
+    [
+        (("requests", "", ""), "requests"),
+        (("requests", ">=2", "examples/celery"), "requests>=2@examples/celery"),
+        (("github.com/pkg/errors", "v0.9.1", ""), "github.com/pkg/errors@v0.9.1"),
+        (("@types/node", "", "packages/web"), "@types/node@packages/web"),
+        (("pkg", "", "v2"), "pkg@./v2"),
+        (("pkg", "1.0", "2024"), "pkg@1.0@./2024"),
+    ],
+)
+def test_format_dependency_spec(parts: tuple[str, str, str], text: str) -> None:
+    assert format_dependency_spec(*parts) == text
 
 
 @pytest.mark.parametrize(
@@ -570,16 +605,69 @@ def test_parse_dependency_spec(text: str, expected: tuple[str, str]) -> None:
         (">=2.0", "expected a package name"),
         ("requests 2.0", "expected a package name"),
         ("requests>=", "an operator without a version"),
+        ("requests>=@examples", "an operator without a version"),
         ("requests>=2; python_version<'3.12'", "environment markers"),
-        ("left-pad@", "expected name@version"),
+        ("left-pad@", "nothing after '@'"),
+        ("left-pad>=1@", "nothing after '@'; expected a folder"),
+        ("left-pad@1@", "nothing after the last '@'"),
         ("left-pad@1 2", "expected name@version"),
-        ("bad name@1.0", "expected name@version"),
+        ("bad name@1.0", "expected a package name"),
         ("pkg @ https://example.com/x.whl", "URLs are not supported"),
+        # requirements MemVet could never evaluate: refused, not recorded as forever unverifiable
+        ("requests>=>2", "'>=>2' is not a version requirement MemVet can evaluate"),
+        ("requests=>2", "is not a version requirement"),
+        ("requests~=1", "is not a version requirement"),
+        ("left-pad^1 || ^2", "is not a version requirement"),
+        ("left-pad@1.x", "is not a version requirement"),
+        ("left-pad@*", "is not a version requirement"),
+        ("pkg@2024-app", r"a folder named like a version is written @\./2024-app"),
     ],
 )
 def test_parse_dependency_spec_refuses(text: str, reason: str) -> None:
     with pytest.raises(UsageError, match=reason):
         parse_dependency_spec(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("redis@../outside", "outside the repository"),
+        ("redis@examples/../../outside", "outside the repository"),
+        ("redis@..", "outside the repository"),
+        ("redis>=4@/etc", "absolute paths are not accepted"),
+        ("redis@C:/work", "absolute paths are not accepted"),
+        ("redis@examples\\celery", "write a path like examples/celery"),
+    ],
+)
+def test_a_dependency_folder_must_stay_inside_the_repository(text: str, reason: str) -> None:
+    with pytest.raises(PathOutsideRepositoryError, match=reason):
+        parse_dependency_spec(text)
+
+
+@pytest.mark.parametrize(
+    ("path", "home", "kind"),
+    [
+        ("pyproject.toml", "", ""),
+        ("requirements/dev.txt", "", ""),
+        ("packages/web/package.json", "packages/web", ""),
+        ("services/api/requirements/base.txt", "services/api", ""),
+        ("examples/celery/requirements.txt", "examples/celery", "an example manifest"),
+        ("packages/web/test/fixture/package.json", "packages/web/test/fixture", "a test manifest"),
+        ("docs/requirements.txt", "docs", "a documentation manifest"),
+        ("vendor/github.com/x/go.mod", "vendor/github.com/x", "a vendored manifest"),
+        ("node_modules/left-pad/package.json", "node_modules/left-pad", "an installed package's manifest"),
+        ("examples.txt/requirements.txt", "examples.txt", ""),
+    ],
+)
+def test_manifest_home_and_non_project_folders(path: str, home: str, kind: str) -> None:
+    assert manifest_home(path) == home
+    assert non_project_kind(path) == kind
+
+
+def test_non_project_folders_cover_the_usual_names() -> None:
+    for name in ("examples", "example", "docs", "doc", "tests", "test", "testing", "fixtures",
+                 "vendor", "third_party", "node_modules", "samples", "benchmarks"):
+        assert NON_PROJECT_FOLDERS[name].endswith("manifest")
 
 
 # --------------------------------------------------------------------------- #
@@ -679,6 +767,6 @@ def test_satisfies_on_parsed_declarations() -> None:
     assert satisfies(found[("requests", "project.dependencies")], ">=2.5") is False
     assert satisfies(found[("PyYAML", "project.dependencies")], "") is True
     [go] = parse("go.mod", "require github.com/pkg/errors v0.9.1\n")
-    name, spec = parse_dependency_spec("github.com/pkg/errors@v0.9.0")
+    name, spec, _ = parse_dependency_spec("github.com/pkg/errors@v0.9.0")
     assert go.key == name
     assert satisfies(go, spec) is True

@@ -194,7 +194,8 @@ def anchor_options(func: Any) -> Any:
         click.option("--file", "files", multiple=True, metavar="PATH",
                      help="A whole file the decision rests on (repeatable)."),
         click.option("--dep", "deps", multiple=True, metavar="NAME[SPEC]",
-                     help="A declared dependency, e.g. 'requests>=2.31' (repeatable)."),
+                     help="A declared dependency, e.g. 'requests>=2.31'; root manifests count, "
+                     "plus those of a folder named after @: 'redis@examples/celery' (repeatable)."),
         click.option("--absent", "absents", multiple=True, metavar="import:NAME|pattern:REGEX",
                      help="Something that must stay absent (repeatable)."),
         click.option("--quote", "quotes", multiple=True, metavar="CODE",
