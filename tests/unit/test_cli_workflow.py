@@ -597,6 +597,10 @@ def test_config_is_found_from_a_subfolder_but_not_outside_the_repo(tmp_path):
     ("[tool.memvet]\nsimilarity-threshold = 2\n", "similarity-threshold: expected a number between 0 and 1, got 2"),
     ("[tool.memvet]\nduplicate-threshold = true\n", "duplicate-threshold: expected a number between 0 and 1"),
     ("[tool.memvet]\nformat = 'xml'\n", "format: expected one of text, json, markdown, github, got 'xml'"),
+    ("[tool.memvet]\nagent-writes = 'draft'\n", "agent-writes: expected one of proposed, active, got 'draft'"),
+    ("[tool.memvet]\nagent_writes = 1\n", "agent-writes: expected one of proposed, active, got 1"),
+    ("[tool.memvet]\nagent_writes = 'active'\nagent-writes = 'active'\n",
+     "agent_writes and agent-writes are the same key; keep one"),
 ])
 def test_bad_config_is_one_line_exit_2(run, repo, toml, message):
     repo.write("pyproject.toml", toml)
