@@ -143,6 +143,9 @@ class Ledger:
             print(verdict.status.value, verdict.decision.claim, verdict.reason)
     """
 
+    #: How agent-facing adapters write (see :meth:`open`).
+    agent_writes: str = "proposed"
+
     def __init__(self, git: GitRepo, store: ChromaStore, embedder: Embedder, *,
                  namespace: str, cache: SymbolCache | None = None,
                  similarity_threshold: float = 0.80, duplicate_threshold: float = 0.95,
