@@ -352,7 +352,7 @@ class MemVetCheckTool(_LedgerTool):
     name: str = "memvet_check"
     description: str = (
         "Check recorded decisions against the code as it is now. Returns each decision's "
-        "status (verified, unanchored, needs_revalidation, stale, refuted, superseded, "
+        "status (verified, proposed, unanchored, needs_revalidation, stale, refuted, superseded, "
         "rejected) with the reason. Omit decision_id to check them all."
     )
     args_schema: type[BaseModel] = CheckInput

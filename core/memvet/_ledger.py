@@ -197,8 +197,9 @@ class Ledger:
                 (local ``PersistentClient`` ledgers only; a server needs none).
             agent_writes: How agent-facing adapters write: ``"proposed"``
                 (a person approves them) or ``"active"``. Default: the
-                ``agent_writes`` key of the repository's ``[tool.memvet]``
-                table, else ``"proposed"``. Library and CLI writes are
+                ``agent-writes`` key of the repository's ``[tool.memvet]``
+                table (see :func:`memvet.find_config`; an invalid table is a
+                UsageError), else ``"proposed"``. Library and CLI writes are
                 active unless they pass ``proposed=True``.
 
         Raises:

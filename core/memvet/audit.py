@@ -583,9 +583,10 @@ def timeline(ledger: Ledger, at: str | None = "HEAD", last: int = 200, *,
                 continue
             act = acted.get(d.id)
             lifecycle_applies = d.lifecycle is not Lifecycle.ACTIVE and (act is None or index >= act)
+            approval = approved.get(d.id)
             if lifecycle_applies:
                 todo.append(d)
-            elif d.id in proposed and (approved[d.id] is None or index < approved[d.id]):
+            elif d.id in proposed and (approval is None or index < approval):
                 todo.append(proposed[d.id])  # a proposal until the commit its approval names
             else:
                 todo.append(active[d.id])
