@@ -2,8 +2,10 @@
 
 A scripted fake chat model stands in for a real one; swap it for
 ``init_chat_model("...")`` and keep the rest. The script builds a scratch git
-repository, lets the agent record a decision and reject an approach, rewrites
-the code the decision rests on, and prints what the model is told next turn.
+repository, lets the agent propose a decision and reject an approach, has a
+person approve the proposal (agents write proposals unless the project sets
+``agent-writes = "active"``), rewrites the code the decision rests on, and
+prints what the model is told next turn.
 """
 
 import re
@@ -59,7 +61,7 @@ def script():
             "anchors": ["store.py::OrderStore.load"]}},
     ])
     results = " ".join(m.content for m in model.seen[-1] if isinstance(m, ToolMessage))
-    approach = re.findall(r"Recorded decision (\w+)", results)[1]
+    approach = re.findall(r"Proposed decision (\w+)", results)[1]
     yield AIMessage(content="", tool_calls=[
         {"name": "memvet_reject", "id": "c3", "args": {
             "decision_id": approach, "reason": "the cache served stale orders after writes"}},
@@ -82,6 +84,10 @@ agent = create_agent(
 )
 
 agent.invoke({"messages": [{"role": "user", "content": "Remember how orders are saved."}]})
+
+# A person reviews what the agent proposed (`memvet review`) and approves it.
+for proposal in ledger.proposals():
+    ledger.approve(proposal.id, reason="checked OrderStore.save")
 
 # Someone rewrites the code the decision rests on.
 (repo / "store.py").write_text((repo / "store.py").read_text().replace(

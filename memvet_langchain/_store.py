@@ -32,7 +32,7 @@ from langgraph.store.base import (
     SearchOp,
     validate_op_namespace,
 )
-from memvet import Decision, Ledger, RecallItem, Verdict, frame
+from memvet import Decision, Ledger, Lifecycle, RecallItem, Verdict, frame
 
 from memvet_langchain._convert import GROUPS, anchor_specs, check_groups
 
@@ -129,6 +129,15 @@ class MemVetStore(BaseStore):
     deleted (rejected) or drifted item comes back with its status; pass
     ``include=("current", "caution")`` to hide history.
 
+    The store is agent-facing (an agent's ``put`` is an agent's write), so
+    it follows ``agent_writes``: by default a ``put`` writes a proposal,
+    which ``get`` serves with ``status`` ``proposed`` until a person approves
+    it (``memvet approve ID``); a proposed replacement supersedes nothing
+    until then. Putting a different value over a key whose newest item is
+    still a proposal withdraws that proposal (rejected, with a reason) and
+    proposes the new value in its place. ``delete`` rejects an active item
+    or an open proposal.
+
     Setup:
         Install the extra: ``pip install "memvet[langchain]"``.
 
@@ -158,12 +167,19 @@ class MemVetStore(BaseStore):
         at: Where to verify: ``None`` for the working tree, or a revision.
         include: The recall groups ``get`` and ``search`` serve.
         delete_reason: The rejection reason a ``delete`` records.
+        agent_writes: How ``put`` writes: ``"proposed"`` or ``"active"``;
+            default ``ledger.agent_writes`` (``[tool.memvet] agent-writes``,
+            else ``"proposed"``).
     """
 
     def __init__(self, ledger: Ledger, *, at: str | None = None, include: Iterable[str] = GROUPS,
-                 delete_reason: str = "deleted through the LangGraph store") -> None:
+                 delete_reason: str = "deleted through the LangGraph store",
+                 agent_writes: str | None = None) -> None:
         if not delete_reason.strip():
             raise ValueError("delete_reason must not be empty: a rejection needs a reason")
+        if agent_writes not in (None, "proposed", "active"):
+            raise ValueError(f"agent_writes must be 'proposed' or 'active', not {agent_writes!r}")
+        self.agent_writes = agent_writes or ledger.agent_writes
         self.ledger = ledger
         self.at = at
         self.include = check_groups(include)
@@ -200,6 +216,7 @@ class MemVetStore(BaseStore):
                     namespace=self.ledger_namespace(namespace),
                     similarity_threshold=base.similarity_threshold,
                     duplicate_threshold=base.duplicate_threshold, disk_cache=False,
+                    agent_writes=self.agent_writes,
                 )
                 self._ledgers[namespace] = found
             return found
@@ -314,13 +331,21 @@ class MemVetStore(BaseStore):
         tags = [str(t) for t in value.get("tags") or [] if not str(t).startswith(KEY_TAG)]
         tags.append(KEY_TAG + op.key)
         ledger = self.ledger_for(namespace)
+        proposed = self.agent_writes == "proposed"
         old = self._latest(ledger).get(op.key)
-        if (old is not None and old.lifecycle.value == "active"
-                and (old.claim != claim.strip() or sorted(anchor_specs(old)) != sorted(anchors))):
+        changed = old is not None and (old.claim != claim.strip() or sorted(anchor_specs(old)) != sorted(anchors))
+        if old is not None and changed and old.lifecycle is Lifecycle.PROPOSED:
+            # An unreviewed value replaced before review: withdraw it, and
+            # propose the new one against what it would have replaced.
+            ledger.reject(old.id, reason=f"replaced through the LangGraph store before review (key {op.key!r})")
+            target = ledger.get(old.supersedes) if old.supersedes else None
+            old = target if target is not None and target.lifecycle is Lifecycle.ACTIVE else None
+        if old is not None and changed and old.lifecycle is Lifecycle.ACTIVE:
             reason = str(value.get("reason") or f"replaced through the LangGraph store (key {op.key!r})")
-            result = ledger.supersede(old.id, claim, anchors, reason=reason, tags=tags, at=self.at)
+            result = ledger.supersede(old.id, claim, anchors, reason=reason, tags=tags, at=self.at,
+                                      proposed=proposed)
         else:
-            result = ledger.record(claim, anchors, tags=tags, at=self.at, on_conflict="warn")
+            result = ledger.record(claim, anchors, tags=tags, at=self.at, on_conflict="warn", proposed=proposed)
         for conflict in result.conflicts:
             log.warning("store item %s/%s conflicts with decision %s (%s)", namespace, op.key,
                         conflict.decision.id, conflict.why)
@@ -332,7 +357,7 @@ class MemVetStore(BaseStore):
             return
         ledger = self.ledger_for(namespace)
         decision = self._latest(ledger).get(key)
-        if decision is not None and decision.lifecycle.value == "active":
+        if decision is not None and decision.lifecycle in (Lifecycle.ACTIVE, Lifecycle.PROPOSED):
             ledger.reject(decision.id, reason=self.delete_reason)
 
     # ------------------------------------------------------------ BaseStore

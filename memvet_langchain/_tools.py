@@ -1,6 +1,15 @@
 """Tools that let an agent write and read its own decisions.
 
-Each tool is a ``BaseTool`` with a precise pydantic ``args_schema``. Errors
+Each tool is a ``BaseTool`` with a precise pydantic ``args_schema``.
+
+The writing tools (``memvet_record``, ``memvet_supersede``) write proposals
+by default: a person reviews them (``memvet review``) and approves them
+(``memvet approve ID``); until then recall serves them as "proposed, not yet
+reviewed" and a proposed supersede replaces nothing. The ledger's
+``agent_writes`` (from ``[tool.memvet] agent-writes`` when opened with
+``Ledger.open``) decides, and a tool's own ``agent_writes`` wins over it.
+
+Errors
 the model can fix (an anchor that does not resolve, an unknown id, a
 decision that is no longer active) come back as the tool's answer through
 ``ToolException``; errors it cannot fix (the store is down, git failed)
@@ -18,6 +27,7 @@ from memvet import (
     AnchorNotFoundError,
     ConflictError,
     Ledger,
+    Lifecycle,
     RecordResult,
     UnknownDecisionError,
     UsageError,
@@ -125,12 +135,32 @@ class _LedgerTool(BaseTool):
         return await asyncio.to_thread(self._run, *args, **kwargs)
 
 
+class _WritingTool(_LedgerTool):
+    """A tool that writes decisions: as proposals, or active, per ``agent_writes``."""
+
+    agent_writes: Literal["proposed", "active"] | None = None
+    """How the tool writes: ``proposed`` (a person approves), ``active``, or
+    ``None`` to follow ``ledger.agent_writes``."""
+
+    def _proposing(self) -> bool:
+        return (self.agent_writes or self.ledger.agent_writes) == "proposed"
+
+
 def _record_text(result: RecordResult) -> str:
     decision = result.decision
     anchors = ", ".join(a.spec for a in decision.anchors) or "none (stored as unconfirmed)"
-    if result.outcome == "confirmed":
+    review = (f"It awaits review by a person (memvet approve {decision.id}); until then it is served as "
+              "'proposed, not yet reviewed', not as a current decision.")
+    if result.outcome == "confirmed" and decision.lifecycle is Lifecycle.PROPOSED:
+        head = (f"Confirmed existing proposal {decision.id} (proposed before with the same anchors; "
+                f"confirmations: {decision.confirmations}). {review}")
+    elif result.outcome == "confirmed":
         head = (f"Confirmed existing decision {decision.id} (recorded before with the same anchors; "
                 f"confirmations: {decision.confirmations}).")
+    elif result.outcome == "proposed":
+        head = f"Proposed decision {decision.id}; it is a proposal, not yet a decision. {review}"
+        if decision.supersedes:
+            head += (f" If approved, it supersedes {decision.supersedes}, which stays current until then.")
     elif result.outcome == "superseded":
         head = f"Recorded decision {decision.id}; it supersedes {decision.supersedes}."
     else:
@@ -160,12 +190,13 @@ def _conflict_text(exc: ConflictError) -> str:
 # ---------------------------------------------------------------- tools
 
 
-class MemVetRecordTool(_LedgerTool):
+class MemVetRecordTool(_WritingTool):
     """Record a decision with its evidence in the code.
 
     A record that conflicts with active decisions (same anchor or a very
     similar claim) is, by default, not written: the answer names the
     conflicting decisions and tells the agent to supersede them explicitly.
+    By default (``agent_writes``) the decision is written as a proposal.
 
     Instantiate:
         .. code-block:: python
@@ -183,7 +214,8 @@ class MemVetRecordTool(_LedgerTool):
     description: str = (
         "Record a decision (a convention, a design choice, a fact about this codebase) together "
         "with the code it rests on, so it is re-checked whenever it is read. Returns the new "
-        "decision id. If the claim conflicts with an existing decision, nothing is recorded and "
+        "decision id; the answer says whether it was written as a proposal that a person must "
+        "approve first. If the claim conflicts with an existing decision, nothing is recorded and "
         "the conflicting ids are listed: supersede them explicitly with memvet_supersede."
     )
     args_schema: type[BaseModel] = RecordInput
@@ -194,7 +226,7 @@ class MemVetRecordTool(_LedgerTool):
              **_: Any) -> str:
         try:
             result = self.ledger.record(claim, anchors or [], tags=tags or [], at=self.at,
-                                        on_conflict=self.on_conflict)
+                                        on_conflict=self.on_conflict, proposed=self._proposing())
         except ConflictError as exc:
             return _conflict_text(exc)
         except _MODEL_FIXABLE as exc:
@@ -244,7 +276,7 @@ class MemVetRecallTool(_LedgerTool):
         return text or f"No decisions recorded about {query!r}."
 
 
-class MemVetSupersedeTool(_LedgerTool):
+class MemVetSupersedeTool(_WritingTool):
     """Replace an active decision with a new one; the old one becomes history.
 
     Instantiate:
@@ -263,15 +295,16 @@ class MemVetSupersedeTool(_LedgerTool):
     name: str = "memvet_supersede"
     description: str = (
         "Replace an active decision with a new one, giving the reason. The old decision stays "
-        "in history as 'superseded by <new id>: <reason>'. Use it when a recorded decision "
-        "no longer holds or when memvet_record reported a conflict."
+        "in history as 'superseded by <new id>: <reason>'; when the answer says the new one is a "
+        "proposal, the old one stays current until a person approves it. Use it when a recorded "
+        "decision no longer holds or when memvet_record reported a conflict."
     )
     args_schema: type[BaseModel] = SupersedeInput
 
     def _run(self, old_id: str, claim: str, reason: str, anchors: list[str] | None = None,
              **_: Any) -> str:
         result = self._guard(lambda: self.ledger.supersede(old_id, claim, anchors or [], reason=reason,
-                                                               at=self.at))
+                                                               at=self.at, proposed=self._proposing()))
         return _record_text(result)
 
 
@@ -319,7 +352,7 @@ class MemVetCheckTool(_LedgerTool):
     name: str = "memvet_check"
     description: str = (
         "Check recorded decisions against the code as it is now. Returns each decision's "
-        "status (verified, unanchored, needs_revalidation, stale, refuted, superseded, "
+        "status (verified, proposed, unanchored, needs_revalidation, stale, refuted, superseded, "
         "rejected) with the reason. Omit decision_id to check them all."
     )
     args_schema: type[BaseModel] = CheckInput
@@ -347,7 +380,8 @@ _QUIET = ("verified", "superseded", "rejected")
 
 
 def memvet_tools(ledger: Ledger, *, at: str | None = None,
-                 on_conflict: Literal["error", "warn"] = "error") -> list[BaseTool]:
+                 on_conflict: Literal["error", "warn"] = "error",
+                 agent_writes: Literal["proposed", "active"] | None = None) -> list[BaseTool]:
     """The MemVet tools for an agent: record, recall, supersede, reject, check.
 
     Args:
@@ -356,14 +390,18 @@ def memvet_tools(ledger: Ledger, *, at: str | None = None,
         on_conflict: What ``memvet_record`` does with a conflicting claim:
             ``error`` (the default) refuses it and names the conflicts,
             ``warn`` records it and names them.
+        agent_writes: How ``memvet_record`` and ``memvet_supersede`` write:
+            ``proposed`` (a person approves them) or ``active``; default
+            ``ledger.agent_writes`` (``[tool.memvet] agent-writes``, else
+            ``proposed``).
 
     Returns:
         Five tools, ready for ``create_agent(model, tools=...)``.
     """
     return [
-        MemVetRecordTool(ledger=ledger, at=at, on_conflict=on_conflict),
+        MemVetRecordTool(ledger=ledger, at=at, on_conflict=on_conflict, agent_writes=agent_writes),
         MemVetRecallTool(ledger=ledger, at=at),
-        MemVetSupersedeTool(ledger=ledger, at=at),
+        MemVetSupersedeTool(ledger=ledger, at=at, agent_writes=agent_writes),
         MemVetRejectTool(ledger=ledger, at=at),
         MemVetCheckTool(ledger=ledger, at=at),
     ]

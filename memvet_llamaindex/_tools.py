@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 from llama_index.core.tools.tool_spec.base import BaseToolSpec
-from memvet import Ledger, RecordResult, Status, render_blocks
+from memvet import Ledger, Lifecycle, RecordResult, Status, UsageError, render_blocks
 
 from memvet_llamaindex._retriever import GROUPS, check_groups
 
@@ -38,30 +38,42 @@ class MemVetToolSpec(BaseToolSpec):
             working tree.
         include: The groups ``recall`` serves.
         max_chars: Character budget of ``recall``'s answer.
+        agent_writes: How ``record`` and ``supersede`` write: ``"proposed"``
+            (a person reviews and approves them with ``memvet approve``;
+            until then recall serves them as "proposed, not yet reviewed"
+            and a proposed supersede replaces nothing) or ``"active"``.
+            Default: ``ledger.agent_writes``, which ``Ledger.open`` reads from
+            ``[tool.memvet] agent-writes`` (else ``"proposed"``).
     """
 
     spec_functions = ["record", "recall", "supersede", "reject", "check"]
 
     def __init__(self, ledger: Ledger, *, at: str | None = None,
-                 include: tuple[str, ...] = GROUPS, max_chars: int | None = None) -> None:
+                 include: tuple[str, ...] = GROUPS, max_chars: int | None = None,
+                 agent_writes: str | None = None) -> None:
+        if agent_writes not in (None, "proposed", "active"):
+            raise UsageError(f"agent_writes: expected one of proposed, active, got {agent_writes!r}")
         self.ledger = ledger
         self.at = at
         self.include = check_groups(include)
         self.max_chars = max_chars
+        self.agent_writes = agent_writes
+
+    def _proposing(self) -> bool:
+        return (self.agent_writes or self.ledger.agent_writes) == "proposed"
 
     def record(self, claim: str, anchors: list[str] | None = None) -> str:
         """Record a decision about this codebase together with the code it rests on.
 
-        Use it once a design choice, constraint or convention is settled, so later
-        readers can tell when the code stopped backing it. To replace an existing
-        decision use supersede instead. Returns the new decision's id, and any
-        active decision it conflicts with (supersede or reject those explicitly).
+        Use it once a design choice, constraint or convention is settled. To replace a
+        decision use supersede. Returns the new id, says if it is a proposal awaiting a
+        person's approval, and lists active decisions it conflicts with.
 
         Args:
             claim (str): The decision in one or two sentences, e.g. "Orders are appended to a JSON-lines file".
             anchors (list[str] | None): Evidence in the code, each one of: "path/to/file.py::Class.method" (a function, class or method), "path/to/file" (a whole file), "dep:requests>=2" (a declared dependency), "import:pickle" or "pattern:<regex>" (something that must stay absent). Paths are relative to the repository root. Without anchors the decision is served as unconfirmed.
         """
-        return _describe(self.ledger.record(claim, anchors or ()))
+        return _describe(self.ledger.record(claim, anchors or (), proposed=self._proposing()))
 
     def recall(self, query: str, k: int = 5) -> str:
         """Recall the decisions relevant to a question, each re-verified against the code now.
@@ -84,7 +96,9 @@ class MemVetToolSpec(BaseToolSpec):
         """Replace an active decision with a new one; the old one is kept as history.
 
         Use it when a decision changed: the old decision will be served as
-        "superseded by <new id>: <reason>" and never as current again.
+        "superseded by <new id>: <reason>" and never as current again. When the
+        answer says the new decision is a proposal, the old one stays current
+        until a person approves it.
 
         Args:
             decision_id (str): Id of the active decision to replace (as shown in brackets by recall).
@@ -92,7 +106,8 @@ class MemVetToolSpec(BaseToolSpec):
             reason (str): Why the old decision no longer holds.
             anchors (list[str] | None): Evidence for the new decision, in the same forms as for record.
         """
-        return _describe(self.ledger.supersede(decision_id, claim, anchors or (), reason=reason))
+        return _describe(self.ledger.supersede(decision_id, claim, anchors or (), reason=reason,
+                                               proposed=self._proposing()))
 
     def reject(self, decision_id: str, reason: str) -> str:
         """Retract an active decision that was tried and did not work.
@@ -130,9 +145,18 @@ class MemVetToolSpec(BaseToolSpec):
 
 def _describe(result: RecordResult) -> str:
     decision = result.decision
-    if result.outcome == "confirmed":
+    review = (f"it awaits review by a person (memvet approve {decision.id}); until then it is served as "
+              "'proposed, not yet reviewed', not as a current decision")
+    if result.outcome == "confirmed" and decision.lifecycle is Lifecycle.PROPOSED:
+        lines = [f"confirmed existing proposal {decision.id} (confirmations: {decision.confirmations}); "
+                 f"no copy added; {review}"]
+    elif result.outcome == "confirmed":
         lines = [f"confirmed existing decision {decision.id} (confirmations: {decision.confirmations}); "
                  "no copy added"]
+    elif result.outcome == "proposed":
+        lines = [f"proposed decision {decision.id}: a proposal, not yet a decision; {review}"]
+        if decision.supersedes:
+            lines.append(f"if approved, it supersedes {decision.supersedes}, which stays current until then")
     elif result.outcome == "superseded":
         lines = [f"recorded decision {decision.id}; it supersedes {decision.supersedes}"]
     else:

@@ -11,11 +11,17 @@ defaults). Example::
     similarity-threshold = 0.8
     duplicate-threshold = 0.95
     format = "text"                          # text | json | markdown | github
+    agent-writes = "proposed"                # proposed | active
 
 ``ignore`` lists globs of paths whose decisions ``check`` does not gate on:
 a decision whose every path-bearing anchor lies under an ignored glob is
 left out of ``check`` (and counted as ignored), and changes to ignored
 paths do not pull decisions into ``check --since``.
+
+``agent-writes`` (also spelled ``agent_writes``) says how agent-facing adapters (the LangChain tools and
+LangGraph store, the LlamaIndex tool spec) write: ``proposed`` (the
+default: a person reviews and approves with ``memvet approve``) or
+``active``. ``Ledger.open`` reads it into ``Ledger.agent_writes``.
 """
 
 from __future__ import annotations
@@ -29,12 +35,17 @@ from typing import Any
 from memvet._errors import UsageError
 from memvet._model import Status
 
-__all__ = ["FORMATS", "Config", "find_config", "load_config"]
+__all__ = ["AGENT_WRITES", "FORMATS", "Config", "check_agent_writes", "find_config", "load_config"]
 
 #: Output formats of ``memvet check``.
 FORMATS = ("text", "json", "markdown", "github")
 
-_KEYS = ("fail-on", "ignore", "similarity-threshold", "duplicate-threshold", "format")
+#: The values of ``agent_writes``.
+AGENT_WRITES = ("proposed", "active")
+
+_KEYS = ("fail-on", "ignore", "similarity-threshold", "duplicate-threshold", "format", "agent-writes")
+#: Other spellings accepted for a key (the issue that asked for it wrote ``agent_writes``).
+_ALIASES = {"agent_writes": "agent-writes"}
 
 
 @dataclass(frozen=True)
@@ -48,6 +59,7 @@ class Config:
         similarity_threshold: Passed to ``Ledger.open``.
         duplicate_threshold: Passed to ``Ledger.open``.
         format: Default output format of ``check``.
+        agent_writes: How agent-facing adapters write (``proposed`` or ``active``).
     """
 
     path: Path | None = None
@@ -56,6 +68,18 @@ class Config:
     similarity_threshold: float | None = None
     duplicate_threshold: float | None = None
     format: str | None = None
+    agent_writes: str | None = None
+
+
+def check_agent_writes(value: Any, where: str) -> str:
+    """``value`` if it is one of :data:`AGENT_WRITES`.
+
+    Raises:
+        UsageError: Anything else, naming ``where``.
+    """
+    if not isinstance(value, str) or value not in AGENT_WRITES:
+        raise UsageError(f"{where}: expected one of {', '.join(AGENT_WRITES)}, got {value!r}")
+    return value
 
 
 def parse_statuses(value: Any, where: str) -> tuple[str, ...]:
@@ -107,6 +131,12 @@ def load_config(pyproject: str | os.PathLike[str]) -> Config:
     where = f"{path} [tool.memvet]"
     if not isinstance(table, dict):
         raise UsageError(f"{where}: expected a table")
+    for alias, key in _ALIASES.items():
+        if alias in table:
+            if key in table:
+                raise UsageError(f"{where}: {alias} and {key} are the same key; keep one")
+            table = {**table, key: table[alias]}
+            del table[alias]
     unknown = sorted(set(table) - set(_KEYS))
     if unknown:
         raise UsageError(f"{where}: unknown key {', '.join(unknown)}; known keys: {', '.join(_KEYS)}")
@@ -128,6 +158,8 @@ def load_config(pyproject: str | os.PathLike[str]) -> Config:
         duplicate_threshold=(_threshold(table["duplicate-threshold"], f"{where} duplicate-threshold")
                              if "duplicate-threshold" in table else None),
         format=fmt,
+        agent_writes=(check_agent_writes(table["agent-writes"], f"{where} agent-writes")
+                      if "agent-writes" in table else None),
     )
 
 

@@ -5,7 +5,8 @@ Two kinds of export:
 * **Agent context** (:func:`agent_context`): every decision checked at a target and
   sorted into what an agent may rely on (verified), what it must verify
   first (drifted: unanchored, needs revalidation, stale, refuted, each with
-  its reason), and what it must not repeat (rejected). Rendered as Markdown
+  its reason), what was proposed and not yet reviewed (proposed, with what
+  its evidence says), and what it must not repeat (rejected). Rendered as Markdown
   for an ``AGENTS.md``-style include, or as JSON. Drifted decisions are never
   left out silently; ``current_only`` leaves them out and says so.
 * **Ledger dump** (:func:`export_jsonl` / :func:`import_jsonl`): the whole
@@ -79,9 +80,11 @@ class Context:
         rejected: Approaches tried and rejected.
         superseded: How many superseded decisions were left out (their
             successors are listed).
-        current_only: Only ``verified`` was asked for; ``drifted`` and
-            ``rejected`` are empty and counted in ``left_out``.
+        current_only: Only ``verified`` was asked for; ``drifted``,
+            ``rejected`` and ``proposed`` are empty and counted in ``left_out``.
         left_out: Decisions left out by ``current_only``.
+        proposed: Proposals not yet reviewed (never to be relied on as
+            decisions; their reason says what their evidence shows).
     """
 
     target: str
@@ -92,6 +95,7 @@ class Context:
     superseded: int = 0
     current_only: bool = False
     left_out: int = 0
+    proposed: tuple[Verdict, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         def item(v: Verdict) -> dict[str, Any]:
@@ -104,6 +108,7 @@ class Context:
             "verified": [item(v) for v in self.verified],
             "drifted": [item(v) for v in self.drifted],
             "rejected": [item(v) for v in self.rejected],
+            "proposed": [item(v) for v in self.proposed],
             "superseded_left_out": self.superseded, "left_out": self.left_out,
         }
 
@@ -126,8 +131,8 @@ class Context:
             out.append("- (none)")
         if self.current_only:
             if self.left_out:
-                out += ["", f"> Only verified decisions are listed (`--current-only`): {self.left_out} drifted "
-                        "or rejected decision(s) were left out. Run `memvet check` to see them."]
+                out += ["", f"> Only verified decisions are listed (`--current-only`): {self.left_out} drifted, "
+                        "proposed or rejected decision(s) were left out. Run `memvet check` to see them."]
             return "\n".join(out) + "\n"
         if self.drifted:
             out += [
@@ -141,6 +146,17 @@ class Context:
             for v in self.drifted:
                 out.append(f"- **{v.status.value}** [`{v.id}`]: {_one_line(v.decision.claim)}  ")
                 out.append(f"  Reason: {_one_line(v.reason)}")
+        if self.proposed:
+            out += [
+                "",
+                "## Proposed, not yet reviewed",
+                "",
+                "> **Caution:** nobody has reviewed these yet. They are not decisions; do not rely on them.",
+                "",
+            ]
+            for v in self.proposed:
+                out.append(f"- **proposed** [`{v.id}`]: {_one_line(v.decision.claim)}  ")
+                out.append(f"  Evidence: {_one_line(v.reason.removeprefix('not yet reviewed; its evidence: '))}")
         if self.rejected:
             out += ["", "## Previously tried, rejected (do not repeat)", ""]
             for v in self.rejected:
@@ -165,11 +181,12 @@ def agent_context(ledger: Ledger, at: str | None = None, *, current_only: bool =
     verified = tuple(v for v in verdicts if v.status is Status.VERIFIED)
     drifted = tuple(v for v in verdicts if v.status in _DRIFTED)
     rejected = tuple(v for v in verdicts if v.status is Status.REJECTED)
+    proposed = tuple(v for v in verdicts if v.status is Status.PROPOSED)
     superseded = sum(1 for v in verdicts if v.status is Status.SUPERSEDED)
     if current_only:
         return Context(snap.name, snap.base_commit, verified, superseded=superseded, current_only=True,
-                       left_out=len(drifted) + len(rejected))
-    return Context(snap.name, snap.base_commit, verified, drifted, rejected, superseded)
+                       left_out=len(drifted) + len(rejected) + len(proposed))
+    return Context(snap.name, snap.base_commit, verified, drifted, rejected, superseded, proposed=proposed)
 
 
 # ===================================================================== dump

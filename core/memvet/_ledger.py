@@ -17,6 +17,7 @@ from memvet._anchors import AnchorSpec, Evidence, parse_anchor
 from memvet._claims import bind, claim_terms, render_unbound
 from memvet._cache import SymbolCache
 from memvet._codec import anchor_keys
+from memvet._config import check_agent_writes
 from memvet._embedding import Embedder, MiniLMEmbedder, as_embedder
 from memvet._errors import (
     AmbiguousIdError,
@@ -37,6 +38,7 @@ from memvet._model import (
     Conflict,
     Decision,
     Lifecycle,
+    Proposal,
     Recall,
     Receipt,
     RecordResult,
@@ -143,9 +145,13 @@ class Ledger:
             print(verdict.status.value, verdict.decision.claim, verdict.reason)
     """
 
+    #: How agent-facing adapters write (see :meth:`open`).
+    agent_writes: str = "proposed"
+
     def __init__(self, git: GitRepo, store: ChromaStore, embedder: Embedder, *,
                  namespace: str, cache: SymbolCache | None = None,
-                 similarity_threshold: float = 0.80, duplicate_threshold: float = 0.95) -> None:
+                 similarity_threshold: float = 0.80, duplicate_threshold: float = 0.95,
+                 agent_writes: str = "proposed") -> None:
         self.git = git
         self.store = store
         self.embedder = embedder
@@ -154,6 +160,9 @@ class Ledger:
         self.verifier = Verifier(self.evidence)
         self.similarity_threshold = similarity_threshold
         self.duplicate_threshold = duplicate_threshold
+        #: How agent-facing adapters (tools, LangGraph store) write:
+        #: ``"proposed"`` (a person approves) or ``"active"``.
+        self.agent_writes = check_agent_writes(agent_writes, "agent_writes")
 
     @classmethod
     def open(cls, repo: str | os.PathLike[str] = ".", *, path: str | os.PathLike[str] | None = None,
@@ -161,7 +170,7 @@ class Ledger:
              embedding: Any = None, namespace: str | None = None, team: str | None = None,
              user: str | None = None, similarity_threshold: float = 0.80,
              duplicate_threshold: float = 0.95, disk_cache: bool = True,
-             lock_timeout: float = DEFAULT_LOCK_TIMEOUT) -> Ledger:
+             lock_timeout: float = DEFAULT_LOCK_TIMEOUT, agent_writes: str | None = None) -> Ledger:
         """Open (or create) the ledger of a repository.
 
         Args:
@@ -188,12 +197,23 @@ class Ledger:
             lock_timeout: Seconds a write waits for another process writing
                 the same local ledger before :class:`LedgerLockedError`
                 (local ``PersistentClient`` ledgers only; a server needs none).
+            agent_writes: How agent-facing adapters write: ``"proposed"``
+                (a person approves them) or ``"active"``. Default: the
+                ``agent-writes`` key of the repository's ``[tool.memvet]``
+                table (see :func:`memvet.find_config`; an invalid table is a
+                UsageError), else ``"proposed"``. Library and CLI writes are
+                active unless they pass ``proposed=True``.
 
         Raises:
             NotARepositoryError, EmptyRepositoryError, StoreError
             (StoreUnavailableError, AuthenticationError), UsageError.
         """
         git = GitRepo(repo)
+        if agent_writes is None:
+            from memvet._config import find_config
+
+            agent_writes = find_config(repo).agent_writes or "proposed"
+        agent_writes = check_agent_writes(agent_writes, "agent_writes")
         if namespace is not None and (not isinstance(namespace, str) or not namespace.strip()):
             raise UsageError(f"invalid namespace {namespace!r}: it must be a non-empty string")
         home = Path(path) if path is not None else git.root / ".memvet"
@@ -232,7 +252,8 @@ class Ledger:
             raise
         cache = SymbolCache(home / "cache" if disk_cache else None)
         return cls(git, store, embedder, namespace=ns, cache=cache,
-                   similarity_threshold=similarity_threshold, duplicate_threshold=duplicate_threshold)
+                   similarity_threshold=similarity_threshold, duplicate_threshold=duplicate_threshold,
+                   agent_writes=agent_writes)
 
     # ================================================================= reads
 
@@ -338,6 +359,24 @@ class Ledger:
                 return group_recall(query, snap.name, pairs, k, include)
             n *= 4
 
+    def proposals(self, at: str | None = None) -> list[Proposal]:
+        """Every open proposal, oldest first, with what a reviewer needs:
+        its verdict at ``at`` (each anchor checked) and the active decisions
+        it collides with now."""
+        snap = self.snapshot(at)
+        found = [d for d in self.decisions() if d.lifecycle is Lifecycle.PROPOSED]
+        # Embedded as documents, as a write embeds them: the same scores as at record time.
+        vectors = self.embedder.embed_documents([d.claim for d in found]) if found else []
+        out = []
+        for verdict, vector in zip(self.verifier.verdicts(found, snap), vectors, strict=True):
+            d = verdict.decision
+            neighbours = self.store.query(vector, 10)
+            candidates = self._effective([n for n, _ in neighbours])
+            conflicts, warnings = self._conflicts(candidates, {n.id: s for n, s in neighbours},
+                                                  anchor_keys(d.anchors), snap, {d.id, d.supersedes})
+            out.append(Proposal(verdict, tuple(conflicts), tuple(warnings)))
+        return out
+
     def history(self, decision_id: str) -> list[Receipt]:
         """The receipts of one decision, oldest first."""
         return self.store.receipts_for(self._resolve_id(decision_id))
@@ -373,9 +412,15 @@ class Ledger:
         except KeyError:
             return ""
 
-    def _require_active(self, decision_id: str) -> Decision:
+    def _require_active(self, decision_id: str, *, proposals: bool = False) -> Decision:
+        """The decision, if it is active (or, with ``proposals``, a proposal)."""
         decision = self.get(decision_id)
-        if decision.lifecycle is not Lifecycle.ACTIVE:
+        if decision.lifecycle is Lifecycle.PROPOSED and not proposals:
+            raise NotAllowedError(
+                f"decision {decision.id} is a proposal, not yet reviewed; approve it first "
+                f"(memvet approve {decision.id}) or reject it"
+            )
+        if decision.lifecycle not in (Lifecycle.ACTIVE, Lifecycle.PROPOSED):
             extra = f" by {decision.superseded_by}" if decision.superseded_by else ""
             raise NotAllowedError(
                 f"decision {decision.id} is already {decision.lifecycle.value}{extra}; "
@@ -447,7 +492,7 @@ class Ledger:
     def record(self, claim: str, anchors: Iterable[AnchorLike] = (), *, supersedes: str | None = None,
                reason: str | None = None, tags: Iterable[str] = (), author: str | None = None,
                at: str | None = None, on_conflict: str = "warn", expires_at: float | None = None,
-               base: str | None = None, unbound: Iterable[str] = ()) -> RecordResult:
+               base: str | None = None, unbound: Iterable[str] = (), proposed: bool = False) -> RecordResult:
         """Record a decision with its evidence.
 
         Args:
@@ -468,11 +513,15 @@ class Ledger:
             unbound: Code-like terms of the claim that are deliberately not
                 in the anchored evidence (shown as such by ``show`` and
                 recall); every other term must occur in it.
+            proposed: Write a proposal: served as ``proposed, not yet
+                reviewed`` until :meth:`approve`. A proposal that names
+                ``supersedes`` replaces nothing until it is approved.
 
         Returns:
-            What happened: ``recorded``, ``superseded``, or ``confirmed``
-            (a near duplicate of an active decision with the same anchors,
-            whose confirmation counter went up instead of adding a copy).
+            What happened: ``recorded``, ``superseded``, ``proposed``, or
+            ``confirmed`` (a near duplicate of an active decision, or for a
+            proposal of an open proposal, with the same anchors, whose
+            confirmation counter went up instead of adding a copy).
 
         Raises:
             UsageError and its subclasses for bad input (nothing is written):
@@ -483,12 +532,12 @@ class Ledger:
         with self.store.writing():
             return self._record(claim, anchors, supersedes=supersedes, reason=reason, tags=tags,
                                 author=author, at=at, on_conflict=on_conflict, expires_at=expires_at,
-                                base=base, unbound=unbound)
+                                base=base, unbound=unbound, proposed=proposed)
 
     def _record(self, claim: str, anchors: Iterable[AnchorLike], *, supersedes: str | None,
                 reason: str | None, tags: Iterable[str], author: str | None, at: str | None,
                 on_conflict: str, expires_at: float | None, base: str | None,
-                unbound: Iterable[str] = ()) -> RecordResult:
+                unbound: Iterable[str] = (), proposed: bool = False) -> RecordResult:
         if not isinstance(claim, str) or not claim.strip():
             raise UsageError("a decision needs a non-empty claim")
         claim = claim.strip()
@@ -512,34 +561,20 @@ class Ledger:
         neighbours = self.store.query(embedding, 10)
         candidates = self._effective([d for d, _ in neighbours])
         scores = {d.id: s for d, s in neighbours}
-        if old is None:
-            for d in candidates:
-                if (d.lifecycle is Lifecycle.ACTIVE and scores[d.id] >= self.duplicate_threshold
-                        and anchor_keys(d.anchors) == keys):
-                    return self._confirm(d, author, now, snap.base_commit)
-
-        conflicts: list[Conflict] = []
-        warnings: list[str] = []
-        seen: set[str] = set()
-        skip = {old.id} if old else set()
-        sharing = self._effective(self.store.with_any("anchor_keys", keys)) if keys else []
-        for d in sharing:
-            if d.lifecycle is Lifecycle.ACTIVE and d.id not in skip:
-                shared = sorted(set(anchor_keys(d.anchors)) & set(keys))
-                conflicts.append(self._conflict(d, snap, f"shares anchor {', '.join(shared)}"))
-                seen.add(d.id)
+        open_proposals: list[Decision] = []
         for d in candidates:
-            score = scores[d.id]
-            if d.id in skip or d.id in seen or score < self.similarity_threshold:
+            if scores[d.id] < self.duplicate_threshold or anchor_keys(d.anchors) != keys:
                 continue
-            if d.lifecycle is Lifecycle.ACTIVE:
-                conflicts.append(self._conflict(d, snap, f"a similar claim (similarity {score:.2f})"))
-                seen.add(d.id)
-            elif d.lifecycle is Lifecycle.REJECTED:
-                warnings.append(
-                    f"close to decision {d.id} (similarity {score:.2f}): previously tried, rejected: "
-                    f"{d.reason or 'no reason given'}"
-                )
+            if d.lifecycle is Lifecycle.ACTIVE and old is None:
+                return self._confirm(d, author, now, snap.base_commit)
+            if d.lifecycle is Lifecycle.PROPOSED:
+                if proposed and d.supersedes == (old.id if old else ""):
+                    return self._confirm(d, author, now, snap.base_commit)
+                open_proposals.append(d)
+
+        conflicts, warnings = self._conflicts(candidates, scores, keys, snap, {old.id} if old else set())
+        warnings.extend(f"the same claim is proposed as {d.id}, awaiting review: approve or reject it"
+                        for d in open_proposals)
         if conflicts and on_conflict == "error":
             ids = ", ".join(c.decision.id for c in conflicts)
             raise ConflictError(
@@ -548,8 +583,9 @@ class Ledger:
                 tuple(conflicts),
             )
 
+        lifecycle = Lifecycle.PROPOSED if proposed else Lifecycle.ACTIVE
         decision = Decision(
-            id=_new_id(), claim=claim, anchors=tuple(resolved), lifecycle=Lifecycle.ACTIVE,
+            id=_new_id(), claim=claim, anchors=tuple(resolved), lifecycle=lifecycle,
             supersedes=old.id if old else "", reason=(reason or "") if old else "", tags=tags,
             author=author, created_at=now, commit=snap.base_commit, hash_version=_code.HASH_VERSION,
             namespace=self.namespace, expires_at=float(expires_at or 0.0), unbound=declared,
@@ -558,9 +594,15 @@ class Ledger:
         # written first, so a read already treats `old` as superseded from that
         # moment; the old record's update and the receipts follow, and a crash
         # in between is finished by the next write (Ledger.repair).
-        receipts = [self._receipt(decision.id, "record", "", Lifecycle.ACTIVE.value, reason=reason or "",
-                                  author=author, at=now, commit=snap.base_commit,
+        receipts = [self._receipt(decision.id, "propose" if proposed else "record", "", lifecycle.value,
+                                  reason=reason or "", author=author, at=now, commit=snap.base_commit,
                                   related=old.id if old else "")]
+        if proposed:
+            # A proposal replaces nothing yet (only an active successor
+            # supersedes): one new record, its receipt, and no journal.
+            self.store.apply(Intent("propose", add=(decision, tuple(embedding)), receipts=tuple(receipts)),
+                             journaled=False)
+            return RecordResult(decision, "proposed", tuple(conflicts), tuple(warnings))
         updates = []
         if old is not None:
             receipts.append(self._receipt(old.id, "supersede", Lifecycle.ACTIVE.value,
@@ -597,35 +639,128 @@ class Ledger:
     def _conflict(self, decision: Decision, snap: Snapshot, why: str) -> Conflict:
         return Conflict(decision, self.verifier.verdict(decision, snap).status, why)
 
+    def _conflicts(self, candidates: Sequence[Decision], scores: dict[str, float], keys: Sequence[str],
+                   snap: Snapshot, skip: set[str]) -> tuple[list[Conflict], list[str]]:
+        """Active decisions a claim collides with (sharing an anchor, or a
+        near neighbour), and warnings for rejected near neighbours.
+
+        Args:
+            candidates: The claim's nearest decisions, effective lifecycle.
+            scores: Their similarity to the claim, by id.
+            keys: The claim's anchor keys.
+            snap: Where conflicting decisions are verified.
+            skip: Ids that never count (the decision itself, what it supersedes).
+        """
+        conflicts: list[Conflict] = []
+        warnings: list[str] = []
+        seen: set[str] = set()
+        sharing = self._effective(self.store.with_any("anchor_keys", keys)) if keys else []
+        for d in sharing:
+            if d.lifecycle is Lifecycle.ACTIVE and d.id not in skip:
+                shared = sorted(set(anchor_keys(d.anchors)) & set(keys))
+                conflicts.append(self._conflict(d, snap, f"shares anchor {', '.join(shared)}"))
+                seen.add(d.id)
+        for d in candidates:
+            score = scores[d.id]
+            if d.id in skip or d.id in seen or score < self.similarity_threshold:
+                continue
+            if d.lifecycle is Lifecycle.ACTIVE:
+                conflicts.append(self._conflict(d, snap, f"a similar claim (similarity {score:.2f})"))
+                seen.add(d.id)
+            elif d.lifecycle is Lifecycle.REJECTED:
+                warnings.append(
+                    f"close to decision {d.id} (similarity {score:.2f}): previously tried, rejected: "
+                    f"{d.reason or 'no reason given'}"
+                )
+        return conflicts, warnings
+
     def _confirm(self, decision: Decision, author: str, now: float, commit: str) -> RecordResult:
         updated = decision.evolve(confirmations=decision.confirmations + 1)
-        receipt = self._receipt(decision.id, "confirm", Lifecycle.ACTIVE.value, Lifecycle.ACTIVE.value,
-                                reason="recorded again", author=author, at=now, commit=commit)
+        state = decision.lifecycle.value
+        receipt = self._receipt(decision.id, "confirm", state, state, reason="recorded again", author=author,
+                                at=now, commit=commit)
         self.store.apply(Intent("confirm", updates=(updated,), receipts=(receipt,)))
         return RecordResult(updated, "confirmed")
 
     def supersede(self, old_id: str, claim: str, anchors: Iterable[AnchorLike] = (), *, reason: str,
                   tags: Iterable[str] = (), author: str | None = None, at: str | None = None,
-                  base: str | None = None, unbound: Iterable[str] = ()) -> RecordResult:
+                  base: str | None = None, unbound: Iterable[str] = (), proposed: bool = False) -> RecordResult:
         """Replace an active decision with a new one; the old one becomes history.
 
-        The new claim is bound to its evidence as in :meth:`record`.
+        The new claim is bound to its evidence as in :meth:`record`. With ``proposed=True`` the new decision is a proposal and the old
+        one stays current until the proposal is approved (:meth:`approve`).
         """
         return self.record(claim, anchors, supersedes=old_id, reason=reason, tags=tags, author=author,
-                           at=at, base=base, unbound=unbound)
+                           at=at, base=base, unbound=unbound, proposed=proposed)
+
+    def approve(self, decision_id: str, *, reason: str | None = None, author: str | None = None) -> Decision:
+        """Approve a proposal: it becomes active, and if it names a decision it
+        supersedes, that one becomes history now.
+
+        The supersede is crash-safe like :meth:`supersede`'s: one journaled
+        act whose first write makes the approved decision active (from then
+        on a read treats the old one as superseded by its pointer), followed
+        by the old record's update and the receipts.
+
+        Args:
+            decision_id: The proposal's id (or a unique prefix).
+            reason: What the reviewer checked (kept in the receipt).
+            author: Who approves; default the repository's ``user.name``.
+
+        Returns:
+            The approved decision.
+
+        Raises:
+            NotAllowedError: It is not a proposal, or the decision it
+                supersedes is no longer active.
+            UnknownDecisionError, AmbiguousIdError.
+        """
+        with self.store.writing():
+            decision = self.get(decision_id)
+            if decision.lifecycle is not Lifecycle.PROPOSED:
+                raise NotAllowedError(
+                    f"decision {decision.id} is {decision.lifecycle.value}, not a proposal; only a proposal "
+                    "can be approved"
+                )
+            old = self.get(decision.supersedes) if decision.supersedes else None
+            if old is not None and old.lifecycle is not Lifecycle.ACTIVE:
+                by = f" by {old.superseded_by}" if old.superseded_by else ""
+                raise NotAllowedError(
+                    f"cannot approve {decision.id}: the decision it supersedes, {old.id}, is already "
+                    f"{old.lifecycle.value}{by}; record anew or supersede the current one"
+                )
+            author = self._author(author)
+            now = time.time()
+            commit = str(self.git.head_commit().id)
+            approved = decision.evolve(lifecycle=Lifecycle.ACTIVE)
+            receipts = [self._receipt(decision.id, "approve", Lifecycle.PROPOSED.value, Lifecycle.ACTIVE.value,
+                                      reason=(reason or "").strip(), author=author, at=now, commit=commit,
+                                      related=old.id if old else "")]
+            updates = [approved]
+            if old is not None:
+                updates.append(old.evolve(lifecycle=Lifecycle.SUPERSEDED, superseded_by=decision.id,
+                                          reason=decision.reason, resolved_at=now))
+                receipts.append(self._receipt(old.id, "supersede", Lifecycle.ACTIVE.value,
+                                              Lifecycle.SUPERSEDED.value, reason=decision.reason, author=author,
+                                              at=now, commit=commit, related=decision.id))
+            self.store.apply(Intent("approve", updates=tuple(updates), receipts=tuple(receipts)))
+            if old is not None:
+                self._settle_race(old, approved, author, commit)
+            return approved
 
     def reject(self, decision_id: str, *, reason: str, author: str | None = None) -> Decision:
-        """Retract a decision (tried, did not work). It stays as history."""
+        """Retract a decision (tried, did not work), or turn down a proposal.
+        It stays as history."""
         reason = self._reason(reason, "a rejection")
         with self.store.writing():
-            decision = self._require_active(decision_id)
+            decision = self._require_active(decision_id, proposals=True)
             author = self._author(author)
             now = time.time()
             commit = str(self.git.head_commit().id)
             # The decision's own record changes first (one atomic update), so
             # reads see the rejection the moment it lands; the receipt follows.
             updated = decision.evolve(lifecycle=Lifecycle.REJECTED, reason=reason, resolved_at=now)
-            receipt = self._receipt(decision.id, "reject", Lifecycle.ACTIVE.value, Lifecycle.REJECTED.value,
+            receipt = self._receipt(decision.id, "reject", decision.lifecycle.value, Lifecycle.REJECTED.value,
                                     reason=reason, author=author, at=now, commit=commit)
             self.store.apply(Intent("reject", updates=(updated,), receipts=(receipt,)))
             return updated

@@ -20,6 +20,7 @@ __all__ = [
     "Conflict",
     "Decision",
     "Lifecycle",
+    "Proposal",
     "Recall",
     "RecallItem",
     "Receipt",
@@ -312,12 +313,51 @@ class Conflict:
 
 
 @dataclass(frozen=True)
+class Proposal:
+    """A proposal with what a reviewer needs to approve or reject it.
+
+    Attributes:
+        verdict: Its verdict (status ``proposed``; the reason carries what
+            its evidence says, and ``checks`` each anchor's result).
+        conflicts: Active decisions it collides with now (sharing an
+            anchor, or a near neighbour), the one it supersedes excepted.
+        warnings: Rejected decisions it is close to, with their reasons.
+    """
+
+    verdict: Verdict
+    conflicts: tuple[Conflict, ...] = ()
+    warnings: tuple[str, ...] = ()
+
+    @property
+    def id(self) -> str:
+        return self.verdict.decision.id
+
+    @property
+    def decision(self) -> Decision:
+        return self.verdict.decision
+
+    def to_dict(self) -> dict[str, Any]:
+        d = self.verdict.decision
+        out = self.verdict.to_dict()
+        out.update({
+            "author": d.author, "created_at": d.created_at, "commit": d.commit, "supersedes": d.supersedes,
+            "reason_given": d.reason, "tags": list(d.tags), "confirmations": d.confirmations,
+            "quotes": [{"spec": a.spec, "quote": a.quote} for a in d.anchors if a.quote],
+            "unbound": list(d.unbound),
+            "conflicts": [c.to_dict() for c in self.conflicts],
+            "warnings": list(self.warnings),
+        })
+        return out
+
+
+@dataclass(frozen=True)
 class RecordResult:
     """What ``Ledger.record`` did.
 
     ``outcome`` is ``recorded`` (a new decision), ``confirmed`` (a near
-    duplicate of an active decision, whose counter was bumped instead) or
-    ``superseded`` (recorded and replaced ``supersedes``).
+    duplicate of an active decision, or of an open proposal, whose counter
+    was bumped instead), ``superseded`` (recorded and replaced
+    ``supersedes``) or ``proposed`` (a proposal, awaiting review).
     """
 
     decision: Decision

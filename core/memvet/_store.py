@@ -266,6 +266,15 @@ class Intent:
     id: str = field(default_factory=lambda: "i-" + uuid.uuid4().hex)
     at: float = field(default_factory=time.time)
 
+    def starts_from(self, decision_id: str) -> str:
+        """The lifecycle a decision this act updates had when the act began:
+        the ``from`` of its receipt here, else ``active`` (every act but an
+        approval or the rejection of a proposal starts from an active one)."""
+        for receipt in self.receipts:
+            if receipt.decision_id == decision_id and receipt.from_lifecycle:
+                return receipt.from_lifecycle
+        return Lifecycle.ACTIVE.value
+
     def to_json(self) -> str:
         def dec(d: Decision) -> dict[str, Any]:
             return {"id": d.id, "claim": d.claim, "meta": _codec.decision_metadata(d)}
@@ -422,9 +431,10 @@ class ChromaStore:
             self.add_decision(decision, embedding)
             self._step("added")
         for decision in intent.updates:
-            if replaying and not self._still_active(decision.id):
-                # Every act starts from an active decision; one resolved since
-                # by another writer keeps that later resolution.
+            if replaying and self._stored_lifecycle(decision.id) != intent.starts_from(decision.id):
+                # A decision no longer where this act started (resolved since
+                # by another writer, or already updated by this act before
+                # the crash) keeps what it has.
                 continue
             self.replace_decision(decision)
             self._step("updated")
@@ -446,11 +456,11 @@ class ChromaStore:
         out.sort(key=lambda i: (i.at, i.id))
         return out
 
-    def _still_active(self, decision_id: str) -> bool:
+    def _stored_lifecycle(self, decision_id: str) -> str:
         with translate("reading decisions"):
             got = self.decisions.get(ids=[decision_id], include=["metadatas"])
         metas = got.get("metadatas") or []
-        return bool(metas) and (metas[0] or {}).get("lifecycle") == "active"
+        return str((metas[0] or {}).get("lifecycle", "")) if metas else ""
 
     def replay(self, older_than: float = 0.0) -> int:
         """Finish every act left half done (those older than ``older_than``

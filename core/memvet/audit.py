@@ -19,8 +19,8 @@ History walks follow first parents from the target, and reuse the ledger's
 checking 200 commits parses each distinct blob once.
 
 Limits of looking back: a decision is checked with the anchors it has now
-(a revalidation re-baselines them), and its lifecycle (superseded, rejected)
-is applied from the commit its receipt was written at.
+(a revalidation re-baselines them), and its lifecycle (approved, superseded,
+rejected) is applied from the commit its receipt was written at.
 """
 
 from __future__ import annotations
@@ -85,7 +85,7 @@ log = logging.getLogger(__name__)
 
 #: Statuses in display order (best first); a heat map's colour scale.
 STATUS_ORDER: tuple[Status, ...] = (
-    Status.VERIFIED, Status.UNANCHORED, Status.NEEDS_REVALIDATION, Status.STALE,
+    Status.VERIFIED, Status.PROPOSED, Status.UNANCHORED, Status.NEEDS_REVALIDATION, Status.STALE,
     Status.REFUTED, Status.SUPERSEDED, Status.REJECTED,
 )
 
@@ -115,7 +115,7 @@ class DecisionStatus:
         status: Status value (``verified``, ``stale``...).
         group: Recall group: ``current``, ``caution`` or ``history``.
         reason: Why, as a read reports it.
-        lifecycle: Stored lifecycle (``active``, ``superseded``, ``rejected``).
+        lifecycle: Stored lifecycle (``proposed``, ``active``, ``superseded``, ``rejected``).
         tags: Free labels.
         author: Who recorded it.
         commit: Commit it was recorded at.
@@ -309,7 +309,8 @@ class Unrevalidated:
         id: Decision id.
         claim: The claim.
         status: Status at the target.
-        last_action: The newest receipt's action (``record``, ``confirm``, ``revalidate``).
+        last_action: The newest receipt's action (``record``, ``confirm``,
+            ``revalidate``, ``approve``).
         last_at: Its time (seconds since the epoch).
         age_days: Days between ``last_at`` and ``now``.
     """
@@ -511,8 +512,27 @@ def _lifecycle_commits(ledger: Ledger, decisions: Sequence[Decision]) -> dict[st
     return out
 
 
+def _approvals(ledger: Ledger, decisions: Sequence[Decision]) -> dict[str, str | None]:
+    """decision id → the commit its approval receipt was written at, for
+    every decision that began as a proposal (``None``: never approved)."""
+    out: dict[str, str | None] = {}
+    for receipt in ledger.log():
+        if receipt.action == "propose":
+            out.setdefault(receipt.decision_id, None)
+        elif receipt.action == "approve":
+            out[receipt.decision_id] = receipt.commit
+    for d in decisions:  # a proposal whose receipt is missing still began as one
+        if d.lifecycle is Lifecycle.PROPOSED:
+            out.setdefault(d.id, None)
+    return out
+
+
 def _as_active(decision: Decision) -> Decision:
     return decision.evolve(lifecycle=Lifecycle.ACTIVE, superseded_by="", reason="", resolved_at=0.0)
+
+
+def _as_proposed(decision: Decision) -> Decision:
+    return decision.evolve(lifecycle=Lifecycle.PROPOSED, superseded_by="", reason="", resolved_at=0.0)
 
 
 def timeline(ledger: Ledger, at: str | None = "HEAD", last: int = 200, *,
@@ -523,7 +543,9 @@ def timeline(ledger: Ledger, at: str | None = "HEAD", last: int = 200, *,
     with the ledger's own verifier, so the content-addressed symbol cache
     serves every blob seen before. Before the commit a decision was recorded
     at, its cell is empty; its lifecycle (superseded, rejected) applies from
-    the commit its receipt names; expiry is judged at each commit's time.
+    the commit its receipt names; a decision that began as a proposal is
+    ``proposed`` until the commit its approval receipt names; expiry is
+    judged at each commit's time.
 
     Args:
         ledger: The ledger to audit.
@@ -547,7 +569,9 @@ def timeline(ledger: Ledger, at: str | None = "HEAD", last: int = 200, *,
     positions = _Positions(ledger.git.repo, chain)
     recorded = {d.id: positions.of(d.commit) for d in decisions}
     acted = {k: positions.of(v) for k, v in _lifecycle_commits(ledger, decisions).items()}
+    approved = {k: positions.of(v) if v else None for k, v in _approvals(ledger, decisions).items()}
     active = {d.id: _as_active(d) for d in decisions}
+    proposed = {d.id: _as_proposed(d) for d in decisions if d.id in approved}
     cells: list[TimelineCell] = []
     walk: Iterable[pygit2.Commit] = progress(chain) if progress is not None else chain
     for index, commit in enumerate(walk):
@@ -559,7 +583,13 @@ def timeline(ledger: Ledger, at: str | None = "HEAD", last: int = 200, *,
                 continue
             act = acted.get(d.id)
             lifecycle_applies = d.lifecycle is not Lifecycle.ACTIVE and (act is None or index >= act)
-            todo.append(d if lifecycle_applies or d.lifecycle is Lifecycle.ACTIVE else active[d.id])
+            approval = approved.get(d.id)
+            if lifecycle_applies:
+                todo.append(d)
+            elif d.id in proposed and (approval is None or index < approval):
+                todo.append(proposed[d.id])  # a proposal until the commit its approval names
+            else:
+                todo.append(active[d.id])
         verdicts = {v.decision.id: v for v in
                     ledger.verifier.verdicts(todo, snap, now=float(commit.commit_time))}
         for d in decisions:
@@ -732,12 +762,14 @@ def chains(ledger: Ledger, at: str | None = "HEAD") -> list[Chain]:
     verdicts = {v.decision.id: v for v in ledger.check(at=at)}
     decisions = [v.decision for v in verdicts.values()]
     by_id = {d.id: d for d in decisions}
-    successor = {d.supersedes: d for d in decisions if d.supersedes}
+    # A successor is the one a superseded decision names: a proposal that
+    # points at a decision replaces nothing until it is approved.
+    successor = {d.id: by_id[d.superseded_by] for d in decisions if d.superseded_by in by_id}
     out: list[Chain] = []
     for d in decisions:
-        if d.supersedes in by_id:
+        if d.supersedes in by_id and by_id[d.supersedes].superseded_by == d.id:
             continue  # not the start of a lineage
-        if d.id not in successor and d.lifecycle is Lifecycle.ACTIVE:
+        if d.id not in successor and d.lifecycle in (Lifecycle.ACTIVE, Lifecycle.PROPOSED):
             continue  # never reversed
         links = [d]
         # Each decision supersedes at most one, so from a start (whose

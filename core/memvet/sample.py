@@ -5,7 +5,8 @@ It builds a brand-new repository in a folder you give (never touching any
 other repository) with pygit2, so it needs no ``git`` executable. Decisions
 are recorded by :func:`record_sample_decisions` at an early commit; the
 history then moves on with unrelated edits in the same files, one real
-rewrite, one move, one deletion, one supersede and one rejection.
+rewrite, one move, one deletion, one supersede and one rejection; one
+decision is an agent's proposal, approved at the last commit.
 """
 
 from __future__ import annotations
@@ -231,8 +232,13 @@ def record_sample_decisions(ledger: object, history: SampleHistory) -> dict[str,
         "Wrap every order save in a global process lock", [], tags=["storage"], at=at).id
     ids["small-prs"] = ledger.record(
         "The team prefers small pull requests", [], tags=["process"], at=at).id
+    # An agent's proposal, reviewed and approved by a person later (at HEAD).
+    ids["load"] = ledger.record(
+        "Orders are read back by OrderStore.load, one JSON object per line", ["shop/orders.py::OrderStore.load"],
+        tags=["storage"], at=at, author="agent", proposed=True).id
     time.sleep(0.001)
     ledger.reject(ids["lock"], reason="the global lock deadlocked under concurrent checkouts")
+    ledger.approve(ids["load"], reason="checked OrderStore.load")
     ids["decimal"] = ledger.supersede(
         ids["floats"], "Order totals are computed with Decimal, never floats",
         ["shop/orders.py::total"], reason="floats lost cents on large orders",

@@ -164,6 +164,29 @@ def test_timeline_uses_the_successor_commit_when_a_supersede_receipt_is_missing(
     assert rows[new] == ["", "verified"]
 
 
+def test_timeline_shows_a_proposal_until_the_commit_of_its_approval(repo, ledger):
+    load = ledger.record("Orders load line by line", [LOAD], proposed=True).id
+    old = ledger.record("Orders are appended as JSON lines", [SAVE]).id
+    new = ledger.supersede(old, "Orders are appended and fsynced", [SAVE], reason="durability",
+                           proposed=True).id
+    turned_down = ledger.record("Orders are kept in memory", proposed=True).id
+    touch_readme(repo, 1)
+    ledger.approve(load)
+    ledger.approve(new)
+    touch_readme(repo, 2)
+    ledger.reject(turned_down, reason="they must survive a restart")
+    pending = ledger.record("Orders are never deleted", [SAVE], proposed=True).id
+    tl = audit.timeline(ledger)
+    rows = dict(zip([d.id for d in tl.decisions], tl.grid(), strict=True))
+    assert rows[load] == ["proposed", "verified", "verified"]
+    assert rows[old] == ["verified", "superseded", "superseded"]
+    assert rows[new] == ["proposed", "verified", "verified"]
+    assert rows[turned_down] == ["proposed", "proposed", "rejected"]
+    assert rows[pending] == ["", "", "proposed"]  # recorded at the last commit
+    # A proposal is no successor and no reversal: only the approved supersede makes a chain.
+    assert [[link.id for link in ch.links] for ch in audit.chains(ledger)] == [[old, new], [turned_down]]
+
+
 def test_timeline_judges_expiry_at_each_commit_time(repo, ledger):
     first_time = pygit2.Repository(str(repo.path)).head.peel(pygit2.Commit).commit_time
     ledger.record("Orders are appended as JSON lines", [SAVE], expires_at=first_time + 30)

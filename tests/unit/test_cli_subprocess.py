@@ -160,7 +160,7 @@ def test_workflow_doc_commands_work_on_the_sample_history(tmp_path):
     subprocess.run([*exe, "demo", "--keep", str(keep)], env=env, check=True, capture_output=True, timeout=300)
     shop = keep / "shop"
     ran = 0
-    stale_id = None
+    stale_id = proposal_id = None
     for command in commands[1:]:
         if command.startswith(("eval ", "_MEMVET_COMPLETE=", "pre-commit", "git add")):
             continue
@@ -171,11 +171,17 @@ def test_workflow_doc_commands_work_on_the_sample_history(tmp_path):
         assert argv[0] == "memvet", command
         if "ID" in argv:
             argv[argv.index("ID")] = stale_id
+        if "PROPOSAL" in argv:
+            argv[argv.index("PROPOSAL")] = proposal_id
         done = subprocess.run([*exe, *argv[1:]], cwd=shop, env=env, capture_output=True, text=True, timeout=300)
         assert done.returncode in (0, 1), (command, done.stderr)
         assert "memvet: error" not in done.stderr and "Traceback" not in done.stderr, (command, done.stderr)
         if argv[1:] == ["check"]:
             stale_id = next(line.split()[1] for line in done.stdout.splitlines() if line.startswith("stale "))
+        if "--propose" in argv:
+            proposal_id = done.stdout.split()[0]
+        if argv[1] == "approve":
+            assert done.stdout.startswith(f"{proposal_id} approved: verified"), done.stdout
         ran += 1
     assert ran >= 14 and (shop / "DECISIONS.md").exists() and (shop / "decisions.jsonl").exists()
     touching = subprocess.run([*exe, "recall", "--touching", "shop/", "shop/money.py::round_price"], cwd=shop,

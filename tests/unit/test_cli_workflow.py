@@ -395,10 +395,10 @@ def test_export_markdown_for_agents(run, history, tmp_path):
     assert "wrap saves in a global lock" in md and "rejected because it deadlocked" in md
     narrow = run("export", "--current-only").stdout
     assert "## Verify before relying" not in narrow and "global lock" not in narrow
-    assert "`--current-only`): 4 drifted or rejected decision(s) were left out" in narrow
+    assert "`--current-only`): 4 drifted, proposed or rejected decision(s) were left out" in narrow
     target = tmp_path / "AGENTS.decisions.md"
     done = run("export", "--output", str(target))
-    assert target.read_text() == md and "wrote 1 verified, 3 drifted and 1 rejected" in done.stderr
+    assert target.read_text() == md and "wrote 1 verified, 3 drifted, 0 proposed and 1 rejected" in done.stderr
     data = json.loads(run("export", "--format", "json", "--at", "HEAD").stdout)
     assert [d["id"] for d in data["verified"]] == [ids["save"]]
     assert {d["status"] for d in data["drifted"]} == {"stale", "unanchored"}
@@ -597,6 +597,10 @@ def test_config_is_found_from_a_subfolder_but_not_outside_the_repo(tmp_path):
     ("[tool.memvet]\nsimilarity-threshold = 2\n", "similarity-threshold: expected a number between 0 and 1, got 2"),
     ("[tool.memvet]\nduplicate-threshold = true\n", "duplicate-threshold: expected a number between 0 and 1"),
     ("[tool.memvet]\nformat = 'xml'\n", "format: expected one of text, json, markdown, github, got 'xml'"),
+    ("[tool.memvet]\nagent-writes = 'draft'\n", "agent-writes: expected one of proposed, active, got 'draft'"),
+    ("[tool.memvet]\nagent_writes = 1\n", "agent-writes: expected one of proposed, active, got 1"),
+    ("[tool.memvet]\nagent_writes = 'active'\nagent-writes = 'active'\n",
+     "agent_writes and agent-writes are the same key; keep one"),
 ])
 def test_bad_config_is_one_line_exit_2(run, repo, toml, message):
     repo.write("pyproject.toml", toml)
@@ -688,7 +692,7 @@ def test_namespace_from_the_environment(run, repo):
 
 
 COMMANDS = ("record", "check", "recall", "supersede", "reject", "revalidate", "show", "log", "export",
-            "import", "repair", "demo")
+            "import", "repair", "demo", "review", "approve")
 
 
 def test_every_command_has_help_with_an_example():

@@ -12,7 +12,7 @@ PUBLIC = {
     "AnchorNotFoundError", "AnchorResult", "AnchorSpec", "AuthenticationError", "Conflict", "ConflictError",
     "CorruptRecordError", "Decision", "EmptyRepositoryError", "HashingEmbedder", "InvalidAnchorError",
     "Ledger", "LedgerLockedError", "Lifecycle", "MemvetError", "MiniLMEmbedder", "NotARepositoryError",
-    "NotAllowedError", "PathOutsideRepositoryError", "Recall", "RecallItem", "Receipt", "RecordResult",
+    "NotAllowedError", "PathOutsideRepositoryError", "Proposal", "Recall", "RecallItem", "Receipt", "RecordResult",
     "RepositoryError", "Status", "StoreError", "StoreUnavailableError", "UnknownDecisionError",
     "UnknownRevisionError", "UnsupportedFileError", "UsageError", "Verdict", "__version__", "absent",
     "dependency", "file", "frame", "parse_anchor", "render_blocks", "symbol",

@@ -149,6 +149,8 @@ def test_a_long_lived_reader_sees_writes_from_another_process(repo, tmp_path):
 
 SUPERSEDE_STEPS = ["journaled", "added", "updated", "receipted"]
 REJECT_STEPS = ["journaled", "updated", "receipted"]
+#: "updated" is the first of an approval's two updates (the approved successor's own).
+APPROVE_STEPS = ["journaled", "updated", "receipted"]
 
 
 class _Repo:
@@ -169,7 +171,11 @@ def _crashed(repo, tmp_path, act: str, step: str):
     home = tmp_path / f"{act}-{step}"
     ledger = _local(repo, home)
     old = ledger.record("totals are floats", ["shop/store.py::checksum"])
-    proc = _worker("crash", str(repo.path), str(home), NS, act, old.id, env={"MEMVET_KILL_AT": step})
+    target = old.id
+    if act == "approve":
+        target = ledger.supersede(old.id, "totals are Decimal, rounded half-up", reason="floats lost cents",
+                                  proposed=True).id
+    proc = _worker("crash", str(repo.path), str(home), NS, act, target, env={"MEMVET_KILL_AT": step})
     return home, old.decision, proc
 
 
@@ -179,7 +185,7 @@ def crash_runs(tmp_path_factory):
     base = tmp_path_factory.mktemp("crash")
     repo = _Repo(base / "repo")
     runs = {}
-    for act, steps in (("supersede", SUPERSEDE_STEPS), ("reject", REJECT_STEPS)):
+    for act, steps in (("supersede", SUPERSEDE_STEPS), ("reject", REJECT_STEPS), ("approve", APPROVE_STEPS)):
         for step in steps:
             runs[act, step] = _crashed(repo, base, act, step)
     for key, (_home, _old, proc) in runs.items():
@@ -238,6 +244,28 @@ def test_reject_survives_a_kill_between_its_writes(crash_runs, step):
     assert got.lifecycle is Lifecycle.REJECTED and got.reason == "the global lock deadlocked"
     assert [r.action for r in ledger.history(old.id)] == ["record", "reject"]
     assert ledger.verify(old.id).status is Status.REJECTED
+
+
+@pytest.mark.parametrize("step", APPROVE_STEPS)
+def test_approve_survives_a_kill_between_its_writes(crash_runs, step):
+    repo, runs = crash_runs
+    home, old = runs["approve", step]
+    ledger = _local(repo, home)
+    proposal = next(d for d in ledger.decisions() if d.supersedes == old.id)
+    current = _current(ledger)
+    assert len(current) == 1  # never two current decisions, never none
+    if step == "journaled":  # killed before the approval's first write
+        assert current[0].id == old.id and proposal.lifecycle is Lifecycle.PROPOSED
+    else:  # the approved successor landed: the old one reads as superseded by its pointer
+        assert current[0].id == proposal.id
+        assert ledger.get(old.id).lifecycle is Lifecycle.SUPERSEDED
+    assert ledger.repair() == 1
+    assert [d.id for d in _current(ledger)] == [proposal.id]
+    stored = ledger.store.get_decisions([old.id])[0]
+    assert stored.lifecycle is Lifecycle.SUPERSEDED and stored.superseded_by == proposal.id
+    assert [r.action for r in ledger.history(old.id)] == ["record", "supersede"]
+    assert [r.action for r in ledger.history(proposal.id)] == ["propose", "approve"]
+    assert {v.status for v in ledger.check()} == {Status.SUPERSEDED, Status.UNANCHORED}
 
 
 def test_replay_keeps_a_later_resolution(repo, client):
@@ -345,6 +373,8 @@ def _main(argv: list[str]) -> int:
                         namespace=ns)
         if act == "supersede":
             ledger.supersede(decision_id, "totals are Decimal, rounded half-up", reason="floats lost cents")
+        elif act == "approve":
+            ledger.approve(decision_id, reason="checked the totals")
         else:
             ledger.reject(decision_id, reason="the global lock deadlocked")
         return 0

@@ -90,7 +90,8 @@ def _open(params: dict[str, Any], config: Config) -> Ledger:
                        token=params.get("token") or None, team=params.get("team") or None,
                        user=params.get("user") or None, embedding=_embedding(),
                        similarity_threshold=0.80 if similarity is None else similarity,
-                       duplicate_threshold=0.95 if duplicate is None else duplicate)
+                       duplicate_threshold=0.95 if duplicate is None else duplicate,
+                       agent_writes=config.agent_writes or "proposed")
 
 
 def _ledger(ctx: click.Context) -> Ledger:
@@ -214,6 +215,9 @@ def anchor_options(func: Any) -> Any:
 
 
 ID_ARGUMENT = click.argument("decision_id", metavar="ID", shell_complete=_complete_ids)
+PROPOSE_OPTION = click.option(
+    "--propose", is_flag=True,
+    help="Write a proposal: served as 'proposed, not yet reviewed' until `memvet approve ID`.")
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
@@ -256,7 +260,12 @@ def _print_record(result: memvet.RecordResult, as_json: bool) -> None:
         return
     click.echo(result.id)
     if result.outcome == "confirmed":
-        click.echo(f"confirmed an existing decision ({result.decision.confirmations} confirmations)", err=True)
+        what = "proposal" if result.decision.lifecycle is memvet.Lifecycle.PROPOSED else "decision"
+        click.echo(f"confirmed an existing {what} ({result.decision.confirmations} confirmations)", err=True)
+    if result.outcome == "proposed":
+        replaces = f"; approved, it supersedes {result.decision.supersedes}" if result.decision.supersedes else ""
+        click.echo(f"proposed, awaiting review{replaces}: memvet review, then memvet approve {result.id} "
+                   f"or memvet reject {result.id} --reason R", err=True)
     for c in result.conflicts:
         click.echo(f"conflict: {c.decision.id} [{c.status.value}] {short(c.decision.claim)} — {c.why}", err=True)
     if result.conflicts:
@@ -272,12 +281,13 @@ def _print_record(result: memvet.RecordResult, as_json: bool) -> None:
 @click.option("--reason", default=None, help="Why (required with --supersedes).")
 @click.option("--on-conflict", type=click.Choice(["warn", "error"]), default="warn", show_default=True,
               help="Record and report conflicts, or refuse.")
+@PROPOSE_OPTION
 @click.pass_context
 def record(ctx: click.Context, claim: str, symbols: tuple[str, ...], files: tuple[str, ...],
            deps: tuple[str, ...], absents: tuple[str, ...], quotes: tuple[str, ...],
            unbound: tuple[str, ...], scope: str, tags: tuple[str, ...],
            at: str | None, as_json: bool, supersedes: str | None, reason: str | None,
-           on_conflict: str) -> None:
+           on_conflict: str, propose: bool) -> None:
     """Record a decision with the evidence it rests on; prints its id.
 
     The claim's code-like terms (backticked spans, calls, dotted names,
@@ -289,12 +299,13 @@ def record(ctx: click.Context, claim: str, symbols: tuple[str, ...], files: tupl
       memvet record "Prices are rounded half-up" --symbol shop/money.py::round_price --tag pricing
       memvet record "LRU.put evicts the oldest entry" --symbol app/cache.py::LRU.put \\
           --quote "popitem(last=False)"
+      memvet record --propose "Totals use Decimal" --symbol shop/orders.py::total
     """
     if reason and not supersedes:
         raise click.UsageError("--reason goes with --supersedes")
     specs = _anchor_specs(symbols, files, deps, absents, scope, quotes)
     result = _ledger(ctx).record(claim, specs, supersedes=supersedes, reason=reason, tags=tags, at=at,
-                                 on_conflict=on_conflict, base=os.getcwd(), unbound=unbound)
+                                 on_conflict=on_conflict, base=os.getcwd(), unbound=unbound, proposed=propose)
     _print_record(result, as_json)
 
 
@@ -303,12 +314,15 @@ def record(ctx: click.Context, claim: str, symbols: tuple[str, ...], files: tupl
 @click.argument("claim")
 @anchor_options
 @click.option("--reason", required=True, help="Why the old decision no longer holds.")
+@PROPOSE_OPTION
 @click.pass_context
 def supersede(ctx: click.Context, decision_id: str, claim: str, symbols: tuple[str, ...],
               files: tuple[str, ...], deps: tuple[str, ...], absents: tuple[str, ...],
               quotes: tuple[str, ...], unbound: tuple[str, ...], scope: str,
-              tags: tuple[str, ...], at: str | None, as_json: bool, reason: str) -> None:
+              tags: tuple[str, ...], at: str | None, as_json: bool, reason: str, propose: bool) -> None:
     """Replace a decision with a new one; the old one is kept as history.
+
+    With --propose the old one stays current until the proposal is approved.
 
     \b
     Example:
@@ -316,7 +330,7 @@ def supersede(ctx: click.Context, decision_id: str, claim: str, symbols: tuple[s
     """
     specs = _anchor_specs(symbols, files, deps, absents, scope, quotes)
     result = _ledger(ctx).supersede(decision_id, claim, specs, reason=reason, tags=tags, at=at,
-                                    base=os.getcwd(), unbound=unbound)
+                                    base=os.getcwd(), unbound=unbound, proposed=propose)
     _print_record(result, as_json)
 
 
@@ -326,7 +340,7 @@ def supersede(ctx: click.Context, decision_id: str, claim: str, symbols: tuple[s
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.pass_context
 def reject(ctx: click.Context, decision_id: str, reason: str, as_json: bool) -> None:
-    """Retract a decision: tried, did not work. Agents see it as "previously tried, rejected".
+    """Retract a decision or turn down a proposal. Agents see it as "previously tried, rejected".
 
     \b
     Example:
@@ -337,6 +351,112 @@ def reject(ctx: click.Context, decision_id: str, reason: str, as_json: bool) -> 
         _emit_json({"id": decision.id, "status": "rejected", "reason": decision.reason})
     else:
         click.echo(f"{decision.id} rejected: {decision.reason}")
+
+
+@cli.command()
+@ID_ARGUMENT
+@click.option("--reason", default=None, help="What you checked (kept in the receipt).")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.pass_context
+def approve(ctx: click.Context, decision_id: str, reason: str | None, as_json: bool) -> None:
+    """Approve a proposal: it becomes active (and supersedes what it names).
+
+    \b
+    Example:
+      memvet approve 3f2a9c --reason "checked total() uses Decimal"
+    """
+    ledger = _ledger(ctx)
+    decision = ledger.approve(decision_id, reason=reason)
+    verdict = ledger.verify(decision.id)
+    if as_json:
+        _emit_json({"id": decision.id, "lifecycle": decision.lifecycle.value, "supersedes": decision.supersedes,
+                    "status": verdict.status.value, "reason": verdict.reason})
+        return
+    replaces = f"; it supersedes {decision.supersedes}" if decision.supersedes else ""
+    click.echo(f"{decision.id} approved{replaces}: {verdict.status.value} ({verdict.reason})")
+
+
+def _print_excerpt(excerpt: Any, indent: str = "    ") -> None:
+    """The anchored lines of an excerpt, the diff since recorded, and notes."""
+    if excerpt.lines:
+        click.echo(f"{indent}{excerpt.path}:{excerpt.start}")
+        width = len(str(excerpt.start + len(excerpt.lines)))
+        for n, line in enumerate(excerpt.lines, start=excerpt.start):
+            click.echo(f"{indent}{n:>{width}} │ {line}")
+    if excerpt.diff:
+        click.echo(f"{indent}changed since recorded:")
+        for line in excerpt.diff:
+            colour = "green" if line.startswith("+") else "red" if line.startswith("-") else None
+            click.echo(indent + click.style(line, fg=colour))
+    if excerpt.omitted:
+        click.echo(f"{indent}({excerpt.omitted} more lines not shown)")
+    if excerpt.note:
+        click.echo(f"{indent}({excerpt.note})")
+
+
+@cli.command()
+@click.option("--at", default=None, metavar="REV", help="Check at a revision (default: working tree).")
+@click.option("--code/--no-code", default=True, show_default=True, help="Show the anchored code.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.pass_context
+def review(ctx: click.Context, at: str | None, code: bool, as_json: bool) -> None:
+    """List the proposals awaiting review, with their evidence and conflicts.
+
+    Each proposal comes with its claim, author and time, every anchor with
+    its check result and code, its quotes and unbound terms, and the active
+    decisions it collides with. Approve with `memvet approve ID`, turn down
+    with `memvet reject ID --reason R`.
+
+    \b
+    Example:
+      memvet review
+      memvet review --json
+    """
+    from memvet._excerpt import excerpts
+
+    ledger = _ledger(ctx)
+    found = ledger.proposals(at=at)
+    shown = [excerpts(ledger, p.verdict, at) if code else [] for p in found]
+    if as_json:
+        items = []
+        for proposal, excerpt_list in zip(found, shown):
+            data = proposal.to_dict()
+            data["excerpts"] = [e.to_dict() for e in excerpt_list]
+            items.append(data)
+        _emit_json({"at": ledger.snapshot(at).name, "proposals": items})
+        return
+    if not found:
+        click.echo("no proposals awaiting review")
+        return
+    prefix = "not yet reviewed; its evidence: "
+    for proposal, excerpt_list in zip(found, shown):
+        d = proposal.decision
+        v = proposal.verdict
+        click.echo(f"{d.id}  proposed by {d.author or '?'} on {when(d.created_at)} at {d.commit[:12]}")
+        click.echo(f"  claim:    {d.claim}")
+        if d.supersedes:
+            click.echo(f"  replaces: {d.supersedes} (on approval): {d.reason}")
+        click.echo(f"  evidence: {v.reason.removeprefix(prefix)}")
+        if d.tags:
+            click.echo(f"  tags:     {', '.join(d.tags)}")
+        if d.confirmations:
+            click.echo(f"  proposed again {d.confirmations} time{'s' if d.confirmations != 1 else ''}")
+        excerpt_of: list[Any] = list(excerpt_list) if excerpt_list else [None] * len(v.checks)
+        for check_, excerpt in zip(v.checks, excerpt_of):
+            click.echo(f"  anchor:   {check_.anchor.spec}  [{check_.result.value}] {check_.detail}")
+            if check_.anchor.quote:
+                click.echo(f"    quote:  {check_.anchor.quote}")
+            if excerpt is not None:
+                _print_excerpt(excerpt)
+        if d.unbound:
+            click.echo(f"  unbound:  {', '.join(d.unbound)} (declared as not in the anchored code)")
+        for c in proposal.conflicts:
+            click.echo(f"  conflict: {c.decision.id} [{c.status.value}] {short(c.decision.claim)} — {c.why}")
+        for w in proposal.warnings:
+            click.echo(f"  warning:  {w}")
+        click.echo(f"  → memvet approve {d.id}   |   memvet reject {d.id} --reason R")
+        click.echo()
+    click.echo(f"{len(found)} proposal{'s' if len(found) != 1 else ''} awaiting review")
 
 
 @cli.command()
@@ -571,7 +691,8 @@ def show(ctx: click.Context, decision_id: str, at: str | None, code: bool, as_js
     if d.unbound:
         click.echo(f"  unbound:  {', '.join(d.unbound)}  (declared not in its evidence)")
     if d.supersedes:
-        click.echo(f"  replaces: {d.supersedes}")
+        pending = " (on approval)" if d.lifecycle is memvet.Lifecycle.PROPOSED else ""
+        click.echo(f"  replaces: {d.supersedes}{pending}")
     if d.superseded_by:
         click.echo(f"  replaced by: {d.superseded_by}")
     if not verdict.checks:
@@ -582,22 +703,8 @@ def show(ctx: click.Context, decision_id: str, at: str | None, code: bool, as_js
         click.echo(f"  anchor:   {check_.anchor.spec}  [{check_.result.value}] {check_.detail}")
         if check_.anchor.quote:
             click.echo(f"    quote:  {check_.anchor.quote}")
-        if excerpt is None:
-            continue
-        if excerpt.lines:
-            click.echo(f"    {excerpt.path}:{excerpt.start}")
-            width = len(str(excerpt.start + len(excerpt.lines)))
-            for n, line in enumerate(excerpt.lines, start=excerpt.start):
-                click.echo(f"    {n:>{width}} │ {line}")
-        if excerpt.diff:
-            click.echo("    changed since recorded:")
-            for line in excerpt.diff:
-                colour = "green" if line.startswith("+") else "red" if line.startswith("-") else None
-                click.echo("    " + click.style(line, fg=colour))
-        if excerpt.omitted:
-            click.echo(f"    ({excerpt.omitted} more lines not shown)")
-        if excerpt.note:
-            click.echo(f"    ({excerpt.note})")
+        if excerpt is not None:
+            _print_excerpt(excerpt)
     if receipts:
         click.echo("  history:")
     for r in receipts:
@@ -639,7 +746,8 @@ def log_(ctx: click.Context, decision_id: str | None, last: int | None, as_json:
             change = f"→ {r.to_lifecycle}"
         click.echo(f"  {when(r.at, '%H:%M')}  {r.decision_id}  {r.action:<10} {change:<22} "
                    f"{short(claims.get(r.decision_id, '(unknown decision)'), 48)}")
-        related = f"{'with' if r.action == 'record' else 'by'} {r.related}: " if r.related else ""
+        successor_side = r.action in ("record", "propose", "approve")
+        related = f"{'with' if successor_side else 'by'} {r.related}: " if r.related else ""
         why = f"{related}{r.reason}" if (related or r.reason) else ""
         click.echo(f"  {'':<5}  {'':<12}  └ {why + '  ' if why else ''}[{r.author or '?'} @ {r.commit[:8]}]")
 
@@ -689,8 +797,9 @@ def export(ctx: click.Context, fmt: str, current_only: bool, at: str | None, out
                                                                      ensure_ascii=False) + "\n"
     _write(output, text)
     if output not in (None, "-"):
-        click.echo(f"wrote {len(found.verified)} verified, {len(found.drifted)} drifted and "
-                   f"{len(found.rejected)} rejected decisions to {output}", err=True)
+        click.echo(f"wrote {len(found.verified)} verified, {len(found.drifted)} drifted, "
+                   f"{len(found.proposed)} proposed and {len(found.rejected)} rejected decisions to {output}",
+                   err=True)
 
 
 @cli.command(name="import")

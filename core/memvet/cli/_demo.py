@@ -21,7 +21,7 @@ from memvet.sample import build_sample_history, record_sample_decisions
 __all__ = ["run_demo"]
 
 _COLOURS = {
-    Status.VERIFIED: "green", Status.UNANCHORED: "yellow", Status.NEEDS_REVALIDATION: "yellow",
+    Status.VERIFIED: "green", Status.PROPOSED: "yellow", Status.UNANCHORED: "yellow", Status.NEEDS_REVALIDATION: "yellow",
     Status.STALE: "yellow", Status.REFUTED: "red", Status.SUPERSEDED: "blue", Status.REJECTED: "blue",
 }
 
@@ -45,7 +45,7 @@ def run_demo(keep: str | None = None) -> None:
         ledger = Ledger.open(target)  # embedded Chroma under .memvet/, local MiniLM embedding
         ids = record_sample_decisions(ledger, history)
         click.echo(f"Recorded {len(ids)} decisions at commit {history.early[:8]} "
-                   "(then rejected one and superseded one)\n")
+                   "(then rejected one, superseded one and approved one proposal)\n")
         click.secho("What happened since:", bold=True)
         early = history.commits.index(history.early)
         for sha, message in history.events[early + 1:]:

@@ -78,10 +78,12 @@ def _block(system: str, title: str) -> str:
 def test_agent_sees_drift_and_rejection_on_the_next_turn(repo, ledger) -> None:
     model = ScriptedModel(messages=iter(()), seen=[])
     model.messages = _script(model)
-    store = MemVetStore(ledger)
+    # Active writes: this turn is about what the model is told, not about review
+    # (the documented example below goes through a proposal and its approval).
+    store = MemVetStore(ledger, agent_writes="active")
     agent = create_agent(
         model,
-        tools=[*memvet_tools(ledger), remember_preference],
+        tools=[*memvet_tools(ledger, agent_writes="active"), remember_preference],
         middleware=[MemVetMiddleware(ledger, k=5, max_tokens=800)],
         store=store,
         checkpointer=InMemorySaver(),

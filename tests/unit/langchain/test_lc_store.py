@@ -28,7 +28,9 @@ SUM = "shop/store.py::checksum"
 
 @pytest.fixture
 def store(ledger: memvet.Ledger) -> MemVetStore:
-    return MemVetStore(ledger)
+    """A store that writes active decisions: these tests are about how items
+    map to decisions; proposals (the default) have their own tests below."""
+    return MemVetStore(ledger, agent_writes="active")
 
 
 def test_is_a_langgraph_store(store) -> None:
@@ -281,3 +283,66 @@ def test_decisions_written_directly_are_served_under_their_id(store) -> None:
 def test_empty_delete_reason_is_refused(ledger) -> None:
     with pytest.raises(ValueError, match="delete_reason"):
         MemVetStore(ledger, delete_reason=" ")
+
+
+# ------------------------------------------------------------------ proposals (the default for an agent's put)
+
+
+def test_put_writes_a_proposal_by_default(ledger) -> None:
+    store = MemVetStore(ledger)
+    store.put(NS, "orders", {"claim": "Orders are appended as JSON lines", "anchors": [SAVE]})
+    item = store.get(NS, "orders").value
+    assert (item["status"], item["group"], item["lifecycle"]) == ("proposed", "caution", "proposed")
+    assert item["text"] == "proposed, not yet reviewed: Orders are appended as JSON lines"
+    inner = store.ledger_for(NS)
+    assert inner.agent_writes == "proposed"
+    inner.approve(item["id"])
+    assert store.get(NS, "orders").value["status"] == "verified"
+
+    # Replacing an approved value proposes the replacement; the old one stays current.
+    store.put(NS, "orders", {"claim": "Orders are written to SQLite", "anchors": [SAVE]})
+    replacement = store.get(NS, "orders").value
+    assert replacement["status"] == "proposed"
+    assert inner.get(replacement["id"]).supersedes == item["id"]
+    assert inner.verify(item["id"]).status is memvet.Status.VERIFIED
+
+    # Replacing a proposal before review withdraws it and proposes against the same target.
+    store.put(NS, "orders", {"claim": "Orders are written to Postgres", "anchors": [SAVE]})
+    newest = store.get(NS, "orders").value
+    assert inner.verify(replacement["id"]).status is memvet.Status.REJECTED
+    assert "replaced through the LangGraph store before review (key 'orders')" in \
+        inner.verify(replacement["id"]).reason
+    assert inner.get(newest["id"]).supersedes == item["id"] and newest["status"] == "proposed"
+    inner.approve(newest["id"])
+    assert inner.verify(item["id"]).status is memvet.Status.SUPERSEDED
+
+    # The same value again confirms the proposal; delete turns a proposal down.
+    store.put(NS, "style", {"claim": "Prefer small pure functions"})
+    store.put(NS, "style", {"claim": "Prefer small pure functions"})
+    style = store.get(NS, "style").value
+    assert inner.get(style["id"]).confirmations == 1
+    store.delete(NS, "style")
+    assert store.get(NS, "style").value["status"] == "rejected"
+
+
+def test_a_proposal_over_a_superseded_target_is_proposed_anew(ledger) -> None:
+    store = MemVetStore(ledger)
+    inner = store.ledger_for(NS)
+    first = inner.record("Orders are appended as JSON lines", [SAVE], tags=["lg-key:orders"]).id
+    store.put(NS, "orders", {"claim": "Orders are written to SQLite", "anchors": [SAVE]})
+    proposal = store.get(NS, "orders").value["id"]
+    inner.supersede(first, "Orders are written by a worker", [SAVE], reason="moved", tags=["other"])
+    store.put(NS, "orders", {"claim": "Orders are written to Postgres", "anchors": [SAVE]})
+    newest = inner.get(store.get(NS, "orders").value["id"])
+    assert inner.get(proposal).lifecycle is memvet.Lifecycle.REJECTED
+    assert newest.lifecycle is memvet.Lifecycle.PROPOSED and newest.supersedes == ""
+
+
+def test_the_store_follows_the_ledger_setting_and_its_own_argument(ledger) -> None:
+    ledger.agent_writes = "active"
+    store = MemVetStore(ledger)
+    store.put(NS, "orders", {"claim": "Orders are appended as JSON lines", "anchors": [SAVE]})
+    assert store.get(NS, "orders").value["status"] == "verified"
+    assert MemVetStore(ledger, agent_writes="proposed").agent_writes == "proposed"
+    with pytest.raises(ValueError, match="agent_writes must be 'proposed' or 'active'"):
+        MemVetStore(ledger, agent_writes="yes")

@@ -125,7 +125,7 @@ def test_schemas_are_precise(ledger) -> None:
 
 def test_conflicting_record_names_the_conflict_and_asks_for_a_supersede(ledger) -> None:
     first = ledger.record("Orders are saved by appending JSON lines", [SAVE]).id
-    tools = _tools(ledger)
+    tools = _tools(ledger, agent_writes="active")
     message = _call(tools["memvet_record"], {"claim": "Orders are written to SQLite", "anchors": [SAVE]})
     assert message.status == "success"
     assert message.content.startswith("Not recorded: the claim conflicts with active decision(s):")
@@ -142,7 +142,7 @@ def test_conflicting_record_names_the_conflict_and_asks_for_a_supersede(ledger) 
 
 def test_warn_policy_records_and_lists_conflicts(ledger) -> None:
     first = ledger.record("Orders are saved by appending JSON lines", [SAVE]).id
-    tool = _tools(ledger, on_conflict="warn")["memvet_record"]
+    tool = _tools(ledger, on_conflict="warn", agent_writes="active")["memvet_record"]
     text = tool.invoke({"claim": "Orders are written to SQLite", "anchors": [SAVE], "tags": ["db"]})
     assert text.startswith("Recorded decision ")
     assert f"It conflicts with active decision(s):\n- [{first}]" in text
@@ -151,10 +151,52 @@ def test_warn_policy_records_and_lists_conflicts(ledger) -> None:
 
 
 def test_recording_twice_confirms(ledger) -> None:
-    tool = _tools(ledger)["memvet_record"]
+    tool = _tools(ledger, agent_writes="active")["memvet_record"]
     tool.invoke({"claim": "Orders are appended as JSON lines", "anchors": [SAVE]})
     again = tool.invoke({"claim": "Orders are appended as JSON lines", "anchors": [SAVE]})
     assert again.startswith("Confirmed existing decision")
+
+
+def test_proposing_twice_confirms_the_proposal(ledger) -> None:
+    tool = _tools(ledger)["memvet_record"]
+    first = tool.invoke({"claim": "Orders are appended as JSON lines", "anchors": [SAVE]})
+    again = tool.invoke({"claim": "Orders are appended as JSON lines", "anchors": [SAVE]})
+    (decision,) = ledger.decisions()
+    assert first.startswith(f"Proposed decision {decision.id}")
+    assert again.startswith(f"Confirmed existing proposal {decision.id}")
+    assert f"It awaits review by a person (memvet approve {decision.id})" in again
+
+
+def test_the_writing_tools_propose_by_default(ledger) -> None:
+    old = ledger.record("Orders are loaded line by line", [LOAD]).id
+    tools = _tools(ledger)
+    text = tools["memvet_record"].invoke({"claim": "Orders are appended as JSON lines", "anchors": [SAVE]})
+    new = next(d for d in ledger.decisions() if d.claim == "Orders are appended as JSON lines")
+    assert new.lifecycle is memvet.Lifecycle.PROPOSED
+    assert text.startswith(f"Proposed decision {new.id}; it is a proposal, not yet a decision. ")
+    assert "served as 'proposed, not yet reviewed', not as a current decision" in text
+    assert ledger.verify(new.id).status is memvet.Status.PROPOSED
+    sup = tools["memvet_supersede"].invoke({"old_id": old, "claim": "Orders are loaded lazily",
+                                            "reason": "eager loading ran out of memory", "anchors": [LOAD]})
+    assert f"If approved, it supersedes {old}, which stays current until then." in sup
+    assert ledger.verify(old).status is memvet.Status.VERIFIED
+    proposal = next(d for d in ledger.decisions() if d.supersedes == old)
+    ledger.approve(proposal.id)
+    assert ledger.verify(old).status is memvet.Status.SUPERSEDED
+
+
+def test_agent_writes_comes_from_the_ledger_and_the_tool_argument_wins(ledger) -> None:
+    ledger.agent_writes = "active"
+    text = _tools(ledger)["memvet_record"].invoke({"claim": "Orders are appended as JSON lines"})
+    assert text.startswith("Recorded decision ")
+    proposing = _tools(ledger, agent_writes="proposed")["memvet_record"]
+    assert proposing.invoke({"claim": "Prices are rounded half-up"}).startswith("Proposed decision ")
+    assert MemVetSupersedeTool(ledger=ledger, agent_writes="proposed")._proposing()
+    ledger.agent_writes = "proposed"
+    assert not MemVetRecordTool(ledger=ledger, agent_writes="active")._proposing()
+    with pytest.raises(ValueError, match="agent_writes"):
+        MemVetRecordTool(ledger=ledger, agent_writes="draft")
+    assert "agent_writes" not in MemVetRecallTool.model_fields  # only the writing tools take it
 
 
 def test_record_warns_when_close_to_a_rejected_decision(ledger) -> None:
@@ -240,5 +282,5 @@ async def test_async_runs_in_a_worker_thread(ledger) -> None:
             return super()._run(*args, **kwargs)
 
     text = await Spy(ledger=ledger).ainvoke({"claim": "Orders are appended", "anchors": [SAVE]})
-    assert text.startswith("Recorded decision")
+    assert text.startswith("Proposed decision")
     assert threads[0] != threading.main_thread().name

@@ -21,7 +21,7 @@ def tools_of(ledger, **kwargs) -> dict[str, FunctionTool]:
 
 
 def new_id(output: str) -> str:
-    return output.split()[2].rstrip(";")
+    return output.split()[2].rstrip(";:")
 
 
 def test_the_spec_makes_five_described_tools(ledger):
@@ -43,7 +43,7 @@ def test_the_spec_makes_five_described_tools(ledger):
 
 
 def test_record_then_recall(ledger):
-    tools = tools_of(ledger)
+    tools = tools_of(ledger, agent_writes="active")
     out = tools["record"].call(claim="Orders are appended as JSON lines", anchors=[SAVE]).content
     assert out.startswith("recorded decision ")
     assert f"anchors: {SAVE}" in out
@@ -65,7 +65,7 @@ def test_record_takes_every_anchor_form(ledger):
 
 
 def test_record_reports_confirmation_conflicts_and_warnings(ledger):
-    tools = tools_of(ledger)
+    tools = tools_of(ledger, agent_writes="active")
     first = new_id(tools["record"].call(claim="Orders are appended as JSON lines", anchors=[SAVE]).content)
 
     again = tools["record"].call(claim="Orders are appended as JSON lines", anchors=[SAVE]).content
@@ -83,7 +83,7 @@ def test_record_reports_confirmation_conflicts_and_warnings(ledger):
 
 
 def test_supersede_and_reject(ledger):
-    tools = tools_of(ledger)
+    tools = tools_of(ledger, agent_writes="active")
     old = new_id(tools["record"].call(claim="Checksums are sums modulo 255",
                                       anchors=["shop/store.py::checksum"]).content)
     out = tools["supersede"].call(decision_id=old, claim="Checksums are sum(data) % 255, kept for speed",
@@ -97,6 +97,34 @@ def test_supersede_and_reject(ledger):
     history = tools["recall"].call(query="checksums sum 255 speed", k=5).content
     assert f"[{old}] superseded by {successor}: sums collide" in history
     assert f"[{successor}] previously tried, rejected: too slow" in history
+
+
+def test_record_and_supersede_propose_by_default(ledger):
+    tools = tools_of(ledger)
+    out = tools["record"].call(claim="Checksums are sums modulo 255", anchors=["shop/store.py::checksum"]).content
+    proposal = new_id(out)
+    assert out.splitlines()[0] == (
+        f"proposed decision {proposal}: a proposal, not yet a decision; it awaits review by a person "
+        f"(memvet approve {proposal}); until then it is served as 'proposed, not yet reviewed', "
+        "not as a current decision")
+    again = tools["record"].call(claim="Checksums are sums modulo 255", anchors=["shop/store.py::checksum"]).content
+    assert again.startswith(f"confirmed existing proposal {proposal} (confirmations: 1); no copy added; ")
+    ledger.approve(proposal)
+    out = tools["supersede"].call(decision_id=proposal, claim="Checksums are CRC32", reason="sums collide",
+                                  anchors=["shop/store.py::checksum"]).content
+    assert out.splitlines()[1] == f"if approved, it supersedes {proposal}, which stays current until then"
+    assert ledger.verify(proposal).status is memvet.Status.VERIFIED
+    ledger.approve(new_id(out))
+    assert ledger.verify(proposal).status is memvet.Status.SUPERSEDED
+
+
+def test_agent_writes_follows_the_ledger_unless_given(ledger):
+    ledger.agent_writes = "active"
+    assert tools_of(ledger)["record"].call(claim="Orders carry an id").content.startswith("recorded decision ")
+    proposing = tools_of(ledger, agent_writes="proposed")["record"]
+    assert proposing.call(claim="Prices are rounded half-up").content.startswith("proposed decision ")
+    with pytest.raises(memvet.UsageError, match="agent_writes: expected one of proposed, active, got 'on'"):
+        MemVetToolSpec(ledger, agent_writes="on")
 
 
 def test_check_lists_what_needs_attention(drifted):
@@ -138,7 +166,7 @@ def test_bad_input_raises_a_message_the_model_can_act_on(ledger):
 
 
 async def test_acall_runs_every_tool(drifted):
-    tools = tools_of(drifted.ledger)
+    tools = tools_of(drifted.ledger, agent_writes="active")
     out = await tools["record"].acall(claim="Orders carry an id", anchors=["shop/store.py::OrderStore"])
     decision_id = new_id(out.content)
     assert "stale" in (await tools["check"].acall()).content
@@ -180,7 +208,8 @@ async def test_a_function_agent_records_and_recalls(ledger):
     answer = str(await agent.run(user_msg="remember how orders are saved"))
     (decision,) = ledger.decisions()
     assert decision.claim == "Orders are appended as JSON lines"
-    assert f"[{decision.id}] Orders are appended as JSON lines" in answer
+    # Written as a proposal (the default), the agent reads it back as one.
+    assert f"[{decision.id}] proposed, not yet reviewed: Orders are appended as JSON lines" in answer
 
 
 @agent_warnings
