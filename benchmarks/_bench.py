@@ -288,7 +288,10 @@ def claim_for(s: Sampled, i: int) -> str:
     topics = ("error handling", "caching", "the public contract", "performance", "thread safety",
               "input validation", "backwards compatibility", "logging", "configuration", "testing")
     topic = topics[i % len(topics)]
-    return (f"Decision {i}: the {s.kind} {s.qualname} in {s.path} owns {topic}; "
+    # The counter is spelled in letters: a number in a claim is a code term
+    # that the anchored code would have to contain.
+    label = "".join("abcdefghijklmnopqrstuvwxyz"[int(d)] for d in str(i))
+    return (f"Decision {label}: the {s.kind} {s.qualname} in {s.path} owns {topic}; "
             f"callers rely on how {leaf} behaves today, so change it only with a migration note.")
 
 

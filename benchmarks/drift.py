@@ -410,7 +410,7 @@ def run(repo_path: str, rev_from: str | None, rev_to: str | None, sample: int, c
         ids: dict[str, Case] = {}
         for case in cases:
             try:
-                res = ledger.record(f"{case.qualname} in {case.path} is a decision anchor ({case.id}).",
+                res = ledger.record(f"{case.qualname} in {case.path} is a decision anchor.",
                                     [f"{case.path}::{case.qualname}"], at=a, tags=[case.id])
             except Exception as exc:  # noqa: BLE001 - a refused write is a result here
                 case.excluded = case.excluded or f"MemVet refused the anchor: {exc}"
