@@ -22,6 +22,7 @@ import asyncio
 from collections.abc import Callable
 from typing import Any, Literal, TypeVar
 
+import memvet
 from langchain_core.tools import BaseTool, ToolException
 from memvet import (
     AnchorNotFoundError,
@@ -61,6 +62,24 @@ _ANCHORS_HELP = (
     "Without anchors the decision is stored as unconfirmed."
 )
 
+_QUOTES_HELP = (
+    "Optional: for an anchor, the line(s) of its code the claim rests on, keyed by the anchor exactly "
+    "as written in anchors, e.g. {'app/cache.py::LRU.put': 'self._data.popitem(last=False)'}. Copy "
+    "them from the code: a quote must occur in the anchored symbol or file, and while it does, the "
+    "decision stays verified through unrelated edits."
+)
+_UNBOUND_HELP = (
+    "Optional: code-like terms of the claim that are deliberately NOT in the anchored code (a plan, a "
+    "library you move to). Every other code term of the claim (names, calls, numbers, strings, "
+    "constants) must occur in the anchored code, or the write is refused naming the term and what "
+    "the code says instead."
+)
+_WRITE_HABIT = (
+    " Write the claim with the code's own words (the call, the constant, the default, the exception) "
+    "and quote the line it rests on: a code term the anchored code does not contain is refused with "
+    "what the code says instead; fix the claim rather than the anchor."
+)
+
 #: Errors a model can act on: returned to it as the tool's answer.
 _MODEL_FIXABLE = (UsageError, AnchorNotFoundError, UnknownDecisionError)
 
@@ -74,6 +93,8 @@ class RecordInput(BaseModel):
     claim: str = Field(min_length=1, max_length=4000,
                        description="The decision, in one or a few sentences.")
     anchors: list[str] = Field(default_factory=list, description=_ANCHORS_HELP)
+    quotes: dict[str, str] = Field(default_factory=dict, description=_QUOTES_HELP)
+    unbound: list[str] = Field(default_factory=list, description=_UNBOUND_HELP)
     tags: list[str] = Field(default_factory=list, description="Optional free labels.")
 
 
@@ -91,6 +112,8 @@ class SupersedeInput(BaseModel):
     claim: str = Field(min_length=1, max_length=4000, description="The new decision.")
     reason: str = Field(min_length=1, description="Why the old decision no longer holds.")
     anchors: list[str] = Field(default_factory=list, description=_ANCHORS_HELP)
+    quotes: dict[str, str] = Field(default_factory=dict, description=_QUOTES_HELP)
+    unbound: list[str] = Field(default_factory=list, description=_UNBOUND_HELP)
 
 
 class RejectInput(BaseModel):
@@ -216,17 +239,18 @@ class MemVetRecordTool(_WritingTool):
         "with the code it rests on, so it is re-checked whenever it is read. Returns the new "
         "decision id; the answer says whether it was written as a proposal that a person must "
         "approve first. If the claim conflicts with an existing decision, nothing is recorded and "
-        "the conflicting ids are listed: supersede them explicitly with memvet_supersede."
+        "the conflicting ids are listed: supersede them explicitly with memvet_supersede." + _WRITE_HABIT
     )
     args_schema: type[BaseModel] = RecordInput
     on_conflict: Literal["error", "warn"] = "error"
     """``error``: refuse a conflicting record; ``warn``: record it and list the conflicts."""
 
     def _run(self, claim: str, anchors: list[str] | None = None, tags: list[str] | None = None,
-             **_: Any) -> str:
+             quotes: dict[str, str] | None = None, unbound: list[str] | None = None, **_: Any) -> str:
         try:
-            result = self.ledger.record(claim, anchors or [], tags=tags or [], at=self.at,
-                                        on_conflict=self.on_conflict, proposed=self._proposing())
+            result = self.ledger.record(claim, memvet.quoted(anchors, quotes), tags=tags or [], at=self.at,
+                                        on_conflict=self.on_conflict, proposed=self._proposing(),
+                                        unbound=unbound or [])
         except ConflictError as exc:
             return _conflict_text(exc)
         except _MODEL_FIXABLE as exc:
@@ -297,14 +321,16 @@ class MemVetSupersedeTool(_WritingTool):
         "Replace an active decision with a new one, giving the reason. The old decision stays "
         "in history as 'superseded by <new id>: <reason>'; when the answer says the new one is a "
         "proposal, the old one stays current until a person approves it. Use it when a recorded "
-        "decision no longer holds or when memvet_record reported a conflict."
+        "decision no longer holds or when memvet_record reported a conflict." + _WRITE_HABIT
     )
     args_schema: type[BaseModel] = SupersedeInput
 
     def _run(self, old_id: str, claim: str, reason: str, anchors: list[str] | None = None,
-             **_: Any) -> str:
-        result = self._guard(lambda: self.ledger.supersede(old_id, claim, anchors or [], reason=reason,
-                                                               at=self.at, proposed=self._proposing()))
+             quotes: dict[str, str] | None = None, unbound: list[str] | None = None, **_: Any) -> str:
+        result = self._guard(lambda: self.ledger.supersede(old_id, claim, memvet.quoted(anchors, quotes),
+                                                               reason=reason, at=self.at,
+                                                               proposed=self._proposing(),
+                                                               unbound=unbound or []))
         return _record_text(result)
 
 

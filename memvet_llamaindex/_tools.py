@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 from llama_index.core.tools.tool_spec.base import BaseToolSpec
+import memvet
 from memvet import Ledger, Lifecycle, RecordResult, Status, UsageError, render_blocks
 
 from memvet_llamaindex._retriever import GROUPS, check_groups
@@ -62,18 +63,22 @@ class MemVetToolSpec(BaseToolSpec):
     def _proposing(self) -> bool:
         return (self.agent_writes or self.ledger.agent_writes) == "proposed"
 
-    def record(self, claim: str, anchors: list[str] | None = None) -> str:
-        """Record a decision about this codebase together with the code it rests on.
+    def record(self, claim: str, anchors: list[str] | None = None, quotes: dict[str, str] | None = None,
+               unbound: list[str] | None = None) -> str:
+        """Record a decision about this codebase with the code it rests on.
 
-        Use it once a design choice, constraint or convention is settled. To replace a
-        decision use supersede. Returns the new id, says if it is a proposal awaiting a
-        person's approval, and lists active decisions it conflicts with.
+        Use the code's own words (call, constant, default, exception) and quote the line
+        it rests on: a code term the anchored code lacks is refused with what the code
+        says. To replace a decision use supersede. Says if the write is a proposal.
 
         Args:
-            claim (str): The decision in one or two sentences, e.g. "Orders are appended to a JSON-lines file".
-            anchors (list[str] | None): Evidence in the code, each one of: "path/to/file.py::Class.method" (a function, class or method), "path/to/file" (a whole file), "dep:requests>=2" (a declared dependency), "import:pickle" or "pattern:<regex>" (something that must stay absent). Paths are relative to the repository root. Without anchors the decision is served as unconfirmed.
+            claim (str): The decision in one or two sentences.
+            anchors (list[str] | None): Evidence: "path/to/file.py::Class.method", "path/to/file", "dep:requests>=2", "import:pickle" or "pattern:<regex>"; repository-relative. None: served as unconfirmed.
+            quotes (dict[str, str] | None): Code each anchor says that the claim rests on, keyed by the anchor as written.
+            unbound (list[str] | None): Code terms of the claim deliberately not in the anchored code.
         """
-        return _describe(self.ledger.record(claim, anchors or (), proposed=self._proposing()))
+        return _describe(self.ledger.record(claim, memvet.quoted(anchors, quotes), proposed=self._proposing(),
+                                            unbound=unbound or ()))
 
     def recall(self, query: str, k: int = 5) -> str:
         """Recall the decisions relevant to a question, each re-verified against the code now.
@@ -92,7 +97,8 @@ class MemVetToolSpec(BaseToolSpec):
             return f"no recorded decisions match {query!r}"
         return render_blocks(recall, max_chars=self.max_chars)
 
-    def supersede(self, decision_id: str, claim: str, reason: str, anchors: list[str] | None = None) -> str:
+    def supersede(self, decision_id: str, claim: str, reason: str, anchors: list[str] | None = None,
+                  quotes: dict[str, str] | None = None, unbound: list[str] | None = None) -> str:
         """Replace an active decision with a new one; the old one is kept as history.
 
         Use it when a decision changed: the old decision will be served as
@@ -105,9 +111,11 @@ class MemVetToolSpec(BaseToolSpec):
             claim (str): The new decision in one or two sentences.
             reason (str): Why the old decision no longer holds.
             anchors (list[str] | None): Evidence for the new decision, in the same forms as for record.
+            quotes (dict[str, str] | None): The line(s) each anchor's code says, keyed by anchor, as for record.
+            unbound (list[str] | None): Code terms deliberately not in the anchored code, as for record.
         """
-        return _describe(self.ledger.supersede(decision_id, claim, anchors or (), reason=reason,
-                                               proposed=self._proposing()))
+        return _describe(self.ledger.supersede(decision_id, claim, memvet.quoted(anchors, quotes), reason=reason,
+                                               proposed=self._proposing(), unbound=unbound or ()))
 
     def reject(self, decision_id: str, reason: str) -> str:
         """Retract an active decision that was tried and did not work.

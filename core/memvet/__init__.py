@@ -12,7 +12,7 @@ code and returns a status with a reason.
 """
 
 from memvet._about import Impact, ImpactReport, changed_since
-from memvet._anchors import AnchorSpec, absent, dependency, file, parse_anchor, symbol, with_quote
+from memvet._anchors import AnchorSpec, absent, dependency, file, parse_anchor, quoted, symbol, with_quote
 from memvet._claims import EvidenceText, Term, TermKind, UnboundTerm, claim_terms
 from memvet._config import Config, find_config, load_config
 from memvet._embedding import HashingEmbedder, MiniLMEmbedder
@@ -141,6 +141,7 @@ __all__ = [
     "import_jsonl",
     "load_config",
     "parse_anchor",
+    "quoted",
     "render_blocks",
     "symbol",
     "with_quote",

@@ -41,6 +41,7 @@ __all__ = [
     "dependency",
     "file",
     "parse_anchor",
+    "quoted",
     "symbol",
     "with_quote",
 ]
@@ -181,6 +182,41 @@ def parse_anchor(text: str | AnchorSpec, *, scope: str = "") -> AnchorSpec:
             raise InvalidAnchorError(f"symbol anchor must be PATH::QUALIFIED.NAME, got {text!r}")
         return symbol(path, name)
     return file(text)
+
+
+def quoted(anchors: Iterable[str | AnchorSpec] | str | AnchorSpec | None,
+           quotes: dict[str, str] | None = None) -> list[AnchorSpec]:
+    """Anchor specs with quotes attached by anchor: the form agent tools take.
+
+    Args:
+        anchors: Anchor strings or specs (one string is one anchor; None is none).
+        quotes: Code each anchor's claim rests on, keyed by the anchor as
+            written in ``anchors`` (``{"app/cache.py::LRU.put": "popitem(last=False)"}``).
+
+    Raises:
+        InvalidAnchorError: A quote keyed by something that is not one of
+            the anchors, or attached to a dependency or absence anchor.
+    """
+    if anchors is None:
+        anchors = []
+    elif isinstance(anchors, (str, AnchorSpec)):
+        anchors = [anchors]
+    items = list(anchors)
+    quotes = dict(quotes or {})
+    written = {a for a in items if isinstance(a, str)}
+    stray = [k for k in quotes if k not in written]
+    if stray:
+        raise InvalidAnchorError(
+            f"a quote is keyed by {stray[0]!r}, which is not one of the anchors; key each quote by its "
+            "anchor exactly as written in anchors"
+        )
+    out = []
+    for a in items:
+        spec = parse_anchor(a)
+        if isinstance(a, str) and a in quotes:
+            spec = with_quote(spec, quotes[a])
+        out.append(spec)
+    return out
 
 
 def _compile(pattern: str) -> re.Pattern[str]:

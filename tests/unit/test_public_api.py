@@ -21,7 +21,7 @@ PUBLIC = {
     "agent_context", "changed_since", "excerpts", "export_jsonl", "find_config", "import_jsonl", "load_config",
     # the write path: claims bound to their evidence, quotes
     "EvidenceText", "QuoteNotFoundError", "Term", "TermKind", "UnboundClaimError", "UnboundTerm", "claim_terms",
-    "evidence_note", "with_quote",
+    "evidence_note", "quoted", "with_quote",
 }
 
 

@@ -284,3 +284,18 @@ async def test_async_runs_in_a_worker_thread(ledger) -> None:
     text = await Spy(ledger=ledger).ainvoke({"claim": "Orders are appended", "anchors": [SAVE]})
     assert text.startswith("Proposed decision")
     assert threads[0] != threading.main_thread().name
+
+
+def test_record_takes_quotes_and_unbound_and_answers_an_unbound_term(ledger) -> None:
+    tool = _tools(ledger)["memvet_record"]
+    quote = 'open(self.path, "a")'
+    text = _call(tool, {"claim": "OrderStore.save appends with open(self.path, 'a') via `tempfile`", "anchors": [SAVE],
+                        "quotes": {SAVE: quote}, "unbound": ["tempfile"]}).content
+    decision = ledger.get(text.split()[2].rstrip(";:."))
+    assert decision.anchors[0].quote == quote and decision.unbound == ("tempfile",)
+    refused = _call(tool, {"claim": "OrderStore.save writes with sha256", "anchors": [SAVE]})
+    assert refused.status == "error"
+    assert "`sha256` (identifier) is not in shop/store.py::OrderStore.save" in refused.content
+    stray = _call(tool, {"claim": "OrderStore.save appends", "anchors": [SAVE], "quotes": {LOAD: "x"}})
+    assert stray.status == "error" and "not one of the anchors" in stray.content
+    assert "quote the line it rests on" in tool.description

@@ -30,7 +30,8 @@ def test_the_spec_makes_five_described_tools(ledger):
     tools = tools_of(ledger)
     assert list(tools) == ["record", "recall", "supersede", "reject", "check"]
     record = tools["record"].metadata
-    assert record.description.startswith("record(claim: 'str', anchors: 'list[str] | None' = None)")
+    assert record.description.startswith("record(claim: 'str', anchors: 'list[str] | None' = None, "
+                                         "quotes: 'dict[str, str] | None' = None, unbound:")
     schema = record.fn_schema.model_json_schema()
     assert schema["required"] == ["claim"]
     assert '"path/to/file.py::Class.method"' in schema["properties"]["anchors"]["description"]
@@ -110,7 +111,7 @@ def test_record_and_supersede_propose_by_default(ledger):
     again = tools["record"].call(claim="Checksums are sums modulo 255", anchors=["shop/store.py::checksum"]).content
     assert again.startswith(f"confirmed existing proposal {proposal} (confirmations: 1); no copy added; ")
     ledger.approve(proposal)
-    out = tools["supersede"].call(decision_id=proposal, claim="Checksums are CRC32", reason="sums collide",
+    out = tools["supersede"].call(decision_id=proposal, claim="Checksums are sum(data) % 255", reason="sums collide",
                                   anchors=["shop/store.py::checksum"]).content
     assert out.splitlines()[1] == f"if approved, it supersedes {proposal}, which stays current until then"
     assert ledger.verify(proposal).status is memvet.Status.VERIFIED
@@ -220,3 +221,16 @@ async def test_a_function_agent_reads_a_bad_anchor_as_an_error(ledger):
     answer = str(await agent.run(user_msg="remember that orders are never removed"))
     assert "OrderStore.remove" in answer
     assert ledger.decisions() == []
+
+
+def test_record_and_supersede_take_quotes_and_unbound(ledger):
+    tools = tools_of(ledger, agent_writes="active")
+    save = "shop/store.py::OrderStore.save"
+    first = new_id(tools["record"].call(claim="OrderStore.save appends JSON lines", anchors=[save],
+                                        quotes={save: "json.dumps(order)"}).content)
+    assert ledger.get(first).anchors[0].quote == "json.dumps(order)"
+    out = tools["supersede"].call(decision_id=first, claim="OrderStore.save appends, later via `tempfile`",
+                                  reason="planned", anchors=[save], unbound=["tempfile"]).content
+    assert ledger.get(new_id(out)).unbound == ("tempfile",)
+    with pytest.raises(memvet.UnboundClaimError, match=r"`sha256` \(identifier\) is not in shop/store.py::OrderStore.save"):
+        tools["record"].call(claim="OrderStore.save hashes with sha256", anchors=[save])
