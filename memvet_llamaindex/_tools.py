@@ -101,18 +101,16 @@ class MemVetToolSpec(BaseToolSpec):
                   quotes: dict[str, str] | None = None, unbound: list[str] | None = None) -> str:
         """Replace an active decision with a new one; the old one is kept as history.
 
-        Use it when a decision changed: the old decision will be served as
-        "superseded by <new id>: <reason>" and never as current again. When the
-        answer says the new decision is a proposal, the old one stays current
-        until a person approves it.
+        The old one is then served as "superseded by <new id>: <reason>", never as
+        current; if the new one is a proposal, the old stays current until approved.
 
         Args:
-            decision_id (str): Id of the active decision to replace (as shown in brackets by recall).
+            decision_id (str): Id of the decision to replace (in brackets in recall).
             claim (str): The new decision in one or two sentences.
             reason (str): Why the old decision no longer holds.
             anchors (list[str] | None): Evidence for the new decision, in the same forms as for record.
-            quotes (dict[str, str] | None): The line(s) each anchor's code says, keyed by anchor, as for record.
-            unbound (list[str] | None): Code terms deliberately not in the anchored code, as for record.
+            quotes (dict[str, str] | None): Quoted code keyed by anchor, as for record.
+            unbound (list[str] | None): Code terms not in the anchored code, as for record.
         """
         return _describe(self.ledger.supersede(decision_id, claim, memvet.quoted(anchors, quotes), reason=reason,
                                                proposed=self._proposing(), unbound=unbound or ()))

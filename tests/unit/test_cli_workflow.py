@@ -125,7 +125,7 @@ def test_check_formats(run, history):
 def test_github_escapes_workflow_command_data(run, repo):
     repo.write("a, b.py", "def f():\n    return 1\n")
     repo.commit("odd name")
-    did = record(run, "100% sure:\nf returns 1", "--symbol", "a, b.py::f")
+    did = record(run, "100% sure:\nf returns 1", "--symbol", "a, b.py::f", "--unbound", "100")
     repo.replace("a, b.py", "return 1", "return 2")
     line = run("check", "--format", "github", code=1).stdout.splitlines()[0]
     assert line.startswith("::error file=a%2C b.py,line=1,title=memvet%3A stale decision " + did + "::")
