@@ -245,16 +245,6 @@ def test_contamination_absent_terms_and_code_only(history: RepoBuilder, tmp_path
     assert p["absent_terms_violations"] == [{"id": "s1", "term": "JSON", "path": "pkg/core.py"}]
 
 
-def _proposed_api() -> bool:
-    import inspect
-
-    import memvet
-
-    return "proposed" in inspect.signature(memvet.Ledger.record).parameters
-
-
-# Guard until Ledger.record(..., proposed=True) and Ledger.approve land in main; remove it then.
-@pytest.mark.skipif(not _proposed_api(), reason="Ledger.record has no proposed= yet")
 @pytest.mark.parametrize("review", [False, True])
 def test_contamination_writes_proposed_on_own_facts(review: bool) -> None:
     args = ["--repo", str(ROOT), "--facts", str(BENCH / "facts" / "memvet.json"), "--embedding", "hashing",
