@@ -25,7 +25,9 @@ from typing import Annotated, Any
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.context import Context
 from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError, ToolError
-from mcp.types import CallToolResult, TextContent, ToolAnnotations
+from mcp.shared.exceptions import MCPError
+from mcp.types import INVALID_PARAMS, CallToolResult, TextContent, ToolAnnotations
+import memvet
 from memvet import Ledger, MemvetError, UnknownDecisionError, UsageError
 from pydantic import Field, ValidationError
 
@@ -150,7 +152,7 @@ def create_server(ledger: Ledger, *, at: str | None = None, on_conflict: str = "
     """
     tools = MemvetTools(ledger, at=at, on_conflict=on_conflict)
     serial = _Serial(tools)
-    server = _Server(name, instructions=INSTRUCTIONS, log_level="WARNING")
+    server = _Server(name, version=memvet.__version__, instructions=INSTRUCTIONS, log_level="WARNING")
 
     # ------------------------------------------------------------- tools
 
@@ -275,7 +277,8 @@ def create_server(ledger: Ledger, *, at: str | None = None, on_conflict: str = "
         try:
             return (await serial.run(tools.context, paths=wanted)).text
         except MemvetError as exc:
-            raise ValueError(f"{type(exc).__name__}: {exc}") from exc
+            # The SDK masks any other exception from a prompt as "Error rendering prompt".
+            raise MCPError(code=INVALID_PARAMS, message=f"{type(exc).__name__}: {exc}") from exc
 
     return server
 
