@@ -15,9 +15,12 @@ one run, query by query, alternates:
 * ``memvet_recall`` over MCP: JSON-RPC over the pipes, the server's lock and
   worker thread, the same recall and rendering in the server process.
 
-Both processes verify against the working tree and are warmed up first. The
-ratio is the median MCP round trip over the median in-process recall, from
-the same run. Nothing is written into the repository.
+Both processes verify against the working tree and are warmed up first; the
+three measurements of a query are taken in a rotating order. The ratio is the
+median MCP round trip over the median in-process recall, from the same run.
+With ``--embedding minilm`` (the default) embedding the query dominates both;
+``--embedding hashing`` leaves mostly the protocol's own cost. Nothing is
+written into the repository.
 
 Example::
 
@@ -52,6 +55,10 @@ def _child_env(embedding: str) -> dict[str, str]:
             "ANONYMIZED_TELEMETRY": "False"}
 
 
+#: The three measurements of one query, in each order in turn.
+_ORDERS = (("ledger", "tools", "mcp"), ("tools", "mcp", "ledger"), ("mcp", "ledger", "tools"))
+
+
 def _pcts(values: list[float]) -> dict[str, float]:
     return {"p50": _bench.ms(_bench.percentile(values, 50)), "p95": _bench.ms(_bench.percentile(values, 95)),
             "n": len(values)}
@@ -84,14 +91,20 @@ async def _measure(root: Path, home: Path, led: memvet.Ledger, queries: list[str
             mcp_t: list[float] = []
             chars: list[int] = []
             same = 0
-            for _ in range(repeat):
-                for q in queries:
-                    elapsed, local = _bench.timed(lambda: led.recall(q, k=k))
-                    ledger_t.append(elapsed)
-                    tools_t.append(_bench.timed(lambda: tools.recall(q, k=k))[0])
-                    start = time.perf_counter()
-                    remote = await session.call_tool("memvet_recall", {"query": q, "k": k})
-                    mcp_t.append(time.perf_counter() - start)
+            for r in range(repeat):
+                for j, q in enumerate(queries):
+                    # Rotate which of the three goes first, so none always
+                    # follows the server's work (two processes share the CPU).
+                    for step in _ORDERS[(r * len(queries) + j) % len(_ORDERS)]:
+                        if step == "ledger":
+                            elapsed, local = _bench.timed(lambda: led.recall(q, k=k))
+                            ledger_t.append(elapsed)
+                        elif step == "tools":
+                            tools_t.append(_bench.timed(lambda: tools.recall(q, k=k))[0])
+                        else:
+                            start = time.perf_counter()
+                            remote = await session.call_tool("memvet_recall", {"query": q, "k": k})
+                            mcp_t.append(time.perf_counter() - start)
                     chars.append(len(remote.content[0].text))  # type: ignore[union-attr]
                     got = [i["id"] for g in ("current", "caution", "history")
                            for i in (remote.structured_content or {}).get(g, [])]
@@ -120,16 +133,17 @@ def measure(repo_path: str, n: int, embedding: str, n_queries: int, repeat: int,
         statuses: dict[str, int] = {}
         for v in led.check():
             statuses[v.status.value] = statuses.get(v.status.value, 0) + 1
+        load = os.getloadavg()[0]
         run = asyncio.run(_measure(root, home, led, queries, k, repeat, embedding))
     return {"benchmark": "mcp_bench", "command": _bench.command_line(), "repo": str(root), "head": head,
             "decisions": len(sampled), "embedding": embedding, "k": k, "queries": len(queries),
-            "repeat": repeat, "statuses": statuses, **run}
+            "repeat": repeat, "statuses": statuses, "cpus": os.cpu_count(), "load_1m": load, **run}
 
 
 def render(r: dict[str, Any]) -> str:
     t = r["timings_ms"]
     head = (f"mcp_bench: {r['command']}\n{r['decisions']} decisions on {r['repo']} at {r['head'][:12]} "
-            f"(statuses in the working tree {r['statuses']}); embedding {r['embedding']}, k={r['k']}, "
+            f"(statuses in the working tree {r['statuses']}); {r['cpus']} CPUs, load {r['load_1m']:.1f}; embedding {r['embedding']}, k={r['k']}, "
             f"{r['calls']} calls ({r['queries']} queries x {r['repeat']}); server start to initialized "
             f"{r['startup_s']:.1f} s; same decisions both ways {r['same_ids']}; answer p50 "
             f"{r['response_chars_p50']:.0f} characters")
