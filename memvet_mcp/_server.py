@@ -84,7 +84,7 @@ def _invalid(name: str, exc: ValidationError) -> str:
     return f"invalid arguments for {name}: " + "; ".join(parts)
 
 
-class _Server(MCPServer):  # type: ignore[type-arg]
+class _Server(MCPServer[Any]):
     """``MCPServer`` whose argument-validation errors read as one clear line."""
 
     async def call_tool(self, name: str, arguments: dict[str, Any],
@@ -134,7 +134,7 @@ class _Serial:
 
 
 def create_server(ledger: Ledger, *, at: str | None = None, on_conflict: str = "error",
-                  name: str = "memvet") -> MCPServer:  # type: ignore[type-arg]
+                  name: str = "memvet") -> MCPServer[Any]:
     """An MCP server over one ledger.
 
     Args:
@@ -311,7 +311,7 @@ def _is_loopback(host: str) -> bool:
         return False
 
 
-def serve(server: MCPServer, *, http: str | None = None, allow_remote: bool = False) -> None:  # type: ignore[type-arg]
+def serve(server: MCPServer[Any], *, http: str | None = None, allow_remote: bool = False) -> None:
     """Serve until the client hangs up (stdio) or the process is stopped (HTTP).
 
     Args:
