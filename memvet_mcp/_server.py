@@ -173,12 +173,16 @@ def create_server(ledger: Ledger, *, at: str | None = None, on_conflict: str = "
     ) -> CallToolResult:
         return await serial.call(tools.recall, query=query, k=k, tags=tags, paths=paths)
 
+    conflicts = ("A claim that conflicts with an active decision is not recorded; the answer names the "
+                 "conflicts." if on_conflict == "error" else
+                 "A claim that conflicts with an active decision is recorded and the answer names the "
+                 "conflicts: supersede them if yours replaces them.")
+
     @server.tool(name="memvet_record", annotations=_WRITE, description=(
         "Record a decision (a convention, a design choice, a fact about this codebase) with the code it "
         "rests on, so it is re-checked whenever it is read. Returns the new decision id. Recall first: if a "
         "recorded decision says otherwise, supersede it with memvet_supersede instead of recording a "
-        "duplicate. A claim that conflicts with an active decision is not recorded; the answer names the "
-        "conflicts. An anchor that does not resolve in the code is refused with the reason."))
+        f"duplicate. {conflicts} An anchor that does not resolve in the code is refused with the reason."))
     async def memvet_record(
         claim: Annotated[str, Field(min_length=1, max_length=4000, description=_CLAIM)],
         anchors: Annotated[list[str] | None, Field(description=_ANCHORS)] = None,

@@ -85,8 +85,12 @@ async def test_a_conflicting_record_is_refused_with_the_conflicts(ledger: memvet
 
 async def test_on_conflict_warn_records_and_names_them(ledger: memvet.Ledger) -> None:
     first = ledger.record("Orders are saved one line at a time", [SAVE]).id
-    out = await call(ledger, "memvet_record", {"claim": "Orders are written through a buffer",
-                                               "anchors": [SAVE]}, on_conflict="warn")
+    server = create_server(ledger, on_conflict="warn")
+    async with Client(server) as client:
+        listed = {t.name: t for t in (await client.list_tools()).tools}
+        out = await client.call_tool("memvet_record", {"claim": "Orders are written through a buffer",
+                                                       "anchors": [SAVE]})
+    assert "is recorded and the answer names the conflicts" in listed["memvet_record"].description
     assert not out.is_error
     assert out.structured_content["conflicts"][0]["id"] == first
     assert "memvet_supersede" in text(out)
@@ -282,6 +286,7 @@ async def test_tools_are_listed_with_teaching_schemas(ledger: memvet.Ledger) -> 
                            "memvet_check", "memvet_about", "memvet_show"]
     record = tools["memvet_record"]
     assert "supersede" in record.description and "duplicate" in record.description
+    assert "conflicts with an active decision is not recorded" in record.description
     assert record.input_schema["required"] == ["claim"]
     assert "Quote the evidence" in record.input_schema["properties"]["anchors"]["description"]
     assert "reason" in tools["memvet_reject"].input_schema["required"]
