@@ -103,8 +103,7 @@ class _Server(MCPServer[Any]):
 class _Serial:
     """Runs tool-layer calls one at a time, off the event loop."""
 
-    def __init__(self, tools: MemvetTools) -> None:
-        self.tools = tools
+    def __init__(self) -> None:
         self._lock = threading.Lock()
 
     def _locked(self, fn: Callable[..., Answer], kwargs: dict[str, Any]) -> Answer:
@@ -151,7 +150,7 @@ def create_server(ledger: Ledger, *, at: str | None = None, on_conflict: str = "
         An ``MCPServer``; run it with :func:`serve` or its own ``run``.
     """
     tools = MemvetTools(ledger, at=at, on_conflict=on_conflict)
-    serial = _Serial(tools)
+    serial = _Serial()
     server = _Server(name, version=memvet.__version__, instructions=INSTRUCTIONS, log_level="WARNING")
 
     # ------------------------------------------------------------- tools

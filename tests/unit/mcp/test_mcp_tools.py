@@ -295,6 +295,32 @@ async def test_tools_are_listed_with_teaching_schemas(ledger: memvet.Ledger) -> 
     assert tools["memvet_record"].annotations.read_only_hint is False
 
 
+async def test_calls_queue_on_one_lock_and_translate_errors() -> None:
+    from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError
+
+    from memvet_mcp._server import _Serial
+    from memvet_mcp._tools import Answer
+
+    serial = _Serial()
+
+    def down() -> Answer:
+        raise memvet.StoreUnavailableError("the Chroma server at http://x:1 is not answering")
+
+    def unknown() -> Answer:
+        raise memvet.UnknownDecisionError("no decision 'abcd'")
+
+    failed = await serial.call(down)
+    assert failed.is_error
+    assert text(failed) == "StoreUnavailableError: the Chroma server at http://x:1 is not answering"
+    with pytest.raises(ResourceError, match="StoreUnavailableError: the Chroma server") as caught:
+        await serial.text(down)
+    assert not isinstance(caught.value, ResourceNotFoundError)
+    with pytest.raises(ResourceNotFoundError, match="UnknownDecisionError: no decision 'abcd'"):
+        await serial.text(unknown)
+    with pytest.raises(ZeroDivisionError):  # not ours to translate: the SDK reports a bug as a bug
+        await serial.run(lambda: Answer(str(1 / 0)))
+
+
 def test_the_tool_layer_refuses_a_bad_policy(ledger: memvet.Ledger) -> None:
     with pytest.raises(memvet.UsageError, match="on_conflict"):
         MemvetTools(ledger, on_conflict="maybe")
