@@ -11,20 +11,38 @@ tests send requests through the session from their own tasks.
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import os
 import sys
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO
+from types import ModuleType
+from typing import IO, Any
 
 import pytest
 import pytest_asyncio
-from conftest import SAMPLE_STORE, RepoBuilder  # tests/ is on sys.path (rootdir conftest)
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
 ROOT = Path(__file__).resolve().parents[3]
+
+
+def _tests_conftest() -> ModuleType:
+    """``tests/conftest.py`` by path: the name ``conftest`` is whichever
+    conftest pytest imported last (``tests/unit/llamaindex`` has one too)."""
+    name = "_memvet_tests_conftest"
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, ROOT / "tests" / "conftest.py")
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return sys.modules[name]
+
+
+RepoBuilder = _tests_conftest().RepoBuilder
+SAMPLE_STORE: str = _tests_conftest().SAMPLE_STORE
 
 #: The child imports this checkout's code, not whatever ``memvet`` is installed.
 CHILD_PYTHONPATH = os.pathsep.join([str(ROOT / "core"), str(ROOT)])
@@ -36,7 +54,7 @@ def child_env(ledger: Path, **extra: str) -> dict[str, str]:
             "ORT_DISABLE_TELEMETRY": "1", "ANONYMIZED_TELEMETRY": "False", **extra}
 
 
-def build_repo(path: Path) -> RepoBuilder:
+def build_repo(path: Path) -> Any:
     """The shared sample: ``shop/store.py`` and a README, one commit."""
     builder = RepoBuilder(path)
     builder.write("shop/store.py", SAMPLE_STORE, dedent=False)
@@ -50,7 +68,7 @@ class Served:
     """A running server: the client session, the repository, the server's stderr."""
 
     session: ClientSession
-    repo: RepoBuilder
+    repo: Any
     log: Path
 
 
@@ -63,12 +81,12 @@ async def _serve(params: StdioServerParameters, errlog: IO[str], ready: asyncio.
 
 
 @pytest.fixture(scope="module")
-def mcp_repo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RepoBuilder]:
+def mcp_repo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     yield build_repo(tmp_path_factory.mktemp("mcp-stdio") / "repo")
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def served(mcp_repo: RepoBuilder) -> AsyncIterator[Served]:
+async def served(mcp_repo: Any) -> AsyncIterator[Served]:
     """``python -m memvet --repo REPO mcp`` over stdio, with the ledger in ``MEMVET_LEDGER``."""
     log = mcp_repo.path.parent / "server.log"
     params = StdioServerParameters(command=sys.executable,
