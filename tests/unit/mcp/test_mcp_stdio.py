@@ -1,18 +1,21 @@
 """``memvet mcp`` as a real stdio subprocess, driven by the SDK's ``ClientSession``.
 
-One server process serves the module (see ``conftest.py``); each test uses
+One server process serves the module (see ``_mcp_serve.py``); each test uses
 its own claims and anchors, so the tests do not depend on their order.
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
+import subprocess
+import sys
 from typing import Any
 
 import pytest
 from mcp.types import CallToolResult
 
-from _mcp_serve import Served, mcp_repo, served  # noqa: F401 (fixtures)
+from _mcp_serve import Served, child_env, mcp_repo, served  # noqa: F401 (fixtures)
 
 pytestmark = [pytest.mark.asyncio(loop_scope="module"), pytest.mark.timeout(120)]
 
@@ -146,3 +149,18 @@ async def test_ten_concurrent_calls_then_the_server_still_answers(served: Served
     recall = await ok(served, "memvet_recall", {"query": "OrderStore.load reads every line", "k": 1})
     assert recall.structured_content["current"][0]["id"] == load_id
     assert "Traceback" not in served.log.read_text(errors="replace")
+
+
+async def test_a_cli_write_meanwhile_is_seen_at_the_next_call(served: Served) -> None:
+    # Another process writes the same local ledger (the file lock, then the
+    # server reloads what it wrote): the agent sees it at its next call.
+    env = {**os.environ, **child_env(served.repo.path.parent / "ledger")}
+    done = await asyncio.to_thread(
+        subprocess.run,
+        [sys.executable, "-m", "memvet", "record", "Checksums are recomputed when an order is loaded",
+         "--file", "README.md", "--json"],
+        cwd=served.repo.path, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    recall = await ok(served, "memvet_recall", {"query": "Checksums are recomputed when an order is loaded",
+                                                "k": 1})
+    assert recall.structured_content["current"][0]["claim"] == "Checksums are recomputed when an order is loaded"
