@@ -210,4 +210,5 @@ def test_mcp_bench(history: RepoBuilder) -> None:
     assert set(r["timings_ms"]) == {"ledger_recall", "tools_recall", "mcp_recall"}
     assert all(t["p95"] >= t["p50"] > 0 and t["n"] == 6 for t in r["timings_ms"].values())
     assert r["ratio_p50"] > 0 and r["startup_s"] > 0
+    assert set(r["blocks_ms"]) == {"ledger_recall", "mcp_recall"} and r["blocks_ratio_p50"] > 0
     assert r["response_chars_p50"] > 0
