@@ -29,7 +29,7 @@ from mcp.shared.exceptions import MCPError
 from mcp.types import INVALID_PARAMS, CallToolResult, TextContent, ToolAnnotations
 import memvet
 from memvet import Ledger, MemvetError, UnknownDecisionError, UsageError
-from pydantic import Field, ValidationError
+from pydantic import BeforeValidator, Field, ValidationError
 
 from memvet_mcp._tools import MAX_K, Answer, MemvetTools, error_answer
 
@@ -62,6 +62,37 @@ _ID = "A decision id as shown in square brackets (or a unique prefix of at least
 _CLAIM = ("The decision, in one or a few plain sentences, using the code's own names (functions, classes, "
           "settings) so it can be checked against the anchors.")
 _TAGS = "Optional free labels (e.g. 'storage', 'api') to group and filter decisions."
+
+
+def _none_as(empty: Any) -> BeforeValidator:
+    """Read an explicit ``null`` (which some models send for an optional
+    argument) as the empty value, so the schema can say plainly "an array"
+    or "a string" instead of "an array or null"."""
+    return BeforeValidator(lambda value: empty if value is None else value)
+
+
+def _strings(description: str) -> Any:
+    return Annotated[list[str], _none_as([]), Field(default_factory=list, description=description)]
+
+
+def _revision(description: str) -> Any:
+    return Annotated[str, _none_as(""), Field(description=description)]
+
+
+# Argument types shared by the tools (module level: the SDK reads the
+# annotations from the module's globals).
+_Anchors = _strings(_ANCHORS)
+_Tags = _strings(_TAGS)
+_RecallTags = _strings("Only decisions carrying any of these tags.")
+_RecallPaths = _strings("Only decisions anchored in these files, folders, globs or 'path::Symbol' specs "
+                        "(relative to the repository root).")
+_CheckIds = _strings("Check these decisions only.")
+_AboutPaths = _strings("Files, folders, globs or 'path::Symbol' specs you are about to edit (relative to the "
+                       "repository root).")
+_Since = _revision("A revision (branch, tag, commit): report the decisions whose evidence changed between it "
+                   "(its merge base) and the working tree. Empty: not used.")
+_Diff = _revision("A revision: also include every file changed since it ('HEAD': your uncommitted changes). "
+                  "Empty: not used.")
 
 _READ = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
 _WRITE = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=False,
@@ -164,11 +195,9 @@ def create_server(ledger: Ledger, *, at: str | None = None, on_conflict: str = "
     async def memvet_recall(
         query: Annotated[str, Field(min_length=1, description="What you want to know, in plain words.")],
         k: Annotated[int, Field(ge=1, le=MAX_K, description="How many decisions to return.")] = 5,
-        tags: Annotated[list[str] | None, Field(
-            description="Only decisions carrying any of these tags.")] = None,
-        paths: Annotated[list[str] | None, Field(
-            description="Only decisions anchored in these files, folders, globs or 'path::Symbol' specs "
-                        "(relative to the repository root).")] = None,
+        *,
+        tags: _RecallTags,
+        paths: _RecallPaths,
     ) -> CallToolResult:
         return await serial.call(tools.recall, query=query, k=k, tags=tags, paths=paths)
 
@@ -184,8 +213,8 @@ def create_server(ledger: Ledger, *, at: str | None = None, on_conflict: str = "
         f"duplicate. {conflicts} An anchor that does not resolve in the code is refused with the reason."))
     async def memvet_record(
         claim: Annotated[str, Field(min_length=1, max_length=4000, description=_CLAIM)],
-        anchors: Annotated[list[str] | None, Field(description=_ANCHORS)] = None,
-        tags: Annotated[list[str] | None, Field(description=_TAGS)] = None,
+        anchors: _Anchors,
+        tags: _Tags,
     ) -> CallToolResult:
         return await serial.call(tools.record, claim=claim, anchors=anchors, tags=tags)
 
@@ -199,8 +228,8 @@ def create_server(ledger: Ledger, *, at: str | None = None, on_conflict: str = "
         claim: Annotated[str, Field(min_length=1, max_length=4000, description="The new decision. " + _CLAIM)],
         reason: Annotated[str, Field(min_length=1, description=(
             "Why the old decision no longer holds (what changed, what you found).")),],
-        anchors: Annotated[list[str] | None, Field(description=_ANCHORS)] = None,
-        tags: Annotated[list[str] | None, Field(description=_TAGS)] = None,
+        anchors: _Anchors,
+        tags: _Tags,
     ) -> CallToolResult:
         return await serial.call(tools.supersede, old_id=old_id, claim=claim, reason=reason, anchors=anchors,
                                  tags=tags)
@@ -222,28 +251,22 @@ def create_server(ledger: Ledger, *, at: str | None = None, on_conflict: str = "
         "to check those, since=REV for the decisions whose evidence changed since a revision (what a "
         "branch invalidates), or nothing to check them all."))
     async def memvet_check(
-        ids: Annotated[list[str] | None, Field(description="Check these decisions only.")] = None,
-        since: Annotated[str | None, Field(description=(
-            "A revision (branch, tag, commit): report the decisions whose evidence changed between it "
-            "(its merge base) and the working tree.")),] = None,
+        ids: _CheckIds,
+        since: _Since = "",
         only_problems: Annotated[bool, Field(description=(
             "When checking every decision, list only those that need attention.")),] = True,
     ) -> CallToolResult:
-        return await serial.call(tools.check, ids=ids, since=since, only_problems=only_problems)
+        return await serial.call(tools.check, ids=ids, since=since or None, only_problems=only_problems)
 
     @server.tool(name="memvet_about", annotations=_READ, description=(
         "What to know before touching some code: the decisions anchored in the given paths and/or in the "
         "files changed since a revision, re-checked now and grouped like memvet_recall. Call it before "
         "editing files, and with diff='HEAD' before committing."))
     async def memvet_about(
-        paths: Annotated[list[str] | None, Field(description=(
-            "Files, folders, globs or 'path::Symbol' specs you are about to edit (relative to the "
-            "repository root).")),] = None,
-        diff: Annotated[str | None, Field(description=(
-            "A revision: also include every file changed since it ('HEAD': your uncommitted changes).")),
-        ] = None,
+        paths: _AboutPaths,
+        diff: _Diff = "",
     ) -> CallToolResult:
-        return await serial.call(tools.about, paths=paths, diff=diff)
+        return await serial.call(tools.about, paths=paths, diff=diff or None)
 
     @server.tool(name="memvet_show", annotations=_READ, description=(
         "Show one decision: claim, status with the reason, each anchor as it stands now with its code "

@@ -278,6 +278,19 @@ async def test_resources_and_prompt(ledger: memvet.Ledger) -> None:
     assert "pickle broke on upgrade" in full
 
 
+async def test_null_for_an_optional_argument_means_not_given(ledger: memvet.Ledger) -> None:
+    did = ledger.record("Orders are saved as JSON lines", [SAVE]).id
+    async with Client(create_server(ledger)) as client:
+        recall = await client.call_tool("memvet_recall", {"query": "orders", "tags": None, "paths": None})
+        check = await client.call_tool("memvet_check", {"ids": None, "since": None})
+        about = await client.call_tool("memvet_about", {"paths": ["shop"], "diff": None})
+        record = await client.call_tool("memvet_record", {"claim": "The README is short", "anchors": None,
+                                                          "tags": None})
+    assert not any(r.is_error for r in (recall, check, about, record))
+    assert recall.structured_content["current"][0]["id"] == did
+    assert record.structured_content["anchors"] == []
+
+
 async def test_tools_are_listed_with_teaching_schemas(ledger: memvet.Ledger) -> None:
     async with Client(create_server(ledger)) as client:
         listed = await client.list_tools()
@@ -292,6 +305,9 @@ async def test_tools_are_listed_with_teaching_schemas(ledger: memvet.Ledger) -> 
     assert "reason" in tools["memvet_reject"].input_schema["required"]
     assert tools["memvet_recall"].input_schema["properties"]["k"]["maximum"] == 50
     assert tools["memvet_recall"].annotations.read_only_hint is True
+    for tool in tools.values():  # plain types: no "anyOf [..., null]" for clients that reject unions
+        assert all("anyOf" not in p for p in tool.input_schema["properties"].values()), tool.name
+    assert record.input_schema["properties"]["anchors"]["type"] == "array"
     assert tools["memvet_record"].annotations.read_only_hint is False
 
 
