@@ -227,7 +227,7 @@ def create_server(ledger: Ledger, *, at: str | None = None, on_conflict: str = "
         old_id: Annotated[str, Field(min_length=4, description="Id of the active decision to replace.")],
         claim: Annotated[str, Field(min_length=1, max_length=4000, description="The new decision. " + _CLAIM)],
         reason: Annotated[str, Field(min_length=1, description=(
-            "Why the old decision no longer holds (what changed, what you found).")),],
+            "Why the old decision no longer holds (what changed, what you found)."))],
         anchors: _Anchors,
         tags: _Tags,
     ) -> CallToolResult:
@@ -241,7 +241,7 @@ def create_server(ledger: Ledger, *, at: str | None = None, on_conflict: str = "
     async def memvet_reject(
         decision_id: Annotated[str, Field(min_length=4, description="Id of the active decision to retract.")],
         reason: Annotated[str, Field(min_length=1, description=(
-            "Why it is retracted: what was tried and how it failed.")),],
+            "Why it is retracted: what was tried and how it failed."))],
     ) -> CallToolResult:
         return await serial.call(tools.reject, decision_id=decision_id, reason=reason)
 
@@ -254,7 +254,7 @@ def create_server(ledger: Ledger, *, at: str | None = None, on_conflict: str = "
         ids: _CheckIds,
         since: _Since = "",
         only_problems: Annotated[bool, Field(description=(
-            "When checking every decision, list only those that need attention.")),] = True,
+            "When checking every decision, list only those that need attention."))] = True,
     ) -> CallToolResult:
         return await serial.call(tools.check, ids=ids, since=since or None, only_problems=only_problems)
 
