@@ -14,7 +14,7 @@ $(BIN)/python:
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 $(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[test,langchain,llamaindex,notebooks]'
+	$(BIN)/python -m pip install --quiet -e '.[test,langchain,llamaindex,notebooks,mcp]'
 	touch $(STAMP)
 
 install: $(STAMP)

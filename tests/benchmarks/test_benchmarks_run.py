@@ -92,7 +92,7 @@ def _run(script: str, *args: str) -> dict:
 
 
 def test_every_script_has_help() -> None:
-    scripts = ("verify_bench.py", "latency.py", "drift.py", "contamination.py")
+    scripts = ("verify_bench.py", "latency.py", "drift.py", "contamination.py", "mcp_bench.py")
     procs = [subprocess.Popen([sys.executable, str(BENCH / s), "--help"], stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE, text=True) for s in scripts]
     for proc in procs:
@@ -270,3 +270,16 @@ def test_contamination_writes_proposed_on_own_facts(review: bool) -> None:
         assert first["answers_from_memory"] == 0 and first["false_adopted"] == 0 and first["adopted_ids"] == []
         assert m["false_persisting"] == 0
         assert all(a["group"] == "caution" for a in m["false_alarms"])
+
+
+def test_mcp_bench(history: RepoBuilder) -> None:
+    r = _run("mcp_bench.py", "--repo", str(history.path), "--decisions", "4", "--embedding", "hashing",
+             "--queries", "3", "--repeat", "2")
+    assert r["benchmark"] == "mcp_bench"
+    assert r["decisions"] >= 3 and sum(r["statuses"].values()) == r["decisions"]
+    assert r["queries"] == 3 and r["calls"] == 6
+    assert set(r["timings_ms"]) == {"ledger_recall", "tools_recall", "mcp_recall"}
+    assert all(t["p95"] >= t["p50"] > 0 and t["n"] == 6 for t in r["timings_ms"].values())
+    assert r["ratio_p50"] > 0 and r["startup_s"] > 0
+    assert set(r["blocks_ms"]) == {"ledger_recall", "mcp_recall"} and r["blocks_ratio_p50"] > 0
+    assert r["response_chars_p50"] > 0

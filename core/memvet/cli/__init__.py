@@ -878,6 +878,39 @@ def demo(keep: str | None) -> None:
     run_demo(keep)
 
 
+@cli.command(name="mcp")
+@click.option("--http", "http", default=None, metavar="HOST:PORT",
+              help="Serve the streamable HTTP transport at http://HOST:PORT/mcp instead of stdio.")
+@click.option("--allow-remote", is_flag=True,
+              help="Allow --http on a non-loopback host. The endpoint has no authentication of its own: "
+                   "put it behind the token proxy (deploy/nginx.conf; see docs/mcp.md).")
+@click.option("--on-conflict", type=click.Choice(["error", "warn"]), default="error", show_default=True,
+              help="What memvet_record does with a claim that conflicts with an active decision: refuse "
+                   "and name the conflicts (the agent then supersedes), or record and name them.")
+@click.pass_context
+def mcp_(ctx: click.Context, http: str | None, allow_remote: bool, on_conflict: str) -> None:
+    """Serve the ledger to MCP clients (Claude Code, Cursor, VS Code, ...); stdio by default.
+
+    One ledger per server, opened from the global options like every other
+    command; every call verifies against the working tree as it is then.
+
+    \b
+    Example:
+      claude mcp add memvet -- memvet mcp
+      memvet --repo ~/src/shop mcp --http 127.0.0.1:8765
+    """
+    try:
+        import memvet_mcp
+    except ImportError as exc:
+        if (exc.name or "").split(".")[0] != "mcp":
+            raise
+        raise CliError("the MCP server needs the 'mcp' package: pip install 'memvet[mcp]'") from exc
+    if http is not None:
+        memvet_mcp.http_address(http, allow_remote=allow_remote)  # refused before the ledger opens
+    server = memvet_mcp.create_server(_ledger(ctx), on_conflict=on_conflict)
+    memvet_mcp.serve(server, http=http, allow_remote=allow_remote)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Console-script entry point."""
     os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")

@@ -1,0 +1,360 @@
+"""MemVet as an MCP server: the tools, resources and prompt of :class:`MemvetTools`.
+
+One ledger per server. Every call runs off the event loop
+(``asyncio.to_thread``) under one lock, because a Chroma client and a pygit2
+repository must not be used from several threads at once; so concurrent
+calls are safe and simply queue. Every read verifies afresh against the
+working tree (or the server's ``at``) at the moment of the call.
+
+Errors: a :class:`memvet.MemvetError` becomes a tool result with
+``isError`` and its one-line message (a conflict also lists the conflicting
+decisions); arguments that fail the input schema come back the same way,
+naming the argument. Anything else is a bug: the SDK logs it and answers
+``isError``; the server keeps serving.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import logging
+import threading
+from collections.abc import Callable
+from typing import Annotated, Any
+
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.context import Context
+from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError, ToolError
+from mcp.shared.exceptions import MCPError
+from mcp.types import INVALID_PARAMS, CallToolResult, TextContent, ToolAnnotations
+import memvet
+from memvet import Ledger, MemvetError, UnknownDecisionError, UsageError
+from pydantic import BeforeValidator, Field, ValidationError
+
+from memvet_mcp._tools import MAX_K, Answer, MemvetTools, error_answer
+
+__all__ = ["INSTRUCTIONS", "create_server", "http_address", "serve"]
+
+log = logging.getLogger(__name__)
+
+INSTRUCTIONS = """\
+MemVet holds this repository's decisions (conventions, design choices, facts about the code), each \
+with the code it rests on, and re-checks that evidence against the working tree at every read.
+
+- Before editing files, call memvet_about with their paths; for a question, call memvet_recall.
+- Results come in three groups: current (verified: rely on it), verify before relying (the evidence \
+drifted or is missing: check the code first), and history (superseded, rejected, contradicted: do not \
+repeat it). Decision ids are in square brackets.
+- Record a decision with memvet_record, anchored to the exact code that shows it.
+- When a recorded decision no longer holds, supersede it (memvet_supersede) rather than recording a \
+competing duplicate; when an approach was tried and failed, reject it with the reason (memvet_reject).
+"""
+
+_ANCHORS = (
+    "Evidence in the code the decision rests on, as strings: 'path/to/file.py::Class.method' (a symbol: "
+    "function, class, method, Markdown heading, JSON/YAML/TOML key path), 'path/to/file.py' (a whole "
+    "file), 'dep:requests>=2' (a declared dependency), 'import:pickle' or 'pattern:<regex>' (something "
+    "that must stay absent). Paths are relative to the repository root. Quote the evidence: anchor the "
+    "exact symbol whose code shows the claim, not a whole package. Every anchor must resolve in the code "
+    "now, or nothing is recorded. Without anchors the decision is stored as unanchored (unconfirmed)."
+)
+_ID = "A decision id as shown in square brackets (or a unique prefix of at least 4 characters)."
+_CLAIM = ("The decision, in one or a few plain sentences, using the code's own names (functions, classes, "
+          "settings) so it can be checked against the anchors.")
+_TAGS = "Optional free labels (e.g. 'storage', 'api') to group and filter decisions."
+
+
+def _none_as(empty: Any) -> BeforeValidator:
+    """Read an explicit ``null`` (which some models send for an optional
+    argument) as the empty value, so the schema can say plainly "an array"
+    or "a string" instead of "an array or null"."""
+    return BeforeValidator(lambda value: empty if value is None else value)
+
+
+def _strings(description: str) -> Any:
+    return Annotated[list[str], _none_as([]), Field(default_factory=list, description=description)]
+
+
+def _revision(description: str) -> Any:
+    return Annotated[str, _none_as(""), Field(description=description)]
+
+
+# Argument types shared by the tools (module level: the SDK reads the
+# annotations from the module's globals).
+_Anchors = _strings(_ANCHORS)
+_Tags = _strings(_TAGS)
+_RecallTags = _strings("Only decisions carrying any of these tags.")
+_RecallPaths = _strings("Only decisions anchored in these files, folders, globs or 'path::Symbol' specs "
+                        "(relative to the repository root).")
+_CheckIds = _strings("Check these decisions only.")
+_AboutPaths = _strings("Files, folders, globs or 'path::Symbol' specs you are about to edit (relative to the "
+                       "repository root).")
+_Since = _revision("A revision (branch, tag, commit): report the decisions whose evidence changed between it "
+                   "(its merge base) and the working tree. Empty: not used.")
+_Diff = _revision("A revision: also include every file changed since it ('HEAD': your uncommitted changes). "
+                  "Empty: not used.")
+
+_READ = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
+_WRITE = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=False,
+                         open_world_hint=False)
+
+#: Hosts ``serve`` binds without ``allow_remote``.
+_LOOPBACK_NAMES = ("localhost",)
+
+
+def _result(answer: Answer) -> CallToolResult:
+    return CallToolResult(content=[TextContent(type="text", text=answer.text)],
+                          structured_content=answer.data, is_error=answer.is_error)
+
+
+def _invalid(name: str, exc: ValidationError) -> str:
+    parts = []
+    for err in exc.errors():
+        where = ".".join(str(p) for p in err["loc"]) or "arguments"
+        parts.append(f"{where}: {err['msg']}")
+    return f"invalid arguments for {name}: " + "; ".join(parts)
+
+
+class _Server(MCPServer[Any]):
+    """``MCPServer`` whose argument-validation errors read as one clear line."""
+
+    async def call_tool(self, name: str, arguments: dict[str, Any],
+                        context: Context[Any, Any] | None = None) -> Any:
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as exc:
+            if isinstance(exc.__cause__, ValidationError):
+                text = _invalid(name, exc.__cause__)
+                return CallToolResult(content=[TextContent(type="text", text=text)],
+                                      structured_content={"error": "InvalidArguments", "message": text},
+                                      is_error=True)
+            raise
+
+
+class _Serial:
+    """Runs tool-layer calls one at a time, off the event loop."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+
+    def _locked(self, fn: Callable[..., Answer], kwargs: dict[str, Any]) -> Answer:
+        with self._lock:
+            return fn(**kwargs)
+
+    async def run(self, fn: Callable[..., Answer], **kwargs: Any) -> Answer:
+        """``fn(**kwargs)`` under the lock in a worker thread; errors propagate."""
+        return await asyncio.to_thread(self._locked, fn, kwargs)
+
+    async def call(self, fn: Callable[..., Answer], **kwargs: Any) -> CallToolResult:
+        """A tool call: a :class:`MemvetError` becomes an error result."""
+        try:
+            answer = await self.run(fn, **kwargs)
+        except MemvetError as exc:
+            answer = error_answer(exc)
+        return _result(answer)
+
+    async def text(self, fn: Callable[..., Answer], **kwargs: Any) -> str:
+        """A resource read: a :class:`MemvetError` becomes the SDK's resource error."""
+        try:
+            return (await self.run(fn, **kwargs)).text
+        except UnknownDecisionError as exc:
+            raise ResourceNotFoundError(f"{type(exc).__name__}: {exc}") from exc
+        except MemvetError as exc:
+            raise ResourceError(f"{type(exc).__name__}: {exc}") from exc
+
+
+def create_server(ledger: Ledger, *, at: str | None = None, on_conflict: str = "error",
+                  name: str = "memvet") -> MCPServer[Any]:
+    """An MCP server over one ledger.
+
+    Args:
+        ledger: The ledger every call reads and writes (one per server).
+        at: Where to verify: ``None`` (the default) for the working tree at
+            each call, or a revision.
+        on_conflict: What ``memvet_record`` does with a claim that conflicts
+            with an active decision: ``error`` refuses it and names the
+            conflicts (the agent then supersedes explicitly), ``warn``
+            records it and names them.
+        name: The server's name as clients show it.
+
+    Returns:
+        An ``MCPServer``; run it with :func:`serve` or its own ``run``.
+    """
+    tools = MemvetTools(ledger, at=at, on_conflict=on_conflict)
+    serial = _Serial()
+    server = _Server(name, version=memvet.__version__, instructions=INSTRUCTIONS, log_level="WARNING")
+
+    # ------------------------------------------------------------- tools
+
+    @server.tool(name="memvet_recall", annotations=_READ, description=(
+        "Recall decisions about this codebase relevant to a question. Each is re-verified against the code "
+        "now and returned in three blocks: current (verified), verify before relying (the evidence changed "
+        "or is missing, with the reason) and previously tried, rejected, superseded or contradicted (do not "
+        "repeat). Decision ids are in square brackets. Call it before recording, so you supersede an "
+        "existing decision instead of duplicating it."))
+    async def memvet_recall(
+        query: Annotated[str, Field(min_length=1, description="What you want to know, in plain words.")],
+        k: Annotated[int, Field(ge=1, le=MAX_K, description="How many decisions to return.")] = 5,
+        *,
+        tags: _RecallTags,
+        paths: _RecallPaths,
+    ) -> CallToolResult:
+        return await serial.call(tools.recall, query=query, k=k, tags=tags, paths=paths)
+
+    conflicts = ("A claim that conflicts with an active decision is not recorded; the answer names the "
+                 "conflicts." if on_conflict == "error" else
+                 "A claim that conflicts with an active decision is recorded and the answer names the "
+                 "conflicts: supersede them if yours replaces them.")
+
+    @server.tool(name="memvet_record", annotations=_WRITE, description=(
+        "Record a decision (a convention, a design choice, a fact about this codebase) with the code it "
+        "rests on, so it is re-checked whenever it is read. Returns the new decision id. Recall first: if a "
+        "recorded decision says otherwise, supersede it with memvet_supersede instead of recording a "
+        f"duplicate. {conflicts} An anchor that does not resolve in the code is refused with the reason."))
+    async def memvet_record(
+        claim: Annotated[str, Field(min_length=1, max_length=4000, description=_CLAIM)],
+        anchors: _Anchors,
+        tags: _Tags,
+    ) -> CallToolResult:
+        return await serial.call(tools.record, claim=claim, anchors=anchors, tags=tags)
+
+    @server.tool(name="memvet_supersede", annotations=_WRITE, description=(
+        "Replace an active decision with a new one, giving the reason. The old decision stays in history "
+        "as 'superseded by <new id>: <reason>', so nobody relies on it again. Use it when a decision no "
+        "longer holds, when memvet_record reported a conflict, or when a recall shows a decision as stale "
+        "and you know what replaced it."))
+    async def memvet_supersede(
+        old_id: Annotated[str, Field(min_length=4, description="Id of the active decision to replace.")],
+        claim: Annotated[str, Field(min_length=1, max_length=4000, description="The new decision. " + _CLAIM)],
+        reason: Annotated[str, Field(min_length=1, description=(
+            "Why the old decision no longer holds (what changed, what you found)."))],
+        anchors: _Anchors,
+        tags: _Tags,
+    ) -> CallToolResult:
+        return await serial.call(tools.supersede, old_id=old_id, claim=claim, reason=reason, anchors=anchors,
+                                 tags=tags)
+
+    @server.tool(name="memvet_reject", annotations=_WRITE, description=(
+        "Retract an active decision that was tried and did not work, with the reason. It is kept and "
+        "served as 'previously tried, rejected: <reason>' so nobody repeats it. Give the concrete reason "
+        "(the error, the measurement), not just 'wrong'."))
+    async def memvet_reject(
+        decision_id: Annotated[str, Field(min_length=4, description="Id of the active decision to retract.")],
+        reason: Annotated[str, Field(min_length=1, description=(
+            "Why it is retracted: what was tried and how it failed."))],
+    ) -> CallToolResult:
+        return await serial.call(tools.reject, decision_id=decision_id, reason=reason)
+
+    @server.tool(name="memvet_check", annotations=_READ, description=(
+        "Check recorded decisions against the code as it is now: each decision's status (verified, "
+        "unanchored, needs_revalidation, stale, refuted, superseded, rejected) with the reason. Give ids "
+        "to check those, since=REV for the decisions whose evidence changed since a revision (what a "
+        "branch invalidates), or nothing to check them all."))
+    async def memvet_check(
+        ids: _CheckIds,
+        since: _Since = "",
+        only_problems: Annotated[bool, Field(description=(
+            "When checking every decision, list only those that need attention."))] = True,
+    ) -> CallToolResult:
+        return await serial.call(tools.check, ids=ids, since=since or None, only_problems=only_problems)
+
+    @server.tool(name="memvet_about", annotations=_READ, description=(
+        "What to know before touching some code: the decisions anchored in the given paths and/or in the "
+        "files changed since a revision, re-checked now and grouped like memvet_recall. Call it before "
+        "editing files, and with diff='HEAD' before committing."))
+    async def memvet_about(
+        paths: _AboutPaths,
+        diff: _Diff = "",
+    ) -> CallToolResult:
+        return await serial.call(tools.about, paths=paths, diff=diff or None)
+
+    @server.tool(name="memvet_show", annotations=_READ, description=(
+        "Show one decision: claim, status with the reason, each anchor as it stands now with its code "
+        "(and the diff when the code changed since it was recorded), and its history of receipts."))
+    async def memvet_show(
+        decision_id: Annotated[str, Field(min_length=1, description=_ID)],
+    ) -> CallToolResult:
+        return await serial.call(tools.show, decision_id=decision_id)
+
+    # To add a lifecycle tool (e.g. memvet_approve): a method on MemvetTools
+    # returning an Answer, and one block like the ones above.
+
+    # ------------------------------------------------------------- resources
+
+    @server.resource("memvet://decision/{decision_id}", name="decision", mime_type="text/markdown",
+                     description="One decision: claim, status, reason, anchors with the code they point at, "
+                                 "and its receipts, verified now.")
+    async def decision_resource(decision_id: str) -> str:
+        return await serial.text(tools.show, decision_id=decision_id)
+
+    @server.resource("memvet://check", name="check", mime_type="text/markdown",
+                     description="Every decision's verdict against the code now, as a table.")
+    async def check_resource() -> str:
+        return await serial.text(tools.check_table)
+
+    # ------------------------------------------------------------- prompt
+
+    @server.prompt(name="memvet_context", description=(
+        "The project's decisions to keep in mind, re-checked now: for the given paths, the decisions "
+        "resting on them; without paths, every decision sorted for an agent."))
+    async def memvet_context(paths: str = "") -> str:
+        """Render the agent context (``paths``: separated by spaces or commas)."""
+        wanted = [p for p in paths.replace(",", " ").split() if p]
+        try:
+            return (await serial.run(tools.context, paths=wanted)).text
+        except MemvetError as exc:
+            # The SDK masks any other exception from a prompt as "Error rendering prompt".
+            raise MCPError(code=INVALID_PARAMS, message=f"{type(exc).__name__}: {exc}") from exc
+
+    return server
+
+
+def http_address(value: str, *, allow_remote: bool = False) -> tuple[str, int]:
+    """``HOST:PORT`` (``[::1]:PORT`` for IPv6) as a host and a port to bind.
+
+    Raises:
+        UsageError: Not ``HOST:PORT``, a port outside 1-65535, or a host
+            other than loopback without ``allow_remote``.
+    """
+    host, sep, port = value.strip().rpartition(":")
+    host = host.strip("[]")
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise UsageError(f"--http expects HOST:PORT (e.g. 127.0.0.1:8765), not {value!r}")
+    if not allow_remote and not _is_loopback(host):
+        raise UsageError(
+            f"refusing to serve MCP on {host}: the endpoint has no authentication of its own. Serve on "
+            "127.0.0.1 behind the token proxy (deploy/nginx.conf, see docs/mcp.md), or pass --allow-remote"
+        )
+    return host, int(port)
+
+
+def _is_loopback(host: str) -> bool:
+    if host.lower() in _LOOPBACK_NAMES:
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def serve(server: MCPServer[Any], *, http: str | None = None, allow_remote: bool = False) -> None:
+    """Serve until the client hangs up (stdio) or the process is stopped (HTTP).
+
+    Args:
+        server: From :func:`create_server`.
+        http: ``HOST:PORT`` to serve the streamable HTTP transport at
+            ``http://HOST:PORT/mcp``; ``None`` for stdio.
+        allow_remote: Bind a host other than loopback. The endpoint has no
+            authentication of its own: put it behind the token proxy
+            (``deploy/nginx.conf``, see ``docs/mcp.md``).
+
+    Raises:
+        UsageError: A bad ``http`` value, or a non-loopback host without
+            ``allow_remote``.
+    """
+    if http is None:
+        server.run("stdio")
+        return
+    host, port = http_address(http, allow_remote=allow_remote)
+    log.warning("memvet MCP server on http://%s:%d/mcp", host, port)
+    server.run("streamable-http", host=host, port=port)

@@ -1,0 +1,383 @@
+"""The tool layer: what each MCP tool, resource and prompt does, without MCP.
+
+:class:`MemvetTools` holds one ledger and answers every call with an
+:class:`Answer`: the text an agent reads (the same framed text as
+:func:`memvet.render_blocks` and :attr:`memvet.RecallItem.text`) and the
+structured form (the core's ``to_dict()`` shapes). It never imports ``mcp``;
+``_server`` wires these methods to the protocol, serializes them and turns a
+:class:`memvet.MemvetError` into an error result with :func:`error_answer`.
+
+A new lifecycle tool is one method here and one registration in ``_server``:
+the write options every write shares live in :meth:`MemvetTools._write_options`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from memvet import (
+    ConflictError,
+    Ledger,
+    MemvetError,
+    Recall,
+    RecallItem,
+    RecordResult,
+    Status,
+    UsageError,
+    Verdict,
+    agent_context,
+    changed_since,
+    excerpts,
+    frame,
+    render_blocks,
+)
+
+__all__ = ["GROUPS", "MAX_K", "Answer", "MemvetTools", "error_answer"]
+
+#: The recall groups, in the order they are rendered.
+GROUPS = ("current", "caution", "history")
+
+#: Most decisions one recall returns.
+MAX_K = 50
+
+#: Statuses that need no attention: ``only_problems`` leaves them out of a check.
+_QUIET = (Status.VERIFIED, Status.SUPERSEDED, Status.REJECTED)
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What one call returns.
+
+    Attributes:
+        text: What the agent reads (framed, in band).
+        data: The same as JSON-ready values (``structuredContent``).
+        is_error: True when nothing was done and ``text`` says why.
+    """
+
+    text: str
+    data: dict[str, Any] = field(default_factory=dict)
+    is_error: bool = False
+
+
+def _one_line(text: str) -> str:
+    return " ".join(str(text).split())
+
+
+def error_answer(exc: MemvetError) -> Answer:
+    """A :class:`memvet.MemvetError` as an error answer: its type and one-line message.
+
+    A :class:`memvet.ConflictError` also lists the conflicting decisions and
+    says to supersede them, since that is what the agent has to do next.
+    """
+    kind = type(exc).__name__
+    message = _one_line(str(exc))
+    data: dict[str, Any] = {"error": kind, "message": message}
+    if isinstance(exc, ConflictError) and exc.conflicts:
+        conflicts: list[Any] = list(exc.conflicts)
+        ids = ", ".join(c.decision.id for c in conflicts)
+        lines = [f"{kind}: not recorded: the claim conflicts with active decision(s) {ids}."]
+        lines.extend(f"- [{c.decision.id}] ({c.status.value}; {c.why}) {_one_line(c.decision.claim)}"
+                     for c in conflicts)
+        lines.append("If your decision replaces one of them, call memvet_supersede (old_id, claim, reason); "
+                     "if it is a separate decision, reword it or anchor it to different code.")
+        data["conflicts"] = [c.to_dict() for c in conflicts]
+        return Answer("\n".join(lines), data, is_error=True)
+    return Answer(f"{kind}: {message}", data, is_error=True)
+
+
+def _clean(values: Iterable[str] | None, what: str) -> list[str]:
+    """Non-empty, stripped strings, in order, without repeats."""
+    out: dict[str, None] = {}
+    for value in values or ():
+        if not isinstance(value, str):
+            raise UsageError(f"{what} must be strings, not {type(value).__name__}")
+        if value.strip():
+            out.setdefault(value.strip(), None)
+    return list(out)
+
+
+def _record_text(result: RecordResult) -> str:
+    decision = result.decision
+    anchors = ", ".join(a.spec for a in decision.anchors) or "none (stored as unanchored: unconfirmed)"
+    if result.outcome == "confirmed":
+        head = (f"Confirmed existing decision {decision.id} (recorded before with the same anchors; "
+                f"confirmations: {decision.confirmations}). Nothing new was added.")
+    elif result.outcome == "superseded":
+        head = (f"Recorded decision {decision.id}; it supersedes {decision.supersedes}, which is kept as "
+                f"history.")
+    else:
+        head = f"Recorded decision {decision.id}."
+    lines = [head, f"Anchors: {anchors}."]
+    if result.conflicts:
+        lines.append("It conflicts with active decision(s):")
+        lines.extend(f"- [{c.decision.id}] ({c.status.value}; {c.why}) {_one_line(c.decision.claim)}"
+                     for c in result.conflicts)
+        lines.append("Supersede them with memvet_supersede (old_id, claim, reason) if this decision "
+                     "replaces them.")
+    lines.extend(f"Warning: {w}" for w in result.warnings)
+    return "\n".join(lines)
+
+
+def _record_data(result: RecordResult) -> dict[str, Any]:
+    data = result.to_dict()
+    data["claim"] = result.decision.claim
+    data["supersedes"] = result.decision.supersedes
+    data["tags"] = list(result.decision.tags)
+    return data
+
+
+def _verdict_line(verdict: Verdict) -> str:
+    reason = verdict.reason or "all anchors hold"
+    return f"[{verdict.id}] {verdict.status.value}: {_one_line(reason)} (claim: {_one_line(verdict.decision.claim)})"
+
+
+def _counts(verdicts: Sequence[Verdict]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for v in verdicts:
+        counts[v.status.value] = counts.get(v.status.value, 0) + 1
+    return counts
+
+
+def _summary(verdicts: Sequence[Verdict]) -> str:
+    counts = _counts(verdicts)
+    return ", ".join(f"{n} {status}" for status, n in counts.items()) or "none"
+
+
+def _filter_recall(recall: Recall, keep: Sequence[RecallItem]) -> Recall:
+    chosen = {i.id for i in keep}
+    groups = [tuple(i for i in getattr(recall, g) if i.id in chosen) for g in GROUPS]
+    return Recall(recall.query, recall.target, *groups)
+
+
+class MemvetTools:
+    """The MCP tools, resources and prompt over one ledger, as plain methods.
+
+    Every read verifies afresh at ``at`` (``None``: the working tree as it is
+    at the moment of the call). Methods raise :class:`memvet.MemvetError`
+    for what the agent can fix or must know; the server turns it into an
+    error result. Not thread-safe: the server serializes calls.
+
+    Args:
+        ledger: The ledger every call reads and writes.
+        at: Where to verify and resolve anchors: ``None`` for the working
+            tree, or a revision.
+        on_conflict: What ``record`` does with a claim that conflicts with an
+            active decision: ``error`` (the default; refuse and name the
+            conflicts, so the agent supersedes explicitly) or ``warn``.
+    """
+
+    def __init__(self, ledger: Ledger, *, at: str | None = None, on_conflict: str = "error") -> None:
+        if on_conflict not in ("error", "warn"):
+            raise UsageError(f"on_conflict must be 'error' or 'warn', not {on_conflict!r}")
+        self.ledger = ledger
+        self.at = at
+        self.on_conflict = on_conflict
+
+    def _write_options(self) -> dict[str, Any]:
+        """Keyword arguments every write passes to the ledger (one place to add
+        ``proposed=`` or an author for agent writes)."""
+        return {"at": self.at}
+
+    # ================================================================ reads
+
+    def recall(self, query: str, k: int = 5, tags: Iterable[str] | None = None,
+               paths: Iterable[str] | None = None) -> Answer:
+        """The ``k`` decisions nearest to ``query``, verified and grouped.
+
+        ``tags`` keeps decisions carrying any of the tags; ``paths`` keeps
+        decisions anchored in those files, folders, globs or ``path::Symbol``
+        specs. The core's recall has no such filter, so a filtered recall
+        over-fetches (4k, then 4 times more) and filters the verified items.
+        """
+        if not isinstance(k, int) or not 1 <= k <= MAX_K:
+            raise UsageError(f"k must be an integer from 1 to {MAX_K}, not {k!r}")
+        wanted_tags = set(_clean(tags, "tags"))
+        wanted_paths = _clean(paths, "paths")
+        if not wanted_tags and not wanted_paths:
+            result = self.ledger.recall(query, k=k, at=self.at)
+        else:
+            result = self._filtered_recall(query, k, wanted_tags, wanted_paths)
+        text = render_blocks(result)
+        if wanted_tags or wanted_paths:
+            where = "; ".join(part for part in (
+                f"tags {', '.join(sorted(wanted_tags))}" if wanted_tags else "",
+                f"anchored in {', '.join(wanted_paths)}" if wanted_paths else "") if part)
+            text = (f"(filtered: {where})\n" + text) if text else ""
+        data = result.to_dict()
+        data["filters"] = {"tags": sorted(wanted_tags), "paths": wanted_paths}
+        return Answer(text or f"No decisions recorded about {query!r}"
+                      + (" that match the filters." if wanted_tags or wanted_paths else "."), data)
+
+    def _filtered_recall(self, query: str, k: int, tags: set[str], paths: list[str]) -> Recall:
+        allowed: set[str] | None = None
+        if paths:
+            allowed = {i.id for i in self.ledger.about(paths, at=self.at).items}
+
+        def matches(item: RecallItem) -> bool:
+            if allowed is not None and item.id not in allowed:
+                return False
+            return not tags or bool(tags & set(item.verdict.decision.tags))
+
+        n = max(4 * k, 20)
+        while True:
+            full = self.ledger.recall(query, k=n, at=self.at)
+            keep = [i for i in full.items if matches(i)]
+            if len(keep) >= k or len(full.items) < n or (allowed is not None and not allowed):
+                break
+            n *= 4
+        keep.sort(key=lambda i: -i.score)
+        return _filter_recall(full, keep[:k])
+
+    def check(self, ids: Iterable[str] | None = None, since: str | None = None,
+              only_problems: bool = True) -> Answer:
+        """Verdicts at the target: every decision, the given ids, or the
+        decisions whose evidence changed since a revision."""
+        wanted = _clean(ids, "ids")
+        if wanted and since:
+            raise UsageError("give ids or since, not both")
+        if since is not None and not since.strip():
+            raise UsageError("since must be a revision (a branch, tag or commit id)")
+        target = self.ledger.snapshot(self.at).name
+        data: dict[str, Any] = {"at": target}
+        if since:
+            report = changed_since(self.ledger, since.strip(), self.at)
+            data.update({"since": report.since, "base": report.base, "changed": list(report.changed),
+                         "verdicts": [i.to_dict() for i in report.impacts]})
+            verdicts = [i.verdict for i in report.impacts]
+            data["counts"] = _counts(verdicts)
+            if not report.impacts:
+                return Answer(f"No decision rests on what changed since {since} ({len(report.changed)} "
+                              f"changed path(s)); nothing to re-check.", data)
+            lines = [f"{len(report.impacts)} decision(s) rest on what changed since {since} "
+                     f"(at {target}): {_summary(verdicts)}."]
+            for impact in report.impacts:
+                before = impact.before.value if impact.before is not None else "new"
+                paths = f" [changed: {', '.join(impact.paths)}]" if impact.paths else ""
+                lines.append(f"{_verdict_line(impact.verdict)} (was {before}){paths}")
+            return Answer("\n".join(lines), data)
+        verdicts = [self.ledger.verify(i, at=self.at) for i in wanted] if wanted else self.ledger.check(self.at)
+        total = len(verdicts)
+        data["counts"] = _counts(verdicts)
+        shown = verdicts if wanted or not only_problems else [v for v in verdicts if v.status not in _QUIET]
+        data["verdicts"] = [v.to_dict() for v in shown]
+        if not shown:
+            text = (f"All {total} decision(s) hold at {target} (verified, or closed as history)."
+                    if total else "No decisions recorded yet.")
+            return Answer(text, data)
+        head = f"Checked {total} decision(s) at {target}: {_summary(verdicts)}."
+        if len(shown) < total:
+            head += f" Listing the {len(shown)} that need attention."
+        return Answer("\n".join([head, *(_verdict_line(v) for v in shown)]), data)
+
+    def about(self, paths: Iterable[str] | None = None, diff: str | None = None) -> Answer:
+        """The decisions resting on ``paths`` and/or the files changed since ``diff``."""
+        wanted = _clean(paths, "paths")
+        if diff is not None and not diff.strip():
+            raise UsageError("diff must be a revision (HEAD for your uncommitted changes)")
+        result = self.ledger.about(wanted, diff=diff.strip() if diff else None, at=self.at)
+        data = result.to_dict()
+        if not result.items:
+            return Answer(f"No decision rests on what you touch ({result.query}). Nothing recorded to keep "
+                          "in mind; if you make a decision worth keeping, record it with memvet_record.", data)
+        head = (f"Decisions resting on what you touch ({result.query}), re-checked against the code now. "
+                "Keep the current ones; verify the cautioned ones in the code before relying on them; do "
+                "not repeat the history.")
+        return Answer(head + "\n" + render_blocks(result), data)
+
+    def show(self, decision_id: str) -> Answer:
+        """One decision: claim, status, reason, anchors with their code, receipts."""
+        verdict = self.ledger.verify(decision_id, at=self.at)
+        receipts = self.ledger.history(verdict.id)
+        found = excerpts(self.ledger, verdict, self.at)
+        d = verdict.decision
+        data = verdict.to_dict()
+        data.update({
+            "text": frame(verdict), "lifecycle": d.lifecycle.value, "tags": list(d.tags), "author": d.author,
+            "created_at": d.created_at, "commit": d.commit, "supersedes": d.supersedes,
+            "superseded_by": d.superseded_by, "confirmations": d.confirmations,
+            "recorded_anchors": [a.to_dict() for a in d.anchors],
+            "receipts": [r.to_dict() for r in receipts],
+            "excerpts": [e.to_dict() for e in found],
+        })
+        lines = [f"# Decision {d.id}: {verdict.status.value}", "", frame(verdict), "",
+                 f"- claim: {_one_line(d.claim)}",
+                 f"- status: {verdict.status.value} ({_one_line(verdict.reason) or 'all anchors hold'})",
+                 f"- recorded at commit {d.commit[:12]} by {d.author or '?'}"]
+        if d.tags:
+            lines.append(f"- tags: {', '.join(d.tags)}")
+        if d.supersedes:
+            lines.append(f"- replaces: {d.supersedes}")
+        if d.superseded_by:
+            lines.append(f"- replaced by: {d.superseded_by}")
+        if not verdict.checks:
+            lines.extend(f"- anchor: `{a.spec}` (as recorded; not checked for a closed decision)"
+                         for a in d.anchors)
+        for check, excerpt in zip(verdict.checks, found):
+            lines.append(f"- anchor: `{check.anchor.spec}` [{check.result.value}] {_one_line(check.detail)}")
+            if excerpt.lines:
+                lines += ["", f"  {excerpt.path}:{excerpt.start}", "  ```"]
+                lines += [f"  {line}" for line in excerpt.lines]
+                lines.append("  ```")
+            if excerpt.diff:
+                lines += ["", "  changed since recorded:", "  ```diff"]
+                lines += [f"  {line}" for line in excerpt.diff]
+                lines.append("  ```")
+            if excerpt.omitted:
+                lines.append(f"  ({excerpt.omitted} more lines not shown)")
+            if excerpt.note:
+                lines.append(f"  ({excerpt.note})")
+        if receipts:
+            lines += ["", "History:"]
+            lines.extend(f"- {r.action}: {r.from_lifecycle or '-'} -> {r.to_lifecycle}"
+                         + (f": {_one_line(r.reason)}" if r.reason else "")
+                         + (f" ({r.related})" if r.related else "") for r in receipts)
+        return Answer("\n".join(lines), data)
+
+    def check_table(self) -> Answer:
+        """Every decision's verdict as a Markdown table (the ``memvet://check`` resource)."""
+        verdicts = self.ledger.check(self.at)
+        target = self.ledger.snapshot(self.at).name
+        lines = [f"# MemVet check at {target}", "", f"{len(verdicts)} decision(s): {_summary(verdicts)}.", ""]
+        if verdicts:
+            lines += ["| id | status | claim | reason |", "|---|---|---|---|"]
+            for v in verdicts:
+                cells = [v.id, v.status.value, _one_line(v.decision.claim), _one_line(v.reason) or "-"]
+                lines.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
+        data = {"at": target, "counts": _counts(verdicts), "verdicts": [v.to_dict() for v in verdicts]}
+        return Answer("\n".join(lines) + "\n", data)
+
+    def context(self, paths: Iterable[str] | None = None) -> Answer:
+        """The agent context: for ``paths``, what rests on them; without, every
+        decision sorted for an agent (:func:`memvet.agent_context`)."""
+        wanted = _clean(paths, "paths")
+        if not wanted:
+            found = agent_context(self.ledger, self.at)
+            return Answer(found.to_markdown(), found.to_dict())
+        answer = self.about(wanted)
+        return Answer(f"Before you edit {', '.join(wanted)}: {answer.text}", answer.data)
+
+    # ================================================================ writes
+
+    def record(self, claim: str, anchors: Iterable[str] | None = None,
+               tags: Iterable[str] | None = None) -> Answer:
+        """Record a decision with its anchors (see :meth:`memvet.Ledger.record`)."""
+        result = self.ledger.record(claim, _clean(anchors, "anchors"), tags=_clean(tags, "tags"),
+                                    on_conflict=self.on_conflict, **self._write_options())
+        return Answer(_record_text(result), _record_data(result))
+
+    def supersede(self, old_id: str, claim: str, reason: str, anchors: Iterable[str] | None = None,
+                  tags: Iterable[str] | None = None) -> Answer:
+        """Replace an active decision; the old one becomes history with ``reason``."""
+        result = self.ledger.supersede(old_id, claim, _clean(anchors, "anchors"), reason=reason,
+                                       tags=_clean(tags, "tags"), **self._write_options())
+        return Answer(_record_text(result), _record_data(result))
+
+    def reject(self, decision_id: str, reason: str) -> Answer:
+        """Retract an active decision with ``reason``; it stays as history."""
+        decision = self.ledger.reject(decision_id, reason=reason)
+        text = (f"Rejected decision {decision.id}. Agents now read it as: previously tried, rejected: "
+                f"{_one_line(decision.reason)} (was: {_one_line(decision.claim)})")
+        return Answer(text, {"id": decision.id, "status": "rejected", "reason": decision.reason,
+                             "claim": decision.claim})

@@ -1,0 +1,361 @@
+"""The MCP tools, resources and prompt, called through the SDK's in-process client.
+
+The same server the ``memvet mcp`` command runs, connected in-process (the
+SDK's ``Client(server)``) on a real repository and an ephemeral Chroma, so
+each case is fast; ``test_mcp_stdio.py`` drives the real subprocess.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import memvet
+import pytest
+from mcp import Client
+from mcp.shared.exceptions import MCPError
+from mcp.types import CallToolResult
+
+from memvet_mcp import MemvetTools, create_server, http_address
+
+SAVE = "shop/store.py::OrderStore.save"
+LOAD = "shop/store.py::OrderStore.load"
+
+pytestmark = pytest.mark.timeout(60)
+
+
+def text(result: CallToolResult) -> str:
+    assert len(result.content) == 1
+    return result.content[0].text  # type: ignore[union-attr]
+
+
+async def call(ledger: memvet.Ledger, name: str, args: dict[str, Any], **options: Any) -> CallToolResult:
+    async with Client(create_server(ledger, **options)) as client:
+        return await client.call_tool(name, args)
+
+
+async def test_record_then_recall_frames_history(ledger: memvet.Ledger) -> None:
+    async with Client(create_server(ledger)) as client:
+        rec = await client.call_tool("memvet_record", {"claim": "Orders are stored with pickle",
+                                                       "anchors": [SAVE], "tags": ["storage"]})
+        assert not rec.is_error, text(rec)
+        did = rec.structured_content["id"]
+        assert rec.structured_content["status"] == "recorded"
+        assert rec.structured_content["anchors"][0]["name"] == "OrderStore.save"
+        assert f"Recorded decision {did}." in text(rec)
+
+        rej = await client.call_tool("memvet_reject", {"decision_id": did, "reason": "pickle broke on upgrade"})
+        assert not rej.is_error
+        assert "previously tried, rejected: pickle broke on upgrade" in text(rej)
+
+        out = await client.call_tool("memvet_recall", {"query": "Orders are stored with pickle", "k": 3})
+    assert not out.is_error
+    assert f"- [{did}] previously tried, rejected: pickle broke on upgrade (was: Orders are stored with pickle)" \
+        in text(out)
+    assert "## Previously tried and rejected" in text(out)
+    item = out.structured_content["history"][0]
+    assert item["status"] == "rejected"
+    assert item["text"].startswith("previously tried, rejected:")
+
+
+async def test_supersede_keeps_the_old_one_as_history(ledger: memvet.Ledger) -> None:
+    old = ledger.record("Orders are saved one line at a time", [SAVE]).id
+    async with Client(create_server(ledger)) as client:
+        new = await client.call_tool("memvet_supersede", {
+            "old_id": old, "claim": "Orders are saved in batches", "reason": "single writes were too slow",
+            "anchors": [SAVE]})
+        assert not new.is_error, text(new)
+        assert new.structured_content["status"] == "superseded"
+        assert new.structured_content["supersedes"] == old
+        shown = await client.call_tool("memvet_show", {"decision_id": old})
+    assert shown.structured_content["status"] == "superseded"
+    assert f"superseded by {new.structured_content['id']}" in text(shown)
+    assert "single writes were too slow" in text(shown)
+
+
+async def test_a_conflicting_record_is_refused_with_the_conflicts(ledger: memvet.Ledger) -> None:
+    first = ledger.record("Orders are saved one line at a time", [SAVE]).id
+    out = await call(ledger, "memvet_record", {"claim": "Orders are written through a buffer",
+                                               "anchors": [SAVE]})
+    assert out.is_error
+    assert text(out).startswith(f"ConflictError: not recorded: the claim conflicts with active decision(s) {first}")
+    assert "memvet_supersede" in text(out)
+    assert out.structured_content["conflicts"][0]["id"] == first
+    assert len(ledger.decisions()) == 1
+
+
+async def test_on_conflict_warn_records_and_names_them(ledger: memvet.Ledger) -> None:
+    first = ledger.record("Orders are saved one line at a time", [SAVE]).id
+    server = create_server(ledger, on_conflict="warn")
+    async with Client(server) as client:
+        listed = {t.name: t for t in (await client.list_tools()).tools}
+        out = await client.call_tool("memvet_record", {"claim": "Orders are written through a buffer",
+                                                       "anchors": [SAVE]})
+    assert "is recorded and the answer names the conflicts" in listed["memvet_record"].description
+    assert not out.is_error
+    assert out.structured_content["conflicts"][0]["id"] == first
+    assert "memvet_supersede" in text(out)
+
+
+@pytest.mark.parametrize(("args", "needle"), [
+    ({"claim": "Orders are saved", "anchors": ["shop/nope.py::f"]}, "AnchorNotFoundError: shop/nope.py"),
+    ({"claim": "Orders are saved", "anchors": ["shop/store.py::OrderStore.nope"]}, "OrderStore.nope"),
+    ({"claim": "Orders are saved", "anchors": ["../outside.py"]}, "outside"),
+    ({"claim": "   "}, "UsageError: a decision needs a non-empty claim"),
+    ({"claim": "Orders are saved", "anchors": "shop/store.py"}, "anchors: Input should be a valid list"),
+    ({"claim": 42}, "claim: Input should be a valid string"),
+    ({}, "claim: Field required"),
+])
+async def test_bad_records_are_errors_naming_the_problem(ledger: memvet.Ledger, args: dict[str, Any],
+                                                         needle: str) -> None:
+    out = await call(ledger, "memvet_record", args)
+    assert out.is_error
+    assert needle in text(out)
+    assert "Error executing tool" not in text(out)
+    assert ledger.decisions() == []
+
+
+@pytest.mark.parametrize(("name", "args", "needle"), [
+    ("memvet_reject", {"decision_id": "ffffffffffff", "reason": "x"}, "UnknownDecisionError: no decision"),
+    ("memvet_reject", {"decision_id": "ffff"}, "reason: Field required"),
+    ("memvet_show", {"decision_id": "nope"}, "UnknownDecisionError"),
+    ("memvet_supersede", {"old_id": "ffffffff", "claim": "c", "reason": "r"}, "UnknownDecisionError"),
+    ("memvet_recall", {"query": "orders", "k": 0}, "k: Input should be greater than or equal to 1"),
+    ("memvet_recall", {"query": "orders", "k": "many"}, "k: Input should be a valid integer"),
+    ("memvet_check", {"ids": ["ffffffff"]}, "UnknownDecisionError"),
+    ("memvet_check", {"ids": ["ffffffff"], "since": "HEAD"}, "UsageError: give ids or since, not both"),
+    ("memvet_check", {"since": "no-such-branch"}, "UnknownRevisionError"),
+    ("memvet_about", {}, "UsageError: about() needs paths"),
+    ("memvet_about", {"paths": ["../../etc/passwd"]}, "PathOutsideRepositoryError"),
+    ("memvet_nope", {}, "Unknown tool"),
+])
+async def test_bad_calls_are_errors_naming_the_problem(ledger: memvet.Ledger, name: str, args: dict[str, Any],
+                                                       needle: str) -> None:
+    out = await call(ledger, name, args)
+    assert out.is_error
+    assert needle in text(out)
+
+
+async def test_already_rejected_cannot_be_rejected_again(ledger: memvet.Ledger) -> None:
+    did = ledger.record("Orders are stored with pickle", [SAVE]).id
+    ledger.reject(did, reason="broke")
+    out = await call(ledger, "memvet_reject", {"decision_id": did, "reason": "again"})
+    assert out.is_error
+    assert text(out) == f"NotAllowedError: decision {did} is already rejected; only an active decision can change"
+
+
+async def test_recall_filters_by_tags_and_paths(ledger: memvet.Ledger) -> None:
+    saved = ledger.record("Orders are saved as JSON lines", [SAVE], tags=["storage"]).id
+    loaded = ledger.record("Orders are loaded line by line", [LOAD], tags=["reading"]).id
+    readme = ledger.record("Orders are documented in the README", ["README.md"], tags=["docs"]).id
+    async with Client(create_server(ledger)) as client:
+        by_tag = await client.call_tool("memvet_recall", {"query": "orders", "tags": ["storage", "docs"]})
+        by_path = await client.call_tool("memvet_recall", {"query": "orders", "paths": ["shop/"]})
+        by_symbol = await client.call_tool("memvet_recall", {"query": "orders", "paths": [LOAD]})
+        both = await client.call_tool("memvet_recall", {"query": "orders", "paths": ["shop"],
+                                                        "tags": ["reading"]})
+        none = await client.call_tool("memvet_recall", {"query": "orders", "tags": ["nothing"]})
+        one = await client.call_tool("memvet_recall", {"query": "orders", "k": 1, "paths": ["shop"]})
+
+    def ids(result: CallToolResult) -> set[str]:
+        return {i["id"] for g in ("current", "caution", "history") for i in result.structured_content[g]}
+
+    assert ids(by_tag) == {saved, readme}
+    assert text(by_tag).startswith("(filtered: tags docs, storage)")
+    assert ids(by_path) == {saved, loaded}
+    assert ids(by_symbol) == {loaded}
+    assert ids(both) == {loaded}
+    assert ids(none) == set() and "that match the filters" in text(none)
+    assert len(ids(one)) == 1
+    assert by_path.structured_content["filters"] == {"tags": [], "paths": ["shop/"]}
+
+
+async def test_filtered_recall_over_fetches_until_it_has_k(ledger: memvet.Ledger) -> None:
+    for i in range(30):
+        ledger.record(f"Unrelated note number {i} about orders", [], tags=["noise"])
+    wanted = ledger.record("Orders are saved as JSON lines", [SAVE], tags=["storage"]).id
+    answer = MemvetTools(ledger).recall("unrelated note about orders", k=1, tags=["storage"])
+    assert [i["id"] for i in answer.data["current"]] == [wanted]
+
+
+async def test_every_call_verifies_the_working_tree_afresh(ledger: memvet.Ledger, repo: Any) -> None:
+    did = ledger.record("Orders are saved as JSON lines", [SAVE]).id
+    async with Client(create_server(ledger)) as client:
+        before = await client.call_tool("memvet_check", {"ids": [did]})
+        repo.replace("shop/store.py", "return True", "return False")  # not committed
+        after = await client.call_tool("memvet_check", {"ids": [did]})
+        recall = await client.call_tool("memvet_recall", {"query": "Orders are saved as JSON lines"})
+    assert before.structured_content["verdicts"][0]["status"] == "verified"
+    assert after.structured_content["verdicts"][0]["status"] == "stale"
+    assert f"[{did}] stale" in text(after)
+    assert recall.structured_content["caution"][0]["text"].startswith("stale, the evidence it rested on was")
+
+
+async def test_check_all_lists_problems_and_counts(ledger: memvet.Ledger, repo: Any) -> None:
+    ok = ledger.record("Orders are loaded line by line", [LOAD]).id
+    bad = ledger.record("Orders are saved as JSON lines", [SAVE]).id
+    repo.replace("shop/store.py", "return True", "return False")
+    async with Client(create_server(ledger)) as client:
+        problems = await client.call_tool("memvet_check", {})
+        everything = await client.call_tool("memvet_check", {"only_problems": False})
+    assert [v["id"] for v in problems.structured_content["verdicts"]] == [bad]
+    assert problems.structured_content["counts"] == {"verified": 1, "stale": 1}
+    assert "Checked 2 decision(s) at worktree: 1 verified, 1 stale." in text(problems)
+    assert {v["id"] for v in everything.structured_content["verdicts"]} == {ok, bad}
+
+
+async def test_check_since_reports_what_a_change_invalidates(ledger: memvet.Ledger, repo: Any) -> None:
+    start = repo.git("rev-parse", "HEAD")
+    did = ledger.record("Orders are saved as JSON lines", [SAVE]).id
+    untouched = ledger.record("The README is short", ["README.md"]).id
+    repo.replace("shop/store.py", "return True", "return False")
+    repo.commit("save returns False")
+    out = await call(ledger, "memvet_check", {"since": start})
+    assert not out.is_error, text(out)
+    assert [v["id"] for v in out.structured_content["verdicts"]] == [did]
+    assert out.structured_content["changed"] == ["shop/store.py"]
+    assert untouched not in text(out)
+    assert "[changed: shop/store.py]" in text(out)
+
+
+async def test_about_paths_and_diff(ledger: memvet.Ledger, repo: Any) -> None:
+    did = ledger.record("Orders are saved as JSON lines", [SAVE]).id
+    ledger.record("The README is short", ["README.md"])
+    async with Client(create_server(ledger)) as client:
+        about = await client.call_tool("memvet_about", {"paths": ["shop/store.py"]})
+        nothing = await client.call_tool("memvet_about", {"diff": "HEAD"})
+        repo.replace("shop/store.py", "return True", "return False")
+        diff = await client.call_tool("memvet_about", {"diff": "HEAD"})
+    assert [i["id"] for i in about.structured_content["current"]] == [did]
+    assert "touching shop/store.py" in text(about)
+    assert f"- [{did}] Orders are saved as JSON lines" in text(about)
+    assert "No decision rests on what you touch" in text(nothing)
+    assert [i["id"] for i in diff.structured_content["caution"]] == [did]
+
+
+async def test_show_has_the_code_and_the_diff(ledger: memvet.Ledger, repo: Any) -> None:
+    did = ledger.record("Orders are saved as JSON lines", [SAVE], tags=["storage"]).id
+    repo.replace("shop/store.py", "return True", "return False")
+    out = await call(ledger, "memvet_show", {"decision_id": did[:6]})
+    assert not out.is_error, text(out)
+    body = text(out)
+    assert body.startswith(f"# Decision {did}: stale")
+    assert "def save(self, order):" in body
+    assert "-        return True" in body and "+        return False" in body
+    assert out.structured_content["receipts"][0]["action"] == "record"
+    assert out.structured_content["excerpts"][0]["path"] == "shop/store.py"
+    assert out.structured_content["tags"] == ["storage"]
+
+
+async def test_resources_and_prompt(ledger: memvet.Ledger) -> None:
+    did = ledger.record("Orders are saved as JSON lines", [SAVE]).id
+    rejected = ledger.record("Orders are stored with pickle", []).id
+    ledger.reject(rejected, reason="pickle broke on upgrade")
+    async with Client(create_server(ledger)) as client:
+        templates = await client.list_resource_templates()
+        resources = await client.list_resources()
+        decision = await client.read_resource(f"memvet://decision/{did}")
+        table = await client.read_resource("memvet://check")
+        with pytest.raises(MCPError, match="UnknownDecisionError"):
+            await client.read_resource("memvet://decision/ffffffffffff")
+        prompts = await client.list_prompts()
+        for_paths = await client.get_prompt("memvet_context", {"paths": "shop/store.py, README.md"})
+        whole = await client.get_prompt("memvet_context", {})
+        with pytest.raises(MCPError, match="PathOutsideRepositoryError"):
+            await client.get_prompt("memvet_context", {"paths": "../elsewhere"})
+    assert [t.uri_template for t in templates.resource_templates] == ["memvet://decision/{decision_id}"]
+    assert [str(r.uri) for r in resources.resources] == ["memvet://check"]
+    page = decision.contents[0].text  # type: ignore[union-attr]
+    assert f"# Decision {did}: verified" in page and "def save(self, order):" in page
+    grid = table.contents[0].text  # type: ignore[union-attr]
+    assert f"| {did} | verified | Orders are saved as JSON lines | its anchor holds |" in grid
+    assert f"| {rejected} | rejected |" in grid
+    assert [p.name for p in prompts.prompts] == ["memvet_context"]
+    said = for_paths.messages[0].content.text  # type: ignore[union-attr]
+    assert said.startswith("Before you edit shop/store.py, README.md:")
+    assert f"[{did}] Orders are saved as JSON lines" in said
+    full = whole.messages[0].content.text  # type: ignore[union-attr]
+    assert "# Project decisions (MemVet)" in full
+    assert "pickle broke on upgrade" in full
+
+
+async def test_null_for_an_optional_argument_means_not_given(ledger: memvet.Ledger) -> None:
+    did = ledger.record("Orders are saved as JSON lines", [SAVE]).id
+    async with Client(create_server(ledger)) as client:
+        recall = await client.call_tool("memvet_recall", {"query": "orders", "tags": None, "paths": None})
+        check = await client.call_tool("memvet_check", {"ids": None, "since": None})
+        about = await client.call_tool("memvet_about", {"paths": ["shop"], "diff": None})
+        record = await client.call_tool("memvet_record", {"claim": "The README is short", "anchors": None,
+                                                          "tags": None})
+    assert not any(r.is_error for r in (recall, check, about, record))
+    assert recall.structured_content["current"][0]["id"] == did
+    assert record.structured_content["anchors"] == []
+
+
+async def test_tools_are_listed_with_teaching_schemas(ledger: memvet.Ledger) -> None:
+    async with Client(create_server(ledger)) as client:
+        listed = await client.list_tools()
+    tools = {t.name: t for t in listed.tools}
+    assert list(tools) == ["memvet_recall", "memvet_record", "memvet_supersede", "memvet_reject",
+                           "memvet_check", "memvet_about", "memvet_show"]
+    record = tools["memvet_record"]
+    assert "supersede" in record.description and "duplicate" in record.description
+    assert "conflicts with an active decision is not recorded" in record.description
+    assert record.input_schema["required"] == ["claim"]
+    assert "Quote the evidence" in record.input_schema["properties"]["anchors"]["description"]
+    assert "reason" in tools["memvet_reject"].input_schema["required"]
+    assert tools["memvet_recall"].input_schema["properties"]["k"]["maximum"] == 50
+    assert tools["memvet_recall"].annotations.read_only_hint is True
+    for tool in tools.values():  # plain types: no "anyOf [..., null]" for clients that reject unions
+        assert all("anyOf" not in p for p in tool.input_schema["properties"].values()), tool.name
+    assert record.input_schema["properties"]["anchors"]["type"] == "array"
+    assert tools["memvet_record"].annotations.read_only_hint is False
+
+
+async def test_calls_queue_on_one_lock_and_translate_errors() -> None:
+    from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError
+
+    from memvet_mcp._server import _Serial
+    from memvet_mcp._tools import Answer
+
+    serial = _Serial()
+
+    def down() -> Answer:
+        raise memvet.StoreUnavailableError("the Chroma server at http://x:1 is not answering")
+
+    def unknown() -> Answer:
+        raise memvet.UnknownDecisionError("no decision 'abcd'")
+
+    failed = await serial.call(down)
+    assert failed.is_error
+    assert text(failed) == "StoreUnavailableError: the Chroma server at http://x:1 is not answering"
+    with pytest.raises(ResourceError, match="StoreUnavailableError: the Chroma server") as caught:
+        await serial.text(down)
+    assert not isinstance(caught.value, ResourceNotFoundError)
+    with pytest.raises(ResourceNotFoundError, match="UnknownDecisionError: no decision 'abcd'"):
+        await serial.text(unknown)
+    with pytest.raises(ZeroDivisionError):  # not ours to translate: the SDK reports a bug as a bug
+        await serial.run(lambda: Answer(str(1 / 0)))
+
+
+def test_the_tool_layer_refuses_a_bad_policy(ledger: memvet.Ledger) -> None:
+    with pytest.raises(memvet.UsageError, match="on_conflict"):
+        MemvetTools(ledger, on_conflict="maybe")
+
+
+@pytest.mark.parametrize(("value", "allow", "expected"), [
+    ("127.0.0.1:8765", False, ("127.0.0.1", 8765)),
+    ("localhost:1", False, ("localhost", 1)),
+    ("[::1]:9000", False, ("::1", 9000)),
+    ("0.0.0.0:8765", True, ("0.0.0.0", 8765)),
+])
+def test_http_address(value: str, allow: bool, expected: tuple[str, int]) -> None:
+    assert http_address(value, allow_remote=allow) == expected
+
+
+@pytest.mark.parametrize(("value", "needle"), [
+    ("8765", "HOST:PORT"), ("127.0.0.1:", "HOST:PORT"), ("127.0.0.1:99999", "HOST:PORT"),
+    (":80", "HOST:PORT"), ("0.0.0.0:8765", "--allow-remote"), ("example.com:80", "--allow-remote"),
+])
+def test_http_address_refuses(value: str, needle: str) -> None:
+    with pytest.raises(memvet.UsageError, match=needle):
+        http_address(value)
