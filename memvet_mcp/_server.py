@@ -87,6 +87,15 @@ _RecallTags = _strings("Only decisions carrying any of these tags.")
 _RecallPaths = _strings("Only decisions anchored in these files, folders, globs or 'path::Symbol' specs "
                         "(relative to the repository root).")
 _CheckIds = _strings("Check these decisions only.")
+_Quotes = Annotated[dict[str, str], _none_as({}), Field(default_factory=dict, description=(
+    "Optional: for an anchor, the line(s) of its code the claim rests on, keyed by the anchor exactly as "
+    "written in anchors, e.g. {\"app/cache.py::LRU.put\": \"self._data.popitem(last=False)\"}. Copy them "
+    "from the code: a quote must be in the anchored symbol or file, and while it is there the decision "
+    "stays verified through unrelated edits."))]
+_Unbound = _strings("Optional: code terms of the claim that are deliberately NOT in the anchored code (a plan, "
+                    "a library you move to). Every other code term (names, calls, numbers, strings, "
+                    "constants) must occur in the anchored code, or the write is refused naming the term and "
+                    "what the code says instead.")
 _AboutPaths = _strings("Files, folders, globs or 'path::Symbol' specs you are about to edit (relative to the "
                        "repository root).")
 _Since = _revision("A revision (branch, tag, commit): report the decisions whose evidence changed between it "
@@ -164,7 +173,7 @@ class _Serial:
 
 
 def create_server(ledger: Ledger, *, at: str | None = None, on_conflict: str = "error",
-                  name: str = "memvet") -> MCPServer[Any]:
+                  name: str = "memvet", agent_writes: str | None = None) -> MCPServer[Any]:
     """An MCP server over one ledger.
 
     Args:
@@ -176,11 +185,13 @@ def create_server(ledger: Ledger, *, at: str | None = None, on_conflict: str = "
             conflicts (the agent then supersedes explicitly), ``warn``
             records it and names them.
         name: The server's name as clients show it.
+        agent_writes: ``proposed`` or ``active``; default the ledger's
+            setting (``[tool.memvet] agent-writes``, itself ``proposed``).
 
     Returns:
         An ``MCPServer``; run it with :func:`serve` or its own ``run``.
     """
-    tools = MemvetTools(ledger, at=at, on_conflict=on_conflict)
+    tools = MemvetTools(ledger, at=at, on_conflict=on_conflict, agent_writes=agent_writes)
     serial = _Serial()
     server = _Server(name, version=memvet.__version__, instructions=INSTRUCTIONS, log_level="WARNING")
 
@@ -201,6 +212,8 @@ def create_server(ledger: Ledger, *, at: str | None = None, on_conflict: str = "
     ) -> CallToolResult:
         return await serial.call(tools.recall, query=query, k=k, tags=tags, paths=paths)
 
+    writes = ("Agent writes are proposals: served as 'proposed, not yet reviewed' until a person approves "
+              "them." if tools.agent_writes == "proposed" else "Writes are active decisions at once.")
     conflicts = ("A claim that conflicts with an active decision is not recorded; the answer names the "
                  "conflicts." if on_conflict == "error" else
                  "A claim that conflicts with an active decision is recorded and the answer names the "
@@ -210,19 +223,24 @@ def create_server(ledger: Ledger, *, at: str | None = None, on_conflict: str = "
         "Record a decision (a convention, a design choice, a fact about this codebase) with the code it "
         "rests on, so it is re-checked whenever it is read. Returns the new decision id. Recall first: if a "
         "recorded decision says otherwise, supersede it with memvet_supersede instead of recording a "
-        f"duplicate. {conflicts} An anchor that does not resolve in the code is refused with the reason."))
+        f"duplicate. {conflicts} An anchor that does not resolve in the code is refused with the reason. "
+        "Write the claim with the code's own words (the call, the constant, the default, the exception) and "
+        f"quote the line it rests on; a code term the anchored code lacks is refused with what it says. {writes}"))
     async def memvet_record(
         claim: Annotated[str, Field(min_length=1, max_length=4000, description=_CLAIM)],
         anchors: _Anchors,
         tags: _Tags,
+        quotes: _Quotes,
+        unbound: _Unbound,
     ) -> CallToolResult:
-        return await serial.call(tools.record, claim=claim, anchors=anchors, tags=tags)
+        return await serial.call(tools.record, claim=claim, anchors=anchors, tags=tags, quotes=quotes,
+                                 unbound=unbound)
 
     @server.tool(name="memvet_supersede", annotations=_WRITE, description=(
         "Replace an active decision with a new one, giving the reason. The old decision stays in history "
         "as 'superseded by <new id>: <reason>', so nobody relies on it again. Use it when a decision no "
         "longer holds, when memvet_record reported a conflict, or when a recall shows a decision as stale "
-        "and you know what replaced it."))
+        f"and you know what replaced it. Quote the evidence as for memvet_record. {writes}"))
     async def memvet_supersede(
         old_id: Annotated[str, Field(min_length=4, description="Id of the active decision to replace.")],
         claim: Annotated[str, Field(min_length=1, max_length=4000, description="The new decision. " + _CLAIM)],
@@ -230,9 +248,11 @@ def create_server(ledger: Ledger, *, at: str | None = None, on_conflict: str = "
             "Why the old decision no longer holds (what changed, what you found)."))],
         anchors: _Anchors,
         tags: _Tags,
+        quotes: _Quotes,
+        unbound: _Unbound,
     ) -> CallToolResult:
         return await serial.call(tools.supersede, old_id=old_id, claim=claim, reason=reason, anchors=anchors,
-                                 tags=tags)
+                                 tags=tags, quotes=quotes, unbound=unbound)
 
     @server.tool(name="memvet_reject", annotations=_WRITE, description=(
         "Retract an active decision that was tried and did not work, with the reason. It is kept and "
@@ -276,8 +296,21 @@ def create_server(ledger: Ledger, *, at: str | None = None, on_conflict: str = "
     ) -> CallToolResult:
         return await serial.call(tools.show, decision_id=decision_id)
 
-    # To add a lifecycle tool (e.g. memvet_approve): a method on MemvetTools
-    # returning an Answer, and one block like the ones above.
+    @server.tool(name="memvet_review", annotations=_READ, description=(
+        "List the proposals awaiting review, each with its evidence checked now (its anchors, quotes, terms "
+        "declared unbound) and the active decisions it conflicts with. Show them to the person who reviews."))
+    async def memvet_review() -> CallToolResult:
+        return await serial.call(tools.review)
+
+    @server.tool(name="memvet_approve", annotations=_WRITE, description=(
+        "Approve a proposal so it becomes an active decision (and supersedes what it names). Approval is a "
+        "person's act: call it only when the person you work for has reviewed the proposal and asked you to "
+        "approve it, never to approve your own writes on your own."))
+    async def memvet_approve(
+        decision_id: Annotated[str, Field(min_length=4, description="Id of the proposal to approve.")],
+        reason: Annotated[str, _none_as(""), Field(description="What the person checked (kept in the receipt).")] = "",
+    ) -> CallToolResult:
+        return await serial.call(tools.approve, decision_id=decision_id, reason=reason)
 
     # ------------------------------------------------------------- resources
 

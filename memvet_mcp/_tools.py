@@ -17,6 +17,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import memvet
 from memvet import (
     ConflictError,
     Ledger,
@@ -102,8 +103,15 @@ def _record_text(result: RecordResult) -> str:
     decision = result.decision
     anchors = ", ".join(a.spec for a in decision.anchors) or "none (stored as unanchored: unconfirmed)"
     if result.outcome == "confirmed":
-        head = (f"Confirmed existing decision {decision.id} (recorded before with the same anchors; "
+        what = "proposal" if decision.lifecycle.value == "proposed" else "decision"
+        head = (f"Confirmed existing {what} {decision.id} (recorded before with the same anchors; "
                 f"confirmations: {decision.confirmations}). Nothing new was added.")
+    elif result.outcome == "proposed":
+        head = (f"Proposed decision {decision.id}: a proposal, not yet a decision. It awaits review by a "
+                f"person (memvet review, memvet approve {decision.id}); until then it is served as "
+                "'proposed, not yet reviewed', not as current.")
+        if decision.supersedes:
+            head += f" If approved, it supersedes {decision.supersedes}, which stays current until then."
     elif result.outcome == "superseded":
         head = (f"Recorded decision {decision.id}; it supersedes {decision.supersedes}, which is kept as "
                 f"history.")
@@ -168,17 +176,21 @@ class MemvetTools:
             conflicts, so the agent supersedes explicitly) or ``warn``.
     """
 
-    def __init__(self, ledger: Ledger, *, at: str | None = None, on_conflict: str = "error") -> None:
+    def __init__(self, ledger: Ledger, *, at: str | None = None, on_conflict: str = "error",
+                 agent_writes: str | None = None) -> None:
         if on_conflict not in ("error", "warn"):
             raise UsageError(f"on_conflict must be 'error' or 'warn', not {on_conflict!r}")
+        if agent_writes not in (None, "proposed", "active"):
+            raise UsageError(f"agent_writes must be 'proposed' or 'active', not {agent_writes!r}")
         self.ledger = ledger
         self.at = at
         self.on_conflict = on_conflict
+        self.agent_writes = agent_writes or ledger.agent_writes
 
     def _write_options(self) -> dict[str, Any]:
-        """Keyword arguments every write passes to the ledger (one place to add
-        ``proposed=`` or an author for agent writes)."""
-        return {"at": self.at}
+        """Keyword arguments every write passes to the ledger: agents write
+        proposals unless ``agent_writes`` (or ``[tool.memvet]``) says active."""
+        return {"at": self.at, "proposed": self.agent_writes == "proposed"}
 
     # ================================================================ reads
 
@@ -360,19 +372,50 @@ class MemvetTools:
 
     # ================================================================ writes
 
-    def record(self, claim: str, anchors: Iterable[str] | None = None,
-               tags: Iterable[str] | None = None) -> Answer:
-        """Record a decision with its anchors (see :meth:`memvet.Ledger.record`)."""
-        result = self.ledger.record(claim, _clean(anchors, "anchors"), tags=_clean(tags, "tags"),
+    def record(self, claim: str, anchors: Iterable[str] | None = None, tags: Iterable[str] | None = None,
+               quotes: dict[str, str] | None = None, unbound: Iterable[str] | None = None) -> Answer:
+        """Record a decision with its anchors (see :meth:`memvet.Ledger.record`);
+        ``quotes`` maps an anchor, as written, to the code it says."""
+        result = self.ledger.record(claim, memvet.quoted(_clean(anchors, "anchors"), quotes),
+                                    tags=_clean(tags, "tags"), unbound=_clean(unbound, "unbound terms"),
                                     on_conflict=self.on_conflict, **self._write_options())
         return Answer(_record_text(result), _record_data(result))
 
     def supersede(self, old_id: str, claim: str, reason: str, anchors: Iterable[str] | None = None,
-                  tags: Iterable[str] | None = None) -> Answer:
+                  tags: Iterable[str] | None = None, quotes: dict[str, str] | None = None,
+                  unbound: Iterable[str] | None = None) -> Answer:
         """Replace an active decision; the old one becomes history with ``reason``."""
-        result = self.ledger.supersede(old_id, claim, _clean(anchors, "anchors"), reason=reason,
-                                       tags=_clean(tags, "tags"), **self._write_options())
+        result = self.ledger.supersede(old_id, claim, memvet.quoted(_clean(anchors, "anchors"), quotes),
+                                       reason=reason, tags=_clean(tags, "tags"),
+                                       unbound=_clean(unbound, "unbound terms"), **self._write_options())
         return Answer(_record_text(result), _record_data(result))
+
+    def review(self) -> Answer:
+        """The proposals awaiting review, each with its evidence and conflicts."""
+        proposals = self.ledger.proposals(self.at)
+        if not proposals:
+            return Answer("No proposals await review.", {"proposals": []})
+        lines = [f"{len(proposals)} proposal{'s' if len(proposals) != 1 else ''} awaiting review:"]
+        for p in proposals:
+            d = p.verdict.decision
+            lines.append(f"- [{d.id}] {_one_line(d.claim)}")
+            lines.append(f"  evidence: {_one_line(p.verdict.reason)}")
+            lines.extend(f"  quote: `{_one_line(a.quote)}` in {a.spec}" for a in d.anchors if a.quote)
+            if d.unbound:
+                lines.append(f"  declared not in its evidence: {', '.join(d.unbound)}")
+            lines.extend(f"  conflict: [{c.decision.id}] ({c.status.value}; {c.why}) {_one_line(c.decision.claim)}"
+                         for c in p.conflicts)
+        return Answer("\n".join(lines), {"proposals": [p.to_dict() for p in proposals]})
+
+    def approve(self, decision_id: str, reason: str = "") -> Answer:
+        """Approve a proposal (a person's act: see the tool's description)."""
+        decision = self.ledger.approve(decision_id, reason=reason or None)
+        verdict = self.ledger.verify(decision.id, at=self.at)
+        text = f"Approved decision {decision.id}: {verdict.status.value} ({_one_line(verdict.reason)})."
+        if decision.supersedes:
+            text += f" It supersedes {decision.supersedes}, now history."
+        return Answer(text, {"id": decision.id, "status": verdict.status.value, "reason": verdict.reason,
+                             "supersedes": decision.supersedes})
 
     def reject(self, decision_id: str, reason: str) -> Answer:
         """Retract an active decision with ``reason``; it stays as history."""

@@ -887,8 +887,13 @@ def demo(keep: str | None) -> None:
 @click.option("--on-conflict", type=click.Choice(["error", "warn"]), default="error", show_default=True,
               help="What memvet_record does with a claim that conflicts with an active decision: refuse "
                    "and name the conflicts (the agent then supersedes), or record and name them.")
+@click.option("--agent-writes", type=click.Choice(["proposed", "active"]), default=None,
+              help="Whether the agent's record and supersede write proposals that a person approves "
+                   "(memvet review / approve) or active decisions. Default: [tool.memvet] agent-writes, "
+                   "itself 'proposed'.")
 @click.pass_context
-def mcp_(ctx: click.Context, http: str | None, allow_remote: bool, on_conflict: str) -> None:
+def mcp_(ctx: click.Context, http: str | None, allow_remote: bool, on_conflict: str,
+         agent_writes: str | None) -> None:
     """Serve the ledger to MCP clients (Claude Code, Cursor, VS Code, ...); stdio by default.
 
     One ledger per server, opened from the global options like every other
@@ -907,7 +912,7 @@ def mcp_(ctx: click.Context, http: str | None, allow_remote: bool, on_conflict: 
         raise CliError("the MCP server needs the 'mcp' package: pip install 'memvet[mcp]'") from exc
     if http is not None:
         memvet_mcp.http_address(http, allow_remote=allow_remote)  # refused before the ledger opens
-    server = memvet_mcp.create_server(_ledger(ctx), on_conflict=on_conflict)
+    server = memvet_mcp.create_server(_ledger(ctx), on_conflict=on_conflict, agent_writes=agent_writes)
     memvet_mcp.serve(server, http=http, allow_remote=allow_remote)
 
 

@@ -90,7 +90,7 @@ async def served(mcp_repo: Any) -> AsyncIterator[Served]:
     """``python -m memvet --repo REPO mcp`` over stdio, with the ledger in ``MEMVET_LEDGER``."""
     log = mcp_repo.path.parent / "server.log"
     params = StdioServerParameters(command=sys.executable,
-                                   args=["-m", "memvet", "--repo", str(mcp_repo.path), "mcp"],
+                                   args=["-m", "memvet", "--repo", str(mcp_repo.path), "mcp", "--agent-writes", "active"],
                                    env=child_env(mcp_repo.path.parent / "ledger"), cwd=str(mcp_repo.path.parent))
     loop = asyncio.get_running_loop()
     ready: asyncio.Future[ClientSession] = loop.create_future()

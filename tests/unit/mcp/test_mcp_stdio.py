@@ -41,7 +41,8 @@ async def ok(served: Served, name: str, args: dict[str, Any]) -> CallToolResult:
 async def test_lists_tools_resources_and_prompt(served: Served) -> None:
     tools = await served.session.list_tools()
     assert [t.name for t in tools.tools] == ["memvet_recall", "memvet_record", "memvet_supersede",
-                                             "memvet_reject", "memvet_check", "memvet_about", "memvet_show"]
+                                             "memvet_reject", "memvet_check", "memvet_about", "memvet_show",
+                                             "memvet_review", "memvet_approve"]
     templates = await served.session.list_resource_templates()
     assert [t.uri_template for t in templates.resource_templates] == ["memvet://decision/{decision_id}"]
     resources = await served.session.list_resources()

@@ -296,7 +296,7 @@ async def test_tools_are_listed_with_teaching_schemas(ledger: memvet.Ledger) -> 
         listed = await client.list_tools()
     tools = {t.name: t for t in listed.tools}
     assert list(tools) == ["memvet_recall", "memvet_record", "memvet_supersede", "memvet_reject",
-                           "memvet_check", "memvet_about", "memvet_show"]
+                           "memvet_check", "memvet_about", "memvet_show", "memvet_review", "memvet_approve"]
     record = tools["memvet_record"]
     assert "supersede" in record.description and "duplicate" in record.description
     assert "conflicts with an active decision is not recorded" in record.description
@@ -359,3 +359,43 @@ def test_http_address(value: str, allow: bool, expected: tuple[str, int]) -> Non
 def test_http_address_refuses(value: str, needle: str) -> None:
     with pytest.raises(memvet.UsageError, match=needle):
         http_address(value)
+
+
+async def test_agent_writes_are_proposals_by_default(ledger: memvet.Ledger) -> None:
+    ledger.agent_writes = "proposed"  # what Ledger.open gives without [tool.memvet] agent-writes
+    async with Client(create_server(ledger)) as client:
+        tools = {t.name: t for t in (await client.list_tools()).tools}
+        assert "Agent writes are proposals" in (tools["memvet_record"].description or "")
+        assert "person's act" in (tools["memvet_approve"].description or "")
+        out = await client.call_tool("memvet_record", {"claim": "OrderStore.save appends JSON lines",
+                                                       "anchors": [SAVE],
+                                                       "quotes": {SAVE: "json.dumps(order)"}})
+        assert not out.is_error and text(out).startswith("Proposed decision ")
+        pid = out.structured_content["id"]
+        recall = text(await client.call_tool("memvet_recall", {"query": "how are orders saved?", "k": 3}))
+        assert f"[{pid}] proposed, not yet reviewed: OrderStore.save appends JSON lines" in recall
+        review = await client.call_tool("memvet_review", {})
+        assert f"- [{pid}] OrderStore.save appends JSON lines" in text(review)
+        assert f"  quote: `json.dumps(order)` in {SAVE}" in text(review)
+        assert review.structured_content["proposals"][0]["id"] == pid
+        approved = await client.call_tool("memvet_approve", {"decision_id": pid, "reason": "checked"})
+        assert text(approved).startswith(f"Approved decision {pid}: verified")
+        again = await client.call_tool("memvet_approve", {"decision_id": pid})
+        assert again.is_error and "not a proposal" in text(again)
+        recall = text(await client.call_tool("memvet_recall", {"query": "how are orders saved?", "k": 3}))
+        assert f"[{pid}] OrderStore.save appends JSON lines (evidence: `json.dumps(order)` in OrderStore.save)" \
+            in recall
+        assert text(await client.call_tool("memvet_review", {})) == "No proposals await review."
+
+
+async def test_unbound_terms_and_bad_quotes_over_mcp(ledger: memvet.Ledger) -> None:
+    refused = await call(ledger, "memvet_record", {"claim": "OrderStore.save hashes with sha256", "anchors": [SAVE]})
+    assert refused.is_error and "`sha256` (identifier) is not in shop/store.py::OrderStore.save" in text(refused)
+    stray = await call(ledger, "memvet_record", {"claim": "OrderStore.save appends", "anchors": [SAVE],
+                                                 "quotes": {LOAD: "x"}})
+    assert stray.is_error and "not one of the anchors" in text(stray)
+    ok = await call(ledger, "memvet_record", {"claim": "OrderStore.save appends, later `gzip` too",
+                                              "anchors": [SAVE], "unbound": ["gzip"]})
+    assert not ok.is_error and ledger.get(ok.structured_content["id"]).unbound == ("gzip",)
+    with pytest.raises(memvet.UsageError, match="agent_writes must be"):
+        MemvetTools(ledger, agent_writes="sometimes")
