@@ -470,7 +470,8 @@ class Evidence:
                     if a.kind is AnchorKind.FILE:
                         text = data.decode("utf-8")
                     else:
-                        sym = self.cache.table(a.blob_id, a.language, lambda: data).symbols.get(a.name)
+                        blob = snap.blob_id(a.path) or a.blob_id
+                        sym = self.cache.table(blob, a.language, lambda: data).symbols.get(a.name)
                         if sym is not None:
                             text = (_leading_comments(data, sym.start_line) + "\n"
                                     + _span_text(data, sym.start_line, sym.end_line))

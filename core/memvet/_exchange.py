@@ -34,7 +34,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from memvet._errors import UsageError
+from memvet._errors import UnboundClaimError, UsageError
 from memvet._model import Anchor, Decision, Lifecycle, Receipt, Status, Verdict
 
 if TYPE_CHECKING:
@@ -418,6 +418,26 @@ def _differing(a: Decision, b: Decision) -> str:
     return ", ".join(k for k in left if k != "namespace" and left[k] != right[k])
 
 
+def _bind_imported(ledger: Ledger, decision: Decision, source: str) -> None:
+    """An imported claim binds like a recorded one, against its anchors at
+    the commit it was recorded at (the working tree when this history
+    lacks that commit).
+
+    Raises:
+        UnboundClaimError, UsageError: named with the file and the id.
+    """
+    if not decision.anchors:
+        return
+    at = decision.commit if decision.commit and ledger.git.has_commit(decision.commit) else None
+    try:
+        ledger.bind_claim(decision.claim, decision.anchors, at, unbound=decision.unbound)
+    except UnboundClaimError as exc:
+        raise UnboundClaimError(f"{source}: decision {decision.id}: {exc}; nothing was imported",
+                                exc.terms) from exc
+    except UsageError as exc:
+        raise UsageError(f"{source}: decision {decision.id}: {exc}; nothing was imported") from exc
+
+
 def import_jsonl(ledger: Ledger, lines: Iterable[str], *, source: str = "<input>") -> ImportReport:
     """Import a dump made by :func:`export_jsonl` (see the module docs for the rules).
 
@@ -484,6 +504,8 @@ def import_jsonl(ledger: Ledger, lines: Iterable[str], *, source: str = "<input>
         else:
             conflicts.append(ImportConflict(receipt.id, "receipt", "a different receipt with this id exists"))
 
+    for decision in added:  # every new claim is bound to its evidence before anything is written
+        _bind_imported(ledger, decision, source)
     vectors = ledger.embedder.embed_documents([d.claim for d in added]) if added else []
     # Writes go through the store's own methods, inside its write lock when
     # it has one (the local ledger's one-writer lock).

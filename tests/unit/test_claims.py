@@ -325,3 +325,21 @@ def test_cli_refusal_and_unbound(run, cli_repo):
 
 def test_term_kinds_are_exported():
     assert {k.value for k in TermKind} >= {"code", "call", "dotted", "identifier", "number", "string", "path"}
+
+
+def test_import_binds_every_new_claim_before_writing_anything(cached, client):
+    import uuid
+
+    good = cached.record("LRU.sign uses hashlib.sha1", ["app/cache.py::LRU.sign"])
+    cached.record("LRU.put evicts with popitem(last=False)", ["app/cache.py::LRU.put"])
+    lines = memvet.export_jsonl(cached).lines
+    forged = [line.replace("hashlib.sha1", "hashlib.sha256") if good.id in line and '"claim"' in line else line
+              for line in lines]
+    assert forged != lines
+    other = memvet.Ledger.open(cached.git.root, client=client, embedding=memvet.HashingEmbedder(),
+                               namespace=f"t{uuid.uuid4().hex[:12]}", disk_cache=False)
+    with pytest.raises(memvet.UnboundClaimError, match=rf"(?s)<input>: decision {good.id}: .*`hashlib.sha256`"):
+        memvet.import_jsonl(other, forged)
+    assert other.decisions() == []
+    report = memvet.import_jsonl(other, lines)
+    assert len(report.added) == 2
