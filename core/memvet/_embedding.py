@@ -46,6 +46,7 @@ __all__ = [
     "HashingEmbedder",
     "MiniLMEmbedder",
     "as_embedder",
+    "check_spec",
     "load_embedding",
     "spec_for",
 ]
@@ -637,6 +638,22 @@ _IMPORT_SPEC = re.compile(r"([A-Za-z_][\w.]*):([A-Za-z_][\w.]*)")
 SPEC_HELP = "minilm, hashing, hashing-DIM or module:callable"
 
 
+def check_spec(spec: object) -> str:
+    """The spec, stripped, if it has the form of one (nothing is imported).
+
+    Raises:
+        UsageError: Empty, or neither a built-in's name nor ``module:callable``.
+    """
+    if not isinstance(spec, str) or not spec.strip():
+        raise UsageError(f"embedding spec {spec!r} is empty; expected {SPEC_HELP}")
+    text = spec.strip()
+    lowered = text.lower()
+    if lowered in ("minilm", MiniLMEmbedder.name) or _HASHING_SPEC.fullmatch(lowered) \
+            or _IMPORT_SPEC.fullmatch(text):
+        return text
+    raise UsageError(f"embedding spec {text!r} is not one of {SPEC_HELP}")
+
+
 def load_embedding(spec: str) -> Embedder:
     """The embedder a spec names.
 
@@ -662,9 +679,7 @@ def load_embedding(spec: str) -> Embedder:
             the module does not import, the attribute is missing, the call
             failed, or it did not give an embedding.
     """
-    if not isinstance(spec, str) or not spec.strip():
-        raise UsageError(f"embedding spec {spec!r} is empty; expected {SPEC_HELP}")
-    text = spec.strip()
+    text = check_spec(spec)
     lowered = text.lower()
     if lowered in ("minilm", MiniLMEmbedder.name):
         return MiniLMEmbedder()
@@ -672,8 +687,7 @@ def load_embedding(spec: str) -> Embedder:
     if hashing:
         return HashingEmbedder(int(hashing.group(1))) if hashing.group(1) else HashingEmbedder()
     found = _IMPORT_SPEC.fullmatch(text)
-    if found is None:
-        raise UsageError(f"embedding spec {text!r} is not one of {SPEC_HELP}")
+    assert found is not None  # check_spec said so
     module_name, attr_path = found.groups()
     try:
         target: Any = importlib.import_module(module_name)
