@@ -388,9 +388,9 @@ class ChromaStore:
         """The name of the embedding this namespace's vectors were made by,
         or ``""`` while it holds none (an empty namespace pins nothing, even
         one an earlier version pinned at open)."""
+        self._fresh()  # another process's reembed reopens the collections and resets the pin
         if self._pin:
-            return self._pin  # a pin never changes, except by reembed (which resets it)
-        self._fresh()
+            return self._pin  # a pin never changes, except by reembed
         meta = self.decisions.metadata or {}
         if self.lock is None:  # a server: another client may have pinned it since we opened
             with translate("reading the ledger's embedding"):
