@@ -450,7 +450,10 @@ class Ledger:
         are finished first. Crash-safe: the new vectors are written beside
         the old ones and made current by one atomic pointer write, so a run
         killed at any point leaves either the old ledger or the new one
-        (run it again, or :meth:`repair`, to drop the leftovers).
+        (run it again, or :meth:`repair`, to drop the leftovers). A local
+        ledger holds its write lock throughout; on a shared server, records
+        another client wrote to the old vectors during the copy are brought
+        across after the switch (stop other writers for a clean cut).
 
         Args:
             embedding: The new embedding (anything ``Ledger.open`` takes);

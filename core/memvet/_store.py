@@ -513,12 +513,33 @@ class ChromaStore:
         with translate("switching the ledger to its re-embedded vectors"):
             self.home.modify(metadata=home_meta)
         self._step("switched")
+        old = self.decisions
+        if self.lock is None:
+            # A server has no write lock: another writer's act may have landed
+            # on the old vectors during the copy. Bring those records across.
+            self._catch_up(old, target, embed)
         self.decisions = target
         self.embedder_name = embedder_name
         self._pin = ""
         self._successor_cache = LRU(1024)
         self.drop_stale()
         return moved
+
+    def _catch_up(self, old: Any, target: Any, embed: Callable[[list[str]], list[list[float]]]) -> None:
+        """Copy the records of ``old`` that differ from ``target``'s (written
+        by another client during a reembed) into ``target``, re-embedded."""
+        with translate("re-reading decisions written during the reembed"):
+            before = old.get(include=["documents", "metadatas"])
+            after = target.get(include=["documents", "metadatas"])
+        have = {rid: (doc, meta) for rid, doc, meta in zip(after["ids"], after["documents"], after["metadatas"])}
+        changed = [(rid, doc or "", meta) for rid, doc, meta in
+                   zip(before["ids"], before["documents"], before["metadatas"]) if have.get(rid) != (doc, meta)]
+        if not changed:
+            return
+        log.warning("bringing %d decision(s) written during the reembed across", len(changed))
+        with translate("writing decisions written during the reembed"):
+            target.upsert(ids=[c[0] for c in changed], documents=[c[1] for c in changed],
+                          metadatas=[c[2] for c in changed], embeddings=embed([c[1] for c in changed]))
 
     # ----------------------------------------------------------------- freshness and writes
 

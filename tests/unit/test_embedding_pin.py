@@ -445,3 +445,27 @@ def test_reembed_killed_in_process_between_its_writes(repo, client, ns, step):
     names = {c.name for c in client.list_collections() if c.name.startswith(collection_name(ns) + ".v")}
     assert names == ({collection_name(ns) + ".v1"} if step == "switched" else set())
     assert after.reembed(HashingEmbedder(64)) == 4 and _snapshot(after) == before
+
+
+def test_reembed_on_a_server_brings_across_what_another_writer_wrote_during_it(repo, client, ns, caplog):
+    ledger = _open(repo, client, ns, HashingEmbedder())
+    ids = _lifecycle_ledger(ledger)
+    writer = _open(repo, client, ns, HashingEmbedder())  # another client, still on the old vectors
+    assert ledger.store.lock is None  # an ephemeral client stands for a server: no write lock
+    real = ledger.store._step
+    late: dict[str, str] = {}
+
+    def step(name: str) -> None:
+        real(name)
+        if name == "copied":  # after the copy, before the switch
+            writer.reject(ids["prop"], reason="not what we want")
+            late["id"] = writer.record("orders are saved as JSON lines").id
+
+    ledger.store._step = step  # type: ignore[method-assign]
+    with caplog.at_level("WARNING", logger="memvet._store"):
+        assert ledger.reembed(HashingEmbedder(64)) == 4
+    assert "2 decision(s) written during the reembed" in caplog.text
+    after = _open(repo, client, ns, HashingEmbedder(64))
+    assert after.get(ids["prop"]).lifecycle is Lifecycle.REJECTED
+    assert after.get(late["id"]).claim == "orders are saved as JSON lines"
+    assert len(after.store.vectors([late["id"]])[late["id"]]) == 64
