@@ -184,8 +184,8 @@ class Ledger:
                 proxy in front of it; see the deployment guide).
             embedding: An embedder, a LangChain ``Embeddings``, a
                 LlamaIndex ``BaseEmbedding`` or a callable ``list[str] ->
-                list[list[float]]`` (see :func:`memvet.as_embedder`; a
-                string spec goes through :func:`load_embedding`). Default:
+                list[list[float]]`` (see :func:`memvet._embedding.as_embedder`; a
+                string spec goes through :func:`memvet._embedding.load_embedding`). Default:
                 the local all-MiniLM-L6-v2 (no network; loaded on first
                 use). Only :meth:`record`, :meth:`recall` and imports embed:
                 every other read opens a ledger whatever embedding wrote it,
