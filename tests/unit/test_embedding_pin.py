@@ -9,16 +9,13 @@ from __future__ import annotations
 import json
 import textwrap
 import uuid
-from pathlib import Path
 
-import chromadb
 import pytest
-from chromadb.config import Settings
 from click.testing import CliRunner
 
 import memvet
 from memvet import Lifecycle, Status
-from memvet._embedding import HashingEmbedder, MiniLMEmbedder, check_spec, load_embedding, spec_for
+from memvet._embedding import HashingEmbedder, check_spec, load_embedding, spec_for
 from memvet._errors import StoreError, UsageError
 from memvet._store import collection_name
 from memvet.cli import cli
@@ -141,7 +138,7 @@ def test_import_with_another_embedding_is_refused_and_pins_a_fresh_ledger(repo, 
         import_jsonl(refused, lines)
 
 
-def test_a_pin_seen_by_a_server_client_that_opened_before_it(repo, client, ns, monkeypatch):
+def test_a_pin_seen_by_a_server_client_that_opened_before_it(repo, client, ns):
     early = _open(repo, client, ns, HashingEmbedder(64))  # opened while empty
     _open(repo, client, ns, HashingEmbedder()).record("checksum is mod 255", ["shop/store.py::checksum"])
     with pytest.raises(UsageError, match="'hashing-256'"):
