@@ -12,6 +12,7 @@ defaults). Example::
     duplicate-threshold = 0.95
     format = "text"                          # text | json | markdown | github
     agent-writes = "proposed"                # proposed | active
+    embedding = "minilm"                     # minilm | hashing | module:callable
 
 ``ignore`` lists globs of paths whose decisions ``check`` does not gate on:
 a decision whose every path-bearing anchor lies under an ignored glob is
@@ -22,6 +23,13 @@ paths do not pull decisions into ``check --since``.
 LangGraph store, the LlamaIndex tool spec) write: ``proposed`` (the
 default: a person reviews and approves with ``memvet approve``) or
 ``active``. ``Ledger.open`` reads it into ``Ledger.agent_writes``.
+
+``embedding`` names the embedding the CLI's ``record`` and ``recall`` use
+(see :func:`memvet._embedding.load_embedding`): ``minilm`` (the default),
+``hashing``, or ``module:callable``, a callable that returns an embedder, a
+LangChain ``Embeddings``, a LlamaIndex ``BaseEmbedding`` or a callable
+``texts -> vectors``. Only its form is checked here; it is imported when a
+command needs it, never by a read such as ``check``.
 """
 
 from __future__ import annotations
@@ -43,7 +51,8 @@ FORMATS = ("text", "json", "markdown", "github")
 #: The values of ``agent_writes``.
 AGENT_WRITES = ("proposed", "active")
 
-_KEYS = ("fail-on", "ignore", "similarity-threshold", "duplicate-threshold", "format", "agent-writes")
+_KEYS = ("fail-on", "ignore", "similarity-threshold", "duplicate-threshold", "format", "agent-writes",
+         "embedding")
 #: Other spellings accepted for a key (the issue that asked for it wrote ``agent_writes``).
 _ALIASES = {"agent_writes": "agent-writes"}
 
@@ -60,6 +69,8 @@ class Config:
         duplicate_threshold: Passed to ``Ledger.open``.
         format: Default output format of ``check``.
         agent_writes: How agent-facing adapters write (``proposed`` or ``active``).
+        embedding: The embedding spec of the CLI (``minilm``, ``hashing``,
+            ``module:callable``).
     """
 
     path: Path | None = None
@@ -69,6 +80,7 @@ class Config:
     duplicate_threshold: float | None = None
     format: str | None = None
     agent_writes: str | None = None
+    embedding: str | None = None
 
 
 def check_agent_writes(value: Any, where: str) -> str:
@@ -146,6 +158,10 @@ def load_config(pyproject: str | os.PathLike[str]) -> Config:
         ignore = [ignore]
     if not isinstance(ignore, list) or not all(isinstance(g, str) and g.strip() for g in ignore):
         raise UsageError(f"{where} ignore: expected a list of path globs")
+    embedding = table.get("embedding")
+    if embedding is not None and (not isinstance(embedding, str) or not embedding.strip()):
+        raise UsageError(f"{where} embedding: expected a string such as \"minilm\", \"hashing\" or "
+                         f"\"module:callable\", got {embedding!r}")
     fmt = table.get("format")
     if fmt is not None and fmt not in FORMATS:
         raise UsageError(f"{where} format: expected one of {', '.join(FORMATS)}, got {fmt!r}")
@@ -160,6 +176,7 @@ def load_config(pyproject: str | os.PathLike[str]) -> Config:
         format=fmt,
         agent_writes=(check_agent_writes(table["agent-writes"], f"{where} agent-writes")
                       if "agent-writes" in table else None),
+        embedding=embedding.strip() if embedding is not None else None,
     )
 
 

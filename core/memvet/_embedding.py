@@ -11,13 +11,17 @@
 * :class:`HashingEmbedder` is a deterministic bag-of-words stand-in for unit
   tests.
 * :func:`as_embedder` adapts anything embedding-shaped (a LangChain
-  ``Embeddings``, a plain callable) to :class:`Embedder`, without importing
-  any framework.
+  ``Embeddings``, a LlamaIndex ``BaseEmbedding``, a plain callable) to
+  :class:`Embedder`, by duck typing: no framework is ever imported.
+* :func:`load_embedding` turns a spec (``minilm``, ``hashing``, the name
+  an embedder stored, or ``module:callable``) into an embedder; the CLI's
+  ``--embedding`` and ``[tool.memvet] embedding`` go through it.
 """
 
 from __future__ import annotations
 
 import hashlib
+import importlib
 import importlib.util
 import logging
 import math
@@ -42,6 +46,9 @@ __all__ = [
     "HashingEmbedder",
     "MiniLMEmbedder",
     "as_embedder",
+    "check_spec",
+    "load_embedding",
+    "spec_for",
 ]
 
 logger = logging.getLogger(__name__)
@@ -486,15 +493,42 @@ class _AdaptedEmbedder:
         return self._checked([self._query(text)], 1)[0]
 
 
+#: Attributes that name a host embedding's model (LangChain ``model`` /
+#: ``model_name`` / ``model_id``, LlamaIndex ``model_name``), first found wins.
+_MODEL_ATTRS = ("model", "model_name", "model_id")
+#: Attributes that give a host embedding's vector length.
+_DIM_ATTRS = ("dim", "embed_dim", "dimensions", "size")
+
+
+def _host_name(obj: Any) -> str:
+    """A stable, meaningful name for a host embedding object: its own string
+    ``name`` if it has one, else its class, plus its model where it says
+    (``OpenAIEmbeddings/text-embedding-3-small``). Never ``repr``: that may
+    hold keys or memory addresses."""
+    own = getattr(obj, "name", None)
+    if isinstance(own, str) and own:
+        return own
+    name = type(obj).__qualname__
+    for attr in _MODEL_ATTRS:
+        model = getattr(obj, attr, None)
+        if isinstance(model, str) and model.strip() and model.strip() != "unknown":
+            return f"{name}/{model.strip()}"
+    return name
+
+
+def _host_dim(obj: Any) -> int | None:
+    for attr in _DIM_ATTRS:
+        dim = getattr(obj, attr, None)
+        if isinstance(dim, int) and not isinstance(dim, bool) and dim > 0:
+            return dim
+    return None
+
+
 class _DuckEmbedder(_AdaptedEmbedder):
     """Wraps an object with ``embed_documents``/``embed_query`` (e.g. LangChain ``Embeddings``)."""
 
     def __init__(self, obj: Any) -> None:
-        name = getattr(obj, "name", None)
-        if not isinstance(name, str) or not name:
-            name = type(obj).__qualname__
-        dim = getattr(obj, "dim", None)
-        super().__init__(name, dim if isinstance(dim, int) and not isinstance(dim, bool) and dim > 0 else None)
+        super().__init__(_host_name(obj), _host_dim(obj))
         self._obj = obj
 
     def _documents(self, texts: list[str]) -> Any:
@@ -502,6 +536,21 @@ class _DuckEmbedder(_AdaptedEmbedder):
 
     def _query(self, text: str) -> Any:
         return self._obj.embed_query(text)
+
+
+class _LlamaIndexEmbedder(_AdaptedEmbedder):
+    """Wraps an object with ``get_text_embedding_batch``/``get_query_embedding``
+    (a LlamaIndex ``BaseEmbedding``), which takes texts, not nodes, there."""
+
+    def __init__(self, obj: Any) -> None:
+        super().__init__(_host_name(obj), _host_dim(obj))
+        self._obj = obj
+
+    def _documents(self, texts: list[str]) -> Any:
+        return self._obj.get_text_embedding_batch(texts)
+
+    def _query(self, text: str) -> Any:
+        return self._obj.get_query_embedding(text)
 
 
 class _CallableEmbedder(_AdaptedEmbedder):
@@ -529,6 +578,15 @@ def _is_embedder(obj: object) -> bool:
     )
 
 
+def _is_langchain_like(obj: object) -> bool:
+    return callable(getattr(obj, "embed_documents", None)) and callable(getattr(obj, "embed_query", None))
+
+
+def _is_llamaindex_like(obj: object) -> bool:
+    return (callable(getattr(obj, "get_text_embedding_batch", None))
+            and callable(getattr(obj, "get_query_embedding", None)))
+
+
 def as_embedder(obj: object) -> Embedder:
     """Adapt ``obj`` to :class:`Embedder`.
 
@@ -538,9 +596,17 @@ def as_embedder(obj: object) -> Embedder:
        methods): returned unchanged.
     2. Any object with ``embed_documents`` and ``embed_query`` methods, such as
        a LangChain ``Embeddings`` (duck-typed; LangChain is never imported).
-       Its ``name`` is the object's ``name`` attribute if it is a string, else
-       its class's ``__qualname__``; ``dim`` is discovered on the first call.
-    3. A callable taking ``list[str]`` and returning one vector per text. Its
+    3. Any object with ``get_text_embedding_batch`` and ``get_query_embedding``
+       methods, such as a LlamaIndex ``BaseEmbedding`` (duck-typed too; it is
+       callable, but on nodes, so it must not be taken for case 4).
+
+       For 2 and 3, ``name`` is the object's ``name`` attribute if it is a
+       string, else its class's ``__qualname__`` followed by its model
+       (``model``, ``model_name`` or ``model_id``) when it names one, e.g.
+       ``OpenAIEmbeddings/text-embedding-3-small``; ``dim`` is read from
+       ``dim``, ``embed_dim``, ``dimensions`` or ``size``, else discovered
+       on the first call.
+    4. A callable taking ``list[str]`` and returning one vector per text. Its
        ``name`` is the callable's ``__qualname__``; ``dim`` is discovered on
        the first call. Queries are embedded as a one-text batch.
 
@@ -554,11 +620,107 @@ def as_embedder(obj: object) -> Embedder:
     """
     if _is_embedder(obj):
         return cast(Embedder, obj)
-    if callable(getattr(obj, "embed_documents", None)) and callable(getattr(obj, "embed_query", None)):
+    if _is_langchain_like(obj):
         return _DuckEmbedder(obj)
+    if _is_llamaindex_like(obj):
+        return _LlamaIndexEmbedder(obj)
     if callable(obj):
         return _CallableEmbedder(obj)
     raise UsageError(
         f"{type(obj).__name__} is not an embedding: pass an object with embed_documents() and "
-        "embed_query(), or a callable taking a list of texts and returning a list of vectors"
+        "embed_query() (LangChain), get_text_embedding_batch() and get_query_embedding() (LlamaIndex), "
+        "or a callable taking a list of texts and returning a list of vectors"
     )
+
+
+_HASHING_SPEC = re.compile(r"hashing(?:-([0-9]+))?")
+_IMPORT_SPEC = re.compile(r"([A-Za-z_][\w.]*):([A-Za-z_][\w.]*)")
+SPEC_HELP = "minilm, hashing, hashing-DIM or module:callable"
+
+
+def check_spec(spec: object) -> str:
+    """The spec, stripped, if it has the form of one (nothing is imported).
+
+    Raises:
+        UsageError: Empty, or neither a built-in's name nor ``module:callable``.
+    """
+    if not isinstance(spec, str) or not spec.strip():
+        raise UsageError(f"embedding spec {spec!r} is empty; expected {SPEC_HELP}")
+    text = spec.strip()
+    lowered = text.lower()
+    if lowered in ("minilm", MiniLMEmbedder.name) or _HASHING_SPEC.fullmatch(lowered) \
+            or _IMPORT_SPEC.fullmatch(text):
+        return text
+    raise UsageError(f"embedding spec {text!r} is not one of {SPEC_HELP}")
+
+
+def load_embedding(spec: str) -> Embedder:
+    """The embedder a spec names.
+
+    * ``minilm`` (or its stored name ``minilm-l6-v2-int8``): the default
+      :class:`MiniLMEmbedder`.
+    * ``hashing`` or ``hashing-DIM`` (the stored name of a
+      :class:`HashingEmbedder`): the deterministic test embedder.
+    * ``module:callable`` (``callable`` may be dotted, ``pkg.mod:Factory.make``):
+      the module is imported and the callable called with no arguments; it
+      returns an embedder, a LangChain ``Embeddings``, a LlamaIndex
+      ``BaseEmbedding`` or a callable ``list[str] -> vectors`` (anything
+      :func:`as_embedder` takes). An attribute that already is such an
+      embedding object (not a class or function) is used as it is.
+
+    Args:
+        spec: The spec.
+
+    Returns:
+        The embedder; nothing is loaded or embedded yet.
+
+    Raises:
+        UsageError: One line naming the spec and what went wrong: malformed,
+            the module does not import, the attribute is missing, the call
+            failed, or it did not give an embedding.
+    """
+    text = check_spec(spec)
+    lowered = text.lower()
+    if lowered in ("minilm", MiniLMEmbedder.name):
+        return MiniLMEmbedder()
+    hashing = _HASHING_SPEC.fullmatch(lowered)
+    if hashing:
+        return HashingEmbedder(int(hashing.group(1))) if hashing.group(1) else HashingEmbedder()
+    found = _IMPORT_SPEC.fullmatch(text)
+    assert found is not None  # check_spec said so
+    module_name, attr_path = found.groups()
+    try:
+        target: Any = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise UsageError(f"embedding {text!r}: cannot import {module_name!r} ({exc}); "
+                         "is it installed or on PYTHONPATH?") from exc
+    for part in attr_path.split("."):
+        try:
+            target = getattr(target, part)
+        except AttributeError as exc:
+            raise UsageError(f"embedding {text!r}: {module_name} has no attribute {attr_path!r}") from exc
+    is_object = not isinstance(target, type) and (_is_langchain_like(target) or _is_llamaindex_like(target))
+    if not is_object:
+        if not callable(target):
+            raise UsageError(f"embedding {text!r}: {attr_path} is a {type(target).__name__}, not a callable "
+                             "that returns an embedding")
+        try:
+            target = target()
+        except Exception as exc:  # user code: any failure is reported as the spec's
+            raise UsageError(f"embedding {text!r}: calling {attr_path}() failed: "
+                             f"{type(exc).__name__}: {exc}") from exc
+    try:
+        return as_embedder(target)
+    except UsageError as exc:
+        raise UsageError(f"embedding {text!r}: {attr_path}() returned a {type(target).__name__}, "
+                         "not an embedder, Embeddings, BaseEmbedding or callable") from exc
+
+
+
+def spec_for(name: str) -> str:
+    """How to ask for the embedding a ledger stored as ``name``, for an
+    error message: a built-in's spec, else a ``module:callable`` to write."""
+    lowered = name.lower()
+    if lowered == MiniLMEmbedder.name or _HASHING_SPEC.fullmatch(lowered):
+        return f"CLI: --embedding {name}"
+    return f"CLI: --embedding module:callable returning that {name.split('/')[0]}"

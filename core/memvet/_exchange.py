@@ -506,11 +506,15 @@ def import_jsonl(ledger: Ledger, lines: Iterable[str], *, source: str = "<input>
 
     for decision in added:  # every new claim is bound to its evidence before anything is written
         _bind_imported(ledger, decision, source)
+    if added:
+        ledger._require_embedder()  # new records get vectors: they must be the ledger's kind
     vectors = ledger.embedder.embed_documents([d.claim for d in added]) if added else []
     # Writes go through the store's own methods, inside its write lock when
     # it has one (the local ledger's one-writer lock).
     writing = getattr(store, "writing", None)
     with writing() if writing is not None else contextlib.nullcontext():
+        if added:
+            ledger._require_embedder(pin=True)
         for decision, vector in zip(added, vectors):
             store.add_decision(decision, vector)
         for decision in updated:

@@ -18,7 +18,7 @@ from memvet._claims import bind, claim_terms, render_unbound
 from memvet._cache import SymbolCache
 from memvet._codec import anchor_keys
 from memvet._config import check_agent_writes
-from memvet._embedding import Embedder, MiniLMEmbedder, as_embedder
+from memvet._embedding import Embedder, MiniLMEmbedder, as_embedder, load_embedding, spec_for
 from memvet._errors import (
     AmbiguousIdError,
     AnchorNotFoundError,
@@ -182,9 +182,14 @@ class Ledger:
                 instead of ``client``.
             token: Bearer token sent to ``server`` (checked by the reverse
                 proxy in front of it; see the deployment guide).
-            embedding: An embedder, a LangChain-style ``Embeddings`` object
-                or a callable ``list[str] -> list[list[float]]``. Default: the
-                local all-MiniLM-L6-v2 (no network; loaded on first use).
+            embedding: An embedder, a LangChain ``Embeddings``, a
+                LlamaIndex ``BaseEmbedding`` or a callable ``list[str] ->
+                list[list[float]]`` (see :func:`memvet._embedding.as_embedder`; a
+                string spec goes through :func:`memvet._embedding.load_embedding`). Default:
+                the local all-MiniLM-L6-v2 (no network; loaded on first
+                use). Only :meth:`record`, :meth:`recall` and imports embed:
+                every other read opens a ledger whatever embedding wrote it,
+                and nothing is pinned until the first decision is stored.
             namespace: Default: the repository's identity (its root commit).
             team: Narrows the namespace to a team: ``<namespace>/team:<team>``.
             user: Narrows it to one user: ``.../user:<user>``. Decisions of
@@ -243,7 +248,10 @@ class Ledger:
             # A client opened elsewhere may predate the last write: reload it first.
             lock = LocalLock(home, lock_timeout)
             lock.opened_generation = "(client opened by the caller)"
-        embedder = as_embedder(embedding) if embedding is not None else MiniLMEmbedder()
+        if isinstance(embedding, str):
+            embedder = load_embedding(embedding)
+        else:
+            embedder = as_embedder(embedding) if embedding is not None else MiniLMEmbedder()
         try:
             store = ChromaStore(client, ns, embedder.name, lock=lock)
         except StoreError as exc:
@@ -343,6 +351,7 @@ class Ledger:
         snap = self.snapshot(at)
         if k == 0:
             return group_recall(query, snap.name, [], 0, include)
+        self._require_embedder()
         embedding = self.embedder.embed_query(query)
         # Every candidate counts when all groups are wanted; a narrower
         # `include` over-fetches, since statuses are known only after checking.
@@ -365,12 +374,14 @@ class Ledger:
         it collides with now."""
         snap = self.snapshot(at)
         found = [d for d in self.decisions() if d.lifecycle is Lifecycle.PROPOSED]
-        # Embedded as documents, as a write embeds them: the same scores as at record time.
-        vectors = self.embedder.embed_documents([d.claim for d in found]) if found else []
+        # Each proposal's own stored vector: the same scores as at record
+        # time, and no embedder needed (a review is a read).
+        vectors = self.store.vectors([d.id for d in found])
         out = []
-        for verdict, vector in zip(self.verifier.verdicts(found, snap), vectors, strict=True):
+        for verdict in self.verifier.verdicts(found, snap):
             d = verdict.decision
-            neighbours = self.store.query(vector, 10)
+            vector = vectors.get(d.id)
+            neighbours = self.store.query(vector, 10) if vector is not None else []
             candidates = self._effective([n for n, _ in neighbours])
             conflicts, warnings = self._conflicts(candidates, {n.id: s for n, s in neighbours},
                                                   anchor_keys(d.anchors), snap, {d.id, d.supersedes})
@@ -402,7 +413,68 @@ class Ledger:
         finished.
         """
         with self.store.writing():
+            dropped = self.store.drop_stale()
+            if dropped:
+                log.info("dropped %d leftover vector collection(s) of an interrupted reembed", dropped)
             return self.store.replayed
+
+    # ================================================================= the embedding
+
+    def _require_embedder(self, *, pin: bool = False) -> None:
+        """Check that this ledger's embedder made its stored vectors (and,
+        with ``pin``, name it as theirs when there are none yet: called
+        right before the first vector is written).
+
+        Raises:
+            UsageError: The vectors were made by another embedding; one line
+                naming both and how to pass the right one.
+        """
+        stored = self.store.pinned()
+        given = self.embedder.name
+        if stored and stored != given:
+            raise UsageError(
+                f"this ledger's vectors were made by the embedding {stored!r}, not by {given!r} given here; "
+                f"pass that one ({spec_for(stored)}; MEMVET_EMBEDDING, [tool.memvet] embedding or "
+                f"Ledger.open(embedding=...)), or move the ledger to {given!r} with: "
+                f"memvet reembed --embedding SPEC"
+            )
+        if pin and not stored:
+            self.store.pin(given)
+
+    def reembed(self, embedding: Any = None) -> int:
+        """Move the ledger to another embedding: every decision's claim is
+        embedded again and the new vectors replace the old ones at once.
+
+        Ids, lifecycles, supersede pointers, counters, receipts and the
+        journal are kept as they are; acts a crashed writer left half done
+        are finished first. Crash-safe: the new vectors are written beside
+        the old ones and made current by one atomic pointer write, so a run
+        killed at any point leaves either the old ledger or the new one
+        (run it again, or :meth:`repair`, to drop the leftovers). A local
+        ledger holds its write lock throughout; on a shared server, records
+        another client wrote to the old vectors during the copy are brought
+        across after the switch (stop other writers for a clean cut).
+
+        Args:
+            embedding: The new embedding (anything ``Ledger.open`` takes);
+                default this ledger's own embedder. From now on this ledger
+                records and recalls with it.
+
+        Returns:
+            How many decisions were re-embedded.
+
+        Raises:
+            UsageError: ``embedding`` is not an embedding, or it returned
+                bad vectors (nothing changed).
+        """
+        if embedding is not None:
+            embedder = load_embedding(embedding) if isinstance(embedding, str) else as_embedder(embedding)
+        else:
+            embedder = self.embedder
+        with self.store.writing():
+            count = self.store.reembed(embedder.name, embedder.embed_documents)
+        self.embedder = embedder
+        return count
 
     def _author(self, author: str | None) -> str:
         if author:
@@ -557,6 +629,7 @@ class Ledger:
         author = self._author(author)
         now = time.time()
 
+        self._require_embedder()
         embedding = self.embedder.embed_documents([claim])[0]
         neighbours = self.store.query(embedding, 10)
         candidates = self._effective([d for d, _ in neighbours])
@@ -597,6 +670,7 @@ class Ledger:
         receipts = [self._receipt(decision.id, "propose" if proposed else "record", "", lifecycle.value,
                                   reason=reason or "", author=author, at=now, commit=snap.base_commit,
                                   related=old.id if old else "")]
+        self._require_embedder(pin=True)  # the first decision stored pins the embedding
         if proposed:
             # A proposal replaces nothing yet (only an active successor
             # supersedes): one new record, its receipt, and no journal.

@@ -317,17 +317,27 @@ SERVER_REPLAY_GRACE = 60.0
 class ChromaStore:
     """Decisions, receipts and the journal of one namespace in a Chroma client.
 
+    The embedding is pinned by the first write, not by opening: the
+    decisions collection's ``embedder`` metadata names the model its vectors
+    came from, and counts only once it holds a vector (:meth:`pinned`), so
+    a read, or a write that failed, never pins anything. Reads need no
+    embedder at all; the ledger checks the pin before it embeds.
+
+    After a :meth:`reembed` the namespace's own collection (``memvet-<ns>``)
+    holds a pointer, ``vectors``, to the collection with the current
+    vectors (``memvet-<ns>.v<N>``); receipts and journal never move.
+
     Args:
         client: Any Chroma client (Ephemeral, Persistent, Http).
         namespace: The namespace (its own collections).
-        embedder_name: Stored on the collection; reopening with another
-            embedder is refused (vectors of two models do not compare).
+        embedder_name: The name of the embedder this store writes with
+            (pinned by the first decision written).
         lock: For an embedded ``PersistentClient``: the folder's write lock.
             Writes then hold it, and the client is reloaded whenever another
             process wrote since this store last looked.
     """
 
-    def __init__(self, client: Any, namespace: str, embedder_name: str, *,
+    def __init__(self, client: Any, namespace: str, embedder_name: str = "", *,
                  lock: LocalLock | None = None) -> None:
         self.client = client
         self.namespace = namespace
@@ -342,9 +352,8 @@ class ChromaStore:
     def _open_collections(self) -> None:
         name = collection_name(self.namespace)
         with translate("opening the ledger"):
-            self.decisions = self.client.get_or_create_collection(
-                name, metadata={"memvet_schema": _codec.SCHEMA_VERSION, "embedder": self.embedder_name,
-                                "namespace": self.namespace},
+            self.home = self.client.get_or_create_collection(
+                name, metadata={"memvet_schema": _codec.SCHEMA_VERSION, "namespace": self.namespace},
                 configuration={"hnsw": {"space": "cosine"}}, embedding_function=None,
             )
             self.receipts = self.client.get_or_create_collection(
@@ -355,18 +364,182 @@ class ChromaStore:
                 name + ".journal", metadata={"memvet_schema": _codec.SCHEMA_VERSION, "namespace": self.namespace},
                 embedding_function=None,
             )
-        meta = self.decisions.metadata or {}
+        meta = self.home.metadata or {}
         owner = meta.get("namespace")
         if owner is not None and owner != self.namespace:
             raise StoreError(
                 f"collection {name} belongs to namespace {owner!r}, not {self.namespace!r}; refusing to mix them"
             )
-        stored = meta.get("embedder")
-        if stored and stored != self.embedder_name:
-            raise UsageError(
-                f"this ledger's vectors were made by the {stored!r} embedding; open it with the same "
-                f"embedding (got {self.embedder_name!r})"
+        pointer = meta.get("vectors")
+        if pointer:
+            try:
+                with translate("opening the ledger's vectors"):
+                    self.decisions = self.client.get_collection(str(pointer), embedding_function=None)
+            except StoreError as exc:
+                raise StoreError(f"collection {name} points to its vectors in {pointer}, which cannot be "
+                                 f"opened: {exc}") from exc
+        else:
+            self.decisions = self.home
+        self._pin = ""
+
+    # ----------------------------------------------------------------- the embedding pin
+
+    def pinned(self) -> str:
+        """The name of the embedding this namespace's vectors were made by,
+        or ``""`` while it holds none (an empty namespace pins nothing, even
+        one an earlier version pinned at open)."""
+        self._fresh()  # another process's reembed reopens the collections and resets the pin
+        if self._pin:
+            return self._pin  # a pin never changes, except by reembed
+        meta = self.decisions.metadata or {}
+        if self.lock is None:  # a server: another client may have pinned it since we opened
+            with translate("reading the ledger's embedding"):
+                meta = self.client.get_collection(self.decisions.name, embedding_function=None).metadata or {}
+        stored = str(meta.get("embedder") or "")
+        if stored and self.count() > 0:
+            self._pin = stored
+        return self._pin
+
+    def pin(self, embedder_name: str) -> None:
+        """Name the embedding of the vectors about to be written (before the
+        first one is: a pin on an empty namespace counts for nothing, so a
+        write that fails after it leaves nothing pinned)."""
+        meta = dict(self.decisions.metadata or {})
+        if self.lock is None:
+            with translate("reading the ledger's embedding"):
+                meta = dict(self.client.get_collection(self.decisions.name, embedding_function=None).metadata
+                            or {})
+        if meta.get("embedder") == embedder_name:
+            return
+        meta["embedder"] = embedder_name
+        with translate("pinning the ledger's embedding"):
+            self.decisions.modify(metadata=meta)
+
+    def vectors(self, ids: Sequence[str]) -> dict[str, list[float]]:
+        """The stored vectors of decisions, by id (those found): what a read
+        that needs neighbours uses instead of embedding again."""
+        if not ids:
+            return {}
+        self._fresh()
+        with translate("reading vectors"):
+            got = self.decisions.get(ids=list(ids), include=["embeddings"])
+        found = got.get("embeddings")
+        if found is None:
+            return {}
+        return {rid: [float(x) for x in vector] for rid, vector in zip(got["ids"], found)}
+
+    # ----------------------------------------------------------------- re-embedding
+
+    def _copies(self) -> list[str]:
+        """Names of this namespace's vector collections (``memvet-<ns>.v<N>``)."""
+        pattern = re.compile(re.escape(collection_name(self.namespace)) + r"\.v[0-9]+")
+        with translate("listing the ledger's collections"):
+            names = [c if isinstance(c, str) else c.name for c in self.client.list_collections()]
+        return sorted(n for n in names if pattern.fullmatch(n))
+
+    def drop_stale(self) -> int:
+        """Drop vectors that a reembed killed before its end left behind:
+        a half-written copy (killed before the switch) or the previous
+        vectors (killed after it). Returns how many collections it cleaned."""
+        self._fresh()
+        current = self.decisions.name
+        cleaned = 0
+        for name in self._copies():
+            if name != current:
+                with translate("dropping stale vectors"):
+                    self.client.delete_collection(name)
+                cleaned += 1
+        if current != self.home.name and self.home.count() > 0:
+            self._clear(self.home)
+            cleaned += 1
+        return cleaned
+
+    def _clear(self, collection: Any) -> None:
+        while True:
+            with translate("dropping stale vectors"):
+                ids = collection.get(include=[], limit=_BATCH)["ids"]
+                if not ids:
+                    return
+                collection.delete(ids=list(ids))
+
+    def reembed(self, embedder_name: str, embed: Callable[[list[str]], list[list[float]]]) -> int:
+        """Give every decision a vector of another embedding; call it inside :meth:`writing`.
+
+        Crash-safe by a pointer switch: the records (ids, claims and every
+        metadata field as stored: lifecycle, supersede pointers, counters)
+        are written with their new vectors into a collection of their own,
+        ``memvet-<ns>.v<N>``, and then one metadata write of the
+        namespace's collection makes it current. Killed before that write,
+        the ledger is as it was (its old vectors still pinned); killed
+        after, the new vectors are complete and current. Either way the
+        leftovers are dropped by the next reembed or :meth:`drop_stale`.
+        Receipts and the journal do not move.
+
+        Args:
+            embedder_name: The new embedding's name (pinned on the copy).
+            embed: Texts to vectors, one per text (the new embedding's
+                ``embed_documents``).
+
+        Returns:
+            How many decisions were re-embedded.
+        """
+        self.drop_stale()
+        home_meta = dict(self.home.metadata or {})
+        generation = int(home_meta.get("generation", 0) or 0) + 1
+        target_name = f"{self.home.name}.v{generation}"
+        with translate("creating the re-embedded collection"):
+            target = self.client.create_collection(
+                target_name, metadata={"memvet_schema": _codec.SCHEMA_VERSION, "namespace": self.namespace,
+                                       "embedder": embedder_name},
+                configuration={"hnsw": {"space": "cosine"}}, embedding_function=None,
             )
+        moved = 0
+        while True:
+            with translate("reading decisions to re-embed"):
+                got = self.decisions.get(include=["documents", "metadatas"], limit=_BATCH, offset=moved)
+            ids = list(got["ids"])
+            if ids:
+                documents = [doc or "" for doc in (got.get("documents") or [""] * len(ids))]
+                vectors = embed(documents)
+                with translate("writing re-embedded decisions"):
+                    target.upsert(ids=ids, documents=documents, metadatas=got.get("metadatas"),
+                                  embeddings=vectors)
+                moved += len(ids)
+            if len(ids) < _BATCH:
+                break
+        self._step("copied")
+        home_meta.update({"vectors": target_name, "generation": generation})
+        home_meta.pop("embedder", None)  # the pin lives with the vectors
+        with translate("switching the ledger to its re-embedded vectors"):
+            self.home.modify(metadata=home_meta)
+        self._step("switched")
+        old = self.decisions
+        if self.lock is None:
+            # A server has no write lock: another writer's act may have landed
+            # on the old vectors during the copy. Bring those records across.
+            self._catch_up(old, target, embed)
+        self.decisions = target
+        self.embedder_name = embedder_name
+        self._pin = ""
+        self._successor_cache = LRU(1024)
+        self.drop_stale()
+        return moved
+
+    def _catch_up(self, old: Any, target: Any, embed: Callable[[list[str]], list[list[float]]]) -> None:
+        """Copy the records of ``old`` that differ from ``target``'s (written
+        by another client during a reembed) into ``target``, re-embedded."""
+        with translate("re-reading decisions written during the reembed"):
+            before = old.get(include=["documents", "metadatas"])
+            after = target.get(include=["documents", "metadatas"])
+        have = {rid: (doc, meta) for rid, doc, meta in zip(after["ids"], after["documents"], after["metadatas"])}
+        changed = [(rid, doc or "", meta) for rid, doc, meta in
+                   zip(before["ids"], before["documents"], before["metadatas"]) if have.get(rid) != (doc, meta)]
+        if not changed:
+            return
+        log.warning("bringing %d decision(s) written during the reembed across", len(changed))
+        with translate("writing decisions written during the reembed"):
+            target.upsert(ids=[c[0] for c in changed], documents=[c[1] for c in changed],
+                          metadatas=[c[2] for c in changed], embeddings=embed([c[1] for c in changed]))
 
     # ----------------------------------------------------------------- freshness and writes
 

@@ -403,6 +403,11 @@ class _Flaky:
     def get_or_create_collection(self, *args, **kwargs):
         return _FlakyCollection(self, self._client.get_or_create_collection(*args, **kwargs))
 
+    def get_collection(self, *args, **kwargs):
+        if self.down:
+            raise httpx.ConnectError("[Errno 111] Connection refused")
+        return _FlakyCollection(self, self._client.get_collection(*args, **kwargs))
+
 
 class _FlakyCollection:
     def __init__(self, owner: _Flaky, collection) -> None:

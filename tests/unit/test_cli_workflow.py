@@ -692,7 +692,7 @@ def test_namespace_from_the_environment(run, repo):
 
 
 COMMANDS = ("record", "check", "recall", "supersede", "reject", "revalidate", "show", "log", "export",
-            "import", "repair", "demo", "review", "approve", "mcp")
+            "import", "repair", "demo", "review", "approve", "mcp", "reembed")
 
 
 def test_every_command_has_help_with_an_example():

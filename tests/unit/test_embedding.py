@@ -465,3 +465,34 @@ def test_as_embedder_adapters_validate_input() -> None:
 def test_as_embedder_refuses_what_is_not_an_embedding(obj: object) -> None:
     with pytest.raises(UsageError, match="is not an embedding"):
         as_embedder(obj)
+
+
+class FakeLlamaIndexEmbedding:
+    """The LlamaIndex BaseEmbedding shape, without LlamaIndex: callable on nodes."""
+
+    model_name = "unknown"
+    embed_dim = 3
+
+    def __call__(self, nodes):
+        return [n.get_content() for n in nodes]  # what a text would fail on
+
+    def get_text_embedding_batch(self, texts, show_progress=False):
+        return [[1.0, 0.0, float(len(t))] for t in texts]
+
+    def get_query_embedding(self, query):
+        return [0.0, 1.0, float(len(query))]
+
+
+def test_as_embedder_takes_a_llamaindex_shape_before_a_callable() -> None:
+    embedder = as_embedder(FakeLlamaIndexEmbedding())
+    assert embedder.name == "FakeLlamaIndexEmbedding"  # an "unknown" model is no name
+    assert embedder.dim == 3
+    assert embedder.embed_documents(["ab"]) == [[1.0, 0.0, 2.0]]
+    assert embedder.embed_query("abc") == [0.0, 1.0, 3.0]
+
+
+@pytest.mark.parametrize("attr", ["model", "model_name", "model_id"])
+def test_as_embedder_names_a_host_object_by_class_and_model(attr: str) -> None:
+    obj = FakeLangChainEmbeddings()
+    setattr(obj, attr, " m-1 ")
+    assert as_embedder(obj).name == "FakeLangChainEmbeddings/m-1"

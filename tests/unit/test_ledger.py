@@ -348,11 +348,14 @@ def test_corrupt_record_is_reported_and_others_still_checked(ledger):
     assert "cannot be read" in verdicts["badrecord01"].reason
 
 
-def test_other_embedder_on_the_same_ledger_is_refused(repo, client):
+def test_other_embedder_on_the_same_ledger_reads_but_does_not_write(repo, client):
     ns = f"t{uuid.uuid4().hex[:12]}"
-    memvet.Ledger.open(repo.path, client=client, embedding=memvet.HashingEmbedder(), namespace=ns)
-    with pytest.raises(memvet.UsageError, match="same embedding"):
-        memvet.Ledger.open(repo.path, client=client, embedding=memvet.HashingEmbedder(dim=64), namespace=ns)
+    one = memvet.Ledger.open(repo.path, client=client, embedding=memvet.HashingEmbedder(), namespace=ns)
+    rec = one.record("checksum is mod 255", ["shop/store.py::checksum"])
+    other = memvet.Ledger.open(repo.path, client=client, embedding=memvet.HashingEmbedder(dim=64), namespace=ns)
+    assert other.verify(rec.id).status is Status.VERIFIED
+    with pytest.raises(memvet.UsageError, match="'hashing-256', not by 'hashing-64'"):
+        other.record("another decision")
 
 
 def test_default_persistent_ledger_survives_reopen(repo, tmp_path):

@@ -7,10 +7,15 @@ error (one line on stderr, no traceback, the ledger unchanged).
 Configuration, strongest first: command-line flags; the environment (read
 here and nowhere else): ``MEMVET_LEDGER`` (ledger folder), ``MEMVET_SERVER``
 (a shared Chroma server) and ``MEMVET_TOKEN`` (its bearer token),
-``MEMVET_NAMESPACE``, ``MEMVET_EMBEDDING`` (``minilm``, the default, or
-``hashing`` for a fast deterministic embedding in tests); the
-``[tool.memvet]`` table of the nearest pyproject.toml (fail-on, ignore,
-similarity-threshold, duplicate-threshold, format); built-in defaults.
+``MEMVET_NAMESPACE``, ``MEMVET_EMBEDDING`` (the ``--embedding`` spec:
+``minilm``, the default, ``hashing`` for a fast deterministic embedding in
+tests, or ``module:callable``); the ``[tool.memvet]`` table of the nearest
+pyproject.toml (fail-on, ignore, similarity-threshold, duplicate-threshold,
+format, agent-writes, embedding); built-in defaults.
+
+Only ``record``, ``supersede``, a ``recall`` by query, ``import`` and
+``reembed`` load the embedding; every other command reads a ledger whatever
+embedding wrote it (a malformed spec is still refused, exit 2).
 
 Shell completion is click's own: ``eval "$(_MEMVET_COMPLETE=bash_source memvet)"``
 (``zsh_source``, ``fish_source`` for those shells); decision ids complete too.
@@ -64,13 +69,50 @@ class _Group(click.Group):
             raise CliError(f"{exc.format_message()} (see {where})") from exc
 
 
-def _embedding() -> Any:
-    choice = os.environ.get("MEMVET_EMBEDDING", "minilm").strip().lower()
-    if choice == "hashing":
-        return memvet.HashingEmbedder()
-    if choice in ("", "minilm"):
-        return None
-    raise CliError(f"MEMVET_EMBEDDING must be 'minilm' or 'hashing', not {choice!r}")
+def _embedding_spec(ctx: click.Context) -> tuple[str | None, str]:
+    """The embedding spec in force and where it came from (flag, environment,
+    [tool.memvet]); ``(None, "")`` for the default. Its form is checked here,
+    for every command; it is imported only by :func:`_embedder`.
+
+    Raises:
+        CliError: A malformed spec, naming where it came from.
+    """
+    from memvet._embedding import check_spec
+
+    root = ctx.find_root()
+    spec = root.params.get("embedding")
+    if spec is not None and spec.strip():
+        from click.core import ParameterSource
+
+        source = ("MEMVET_EMBEDDING" if root.get_parameter_source("embedding") is ParameterSource.ENVIRONMENT
+                  else "--embedding")
+    else:
+        config = _config(ctx)
+        spec, source = config.embedding, f"{config.path} [tool.memvet] embedding"
+    if spec is None or not spec.strip():
+        return None, ""
+    try:
+        return check_spec(spec), source
+    except MemvetError as exc:
+        raise CliError(f"{source}: {exc}") from exc
+
+
+def _embedder(ctx: click.Context, spec: str | None = None, source: str = "--embedding") -> Any:
+    """The embedder a command that embeds uses (``spec``, else the one in force).
+
+    Raises:
+        CliError: The spec does not give an embedder (one line, exit 2).
+    """
+    from memvet._embedding import load_embedding
+
+    if spec is None:
+        spec, source = _embedding_spec(ctx)
+    if spec is None:
+        return memvet.MiniLMEmbedder()
+    try:
+        return load_embedding(spec)
+    except MemvetError as exc:
+        raise CliError(f"{source}: {exc}") from exc
 
 
 def _config(ctx: click.Context) -> Config:
@@ -88,17 +130,23 @@ def _open(params: dict[str, Any], config: Config) -> Ledger:
     return Ledger.open(params.get("repo") or ".", path=params.get("ledger_dir"),
                        namespace=params.get("namespace"), server=params.get("server") or None,
                        token=params.get("token") or None, team=params.get("team") or None,
-                       user=params.get("user") or None, embedding=_embedding(),
+                       user=params.get("user") or None,
                        similarity_threshold=0.80 if similarity is None else similarity,
                        duplicate_threshold=0.95 if duplicate is None else duplicate,
                        agent_writes=config.agent_writes or "proposed")
 
 
-def _ledger(ctx: click.Context) -> Ledger:
+def _ledger(ctx: click.Context, *, embeds: bool = False) -> Ledger:
+    """The ledger of this invocation; ``embeds``: the command embeds text
+    (and so loads the embedding in force; no other command does)."""
     opts = ctx.find_root().obj
+    _embedding_spec(ctx)  # a malformed spec is a usage error for every command
     if "ledger" not in opts:
         opts["ledger"] = _open(opts, _config(ctx))
     ledger: Ledger = opts["ledger"]
+    if embeds and not opts.get("embedder_loaded"):
+        ledger.embedder = _embedder(ctx)
+        opts["embedder_loaded"] = True
     return ledger
 
 
@@ -235,14 +283,20 @@ PROPOSE_OPTION = click.option(
               help="A team inside the namespace (<identity>/team:<team>). Env: MEMVET_TEAM.")
 @click.option("--user", default=None, envvar="MEMVET_USER",
               help="A user inside the namespace (.../user:<user>). Env: MEMVET_USER.")
+@click.option("--embedding", default=None, envvar="MEMVET_EMBEDDING", metavar="SPEC",
+              help="The embedding record and recall use: minilm (default), hashing, or module:callable "
+                   "returning an embedder, a LangChain Embeddings, a LlamaIndex BaseEmbedding or a "
+                   "callable texts -> vectors. Reads never need it. Env: MEMVET_EMBEDDING; "
+                   "[tool.memvet] embedding.")
 @click.version_option(memvet.__version__, prog_name="memvet")
 @click.pass_context
 def cli(ctx: click.Context, repo: str, ledger_dir: str | None, server: str | None, token: str | None,
-        namespace: str | None, team: str | None, user: str | None) -> None:
+        namespace: str | None, team: str | None, user: str | None, embedding: str | None) -> None:
     """MemVet: decisions with evidence, re-checked against the code at every read.
 
     Defaults come from [tool.memvet] in pyproject.toml (fail-on, ignore,
-    similarity-threshold, duplicate-threshold, format). Shell completion:
+    similarity-threshold, duplicate-threshold, format, agent-writes,
+    embedding). Shell completion:
     eval "$(_MEMVET_COMPLETE=bash_source memvet)".
 
     \b
@@ -251,7 +305,7 @@ def cli(ctx: click.Context, repo: str, ledger_dir: str | None, server: str | Non
       memvet check --since origin/main --format github
     """
     ctx.obj = {"repo": repo, "ledger_dir": ledger_dir, "namespace": namespace, "server": server,
-               "token": token, "team": team, "user": user}
+               "token": token, "team": team, "user": user, "embedding": embedding}
 
 
 def _print_record(result: memvet.RecordResult, as_json: bool) -> None:
@@ -304,7 +358,7 @@ def record(ctx: click.Context, claim: str, symbols: tuple[str, ...], files: tupl
     if reason and not supersedes:
         raise click.UsageError("--reason goes with --supersedes")
     specs = _anchor_specs(symbols, files, deps, absents, scope, quotes)
-    result = _ledger(ctx).record(claim, specs, supersedes=supersedes, reason=reason, tags=tags, at=at,
+    result = _ledger(ctx, embeds=True).record(claim, specs, supersedes=supersedes, reason=reason, tags=tags, at=at,
                                  on_conflict=on_conflict, base=os.getcwd(), unbound=unbound, proposed=propose)
     _print_record(result, as_json)
 
@@ -329,7 +383,7 @@ def supersede(ctx: click.Context, decision_id: str, claim: str, symbols: tuple[s
       memvet supersede 3f2a9c "Totals use Decimal" --symbol shop/orders.py::total --reason "floats lost cents"
     """
     specs = _anchor_specs(symbols, files, deps, absents, scope, quotes)
-    result = _ledger(ctx).supersede(decision_id, claim, specs, reason=reason, tags=tags, at=at,
+    result = _ledger(ctx, embeds=True).supersede(decision_id, claim, specs, reason=reason, tags=tags, at=at,
                                     base=os.getcwd(), unbound=unbound, proposed=propose)
     _print_record(result, as_json)
 
@@ -632,6 +686,7 @@ def recall(ctx: click.Context, words: tuple[str, ...], touching: bool, diff: str
         return
     if not words:
         raise click.UsageError("recall needs a QUERY, --touching PATH..., or --diff [REV]")
+    ledger = _ledger(ctx, embeds=True)
     result = ledger.recall(" ".join(words), k=5 if k is None else k, at=at)
     if as_json:
         _emit_json(result.to_dict())
@@ -830,7 +885,7 @@ def import_(ctx: click.Context, source: str, as_json: bool) -> None:
         raise CliError(f"{source}: not UTF-8 text (byte {exc.start})") from exc
     except OSError as exc:
         raise CliError(f"cannot read {source}: {exc.strerror or exc}") from exc
-    report = import_jsonl(_ledger(ctx), lines, source=source)
+    report = import_jsonl(_ledger(ctx, embeds=True), lines, source=source)
     if as_json:
         _emit_json(report.to_dict())
     else:
@@ -861,6 +916,41 @@ def repair(ctx: click.Context, as_json: bool) -> None:
         _emit_json({"finished": finished})
     else:
         click.echo(f"finished {finished} interrupted act{'s' if finished != 1 else ''}")
+
+
+@cli.command()
+@click.option("--embedding", "spec", default=None, metavar="SPEC",
+              help="The embedding to move to (minilm, hashing, module:callable). "
+                   "[default: the global --embedding, MEMVET_EMBEDDING or [tool.memvet] embedding]")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.pass_context
+def reembed(ctx: click.Context, spec: str | None, as_json: bool) -> None:
+    """Move the ledger to another embedding: every claim is embedded again.
+
+    Ids, lifecycles, receipts and the journal stay as they are. Crash-safe:
+    the new vectors are written beside the old ones and switched to in one
+    write; a run killed midway leaves the old ledger (run it again).
+
+    
+    Example:
+      memvet reembed --embedding minilm
+      memvet reembed --embedding mypkg.embeddings:make_embedder
+    """
+    if spec is not None:
+        embedder = _embedder(ctx, spec, "--embedding")
+    else:
+        spec, source = _embedding_spec(ctx)
+        if spec is None:
+            raise click.UsageError("reembed needs the embedding to move to: --embedding SPEC")
+        embedder = _embedder(ctx, spec, source)
+    ledger = _ledger(ctx)
+    before = ledger.store.pinned()
+    count = ledger.reembed(embedder)
+    if as_json:
+        _emit_json({"reembedded": count, "from": before, "to": embedder.name})
+    else:
+        was = f" (was {before!r})" if before else ""
+        click.echo(f"re-embedded {count} decision{'s' if count != 1 else ''} with {embedder.name!r}{was}")
 
 
 @cli.command()
