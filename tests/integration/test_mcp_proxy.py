@@ -85,7 +85,8 @@ def proxied_mcp(repo, tmp_path: Path) -> Iterator[tuple[str, str]]:
     server_log = tmp_path / "mcp.log"
     with server_log.open("wb") as err:
         server = subprocess.Popen(
-            [sys.executable, "-m", "memvet", "--repo", str(repo.path), "mcp", "--http", f"127.0.0.1:{mcp_port}"],
+            [sys.executable, "-m", "memvet", "--repo", str(repo.path), "mcp", "--http", f"127.0.0.1:{mcp_port}",
+             "--agent-writes", "active"],
             stdin=subprocess.DEVNULL, stdout=err, stderr=err, env=env, cwd=tmp_path)
     prefix = tmp_path / "nginx"
     for sub in ("logs", "tmp"):

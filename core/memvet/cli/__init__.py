@@ -1002,7 +1002,8 @@ def mcp_(ctx: click.Context, http: str | None, allow_remote: bool, on_conflict: 
         raise CliError("the MCP server needs the 'mcp' package: pip install 'memvet[mcp]'") from exc
     if http is not None:
         memvet_mcp.http_address(http, allow_remote=allow_remote)  # refused before the ledger opens
-    server = memvet_mcp.create_server(_ledger(ctx), on_conflict=on_conflict, agent_writes=agent_writes)
+    server = memvet_mcp.create_server(_ledger(ctx, embeds=True), on_conflict=on_conflict,
+                                      agent_writes=agent_writes)
     memvet_mcp.serve(server, http=http, allow_remote=allow_remote)
 
 
