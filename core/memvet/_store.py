@@ -643,6 +643,15 @@ class ChromaStore:
         return sorted(found, key=lambda d: (d.created_at, d.id))
 
     @_serialized
+    def namespaces(self) -> list[str]:
+        """The namespaces of every MemVet ledger in this store's client (the
+        decisions collections: those whose metadata names an embedder)."""
+        self._fresh()
+        with translate("listing the ledger's namespaces"):
+            metas = [c.metadata or {} for c in self.client.list_collections()]
+        return sorted({str(m["namespace"]) for m in metas if "embedder" in m and "namespace" in m})
+
+    @_serialized
     def count(self) -> int:
         self._fresh()
         with translate("counting decisions"):
