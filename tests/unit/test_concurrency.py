@@ -8,13 +8,18 @@ service shares one Ledger between request handlers. The workload is in
 
 from __future__ import annotations
 
+import asyncio
 import os
 import random
 import re
 import subprocess
+import threading
 import time
 import uuid
+from collections.abc import Awaitable, Callable
 from typing import Any
+
+import pytest
 
 from langchain.agents import create_agent
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
@@ -125,3 +130,50 @@ def test_a_named_folder_that_exists_is_left_alone(repo, tmp_path):
     mine.mkdir()
     memvet.Ledger.open(repo.path, path=mine, embedding=memvet.HashingEmbedder())
     assert not (mine / ".gitignore").exists()
+
+
+# ---------------------------------------------------------------- async paths never block the loop
+
+
+class _Gated(memvet.HashingEmbedder):
+    """Answers a query only after the event loop ran another task: an async
+    path that read the ledger on the loop itself would wait here forever."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.gate = threading.Event()
+
+    def embed_query(self, text: str) -> list[float]:
+        assert self.gate.wait(10), "the event loop was blocked while the ledger was read"
+        return super().embed_query(text)
+
+
+def _async_reads(ledger: memvet.Ledger) -> dict[str, Callable[[], Awaitable[Any]]]:
+    from llama_index.core.llms import ChatMessage
+
+    import memvet_langchain as lc
+    import memvet_llamaindex as li
+
+    recall_tool = next(t for t in li.MemVetToolSpec(ledger).to_tool_list() if t.metadata.name == "recall")
+    return {
+        "langchain recall tool": lambda: lc.MemVetRecallTool(ledger=ledger).ainvoke({"query": "orders"}),
+        "langchain retriever": lambda: lc.MemVetRetriever(ledger=ledger).ainvoke("orders"),
+        "llamaindex retriever": lambda: li.MemVetRetriever(ledger).aretrieve("orders"),
+        "llamaindex memory block": lambda: li.MemVetMemoryBlock(ledger)._aget(
+            [ChatMessage(role="user", content="orders")]),
+        "llamaindex recall tool": lambda: recall_tool.acall(query="orders"),
+    }
+
+
+@pytest.mark.parametrize("path", ["langchain recall tool", "langchain retriever", "llamaindex retriever",
+                                  "llamaindex memory block", "llamaindex recall tool"])
+async def test_async_reads_run_off_the_event_loop(repo, client, path):
+    embedder = _Gated()
+    ledger = memvet.Ledger.open(repo.path, client=client, embedding=embedder,
+                                namespace=f"t{uuid.uuid4().hex[:12]}", disk_cache=False)
+
+    async def open_the_gate() -> None:
+        await asyncio.sleep(0.05)
+        embedder.gate.set()
+
+    await asyncio.wait_for(asyncio.gather(_async_reads(ledger)[path](), open_the_gate()), 20)
