@@ -19,6 +19,7 @@ step of an act is idempotent (``add`` of an existing id is a no-op, the
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 import logging
@@ -334,7 +335,6 @@ _F = TypeVar("_F", bound=Callable[..., Any])
 
 def _serialized(method: _F) -> _F:
     """Run ``method`` holding its store's lock (see :class:`ChromaStore`)."""
-    import functools
 
     @functools.wraps(method)
     def wrapper(self: ChromaStore, *args: Any, **kwargs: Any) -> Any:
