@@ -120,8 +120,9 @@ def test_an_existing_gitignore_is_kept(repo):
 def test_a_ledger_folder_that_cannot_be_written_still_opens(repo, client, tmp_path):
     blocker = tmp_path / "a-file"
     blocker.write_text("not a folder", encoding="utf-8")
+    # A namespace of its own: the ephemeral client is shared by the whole test process.
     ledger = memvet.Ledger.open(repo.path, path=blocker / "ledger", client=client,
-                                embedding=memvet.HashingEmbedder(), disk_cache=False)
+                                embedding=memvet.HashingEmbedder(), namespace=f"t{uuid.uuid4().hex[:12]}")
     assert ledger.record("Orders are kept in a shop folder", ["README.md"]).outcome == "recorded"
 
 
