@@ -224,10 +224,8 @@ class MemVetStore(BaseStore):
     def _existing(self) -> list[tuple[str, ...]]:
         """LangGraph namespaces that hold at least one decision, sorted."""
         out = set(self._ledgers)
-        for collection in self.ledger.store.client.list_collections():
-            meta = collection.metadata or {}
-            name = str(meta.get("namespace", ""))
-            if "embedder" in meta and name.startswith(self._prefix):
+        for name in self.ledger.store.namespaces():
+            if name.startswith(self._prefix):
                 out.add(tuple(_unescape(label) for label in name[len(self._prefix):].split(".")))
         return sorted(ns for ns in out if self.ledger_for(ns).store.count() > 0)
 

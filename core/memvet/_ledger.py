@@ -47,7 +47,15 @@ from memvet._model import (
 )
 from memvet._lock import DEFAULT_LOCK_TIMEOUT, LocalLock
 from memvet._recall import GROUPS, group_recall
-from memvet._store import ChromaStore, Intent, has_cached_system, http_client, is_persistent
+from memvet._store import (
+    CLIENT_LOCK,
+    ChromaStore,
+    Intent,
+    has_cached_system,
+    http_client,
+    is_persistent,
+    persistent_client,
+)
 from memvet._verify import Verifier
 
 __all__ = ["Ledger"]
@@ -222,25 +230,23 @@ class Ledger:
         if namespace is not None and (not isinstance(namespace, str) or not namespace.strip()):
             raise UsageError(f"invalid namespace {namespace!r}: it must be a non-empty string")
         home = Path(path) if path is not None else git.root / ".memvet"
+        if client is None or namespace is None or disk_cache:
+            _keep_out_of_git(home, ours=path is None)
         base = namespace if namespace is not None else _identity(git, home / "identity.json")
         ns = compose_namespace(base, team, user)
         if client is None and server is not None:
             client = http_client(server, token)
         lock = None
         if client is None:
-            import chromadb
-
-            from memvet._store import translate
-
             lock = LocalLock(home, lock_timeout)
             folder = str(home / "chroma")
-            if has_cached_system(folder):
-                # This process opened the folder before: its cached index may
-                # predate another process's writes, so reload it on first use.
-                lock.opened_generation = "(cached by this process)"
             try:
-                with translate("opening the local ledger"):
-                    client = chromadb.PersistentClient(path=folder, settings=_settings())
+                with CLIENT_LOCK:
+                    if has_cached_system(folder):
+                        # This process opened the folder before: its cached index may
+                        # predate another process's writes, so reload it on first use.
+                        lock.opened_generation = "(cached by this process)"
+                    client = persistent_client(folder, _settings())
             except StoreError as exc:
                 _raise_if_read_only(exc, home)
                 raise
@@ -893,6 +899,26 @@ def _respec(anchor: Anchor, new_path: str, new_name: str) -> AnchorSpec:
         return AnchorSpec(AnchorKind.DEPENDENCY, name=anchor.name, requirement=anchor.requirement,
                           scope=anchor.scope)
     return AnchorSpec(AnchorKind.ABSENT, name=anchor.name, scope=anchor.scope)
+
+
+def _keep_out_of_git(home: Path, *, ours: bool) -> None:
+    """Create the ledger folder with a ``.gitignore`` of ``*``, so nothing in
+    it (the store, caches, lock files) is ever committed.
+
+    An existing ``.gitignore`` is never touched. A folder the caller named
+    (``path=``) that already exists is theirs: left as it is. A folder that
+    cannot be written (read-only) is not an error here; opening goes on.
+    """
+    if not ours and home.exists():
+        return
+    try:
+        home.mkdir(parents=True, exist_ok=True)
+        with open(home / ".gitignore", "x", encoding="utf-8") as handle:
+            handle.write("*\n")
+    except FileExistsError:
+        pass
+    except OSError as exc:
+        log.debug("cannot write %s/.gitignore: %s", home, exc)
 
 
 def _raise_if_read_only(exc: StoreError, home: Path) -> None:

@@ -19,15 +19,17 @@ step of an act is idempotent (``add`` of an existing id is a no-op, the
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 import logging
 import re
+import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 
 from memvet import _codec
@@ -104,7 +106,10 @@ def translate(action: str) -> Iterator[None]:
                     f"the ledger server refused the credentials ({action}): HTTP {status}"
                 ) from exc
             raise StoreError(f"the ledger server answered HTTP {status} while {action}") from exc
-        if isinstance(exc, (ValueError, TypeError, KeyError, OSError, RuntimeError)):
+        # AttributeError and KeyError: Chroma's Python layer over a system that
+        # another thread was tearing down ('RustBindingsAPI' object has no
+        # attribute 'bindings'); seen before the per-store lock, kept mapped.
+        if isinstance(exc, (ValueError, TypeError, KeyError, AttributeError, IndexError, OSError, RuntimeError)):
             raise StoreError(f"the ledger store failed while {action}: {exc}") from exc
         raise
 
@@ -210,6 +215,22 @@ def _http_status(exc: BaseException) -> int:
     return int(getattr(getattr(exc, "response", None), "status_code", 0) or 0)
 
 
+#: Chroma keeps one system per folder in class-level dictionaries of
+#: ``SharedSystemClient``, shared by every client of the process; creating or
+#: reopening a ``PersistentClient`` from two threads at once races on them
+#: (``KeyError``, "Could not connect to tenant", a half-built system whose
+#: bindings are missing). Every creation and reopen holds this lock.
+CLIENT_LOCK = threading.RLock()
+
+
+def persistent_client(folder: str, settings: Any) -> Any:
+    """A ``PersistentClient`` on ``folder``, created under :data:`CLIENT_LOCK`."""
+    import chromadb
+
+    with CLIENT_LOCK, translate("opening the local ledger"):
+        return chromadb.PersistentClient(path=folder, settings=settings)
+
+
 def reopen_persistent(client: Any) -> Any:
     """A fresh ``PersistentClient`` on the same folder as ``client``.
 
@@ -219,16 +240,15 @@ def reopen_persistent(client: Any) -> Any:
     process's cached system for the folder (without stopping it, so objects
     still holding it keep working) and builds a new one from disk.
     """
+    import chromadb
     from chromadb.api.shared_system_client import SharedSystemClient
 
-    settings = client.get_settings()
-    ident = getattr(client, "_identifier", None)
-    if ident is not None:
-        SharedSystemClient._identifier_to_system.pop(ident, None)
-        SharedSystemClient._identifier_to_refcount.pop(ident, None)
-    import chromadb
-
-    with translate("reopening the local ledger"):
+    with CLIENT_LOCK, translate("reopening the local ledger"):
+        settings = client.get_settings()
+        ident = getattr(client, "_identifier", None)
+        if ident is not None:
+            SharedSystemClient._identifier_to_system.pop(ident, None)
+            SharedSystemClient._identifier_to_refcount.pop(ident, None)
         return chromadb.PersistentClient(path=settings.persist_directory, settings=settings)
 
 
@@ -237,7 +257,8 @@ def has_cached_system(path: str) -> bool:
     (a new ``PersistentClient`` there would reuse it, stale or not)."""
     from chromadb.api.shared_system_client import SharedSystemClient
 
-    return path in SharedSystemClient._identifier_to_system
+    with CLIENT_LOCK:
+        return path in SharedSystemClient._identifier_to_system
 
 
 def is_persistent(client: Any) -> bool:
@@ -309,6 +330,20 @@ class Intent:
             raise CorruptRecordError(f"journal entry {intent_id}: cannot decode ({exc})") from exc
 
 
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _serialized(method: _F) -> _F:
+    """Run ``method`` holding its store's lock (see :class:`ChromaStore`)."""
+
+    @functools.wraps(method)
+    def wrapper(self: ChromaStore, *args: Any, **kwargs: Any) -> Any:
+        with self.guard:
+            return method(self, *args, **kwargs)
+
+    return wrapper  # type: ignore[return-value]
+
+
 #: In server mode an unfinished intent younger than this may belong to a
 #: writer still at work; only older ones are replayed by others.
 SERVER_REPLAY_GRACE = 60.0
@@ -335,6 +370,15 @@ class ChromaStore:
         lock: For an embedded ``PersistentClient``: the folder's write lock.
             Writes then hold it, and the client is reloaded whenever another
             process wrote since this store last looked.
+
+    Threads: one store (one :class:`~memvet.Ledger`) may be shared by any
+    number of threads. Every access to Chroma holds :attr:`guard`, a
+    re-entrant lock of the store, and so does the reload of a local client
+    (done once, by whichever thread first sees the new generation); a write
+    holds it from its first read to its last write, so a thread never sees
+    half an act of another, and two acts of one process never interleave.
+    Chroma calls of one store are therefore serialized; verification (git,
+    parsing, the caches, each locked on its own) runs outside the lock.
     """
 
     def __init__(self, client: Any, namespace: str, embedder_name: str = "", *,
@@ -343,6 +387,8 @@ class ChromaStore:
         self.namespace = namespace
         self.embedder_name = embedder_name
         self.lock = lock
+        #: Held around every Chroma call of this store, the reload and whole writes.
+        self.guard = threading.RLock()
         self._seen = lock.opened_generation if lock is not None else ""
         self._successor_cache: LRU[tuple[str, tuple[str, ...]], dict[str, Decision]] = LRU(1024)
         #: How many interrupted acts the last write finished first.
@@ -543,6 +589,7 @@ class ChromaStore:
 
     # ----------------------------------------------------------------- freshness and writes
 
+    @_serialized
     def _fresh(self) -> None:
         """Reload the local client if another writer wrote since we looked."""
         if self.lock is None:
@@ -559,10 +606,13 @@ class ChromaStore:
         """Hold the write lock (local ledgers), with a fresh client, and
         finish any act an earlier writer left half done."""
         if self.lock is None:
-            self.replayed = self.replay(older_than=SERVER_REPLAY_GRACE)
-            yield
+            with self.guard:
+                self.replayed = self.replay(older_than=SERVER_REPLAY_GRACE)
+                yield
             return
-        with self.lock.hold() as outermost:
+        # The file lock first, then the store's: a reader holds only the
+        # latter, and never waits on another process with it held.
+        with self.lock.hold() as outermost, self.guard:
             if not outermost:
                 yield
                 return
@@ -579,6 +629,7 @@ class ChromaStore:
     def _step(self, name: str) -> None:
         """A point between two writes of an act (a seam for crash tests)."""
 
+    @_serialized
     def apply(self, intent: Intent, *, journaled: bool = True) -> None:
         """Carry out one act: journal it, write it, then clear the journal.
 
@@ -615,6 +666,7 @@ class ChromaStore:
             self.add_receipt(receipt)
             self._step("receipted")
 
+    @_serialized
     def pending(self) -> list[Intent]:
         """Acts that were started and not finished, oldest first."""
         self._fresh()
@@ -629,12 +681,14 @@ class ChromaStore:
         out.sort(key=lambda i: (i.at, i.id))
         return out
 
+    @_serialized
     def _stored_lifecycle(self, decision_id: str) -> str:
         with translate("reading decisions"):
             got = self.decisions.get(ids=[decision_id], include=["metadatas"])
         metas = got.get("metadatas") or []
         return str((metas[0] or {}).get("lifecycle", "")) if metas else ""
 
+    @_serialized
     def replay(self, older_than: float = 0.0) -> int:
         """Finish every act left half done (those older than ``older_than``
         seconds); returns how many."""
@@ -653,6 +707,7 @@ class ChromaStore:
 
     # ----------------------------------------------------------------- decisions
 
+    @_serialized
     def add_decision(self, decision: Decision, embedding: Sequence[float]) -> None:
         with translate("writing a decision"):
             self.decisions.add(
@@ -660,6 +715,7 @@ class ChromaStore:
                 metadatas=[_codec.decision_metadata(decision)],
             )
 
+    @_serialized
     def replace_decision(self, decision: Decision) -> None:
         """Rewrite a decision's metadata (lifecycle, anchors, counters)."""
         with translate("updating a decision"):
@@ -676,6 +732,7 @@ class ChromaStore:
                 bad.append(exc)
         return out, bad
 
+    @_serialized
     def get_decisions(self, ids: Sequence[str]) -> list[Decision]:
         if not ids:
             return []
@@ -687,6 +744,7 @@ class ChromaStore:
             raise bad[0]
         return found
 
+    @_serialized
     def all_decisions(self) -> tuple[list[Decision], list[CorruptRecordError]]:
         """Every decision, and the records that did not decode."""
         self._fresh()
@@ -703,11 +761,13 @@ class ChromaStore:
                 return out, bad
             offset += _BATCH
 
+    @_serialized
     def all_ids(self) -> list[str]:
         self._fresh()
         with translate("listing decision ids"):
             return list(self.decisions.get(include=[])["ids"])
 
+    @_serialized
     def where(self, where: dict[str, Any]) -> list[Decision]:
         self._fresh()
         with translate("filtering decisions"):
@@ -723,6 +783,7 @@ class ChromaStore:
         clauses = [{key: {"$contains": v}} for v in values]
         return self.where(clauses[0] if len(clauses) == 1 else {"$or": clauses})
 
+    @_serialized
     def successors_of(self, ids: Sequence[str]) -> dict[str, Decision]:
         """For each id, the earliest active decision whose ``supersedes``
         points at it (deterministic when two writers raced)."""
@@ -748,16 +809,28 @@ class ChromaStore:
             self._successor_cache.put(key, dict(out))
         return out
 
+    @_serialized
     def successors(self, decision_id: str) -> list[Decision]:
         """Every active successor of one decision, earliest first."""
         found = self.where({"$and": [{"supersedes": decision_id}, {"lifecycle": "active"}]})
         return sorted(found, key=lambda d: (d.created_at, d.id))
 
+    @_serialized
+    def namespaces(self) -> list[str]:
+        """The namespaces of every MemVet ledger in this store's client (the
+        decisions collections: those whose metadata names an embedder)."""
+        self._fresh()
+        with translate("listing the ledger's namespaces"):
+            metas = [c.metadata or {} for c in self.client.list_collections()]
+        return sorted({str(m["namespace"]) for m in metas if "embedder" in m and "namespace" in m})
+
+    @_serialized
     def count(self) -> int:
         self._fresh()
         with translate("counting decisions"):
             return int(self.decisions.count())
 
+    @_serialized
     def query(self, embedding: Sequence[float], n: int) -> list[tuple[Decision, float]]:
         """The ``n`` nearest decisions with their cosine similarity (fewer when
         the namespace holds fewer; Chroma caps ``n_results`` itself, so no
@@ -778,11 +851,13 @@ class ChromaStore:
 
     # ----------------------------------------------------------------- receipts
 
+    @_serialized
     def add_receipt(self, receipt: Receipt) -> None:
         with translate("writing a receipt"):
             self.receipts.add(ids=[receipt.id], documents=[f"{receipt.action} {receipt.decision_id}"],
                               embeddings=[[1.0]], metadatas=[_codec.receipt_metadata(receipt)])
 
+    @_serialized
     def receipts_for(self, decision_id: str | None = None) -> list[Receipt]:
         self._fresh()
         where = {"decision_id": decision_id} if decision_id else None

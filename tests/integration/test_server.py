@@ -151,3 +151,15 @@ def test_the_cli_through_the_proxy(repo, nginx_proxy):
         assert denied.returncode == 2, (denied.stdout, denied.stderr)
         assert denied.stderr.startswith("memvet: error: ") and denied.stderr.count("\n") == 1
         assert "refused the credentials" in denied.stderr and "Traceback" not in denied.stderr
+
+
+def test_eight_threads_share_one_server_ledger(repo, chroma_server):
+    """The unit tests' mixed workload (tests/_threads.py) on one Ledger over HttpClient."""
+    from _threads import OPS, THREADS, assert_nothing_lost, run_workers
+
+    ledger = _open(repo, chroma_server.url, f"threads-{uuid.uuid4().hex[:8]}")
+    started = time.monotonic()
+    workers = run_workers(ledger, OPS)
+    elapsed = time.monotonic() - started
+    assert_nothing_lost(ledger, workers)
+    print(f"\n{THREADS} threads x {OPS} mixed operations on one server ledger in {elapsed:.1f}s")

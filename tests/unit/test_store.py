@@ -30,6 +30,8 @@ def _raise(exc: BaseException):
     (TimeoutError("slow"), memvet.StoreUnavailableError),
     (httpx.ConnectError("down"), memvet.StoreUnavailableError),
     (ValueError("bad batch"), memvet.StoreError),
+    (AttributeError("'RustBindingsAPI' object has no attribute 'bindings'"), memvet.StoreError),
+    (KeyError("tenant"), memvet.StoreError),
     (memvet.CorruptRecordError("already ours"), memvet.CorruptRecordError),
 ])
 def test_errors_are_translated(exc, expected):
