@@ -430,6 +430,7 @@ class ChromaStore:
 
     # ----------------------------------------------------------------- the embedding pin
 
+    @_serialized
     def pinned(self) -> str:
         """The name of the embedding this namespace's vectors were made by,
         or ``""`` while it holds none (an empty namespace pins nothing, even
@@ -446,6 +447,7 @@ class ChromaStore:
             self._pin = stored
         return self._pin
 
+    @_serialized
     def pin(self, embedder_name: str) -> None:
         """Name the embedding of the vectors about to be written (before the
         first one is: a pin on an empty namespace counts for nothing, so a
@@ -461,6 +463,7 @@ class ChromaStore:
         with translate("pinning the ledger's embedding"):
             self.decisions.modify(metadata=meta)
 
+    @_serialized
     def vectors(self, ids: Sequence[str]) -> dict[str, list[float]]:
         """The stored vectors of decisions, by id (those found): what a read
         that needs neighbours uses instead of embedding again."""
@@ -483,6 +486,7 @@ class ChromaStore:
             names = [c if isinstance(c, str) else c.name for c in self.client.list_collections()]
         return sorted(n for n in names if pattern.fullmatch(n))
 
+    @_serialized
     def drop_stale(self) -> int:
         """Drop vectors that a reembed killed before its end left behind:
         a half-written copy (killed before the switch) or the previous
@@ -508,6 +512,7 @@ class ChromaStore:
                     return
                 collection.delete(ids=list(ids))
 
+    @_serialized
     def reembed(self, embedder_name: str, embed: Callable[[list[str]], list[list[float]]]) -> int:
         """Give every decision a vector of another embedding; call it inside :meth:`writing`.
 
