@@ -46,7 +46,8 @@ from memvet._model import (
     Verdict,
 )
 from memvet._lock import DEFAULT_LOCK_TIMEOUT, LocalLock
-from memvet._recall import GROUPS, group_recall
+from memvet._filter import PLAIN_LIMIT, check_k, make_filter
+from memvet._recall import GROUPS, check_include, group_recall
 from memvet._store import ChromaStore, Intent, has_cached_system, http_client, is_persistent
 from memvet._verify import Verifier
 
@@ -327,36 +328,68 @@ class Ledger:
         return verdicts
 
     def recall(self, query: str, k: int = 5, at: str | None = None,
-               include: Iterable[str] = GROUPS) -> Recall:
+               include: Iterable[str] = GROUPS, *, tags: str | Iterable[str] | None = None,
+               paths: str | Iterable[str] | None = None) -> Recall:
         """Decisions relevant to ``query``, verified and grouped.
 
         Returns the ``k`` nearest decisions of the included groups: ``current``
         (verified), ``caution`` (unanchored, needs_revalidation, stale, each
         with its reason) and ``history`` (superseded, rejected, refuted,
         framed as such in their text).
+
+        Args:
+            query: What to recall, in plain words.
+            k: How many decisions (0 returns none).
+            at: Where to verify (``None``: the working tree).
+            include: The groups to return; one string is one group.
+            tags: Only decisions carrying any of these tags (one string is
+                one tag).
+            paths: Only decisions anchored at or under any of these
+                repository-relative paths (files or folders).
+
+        A filter never turns the query into a scan: candidates are
+        over-fetched from the plain vector query and filtered here; only
+        when the filter proves selective is it asked of Chroma as a
+        ``where`` clause (see :mod:`memvet._filter`).
+
+        Raises:
+            UsageError: An empty query, a ``k`` that is not a whole number
+                of zero or more, an unknown group, a bad tag or path.
         """
         if not isinstance(query, str) or not query.strip():
             raise UsageError("recall needs a non-empty query")
-        if k < 0:
-            raise UsageError("k must be zero or more")
-        include = tuple(include)
+        check_k(k)
+        include = check_include(include)
+        wanted = make_filter(tags, paths)
         snap = self.snapshot(at)
         if k == 0:
             return group_recall(query, snap.name, [], 0, include)
         embedding = self.embedder.embed_query(query)
-        # Every candidate counts when all groups are wanted; a narrower
-        # `include` over-fetches, since statuses are known only after checking.
-        n = k if set(GROUPS) <= set(include) else max(4 * k, 20)
+        # Every candidate counts when all groups are wanted and nothing is
+        # filtered; otherwise over-fetch, since statuses are known only after
+        # checking.
+        plain = set(GROUPS) <= set(include) and wanted is None
+        n = k if plain else max(4 * k, 20)
+        where = None
         while True:
-            scored = self.store.query(embedding, n)
+            scored = self.store.query(embedding, n, where=where)
+            fetched = len(scored)
+            if wanted is not None:
+                scored = [(d, s) for d, s in scored if wanted.matches(d)]
             decisions = self._effective([d for d, _ in scored])
             verdicts = self.verifier.verdicts(decisions, snap)
             pairs = [(v, s) for v, (_, s) in zip(verdicts, scored)]
             enough = sum(1 for v, _ in pairs if v.status.group in include) >= k
             # Fewer results than asked for: the namespace is exhausted (a
             # corrupt record skipped by the store can only end this early).
-            if enough or len(scored) < n:
+            if enough or fetched < n:
                 return group_recall(query, snap.name, pairs, k, include)
+            if wanted is not None and where is None and n >= PLAIN_LIMIT and len(scored) * 100 < n:
+                # Under 1% of the nearest records match: the filter is
+                # selective, so Chroma answers it cheaply as a `where`.
+                where = wanted.where()
+                n = max(4 * k, 20)
+                continue
             n *= 4
 
     def proposals(self, at: str | None = None) -> list[Proposal]:

@@ -585,13 +585,18 @@ class ChromaStore:
         with translate("counting decisions"):
             return int(self.decisions.count())
 
-    def query(self, embedding: Sequence[float], n: int) -> list[tuple[Decision, float]]:
+    def query(self, embedding: Sequence[float], n: int,
+              where: dict[str, Any] | None = None) -> list[tuple[Decision, float]]:
         """The ``n`` nearest decisions with their cosine similarity (fewer when
         the namespace holds fewer; Chroma caps ``n_results`` itself, so no
-        ``count()`` round trip is spent on the hot path)."""
+        ``count()`` round trip is spent on the hot path).
+
+        ``where`` narrows the query; pass it only when it matches few
+        records (a broad one makes Chroma scan; see :mod:`memvet._filter`).
+        """
         self._fresh()
         got = _read_through_index_race("querying the ledger", lambda: self.decisions.query(
-            query_embeddings=[list(embedding)], n_results=max(n, 1),
+            query_embeddings=[list(embedding)], n_results=max(n, 1), where=where,
             include=["documents", "metadatas", "distances"],
         ))
         out = []
