@@ -46,7 +46,7 @@ from memvet._model import (
     Verdict,
 )
 from memvet._lock import DEFAULT_LOCK_TIMEOUT, LocalLock
-from memvet._filter import PLAIN_LIMIT, check_k, make_filter
+from memvet._filter import PLAIN_LIMIT, SELECTIVE_LIMIT, check_k, make_filter
 from memvet._recall import GROUPS, check_include, group_recall
 from memvet._store import ChromaStore, Intent, has_cached_system, http_client, is_persistent
 from memvet._verify import Verifier
@@ -370,9 +370,10 @@ class Ledger:
         # checking.
         plain = set(GROUPS) <= set(include) and wanted is None
         n = k if plain else max(4 * k, 20)
-        where = None
+        ranked: list[tuple[Decision, float]] | None = None
+        probed = False
         while True:
-            scored = self.store.query(embedding, n, where=where)
+            scored = self.store.query(embedding, n) if ranked is None else ranked[:n]
             fetched = len(scored)
             if wanted is not None:
                 scored = [(d, s) for d, s in scored if wanted.matches(d)]
@@ -384,12 +385,15 @@ class Ledger:
             # corrupt record skipped by the store can only end this early).
             if enough or fetched < n:
                 return group_recall(query, snap.name, pairs, k, include)
-            if wanted is not None and where is None and n >= PLAIN_LIMIT and len(scored) * 100 < n:
+            if wanted is not None and not probed and n >= PLAIN_LIMIT and len(scored) * 100 < n:
                 # Under 1% of the nearest records match: the filter is
-                # selective, so Chroma answers it cheaply as a `where`.
-                where = wanted.where()
-                n = max(4 * k, 20)
-                continue
+                # selective, so fetch its matches and rank them here (unless
+                # there are too many, then keep widening the plain query).
+                probed = True
+                ranked = self.store.nearest_where(embedding, wanted.where(), SELECTIVE_LIMIT)
+                if ranked is not None:
+                    n = max(4 * k, 20)
+                    continue
             n *= 4
 
     def proposals(self, at: str | None = None) -> list[Proposal]:

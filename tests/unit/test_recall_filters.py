@@ -94,26 +94,52 @@ def test_include_one_string_is_one_group(ledger, filed):
         ledger.recall("x", include=())
 
 
-def test_selective_filter_switches_to_where(ledger, filed, monkeypatch):
-    """A filter matching under 1% of a full plain fetch is asked of Chroma as `where`."""
-    monkeypatch.setattr(_filter, "PLAIN_LIMIT", 2)
+def test_selective_filter_ranks_its_matches(ledger, filed, monkeypatch):
+    """A filter matching under 1% of a plain fetch of PLAIN_LIMIT or more is
+    fetched with a `get` and ranked in Python."""
     import memvet._ledger as ledger_module
 
     monkeypatch.setattr(ledger_module, "PLAIN_LIMIT", 2)
     calls = []
-    query = ledger.store.query
+    query, nearest = ledger.store.query, ledger.store.nearest_where
 
     def spy(embedding, n, where=None):
-        calls.append((n, where))
-        return query(embedding, n, where=where)
+        calls.append(("query", n))
+        return query(embedding, n)
+
+    def spy_where(embedding, where, limit):
+        calls.append(("where", where))
+        return nearest(embedding, where, limit)
 
     for i in range(30):
         ledger.record(f"shipping filler {i} parcel", tags=["bulk"])
     monkeypatch.setattr(ledger.store, "query", spy)
+    monkeypatch.setattr(ledger.store, "nearest_where", spy_where)
     got = ledger.recall("shipping filler parcel", k=1, tags="money")
     assert [i.id for i in got.items] == [filed["round"]]
-    assert calls[0] == (20, None)
-    assert calls[-1][1] == {"tags": {"$contains": "money"}}
+    assert calls == [("query", 20), ("where", {"tags": {"$contains": "money"}})]
+
+
+def test_too_many_matches_keep_widening_the_plain_query(ledger, filed, monkeypatch):
+    import memvet._ledger as ledger_module
+
+    monkeypatch.setattr(ledger_module, "PLAIN_LIMIT", 2)
+    monkeypatch.setattr(ledger_module, "SELECTIVE_LIMIT", 1)
+    for i in range(30):
+        ledger.record(f"shipping filler {i} parcel", tags=["bulk"])
+    ledger.record("a second money decision about coins", tags=["money"])
+    got = ledger.recall("shipping filler parcel", k=2, tags="money")
+    assert len(got.items) == 2 and {i.claim for i in got.items} >= {"prices are rounded to cents"}
+
+
+def test_ranked_here_agrees_with_chroma(ledger, filed):
+    vector = ledger.embedder.embed_query("orders are appended")
+    ranked = ledger.store.nearest_where(vector, {"tags": {"$contains": "orders"}}, 10)
+    chroma = [(d, s) for d, s in ledger.store.query(vector, 10) if "orders" in d.tags]
+    assert [d.id for d, _ in ranked] == [d.id for d, _ in chroma]
+    assert [round(s, 5) for _, s in ranked] == [round(s, 5) for _, s in chroma]
+    assert ledger.store.nearest_where(vector, {"tags": {"$contains": "orders"}}, 1) is None
+    assert ledger.store.nearest_where(vector, {"tags": {"$contains": "none"}}, 1) == []
 
 
 def test_broad_filter_stays_on_the_plain_query(ledger, filed, monkeypatch):
