@@ -529,7 +529,8 @@ class Ledger:
     def record(self, claim: str, anchors: Iterable[AnchorLike] = (), *, supersedes: str | None = None,
                reason: str | None = None, tags: Iterable[str] = (), author: str | None = None,
                at: str | None = None, on_conflict: str = "warn", expires_at: float | None = None,
-               base: str | None = None, unbound: Iterable[str] = (), proposed: bool = False) -> RecordResult:
+               base: str | None = None, unbound: Iterable[str] = (), proposed: bool = False,
+               confirm_duplicates: bool = True) -> RecordResult:
         """Record a decision with its evidence.
 
         Args:
@@ -553,6 +554,9 @@ class Ledger:
             proposed: Write a proposal: served as ``proposed, not yet
                 reviewed`` until :meth:`approve`. A proposal that names
                 ``supersedes`` replaces nothing until it is approved.
+            confirm_duplicates: ``False`` always writes a new decision, even
+                for a near duplicate with the same anchors (the LangGraph
+                store: two items with one claim are still two items).
 
         Returns:
             What happened: ``recorded``, ``superseded``, ``proposed``, or
@@ -569,12 +573,14 @@ class Ledger:
         with self.store.writing():
             return self._record(claim, anchors, supersedes=supersedes, reason=reason, tags=tags,
                                 author=author, at=at, on_conflict=on_conflict, expires_at=expires_at,
-                                base=base, unbound=unbound, proposed=proposed)
+                                base=base, unbound=unbound, proposed=proposed,
+                                confirm_duplicates=confirm_duplicates)
 
     def _record(self, claim: str, anchors: Iterable[AnchorLike], *, supersedes: str | None,
                 reason: str | None, tags: Iterable[str], author: str | None, at: str | None,
                 on_conflict: str, expires_at: float | None, base: str | None,
-                unbound: Iterable[str] = (), proposed: bool = False) -> RecordResult:
+                unbound: Iterable[str] = (), proposed: bool = False,
+                confirm_duplicates: bool = True) -> RecordResult:
         if not isinstance(claim, str) or not claim.strip():
             raise UsageError("a decision needs a non-empty claim")
         claim = claim.strip()
@@ -600,7 +606,8 @@ class Ledger:
         scores = {d.id: s for d, s in neighbours}
         open_proposals: list[Decision] = []
         for d in candidates:
-            if scores[d.id] < self.duplicate_threshold or anchor_keys(d.anchors) != keys:
+            if (not confirm_duplicates or scores[d.id] < self.duplicate_threshold
+                    or anchor_keys(d.anchors) != keys):
                 continue
             if d.lifecycle is Lifecycle.ACTIVE and old is None:
                 return self._confirm(d, author, now, snap.base_commit)
