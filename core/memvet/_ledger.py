@@ -209,6 +209,11 @@ class Ledger:
             NotARepositoryError, EmptyRepositoryError, StoreError
             (StoreUnavailableError, AuthenticationError), UsageError.
         """
+        if isinstance(repo, (str, os.PathLike)) and os.path.isfile(repo):
+            raise UsageError(f"Ledger.open takes a folder inside a git repository, not a file: {os.fspath(repo)} "
+                             f"(pass its folder, {os.path.dirname(os.path.abspath(repo))})")
+        if path is not None and os.path.isfile(path):
+            raise UsageError(f"path is where the ledger's folder goes, not a file: {os.fspath(path)}")
         git = GitRepo(repo)
         if agent_writes is None:
             from memvet._config import find_config

@@ -170,3 +170,16 @@ def test_as_names():
     assert as_names("a", "x") == ("a",)
     assert as_names(["a", "b", "a"], "x") == ("a", "b")
     assert make_filter([], None) is None
+
+
+def test_ledger_open_refuses_a_file_path(repo, client, tmp_path):
+    with pytest.raises(memvet.UsageError, match="^Ledger.open takes a folder inside a git repository, not a file: "):
+        memvet.Ledger.open(repo.path / "README.md", client=client, embedding=memvet.HashingEmbedder())
+    try:
+        memvet.Ledger.open(str(repo.path / "README.md"), client=client, embedding=memvet.HashingEmbedder())
+    except memvet.UsageError as exc:
+        assert "\n" not in str(exc) and str(exc).endswith(f"(pass its folder, {repo.path})")
+    afile = tmp_path / "ledger.txt"
+    afile.write_text("x")
+    with pytest.raises(memvet.UsageError, match="path is where the ledger's folder goes, not a file"):
+        memvet.Ledger.open(repo.path, path=afile, embedding=memvet.HashingEmbedder())
