@@ -485,7 +485,9 @@ class Ledger:
             PathOutsideRepositoryError, InvalidAnchorError.
         """
         snap = self.snapshot(at)
-        if isinstance(anchors, (str, AnchorSpec)):
+        if anchors is None:
+            anchors = []
+        elif isinstance(anchors, (str, AnchorSpec)):
             anchors = [anchors]  # one anchor, never its characters
         resolved: dict[tuple[str, str], Anchor] = {}
         for spec in anchors:
@@ -593,6 +595,10 @@ class Ledger:
             raise UsageError(f"the claim is {len(claim)} characters; the limit is {MAX_CLAIM_CHARS}")
         if on_conflict not in ("warn", "error"):
             raise UsageError(f"on_conflict must be 'warn' or 'error', not {on_conflict!r}")
+        if tags is None:
+            tags = ()
+        elif isinstance(tags, str):
+            tags = (tags,)  # one tag, never its characters
         tags = tuple(dict.fromkeys(str(t).strip() for t in tags if str(t).strip()))
         old = None
         if supersedes:

@@ -183,3 +183,10 @@ def test_ledger_open_refuses_a_file_path(repo, client, tmp_path):
     afile.write_text("x")
     with pytest.raises(memvet.UsageError, match="path is where the ledger's folder goes, not a file"):
         memvet.Ledger.open(repo.path, path=afile, embedding=memvet.HashingEmbedder())
+
+
+def test_record_one_tag_string_is_one_tag_and_none_anchors_are_none(ledger):
+    d = ledger.record("the team prefers small commits", None, tags="process").decision
+    assert d.tags == ("process",) and d.anchors == ()
+    one = ledger.record("orders are appended one per line", "shop/store.py::OrderStore.save", tags=None).decision
+    assert [a.spec for a in one.anchors] == ["shop/store.py::OrderStore.save"] and one.tags == ()
