@@ -90,16 +90,6 @@ def _norm_path(path: str) -> str:
     return text
 
 
-def _dirs(path: str) -> list[str]:
-    parts = path.split("/")[:-1]
-    return ["/".join(parts[: i + 1]) for i in range(len(parts))]
-
-
-def anchor_dirs(paths: Iterable[str]) -> list[str]:
-    """Every folder holding one of ``paths`` (``a/b/c.py`` → ``a``, ``a/b``)."""
-    return sorted({d for p in paths for d in _dirs(p)})
-
-
 @dataclass(frozen=True)
 class RecallFilter:
     """Which decisions a recall may return.
