@@ -8,12 +8,16 @@ cheap: Chroma scores just those. So a filtered recall works in two steps:
 1. over-fetch from the plain vector query and filter in Python (a broad
    filter finds its ``k`` within the first fetches);
 2. when a plain fetch of at least :data:`PLAIN_LIMIT` candidates holds
-   fewer than ``k`` matches, under 1% of them, the filter is selective: its
-   matches (at most :data:`SELECTIVE_LIMIT`) are fetched with a ``get`` and
-   ranked by cosine similarity in Python. (A Chroma ``query`` with a
-   ``where`` is no shortcut: at 100k records it took 200-480 ms even for a
-   clause matching 50 records, against 12-18 ms for the ``get``.) When more
-   match, the plain query keeps widening.
+   fewer than ``k`` matches, under 1% of them, the filter is selective
+   around this query. If it matches at most :data:`SELECTIVE_LIMIT` records
+   in all, they are fetched with a ``get`` and ranked by cosine similarity
+   here (a Chroma ``query`` with a ``where`` is no shortcut for them: at
+   100k records it took 200-480 ms even for a clause matching 50 records,
+   against 12-18 ms for the ``get``);
+3. if it matches more (a broad filter that misses this query's
+   neighbourhood), widening the plain query could reach the whole
+   namespace, so Chroma's own ``where`` query answers: a bounded scan, the
+   worst case, and only in this case.
 
 The Python predicate is the rule; the ``where`` clause only narrows what
 Chroma returns (and is built from the metadata :mod:`memvet._codec` writes:

@@ -376,9 +376,13 @@ class Ledger:
         plain = set(GROUPS) <= set(include) and wanted is None
         n = k if plain else max(4 * k, 20)
         ranked: list[tuple[Decision, float]] | None = None
+        where: dict[str, Any] | None = None
         probed = False
         while True:
-            scored = self.store.query(embedding, n) if ranked is None else ranked[:n]
+            if ranked is not None:
+                scored = ranked[:n]
+            else:
+                scored = self.store.query(embedding, n, where=where)
             fetched = len(scored)
             if wanted is not None:
                 scored = [(d, s) for d, s in scored if wanted.matches(d)]
@@ -391,14 +395,17 @@ class Ledger:
             if enough or fetched < n:
                 return group_recall(query, snap.name, pairs, k, include)
             if wanted is not None and not probed and n >= PLAIN_LIMIT and len(scored) * 100 < n:
-                # Under 1% of the nearest records match: the filter is
-                # selective, so fetch its matches and rank them here (unless
-                # there are too many, then keep widening the plain query).
+                # Under 1% of the nearest records match: fetch the filter's
+                # matches and rank them here when they are few; when they are
+                # many (a broad filter that misses this query's neighbourhood)
+                # widening the plain query could reach the whole namespace, so
+                # Chroma's own `where` query (a bounded scan) answers instead.
                 probed = True
                 ranked = self.store.nearest_where(embedding, wanted.where(), SELECTIVE_LIMIT)
-                if ranked is not None:
-                    n = max(4 * k, 20)
-                    continue
+                if ranked is None:
+                    where = wanted.where()
+                n = max(4 * k, 20)
+                continue
             n *= 4
 
     def proposals(self, at: str | None = None) -> list[Proposal]:

@@ -621,13 +621,15 @@ class ChromaStore:
         import numpy as np
 
         self._fresh()
-        got = _read_through_index_race("filtering the ledger", lambda: self.decisions.get(
-            where=where, limit=limit + 1, include=["embeddings", "documents", "metadatas"]))
-        ids = got["ids"]
+        ids = _read_through_index_race("filtering the ledger", lambda: self.decisions.get(
+            where=where, limit=limit + 1, include=[]))["ids"]
         if len(ids) > limit:
             return None
         if not ids:
             return []
+        got = _read_through_index_race("filtering the ledger", lambda: self.decisions.get(
+            ids=list(ids), include=["embeddings", "documents", "metadatas"]))
+        ids = got["ids"]
         vectors = np.asarray(got["embeddings"], dtype=np.float64)
         q = np.asarray(list(embedding), dtype=np.float64)
         norms = np.linalg.norm(vectors, axis=1) * (np.linalg.norm(q) or 1.0)

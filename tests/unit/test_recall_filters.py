@@ -120,7 +120,10 @@ def test_selective_filter_ranks_its_matches(ledger, filed, monkeypatch):
     assert calls == [("query", 20), ("where", {"tags": {"$contains": "money"}})]
 
 
-def test_too_many_matches_keep_widening_the_plain_query(ledger, filed, monkeypatch):
+def test_too_many_matches_ask_chroma_where(ledger, filed, monkeypatch):
+    """A filter that misses the query's neighbourhood but matches many records
+    is asked of Chroma as a `where` query (a bounded scan), not by widening
+    the plain query to the whole namespace."""
     import memvet._ledger as ledger_module
 
     monkeypatch.setattr(ledger_module, "PLAIN_LIMIT", 2)
@@ -128,8 +131,17 @@ def test_too_many_matches_keep_widening_the_plain_query(ledger, filed, monkeypat
     for i in range(30):
         ledger.record(f"shipping filler {i} parcel", tags=["bulk"])
     ledger.record("a second money decision about coins", tags=["money"])
+    calls = []
+    query = ledger.store.query
+
+    def spy(embedding, n, where=None):
+        calls.append((n, where))
+        return query(embedding, n, where=where)
+
+    monkeypatch.setattr(ledger.store, "query", spy)
     got = ledger.recall("shipping filler parcel", k=2, tags="money")
     assert len(got.items) == 2 and {i.claim for i in got.items} >= {"prices are rounded to cents"}
+    assert calls == [(20, None), (20, {"tags": {"$contains": "money"}})]
 
 
 def test_ranked_here_agrees_with_chroma(ledger, filed):
