@@ -12,7 +12,9 @@ Part A, on a real repository (``--repo``; decisions recorded at
 
 Part B, scale: the same ledger filled to each of ``--sizes`` decisions
 (default 1k, 10k, 100k), each anchored on a real symbol of the repository,
-then recall p50/p95 against the plain query, insertion time, and peak memory
+then recall p50/p95 against the plain query, recall with a selective tag
+filter (one decision in 2,000) and a broad one (every other decision)
+against Chroma's own ``where`` query, insertion time, and peak memory
 (``tracemalloc`` peak of Python allocations during the query loop, and the
 process's maximum resident set size, which includes Chroma's native memory).
 The scale part embeds with ``HashingEmbedder`` by default because embedding
@@ -126,6 +128,33 @@ def _claim(i: int, anchor_name: str) -> str:
             f"for tenant group {i % 97} and keeps {_TOPICS[(i // 3) % len(_TOPICS)]} consistent.")
 
 
+#: One decision in RARE_EVERY carries the selective tag; every other one the broad tag.
+RARE_EVERY = 2000
+
+
+def _tags(i: int) -> tuple[str, ...]:
+    return ("even",) + (("rare",) if i % RARE_EVERY == 0 else ()) if i % 2 == 0 else ("odd",)
+
+
+def _filtered(led: Any, queries: list[str], k: int, size: int) -> dict[str, Any]:
+    """Recall with a selective and a broad tag filter, against Chroma's own
+    ``where`` query (the scan MemVet avoids) on the same store."""
+    out = {}
+    for name, tag, matching in (("selective", "rare", (size - 1) // RARE_EVERY + 1),
+                                ("broad", "even", (size + 1) // 2)):
+        for q in queries[:10]:  # warm-up
+            led.recall(q, k=k, at="HEAD", tags=tag)
+        recall_t = [_bench.timed(lambda: led.recall(q, k=k, at="HEAD", tags=tag))[0] for q in queries]
+        got = led.recall(queries[0], k=k, at="HEAD", tags=tag)
+        assert all(tag in i.verdict.decision.tags for i in got.items)
+        where = {"tags": {"$contains": tag}}
+        where_t = [_bench.timed(lambda: led.store.decisions.query(
+            query_embeddings=[led.embedder.embed_query(q)], n_results=k, where=where))[0] for q in queries[:20]]
+        out[name] = {"tag": tag, "matching": matching, "returned": len(got.items), "recall": _pcts(recall_t),
+                     "chroma_where": _pcts(where_t)}
+    return out
+
+
 def part_b(repo_path: str, sizes: list[int], n_queries: int, k: int, embedding: str, seed: int,
            anchors_pool: int) -> dict[str, Any]:
     root = _bench.repo_root(repo_path)
@@ -153,6 +182,7 @@ def part_b(repo_path: str, sizes: list[int], n_queries: int, k: int, embedding: 
                     a = pool[i % len(pool)]
                     decisions.append(Decision(
                         id=f"d{i:07d}", claim=_claim(i, a.name), anchors=(a,), lifecycle=Lifecycle.ACTIVE,
+                        tags=_tags(i),
                         author="bench", created_at=now + i * 1e-3, commit=head,
                         hash_version=_code.HASH_VERSION, namespace=led.namespace,
                     ))
@@ -173,6 +203,7 @@ def part_b(repo_path: str, sizes: list[int], n_queries: int, k: int, embedding: 
                 led.recall(q, k=k, at="HEAD")
             _, peak = tracemalloc.get_traced_memory()
             tracemalloc.stop()
+            filtered = _filtered(led, queries, k, size)
             rss_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
             r, p = _pcts(recall_t), _pcts(plain_t)
             rows.append({
@@ -181,6 +212,7 @@ def part_b(repo_path: str, sizes: list[int], n_queries: int, k: int, embedding: 
                 "full_check_s": check_s,
                 "tracemalloc_peak_mib": peak / 2**20,
                 "max_rss_mib": rss_kb / 1024,
+                "filtered": filtered,
             })
     return {"repo": str(root), "head": head, "embedding": embedding, "k": k, "queries": n_queries,
             "anchor_pool": len(pool), "sizes": rows}
@@ -218,6 +250,14 @@ def render(r: dict[str, Any]) -> str:
               row["plain"]["p95"], row["ratio_p50"], row["insert_s"],
               "-" if row["full_check_s"] is None else row["full_check_s"], row["tracemalloc_peak_mib"],
               row["max_rss_mib"]) for row in b["sizes"]]))
+        out.append("Filtered recall (k=%d, verification included) against Chroma's own `where` query "
+                   "(k results, no verification) on the same store:" % b["k"])
+        out.append(_bench.table(
+            ["decisions", "filter", "matching", "recall p50 ms", "recall p95 ms", "unfiltered recall p50 ms",
+             "Chroma where p50 ms", "Chroma where p95 ms"],
+            [(row["decisions"], f"{name} (tag {f['tag']})", f["matching"], f["recall"]["p50"],
+              f["recall"]["p95"], row["recall"]["p50"], f["chroma_where"]["p50"], f["chroma_where"]["p95"])
+             for row in b["sizes"] for name, f in row["filtered"].items()]))
     return "\n\n".join(out)
 
 

@@ -12,21 +12,97 @@ from collections.abc import Iterable
 from typing import Any
 
 from langchain_core.documents import Document
-from memvet import Decision, RecallItem, Verdict, frame
+from memvet import Decision, Ledger, RecallItem, UsageError, Verdict, frame
 
-__all__ = ["GROUPS", "anchor_specs", "check_groups", "item_from_verdict", "item_to_document"]
+__all__ = ["GROUPS", "anchor_specs", "check_groups", "check_k", "item_from_verdict", "item_to_document",
+           "parse_filter", "require_ledger"]
 
 #: The recall groups, in the order the core serves them.
 GROUPS: tuple[str, ...] = ("current", "caution", "history")
 
 
-def check_groups(include: Iterable[str]) -> tuple[str, ...]:
-    """Validate a selection of recall groups, keeping the caller's order.
+def require_ledger(value: Any, owner: str) -> Ledger:
+    """``value`` if it is a :class:`memvet.Ledger`, else a TypeError that says what to pass."""
+    if not isinstance(value, Ledger):
+        raise TypeError(
+            f"{owner} needs a memvet.Ledger as its first argument (memvet.Ledger.open(repo)), "
+            f"got {type(value).__name__} {value!r:.60}"
+        )
+    return value
+
+
+def check_k(value: Any, what: str = "k") -> int:
+    """A positive whole number, else a :class:`memvet.UsageError` naming ``what``."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise UsageError(f"{what} must be a whole number of at least 1, got {type(value).__name__} {value!r}")
+    if value < 1:
+        raise UsageError(f"{what} must be at least 1, got {value}")
+    return value
+
+
+#: Filter keys a LangChain caller may give, as ``ledger.recall`` names them.
+FILTER_KEYS = ("tags", "paths")
+
+
+def _filter_values(key: str, value: Any) -> list[str]:
+    if isinstance(value, dict):
+        # Chroma's own spelling, as langchain-chroma users write it.
+        if set(value) == {"$contains"} and isinstance(value["$contains"], str):
+            return [value["$contains"]]
+        if set(value) == {"$in"} and isinstance(value["$in"], (list, tuple)):
+            return list(value["$in"])
+        raise UsageError(
+            f"filter {key!r}: supported forms are a string, a list of strings (any of them), "
+            f"{{'$contains': str}} or {{'$in': [str, ...]}}; got {value!r}"
+        )
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, (list, tuple)):
+        return list(value)
+    raise UsageError(f"filter {key!r} must be a string or a list of strings, got {type(value).__name__}")
+
+
+def parse_filter(value: Any) -> dict[str, list[str]]:
+    """A retriever ``filter`` as ``ledger.recall`` keyword arguments.
+
+    Accepts ``{"tags": [...], "paths": [...]}`` (each a string or a list,
+    any of them; both keys must hold), Chroma's ``{"tags": {"$contains":
+    "x"}}`` / ``{"$in": [...]}``, and a ``{"$and": [...]}`` of those.
+
+    Raises:
+        UsageError: Anything else, naming what is supported.
+    """
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise UsageError(f"filter must be a dict like {{'tags': [...], 'paths': [...]}}, got {type(value).__name__}")
+    if set(value) == {"$and"} and isinstance(value["$and"], list):
+        out: dict[str, list[str]] = {}
+        for part in value["$and"]:
+            for key, names in parse_filter(part).items():
+                if key in out:
+                    raise UsageError(f"filter: {key!r} given twice in $and; list its values once (any of them)")
+                out[key] = names
+        return out
+    unknown = [k for k in value if k not in FILTER_KEYS]
+    if unknown:
+        raise UsageError(
+            f"unsupported filter key(s) {', '.join(map(repr, unknown))}; MemVet filters on "
+            f"{' and '.join(FILTER_KEYS)} (decisions carrying any of the tags, anchored at or under any of the paths)"
+        )
+    return {key: _filter_values(key, names) for key, names in value.items()}
+
+
+def check_groups(include: Iterable[str] | str) -> tuple[str, ...]:
+    """Validate a selection of recall groups, keeping the caller's order;
+    one string is one group.
 
     Raises:
         ValueError: a name that is not ``current``, ``caution`` or ``history``,
             or an empty selection.
     """
+    if isinstance(include, str):
+        include = (include,)
     groups = tuple(dict.fromkeys(str(g) for g in include))
     unknown = [g for g in groups if g not in GROUPS]
     if unknown:

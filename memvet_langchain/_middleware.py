@@ -9,9 +9,9 @@ from typing import Any
 
 from langchain.agents.middleware import AgentMiddleware, ModelRequest, ModelResponse
 from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, SystemMessage
-from memvet import WORKTREE, Decision, Ledger, Recall, RecallItem, render_blocks
+from memvet import WORKTREE, Decision, Ledger, Recall, RecallItem, UsageError, render_blocks
 
-from memvet_langchain._convert import GROUPS, check_groups, item_from_verdict
+from memvet_langchain._convert import GROUPS, check_groups, item_from_verdict, require_ledger
 
 __all__ = ["MemVetMiddleware"]
 
@@ -95,7 +95,8 @@ class MemVetMiddleware(AgentMiddleware):
 
     Args:
         ledger: The ledger to recall from.
-        k: How many decisions to recall for the user's turn.
+        k: How many decisions to recall for the user's turn (0: none, only
+            those anchored in files the tools touched).
         include: The recall groups to inject (all three by default).
         max_tokens: Budget for the injected text (about 4 characters a token);
             ``None`` for no limit.
@@ -109,8 +110,11 @@ class MemVetMiddleware(AgentMiddleware):
                  max_tokens: int | None = 1000, at: str | None = None, touched_files: bool = True,
                  k_touched: int = 5) -> None:
         super().__init__()
-        if k < 0 or k_touched < 0:
-            raise ValueError("k and k_touched must be zero or more")
+        require_ledger(ledger, "MemVetMiddleware")
+        for name, value in (("k", k), ("k_touched", k_touched)):
+            # 0 has a meaning here: k=0 injects only what the tools touched.
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise UsageError(f"{name} must be a whole number of zero or more, got {value!r}")
         if max_tokens is not None and max_tokens <= 0:
             raise ValueError("max_tokens must be positive (or None for no limit)")
         self.ledger = ledger

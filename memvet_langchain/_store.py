@@ -1,22 +1,25 @@
 """``MemVetStore``: LangGraph long-term memory whose items are verified decisions.
 
-Each LangGraph namespace is a ledger namespace of its own (its own Chroma
-collection, as the core stores every namespace), named
-``<ledger namespace>.lg.<label>.<label>...`` with every label escaped to
-``[A-Za-z0-9_]`` so that two namespaces never share a collection. An item's
-key is kept as a tag on its decision (``lg-key:<key>``); a decision written
-by other means than the store is served under its own id as the key.
+Every item lives in the ledger's own namespace, so the store, the middleware
+and the tools opened on one ledger see the same memories. An item is one
+decision whose tags say where it belongs: ``lg-ns:<path>`` for its LangGraph
+namespace and every prefix of it (so a search by prefix is a tag filter,
+which :meth:`memvet.Ledger.recall` answers without a scan) and
+``lg-item:<path>::<key>``. Labels and keys are percent-encoded, so the tags
+read back one way. The value as put is kept beside the decisions, in the
+``<decisions collection>.values`` collection, under the decision's id.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
-import re
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from datetime import datetime, timezone
 from typing import Any
+from urllib.parse import quote, unquote
 
 from langgraph.store.base import (
     BaseStore,
@@ -32,40 +35,49 @@ from langgraph.store.base import (
     SearchOp,
     validate_op_namespace,
 )
-from memvet import Decision, Ledger, Lifecycle, RecallItem, Verdict, frame
+from memvet import Decision, Ledger, Lifecycle, Verdict, frame
 
-from memvet_langchain._convert import GROUPS, anchor_specs, check_groups
+from memvet_langchain._convert import GROUPS, anchor_specs, check_groups, require_ledger
 
 __all__ = ["MemVetStore"]
 
 log = logging.getLogger(__name__)
 
-KEY_TAG = "lg-key:"
-#: Value keys a caller may put.
-WRITABLE = frozenset({"claim", "anchors", "tags", "reason"})
-#: Value keys the store computes on read; accepted on put (a read value can be
-#: put back) and ignored.
-COMPUTED = frozenset({"id", "status", "group", "text", "lifecycle", "key", "supersedes",
-                      "superseded_by", "commit"})
-_SAFE = re.compile(r"[A-Za-z0-9]")
-_MAX_COLLECTION_NAME = 200
+NS_TAG = "lg-ns:"
+ITEM_TAG = "lg-item:"
+#: The default verdict key added to every value served.
+VERDICT_KEY = "memvet"
 
 
-def _escape(label: str) -> str:
-    return "".join(ch if _SAFE.fullmatch(ch) else "".join(f"_{b:02x}" for b in ch.encode()) for ch in label)
+def _path(namespace: Sequence[str]) -> str:
+    return "/".join(quote(label, safe="") for label in namespace)
 
 
-def _unescape(text: str) -> str:
-    raw = bytearray()
-    i = 0
-    while i < len(text):
-        if text[i] == "_":
-            raw.append(int(text[i + 1:i + 3], 16))
-            i += 3
-        else:
-            raw.extend(text[i].encode())
-            i += 1
-    return raw.decode()
+def _unpath(text: str) -> tuple[str, ...]:
+    return tuple(unquote(label) for label in text.split("/"))
+
+
+def _item_tag(namespace: Sequence[str], key: str) -> str:
+    return f"{ITEM_TAG}{_path(namespace)}::{quote(key, safe='')}"
+
+
+def _item_of(decision: Decision) -> tuple[tuple[str, ...], str] | None:
+    """The (namespace, key) of a store item's decision, ``None`` for other decisions."""
+    for tag in decision.tags:
+        if tag.startswith(ITEM_TAG):
+            path, _, key = tag[len(ITEM_TAG):].rpartition("::")
+            return _unpath(path), unquote(key)
+    return None
+
+
+def _names(value: Any, key: str) -> list[str]:
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value):
+        return list(value)
+    raise ValueError(f"a store value's {key!r} must be a string or a list of strings, got {value!r}")
 
 
 def _compare(value: Any, wanted: Any) -> bool:
@@ -105,38 +117,39 @@ def _time(ts: float) -> datetime:
     return datetime.fromtimestamp(ts, tz=timezone.utc)
 
 
-def _key_of(decision: Decision) -> str:
-    for tag in decision.tags:
-        if tag.startswith(KEY_TAG):
-            return tag[len(KEY_TAG):]
-    return decision.id
-
-
 class MemVetStore(BaseStore):
     """A LangGraph ``BaseStore`` whose items are decisions with code evidence.
 
-    An item's value carries a ``claim`` and, optionally, ``anchors`` (the same
-    specs as ``Ledger.record``), ``tags`` and ``reason`` (why, when the put
-    replaces an earlier claim under the same key). ``put`` records a
-    decision; putting a different claim under an existing key supersedes
-    the old decision with that reason. ``get`` and ``search`` re-verify
-    what they return and add ``status``, ``reason``, ``group``, ``text`` (the
-    framed line an agent reads), ``id`` and ``lifecycle`` to the value.
-    ``delete`` rejects the decision with a receipt: it stays as history
-    ("previously tried, rejected: <reason>"), never a silent loss.
+    Any JSON object is a value. Its claim (what is embedded, verified and
+    served) is the first of ``claim_keys`` holding a non-empty string
+    (default ``claim``, then ``content``, which is what langmem's memory
+    tools write), else the value's JSON text. Two keys mean something to
+    MemVet: ``anchors`` (one spec or a list, as for ``Ledger.record``;
+    without them the item is unanchored, served as "unconfirmed", and never
+    refused), and ``tags``; ``reason`` is the supersede reason when a put
+    replaces an earlier value under the same key. Claims with anchors are
+    bound to them at write, as every write is: a claim naming code its
+    anchors do not contain is refused.
+
+    ``get`` and ``search`` return the value exactly as put, plus one key,
+    ``verdict_key`` (default ``"memvet"``; ``None`` leaves it out), holding
+    the verdict re-checked now: ``status``, ``reason``, ``group``, ``text``
+    (the framed line an agent reads), ``id``, ``lifecycle`` and
+    ``anchors``. Putting a value back that carries it is fine (it is
+    dropped). Putting a different value under an existing key supersedes
+    the old decision; ``created_at`` stays the key's first put.
+    ``delete`` rejects the decision with a receipt (``delete(ns, key,
+    reason=...)``): it stays as history, never a silent loss.
 
     By default ``get`` and ``search`` serve all three recall groups, so a
     deleted (rejected) or drifted item comes back with its status; pass
     ``include=("current", "caution")`` to hide history.
 
-    The store is agent-facing (an agent's ``put`` is an agent's write), so
-    it follows ``agent_writes``: by default a ``put`` writes a proposal,
-    which ``get`` serves with ``status`` ``proposed`` until a person approves
-    it (``memvet approve ID``); a proposed replacement supersedes nothing
-    until then. Putting a different value over a key whose newest item is
-    still a proposal withdraws that proposal (rejected, with a reason) and
-    proposes the new value in its place. ``delete`` rejects an active item
-    or an open proposal.
+    The store is agent-facing, so it follows ``agent_writes``: by default a
+    ``put`` writes a proposal, served with status ``proposed`` until a
+    person approves it (``memvet approve ID``). Putting a different value
+    over a key whose newest item is still a proposal withdraws that
+    proposal and proposes the new value in its place.
 
     Setup:
         Install the extra: ``pip install "memvet[langchain]"``.
@@ -146,159 +159,190 @@ class MemVetStore(BaseStore):
 
             import memvet
             from langchain.agents import create_agent
-            from memvet_langchain import MemVetStore
+            from memvet_langchain import MemVetMiddleware, MemVetStore
 
-            store = MemVetStore(memvet.Ledger.open("."))
-            agent = create_agent(model, tools=[...], store=store)
+            ledger = memvet.Ledger.open(".")
+            store = MemVetStore(ledger)
+            # the middleware on the same ledger injects what the store holds
+            agent = create_agent(model, tools=[...], store=store,
+                                 middleware=[MemVetMiddleware(ledger)])
 
     Usage:
         .. code-block:: python
 
             store.put(("decisions",), "orders", {"claim": "Orders are saved in one transaction",
                                                  "anchors": ["shop/store.py::OrderStore.save"]})
-            store.get(("decisions",), "orders").value["status"]      # "verified"
+            store.get(("decisions",), "orders").value["memvet"]["status"]   # "verified"
             store.search(("decisions",), query="how are orders saved?")
-            store.delete(("decisions",), "orders")                   # a rejection, with a receipt
+            store.delete(("decisions",), "orders", reason="moved to the event log")
 
     Args:
-        ledger: The ledger whose client, repository and embedding the
-            namespaces share; each LangGraph namespace is a child of its
-            namespace.
+        ledger: The ledger the items live in (also the first positional argument).
         at: Where to verify: ``None`` for the working tree, or a revision.
         include: The recall groups ``get`` and ``search`` serve.
-        delete_reason: The rejection reason a ``delete`` records.
+        delete_reason: The rejection reason of a ``delete`` without one.
         agent_writes: How ``put`` writes: ``"proposed"`` or ``"active"``;
-            default ``ledger.agent_writes`` (``[tool.memvet] agent-writes``,
-            else ``"proposed"``).
+            default ``ledger.agent_writes``.
+        claim_keys: Value keys the claim is read from, in order (one string
+            is one key).
+        verdict_key: The key the verdict is served under (``None``: none).
     """
 
-    def __init__(self, ledger: Ledger, *, at: str | None = None, include: Iterable[str] = GROUPS,
+    def __init__(self, ledger: Ledger, *, at: str | None = None, include: Iterable[str] | str = GROUPS,
                  delete_reason: str = "deleted through the LangGraph store",
-                 agent_writes: str | None = None) -> None:
-        if not delete_reason.strip():
+                 agent_writes: str | None = None, claim_keys: str | Sequence[str] = ("claim", "content"),
+                 verdict_key: str | None = VERDICT_KEY) -> None:
+        require_ledger(ledger, "MemVetStore")
+        if not isinstance(delete_reason, str) or not delete_reason.strip():
             raise ValueError("delete_reason must not be empty: a rejection needs a reason")
         if agent_writes not in (None, "proposed", "active"):
             raise ValueError(f"agent_writes must be 'proposed' or 'active', not {agent_writes!r}")
+        keys = (claim_keys,) if isinstance(claim_keys, str) else tuple(claim_keys)
+        if not keys or not all(isinstance(k, str) and k for k in keys):
+            raise ValueError(f"claim_keys must be one key or a list of keys, got {claim_keys!r}")
+        if verdict_key is not None and (not isinstance(verdict_key, str) or not verdict_key):
+            raise ValueError(f"verdict_key must be a key or None, got {verdict_key!r}")
         self.agent_writes = agent_writes or ledger.agent_writes
         self.ledger = ledger
         self.at = at
         self.include = check_groups(include)
         self.delete_reason = delete_reason
-        self._prefix = f"{ledger.namespace}.lg."
-        self._ledgers: dict[tuple[str, ...], Ledger] = {}
-        self._lock = threading.Lock()
+        self.claim_keys = keys
+        self.verdict_key = verdict_key
+        self._lock = threading.RLock()
 
-    # ------------------------------------------------------------ namespaces
+    # ------------------------------------------------------------ values
 
-    def ledger_namespace(self, namespace: tuple[str, ...]) -> str:
-        """The ledger namespace that holds a LangGraph namespace."""
-        name = self._prefix + ".".join(_escape(label) for label in namespace)
-        if len("memvet-") + len(name) > _MAX_COLLECTION_NAME:
-            raise InvalidNamespaceError(
-                f"namespace {namespace!r} is too long for a MemVet ledger "
-                f"(at most {_MAX_COLLECTION_NAME} characters once escaped)"
-            )
-        return name
+    def _values(self) -> Any:
+        store = self.ledger.store
+        return store.client.get_or_create_collection(
+            store.decisions.name + ".values", embedding_function=None,
+            metadata={"namespace": self.ledger.namespace, "memvet_store_values": 1})
 
-    def ledger_for(self, namespace: tuple[str, ...]) -> Ledger:
-        """The ledger of one LangGraph namespace (created on first use).
+    def _stored_values(self, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
+        if not ids:
+            return {}
+        got = self._values().get(ids=list(ids), include=["documents"])
+        out = {}
+        for rid, doc in zip(got["ids"], got.get("documents") or []):
+            try:
+                out[rid] = json.loads(doc or "")
+            except ValueError:
+                log.warning("the stored value of decision %s does not decode; serving its claim", rid)
+        return out
 
-        Hand it to :class:`MemVetMiddleware` or :func:`memvet_tools` to let
-        an agent read and write the same decisions the store serves.
-        """
-        namespace = tuple(namespace)
-        with self._lock:
-            found = self._ledgers.get(namespace)
-            if found is None:
-                base = self.ledger
-                found = Ledger.open(
-                    base.git.root, client=base.store.client, embedding=base.embedder,
-                    namespace=self.ledger_namespace(namespace),
-                    similarity_threshold=base.similarity_threshold,
-                    duplicate_threshold=base.duplicate_threshold, disk_cache=False,
-                    agent_writes=self.agent_writes,
-                )
-                self._ledgers[namespace] = found
-            return found
-
-    def _existing(self) -> list[tuple[str, ...]]:
-        """LangGraph namespaces that hold at least one decision, sorted."""
-        out = set(self._ledgers)
-        for name in self.ledger.store.namespaces():
-            if name.startswith(self._prefix):
-                out.add(tuple(_unescape(label) for label in name[len(self._prefix):].split(".")))
-        return sorted(ns for ns in out if self.ledger_for(ns).store.count() > 0)
+    def claim_of(self, value: dict[str, Any]) -> str:
+        """The claim a value is recorded with."""
+        for key in self.claim_keys:
+            text = value.get(key)
+            if isinstance(text, str) and text.strip():
+                return text.strip()
+        return json.dumps(value, sort_keys=True, ensure_ascii=False)
 
     # ------------------------------------------------------------ reading
 
-    def _latest(self, ledger: Ledger) -> dict[str, Decision]:
-        latest: dict[str, Decision] = {}
-        for decision in ledger.decisions():  # oldest first: the last one per key wins
-            latest[_key_of(decision)] = decision
+    def _decisions_in(self, prefix: tuple[str, ...]) -> list[Decision]:
+        """The store's decisions under a namespace prefix, oldest first."""
+        if prefix:
+            found = self.ledger._effective(self.ledger.store.with_any("tags", [NS_TAG + _path(prefix)]))
+            found.sort(key=lambda d: (d.created_at, d.id))
+        else:
+            found = self.ledger.decisions()
+        return [d for d in found if _item_of(d) is not None]
+
+    @staticmethod
+    def _latest(decisions: Iterable[Decision]) -> dict[tuple[tuple[str, ...], str], tuple[Decision, float]]:
+        """Per item: its newest decision and the first put's time."""
+        latest: dict[tuple[tuple[str, ...], str], tuple[Decision, float]] = {}
+        for d in decisions:  # oldest first: the last one per item wins
+            item = _item_of(d)
+            if item is not None:
+                first = latest[item][1] if item in latest else d.created_at
+                latest[item] = (d, first)
         return latest
 
-    def _item(self, namespace: tuple[str, ...], verdict: Verdict, score: float | None = None,
-              searched: bool = False) -> Item:
+    def _value(self, verdict: Verdict, stored: dict[str, Any] | None) -> dict[str, Any]:
         decision = verdict.decision
-        key = _key_of(decision)
-        value: dict[str, Any] = {
-            "claim": decision.claim,
-            "anchors": anchor_specs(decision),
-            "tags": [t for t in decision.tags if not t.startswith(KEY_TAG)],
-            "id": decision.id,
-            "status": verdict.status.value,
-            "reason": verdict.reason,
-            "group": verdict.status.group,
-            "text": frame(verdict),
-            "lifecycle": decision.lifecycle.value,
-        }
-        created = _time(decision.created_at)
+        value = dict(stored) if stored is not None else {self.claim_keys[0]: decision.claim}
+        if self.verdict_key is not None:
+            value[self.verdict_key] = {
+                "id": decision.id,
+                "status": verdict.status.value,
+                "reason": verdict.reason,
+                "group": verdict.status.group,
+                "text": frame(verdict),
+                "lifecycle": decision.lifecycle.value,
+                "anchors": anchor_specs(decision),
+            }
+        return value
+
+    def _item(self, namespace: tuple[str, ...], key: str, verdict: Verdict, first: float,
+              stored: dict[str, Any] | None, score: float | None = None, searched: bool = False) -> Item:
+        decision = verdict.decision
+        value = self._value(verdict, stored)
+        created = _time(first)
         updated = _time(decision.resolved_at or decision.created_at)
         if searched:
             return SearchItem(namespace, key, value, created, updated, score)
         return Item(value=value, key=key, namespace=namespace, created_at=created, updated_at=updated)
 
+    def _find(self, namespace: tuple[str, ...], key: str) -> tuple[Decision, float] | None:
+        found = self.ledger._effective(self.ledger.store.with_any("tags", [_item_tag(namespace, key)]))
+        found.sort(key=lambda d: (d.created_at, d.id))
+        return self._latest(found).get((namespace, key))
+
     def _get(self, op: GetOp) -> Item | None:
-        if tuple(op.namespace) not in self._existing():
+        namespace = tuple(op.namespace)
+        hit = self._find(namespace, op.key)
+        if hit is None:
             return None
-        ledger = self.ledger_for(op.namespace)
-        decision = self._latest(ledger).get(op.key)
-        if decision is None:
-            return None
-        verdict = ledger.verify(decision.id, at=self.at)
+        decision, first = hit
+        verdict = self.ledger.verifier.verdict(decision, self.ledger.snapshot(self.at))
         if verdict.status.group not in self.include:
             return None
-        return self._item(tuple(op.namespace), verdict)
+        stored = self._stored_values([decision.id]).get(decision.id)
+        return self._item(namespace, op.key, verdict, first, stored)
 
     def _search(self, op: SearchOp) -> list[SearchItem]:
         prefix = tuple(op.namespace_prefix)
-        found: list[tuple[Item, float]] = []
-        for namespace in self._existing():
-            if namespace[: len(prefix)] != prefix:
-                continue
-            ledger = self.ledger_for(namespace)
-            latest = {d.id for d in self._latest(ledger).values()}
-            if op.query:
-                # Over-fetch: history of a key and filtered-out items are dropped below.
-                want = max(op.offset + op.limit, 1) * 3
-                recall = ledger.recall(op.query, k=want, at=self.at, include=self.include)
-                items: list[RecallItem] = [i for i in recall.items if i.id in latest]
-                pairs = [(self._item(namespace, i.verdict, i.score, True), i.score) for i in items]
-            else:
-                verdicts = [v for v in ledger.check(at=self.at)
-                            if v.decision.id in latest and v.status.group in self.include]
-                pairs = [(self._item(namespace, v, None, True), v.decision.created_at) for v in verdicts]
-            found.extend(p for p in pairs if self._passes(p[0], op.filter))
+        latest = self._latest(self._decisions_in(prefix))
+        by_id = {d.id: (item, first) for item, (d, first) in latest.items()}
+        snap = self.ledger.snapshot(self.at)
+        scored: list[tuple[Verdict, float | None, float]] = []
+        if op.query:
+            want = max(op.offset + op.limit, 1)
+            tags = [NS_TAG + _path(prefix)] if prefix else None
+            target = want * 3 if op.filter else want  # a value filter drops some
+            n = target
+            while True:
+                recall = self.ledger.recall(op.query, k=n, at=self.at, include=self.include, tags=tags)
+                items = [i for i in recall.items if i.id in by_id]
+                # Earlier versions of an item and other decisions are left
+                # out: ask for more until enough remain or the ledger is done.
+                if len(items) >= target or len(recall.items) < n:
+                    break
+                n *= 4
+            scored = [(i.verdict, i.score, i.score) for i in items]
+        else:
+            verdicts = self.ledger.verifier.verdicts([d for d, _ in latest.values()], snap)
+            scored = [(v, None, by_id[v.decision.id][1]) for v in verdicts if v.status.group in self.include]
+        values = self._stored_values([v.decision.id for v, _, _ in scored])
+        found = []
+        for verdict, score, order in scored:
+            (namespace, key), first = by_id[verdict.decision.id]
+            item = self._item(namespace, key, verdict, first, values.get(verdict.decision.id), score, True)
+            if self._passes(item, op.filter):
+                found.append((item, order))
         # Best match first for a query; otherwise oldest first, like InMemoryStore.
         found.sort(key=lambda p: p[1], reverse=bool(op.query))
-        return [item for item, _ in found[op.offset: op.offset + op.limit]]
+        return [item for item, _ in found[op.offset: op.offset + op.limit]]  # type: ignore[misc]
 
     @staticmethod
     def _passes(item: Item, wanted: dict[str, Any] | None) -> bool:
         return not wanted or all(_compare(item.value.get(k), v) for k, v in wanted.items())
 
     def _list(self, op: ListNamespacesOp) -> list[tuple[str, ...]]:
-        namespaces = self._existing()
+        namespaces = sorted({ns for ns, _ in self._latest(self._decisions_in(()))})
         if op.match_conditions:
             namespaces = [ns for ns in namespaces if all(_matches(c, ns) for c in op.match_conditions)]
         if op.max_depth is not None:
@@ -310,55 +354,82 @@ class MemVetStore(BaseStore):
     def _put(self, op: PutOp) -> None:
         namespace = tuple(op.namespace)
         if op.value is None:
-            self._delete(namespace, op.key)
+            self._delete(namespace, op.key, None)
             return
+        if not isinstance(op.value, dict):
+            raise ValueError(f"a store value must be a dict (a JSON object), got {type(op.value).__name__}")
         value = dict(op.value)
-        unknown = set(value) - WRITABLE - COMPUTED
-        if unknown:
-            raise ValueError(
-                f"a MemVet store item holds a decision: 'claim' (str) and optionally 'anchors' "
-                f"(list of specs), 'tags', 'reason'; unknown key(s) {', '.join(sorted(unknown))} "
-                "would be lost, so the put is refused"
-            )
-        claim = value.get("claim")
-        if not isinstance(claim, str) or not claim.strip():
-            raise ValueError("a MemVet store item needs a non-empty 'claim' string")
-        anchors = value.get("anchors") or []
-        if isinstance(anchors, str) or not all(isinstance(a, str) for a in anchors):
-            raise ValueError("'anchors' must be a list of anchor specs (strings)")
-        tags = [str(t) for t in value.get("tags") or [] if not str(t).startswith(KEY_TAG)]
-        tags.append(KEY_TAG + op.key)
-        ledger = self.ledger_for(namespace)
+        if self.verdict_key is not None and isinstance(value.get(self.verdict_key), dict):
+            del value[self.verdict_key]  # a value read back and put again
+        try:
+            text = json.dumps(value, sort_keys=True, ensure_ascii=False)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"a store value must be JSON (it is kept as JSON): {exc}") from exc
+        value = json.loads(text)
+        claim = self.claim_of(value)
+        anchors = _names(value.get("anchors"), "anchors")
+        tags = [t for t in _names(value.get("tags"), "tags") if not t.startswith((NS_TAG, ITEM_TAG))]
+        tags += [NS_TAG + _path(namespace[: i + 1]) for i in range(len(namespace))]
+        tags.append(_item_tag(namespace, op.key))
         proposed = self.agent_writes == "proposed"
-        old = self._latest(ledger).get(op.key)
-        changed = old is not None and (old.claim != claim.strip() or sorted(anchor_specs(old)) != sorted(anchors))
-        if old is not None and changed and old.lifecycle is Lifecycle.PROPOSED:
-            # An unreviewed value replaced before review: withdraw it, and
-            # propose the new one against what it would have replaced.
-            ledger.reject(old.id, reason=f"replaced through the LangGraph store before review (key {op.key!r})")
-            target = ledger.get(old.supersedes) if old.supersedes else None
-            old = target if target is not None and target.lifecycle is Lifecycle.ACTIVE else None
-        if old is not None and changed and old.lifecycle is Lifecycle.ACTIVE:
-            reason = str(value.get("reason") or f"replaced through the LangGraph store (key {op.key!r})")
-            result = ledger.supersede(old.id, claim, anchors, reason=reason, tags=tags, at=self.at,
-                                      proposed=proposed)
-        else:
-            result = ledger.record(claim, anchors, tags=tags, at=self.at, on_conflict="warn", proposed=proposed)
+        ledger = self.ledger
+        with self._lock:
+            hit = self._find(namespace, op.key)
+            old = hit[0] if hit is not None else None
+            if old is not None and old.lifecycle in (Lifecycle.ACTIVE, Lifecycle.PROPOSED):
+                before = self._stored_values([old.id]).get(old.id)
+                if before == value and old.claim == claim:
+                    return  # the same value again: nothing to write
+            else:
+                old = None
+            if old is not None and old.lifecycle is Lifecycle.PROPOSED:
+                # An unreviewed value replaced before review: withdraw it, and
+                # propose the new one against what it would have replaced.
+                ledger.reject(old.id, reason=f"replaced through the LangGraph store before review (key {op.key!r})")
+                target = ledger.get(old.supersedes) if old.supersedes else None
+                old = target if target is not None and target.lifecycle is Lifecycle.ACTIVE else None
+            if old is not None:
+                reason = value.get("reason")
+                reason = reason if isinstance(reason, str) and reason.strip() else (
+                    f"replaced through the LangGraph store (key {op.key!r})")
+                result = ledger.record(claim, anchors, supersedes=old.id, reason=reason, tags=tags, at=self.at,
+                                       proposed=proposed, confirm_duplicates=False)
+            else:
+                result = ledger.record(claim, anchors, tags=tags, at=self.at, on_conflict="warn",
+                                       proposed=proposed, confirm_duplicates=False)
+            self._values().upsert(ids=[result.decision.id], documents=[text], embeddings=[[1.0]],
+                                  metadatas=[{"kind": "lg-value"}])
         for conflict in result.conflicts:
             log.warning("store item %s/%s conflicts with decision %s (%s)", namespace, op.key,
                         conflict.decision.id, conflict.why)
         for warning in result.warnings:
             log.warning("store item %s/%s: %s", namespace, op.key, warning)
 
-    def _delete(self, namespace: tuple[str, ...], key: str) -> None:
-        if namespace not in self._existing():
-            return
-        ledger = self.ledger_for(namespace)
-        decision = self._latest(ledger).get(key)
-        if decision is not None and decision.lifecycle in (Lifecycle.ACTIVE, Lifecycle.PROPOSED):
-            ledger.reject(decision.id, reason=self.delete_reason)
+    def _delete(self, namespace: tuple[str, ...], key: str, reason: str | None) -> None:
+        hit = self._find(namespace, key)
+        if hit is not None and hit[0].lifecycle in (Lifecycle.ACTIVE, Lifecycle.PROPOSED):
+            self.ledger.reject(hit[0].id, reason=reason or self.delete_reason)
+
+    def delete(self, namespace: tuple[str, ...], key: str, *, reason: str | None = None) -> None:
+        """Reject the item's decision, with ``reason`` (default ``delete_reason``); it stays as history."""
+        self._check_namespace(namespace)
+        if reason is not None and (not isinstance(reason, str) or not reason.strip()):
+            raise ValueError("a delete reason must be a non-empty string (or None for the default)")
+        self._delete(tuple(namespace), key, reason)
+
+    async def adelete(self, namespace: tuple[str, ...], key: str, *, reason: str | None = None) -> None:
+        """Async version of :meth:`delete`, run in a worker thread."""
+        await asyncio.to_thread(self.delete, namespace, key, reason=reason)
 
     # ------------------------------------------------------------ BaseStore
+
+    @staticmethod
+    def _check_namespace(namespace: tuple[str, ...]) -> None:
+        if not namespace or namespace[0] == "langgraph":
+            raise InvalidNamespaceError(
+                f"a namespace must not be empty nor start with 'langgraph': {namespace!r}")
+        if not all(isinstance(label, str) and label for label in namespace):
+            raise InvalidNamespaceError(f"namespace labels must be non-empty strings: {namespace!r}")
 
     def batch(self, ops: Iterable[Op]) -> list[Result]:
         """Run the operations in order; one result per operation."""
@@ -370,9 +441,7 @@ class MemVetStore(BaseStore):
             elif isinstance(op, SearchOp):
                 results.append(self._search(op))
             elif isinstance(op, PutOp):
-                if not op.namespace or op.namespace[0] == "langgraph":
-                    raise InvalidNamespaceError(
-                        f"a namespace must not be empty nor start with 'langgraph': {op.namespace!r}")
+                self._check_namespace(tuple(op.namespace))
                 self._put(op)
                 results.append(None)
             elif isinstance(op, ListNamespacesOp):
@@ -384,4 +453,3 @@ class MemVetStore(BaseStore):
     async def abatch(self, ops: Iterable[Op]) -> list[Result]:
         """Async version of :meth:`batch`, run in a worker thread."""
         return await asyncio.to_thread(self.batch, list(ops))
-

@@ -36,7 +36,7 @@ from memvet import (
 )
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from memvet_langchain._convert import GROUPS, check_groups
+from memvet_langchain._convert import GROUPS, check_groups, require_ledger
 
 __all__ = [
     "CheckInput",
@@ -80,6 +80,16 @@ _WRITE_HABIT = (
     "what the code says instead; fix the claim rather than the anchor."
 )
 
+
+def _names(value: Any) -> Any:
+    """One string is one name (never its characters); ``None`` is none."""
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [value]
+    return value
+
+
 #: Errors a model can act on: returned to it as the tool's answer.
 _MODEL_FIXABLE = (UsageError, AnchorNotFoundError, UnknownDecisionError)
 
@@ -97,12 +107,22 @@ class RecordInput(BaseModel):
     unbound: list[str] = Field(default_factory=list, description=_UNBOUND_HELP)
     tags: list[str] = Field(default_factory=list, description="Optional free labels.")
 
+    _one_is_one = field_validator("anchors", "tags", mode="before")(_names)
+
 
 class RecallInput(BaseModel):
     """Arguments of ``memvet_recall``."""
 
     query: str = Field(min_length=1, description="What you want to know, in plain words.")
     k: int = Field(default=5, ge=1, le=50, description="How many decisions to return.")
+    tags: list[str] = Field(default_factory=list,
+                            description="Only decisions carrying any of these tags (optional).")
+    paths: list[str] = Field(
+        default_factory=list,
+        description="Only decisions anchored at or under any of these repository-relative files or "
+                    "folders, e.g. 'shop/' (optional).")
+
+    _one_is_one = field_validator("tags", "paths", mode="before")(_names)
 
 
 class SupersedeInput(BaseModel):
@@ -114,6 +134,8 @@ class SupersedeInput(BaseModel):
     anchors: list[str] = Field(default_factory=list, description=_ANCHORS_HELP)
     quotes: dict[str, str] = Field(default_factory=dict, description=_QUOTES_HELP)
     unbound: list[str] = Field(default_factory=list, description=_UNBOUND_HELP)
+
+    _one_is_one = field_validator("anchors", mode="before")(_names)
 
 
 class RejectInput(BaseModel):
@@ -139,10 +161,18 @@ class CheckInput(BaseModel):
 class _LedgerTool(BaseTool):
     """A tool over a ledger, with real async and model-fixable errors as answers."""
 
-    model_config = ConfigDict(arbitrary_types_allowed=True)
+    model_config = ConfigDict(arbitrary_types_allowed=True, extra="forbid")
 
     ledger: Ledger
-    """The ledger the tool reads and writes."""
+    """The ledger the tool reads and writes (also the first positional argument)."""
+
+    def __init__(self, ledger: Ledger | None = None, /, **data: Any) -> None:
+        if ledger is not None:
+            if "ledger" in data:
+                raise TypeError(f"{type(self).__name__}: ledger given twice (positionally and as ledger=)")
+            data["ledger"] = ledger
+        require_ledger(data.get("ledger"), type(self).__name__)
+        super().__init__(**data)
     at: str | None = None
     """Where to verify: ``None`` for the working tree, or a revision."""
     handle_tool_error: bool | str | Callable[[ToolException], str] | None = True
@@ -245,12 +275,12 @@ class MemVetRecordTool(_WritingTool):
     on_conflict: Literal["error", "warn"] = "error"
     """``error``: refuse a conflicting record; ``warn``: record it and list the conflicts."""
 
-    def _run(self, claim: str, anchors: list[str] | None = None, tags: list[str] | None = None,
-             quotes: dict[str, str] | None = None, unbound: list[str] | None = None, **_: Any) -> str:
+    def _run(self, claim: str, anchors: list[str] | str | None = None, tags: list[str] | str | None = None,
+             quotes: dict[str, str] | None = None, unbound: list[str] | str | None = None, **_: Any) -> str:
         try:
-            result = self.ledger.record(claim, memvet.quoted(anchors, quotes), tags=tags or [], at=self.at,
-                                        on_conflict=self.on_conflict, proposed=self._proposing(),
-                                        unbound=unbound or [])
+            result = self.ledger.record(claim, memvet.quoted(_names(anchors), quotes), tags=_names(tags),
+                                        at=self.at, on_conflict=self.on_conflict, proposed=self._proposing(),
+                                        unbound=_names(unbound))
         except ConflictError as exc:
             return _conflict_text(exc)
         except _MODEL_FIXABLE as exc:
@@ -274,6 +304,7 @@ class MemVetRecallTool(_LedgerTool):
         .. code-block:: python
 
             tool.invoke({"query": "how are orders saved?", "k": 3})
+            tool.invoke({"query": "how are orders saved?", "tags": ["storage"], "paths": ["shop/"]})
     """
 
     name: str = "memvet_recall"
@@ -294,8 +325,10 @@ class MemVetRecallTool(_LedgerTool):
     def _valid_groups(cls, value: Any) -> tuple[str, ...]:
         return check_groups((value,) if isinstance(value, str) else value)
 
-    def _run(self, query: str, k: int = 5, **_: Any) -> str:
-        recall = self._guard(lambda: self.ledger.recall(query, k=k, at=self.at, include=self.include))
+    def _run(self, query: str, k: int = 5, tags: list[str] | str | None = None,
+             paths: list[str] | str | None = None, **_: Any) -> str:
+        recall = self._guard(lambda: self.ledger.recall(query, k=k, at=self.at, include=self.include,
+                                                        tags=_names(tags), paths=_names(paths)))
         text = render_blocks(recall, max_chars=self.max_chars)
         return text or f"No decisions recorded about {query!r}."
 
@@ -325,12 +358,12 @@ class MemVetSupersedeTool(_WritingTool):
     )
     args_schema: type[BaseModel] = SupersedeInput
 
-    def _run(self, old_id: str, claim: str, reason: str, anchors: list[str] | None = None,
-             quotes: dict[str, str] | None = None, unbound: list[str] | None = None, **_: Any) -> str:
-        result = self._guard(lambda: self.ledger.supersede(old_id, claim, memvet.quoted(anchors, quotes),
+    def _run(self, old_id: str, claim: str, reason: str, anchors: list[str] | str | None = None,
+             quotes: dict[str, str] | None = None, unbound: list[str] | str | None = None, **_: Any) -> str:
+        result = self._guard(lambda: self.ledger.supersede(old_id, claim, memvet.quoted(_names(anchors), quotes),
                                                                reason=reason, at=self.at,
                                                                proposed=self._proposing(),
-                                                               unbound=unbound or []))
+                                                               unbound=_names(unbound)))
         return _record_text(result)
 
 
@@ -423,7 +456,11 @@ def memvet_tools(ledger: Ledger, *, at: str | None = None,
 
     Returns:
         Five tools, ready for ``create_agent(model, tools=...)``.
+
+    Raises:
+        TypeError: ``ledger`` is not a :class:`memvet.Ledger`.
     """
+    require_ledger(ledger, "memvet_tools")
     return [
         MemVetRecordTool(ledger=ledger, at=at, on_conflict=on_conflict, agent_writes=agent_writes),
         MemVetRecallTool(ledger=ledger, at=at),

@@ -6,11 +6,11 @@ import asyncio
 from typing import Any
 
 from llama_index.core.base.llms.types import ChatMessage
-from llama_index.core.bridge.pydantic import Field, PrivateAttr, field_validator
+from llama_index.core.bridge.pydantic import ConfigDict, Field, PrivateAttr, field_validator
 from llama_index.core.memory import BaseMemoryBlock
 from memvet import Ledger, render_blocks
 
-from memvet_llamaindex._retriever import GROUPS, check_groups
+from memvet_llamaindex._checks import GROUPS, check_groups, check_k, require_ledger
 
 __all__ = ["MemVetMemoryBlock"]
 
@@ -42,10 +42,12 @@ class MemVetMemoryBlock(BaseMemoryBlock[str]):
         memory = Memory.from_defaults(session_id="s1", memory_blocks=[block])
 
     Args:
-        ledger: The ledger to read.
+        ledger: The ledger to read (checked: a TypeError otherwise).
         **data: The fields below and ``BaseMemoryBlock``'s (``name``,
-            ``description``, ``priority``).
+            ``description``, ``priority``); any other name is an error.
     """
+
+    model_config = ConfigDict(arbitrary_types_allowed=True, extra="forbid")
 
     name: str = Field(default="memvet_decisions", description="The name of the memory block.")
     description: str | None = Field(
@@ -55,7 +57,7 @@ class MemVetMemoryBlock(BaseMemoryBlock[str]):
     accept_short_term_memory: bool = Field(
         default=False, description="Flushed chat messages are never recorded as decisions."
     )
-    similarity_top_k: int = Field(default=5, ge=0, description="How many decisions to recall.")
+    similarity_top_k: int = Field(default=5, description="How many decisions to recall (at least 1).")
     retrieval_context_window: int = Field(
         default=5, ge=1, description="How many recent messages make up the recall query."
     )
@@ -68,6 +70,9 @@ class MemVetMemoryBlock(BaseMemoryBlock[str]):
     _ledger: Ledger = PrivateAttr()
 
     def __init__(self, ledger: Ledger, **data: Any) -> None:
+        require_ledger(ledger, "MemVetMemoryBlock")
+        if "similarity_top_k" in data:
+            check_k(data["similarity_top_k"], "similarity_top_k")
         super().__init__(**data)
         self._ledger = ledger
 

@@ -6,10 +6,12 @@ import logging
 from collections.abc import Iterable
 from typing import Any
 
-from llama_index.core.bridge.pydantic import Field, PrivateAttr
+from llama_index.core.bridge.pydantic import ConfigDict, Field, PrivateAttr
 from llama_index.core.postprocessor.types import BaseNodePostprocessor
 from llama_index.core.schema import BaseNode, NodeWithScore, QueryBundle
 from memvet import AmbiguousIdError, Ledger, Status, UnknownDecisionError, Verdict, frame
+
+from memvet_llamaindex._checks import require_ledger
 
 __all__ = ["UNKNOWN_STATUS", "MemVetPostprocessor"]
 
@@ -55,9 +57,12 @@ class MemVetPostprocessor(BaseNodePostprocessor):
     :class:`memvet.MemvetError`): an outage must not look like verification.
 
     Args:
-        ledger: The ledger the ids belong to.
-        **data: The fields below, and ``callback_manager``.
+        ledger: The ledger the ids belong to (checked: a TypeError otherwise).
+        **data: The fields below, and ``callback_manager``; any other name
+            is an error.
     """
+
+    model_config = ConfigDict(arbitrary_types_allowed=True, extra="forbid")
 
     id_keys: list[str] = Field(
         default_factory=lambda: ["memvet_id", "id"],
@@ -74,6 +79,7 @@ class MemVetPostprocessor(BaseNodePostprocessor):
     _ledger: Ledger = PrivateAttr()
 
     def __init__(self, ledger: Ledger, **data: Any) -> None:
+        require_ledger(ledger, "MemVetPostprocessor")
         super().__init__(**data)
         self._ledger = ledger
 

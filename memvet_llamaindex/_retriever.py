@@ -8,24 +8,15 @@ from typing import Any
 
 from llama_index.core.retrievers import BaseRetriever
 from llama_index.core.schema import NodeWithScore, QueryBundle
-from memvet import Ledger
+from llama_index.core.vector_stores.types import MetadataFilters
+from memvet import Ledger, RecallItem, Status, UsageError
 
+from memvet_llamaindex._checks import GROUPS, check_groups, check_k, parse_filters, require_ledger
 from memvet_llamaindex._nodes import recall_item_node
 
 __all__ = ["GROUPS", "MemVetRetriever", "check_groups"]
 
-GROUPS = ("current", "caution", "history")
-
-
-def check_groups(include: Iterable[str]) -> tuple[str, ...]:
-    """``include`` as a tuple, or ``ValueError`` naming the unknown groups."""
-    groups = tuple(include)
-    unknown = set(groups) - set(GROUPS)
-    if unknown:
-        raise ValueError(
-            f"unknown recall group(s) {', '.join(sorted(unknown))}; choose from {', '.join(GROUPS)}"
-        )
-    return groups
+_GROUP_OF = {s.value: s.group for s in Status}
 
 
 class MemVetRetriever(BaseRetriever):
@@ -48,33 +39,73 @@ class MemVetRetriever(BaseRetriever):
         engine = RetrieverQueryEngine.from_args(retriever, llm=MockLLM())
         engine.query("how are orders saved?")
 
+    Filter like any LlamaIndex vector retriever::
+
+        from llama_index.core.vector_stores import FilterOperator, MetadataFilter, MetadataFilters
+
+        MemVetRetriever(ledger, filters=MetadataFilters(filters=[
+            MetadataFilter(key="tags", value=["storage"], operator=FilterOperator.IN),
+            MetadataFilter(key="paths", value="shop/"),
+            MetadataFilter(key="status", value=["stale", "refuted"], operator=FilterOperator.NIN),
+        ]))
+
+    Keys: ``tags`` (any of), ``paths`` (anchored at or under any of these
+    repository-relative files or folders) and ``status``. Operators: ``==``,
+    ``in``, ``any``, ``contains``; on ``status`` also ``!=`` and ``nin``.
+    Filters on different keys are joined with ``and``; ``or`` joins filters
+    on one key. Anything else is a :class:`memvet.UsageError`, never ignored.
+
     Args:
         ledger: The ledger to read.
-        similarity_top_k: How many decisions to return.
+        similarity_top_k: How many decisions to return (at least 1).
         at: Where to verify: ``None`` (the working tree) or any revision.
-        include: The groups to serve; ``("current",)`` is the narrow
-            "verified only" export.
+        include: The groups to serve; ``("current",)`` (or ``"current"``) is
+            the narrow "verified only" export.
+        filters: ``MetadataFilters`` on ``tags``, ``paths`` and ``status``.
         **kwargs: Passed to ``BaseRetriever`` (``callback_manager``,
-            ``verbose``, ...).
+            ``verbose``, ...); anything else is a TypeError.
 
     Raises:
-        ValueError: ``similarity_top_k`` is negative or a group is unknown.
+        TypeError: ``ledger`` is not a :class:`memvet.Ledger`.
+        UsageError: ``similarity_top_k`` is not a whole number of at least 1,
+            or a filter is not supported.
+        ValueError: A group is unknown.
     """
 
     def __init__(self, ledger: Ledger, *, similarity_top_k: int = 5, at: str | None = None,
-                 include: Iterable[str] = GROUPS, **kwargs: Any) -> None:
-        if similarity_top_k < 0:
-            raise ValueError("similarity_top_k must be zero or more")
-        self.ledger = ledger
-        self.similarity_top_k = similarity_top_k
+                 include: Iterable[str] | str = GROUPS, filters: MetadataFilters | None = None,
+                 **kwargs: Any) -> None:
+        self.ledger = require_ledger(ledger, "MemVetRetriever")
+        self.similarity_top_k = check_k(similarity_top_k, "similarity_top_k")
         self.at = at
         self.include = check_groups(include)
+        self.filters = filters
+        self._filters = parse_filters(filters)
         super().__init__(**kwargs)
 
+    def recall_items(self, query: str) -> list[RecallItem]:
+        """The recalled decisions, filtered, in serving order."""
+        if not isinstance(query, str):
+            raise UsageError(f"MemVetRetriever.retrieve expects the query as a string, got "
+                             f"{type(query).__name__} {query!r:.80}")
+        f = self._filters
+        k = self.similarity_top_k
+        include = self.include
+        if f.statuses is not None:
+            include = tuple(g for g in include if g in {_GROUP_OF[s] for s in f.statuses})
+            if not include:
+                return []
+        n = k
+        while True:
+            recall = self.ledger.recall(query, k=n, at=self.at, include=include, tags=f.tags, paths=f.paths)
+            items = [i for i in recall.items if f.statuses is None or i.status.value in f.statuses]
+            # A status narrower than its group: ask for more until k match or the ledger is exhausted.
+            if len(items) >= k or len(recall.items) < n:
+                return items[:k]
+            n *= 4
+
     def _retrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
-        recall = self.ledger.recall(query_bundle.query_str, k=self.similarity_top_k, at=self.at,
-                                    include=self.include)
-        return [recall_item_node(item) for item in recall.items]
+        return [recall_item_node(item) for item in self.recall_items(query_bundle.query_str)]
 
     async def _aretrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
         # Verification reads git and Chroma synchronously; keep it off the loop.

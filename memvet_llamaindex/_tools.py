@@ -8,7 +8,7 @@ from llama_index.core.tools.tool_spec.base import BaseToolSpec
 import memvet
 from memvet import Ledger, Lifecycle, RecordResult, Status, UsageError, render_blocks
 
-from memvet_llamaindex._retriever import GROUPS, check_groups
+from memvet_llamaindex._checks import GROUPS, check_groups, names, require_ledger
 
 __all__ = ["MemVetToolSpec"]
 
@@ -50,11 +50,11 @@ class MemVetToolSpec(BaseToolSpec):
     spec_functions = ["record", "recall", "supersede", "reject", "check"]
 
     def __init__(self, ledger: Ledger, *, at: str | None = None,
-                 include: tuple[str, ...] = GROUPS, max_chars: int | None = None,
+                 include: tuple[str, ...] | str = GROUPS, max_chars: int | None = None,
                  agent_writes: str | None = None) -> None:
         if agent_writes not in (None, "proposed", "active"):
             raise UsageError(f"agent_writes: expected one of proposed, active, got {agent_writes!r}")
-        self.ledger = ledger
+        self.ledger = require_ledger(ledger, "MemVetToolSpec")
         self.at = at
         self.include = check_groups(include)
         self.max_chars = max_chars
@@ -63,8 +63,8 @@ class MemVetToolSpec(BaseToolSpec):
     def _proposing(self) -> bool:
         return (self.agent_writes or self.ledger.agent_writes) == "proposed"
 
-    def record(self, claim: str, anchors: list[str] | None = None, quotes: dict[str, str] | None = None,
-               unbound: list[str] | None = None) -> str:
+    def record(self, claim: str, anchors: list[str] | None = None, tags: list[str] | None = None,
+               quotes: dict[str, str] | None = None, unbound: list[str] | None = None) -> str:
         """Record a decision about this codebase with the code it rests on.
 
         Use the code's own words (call, constant, default, exception) and quote the line
@@ -73,14 +73,16 @@ class MemVetToolSpec(BaseToolSpec):
 
         Args:
             claim (str): The decision in one or two sentences.
-            anchors (list[str] | None): Evidence: "path/to/file.py::Class.method", "path/to/file", "dep:requests>=2", "import:pickle" or "pattern:<regex>"; repository-relative. None: served as unconfirmed.
+            anchors (list[str] | None): Evidence: "path/to/file.py::Class.method", "path/to/file", "dep:requests>=2", "import:pickle" or "pattern:<regex>"; repository-relative.
+            tags (list[str] | None): Optional labels, e.g. ["storage"].
             quotes (dict[str, str] | None): Code each anchor says that the claim rests on, keyed by the anchor as written.
             unbound (list[str] | None): Code terms of the claim deliberately not in the anchored code.
         """
-        return _describe(self.ledger.record(claim, memvet.quoted(anchors, quotes), proposed=self._proposing(),
-                                            unbound=unbound or ()))
+        return _describe(self.ledger.record(claim, memvet.quoted(names(anchors), quotes), tags=names(tags),
+                                            proposed=self._proposing(), unbound=names(unbound)))
 
-    def recall(self, query: str, k: int = 5) -> str:
+    def recall(self, query: str, k: int = 5, tags: list[str] | None = None,
+               paths: list[str] | None = None) -> str:
         """Recall the decisions relevant to a question, each re-verified against the code now.
 
         Returns up to k decisions in three labelled blocks: current (verified; rely on
@@ -91,8 +93,11 @@ class MemVetToolSpec(BaseToolSpec):
         Args:
             query (str): What you want to know, e.g. "how are orders saved?".
             k (int): How many decisions to return (default 5).
+            tags (list[str] | None): Only decisions carrying any of these tags.
+            paths (list[str] | None): Only decisions anchored at or under any of these repository-relative files or folders, e.g. ["shop/"].
         """
-        recall = self.ledger.recall(query, k=k, at=self.at, include=self.include)
+        recall = self.ledger.recall(query, k=k, at=self.at, include=self.include, tags=names(tags),
+                                    paths=names(paths))
         if not recall.items:
             return f"no recorded decisions match {query!r}"
         return render_blocks(recall, max_chars=self.max_chars)
@@ -112,8 +117,9 @@ class MemVetToolSpec(BaseToolSpec):
             quotes (dict[str, str] | None): Quoted code keyed by anchor, as for record.
             unbound (list[str] | None): Code terms not in the anchored code, as for record.
         """
-        return _describe(self.ledger.supersede(decision_id, claim, memvet.quoted(anchors, quotes), reason=reason,
-                                               proposed=self._proposing(), unbound=unbound or ()))
+        return _describe(self.ledger.supersede(decision_id, claim, memvet.quoted(names(anchors), quotes),
+                                               reason=reason, proposed=self._proposing(),
+                                               unbound=names(unbound)))
 
     def reject(self, decision_id: str, reason: str) -> str:
         """Retract an active decision that was tried and did not work.
@@ -128,14 +134,21 @@ class MemVetToolSpec(BaseToolSpec):
         decision = self.ledger.reject(decision_id, reason=reason)
         return f"rejected decision {decision.id}: {decision.reason}"
 
-    def check(self) -> str:
-        """Re-verify every recorded decision against the code and list the ones that need attention.
+    def check(self, decision_id: str | None = None) -> str:
+        """Re-verify recorded decisions against the code and list the ones that need attention.
 
-        Lists each refuted (the code contradicts it), stale (the code it rests on was
+        With a decision_id, returns that decision's status and reason. Without one,
+        lists each refuted (the code contradicts it), stale (the code it rests on was
         rewritten), needs_revalidation (moved, expired or uncheckable) and unanchored
-        (no evidence) decision with its reason, then counts every status. Takes no
-        arguments.
+        (no evidence) decision with its reason, then counts every status.
+
+        Args:
+            decision_id (str | None): Check only this decision (as shown in brackets by recall); omit to check all.
         """
+        if decision_id:
+            v = self.ledger.verify(decision_id, at=self.at)
+            return (f"[{v.id}] {v.status.value}: {v.decision.claim} "
+                    f"({v.reason or 'every anchor holds'}) at {v.target}")
         verdicts = self.ledger.check(at=self.at)
         if not verdicts:
             return "no decisions recorded yet"

@@ -28,7 +28,7 @@ import pygit2
 from memvet._errors import RepositoryError, UsageError
 from memvet._git import Snapshot, _glob_match
 from memvet._model import Anchor, AnchorKind, Decision, Recall, Status, Verdict
-from memvet._recall import GROUPS, group_recall
+from memvet._recall import GROUPS, check_include, group_recall
 from memvet._verify import Verifier
 
 if TYPE_CHECKING:
@@ -190,7 +190,7 @@ def about(ledger: Ledger, paths: Iterable[str] = (), *, diff: str | None = None,
     paths = list(paths)
     if not paths and diff is None:
         raise UsageError("about() needs paths, a diff revision, or both")
-    include = tuple(include)
+    include = check_include(include)
     snap = ledger.snapshot(at)
     touches = parse_touches(ledger, paths, base=base)
     labels = [f"touching {', '.join(str(t) for t in touches)}"] if touches else []

@@ -79,6 +79,11 @@ def decision_metadata(decision: Decision) -> dict[str, Any]:
     paths = sorted({a.path for a in decision.anchors if a.path})
     if paths:
         meta["anchor_paths"] = paths
+        # Every folder above an anchored path: a recall filtered by folder
+        # can then ask Chroma with `$contains` (see memvet._filter).
+        dirs = sorted({"/".join(p.split("/")[: i + 1]) for p in paths for i in range(p.count("/"))})
+        if dirs:
+            meta["anchor_dirs"] = dirs
     return meta
 
 
@@ -89,7 +94,7 @@ def lifecycle_update(decision: Decision) -> dict[str, Any]:
     them instead of merging the old values back in.
     """
     meta = decision_metadata(decision)
-    for key in (*_OPTIONAL_STR, *_OPTIONAL_NUM, "tags", "unbound", "anchor_keys", "anchor_paths"):
+    for key in (*_OPTIONAL_STR, *_OPTIONAL_NUM, "tags", "unbound", "anchor_keys", "anchor_paths", "anchor_dirs"):
         meta.setdefault(key, None)
     return meta
 

@@ -46,7 +46,8 @@ from memvet._model import (
     Verdict,
 )
 from memvet._lock import DEFAULT_LOCK_TIMEOUT, LocalLock
-from memvet._recall import GROUPS, group_recall
+from memvet._filter import PLAIN_LIMIT, SELECTIVE_LIMIT, check_k, make_filter
+from memvet._recall import GROUPS, check_include, group_recall
 from memvet._store import (
     CLIENT_LOCK,
     ChromaStore,
@@ -221,6 +222,11 @@ class Ledger:
             NotARepositoryError, EmptyRepositoryError, StoreError
             (StoreUnavailableError, AuthenticationError), UsageError.
         """
+        if isinstance(repo, (str, os.PathLike)) and os.path.isfile(repo):
+            raise UsageError(f"Ledger.open takes a folder inside a git repository, not a file: {os.fspath(repo)} "
+                             f"(pass its folder, {os.path.dirname(os.path.abspath(repo))})")
+        if path is not None and os.path.isfile(path):
+            raise UsageError(f"path is where the ledger's folder goes, not a file: {os.fspath(path)}")
         git = GitRepo(repo)
         if agent_writes is None:
             from memvet._config import find_config
@@ -341,37 +347,80 @@ class Ledger:
         return verdicts
 
     def recall(self, query: str, k: int = 5, at: str | None = None,
-               include: Iterable[str] = GROUPS) -> Recall:
+               include: Iterable[str] = GROUPS, *, tags: str | Iterable[str] | None = None,
+               paths: str | Iterable[str] | None = None) -> Recall:
         """Decisions relevant to ``query``, verified and grouped.
 
         Returns the ``k`` nearest decisions of the included groups: ``current``
         (verified), ``caution`` (unanchored, needs_revalidation, stale, each
         with its reason) and ``history`` (superseded, rejected, refuted,
         framed as such in their text).
+
+        Args:
+            query: What to recall, in plain words.
+            k: How many decisions (0 returns none).
+            at: Where to verify (``None``: the working tree).
+            include: The groups to return; one string is one group.
+            tags: Only decisions carrying any of these tags (one string is
+                one tag).
+            paths: Only decisions anchored at or under any of these
+                repository-relative paths (files or folders).
+
+        A filter never turns the query into a scan: candidates are
+        over-fetched from the plain vector query and filtered here; only
+        when the filter proves selective is it asked of Chroma as a
+        ``where`` clause (see :mod:`memvet._filter`).
+
+        Raises:
+            UsageError: An empty query, a ``k`` that is not a whole number
+                of zero or more, an unknown group, a bad tag or path.
         """
         if not isinstance(query, str) or not query.strip():
             raise UsageError("recall needs a non-empty query")
-        if k < 0:
-            raise UsageError("k must be zero or more")
-        include = tuple(include)
+        check_k(k)
+        include = check_include(include)
+        wanted = make_filter(tags, paths)
         snap = self.snapshot(at)
         if k == 0:
             return group_recall(query, snap.name, [], 0, include)
         self._require_embedder()
         embedding = self.embedder.embed_query(query)
-        # Every candidate counts when all groups are wanted; a narrower
-        # `include` over-fetches, since statuses are known only after checking.
-        n = k if set(GROUPS) <= set(include) else max(4 * k, 20)
+        # Every candidate counts when all groups are wanted and nothing is
+        # filtered; otherwise over-fetch, since statuses are known only after
+        # checking.
+        plain = set(GROUPS) <= set(include) and wanted is None
+        n = k if plain else max(4 * k, 20)
+        ranked: list[tuple[Decision, float]] | None = None
+        where: dict[str, Any] | None = None
+        probed = False
         while True:
-            scored = self.store.query(embedding, n)
+            if ranked is not None:
+                scored = ranked[:n]
+            else:
+                scored = self.store.query(embedding, n, where=where)
+            fetched = len(scored)
+            if wanted is not None:
+                scored = [(d, s) for d, s in scored if wanted.matches(d)]
             decisions = self._effective([d for d, _ in scored])
             verdicts = self.verifier.verdicts(decisions, snap)
             pairs = [(v, s) for v, (_, s) in zip(verdicts, scored)]
             enough = sum(1 for v, _ in pairs if v.status.group in include) >= k
             # Fewer results than asked for: the namespace is exhausted (a
             # corrupt record skipped by the store can only end this early).
-            if enough or len(scored) < n:
+            if enough or fetched < n:
                 return group_recall(query, snap.name, pairs, k, include)
+            if wanted is not None and not probed and n >= PLAIN_LIMIT and len(scored) * 100 < n:
+                # Under 1% of the nearest records match: fetch the filter's
+                # matches and rank them here when they are few; when they are
+                # many (a broad filter that misses this query's neighbourhood)
+                # widening the plain query could reach the whole namespace, so
+                # Chroma's own `where` query (a bounded scan) answers instead.
+                probed = True
+                ranked = self.store.nearest_where(embedding, wanted.where(), SELECTIVE_LIMIT)
+                if ranked is None:
+                    where = wanted.where()
+                n = max(4 * k, 20)
+                continue
             n *= 4
 
     def proposals(self, at: str | None = None) -> list[Proposal]:
@@ -521,7 +570,9 @@ class Ledger:
             PathOutsideRepositoryError, InvalidAnchorError.
         """
         snap = self.snapshot(at)
-        if isinstance(anchors, (str, AnchorSpec)):
+        if anchors is None:
+            anchors = []
+        elif isinstance(anchors, (str, AnchorSpec)):
             anchors = [anchors]  # one anchor, never its characters
         resolved: dict[tuple[str, str], Anchor] = {}
         for spec in anchors:
@@ -570,7 +621,8 @@ class Ledger:
     def record(self, claim: str, anchors: Iterable[AnchorLike] = (), *, supersedes: str | None = None,
                reason: str | None = None, tags: Iterable[str] = (), author: str | None = None,
                at: str | None = None, on_conflict: str = "warn", expires_at: float | None = None,
-               base: str | None = None, unbound: Iterable[str] = (), proposed: bool = False) -> RecordResult:
+               base: str | None = None, unbound: Iterable[str] = (), proposed: bool = False,
+               confirm_duplicates: bool = True) -> RecordResult:
         """Record a decision with its evidence.
 
         Args:
@@ -594,6 +646,9 @@ class Ledger:
             proposed: Write a proposal: served as ``proposed, not yet
                 reviewed`` until :meth:`approve`. A proposal that names
                 ``supersedes`` replaces nothing until it is approved.
+            confirm_duplicates: ``False`` always writes a new decision, even
+                for a near duplicate with the same anchors (the LangGraph
+                store: two items with one claim are still two items).
 
         Returns:
             What happened: ``recorded``, ``superseded``, ``proposed``, or
@@ -610,12 +665,14 @@ class Ledger:
         with self.store.writing():
             return self._record(claim, anchors, supersedes=supersedes, reason=reason, tags=tags,
                                 author=author, at=at, on_conflict=on_conflict, expires_at=expires_at,
-                                base=base, unbound=unbound, proposed=proposed)
+                                base=base, unbound=unbound, proposed=proposed,
+                                confirm_duplicates=confirm_duplicates)
 
     def _record(self, claim: str, anchors: Iterable[AnchorLike], *, supersedes: str | None,
                 reason: str | None, tags: Iterable[str], author: str | None, at: str | None,
                 on_conflict: str, expires_at: float | None, base: str | None,
-                unbound: Iterable[str] = (), proposed: bool = False) -> RecordResult:
+                unbound: Iterable[str] = (), proposed: bool = False,
+                confirm_duplicates: bool = True) -> RecordResult:
         if not isinstance(claim, str) or not claim.strip():
             raise UsageError("a decision needs a non-empty claim")
         claim = claim.strip()
@@ -623,6 +680,10 @@ class Ledger:
             raise UsageError(f"the claim is {len(claim)} characters; the limit is {MAX_CLAIM_CHARS}")
         if on_conflict not in ("warn", "error"):
             raise UsageError(f"on_conflict must be 'warn' or 'error', not {on_conflict!r}")
+        if tags is None:
+            tags = ()
+        elif isinstance(tags, str):
+            tags = (tags,)  # one tag, never its characters
         tags = tuple(dict.fromkeys(str(t).strip() for t in tags if str(t).strip()))
         old = None
         if supersedes:
@@ -642,7 +703,8 @@ class Ledger:
         scores = {d.id: s for d, s in neighbours}
         open_proposals: list[Decision] = []
         for d in candidates:
-            if scores[d.id] < self.duplicate_threshold or anchor_keys(d.anchors) != keys:
+            if (not confirm_duplicates or scores[d.id] < self.duplicate_threshold
+                    or anchor_keys(d.anchors) != keys):
                 continue
             if d.lifecycle is Lifecycle.ACTIVE and old is None:
                 return self._confirm(d, author, now, snap.base_commit)

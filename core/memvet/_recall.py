@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 
 from memvet._model import Decision, Recall, RecallItem, Status, Verdict
 
-__all__ = ["GROUPS", "evidence_note", "frame", "group_recall", "render_blocks"]
+__all__ = ["GROUPS", "check_include", "evidence_note", "frame", "group_recall", "render_blocks"]
 
 GROUPS = ("current", "caution", "history")
 
@@ -21,6 +21,29 @@ BLOCK_TITLES = {
     "caution": "Verify before relying (the evidence drifted or is missing)",
     "history": "Previously tried and rejected, superseded or contradicted (do not repeat)",
 }
+
+
+def check_include(include: Iterable[str] | str) -> tuple[str, ...]:
+    """Recall groups as a tuple; one string is one group.
+
+    Raises:
+        UsageError: An unknown group, a non-string, or no group at all.
+    """
+    from memvet._errors import UsageError
+
+    if isinstance(include, str):
+        include = (include,)
+    try:
+        groups = tuple(dict.fromkeys(include))
+    except TypeError:
+        raise UsageError(f"include must be a group name or a list of them, got {include!r}") from None
+    unknown = [g for g in groups if g not in GROUPS]
+    if unknown:
+        raise UsageError(f"unknown recall group(s) {', '.join(map(repr, unknown))}; choose from "
+                         f"{', '.join(GROUPS)}")
+    if not groups:
+        raise UsageError(f"include at least one recall group of {', '.join(GROUPS)}")
+    return groups
 
 
 def evidence_note(decision: Decision, *, quotes: bool = True) -> str:

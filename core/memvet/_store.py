@@ -836,13 +836,18 @@ class ChromaStore:
             return int(self.decisions.count())
 
     @_serialized
-    def query(self, embedding: Sequence[float], n: int) -> list[tuple[Decision, float]]:
+    def query(self, embedding: Sequence[float], n: int,
+              where: dict[str, Any] | None = None) -> list[tuple[Decision, float]]:
         """The ``n`` nearest decisions with their cosine similarity (fewer when
         the namespace holds fewer; Chroma caps ``n_results`` itself, so no
-        ``count()`` round trip is spent on the hot path)."""
+        ``count()`` round trip is spent on the hot path).
+
+        ``where`` narrows the query; pass it only when it matches few
+        records (a broad one makes Chroma scan; see :mod:`memvet._filter`).
+        """
         self._fresh()
         got = _read_through_index_race("querying the ledger", lambda: self.decisions.query(
-            query_embeddings=[list(embedding)], n_results=max(n, 1),
+            query_embeddings=[list(embedding)], n_results=max(n, 1), where=where,
             include=["documents", "metadatas", "distances"],
         ))
         out = []
@@ -852,6 +857,43 @@ class ChromaStore:
                 out.append((_codec.decision_from_record(rid, doc, meta), 1.0 - float(dist)))
             except CorruptRecordError as exc:
                 log.warning("skipping a corrupt record in recall: %s", exc)
+        return out
+
+    @_serialized
+    def nearest_where(self, embedding: Sequence[float], where: dict[str, Any],
+                      limit: int) -> list[tuple[Decision, float]] | None:
+        """Every decision matching ``where``, nearest first, with its cosine
+        similarity; ``None`` when more than ``limit`` match.
+
+        The matches are fetched with ``get`` and ranked here: in Chroma 1.5.9
+        a ``query`` with a ``where`` costs about as much as a scan even when
+        the clause matches a handful of records (100k records: 200-480 ms),
+        while a ``get`` of those records takes 12-18 ms.
+        """
+        import numpy as np
+
+        self._fresh()
+        ids = _read_through_index_race("filtering the ledger", lambda: self.decisions.get(
+            where=where, limit=limit + 1, include=[]))["ids"]
+        if len(ids) > limit:
+            return None
+        if not ids:
+            return []
+        got = _read_through_index_race("filtering the ledger", lambda: self.decisions.get(
+            ids=list(ids), include=["embeddings", "documents", "metadatas"]))
+        ids = got["ids"]
+        vectors = np.asarray(got["embeddings"], dtype=np.float64)
+        q = np.asarray(list(embedding), dtype=np.float64)
+        norms = np.linalg.norm(vectors, axis=1) * (np.linalg.norm(q) or 1.0)
+        sims = (vectors @ q) / np.where(norms == 0, 1.0, norms)
+        out = []
+        for i in np.argsort(-sims, kind="stable"):
+            try:
+                decision = _codec.decision_from_record(ids[i], got["documents"][i], got["metadatas"][i])
+            except CorruptRecordError as exc:
+                log.warning("skipping a corrupt record in recall: %s", exc)
+                continue
+            out.append((decision, float(sims[i])))
         return out
 
     # ----------------------------------------------------------------- receipts

@@ -131,6 +131,11 @@ def test_latency(history: RepoBuilder) -> None:
         assert row["recall"]["p95"] >= row["recall"]["p50"] > 0
         assert row["plain"]["p50"] > 0
         assert row["tracemalloc_peak_mib"] > 0 and row["max_rss_mib"] > 0
+        f = row["filtered"]
+        assert set(f) == {"selective", "broad"}
+        assert f["selective"]["matching"] == 1 and f["selective"]["returned"] == 1
+        assert f["broad"]["matching"] == row["decisions"] // 2 and f["broad"]["returned"] == 5
+        assert all(x["recall"]["p50"] > 0 and x["chroma_where"]["p50"] > 0 for x in f.values())
 
 
 def test_drift_sample(history: RepoBuilder) -> None:

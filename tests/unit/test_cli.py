@@ -196,3 +196,25 @@ def test_team_and_user_namespaces_and_repair(run):
     assert bad.stderr.startswith("memvet: error: ") and bad.stderr.count("\n") == 1
     assert json.loads(run("repair", "--json").stdout) == {"finished": 0}
     assert run("repair").stdout.strip() == "finished 0 interrupted acts"
+
+
+def test_recall_tag_and_path_filters(run):
+    saved = record(run, "save appends", "--symbol", "shop/store.py::OrderStore.save", "--tag", "storage")
+    habit = record(run, "a team habit about storage", "--tag", "team")
+    readme = record(run, "the readme is short", "--file", "README.md", "--tag", "docs")
+
+    def ids(*args: str) -> set[str]:
+        data = json.loads(run("recall", "storage", "-k", "10", *args, "--json").stdout)
+        return {i["id"] for g in ("current", "caution", "history") for i in data[g]}
+
+    assert ids() == {saved, habit, readme}
+    assert ids("--tag", "storage") == {saved}
+    assert ids("--tag", "storage", "--tag", "team") == {saved, habit}
+    assert ids("--path", "shop") == {saved}
+    assert ids("--path", "shop/", "--path", "README.md") == {saved, readme}
+    assert ids("--tag", "team", "--path", "shop") == set()
+    assert "no decision matches the filters" in run("recall", "storage", "--tag", "nope").stdout
+    touching = json.loads(run("recall", "--touching", "shop", "README.md", "--tag", "docs", "--json").stdout)
+    assert [i["id"] for i in touching["current"]] == [readme]
+    bad = run("recall", "storage", "--path", "/etc", code=2)
+    assert bad.stderr.count("\n") == 1 and "path filter '/etc'" in bad.stderr

@@ -37,6 +37,7 @@ from click.shell_completion import CompletionItem
 import memvet
 from memvet import Ledger, MemvetError, Status
 from memvet._config import FORMATS, Config, find_config, parse_statuses
+from memvet._filter import make_filter
 from memvet.cli import _format
 from memvet.cli._format import Row, short, when
 
@@ -647,11 +648,16 @@ def _print_groups(result: memvet.Recall, notes: Callable[[memvet.RecallItem], li
                    "uncommitted changes).")
 @click.option("-k", "k", default=None, type=click.IntRange(min=0),
               help="How many decisions. [default: 5 for a query; all for --touching/--diff]")
+@click.option("--tag", "tags", multiple=True, metavar="TAG",
+              help="Only decisions carrying this tag (repeatable: any of them).")
+@click.option("--path", "paths", multiple=True, metavar="PATH",
+              help="Only decisions anchored at or under this repository-relative file or folder "
+                   "(repeatable: any of them).")
 @click.option("--at", default=None, metavar="REV", help="Verify at a revision (default: working tree).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.pass_context
 def recall(ctx: click.Context, words: tuple[str, ...], touching: bool, diff: str | None, k: int | None,
-           at: str | None, as_json: bool) -> None:
+           tags: tuple[str, ...], paths: tuple[str, ...], at: str | None, as_json: bool) -> None:
     """Recall decisions relevant to a question, or resting on what you are about to edit.
 
     Results come verified and grouped: current, verify before relying, history.
@@ -659,6 +665,7 @@ def recall(ctx: click.Context, words: tuple[str, ...], touching: bool, diff: str
     \b
     Example:
       memvet recall "how are orders stored?" -k 8
+      memvet recall "how are orders stored?" --tag storage --path shop/
       memvet recall --touching shop/store.py shop/money.py::round_price
       memvet recall --diff origin/main
     """
@@ -669,10 +676,13 @@ def recall(ctx: click.Context, words: tuple[str, ...], touching: bool, diff: str
         if touching and not words:
             raise click.UsageError("--touching needs at least one PATH")
         result = ledger.about(list(words), diff=diff, at=at, base=os.getcwd())
-        if k is not None:
+        wanted = make_filter(tags, paths)
+        if k is not None or wanted is not None:
             from memvet._recall import group_recall
 
-            result = group_recall(result.query, result.target, [(i.verdict, i.score) for i in result.items], k)
+            items = [i for i in result.items if wanted is None or wanted.matches(i.verdict.decision)]
+            result = group_recall(result.query, result.target, [(i.verdict, i.score) for i in items],
+                                  len(items) if k is None else k)
         if as_json:
             data = result.to_dict()
             for group in ("current", "caution", "history"):
@@ -687,13 +697,13 @@ def recall(ctx: click.Context, words: tuple[str, ...], touching: bool, diff: str
     if not words:
         raise click.UsageError("recall needs a QUERY, --touching PATH..., or --diff [REV]")
     ledger = _ledger(ctx, embeds=True)
-    result = ledger.recall(" ".join(words), k=5 if k is None else k, at=at)
+    result = ledger.recall(" ".join(words), k=5 if k is None else k, at=at, tags=tags, paths=paths)
     if as_json:
         _emit_json(result.to_dict())
         return
     _print_groups(result)
     if not result.items:
-        click.echo("no decisions recorded yet")
+        click.echo("no decision matches the filters" if tags or paths else "no decisions recorded yet")
 
 
 def _touching(item: memvet.RecallItem, words: Iterable[str], ledger: Ledger) -> list[str]:

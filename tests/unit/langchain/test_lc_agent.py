@@ -48,7 +48,7 @@ def remember_preference(key: str, claim: str, runtime: ToolRuntime) -> str:
     """Keep a team preference in long-term memory."""
     runtime.store.put(("preferences",), key, {"claim": claim})
     item = runtime.store.get(("preferences",), key)
-    return f"kept {key}: {item.value['status']}"
+    return f"kept {key}: {item.value['memvet']['status']}"
 
 
 def _script(model: ScriptedModel) -> Iterator[AIMessage]:

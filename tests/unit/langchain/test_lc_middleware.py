@@ -162,3 +162,15 @@ def test_store_outage_is_not_an_empty_memory(ledger) -> None:
     with pytest.raises(memvet.StoreUnavailableError):
         MemVetMiddleware(Down()).wrap_model_call(_request([HumanMessage("x")]), handler)
     assert seen == []
+
+
+def test_middleware_misuse_is_loud(ledger) -> None:
+    import memvet
+
+    with pytest.raises(TypeError, match="MemVetMiddleware needs a memvet.Ledger as its first argument"):
+        MemVetMiddleware("repo")  # type: ignore[arg-type]
+    with pytest.raises(memvet.UsageError, match="k must be a whole number of zero or more, got '5'"):
+        MemVetMiddleware(ledger, k="5")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="unexpected keyword argument 'top_k'"):
+        MemVetMiddleware(ledger, top_k=3)  # type: ignore[call-arg]
+    assert MemVetMiddleware(ledger, include="current").include == ("current",)

@@ -8,6 +8,7 @@ from typing import Any
 
 import memvet
 import pytest
+from langchain_core.messages import HumanMessage
 from langgraph.store.base import (
     BaseStore,
     GetOp,
@@ -18,8 +19,7 @@ from langgraph.store.base import (
     SearchOp,
 )
 
-from memvet_langchain import MemVetStore
-from memvet_langchain._store import _escape, _unescape
+from memvet_langchain import MemVetMiddleware, MemVetStore
 
 NS = ("memories", "team a")
 SAVE = "shop/store.py::OrderStore.save"
@@ -33,6 +33,12 @@ def store(ledger: memvet.Ledger) -> MemVetStore:
     return MemVetStore(ledger, agent_writes="active")
 
 
+def m(item: Item | None) -> dict[str, Any]:
+    """The verdict MemVet adds to a served value."""
+    assert item is not None
+    return item.value["memvet"]
+
+
 def test_is_a_langgraph_store(store) -> None:
     assert isinstance(store, BaseStore)
 
@@ -41,16 +47,16 @@ def test_put_records_a_decision_and_get_serves_its_verdict(store, repo) -> None:
     store.put(NS, "orders", {"claim": "Orders are appended as JSON lines", "anchors": [SAVE], "tags": ["io"]})
     item = store.get(NS, "orders")
     assert isinstance(item, Item) and item.key == "orders" and tuple(item.namespace) == NS
-    assert item.value["status"] == "verified" and item.value["group"] == "current"
-    assert item.value["anchors"] == [SAVE] and item.value["tags"] == ["io"]
-    assert item.value["text"] == "Orders are appended as JSON lines"
-    decision = store.ledger_for(NS).get(item.value["id"])
+    assert m(item)["status"] == "verified" and m(item)["group"] == "current"
+    assert m(item)["anchors"] == [SAVE] and item.value["tags"] == ["io"]
+    assert m(item)["text"] == "Orders are appended as JSON lines"
+    decision = store.ledger.get(m(item)["id"])
     assert decision.claim == "Orders are appended as JSON lines"
-    assert store.ledger.decisions() == []  # the namespace is its own ledger
+    assert "io" in decision.tags
 
     repo.replace("shop/store.py", '"a"', '"ab"')
     repo.commit("binary append")
-    drifted = store.get(NS, "orders").value
+    drifted = m(store.get(NS, "orders"))
     assert drifted["status"] == "stale" and "OrderStore.save" in drifted["reason"]
     assert drifted["text"].startswith("stale, the evidence it rested on was rewritten")
     assert store.get(NS, "missing") is None
@@ -61,65 +67,126 @@ def test_delete_is_a_rejection_with_a_receipt(store) -> None:
     store.put(NS, "cache", {"claim": "Cache orders in a module dict"})
     store.delete(NS, "cache")
     item = store.get(NS, "cache")
-    assert item.value["status"] == "rejected" and item.value["group"] == "history"
-    assert item.value["text"] == ("previously tried, rejected: deleted through the LangGraph store "
-                                  "(was: Cache orders in a module dict)")
-    receipts = store.ledger_for(NS).history(item.value["id"])
+    assert m(item)["status"] == "rejected" and m(item)["group"] == "history"
+    assert m(item)["text"] == ("previously tried, rejected: deleted through the LangGraph store "
+                               "(was: Cache orders in a module dict)")
+    receipts = store.ledger.history(m(item)["id"])
     assert [r.action for r in receipts] == ["record", "reject"]
     assert receipts[-1].reason == "deleted through the LangGraph store"
     store.delete(NS, "cache")  # already rejected: nothing more to do
     store.delete(NS, "never-there")
     store.delete(("no", "such"), "key")
-    assert len(store.ledger_for(NS).history(item.value["id"])) == 2
+    assert len(store.ledger.history(m(item)["id"])) == 2
 
     hiding = MemVetStore(store.ledger, include=("current", "caution"), delete_reason="obsolete")
     assert hiding.get(NS, "cache") is None
     hiding.put(NS, "other", {"claim": "Invoices are PDF"})
     hiding.delete(NS, "other")
-    assert store.get(NS, "other").value["reason"] == "obsolete"
+    assert m(store.get(NS, "other"))["reason"] == "obsolete"
+    store.put(NS, "third", {"claim": "Invoices are mailed"})
+    store.delete(NS, "third", reason="we stopped mailing")
+    assert m(store.get(NS, "third"))["reason"] == "we stopped mailing"
+    with pytest.raises(ValueError, match="a delete reason must be a non-empty string"):
+        store.delete(NS, "third", reason=" ")
 
 
 def test_putting_a_new_claim_under_a_key_supersedes(store) -> None:
     store.put(NS, "orders", {"claim": "Orders are appended as JSON lines", "anchors": [SAVE]})
-    old_id = store.get(NS, "orders").value["id"]
+    first = store.get(NS, "orders")
+    old_id = m(first)["id"]
     store.put(NS, "orders", {"claim": "Orders are written to SQLite", "anchors": [SAVE],
                              "reason": "we need queries"})
-    new = store.get(NS, "orders").value
+    newer = store.get(NS, "orders")
+    new = m(newer)
     assert new["id"] != old_id and new["status"] == "verified"
-    old = store.ledger_for(NS).get(old_id)
+    assert newer.created_at == first.created_at and newer.updated_at > first.updated_at  # survives supersede
+    old = store.ledger.get(old_id)
     assert old.lifecycle is memvet.Lifecycle.SUPERSEDED and old.reason == "we need queries"
-    # A value read back and put again unchanged confirms instead of adding a copy.
-    store.put(NS, "orders", new)
-    assert store.get(NS, "orders").value["id"] == new["id"]
-    assert store.ledger_for(NS).get(new["id"]).confirmations == 1
+    # A value read back and put again unchanged writes nothing.
+    store.put(NS, "orders", newer.value)
+    assert m(store.get(NS, "orders"))["id"] == new["id"]
+    assert len(store.ledger.decisions()) == 2
     # Re-putting a deleted key records afresh; the rejection stays as history.
     store.delete(NS, "orders")
     store.put(NS, "orders", {"claim": "Orders are written to SQLite", "anchors": [SAVE]})
-    assert store.get(NS, "orders").value["status"] == "verified"
-    lifecycles = sorted(d.lifecycle.value for d in store.ledger_for(NS).decisions())
+    assert m(store.get(NS, "orders"))["status"] == "verified"
+    lifecycles = sorted(d.lifecycle.value for d in store.ledger.decisions())
     assert lifecycles == ["active", "rejected", "superseded"]
 
 
 def test_default_supersede_reason_names_the_key(store) -> None:
     store.put(NS, "k", {"claim": "Use tabs"})
-    first = store.get(NS, "k").value["id"]
+    first = m(store.get(NS, "k"))["id"]
     store.put(NS, "k", {"claim": "Use four spaces"})
-    assert store.ledger_for(NS).get(first).reason == "replaced through the LangGraph store (key 'k')"
+    assert store.ledger.get(first).reason == "replaced through the LangGraph store (key 'k')"
 
 
-@pytest.mark.parametrize("value, message", [
-    ({"note": "hello"}, "unknown key"),
-    ({"text": "hello"}, "non-empty .claim."),
-    ({"claim": "x", "priority": 3}, "priority"),
-    ({"claim": "  "}, "non-empty 'claim'"),
-    ({"claim": 3}, "non-empty 'claim'"),
-    ({"claim": "x", "anchors": SAVE}, "list of anchor specs"),
-    ({"claim": "x", "anchors": [1]}, "list of anchor specs"),
+@pytest.mark.parametrize("value", [
+    {"note": "hello", "n": 3, "nested": {"a": [1, 2.5, None, True]}, "claim": "Prefer short notes"},
+    {"content": "The user prefers dark mode"},
+    {"content": {"kind": "preference", "text": "dark"}, "tags": "ui"},
+    {"rating": 5, "liked": ["tea", "jazz"]},
+    {"claim": "Orders are appended", "anchors": SAVE, "unicode": "ü ß 漢"},
 ])
-def test_values_that_are_not_decisions_are_refused(store, value, message) -> None:
-    with pytest.raises(ValueError, match=message):
+def test_any_json_value_round_trips(store, value) -> None:
+    store.put(NS, "k", value)
+    item = store.get(NS, "k")
+    assert {k: v for k, v in item.value.items() if k != "memvet"} == value
+    plain = MemVetStore(store.ledger, verdict_key=None).get(NS, "k")
+    assert plain.value == value
+    assert [i.value for i in MemVetStore(store.ledger, verdict_key=None).search(NS)] == [value]
+
+
+def test_the_claim_comes_from_claim_then_content_then_the_json(store) -> None:
+    store.put(NS, "a", {"claim": "From claim", "content": "not this"})
+    store.put(NS, "b", {"content": "From content"})
+    store.put(NS, "c", {"rating": 5})
+    store.put(NS, "d", {"content": {"nested": True}})
+    claims = {k: store.ledger.get(m(store.get(NS, k))["id"]).claim for k in "abcd"}
+    assert claims == {"a": "From claim", "b": "From content", "c": '{"rating": 5}',
+                      "d": '{"content": {"nested": true}}'}
+    custom = MemVetStore(store.ledger, agent_writes="active", claim_keys="memory")
+    custom.put(NS, "e", {"memory": "From memory", "claim": "not this"})
+    assert store.ledger.get(m(custom.get(NS, "e"))["id"]).claim == "From memory"
+    assert MemVetStore(store.ledger, claim_keys=["text", "content"]).claim_keys == ("text", "content")
+
+
+@pytest.mark.parametrize("value, error, message", [
+    ({"claim": "x", "anchors": [1]}, ValueError, "'anchors' must be a string or a list of strings"),
+    ({"claim": "x", "tags": {"a": 1}}, ValueError, "'tags' must be a string or a list of strings"),
+    ({"claim": "x", "when": object()}, ValueError, "a store value must be JSON"),
+    (["not", "a", "dict"], ValueError, "a store value must be a dict"),
+])
+def test_values_that_cannot_be_kept_are_refused(store, value, error, message) -> None:
+    with pytest.raises(error, match=message):
         store.put(NS, "k", value)
     assert store.get(NS, "k") is None
+
+
+def test_values_without_anchors_are_never_refused(store) -> None:
+    store.put(NS, "k", {"content": "Use `frobnicate()` from the `Widget` class"})
+    assert m(store.get(NS, "k"))["status"] == "unanchored"
+
+
+def test_claims_with_anchors_are_bound_at_write(store) -> None:
+    with pytest.raises(memvet.UnboundClaimError):
+        store.put(NS, "k", {"claim": "OrderStore.save calls fsync_all()", "anchors": SAVE})
+
+
+def test_store_and_middleware_on_one_ledger_see_the_same_memories(store) -> None:
+    store.put(("memories", "u1"), "pref", {"content": "Orders are appended as JSON lines", "anchors": [SAVE]})
+    recall = MemVetMiddleware(store.ledger).recall([HumanMessage("how are orders appended?")])
+    assert [i.claim for i in recall.items] == ["Orders are appended as JSON lines"]
+    recorded = store.ledger.record("Order checksums are the byte sum", [SUM]).id
+    assert store.get(("memories", "u1"), recorded) is None  # a decision not put through a store is no item
+
+
+def test_two_items_with_one_claim_stay_two_items(store) -> None:
+    store.put(("memories", "u1"), "k", {"content": "The user likes tea"})
+    store.put(("memories", "u2"), "k", {"content": "The user likes tea"})
+    a, b = m(store.get(("memories", "u1"), "k")), m(store.get(("memories", "u2"), "k"))
+    assert a["id"] != b["id"]
+    assert [tuple(i.namespace) for i in store.search(("memories", "u2"), query="tea")] == [("memories", "u2")]
 
 
 def test_unresolvable_anchor_is_refused(store) -> None:
@@ -153,12 +220,13 @@ def test_search_by_query_filter_offset_and_limit(store, repo) -> None:
     keys = [(tuple(i.namespace), i.key) for i in found]
     assert sorted(keys) == [(NS, "save"), (NS, "sum"), (("memories", "team b"), "ids")]
     assert next(i for i in found if i.key == "save").value["claim"] == "Orders are written to SQLite"
+    assert [i.key for i in store.search(("memories", "team b"), query="orders")] == ["ids"]
 
     listed = store.search(("memories",))
-    assert [i.key for i in listed] == ["sum", "ids", "save"]  # oldest first
+    assert [i.key for i in listed] == ["save", "sum", "ids"]  # oldest first put (created_at)
     assert all(i.score is None for i in listed)
-    assert [i.key for i in store.search(("memories",), offset=1, limit=1)] == ["ids"]
-    assert [i.key for i in store.search((), filter={"status": "unanchored"})] == ["ids", "x"]
+    assert [i.key for i in store.search(("memories",), offset=1, limit=1)] == ["sum"]
+    assert [i.key for i in store.search((), filter={"memvet": {"status": "unanchored"}})] == ["ids", "x"]
     assert store.search(("memories",), query="orders", filter={"anchors": [SUM]})[0].key == "sum"
 
 
@@ -169,14 +237,14 @@ def test_filter_operators(store) -> None:
     def keys(flt: dict[str, Any]) -> list[str]:
         return [i.key for i in store.search(NS, filter=flt)]
 
-    assert keys({"status": {"$eq": "verified"}}) == ["b"]
-    assert keys({"status": {"$ne": "verified"}}) == ["a"]
+    assert keys({"memvet": {"status": "verified"}}) == ["b"]
+    assert keys({"claim": {"$ne": "Rule B"}}) == ["a"]
     assert keys({"tags": ["x"]}) == ["a"]
     assert keys({"tags": ("x", "y")}) == []
     assert keys({"claim": {"sub": 1}}) == []  # a nested filter on a non-dict value
     assert keys({"missing": {"$gt": 0}}) == []
     created = store.get(NS, "b").created_at.timestamp()
-    assert keys({"claim": {"$eq": "Rule A"}, "status": {"$ne": "stale"}}) == ["a"]
+    assert keys({"claim": {"$eq": "Rule A"}, "tags": {"$ne": ["y"]}}) == ["a"]
     with pytest.raises(ValueError, match="unsupported filter operator"):
         keys({"claim": {"$regex": "R.*"}})
     store_b = store.get(NS, "b")
@@ -195,7 +263,6 @@ def test_list_namespaces(store) -> None:
     for ns in [("memories", "team a"), ("memories", "team b"), ("docs", "team a", "x")]:
         store.put(ns, "k", {"claim": f"Rule for {'/'.join(ns)}"})
     store.get(("empty",), "k")  # a read creates nothing
-    store.ledger_for(("opened", "empty"))  # an opened namespace with nothing in it is not listed
     assert store.list_namespaces() == [("docs", "team a", "x"), ("memories", "team a"),
                                        ("memories", "team b")]
     assert store.list_namespaces(prefix=("memories",)) == [("memories", "team a"), ("memories", "team b")]
@@ -208,23 +275,25 @@ def test_list_namespaces(store) -> None:
     assert MemVetStore(store.ledger).list_namespaces(max_depth=1) == [("docs",), ("memories",)]
 
 
-@pytest.mark.parametrize("label", ["team a", "a-", "_x", "ü/ß:*", "UPPER lower 09"])
-def test_labels_escape_reversibly_into_collection_names(label) -> None:
-    escaped = _escape(label)
-    assert all(ch.isascii() and (ch.isalnum() or ch == "_") for ch in escaped)
-    assert _unescape(escaped) == label
+@pytest.mark.parametrize("label", ["team a", "a-", "_x", "ü/ß:*", "a::b", "UPPER lower 09"])
+def test_labels_and_keys_round_trip(store, label) -> None:
+    store.put((label, "x"), label, {"claim": f"Rule {label}"})
+    assert store.get((label, "x"), label).value["claim"] == f"Rule {label}"
+    assert store.list_namespaces() == [(label, "x")]
+    assert [i.key for i in store.search((label,))] == [label]
 
 
 def test_similar_labels_get_distinct_namespaces(store) -> None:
     store.put(("a b",), "k", {"claim": "Space"})
     store.put(("a-b",), "k", {"claim": "Dash"})
+    store.put(("a",), "b/k", {"claim": "Slash in the key"})
     assert store.get(("a b",), "k").value["claim"] == "Space"
     assert store.get(("a-b",), "k").value["claim"] == "Dash"
+    assert store.get(("a",), "b/k").value["claim"] == "Slash in the key"
+    assert store.get(("a", "b"), "k") is None
 
 
 def test_invalid_namespaces_are_refused(store) -> None:
-    with pytest.raises(InvalidNamespaceError, match="too long"):
-        store.put(("x" * 200,), "k", {"claim": "c"})
     with pytest.raises(InvalidNamespaceError):
         store.batch([PutOp(("a.b",), "k", {"claim": "c"})])
     with pytest.raises(InvalidNamespaceError, match="langgraph"):
@@ -249,9 +318,9 @@ def test_batch_keeps_order(store) -> None:
         GetOp(NS, "k"),
     ])
     assert results[0] is None and results[3] is None
-    assert results[1].value["status"] == "unanchored"
+    assert m(results[1])["status"] == "unanchored"
     assert [i.key for i in results[2]] == ["k"]
-    assert results[4].value["status"] == "rejected"
+    assert m(results[4])["status"] == "rejected"
 
 
 async def test_async_api_runs_in_a_worker_thread(store) -> None:
@@ -265,24 +334,27 @@ async def test_async_api_runs_in_a_worker_thread(store) -> None:
     store.batch = spy  # type: ignore[method-assign]
     await store.aput(NS, "k", {"claim": "Rule K", "anchors": [SUM]})
     item = await store.aget(NS, "k")
-    assert item.value["status"] == "verified"
+    assert m(item)["status"] == "verified"
     assert [i.key for i in await store.asearch(NS, query="rule")] == ["k"]
     assert await store.alist_namespaces() == [NS]
-    await store.adelete(NS, "k")
-    assert (await store.aget(NS, "k")).value["status"] == "rejected"
+    await store.adelete(NS, "k", reason="async delete")
+    assert m(await store.aget(NS, "k"))["reason"] == "async delete"
     assert threads and all(t != threading.main_thread().name for t in threads)
-
-
-def test_decisions_written_directly_are_served_under_their_id(store) -> None:
-    ledger = store.ledger_for(NS)
-    decision = ledger.record("Written by the CLI", tags=["cli"]).id
-    item = store.get(NS, decision)
-    assert item.key == decision and item.value["tags"] == ["cli"]
 
 
 def test_empty_delete_reason_is_refused(ledger) -> None:
     with pytest.raises(ValueError, match="delete_reason"):
         MemVetStore(ledger, delete_reason=" ")
+
+
+def test_store_misuse_is_loud(ledger) -> None:
+    with pytest.raises(TypeError, match="MemVetStore needs a memvet.Ledger as its first argument"):
+        MemVetStore("repo")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="unexpected keyword argument 'index'"):
+        MemVetStore(ledger, index={"dims": 3})  # type: ignore[call-arg]
+    with pytest.raises(ValueError, match="claim_keys must be"):
+        MemVetStore(ledger, claim_keys=[])
+    assert MemVetStore(ledger, include="current").include == ("current",)
 
 
 # ------------------------------------------------------------------ proposals (the default for an agent's put)
@@ -291,24 +363,24 @@ def test_empty_delete_reason_is_refused(ledger) -> None:
 def test_put_writes_a_proposal_by_default(ledger) -> None:
     store = MemVetStore(ledger)
     store.put(NS, "orders", {"claim": "Orders are appended as JSON lines", "anchors": [SAVE]})
-    item = store.get(NS, "orders").value
+    item = m(store.get(NS, "orders"))
     assert (item["status"], item["group"], item["lifecycle"]) == ("proposed", "caution", "proposed")
     assert item["text"] == "proposed, not yet reviewed: Orders are appended as JSON lines"
-    inner = store.ledger_for(NS)
+    inner = store.ledger
     assert inner.agent_writes == "proposed"
     inner.approve(item["id"])
-    assert store.get(NS, "orders").value["status"] == "verified"
+    assert m(store.get(NS, "orders"))["status"] == "verified"
 
     # Replacing an approved value proposes the replacement; the old one stays current.
     store.put(NS, "orders", {"claim": "Orders are written to SQLite", "anchors": [SAVE]})
-    replacement = store.get(NS, "orders").value
+    replacement = m(store.get(NS, "orders"))
     assert replacement["status"] == "proposed"
     assert inner.get(replacement["id"]).supersedes == item["id"]
     assert inner.verify(item["id"]).status is memvet.Status.VERIFIED
 
     # Replacing a proposal before review withdraws it and proposes against the same target.
     store.put(NS, "orders", {"claim": "Orders are written to Postgres", "anchors": [SAVE]})
-    newest = store.get(NS, "orders").value
+    newest = m(store.get(NS, "orders"))
     assert inner.verify(replacement["id"]).status is memvet.Status.REJECTED
     assert "replaced through the LangGraph store before review (key 'orders')" in \
         inner.verify(replacement["id"]).reason
@@ -316,24 +388,27 @@ def test_put_writes_a_proposal_by_default(ledger) -> None:
     inner.approve(newest["id"])
     assert inner.verify(item["id"]).status is memvet.Status.SUPERSEDED
 
-    # The same value again confirms the proposal; delete turns a proposal down.
+    # The same value again writes nothing; delete turns a proposal down.
     store.put(NS, "style", {"claim": "Prefer small pure functions"})
+    style = m(store.get(NS, "style"))
     store.put(NS, "style", {"claim": "Prefer small pure functions"})
-    style = store.get(NS, "style").value
-    assert inner.get(style["id"]).confirmations == 1
+    assert m(store.get(NS, "style"))["id"] == style["id"]
     store.delete(NS, "style")
-    assert store.get(NS, "style").value["status"] == "rejected"
+    assert m(store.get(NS, "style"))["status"] == "rejected"
 
 
 def test_a_proposal_over_a_superseded_target_is_proposed_anew(ledger) -> None:
+    active = MemVetStore(ledger, agent_writes="active")
     store = MemVetStore(ledger)
-    inner = store.ledger_for(NS)
-    first = inner.record("Orders are appended as JSON lines", [SAVE], tags=["lg-key:orders"]).id
+    inner = store.ledger
+    active.put(NS, "orders", {"claim": "Orders are appended as JSON lines", "anchors": [SAVE]})
+    first = m(active.get(NS, "orders"))["id"]
     store.put(NS, "orders", {"claim": "Orders are written to SQLite", "anchors": [SAVE]})
-    proposal = store.get(NS, "orders").value["id"]
+    proposal = m(store.get(NS, "orders"))["id"]
+    assert inner.get(proposal).supersedes == first
     inner.supersede(first, "Orders are written by a worker", [SAVE], reason="moved", tags=["other"])
     store.put(NS, "orders", {"claim": "Orders are written to Postgres", "anchors": [SAVE]})
-    newest = inner.get(store.get(NS, "orders").value["id"])
+    newest = inner.get(m(store.get(NS, "orders"))["id"])
     assert inner.get(proposal).lifecycle is memvet.Lifecycle.REJECTED
     assert newest.lifecycle is memvet.Lifecycle.PROPOSED and newest.supersedes == ""
 
@@ -342,7 +417,7 @@ def test_the_store_follows_the_ledger_setting_and_its_own_argument(ledger) -> No
     ledger.agent_writes = "active"
     store = MemVetStore(ledger)
     store.put(NS, "orders", {"claim": "Orders are appended as JSON lines", "anchors": [SAVE]})
-    assert store.get(NS, "orders").value["status"] == "verified"
+    assert m(store.get(NS, "orders"))["status"] == "verified"
     assert MemVetStore(ledger, agent_writes="proposed").agent_writes == "proposed"
     with pytest.raises(ValueError, match="agent_writes must be 'proposed' or 'active'"):
         MemVetStore(ledger, agent_writes="yes")

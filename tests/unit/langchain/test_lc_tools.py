@@ -299,3 +299,46 @@ def test_record_takes_quotes_and_unbound_and_answers_an_unbound_term(ledger) -> 
     stray = _call(tool, {"claim": "OrderStore.save appends", "anchors": [SAVE], "quotes": {LOAD: "x"}})
     assert stray.status == "error" and "not one of the anchors" in stray.content
     assert "quote the line it rests on" in tool.description
+
+
+# ------------------------------------------------------------------ misuse is loud
+
+
+@pytest.mark.parametrize("cls", [MemVetRecordTool, MemVetRecallTool, MemVetSupersedeTool, MemVetRejectTool,
+                                 MemVetCheckTool])
+def test_tools_take_a_checked_ledger_positionally(ledger, cls) -> None:
+    assert cls(ledger).ledger is ledger
+    with pytest.raises(TypeError, match=f"{cls.__name__} needs a memvet.Ledger as its first argument"):
+        cls("repo")
+    with pytest.raises(ValueError, match="Extra inputs are not permitted"):
+        cls(ledger, top_k=1)
+
+
+def test_memvet_tools_checks_its_ledger() -> None:
+    with pytest.raises(TypeError, match="memvet_tools needs a memvet.Ledger .*got str '.'"):
+        memvet_tools(".")  # type: ignore[arg-type]
+
+
+def test_a_single_anchor_or_tag_string_is_one(ledger) -> None:
+    tools = _tools(ledger, agent_writes="active")
+    out = _call(tools["memvet_record"], {"claim": "Orders are saved one line each", "anchors": SAVE,
+                                         "tags": "storage"})
+    decision = ledger.decisions()[-1]
+    assert [a.spec for a in decision.anchors] == [SAVE] and decision.tags == ("storage",)
+    assert "Recorded decision" in out.content
+    _call(tools["memvet_record"], {"claim": "Orders ids are short", "anchors": None, "tags": None})
+    assert ledger.decisions()[-1].anchors == ()
+
+
+def test_recall_tool_filters_by_tags_and_paths(ledger) -> None:
+    saved = ledger.record("Orders are saved one line each", [SAVE], tags=["storage"]).id
+    loose = ledger.record("Order ids are UUID4 strings", tags=["ids"]).id
+    recall = _tools(ledger)["memvet_recall"]
+    assert f"[{loose}]" in _call(recall, {"query": "orders", "tags": "ids"}).content
+    assert f"[{saved}]" not in _call(recall, {"query": "orders", "tags": ["ids"]}).content
+    only_shop = _call(recall, {"query": "orders", "paths": "shop/"}).content
+    assert f"[{saved}]" in only_shop and f"[{loose}]" not in only_shop
+    bad = _call(recall, {"query": "orders", "paths": "/etc"}).content
+    assert "UsageError: path filter '/etc' must be relative to the repository root" in bad
+    schema = recall.tool_call_schema.model_json_schema()
+    assert {"tags", "paths"} <= set(schema["properties"])

@@ -146,10 +146,13 @@ async def test_async_query_engine(drifted):
     assert by_id(response.source_nodes)[drifted.stale].metadata["memvet_status"] == "stale"
 
 
-class DownLedger:
+class DownLedger(memvet.Ledger):
     """A ledger whose store cannot be reached."""
 
     namespace = "down"
+
+    def __init__(self) -> None:  # a fake: nothing to open
+        pass
 
     def get(self, decision_id):
         raise memvet.StoreUnavailableError("the Chroma server at localhost:8000 cannot be reached")
