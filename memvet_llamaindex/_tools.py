@@ -75,8 +75,8 @@ class MemVetToolSpec(BaseToolSpec):
             claim (str): The decision in one or two sentences.
             anchors (list[str] | None): Evidence: "path/to/file.py::Class.method", "path/to/file", "dep:requests>=2", "import:pickle" or "pattern:<regex>"; repository-relative.
             tags (list[str] | None): Optional labels, e.g. ["storage"].
-            quotes (dict[str, str] | None): Code each anchor says that the claim rests on, keyed by the anchor as written.
-            unbound (list[str] | None): Code terms of the claim deliberately not in the anchored code.
+            quotes (dict[str, str] | None): Code the claim rests on, keyed by its anchor as written.
+            unbound (list[str] | None): Claim terms deliberately not in the anchored code.
         """
         return _describe(self.ledger.record(claim, memvet.quoted(names(anchors), quotes), tags=names(tags),
                                             proposed=self._proposing(), unbound=names(unbound)))
