@@ -542,7 +542,7 @@ def _bound(term: Term, index: _Index, exists: Callable[[Term], bool]) -> tuple[b
 
 
 def bind(claim: str, evidence: Sequence[EvidenceText], *, exists: Callable[[Term], bool] | None = None,
-         unbound: Iterable[str] = ()) -> list[UnboundTerm]:
+         unbound: Iterable[str] = (), terms: Sequence[Term] | None = None) -> list[UnboundTerm]:
     """The claim's code-like terms that its evidence does not contain.
 
     Args:
@@ -552,6 +552,8 @@ def bind(claim: str, evidence: Sequence[EvidenceText], *, exists: Callable[[Term
             of the repository at the recorded commit (default: never).
         unbound: Terms the writer declares as deliberately unbound; they
             are skipped.
+        terms: The claim's terms when the caller has them already
+            (default: :func:`claim_terms` of ``claim``).
 
     Returns:
         One :class:`UnboundTerm` per term that binds nowhere (empty: the
@@ -562,7 +564,7 @@ def bind(claim: str, evidence: Sequence[EvidenceText], *, exists: Callable[[Term
     looked = tuple(ev.label for ev in evidence)
     check = exists or (lambda term: False)
     out = []
-    for term in claim_terms(claim):
+    for term in claim_terms(claim) if terms is None else terms:
         if term.text in declared:
             continue
         ok, nearest = _bound(term, index, check)

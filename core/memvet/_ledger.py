@@ -569,7 +569,10 @@ class Ledger:
             AnchorNotFoundError, AmbiguousSymbolError, UnsupportedFileError,
             PathOutsideRepositoryError, InvalidAnchorError.
         """
-        snap = self.snapshot(at)
+        return self._resolve_anchors(anchors, self.snapshot(at), base)
+
+    def _resolve_anchors(self, anchors: Iterable[AnchorLike] | AnchorLike | None, snap: Snapshot,
+                         base: str | None) -> list[Anchor]:
         if anchors is None:
             anchors = []
         elif isinstance(anchors, (str, AnchorSpec)):
@@ -601,19 +604,24 @@ class Ledger:
                 line each, with where it looked and what the code says.
             UsageError: A declared term that is not a code term of the claim.
         """
+        return self._bind_claim(claim, anchors, self.snapshot(at), unbound)
+
+    def _bind_claim(self, claim: str, anchors: Sequence[Anchor], snap: Snapshot,
+                    unbound: Iterable[str]) -> tuple[str, ...]:
         if isinstance(unbound, str):
             unbound = [unbound]
         declared = tuple(dict.fromkeys(str(u).strip().strip("`") for u in unbound if str(u).strip()))
-        terms = [t.text for t in claim_terms(claim)]
-        stray = [u for u in declared if u not in terms]
+        terms = claim_terms(claim)
+        texts = [t.text for t in terms]
+        stray = [u for u in declared if u not in texts]
         if stray:
-            listed = ", ".join(f"`{t}`" for t in terms) or "none"
+            listed = ", ".join(f"`{t}`" for t in texts) or "none"
             raise UsageError(f"unbound term {stray[0]!r} is not a code term of the claim (its terms: {listed})")
         if not anchors:
             return declared  # nothing to bind to: it reads `unanchored`, never `verified`
-        snap = self.snapshot(at)
         missing = bind(claim, self.evidence.claim_evidence(anchors, snap),
-                       exists=lambda term: self.evidence.names_exist(term, snap), unbound=declared)
+                       exists=lambda term: self.evidence.names_exist(term, snap), unbound=declared,
+                       terms=terms)
         if missing:
             raise UnboundClaimError(render_unbound(missing), tuple(missing))
         return declared
@@ -690,8 +698,8 @@ class Ledger:
             reason = self._reason(reason, "a supersede")
             old = self._require_active(supersedes)
         snap = self.snapshot(at)
-        resolved = self.resolve_anchors(anchors, at, base=base)
-        declared = self.bind_claim(claim, resolved, at, unbound=unbound)
+        resolved = self._resolve_anchors(anchors, snap, base)
+        declared = self._bind_claim(claim, resolved, snap, unbound)
         keys = anchor_keys(resolved)
         author = self._author(author)
         now = time.time()

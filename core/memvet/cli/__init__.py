@@ -431,6 +431,18 @@ def approve(ctx: click.Context, decision_id: str, reason: str | None, as_json: b
     click.echo(f"{decision.id} approved{replaces}: {verdict.status.value} ({verdict.reason})")
 
 
+def _print_checks(checks: Iterable[Any], found: Iterable[Any]) -> None:
+    """Each anchor check with its quote and, where one was taken, its excerpt."""
+    checks = list(checks)
+    shown: list[Any] = list(found) or [None] * len(checks)
+    for check_, excerpt in zip(checks, shown):
+        click.echo(f"  anchor:   {check_.anchor.spec}  [{check_.result.value}] {check_.detail}")
+        if check_.anchor.quote:
+            click.echo(f"    quote:  {check_.anchor.quote}")
+        if excerpt is not None:
+            _print_excerpt(excerpt)
+
+
 def _print_excerpt(excerpt: Any, indent: str = "    ") -> None:
     """The anchored lines of an excerpt, the diff since recorded, and notes."""
     if excerpt.lines:
@@ -496,13 +508,7 @@ def review(ctx: click.Context, at: str | None, code: bool, as_json: bool) -> Non
             click.echo(f"  tags:     {', '.join(d.tags)}")
         if d.confirmations:
             click.echo(f"  proposed again {d.confirmations} time{'s' if d.confirmations != 1 else ''}")
-        excerpt_of: list[Any] = list(excerpt_list) if excerpt_list else [None] * len(v.checks)
-        for check_, excerpt in zip(v.checks, excerpt_of):
-            click.echo(f"  anchor:   {check_.anchor.spec}  [{check_.result.value}] {check_.detail}")
-            if check_.anchor.quote:
-                click.echo(f"    quote:  {check_.anchor.quote}")
-            if excerpt is not None:
-                _print_excerpt(excerpt)
+        _print_checks(v.checks, excerpt_list)
         if d.unbound:
             click.echo(f"  unbound:  {', '.join(d.unbound)} (declared as not in the anchored code)")
         for c in proposal.conflicts:
@@ -763,13 +769,7 @@ def show(ctx: click.Context, decision_id: str, at: str | None, code: bool, as_js
     if not verdict.checks:
         for anchor in d.anchors:
             click.echo(f"  anchor:   {anchor.spec}  (as recorded)")
-    shown: list[Any] = list(found) if found else [None] * len(verdict.checks)
-    for check_, excerpt in zip(verdict.checks, shown):
-        click.echo(f"  anchor:   {check_.anchor.spec}  [{check_.result.value}] {check_.detail}")
-        if check_.anchor.quote:
-            click.echo(f"    quote:  {check_.anchor.quote}")
-        if excerpt is not None:
-            _print_excerpt(excerpt)
+    _print_checks(verdict.checks, found)
     if receipts:
         click.echo("  history:")
     for r in receipts:
