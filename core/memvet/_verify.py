@@ -40,7 +40,8 @@ class Verifier:
         Anchors are checked file by file rather than decision by decision:
         the symbol cache keeps the parse of the last few files only, so this
         order is what makes a batch parse each changed blob once, whatever
-        the order of its decisions.
+        the order of its decisions. The symbols missing from their paths are
+        then looked for in one move search for the whole batch.
 
         Args:
             decisions: What to check, with their effective lifecycle.
@@ -55,8 +56,9 @@ class Verifier:
             for i, d in enumerate(decisions) if early[i] is None
             for j, a in enumerate(d.anchors)
         )
-        checks = {(i, j): self.evidence.check(decisions[i].anchors[j], snap, decisions[i].commit)
-                  for _, i, j in work}
+        found = self.evidence.check_many([(decisions[i].anchors[j], decisions[i].commit) for _, i, j in work],
+                                         snap)
+        checks = {(i, j): check for (_, i, j), check in zip(work, found, strict=True)}
         return [
             _proposal(v if v is not None else
                       self.combine(d, tuple(checks[i, j] for j in range(len(d.anchors))), snap.name, now))
@@ -68,7 +70,7 @@ class Verifier:
         early = self._without_evidence(decision, snap.name, now)
         if early is not None:
             return _proposal(early)
-        checks = tuple(self.evidence.check(a, snap, decision.commit) for a in decision.anchors)
+        checks = tuple(self.evidence.check_many([(a, decision.commit) for a in decision.anchors], snap))
         return _proposal(self.combine(decision, checks, snap.name, now))
 
     def _without_evidence(self, decision: Decision, target: str, now: float | None) -> Verdict | None:
