@@ -64,7 +64,7 @@ GENERATED = re.compile(
 
 #: How alike (difflib ratio over code tokens) a renamed symbol's changed body
 #: must be to the recorded one to count as the same symbol.
-RENAMED_SIMILARITY = 0.75
+RENAMED_SIMILARITY = 0.85
 #: How far the best renamed candidate must lead the next one.
 RENAMED_MARGIN = 0.1
 #: Bodies shorter than this many tokens are too small to recognize once renamed and changed.

@@ -117,6 +117,22 @@ def test_verify_bench(history: RepoBuilder) -> None:
     assert r["files_changed_parsed"] >= 1 and r["lines_changed_files"] > 0
 
 
+def test_verify_bench_spread(history: RepoBuilder) -> None:
+    r = _run("verify_bench.py", "--repo", str(history.path), "--jump", "2", "--spread", "--decisions", "3",
+             "--scale", "6", "--repeat", "2")
+    assert r["mode"] == "spread"
+    small, big = r["rows"]
+    assert small["decisions"] == 3 and small["files_anchored"] == 2   # one per file first
+    assert big["decisions"] == 6 and big["files_anchored"] == 2       # then a second, a third... per file
+    assert small["naive_agreement"] == "3/3" and big["naive_agreement"] == "6/6"
+    assert big["statuses"].get("refuted", 0) + big["statuses"].get("needs_revalidation", 0) >= 1
+    for row in (small, big):
+        assert row["cold_check_ms"] > 0 and row["parse_floor_ms"] > 0 and row["naive_ms"] > 0
+        assert row["files_changed"] >= 1
+    assert small["recall"]["recall_warm"] > 0 and small["recall"]["plain_query"] > 0
+    assert set(r["targets"]) >= {"cold_le_2x_floor", "naive_ge_3x_cold", "recall_le_1.2x_plain", "cold_ratio"}
+
+
 def test_latency(history: RepoBuilder) -> None:
     r = _run("latency.py", "--repo", str(history.path), "--jump", "2", "--decisions", "4", "--embedding",
              "hashing", "--sizes", "50,200", "--queries", "10", "--anchors", "5", "--repeat", "2",
