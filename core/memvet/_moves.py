@@ -113,6 +113,7 @@ class _Wanted:
     leaf: int  # word id of the last segment
     candidates: list[str] = field(default_factory=list)
     renamed_to: list[str] = field(default_factory=list)
+    added: set[str] = field(default_factory=set)
     same_name: list[str] = field(default_factory=list)
     same_body: list[str] = field(default_factory=list)
     same_leaf: list[str] = field(default_factory=list)
@@ -181,12 +182,15 @@ class MoveSearch:
             self._changes[key] = found
         return found
 
-    def candidate_paths(self, recorded_commit: str, snap: Snapshot, path: str) -> tuple[list[str], list[str]]:
-        """Where ``path``'s content may have gone: its rename targets, and
-        every candidate (rename targets first, then every file changed since
-        the recorded commit, or every file when the commit is not in the
-        history), generated and vendored files left out."""
+    def candidate_paths(self, recorded_commit: str, snap: Snapshot, path: str
+                        ) -> tuple[list[str], list[str], set[str]]:
+        """Where ``path``'s content may have gone: every candidate (rename
+        targets first, then every file changed since the recorded commit, or
+        every file when the commit is not in the history), the rename
+        targets, and the files added since; generated and vendored files
+        left out."""
         changes = self.changes(recorded_commit, snap)
+        added: set[str] = set()
         if changes is None:
             listed = [p for p in snap.paths() if p != path]
             renamed: list[str] = []
@@ -196,8 +200,9 @@ class MoveSearch:
                     if c.kind in ("added", "modified", "renamed") and c.new_path != path
                     and c.new_path not in renamed]
             listed = renamed + rest
+            added = {c.new_path for c in changes if c.kind == "added"}
         keep = [p for p in listed if not GENERATED.search(p)]
-        return keep, [p for p in renamed if not GENERATED.search(p)]
+        return keep, [p for p in renamed if not GENERATED.search(p)], added
 
     # ------------------------------------------------------------------ search
 
@@ -220,7 +225,7 @@ class MoveSearch:
                 markers=word_ids(self._body_markers(a)),
                 leaf=word_ids(leaf_words[-1:] or [a.name])[0],
             )
-            w.candidates, w.renamed_to = self.candidate_paths(item.recorded_commit, snap, a.path)
+            w.candidates, w.renamed_to, w.added = self.candidate_paths(item.recorded_commit, snap, a.path)
             w.candidates = [p for p in w.candidates if _code.language_for_path(p) == a.language]
             wanted.append(w)
         found = self._scan(wanted, words, snap)
@@ -350,7 +355,14 @@ class MoveSearch:
         parent, _, leaf = a.name.rpartition(".")
         if not parent:
             return None
-        for path in dict.fromkeys(self._home_paths(w) + w.same_leaf):
+        if item.file_exists:
+            here = self.evidence.table_at(a.path, a.language, snap)
+            if here is None or parent in here.symbols:  # the class is still there: the method went
+                return None
+        # Where a renamed class can be: its file, the file's new name, or a
+        # file that did not exist at the recorded commit (in any other file
+        # the "new" class may be an old one that inherited the method).
+        for path in dict.fromkeys(self._home_paths(w) + [p for p in w.same_leaf if p in w.added]):
             table = self.evidence.table_at(path, a.language, snap)
             renamed = None if table is None else _renamed_parent(old, table, parent)
             sym = None if renamed is None or table is None else table.symbols.get(f"{renamed}.{leaf}")
@@ -422,7 +434,8 @@ def _renamed_parent(old: _code.SymbolTable, new: _code.SymbolTable, parent: str)
     """The class of ``new`` that ``parent`` (a class of ``old``) was renamed
     to: ``parent`` is gone, the class is new at the same depth, and it keeps
     at least two and at least :data:`CLASS_OVERLAP` of ``parent``'s members."""
-    if parent in new.symbols or parent not in old.symbols:
+    was = old.symbols.get(parent)
+    if parent in new.symbols or was is None or was.kind not in _CLASS_KINDS:
         return None
     before = _members(old, parent)
     if len(before) < 2:

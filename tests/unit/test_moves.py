@@ -145,6 +145,39 @@ def test_a_class_that_keeps_its_name_is_not_a_rename(repo, ledger):
     assert verdict.status is Status.REFUTED, verdict.reason
 
 
+def test_a_method_pulled_up_into_a_new_base_class_elsewhere_is_not_a_class_rename(repo, ledger):
+    """Found on sqlalchemy: the class is still in its file, so the method
+    went away from it, whatever class elsewhere now defines that name (with
+    another body; the same body elsewhere is a move)."""
+    cursor = ("class OracleCursor:\n    def __init__(self, conn):\n        self.conn = conn\n\n"
+              "    def close(self):\n        self.conn = None\n\n"
+              "    def enter(self):\n        self.conn.begin()\n        return self\n")
+    repo.write("db/oracle.py", cursor)
+    repo.write("db/base.py", "def helper():\n    return 1\n")
+    repo.commit("cursor")
+    rec = ledger.record("enter begins a transaction", ["db/oracle.py::OracleCursor.enter"])
+    repo.write("db/oracle.py", "from db.base import DbapiCursor\n\n\n" + cursor[: cursor.index("    def enter")]
+               .replace("class OracleCursor:", "class OracleCursor(DbapiCursor):"))
+    repo.write("db/base.py", "def helper():\n    return 1\n\n\n" + cursor.replace("OracleCursor", "DbapiCursor")
+               .replace("self.conn.begin()", "self.conn.begin(deferred=True)"))
+    repo.commit("pull enter up")
+    verdict = ledger.verify(rec.id, at="HEAD")
+    assert verdict.status is Status.REFUTED, verdict.reason
+
+
+def test_a_function_nested_in_a_function_has_no_class_to_rename(repo, ledger):
+    repo.write("db/provision.py", "def configure(engine):\n    def checkout(conn, record):\n"
+               "        conn.ping()\n        record.touch()\n\n    engine.listen(checkout)\n")
+    repo.commit("provision")
+    rec = ledger.record("checkout pings the connection", ["db/provision.py::configure.checkout"])
+    repo.write("db/provision.py", "def setup(engine):\n    engine.listen(None)\n")
+    repo.write("db/pool.py", "class Record:\n    def checkout(self, conn):\n        conn.ping()\n\n"
+               "    def configure(self):\n        return self\n")
+    repo.commit("rework provisioning")
+    verdict = ledger.verify(rec.id, at="HEAD")
+    assert verdict.status is Status.REFUTED, verdict.reason
+
+
 def test_a_function_renamed_with_a_changed_body_is_a_move(repo, ledger):
     repo.write("pkg/prices.py", PRICES)
     repo.commit("prices")
