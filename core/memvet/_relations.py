@@ -17,14 +17,18 @@ order
     ``A followed by B``: ``A`` must come before ``B`` in the anchored code
     (first occurrences, comments, docstrings and the signature left out).
     ``A takes precedence over B``, ``prefers A over B``, ``A, falling back
-    to B``: ``A`` must come first in the one statement that holds both
-    (``os.environ.get("A") or os.environ.get("B")``, ``("A", "B")``). When
-    no statement holds both, nothing is said: precedence across statements
-    depends on which assignment runs last, which text cannot tell.
+    to B``: ``A`` must come first in a statement that holds both and lets
+    its first operand win: a fallback chain (``os.environ.get("A") or
+    os.environ.get("B")``, ``??``, ``||``, ``if ... else``) or a loop over
+    candidates that stops at the first hit (``break``, ``return``, ``if x
+    is None``). A loop that merges each in turn lets the last one win, and
+    precedence across statements depends on which assignment runs last:
+    there nothing is said.
 value
     A plain word of the claim that the code assigns (``cnonce = ...``) or
     tests as a string (``if "text" in content_type:``), paired within four
-    words with a number or a named variant (``MD5``, ``utf-8``, ``sha256``):
+    words with a number, a named variant (``MD5``, ``utf-8``, ``sha256``) or
+    an address (``127.0.0.1``):
     when what the code computes it from (following local assignments two
     steps) or returns for it holds values of the same kind but not the
     claim's, the claim is refused: ``cnonce`` is computed from ``sha1``,
@@ -313,15 +317,41 @@ def _sequence(code: _Code, first: str, second: str) -> int | None:
     return code.atoms[j].line
 
 
+_FALLBACK = re.compile(r"\bor\b|\|\||\?\?|\belse\b")
+_STOPS = re.compile(r"\b(?:break|return)\b|\bis None\b|\bis not None\b|\bif not\b|===? (?:null|undefined)\b")
+
+
+def _first_wins(code: _Code, line: int, first: str, second: str) -> bool:
+    """Whether the statement lets its first operand win: a fallback chain
+    (``a or b``, ``a ?? b``, ``a if c else b``), or a loop over candidates
+    that stops at the first hit. A loop that merges each in turn (later
+    wins), or a bare tuple, says nothing about precedence."""
+    text = code.logical_text(line)
+    between = text[min(text.find(first), text.find(second)):max(text.rfind(first), text.rfind(second))]
+    if _FALLBACK.search(between):
+        return True
+    if not re.match(r"\s*for\b", code.physical[code.logical[line][0]]):
+        return False
+    head = code.physical[code.logical[line][0]]
+    indent = len(head) - len(head.lstrip())
+    body = []
+    for first_line, _ in code.logical[line + 1:]:
+        physical = code.physical[first_line]
+        if len(physical) - len(physical.lstrip()) <= indent:
+            break
+        body.append(physical)
+    return bool(_STOPS.search("\n".join(body)))
+
+
 def _same_statement(code: _Code, first: str, second: str) -> int | None:
-    """The statement holding both with ``second`` first, when none holds them the other way."""
+    """The statement that lets ``second`` win over ``first``, when none lets ``first`` win."""
     lines: dict[int, list[str]] = {}
     for a in code.atoms:
         if a.text in (first, second):
             lines.setdefault(a.line, []).append(a.text)
     contrary = None
     for line, seen in lines.items():
-        if first in seen and second in seen:
+        if first in seen and second in seen and _first_wins(code, line, first, second):
             if seen.index(first) < seen.index(second):
                 return None
             contrary = line if contrary is None else contrary
@@ -369,7 +399,12 @@ def _numbers(text: str) -> set[float]:
     return out
 
 
+_ADDRESS = re.compile(r"(?<![\w.])(?:localhost|\d{1,3}(?:\.\d{1,3}){3})(?::\d{1,5})?(?![\w.]*\w)")
+
+
 def _family(term: Term) -> str:
+    if term.kind is TermKind.ADDRESS and _ADDRESS.fullmatch(term.text):
+        return "address"
     if term.kind is TermKind.NUMBER:
         return "number" if re.fullmatch(r"-?\d+(?:\.\d+)?", term.text) else ""
     if term.kind is TermKind.IDENTIFIER and _VARIANT.match(_fold(term.text)):
@@ -459,6 +494,10 @@ def _value(clause: str, words: Sequence[_Word], codes: Sequence[_Code], declared
             if family == "variant":
                 have = _variants(text)
                 ok = _fold(value.text) in have
+                shown = sorted(have)
+            elif family == "address":
+                have = set(_ADDRESS.findall(text))
+                ok = value.text in have
                 shown = sorted(have)
             else:
                 nums = _numbers(text)

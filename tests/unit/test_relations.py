@@ -326,3 +326,21 @@ def test_a_value_named_with_what_the_code_computes_it_from_is_never_contradicted
     form = data.draw(st.sampled_from(["the {n} is {v}.", "{n} uses {v}.", "{v} is used for {n}.",
                                       "the {n} is a {v} digest."]))
     assert contradictions(form.format(n=name, v=value), [EvidenceText("x.py::f", SETTINGS)]) == []
+
+
+def test_a_loop_that_merges_in_turn_says_nothing_about_precedence():
+    # flask's load_dotenv: (".flaskenv", ".env") merged in turn, so .env wins.
+    merged = [EvidenceText("cli.py::load", 'def load():\n    data = {}\n    for name in ("flaskenv", "dotenv"):\n'
+                                          "        data |= values(name)\n    return data\n")]
+    assert contradictions("dotenv takes precedence over flaskenv.", merged) == []
+    stops = [EvidenceText("cli.py::load", 'def load():\n    for name in ("flaskenv", "dotenv"):\n'
+                                         "        if found(name):\n            return name\n")]
+    assert [c.rule for c in contradictions("dotenv takes precedence over flaskenv.", stops)] == ["order"]
+
+
+def test_an_address_is_a_value_too():
+    # flask's Flask.run: host from SERVER_NAME, else 127.0.0.1.
+    ev = [EvidenceText("app.py::run", 'def run(host=None):\n    if not host:\n        host = "127.0.0.1"\n'
+                                      "    serve(host)\n")]
+    assert [c.rule for c in contradictions("run binds the host to 0.0.0.0 by default.", ev)] == ["value"]
+    assert contradictions("run binds the host to 127.0.0.1 by default.", ev) == []
