@@ -44,6 +44,7 @@ Examples::
 
 from __future__ import annotations
 
+import json
 import random
 import sys
 from pathlib import Path
@@ -368,6 +369,11 @@ def spread_run(root: Path, repo: GitRepo, base: str, head: str, n: int, seed: in
     return out
 
 
+def _progress(row: dict[str, Any]) -> None:
+    """One finished configuration on stderr, as JSON (a long run's partial result)."""
+    print(json.dumps({k: v for k, v in row.items() if k != "moves"}), file=sys.stderr, flush=True)
+
+
 def measure_spread(repo_path: str, jump: int, n_decisions: int, scale: int, repeat: int, k: int,
                    seed: int) -> dict[str, Any]:
     """The issue-16 configuration (see the module docstring)."""
@@ -378,8 +384,10 @@ def measure_spread(repo_path: str, jump: int, n_decisions: int, scale: int, repe
     changed = set(_bench.git(root, "diff", "--name-only", base, head).splitlines())
     runs = max(1, min(repeat, 5))
     rows = [spread_run(root, repo, base, head, n_decisions, seed, changed, runs, runs, recall=(k, repeat))]
+    _progress(rows[-1])
     if scale:
         rows.append(spread_run(root, repo, base, head, scale, seed, changed, max(1, min(runs, 3)), 1))
+        _progress(rows[-1])
     first = rows[0]
     targets: dict[str, Any] = {
         "cold_le_2x_floor": first["cold_vs_floor"] <= 2.0,
