@@ -32,12 +32,13 @@ from pathlib import Path
 from typing import Any
 
 import click
+from click.exceptions import NoArgsIsHelpError
 from click.shell_completion import CompletionItem
 
 import memvet
 from memvet import Ledger, MemvetError, Status
 from memvet._config import FORMATS, Config, find_config, parse_statuses
-from memvet._filter import make_filter
+from memvet._filter import MAX_K, make_filter
 from memvet._text import clean, json_safe, one_line
 from memvet.cli import _format
 from memvet.cli._format import Row, short, when
@@ -78,6 +79,17 @@ class CliError(click.ClickException):
 
 
 class _Group(click.Group):
+    def make_context(self, info_name: str | None, args: list[str], parent: click.Context | None = None,
+                     **extra: Any) -> click.Context:
+        # The global options are parsed here, before invoke: their errors
+        # (``--repo FILE``) get the same one-line format as every other.
+        try:
+            return super().make_context(info_name, args, parent=parent, **extra)
+        except click.UsageError as exc:
+            if isinstance(exc, NoArgsIsHelpError):
+                raise
+            raise CliError(f"{exc.format_message()} (see memvet --help)") from exc
+
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
@@ -147,7 +159,7 @@ def _open(params: dict[str, Any], config: Config) -> Ledger:
     similarity = config.similarity_threshold
     duplicate = config.duplicate_threshold
     return Ledger.open(params.get("repo") or ".", path=params.get("ledger_dir"),
-                       namespace=params.get("namespace"), server=params.get("server") or None,
+                       namespace=params.get("namespace") or config.namespace, server=params.get("server") or None,
                        token=params.get("token") or None, team=params.get("team") or None,
                        user=params.get("user") or None,
                        similarity_threshold=0.80 if similarity is None else similarity,
@@ -288,7 +300,7 @@ PROPOSE_OPTION = click.option(
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
-@click.option("--repo", default=".", show_default=True, type=click.Path(file_okay=False),
+@click.option("--repo", default=".", show_default=True, type=click.Path(file_okay=False, exists=False),
               help="A folder inside the git repository.")
 @click.option("--ledger", "ledger_dir", default=None, envvar="MEMVET_LEDGER", metavar="DIR",
               help="Ledger folder (default: <repo>/.memvet). Env: MEMVET_LEDGER.")
@@ -323,8 +335,43 @@ def cli(ctx: click.Context, repo: str, ledger_dir: str | None, server: str | Non
       memvet record "Orders are saved in one transaction" --symbol shop/orders.py::OrderStore.save
       memvet check --since origin/main --format github
     """
+    _refuse_empty(ctx)
     ctx.obj = {"repo": repo, "ledger_dir": ledger_dir, "namespace": namespace, "server": server,
                "token": token, "team": team, "user": user, "embedding": embedding}
+
+
+#: The global options that name a place or an identity, and their variables.
+_ENV = {"repo": None, "ledger_dir": "MEMVET_LEDGER", "server": "MEMVET_SERVER", "token": "MEMVET_TOKEN",
+        "namespace": "MEMVET_NAMESPACE", "team": "MEMVET_TEAM", "user": "MEMVET_USER",
+        "embedding": "MEMVET_EMBEDDING"}
+
+
+def _refuse_empty(ctx: click.Context) -> None:
+    """An empty global option or variable is an error, never "not set".
+
+    A pull request from a fork runs with its secrets withheld: the workflow
+    still sets ``MEMVET_SERVER: ${{ secrets.MEMVET_SERVER }}``, now empty.
+    Read as unset it would fall back to an empty local ledger, and the gate
+    would pass with nothing checked. click drops empty variables before
+    they reach the options, so the environment is read here.
+
+    Raises:
+        CliError: Naming the flag or the variable and what to do.
+    """
+    from click.core import ParameterSource
+
+    for name, env in _ENV.items():
+        value = ctx.params.get(name)
+        given = ctx.get_parameter_source(name) is ParameterSource.COMMANDLINE
+        flag = "--ledger" if name == "ledger_dir" else f"--{name}"
+        if given and value is not None and not value.strip():
+            raise CliError(f"{flag} is empty: give a value, or leave the option out")
+        if not given and env is not None and env in os.environ and not os.environ[env].strip():
+            what = {"MEMVET_SERVER": "refusing to fall back to the local ledger, which would check nothing "
+                                     "(a pull request from a fork gets empty secrets); set it to the server "
+                                     "URL, or unset it to use the local ledger",
+                    "MEMVET_TOKEN": "set it to the server's token, or unset it"}.get(env, "set it, or unset it")
+            raise CliError(f"{env} is set but empty: {what}")
 
 
 def _print_record(result: memvet.RecordResult, as_json: bool) -> None:
@@ -670,7 +717,7 @@ def _print_groups(result: memvet.Recall, notes: Callable[[memvet.RecallItem], li
 @click.option("--diff", "diff", is_flag=False, flag_value="HEAD", default=None, metavar="[REV]",
               help="Return the decisions anchored in the files changed since REV (default HEAD: your "
                    "uncommitted changes).")
-@click.option("-k", "k", default=None, type=click.IntRange(min=0),
+@click.option("-k", "k", default=None, type=click.IntRange(min=0, max=MAX_K),
               help="How many decisions. [default: 5 for a query; all for --touching/--diff]")
 @click.option("--tag", "tags", multiple=True, metavar="TAG",
               help="Only decisions carrying this tag (repeatable: any of them).")
