@@ -307,11 +307,12 @@ def _compile(pattern: str, flags: str = "") -> Any:
 def _as_text(data: bytes) -> tuple[str, str]:
     """The text an absence pattern is matched against, and how it was read:
     ``""`` (UTF-8), ``"Latin-1"`` (not UTF-8: every byte is one character,
-    so no byte is skipped) or ``"binary"`` (NUL bytes; read as Latin-1 too)."""
+    so no byte is skipped) or ``"binary"`` (NUL bytes; UTF-8 or Latin-1)."""
+    binary = b"\x00" in data
     try:
-        return data.decode("utf-8"), ""
+        return data.decode("utf-8"), "binary" if binary else ""
     except UnicodeDecodeError:
-        return data.decode("latin-1"), "binary" if b"\x00" in data else "Latin-1"
+        return data.decode("latin-1"), "binary" if binary else "Latin-1"
 
 
 def _how(how: str) -> str:
