@@ -9,7 +9,7 @@ from types import MappingProxyType
 
 __all__ = ["HASH_VERSION", "ParsedFile", "Symbol", "SymbolTable"]
 
-HASH_VERSION = 1
+HASH_VERSION = 2
 """Version of the normalization and hashing rules.
 
 Bumped whenever a change to this package can change any symbol's hash or
