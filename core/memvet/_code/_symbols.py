@@ -277,7 +277,8 @@ def _collect(root: tree_sitter.Node, language: str) -> list[_Def]:
         chain = True  # still in a chain of values: `var a = b.c = function () {}`
         while up is not None:
             if chain:
-                chain = up.type in _CHAINS and _value_of(up) == prev.id
+                chain = (up.type in _CHAINS and _value_of(up) == prev.id) or (
+                    d.kind == "mixin" and up.type in ("arguments", "call_expression"))
             owner = defs.get(up.id)
             if owner is not None and not chain:
                 d.parent = owner

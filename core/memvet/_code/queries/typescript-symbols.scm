@@ -58,14 +58,15 @@
 
 ; Mixins: an object passed to extend/assign/mixin/merge after a named target
 ; names its members by the target: `_.extend(Model.prototype, Events, {...})`,
-; `Object.assign(Foo.prototype, {...})`, `extend(Foo, {...})`.
+; `Object.assign(Foo.prototype, {...})`, `extend(Foo, {...})`, also when the
+; call's result is bound: `jQuery.Animation = jQuery.extend(Animation, {...})`.
 (call_expression
   function: (member_expression property: (property_identifier) @_m
     (#any-of? @_m "extend" "assign" "mixin" "merge"))
-  arguments: (arguments . [(identifier) (member_expression)] @name (object) @scope.object))
+  arguments: (arguments . [(identifier) (member_expression)] @name (object) @scope.mixin))
 (call_expression
   function: (identifier) @_m (#any-of? @_m "extend" "assign" "mixin" "merge")
-  arguments: (arguments . [(identifier) (member_expression)] @name (object) @scope.object))
+  arguments: (arguments . [(identifier) (member_expression)] @name (object) @scope.mixin))
 ; A statement `jQuery.fn.extend({...})` extends its callee's object in place:
 ; members are `jQuery.fn.x`. (Used as a value, `var V = Base.extend({...})`,
 ; the object's members belong to the binding: `V.x`.)
