@@ -284,7 +284,7 @@ def _target_patterns(target: list[str]) -> tuple[list[re.Pattern[str]], list[re.
     decl = rf"(?:(?:var|let|const)\s+{_IDENT}\s*=\s*)?"
     return [re.compile(rf"^(\s*){decl}{_CHAIN}{t}\s*=\s*{_CHAIN}{_FUNC_VALUE}")], [
         re.compile(rf"^(\s*){decl}{_CHAIN}{t}\s*=\s*\{{"),
-        re.compile(rf"^(\s*)(?:{_IDENT}\s*\.\s*)*(?:extend|assign|mixin|merge)\(\s*{t}\s*,[^;]*\{{\s*$"),
+        re.compile(rf"^(\s*){decl}{_CHAIN}(?:{_IDENT}\s*\.\s*)*(?:extend|assign|mixin|merge)\(\s*{t}\s*,[^;]*\{{\s*$"),
         re.compile(rf"^(\s*){t}\s*\.\s*(?:extend|mixin)\(\s*\{{"),
     ]
 
@@ -307,9 +307,40 @@ def _find_target(lines: list[str], target: list[str], member: bool, leaf: bool, 
         if not member:
             found = _find_lines(lines, pats, lo, hi)
             # A member of an object passed to a call (`jQuery.each({ parent: function`)
-            # keeps its plain name.
-            return found or _find_target(lines, target, True, leaf, lo, hi)
+            # keeps its plain name, if nothing around it gives one.
+            return found or [(i, ind) for i, ind in _find_target(lines, target, True, leaf, lo, hi)
+                             if not _named_enclosure(lines, i)]
     return _find_lines(lines, pats, lo, hi)
+
+
+_NAMING_OPENERS = [re.compile(p) for p in (
+    r"^\s*(?:(?:var|let|const)\s+)?[\w$.]+\s*=\s*\{\s*$",                # x.y = {   var x = {
+    r"(?:extend|assign|mixin|merge)\(\s*[\w$.]+\s*,.*\{\s*$",          # _.extend(X.prototype, {
+    r"[\w$.]+\.(?:extend|mixin)\(\s*\{\s*$",                         # jQuery.fn.extend({
+    r"^\s*(?:var|let|const)\s+[\w$]+\s*=.*\(\s*\{\s*$",                # var V = Base.extend({
+    r"^\s*[\w$\"']+\s*:\s*\{\s*$",                                     # key: {
+    r"\bfunction\s*\*?\s*[\w$]+\s*\(",                                  # function name(
+    r"^\s*[\w$.]+\s*[:=]\s*(?:async\s+)?function\b",                    # name: function / a.b = function
+    r"^\s*(?:class\s+[\w$]+|(?:static\s+|async\s+)*(?!(?:if|for|while|switch|catch|with)\b)[\w$]+\s*\([^;]*\)\s*\{\s*$)",  # class C / m() {
+)]
+
+
+def _named_enclosure(lines: list[str], i: int) -> bool:
+    """Whether some line enclosing line ``i`` (by indentation) names a scope
+    or a function: then a member on line ``i`` is named under it."""
+    indent = len(lines[i].expandtabs(4)) - len(lines[i].expandtabs(4).lstrip())
+    for k in range(i - 1, -1, -1):
+        text = lines[k].expandtabs(4)
+        if not text.strip():
+            continue
+        ind = len(text) - len(text.lstrip())
+        if ind < indent:
+            if any(pat.search(text) for pat in _NAMING_OPENERS):
+                return True
+            indent = ind
+            if ind == 0:
+                return False
+    return False
 
 
 def _find_lines(lines: list[str], pats: list[re.Pattern[str]], lo: int, hi: int) -> list[tuple[int, int]]:
@@ -396,6 +427,13 @@ def js_truth(root: Path, rev_from: str, rev_to: str, snap_from: Any, snap_to: An
         return "changed", f"git log -L: {len(touched)} commit(s) changed it"
     if src_to is not None and not now.startswith("0 declarations"):
         return "", f"--to: {now}"
+    leaf = re.escape(case.qualname.rsplit(".", 1)[-1])
+    if src_to is not None and re.search(
+            rf"(?<![\w$]){leaf}\s*[:=]\s*(?:async\s+)?function\b|\bfunction\s*\*?\s*{leaf}\s*\(",
+            src_to.decode("utf-8", "replace")):
+        # Gone by the locator's rules, yet the file still declares the name
+        # somewhere it cannot place (`.on("x", cb = function ...)`).
+        return "", f"--to: {case.qualname} not located, but its last name is still declared in the file"
     for path in candidates:
         if path == case.path or _code.language_for_path(path) not in JS_LANGUAGES:
             continue

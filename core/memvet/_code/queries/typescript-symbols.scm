@@ -50,10 +50,11 @@
 ; `module.exports = {...}`, `exports.VERSION = "1.0"`.
 (program (expression_statement
   (assignment_expression left: [(member_expression) (subscript_expression)] @name) @definition.variable))
-; Elsewhere an object assigned to a member names a scope:
-; `Parser.prototype = { parse: function () {} }` -> Parser.prototype.parse
+; Elsewhere an object assigned to a name names a scope:
+; `Parser.prototype = { parse: function () {} }` -> Parser.prototype.parse,
+; `boolHook = { set: function () {} }` -> boolHook.set
 (assignment_expression
-  left: [(member_expression) (subscript_expression)] @name
+  left: [(identifier) (member_expression) (subscript_expression)] @name
   right: (object)) @scope.object
 
 ; Mixins: an object passed to extend/assign/mixin/merge after a named target
