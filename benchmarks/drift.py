@@ -427,6 +427,11 @@ def js_truth(root: Path, rev_from: str, rev_to: str, snap_from: Any, snap_to: An
         return "changed", f"git log -L: {len(touched)} commit(s) changed it"
     if src_to is not None and not now.startswith("0 declarations"):
         return "", f"--to: {now}"
+    if src_to is not None and "." in case.qualname:
+        target = r"\s*\.\s*".join(re.escape(seg) for seg in case.qualname.split("."))
+        rebound = re.findall(rf"^{target}\s*=(?!=)", src_to.decode("utf-8", "replace"), re.M)
+        if len(rebound) == 1:  # `exports.etag = function` became `exports.etag = make(...)`
+            return "changed", "the top-level target is now bound to another value"
     leaf = re.escape(case.qualname.rsplit(".", 1)[-1])
     if src_to is not None and re.search(
             rf"(?<![\w$]){leaf}\s*[:=]\s*(?:async\s+)?function\b|\bfunction\s*\*?\s*{leaf}\s*\(",

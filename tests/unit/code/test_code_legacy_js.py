@@ -272,6 +272,15 @@ jQuery.each(list, function () { jQuery.fn[name] = function () {}; });
     # `$.extend(true, ...)`: the first argument is no name, so the members
     # keep their plain names; a used `extend` result binds to its variable.
     assert names(src) == ["Widget.prototype.draw", "Shape.area", "skipped", "merged", "merged.used"]
+    # jQuery 4's effects.js: a mixin whose result is bound names by its
+    # target, not by the binding; an object assigned to a plain name is a scope.
+    bound = """\
+jQuery.Animation = jQuery.extend( Animation, { tweener: function( props, callback ) {} } );
+function init() {
+  boolHook = { set: function( elem, value, name ) { return name; } };
+}
+"""
+    assert names(bound) == ["jQuery.Animation", "Animation.tweener", "init", "init.boolHook.set"]
 
 
 def test_short_names_are_ambiguous_only_when_they_are():
