@@ -740,8 +740,12 @@ class Evidence:
 
         return load
 
-    def _baseline_hash(self, anchor: Anchor, recorded_commit: str) -> tuple[str, str] | None:
-        """The recorded symbol's (hash, shape) under the current hasher."""
+    def _baseline_hash(self, anchor: Anchor, recorded_commit: str) -> tuple[str, str] | str | None:
+        """The recorded symbol's (hash, shape) under the current hasher.
+
+        ``None`` when the recorded file cannot be read; a reason when it can
+        but the current naming rules no longer give a symbol that name.
+        """
         if anchor.hash_version == _code.HASH_VERSION:
             return anchor.body_hash, anchor.shape or anchor.body_hash
         blob_id = anchor.blob_id
@@ -753,7 +757,12 @@ class Evidence:
         if data is None:
             return None
         sym, _ = self.cache.symbol(blob_id, anchor.language, anchor.name, lambda: data)
-        return (sym.hash, sym.shape) if sym is not None else None
+        if sym is None:
+            return (f"{anchor.spec}: recorded with hasher v{anchor.hash_version}; the naming rules of "
+                    f"v{_code.HASH_VERSION} give no symbol that name in the recorded file (e.g. an "
+                    "overload now named by its implementation, or a function now named by its "
+                    "assignment); revalidate it")
+        return sym.hash, sym.shape
 
     def _check_symbol(self, a: Anchor, snap: Snapshot, recorded_commit: str) -> AnchorCheck:
         blob = snap.blob_id(a.path)
@@ -767,6 +776,8 @@ class Evidence:
                 f"recorded commit {recorded_commit[:12]} is not in this history (shallow clone or "
                 "rewritten history); revalidate it",
             )
+        if isinstance(baselines, str):
+            return AnchorCheck(a, AnchorResult.UNVERIFIABLE, baselines)
         baseline, shape = baselines
         if blob is not None:
             found = self._symbol(a.path, blob, a.language, a.name, snap)
