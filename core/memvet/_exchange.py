@@ -301,9 +301,8 @@ def export_jsonl(ledger: Ledger) -> LedgerDump:
     carries no export timestamp, so exporting an unchanged ledger twice gives
     the same bytes.
     """
-    found, bad = ledger.store.all_decisions()
-    found.sort(key=lambda d: (d.created_at, d.id))
-    receipts = ledger.store.receipts_for(None)
+    found, bad = ledger.records()
+    receipts = ledger.log()
     header = {"memvet": "ledger", "schema": DUMP_SCHEMA, "namespace": ledger.namespace}
     lines = [_dumps("header", header)]
     lines += [_dumps("decision", decision_to_dict(d)) for d in found]

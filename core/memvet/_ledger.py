@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from memvet import _code
+from memvet._about import about
 from memvet._anchors import AnchorSpec, Evidence, parse_anchor
 from memvet._claims import bind, claim_terms, render_unbound
 from memvet._cache import SymbolCache
@@ -57,6 +58,7 @@ from memvet._store import (
     is_persistent,
     persistent_client,
 )
+from memvet._reads import OnVerdict
 from memvet._verify import Verifier
 
 __all__ = ["Ledger"]
@@ -319,11 +321,17 @@ class Ledger:
 
     def decisions(self) -> list[Decision]:
         """Every decision in the namespace, oldest first (corrupt records skipped)."""
-        found, bad = self.store.all_decisions()
+        found, bad = self.records()
         for exc in bad:
-            log.warning("%s", exc)
-        found.sort(key=lambda d: (d.created_at, d.id))
+            log.warning("skipping a corrupt record: %s", exc)
         return self._effective(found)
+
+    def tagged(self, tags: Iterable[str]) -> list[Decision]:
+        """Every decision carrying any of ``tags``, effective lifecycle,
+        oldest first (asked of Chroma as a ``where``: for narrow tags)."""
+        found = self._effective(self.store.with_any("tags", list(tags)))
+        found.sort(key=lambda d: (d.created_at, d.id))
+        return found
 
     def snapshot(self, at: str | None = None) -> Snapshot:
         """The target of a read (``None``: the working tree)."""
@@ -333,18 +341,77 @@ class Ledger:
         """The verdict on one decision at ``at``."""
         return self.verifier.verdict(self.get(decision_id), self.snapshot(at))
 
-    def check(self, at: str | None = None) -> list[Verdict]:
+    def verdicts(self, decisions: Iterable[Decision], at: str | Snapshot | None = None, *,
+                 now: float | None = None, on_verdict: OnVerdict | None = None) -> list[Verdict]:
+        """Verdicts on the given decisions, their lifecycles taken as given.
+
+        For callers that choose what to check: a filtered list, or decisions
+        shown as they stood at another time (the audit checks a superseded
+        decision as active at commits before its supersede).
+
+        Args:
+            decisions: What to check, in order.
+            at: The target: a revision, ``None`` for the working tree, or a
+                snapshot from :meth:`snapshot` (to check many lists at one
+                target without resolving it again).
+            now: The clock for expiry (seconds since the epoch); default now.
+            on_verdict: Called once per decision as its verdict is made (in
+                the order the work finishes, not the input order).
+
+        Returns:
+            One verdict per decision, in the input order.
+        """
+        snap = at if isinstance(at, Snapshot) else self.snapshot(at)
+        return self.verifier.verdicts(decisions, snap, now, on_verdict=on_verdict)
+
+    def check(self, at: str | None = None, *, on_verdict: OnVerdict | None = None) -> list[Verdict]:
         """Verdicts on every decision in the namespace, whatever its status.
 
         A record that cannot be decoded is reported as ``needs_revalidation``
         with the reason, and every other decision is still checked.
+
+        Args:
+            at: The target (default: the working tree).
+            on_verdict: Called once per verdict as it is made, corrupt
+                records included (for a progress bar).
         """
         snap = self.snapshot(at)
+        found, bad = self.records()
+        verdicts = self.verifier.verdicts(self._effective(found), snap, on_verdict=on_verdict)
+        for exc in bad:
+            verdicts.append(_corrupt_verdict(exc, snap.name))
+            if on_verdict is not None:
+                on_verdict(verdicts[-1])
+        return verdicts
+
+    def records(self) -> tuple[list[Decision], list[CorruptRecordError]]:
+        """Every decision as stored, oldest first, and the records that did
+        not decode.
+
+        Unlike :meth:`decisions`, lifecycles are as written: a decision whose
+        supersede was interrupted before its own record changed still reads
+        ``active`` here (an export keeps what is stored, and an import then
+        applies the same rule as any read).
+        """
         found, bad = self.store.all_decisions()
         found.sort(key=lambda d: (d.created_at, d.id))
-        verdicts = self.verifier.verdicts(self._effective(found), snap)
-        verdicts.extend(_corrupt_verdict(exc, snap.name) for exc in bad)
-        return verdicts
+        return found, bad
+
+    def count(self) -> int:
+        """How many decision records the namespace holds (unreadable ones included)."""
+        return self.store.count()
+
+    @property
+    def pinned_embedding(self) -> str:
+        """The name of the embedding that made the stored vectors (``""``
+        while nothing is stored)."""
+        return self.store.pinned()
+
+    @property
+    def parses(self) -> int:
+        """How many symbol tables this ledger has parsed (cache misses), for
+        measuring how much a long walk reused."""
+        return self.evidence.cache.parses
 
     def recall(self, query: str, k: int = 5, at: str | None = None,
                include: Iterable[str] = GROUPS, *, tags: str | Iterable[str] | None = None,
@@ -954,8 +1021,6 @@ class Ledger:
         the revision ``diff``, verified at ``at`` and grouped like
         :meth:`recall`. See :func:`memvet._about.about`.
         """
-        from memvet._about import about
-
         return about(self, paths, diff=diff, at=at, include=include, base=base)
 
 
@@ -1002,7 +1067,6 @@ def _raise_if_read_only(exc: StoreError, home: Path) -> None:
 
 
 def _corrupt_verdict(exc: CorruptRecordError, target: str) -> Verdict:
-    record_id = str(exc).split(":", 1)[0].replace("decision ", "")
-    placeholder = Decision(id=record_id, claim="(unreadable record)")
+    placeholder = Decision(id=exc.record_id, claim="(unreadable record)")
     return Verdict(placeholder, Status.NEEDS_REVALIDATION, f"the stored record cannot be read: {exc}",
                    target=target)

@@ -327,7 +327,7 @@ class Intent:
         except CorruptRecordError:
             raise
         except (ValueError, KeyError, TypeError) as exc:
-            raise CorruptRecordError(f"journal entry {intent_id}: cannot decode ({exc})") from exc
+            raise CorruptRecordError(f"journal entry {intent_id}: cannot decode ({exc})", intent_id) from exc
 
 
 _F = TypeVar("_F", bound=Callable[..., Any])

@@ -9,7 +9,7 @@ anchor at the winning status.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from memvet._anchors import QUOTE_INTACT, Evidence
 from memvet._git import Snapshot
@@ -33,8 +33,8 @@ class Verifier:
     def __init__(self, evidence: Evidence) -> None:
         self.evidence = evidence
 
-    def verdicts(self, decisions: Iterable[Decision], snap: Snapshot,
-                 now: float | None = None) -> list[Verdict]:
+    def verdicts(self, decisions: Iterable[Decision], snap: Snapshot, now: float | None = None, *,
+                 on_verdict: Callable[[Verdict], None] | None = None) -> list[Verdict]:
         """One verdict per decision, in order.
 
         Anchors are checked file by file rather than decision by decision:
@@ -46,22 +46,35 @@ class Verifier:
             decisions: What to check, with their effective lifecycle.
             snap: The target.
             now: The clock, for expiry (seconds since the epoch).
+            on_verdict: Called with each verdict the moment its decision's
+                last anchor is checked (decisions without anchors to check
+                first), so a progress bar moves while the batch runs.
         """
         now = time.time() if now is None else now
         decisions = list(decisions)
-        early = [self._without_evidence(d, snap.name, now) for d in decisions]
-        work = sorted(
-            (a.path, i, j)
-            for i, d in enumerate(decisions) if early[i] is None
-            for j, a in enumerate(d.anchors)
-        )
-        checks = {(i, j): self.evidence.check(decisions[i].anchors[j], snap, decisions[i].commit)
-                  for _, i, j in work}
-        return [
-            _proposal(v if v is not None else
-                      self.combine(d, tuple(checks[i, j] for j in range(len(d.anchors))), snap.name, now))
-            for i, (d, v) in enumerate(zip(decisions, early, strict=True))
-        ]
+        out: list[Verdict | None] = [None] * len(decisions)
+        left: dict[int, int] = {}  # decision index -> anchors still to check
+
+        def done(i: int, verdict: Verdict) -> None:
+            out[i] = _proposal(verdict)
+            if on_verdict is not None:
+                on_verdict(out[i])
+
+        for i, d in enumerate(decisions):
+            early = self._without_evidence(d, snap.name, now)
+            if early is not None:
+                done(i, early)
+            else:
+                left[i] = len(d.anchors)
+        work = sorted((decisions[i].anchors[j].path, i, j) for i in left for j in range(left[i]))
+        checks: dict[tuple[int, int], AnchorCheck] = {}
+        for _, i, j in work:
+            d = decisions[i]
+            checks[i, j] = self.evidence.check(d.anchors[j], snap, d.commit)
+            left[i] -= 1
+            if not left[i]:
+                done(i, self.combine(d, tuple(checks[i, k] for k in range(len(d.anchors))), snap.name, now))
+        return [v for v in out if v is not None]
 
     def verdict(self, decision: Decision, snap: Snapshot, now: float | None = None) -> Verdict:
         """The verdict of one decision at ``snap``."""
