@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from memvet import _code
+from memvet import _chroma, _code
 from memvet._about import about
 from memvet._anchors import AnchorSpec, Evidence, parse_anchor
 from memvet._claims import bind, claim_terms, render_unbound
@@ -49,15 +49,7 @@ from memvet._model import (
 from memvet._lock import DEFAULT_LOCK_TIMEOUT, LocalLock
 from memvet._filter import PLAIN_LIMIT, SELECTIVE_LIMIT, check_k, make_filter
 from memvet._recall import GROUPS, check_include, group_recall
-from memvet._store import (
-    CLIENT_LOCK,
-    ChromaStore,
-    Intent,
-    has_cached_system,
-    http_client,
-    is_persistent,
-    persistent_client,
-)
+from memvet._store import ChromaStore, Intent
 from memvet._reads import OnVerdict
 from memvet._verify import Verifier
 
@@ -132,12 +124,6 @@ def compose_namespace(base: str, team: str | None = None, user: str | None = Non
             )
         out += f"/{label}:{value}"
     return out
-
-
-def _settings() -> Any:
-    from chromadb.config import Settings
-
-    return Settings(anonymized_telemetry=False)
 
 
 class Ledger:
@@ -243,22 +229,22 @@ class Ledger:
         base = namespace if namespace is not None else _identity(git, home / "identity.json")
         ns = compose_namespace(base, team, user)
         if client is None and server is not None:
-            client = http_client(server, token)
+            client = _chroma.http_client(server, token)
         lock = None
         if client is None:
             lock = LocalLock(home, lock_timeout)
             folder = str(home / "chroma")
             try:
-                with CLIENT_LOCK:
-                    if has_cached_system(folder):
+                with _chroma.CLIENT_LOCK:
+                    if _chroma.has_cached_system(folder):
                         # This process opened the folder before: its cached index may
                         # predate another process's writes, so reload it on first use.
                         lock.opened_generation = "(cached by this process)"
-                    client = persistent_client(folder, _settings())
+                    client = _chroma.persistent_client(folder)
             except StoreError as exc:
                 _raise_if_read_only(exc, home)
                 raise
-        elif is_persistent(client):
+        elif _chroma.is_persistent(client):
             # A client opened elsewhere may predate the last write: reload it first.
             lock = LocalLock(home, lock_timeout)
             lock.opened_generation = "(client opened by the caller)"
@@ -1057,13 +1043,9 @@ def _keep_out_of_git(home: Path, *, ours: bool) -> None:
 
 
 def _raise_if_read_only(exc: StoreError, home: Path) -> None:
-    """A clearer error for a ledger folder this process cannot write."""
-    text = str(exc).lower()
-    if "readonly" in text or "read-only" in text or "permission denied" in text:
-        raise StoreError(
-            f"the ledger folder {home} is read-only: Chroma needs write access to open it, even to read; "
-            "give this user write access, copy the folder, or use a server (--server URL)"
-        ) from exc
+    clearer = _chroma.read_only_error(exc, home)
+    if clearer is not None:
+        raise clearer from exc
 
 
 def _corrupt_verdict(exc: CorruptRecordError, target: str) -> Verdict:
