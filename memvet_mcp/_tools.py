@@ -38,7 +38,7 @@ from memvet import (
 __all__ = ["GROUPS", "MAX_K", "Answer", "MemvetTools", "error_answer"]
 
 #: The recall groups, in the order they are rendered.
-GROUPS = ("current", "caution", "history")
+GROUPS: tuple[str, ...] = tuple(memvet.RecallGroup)
 
 #: Most decisions one recall returns.
 MAX_K = 50

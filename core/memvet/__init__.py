@@ -50,25 +50,29 @@ from memvet._exchange import (
     import_jsonl,
 )
 from memvet._excerpt import Excerpt, excerpts
-from memvet._ledger import Ledger
+from memvet._ledger import Ledger, require_ledger
 from memvet._model import (
     WORKTREE,
     Anchor,
     AnchorCheck,
     AnchorKind,
     AnchorResult,
+    ChangeKind,
     Conflict,
     Decision,
     Lifecycle,
     Proposal,
     Recall,
+    RecallGroup,
     RecallItem,
     Receipt,
+    ReceiptAction,
+    RecordOutcome,
     RecordResult,
     Status,
     Verdict,
 )
-from memvet._recall import evidence_note, frame, render_blocks
+from memvet._recall import check_groups, evidence_note, frame, render_blocks
 
 __version__ = "0.1.0"
 
@@ -83,6 +87,7 @@ __all__ = [
     "AnchorResult",
     "AnchorSpec",
     "AuthenticationError",
+    "ChangeKind",
     "Config",
     "Conflict",
     "ConflictError",
@@ -110,8 +115,11 @@ __all__ = [
     "Proposal",
     "QuoteNotFoundError",
     "Recall",
+    "RecallGroup",
     "RecallItem",
     "Receipt",
+    "ReceiptAction",
+    "RecordOutcome",
     "RecordResult",
     "RepositoryError",
     "Status",
@@ -130,6 +138,7 @@ __all__ = [
     "absent",
     "agent_context",
     "changed_since",
+    "check_groups",
     "claim_terms",
     "dependency",
     "evidence_note",
@@ -143,6 +152,7 @@ __all__ = [
     "parse_anchor",
     "quoted",
     "render_blocks",
+    "require_ledger",
     "symbol",
     "with_quote",
 ]

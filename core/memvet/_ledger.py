@@ -18,7 +18,7 @@ from memvet._anchors import AnchorSpec, Evidence, parse_anchor
 from memvet._claims import bind, claim_terms, render_unbound
 from memvet._cache import SymbolCache
 from memvet._codec import anchor_keys
-from memvet._config import check_agent_writes
+from memvet._config import DUPLICATE_THRESHOLD, SIMILARITY_THRESHOLD, check_agent_writes
 from memvet._embedding import Embedder, MiniLMEmbedder, as_embedder, load_embedding, spec_for
 from memvet._errors import (
     AmbiguousIdError,
@@ -42,6 +42,8 @@ from memvet._model import (
     Proposal,
     Recall,
     Receipt,
+    ReceiptAction,
+    RecordOutcome,
     RecordResult,
     Status,
     Verdict,
@@ -53,7 +55,7 @@ from memvet._store import ChromaStore, Intent
 from memvet._reads import OnVerdict
 from memvet._verify import Verifier
 
-__all__ = ["Ledger"]
+__all__ = ["Ledger", "require_ledger"]
 
 log = logging.getLogger(__name__)
 
@@ -147,7 +149,7 @@ class Ledger:
 
     def __init__(self, git: GitRepo, store: ChromaStore, embedder: Embedder, *,
                  namespace: str, cache: SymbolCache | None = None,
-                 similarity_threshold: float = 0.80, duplicate_threshold: float = 0.95,
+                 similarity_threshold: float = SIMILARITY_THRESHOLD, duplicate_threshold: float = DUPLICATE_THRESHOLD,
                  agent_writes: str = "proposed") -> None:
         self.git = git
         self.store = store
@@ -165,8 +167,8 @@ class Ledger:
     def open(cls, repo: str | os.PathLike[str] = ".", *, path: str | os.PathLike[str] | None = None,
              client: Any = None, server: str | None = None, token: str | None = None,
              embedding: Any = None, namespace: str | None = None, team: str | None = None,
-             user: str | None = None, similarity_threshold: float = 0.80,
-             duplicate_threshold: float = 0.95, disk_cache: bool = True,
+             user: str | None = None, similarity_threshold: float = SIMILARITY_THRESHOLD,
+             duplicate_threshold: float = DUPLICATE_THRESHOLD, disk_cache: bool = True,
              lock_timeout: float = DEFAULT_LOCK_TIMEOUT, agent_writes: str | None = None) -> Ledger:
         """Open (or create) the ledger of a repository.
 
@@ -506,7 +508,7 @@ class Ledger:
 
     # ================================================================= writes
 
-    def _receipt(self, decision_id: str, action: str, before: str, after: str, *, reason: str,
+    def _receipt(self, decision_id: str, action: ReceiptAction, before: str, after: str, *, reason: str,
                  author: str, at: float, commit: str, related: str = "") -> Receipt:
         return Receipt(
             id="r-" + _new_id(), decision_id=decision_id, action=action, from_lifecycle=before,
@@ -796,28 +798,28 @@ class Ledger:
         # written first, so a read already treats `old` as superseded from that
         # moment; the old record's update and the receipts follow, and a crash
         # in between is finished by the next write (Ledger.repair).
-        receipts = [self._receipt(decision.id, "propose" if proposed else "record", "", lifecycle.value,
+        receipts = [self._receipt(decision.id, ReceiptAction.PROPOSE if proposed else ReceiptAction.RECORD, "", lifecycle.value,
                                   reason=reason or "", author=author, at=now, commit=snap.base_commit,
                                   related=old.id if old else "")]
         self._require_embedder(pin=True)  # the first decision stored pins the embedding
         if proposed:
             # A proposal replaces nothing yet (only an active successor
             # supersedes): one new record, its receipt, and no journal.
-            self.store.apply(Intent("propose", add=(decision, tuple(embedding)), receipts=tuple(receipts)),
+            self.store.apply(Intent(ReceiptAction.PROPOSE, add=(decision, tuple(embedding)), receipts=tuple(receipts)),
                              journaled=False)
-            return RecordResult(decision, "proposed", tuple(conflicts), tuple(warnings))
+            return RecordResult(decision, RecordOutcome.PROPOSED, tuple(conflicts), tuple(warnings))
         updates = []
         if old is not None:
-            receipts.append(self._receipt(old.id, "supersede", Lifecycle.ACTIVE.value,
+            receipts.append(self._receipt(old.id, ReceiptAction.SUPERSEDE, Lifecycle.ACTIVE.value,
                                           Lifecycle.SUPERSEDED.value, reason=reason or "", author=author,
                                           at=now, commit=snap.base_commit, related=decision.id))
             updates.append(old.evolve(lifecycle=Lifecycle.SUPERSEDED, superseded_by=decision.id,
                                       reason=reason or "", resolved_at=now))
-        self.store.apply(Intent("supersede" if old else "record", add=(decision, tuple(embedding)),
+        self.store.apply(Intent(ReceiptAction.SUPERSEDE if old else ReceiptAction.RECORD, add=(decision, tuple(embedding)),
                                 updates=tuple(updates), receipts=tuple(receipts)), journaled=old is not None)
         if old is not None:
             self._settle_race(old, decision, author, snap.base_commit)
-        return RecordResult(decision, "superseded" if old else "recorded", tuple(conflicts), tuple(warnings))
+        return RecordResult(decision, RecordOutcome.SUPERSEDED if old else RecordOutcome.RECORDED, tuple(conflicts), tuple(warnings))
 
     def _settle_race(self, old: Decision, mine: Decision, author: str, commit: str) -> None:
         """Never two current successors: when two writers of a shared server
@@ -831,9 +833,9 @@ class Ledger:
         now = time.time()
         settled = old.evolve(lifecycle=Lifecycle.SUPERSEDED, superseded_by=winner.id, reason=winner.reason,
                              resolved_at=winner.created_at)
-        self.store.apply(Intent("reject", updates=(mine.evolve(lifecycle=Lifecycle.REJECTED, reason=why,
+        self.store.apply(Intent(ReceiptAction.REJECT, updates=(mine.evolve(lifecycle=Lifecycle.REJECTED, reason=why,
                                                                 resolved_at=now), settled),
-                                receipts=(self._receipt(mine.id, "reject", Lifecycle.ACTIVE.value,
+                                receipts=(self._receipt(mine.id, ReceiptAction.REJECT, Lifecycle.ACTIVE.value,
                                                         Lifecycle.REJECTED.value, reason=why, author=author,
                                                         at=now, commit=commit),)))
         raise ConflictError(f"{why}; your decision {mine.id} was withdrawn. Supersede {winner.id} instead",
@@ -880,10 +882,10 @@ class Ledger:
     def _confirm(self, decision: Decision, author: str, now: float, commit: str) -> RecordResult:
         updated = decision.evolve(confirmations=decision.confirmations + 1)
         state = decision.lifecycle.value
-        receipt = self._receipt(decision.id, "confirm", state, state, reason="recorded again", author=author,
+        receipt = self._receipt(decision.id, ReceiptAction.CONFIRM, state, state, reason="recorded again", author=author,
                                 at=now, commit=commit)
-        self.store.apply(Intent("confirm", updates=(updated,), receipts=(receipt,)))
-        return RecordResult(updated, "confirmed")
+        self.store.apply(Intent(ReceiptAction.CONFIRM, updates=(updated,), receipts=(receipt,)))
+        return RecordResult(updated, RecordOutcome.CONFIRMED)
 
     def supersede(self, old_id: str, claim: str, anchors: Iterable[AnchorLike] = (), *, reason: str,
                   tags: Iterable[str] = (), author: str | None = None, at: str | None = None,
@@ -936,17 +938,17 @@ class Ledger:
             now = time.time()
             commit = str(self.git.head_commit().id)
             approved = decision.evolve(lifecycle=Lifecycle.ACTIVE)
-            receipts = [self._receipt(decision.id, "approve", Lifecycle.PROPOSED.value, Lifecycle.ACTIVE.value,
+            receipts = [self._receipt(decision.id, ReceiptAction.APPROVE, Lifecycle.PROPOSED.value, Lifecycle.ACTIVE.value,
                                       reason=(reason or "").strip(), author=author, at=now, commit=commit,
                                       related=old.id if old else "")]
             updates = [approved]
             if old is not None:
                 updates.append(old.evolve(lifecycle=Lifecycle.SUPERSEDED, superseded_by=decision.id,
                                           reason=decision.reason, resolved_at=now))
-                receipts.append(self._receipt(old.id, "supersede", Lifecycle.ACTIVE.value,
+                receipts.append(self._receipt(old.id, ReceiptAction.SUPERSEDE, Lifecycle.ACTIVE.value,
                                               Lifecycle.SUPERSEDED.value, reason=decision.reason, author=author,
                                               at=now, commit=commit, related=decision.id))
-            self.store.apply(Intent("approve", updates=tuple(updates), receipts=tuple(receipts)))
+            self.store.apply(Intent(ReceiptAction.APPROVE, updates=tuple(updates), receipts=tuple(receipts)))
             if old is not None:
                 self._settle_race(old, approved, author, commit)
             return approved
@@ -963,9 +965,9 @@ class Ledger:
             # The decision's own record changes first (one atomic update), so
             # reads see the rejection the moment it lands; the receipt follows.
             updated = decision.evolve(lifecycle=Lifecycle.REJECTED, reason=reason, resolved_at=now)
-            receipt = self._receipt(decision.id, "reject", decision.lifecycle.value, Lifecycle.REJECTED.value,
+            receipt = self._receipt(decision.id, ReceiptAction.REJECT, decision.lifecycle.value, Lifecycle.REJECTED.value,
                                     reason=reason, author=author, at=now, commit=commit)
-            self.store.apply(Intent("reject", updates=(updated,), receipts=(receipt,)))
+            self.store.apply(Intent(ReceiptAction.REJECT, updates=(updated,), receipts=(receipt,)))
             return updated
 
     def revalidate(self, decision_id: str, *, reason: str, author: str | None = None,
@@ -991,11 +993,11 @@ class Ledger:
             anchors = [self.evidence.resolve(spec, snap) for spec in specs]
             author = self._author(author)
             now = time.time()
-            receipt = self._receipt(decision.id, "revalidate", Lifecycle.ACTIVE.value, Lifecycle.ACTIVE.value,
+            receipt = self._receipt(decision.id, ReceiptAction.REVALIDATE, Lifecycle.ACTIVE.value, Lifecycle.ACTIVE.value,
                                     reason=reason, author=author, at=now, commit=snap.base_commit)
             updated = decision.evolve(anchors=tuple(anchors), commit=snap.base_commit,
                                       hash_version=_code.HASH_VERSION, expires_at=0.0)
-            self.store.apply(Intent("revalidate", updates=(updated,), receipts=(receipt,)))
+            self.store.apply(Intent(ReceiptAction.REVALIDATE, updates=(updated,), receipts=(receipt,)))
             return self.verifier.verdict(updated, snap)
 
     # ================================================================= by path
@@ -1008,6 +1010,22 @@ class Ledger:
         :meth:`recall`. See :func:`memvet._about.about`.
         """
         return about(self, paths, diff=diff, at=at, include=include, base=base)
+
+
+def require_ledger(value: Any, owner: str) -> Ledger:
+    """``value`` if it is a :class:`Ledger`, else a ``TypeError`` that says
+    what to pass (for adapters whose first argument is a ledger).
+
+    Args:
+        value: What the caller passed.
+        owner: The class or function that needs it, named in the error.
+    """
+    if not isinstance(value, Ledger):
+        raise TypeError(
+            f"{owner} needs a memvet.Ledger as its first argument (memvet.Ledger.open(repo)), "
+            f"got {type(value).__name__} {value!r:.60}"
+        )
+    return value
 
 
 def _respec(anchor: Anchor, new_path: str, new_name: str) -> AnchorSpec:

@@ -56,9 +56,9 @@ class Verifier:
         left: dict[int, int] = {}  # decision index -> anchors still to check
 
         def done(i: int, verdict: Verdict) -> None:
-            out[i] = _proposal(verdict)
+            out[i] = served = _proposal(verdict)
             if on_verdict is not None:
-                on_verdict(out[i])
+                on_verdict(served)
 
         for i, d in enumerate(decisions):
             early = self._without_evidence(d, snap.name, now)

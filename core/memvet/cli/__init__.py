@@ -36,7 +36,7 @@ from click.shell_completion import CompletionItem
 
 import memvet
 from memvet import Ledger, MemvetError, Status
-from memvet._config import FORMATS, Config, find_config, parse_statuses
+from memvet._config import DUPLICATE_THRESHOLD, FORMATS, SIMILARITY_THRESHOLD, Config, find_config, parse_statuses
 from memvet._filter import make_filter
 from memvet.cli import _format
 from memvet.cli._format import Row, short, when
@@ -132,8 +132,8 @@ def _open(params: dict[str, Any], config: Config) -> Ledger:
                        namespace=params.get("namespace"), server=params.get("server") or None,
                        token=params.get("token") or None, team=params.get("team") or None,
                        user=params.get("user") or None,
-                       similarity_threshold=0.80 if similarity is None else similarity,
-                       duplicate_threshold=0.95 if duplicate is None else duplicate,
+                       similarity_threshold=SIMILARITY_THRESHOLD if similarity is None else similarity,
+                       duplicate_threshold=DUPLICATE_THRESHOLD if duplicate is None else duplicate,
                        agent_writes=config.agent_writes or "proposed")
 
 
