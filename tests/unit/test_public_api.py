@@ -24,6 +24,8 @@ PUBLIC = {
     "evidence_note", "quoted", "with_quote",
     # one vocabulary for the adapters: enums (StrEnum) and the shared checks
     "ChangeKind", "RecallGroup", "ReceiptAction", "RecordOutcome", "check_groups", "require_ledger",
+    # claims that name the right code but state a relation it contradicts
+    "ClaimContradictsCodeError", "Contradiction", "contradictions",
 }
 
 
