@@ -32,6 +32,7 @@ from memvet import (
     changed_since,
     excerpts,
     frame,
+    one_line,
     render_blocks,
 )
 
@@ -63,7 +64,7 @@ class Answer:
 
 
 def _one_line(text: str) -> str:
-    return " ".join(str(text).split())
+    return one_line(" ".join(str(text).split()))
 
 
 def error_answer(exc: MemvetError) -> Answer:

@@ -75,6 +75,7 @@ from memvet._model import (
     Verdict,
 )
 from memvet._recall import check_groups, evidence_note, frame, render_blocks
+from memvet._text import one_line
 
 __version__ = "0.1.0"
 
@@ -154,6 +155,7 @@ __all__ = [
     "frame",
     "import_jsonl",
     "load_config",
+    "one_line",
     "parse_anchor",
     "quoted",
     "render_blocks",
