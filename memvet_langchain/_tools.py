@@ -23,7 +23,6 @@ from collections.abc import Callable
 from typing import Any, Literal, TypeVar
 
 import memvet
-from memvet._text import one_line
 from langchain_core.tools import BaseTool, ToolException
 from memvet import (
     AnchorNotFoundError,
@@ -33,6 +32,7 @@ from memvet import (
     RecordResult,
     UnknownDecisionError,
     UsageError,
+    one_line,
     render_blocks,
 )
 from pydantic import BaseModel, ConfigDict, Field, field_validator

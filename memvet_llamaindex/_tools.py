@@ -4,10 +4,17 @@ from __future__ import annotations
 
 from collections import Counter
 
-from llama_index.core.tools.tool_spec.base import BaseToolSpec
 import memvet
-from memvet._text import one_line
-from memvet import Ledger, Lifecycle, RecordResult, Status, UsageError, render_blocks
+from llama_index.core.tools.tool_spec.base import BaseToolSpec
+from memvet import (
+    Ledger,
+    Lifecycle,
+    RecordResult,
+    Status,
+    UsageError,
+    one_line,
+    render_blocks,
+)
 
 from memvet_llamaindex._checks import GROUPS, check_groups, names, require_ledger
 

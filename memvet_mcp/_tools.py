@@ -18,7 +18,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import memvet
-from memvet._text import one_line
 from memvet import (
     ConflictError,
     Ledger,
@@ -33,13 +32,14 @@ from memvet import (
     changed_since,
     excerpts,
     frame,
+    one_line,
     render_blocks,
 )
 
 __all__ = ["GROUPS", "MAX_K", "Answer", "MemvetTools", "error_answer"]
 
 #: The recall groups, in the order they are rendered.
-GROUPS = ("current", "caution", "history")
+GROUPS: tuple[str, ...] = tuple(memvet.RecallGroup)
 
 #: Most decisions one recall returns.
 MAX_K = 50

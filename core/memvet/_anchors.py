@@ -19,6 +19,8 @@ from typing import Any
 
 from packaging.utils import canonicalize_name
 
+import pygit2
+
 from memvet import _claims, _code, _manifests
 from memvet._cache import LRU, SymbolCache, SymbolHit
 from memvet._errors import (
@@ -38,7 +40,10 @@ __all__ = [
     "QUOTE_INTACT",
     "AnchorSpec",
     "Evidence",
+    "Recorded",
     "absent",
+    "is_text",
+    "recorded_file",
     "dependency",
     "file",
     "parse_anchor",
@@ -339,6 +344,48 @@ def _text_problem(data: bytes, limit: int) -> str:
     except UnicodeDecodeError as exc:
         return f"not valid UTF-8 (byte {exc.start})"
     return ""
+
+
+def is_text(data: bytes) -> bool:
+    """True for content MemVet reads as text: no NUL byte in its first 8 KiB
+    and valid UTF-8 (the rule every anchor check applies, without its size
+    limit)."""
+    return not _text_problem(data, len(data))
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """An anchored file as it was when its decision was recorded.
+
+    Attributes:
+        data: Its content, or ``None`` when this repository has neither the
+            recorded blob nor the recorded commit (a shallow clone).
+        blob_id: The blob ``data`` came from (``""`` when none).
+        source: Where it came from, for a label: ``"as recorded"`` or
+            ``"at the recorded commit <sha8>"``.
+    """
+
+    data: bytes | None
+    blob_id: str = ""
+    source: str = ""
+
+
+def recorded_file(git: GitRepo, anchor: Anchor, commit: str) -> Recorded:
+    """The file ``anchor`` was recorded on: its recorded blob when git has it,
+    else the path at the recorded ``commit``.
+
+    The one place that answers "what did the evidence look like then", for
+    the hasher's baseline, ``show``'s diffs and the audit's.
+    """
+    data = git.blob_data(anchor.blob_id) if anchor.blob_id else None
+    if data is not None:
+        return Recorded(data, anchor.blob_id, "as recorded")
+    if commit and git.has_commit(commit):
+        old = git.snapshot(commit)
+        data = old.read(anchor.path)
+        if data is not None:
+            return Recorded(data, old.blob_id(anchor.path) or "", f"at the recorded commit {commit[:8]}")
+    return Recorded(None)
 
 
 def _span_text(data: bytes, start_line: int, end_line: int) -> str:
@@ -787,21 +834,28 @@ class Evidence:
         """
         if anchor.hash_version == _code.HASH_VERSION:
             return anchor.body_hash, anchor.shape or anchor.body_hash
-        blob_id = anchor.blob_id
-        data = self.git.blob_data(blob_id)
-        if data is None and self.git.has_commit(recorded_commit):
-            old = self.git.snapshot(recorded_commit)
-            blob_id = old.blob_id(anchor.path) or ""
-            data = old.read(anchor.path)
+        then = recorded_file(self.git, anchor, recorded_commit)
+        data = then.data
         if data is None:
             return None
-        sym, _ = self.cache.symbol(blob_id, anchor.language, anchor.name, lambda: data)
+        sym, _ = self.cache.symbol(then.blob_id, anchor.language, anchor.name, lambda: data)
         if sym is None:
             return (f"{anchor.spec}: recorded with hasher v{anchor.hash_version}; the naming rules of "
                     f"v{_code.HASH_VERSION} give no symbol that name in the recorded file (e.g. an "
                     "overload now named by its implementation, or a function now named by its "
                     "assignment); revalidate it")
         return sym.hash, sym.shape
+
+    def symbol_lines(self, data: bytes, language: str, name: str) -> tuple[int, list[str]] | None:
+        """Where symbol ``name`` starts in ``data`` and its lines (decorators
+        to its last line), parsed through the symbol cache; ``None`` when it
+        is not defined there or ``data`` is not text."""
+        if not is_text(data):
+            return None
+        sym, _ = self.cache.symbol(str(pygit2.hash(data)), language, name, lambda: data)
+        if sym is None:
+            return None
+        return sym.start_line, data.decode("utf-8").splitlines()[sym.start_line - 1: sym.end_line]
 
     def _check_symbol(self, a: Anchor, snap: Snapshot, recorded_commit: str) -> AnchorCheck | Lost:
         blob = snap.blob_id(a.path)

@@ -27,16 +27,16 @@ validated before anything is written: bad input changes nothing.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from memvet import _text
 from memvet._errors import UnboundClaimError, UsageError
 from memvet._model import Anchor, Decision, Lifecycle, Receipt, Status, Verdict
+from memvet._store import Intent
 
 if TYPE_CHECKING:
     from memvet._ledger import Ledger
@@ -303,9 +303,8 @@ def export_jsonl(ledger: Ledger) -> LedgerDump:
     carries no export timestamp, so exporting an unchanged ledger twice gives
     the same bytes.
     """
-    found, bad = ledger.store.all_decisions()
-    found.sort(key=lambda d: (d.created_at, d.id))
-    receipts = ledger.store.receipts_for(None)
+    found, bad = ledger.records()
+    receipts = ledger.log()
     header = {"memvet": "ledger", "schema": DUMP_SCHEMA, "namespace": ledger.namespace}
     lines = [_dumps("header", header)]
     lines += [_dumps("decision", decision_to_dict(d)) for d in found]
@@ -440,8 +439,108 @@ def _bind_imported(ledger: Ledger, decision: Decision, source: str) -> None:
         raise UsageError(f"{source}: decision {decision.id}: {exc}; nothing was imported") from exc
 
 
+@dataclass
+class _Plan:
+    """What an import will write, decided before anything is written."""
+
+    added: list[Decision] = field(default_factory=list)
+    updated: list[Decision] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+    kept: list[str] = field(default_factory=list)
+    conflicts: list[ImportConflict] = field(default_factory=list)
+    receipts: list[Receipt] = field(default_factory=list)
+    present: int = 0
+
+
+def _plan(ledger: Ledger, parsed: _Parsed, source: str) -> _Plan:
+    """Compare the file with the ledger (read under the write lock) and
+    decide each record's fate (see the module docs for the rules).
+
+    Raises:
+        UsageError: A receipt whose decision is in neither the file nor the ledger.
+    """
+    store = ledger.store
+    local = {d.id: d for d in store.get_decisions(sorted(parsed.decisions))}
+    local_receipts = {r.id: r for r in ledger.log()}
+    known = set(parsed.decisions) | set(local)
+    for receipt in parsed.receipts.values():
+        if receipt.decision_id not in known and not store.get_decisions([receipt.decision_id]):
+            raise UsageError(f"{source}: receipt {receipt.id} refers to decision {receipt.decision_id}, "
+                             "which is neither in the file nor in the ledger")
+
+    def receipt_ids(receipts: Iterable[Receipt], decision_id: str) -> set[str]:
+        return {r.id for r in receipts if r.decision_id == decision_id}
+
+    plan = _Plan()
+    for decision in parsed.decisions.values():
+        mine = local.get(decision.id)
+        incoming = decision.evolve(namespace=ledger.namespace)
+        if mine is None:
+            plan.added.append(incoming)
+            continue
+        if _same(mine, decision):
+            plan.unchanged.append(decision.id)
+            continue
+        theirs_r = receipt_ids(parsed.receipts.values(), decision.id)
+        mine_r = receipt_ids(local_receipts.values(), decision.id)
+        if mine_r < theirs_r and mine.claim == decision.claim:
+            plan.updated.append(incoming)
+        elif theirs_r < mine_r:
+            plan.kept.append(decision.id)
+        else:
+            plan.conflicts.append(ImportConflict(
+                decision.id, "decision",
+                f"differs from the local record ({_differing(mine, decision)}) and neither history "
+                "contains the other; resolve it by hand (memvet show / supersede / reject)",
+            ))
+
+    skip = {c.id for c in plan.conflicts}
+    for receipt in parsed.receipts.values():
+        if receipt.decision_id in skip:
+            continue
+        mine_receipt = local_receipts.get(receipt.id)
+        if mine_receipt is None:
+            plan.receipts.append(receipt)
+        elif mine_receipt == receipt:
+            plan.present += 1
+        else:
+            plan.conflicts.append(ImportConflict(receipt.id, "receipt", "a different receipt with this id exists"))
+    plan.receipts.sort(key=lambda r: (r.at, r.id))
+    return plan
+
+
+def _write(ledger: Ledger, plan: _Plan, vectors: Sequence[Sequence[float]]) -> None:
+    """Carry out a plan through the store's journaled acts, one per decision
+    (its record and its receipts), then one for receipts of decisions the
+    import did not touch, so a crash leaves each act whole or replayable."""
+    store = ledger.store
+    if plan.added:
+        ledger._require_embedder(pin=True)
+    by_decision: dict[str, list[Receipt]] = {}
+    for receipt in plan.receipts:
+        by_decision.setdefault(receipt.decision_id, []).append(receipt)
+    for decision, vector in zip(plan.added, vectors, strict=True):
+        # Like a plain record, a new decision is not journaled: its record
+        # holds its whole state, and running the import again adds any
+        # receipt a crash left out.
+        store.apply(Intent("import", add=(decision, tuple(vector)),
+                           receipts=tuple(by_decision.pop(decision.id, ()))), journaled=False)
+    for decision in plan.updated:
+        # Oldest receipt first: the act starts from the lifecycle the local
+        # record has, which is what a replay checks before updating.
+        store.apply(Intent("import", updates=(decision,),
+                           receipts=tuple(by_decision.pop(decision.id, ()))))
+    rest = tuple(r for receipts in by_decision.values() for r in receipts)
+    if rest:
+        store.apply(Intent("import", receipts=rest))
+
+
 def import_jsonl(ledger: Ledger, lines: Iterable[str], *, source: str = "<input>") -> ImportReport:
     """Import a dump made by :func:`export_jsonl` (see the module docs for the rules).
+
+    The ledger is read and written under its write lock (a local ledger's
+    one-writer lock), and every write goes through the store's journaled
+    acts like any lifecycle act.
 
     Args:
         ledger: The ledger to write into (decisions take its namespace).
@@ -453,77 +552,16 @@ def import_jsonl(ledger: Ledger, lines: Iterable[str], *, source: str = "<input>
             decision in neither the file nor the ledger; nothing is written.
     """
     parsed = _parse(lines, source)
-    store = ledger.store
-    local = {d.id: d for d in store.get_decisions(sorted(parsed.decisions))}
-    local_receipts = {r.id: r for r in store.receipts_for(None)}
-    known = set(parsed.decisions) | set(local)
-    for receipt in parsed.receipts.values():
-        if receipt.decision_id not in known and not store.get_decisions([receipt.decision_id]):
-            raise UsageError(f"{source}: receipt {receipt.id} refers to decision {receipt.decision_id}, "
-                             "which is neither in the file nor in the ledger")
-
-    def receipt_ids(receipts: Iterable[Receipt], decision_id: str) -> set[str]:
-        return {r.id for r in receipts if r.decision_id == decision_id}
-
-    added: list[Decision] = []
-    updated: list[Decision] = []
-    unchanged: list[str] = []
-    kept: list[str] = []
-    conflicts: list[ImportConflict] = []
-    for decision in parsed.decisions.values():
-        mine = local.get(decision.id)
-        incoming = decision.evolve(namespace=ledger.namespace)
-        if mine is None:
-            added.append(incoming)
-            continue
-        if _same(mine, decision):
-            unchanged.append(decision.id)
-            continue
-        theirs_r = receipt_ids(parsed.receipts.values(), decision.id)
-        mine_r = receipt_ids(local_receipts.values(), decision.id)
-        if mine_r < theirs_r and mine.claim == decision.claim:
-            updated.append(incoming)
-        elif theirs_r < mine_r:
-            kept.append(decision.id)
-        else:
-            conflicts.append(ImportConflict(
-                decision.id, "decision",
-                f"differs from the local record ({_differing(mine, decision)}) and neither history "
-                "contains the other; resolve it by hand (memvet show / supersede / reject)",
-            ))
-
-    skip = {c.id for c in conflicts}
-    new_receipts: list[Receipt] = []
-    present = 0
-    for receipt in parsed.receipts.values():
-        if receipt.decision_id in skip:
-            continue
-        mine_receipt = local_receipts.get(receipt.id)
-        if mine_receipt is None:
-            new_receipts.append(receipt)
-        elif mine_receipt == receipt:
-            present += 1
-        else:
-            conflicts.append(ImportConflict(receipt.id, "receipt", "a different receipt with this id exists"))
-
-    for decision in added:  # every new claim is bound to its evidence before anything is written
-        _bind_imported(ledger, decision, source)
-    if added:
-        ledger._require_embedder()  # new records get vectors: they must be the ledger's kind
-    vectors = ledger.embedder.embed_documents([d.claim for d in added]) if added else []
-    # Writes go through the store's own methods, inside its write lock when
-    # it has one (the local ledger's one-writer lock).
-    writing = getattr(store, "writing", None)
-    with writing() if writing is not None else contextlib.nullcontext():
-        if added:
-            ledger._require_embedder(pin=True)
-        for decision, vector in zip(added, vectors):
-            store.add_decision(decision, vector)
-        for decision in updated:
-            store.replace_decision(decision)
-        for receipt in new_receipts:
-            store.add_receipt(receipt)
+    with ledger.store.writing():
+        plan = _plan(ledger, parsed, source)
+        for decision in plan.added:  # every new claim is bound to its evidence before anything is written
+            _bind_imported(ledger, decision, source)
+        vectors: list[list[float]] = []
+        if plan.added:
+            ledger._require_embedder()  # new records get vectors: they must be the ledger's kind
+            vectors = ledger.embedder.embed_documents([d.claim for d in plan.added])
+        _write(ledger, plan, vectors)
     return ImportReport(
-        tuple(d.id for d in added), tuple(d.id for d in updated), tuple(unchanged), tuple(kept),
-        tuple(conflicts), len(new_receipts), present,
+        tuple(d.id for d in plan.added), tuple(d.id for d in plan.updated), tuple(plan.unchanged),
+        tuple(plan.kept), tuple(plan.conflicts), len(plan.receipts), plan.present,
     )

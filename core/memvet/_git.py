@@ -29,7 +29,7 @@ from memvet._errors import (
     RepositoryError,
     UnknownRevisionError,
 )
-from memvet._model import WORKTREE
+from memvet._model import WORKTREE, ChangeKind
 
 __all__ = ["Change", "GitRepo", "Snapshot"]
 
@@ -42,7 +42,7 @@ class Change:
 
     old_path: str
     new_path: str
-    kind: str  # added | deleted | modified | renamed
+    kind: ChangeKind
 
 
 class GitRepo:
@@ -221,10 +221,11 @@ class GitRepo:
             diff.find_similar()
         except pygit2.GitError as exc:
             raise RepositoryError(f"git diff failed: {exc}") from exc
-        kinds = {"A": "added", "D": "deleted", "M": "modified", "R": "renamed", "?": "added", "T": "modified"}
+        kinds = {"A": ChangeKind.ADDED, "D": ChangeKind.DELETED, "M": ChangeKind.MODIFIED, "R": ChangeKind.RENAMED,
+                 "?": ChangeKind.ADDED, "T": ChangeKind.MODIFIED}
         out = []
         for delta in diff.deltas:
-            kind = kinds.get(delta.status_char(), "modified")
+            kind = kinds.get(delta.status_char(), ChangeKind.MODIFIED)
             out.append(Change(delta.old_file.path, delta.new_file.path, kind))
         return out
 

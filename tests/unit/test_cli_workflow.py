@@ -162,6 +162,33 @@ def test_progress_bar_only_on_a_terminal(run, history, monkeypatch):
     assert screen.getvalue() == ""
 
 
+def test_progress_bar_advances_once_per_decision(run, history, monkeypatch):
+    """The bar counts verdicts as they are made: N of N at the end of a check
+    of N decisions, and 2N of 2N for --since (the target and the range's start)."""
+    from rich.console import Console
+
+    import memvet.cli as cli_module
+
+    seen: list[tuple[float, float | None]] = []
+    real_progress = __import__("rich.progress", fromlist=["Progress"]).Progress
+
+    class Watched(real_progress):  # a real bar that remembers where its task ended
+        def stop(self) -> None:
+            seen.extend((t.completed, t.total) for t in self.tasks)
+            super().stop()
+
+    monkeypatch.setattr("rich.progress.Progress", Watched)
+    screen = StringIO()
+    monkeypatch.setattr(cli_module, "_console", lambda: Console(file=screen, force_terminal=True, width=100))
+    monkeypatch.setattr(cli_module, "PROGRESS_MIN_DECISIONS", 1)
+    run("check", code=1)
+    assert seen == [(5, 5)]
+    ids, (c0, _, _) = history
+    seen.clear()
+    run("check", "--since", c0, code=1)
+    assert seen == [(10, 10)]
+
+
 # ===================================================================== recall by path
 
 
@@ -256,7 +283,7 @@ def test_git_failures_in_ranges_are_repository_errors(ledger):
 
     from memvet._about import merge_base
 
-    assert merge_base(ledger, "HEAD", ledger.snapshot("HEAD")) == str(ledger.git.head_commit().id)
+    assert merge_base(ledger.git, "HEAD", ledger.snapshot("HEAD")) == str(ledger.git.head_commit().id)
 
     class FailingRepo:
         def merge_base(self, *_args):

@@ -383,3 +383,37 @@ def _main(argv: list[str]) -> int:
 
 if __name__ == "__main__":
     sys.exit(_main(sys.argv[1:]))
+
+
+def test_an_import_reads_under_the_lock_and_an_interrupted_update_is_finished(repo, tmp_path, monkeypatch):
+    """Import is a write like any other: it reads the ledger holding the
+    write lock, and brings a decision forward through a journaled act, so a
+    crash between journal and update is finished by the next write."""
+    from memvet._exchange import export_jsonl, import_jsonl
+
+    source = memvet.Ledger.open(repo.path, path=tmp_path / "a", embedding=memvet.HashingEmbedder())
+    rec = source.record("prices are integers in cents")
+    first = export_jsonl(source).lines
+    source.reject(rec.decision.id, reason="we moved to decimals")
+    later = export_jsonl(source).lines
+
+    target = memvet.Ledger.open(repo.path, path=tmp_path / "b", embedding=memvet.HashingEmbedder(),
+                                namespace=source.namespace)
+    assert import_jsonl(target, first).added == (rec.decision.id,)
+    depths: list[int] = []
+    real_log = target.log
+    monkeypatch.setattr(target, "log", lambda: depths.append(target.store.lock._depth) or real_log())
+
+    def crash(step: str) -> None:
+        if step == "journaled":
+            raise KeyboardInterrupt("killed between the journal and the update")
+
+    monkeypatch.setattr(target.store, "_step", crash)
+    with pytest.raises(KeyboardInterrupt):
+        import_jsonl(target, later)
+    assert depths == [1]  # the local state was read with the write lock held
+    monkeypatch.undo()
+    assert target.get(rec.decision.id).lifecycle is Lifecycle.ACTIVE  # the update never landed
+    assert target.repair() == 1
+    assert target.get(rec.decision.id).lifecycle is Lifecycle.REJECTED
+    assert [r.action for r in target.history(rec.decision.id)] == ["record", "reject"]

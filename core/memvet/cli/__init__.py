@@ -37,7 +37,7 @@ from click.shell_completion import CompletionItem
 
 import memvet
 from memvet import Ledger, MemvetError, Status
-from memvet._config import FORMATS, Config, find_config, parse_statuses
+from memvet._config import DUPLICATE_THRESHOLD, FORMATS, SIMILARITY_THRESHOLD, Config, find_config, parse_statuses
 from memvet._filter import MAX_K, make_filter
 from memvet._text import clean, json_safe, one_line
 from memvet.cli import _format
@@ -162,8 +162,8 @@ def _open(params: dict[str, Any], config: Config) -> Ledger:
                        namespace=params.get("namespace") or config.namespace, server=params.get("server") or None,
                        token=params.get("token") or None, team=params.get("team") or None,
                        user=params.get("user") or None,
-                       similarity_threshold=0.80 if similarity is None else similarity,
-                       duplicate_threshold=0.95 if duplicate is None else duplicate,
+                       similarity_threshold=SIMILARITY_THRESHOLD if similarity is None else similarity,
+                       duplicate_threshold=DUPLICATE_THRESHOLD if duplicate is None else duplicate,
                        agent_writes=config.agent_writes or "proposed")
 
 
@@ -621,25 +621,26 @@ def _console() -> Any:
 
 
 @contextlib.contextmanager
-def _progress(ledger: Ledger, steps_per_decision: int) -> Iterator[None]:
-    """A transient progress bar on stderr, for long checks on a terminal only."""
+def _progress(ledger: Ledger, steps_per_decision: int) -> Iterator[Callable[[], None] | None]:
+    """A transient progress bar on stderr, for long checks on a terminal only.
+
+    Yields the function that advances it one step (``None`` when no bar is
+    shown); the check calls it once per verdict.
+    """
     console = _console()
     if not console.is_terminal:
-        yield
+        yield None
         return
-    total = ledger.store.count() * steps_per_decision
+    total = ledger.count() * steps_per_decision
     if total < PROGRESS_MIN_DECISIONS * steps_per_decision:
-        yield
+        yield None
         return
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    from memvet._about import reporting
 
     columns = (TextColumn("checking decisions"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     with Progress(*columns, console=console, transient=True) as bar:
         task = bar.add_task("check", total=total)
-        with reporting(ledger, lambda _verdict: bar.advance(task)):
-            yield
+        yield lambda: bar.advance(task)
 
 
 @cli.command()
@@ -674,13 +675,14 @@ def check(ctx: click.Context, at: str | None, since: str | None, fmt: str | None
     fmt = "json" if as_json else (fmt or config.format or "text")
     ledger = _ledger(ctx)
     report = None
-    with _progress(ledger, 2 if since else 1):
+    with _progress(ledger, 2 if since else 1) as step:
         if since is not None:
-            report = changed_since(ledger, since, at, ignore=config.ignore)
+            report = changed_since(ledger, since, at, ignore=config.ignore, on_step=step)
             pairs: list[Row] = [Row(i.verdict, i) for i in report.impacts]
             target = report.target
         else:
-            pairs = [Row(v) for v in ledger.check(at=at)]
+            on_verdict = (lambda _verdict: step()) if step is not None else None
+            pairs = [Row(v) for v in ledger.check(at=at, on_verdict=on_verdict)]
             target = pairs[0].verdict.target if pairs else ledger.snapshot(at).name
     rows = [r for r in pairs if not ignored(r.verdict, config.ignore)]
     left_out = [r.verdict.id for r in pairs if ignored(r.verdict, config.ignore)]
@@ -780,7 +782,7 @@ def recall(ctx: click.Context, words: tuple[str, ...], touching: bool, diff: str
 def _touching(item: memvet.RecallItem, words: Iterable[str], ledger: Ledger) -> list[str]:
     from memvet._about import touched_anchors
 
-    hits = touched_anchors(item.verdict, list(words), ledger, base=os.getcwd()) if words else []
+    hits = touched_anchors(item.verdict, list(words), ledger.git, base=os.getcwd()) if words else []
     return hits or [a.spec for a in item.verdict.decision.anchors]
 
 
@@ -1021,7 +1023,7 @@ def reembed(ctx: click.Context, spec: str | None, as_json: bool) -> None:
             raise click.UsageError("reembed needs the embedding to move to: --embedding SPEC")
         embedder = _embedder(ctx, spec, source)
     ledger = _ledger(ctx)
-    before = ledger.store.pinned()
+    before = ledger.pinned_embedding
     count = ledger.reembed(embedder)
     if as_json:
         _emit_json({"reembedded": count, "from": before, "to": embedder.name})
