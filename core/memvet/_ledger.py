@@ -52,6 +52,7 @@ from memvet._store import (
     CLIENT_LOCK,
     ChromaStore,
     Intent,
+    collection_name,
     has_cached_system,
     http_client,
     is_persistent,
@@ -240,6 +241,7 @@ class Ledger:
             _keep_out_of_git(home, ours=path is None)
         base = namespace if namespace is not None else _identity(git, home / "identity.json")
         ns = compose_namespace(base, team, user)
+        collection_name(ns)  # a namespace that would take another's collection is refused before any write
         if client is None and server is not None:
             client = http_client(server, token)
         lock = None

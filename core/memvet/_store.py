@@ -43,6 +43,7 @@ from memvet._errors import (
 from memvet._cache import LRU
 from memvet._lock import LocalLock
 from memvet._model import Decision, Lifecycle, Receipt
+from memvet._secrets import check_token, redact_url
 
 __all__ = [
     "ChromaStore", "Intent", "collection_name", "has_cached_system", "http_client", "is_persistent",
@@ -55,6 +56,8 @@ _BATCH = 5000
 
 
 _SAFE_NAMESPACE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,179}")
+#: The tail :func:`collection_name` gives a hashed namespace (see there).
+_HASHED_FORM = re.compile(r"(?:.*-)?[0-9a-f]{16}")
 
 
 def collection_name(namespace: str) -> str:
@@ -65,10 +68,24 @@ def collection_name(namespace: str) -> str:
     very long) is cleaned for Chroma's name rules and suffixed with a hash of
     the exact namespace, so ``team a`` and ``team-a`` stay apart, and no
     namespace can name another's ``.receipts`` or ``.journal`` collection.
+
+    A plain namespace in the hashed form (ending in ``-`` and 16 hex digits,
+    or 16 hex digits alone) is refused: used as is, it would name the
+    collection of another namespace (``--namespace <root>-team-c-<hash>``
+    would take ``--team c``'s collection, and every later ``--team c`` call
+    would fail on the owner check).
+
+    Raises:
+        UsageError: An empty namespace, or one in the hashed form.
     """
     if not isinstance(namespace, str) or not namespace.strip():
         raise UsageError(f"invalid namespace {namespace!r}: it must be a non-empty string")
     if _SAFE_NAMESPACE.fullmatch(namespace):
+        if _HASHED_FORM.fullmatch(namespace):
+            raise UsageError(
+                f"invalid namespace {namespace!r}: a name ending in '-' and 16 hex digits is the form MemVet "
+                "gives other namespaces' collections, so it could take one of theirs; choose another name"
+            )
         return f"memvet-{namespace}"
     clean = re.sub(r"[^a-zA-Z0-9_-]+", "-", namespace).strip("-_")[:120].strip("-_")
     digest = hashlib.sha256(namespace.encode("utf-8", "surrogatepass")).hexdigest()[:16]
@@ -157,32 +174,54 @@ def http_client(url: str, token: str | None = None) -> Any:
     """A Chroma ``HttpClient`` for ``http(s)://host:port``, sending ``token``
     as a bearer token (for a reverse proxy that checks it).
 
+    The client works in the Chroma database the server names for the token
+    (``/api/v2/auth/identity``): the shipped proxy (``deploy/nginx.conf``)
+    answers it with the token's team database and refuses every path
+    outside it, so a team's token never reaches another team's memory. A
+    bare ``chroma run`` names its ``default_database``.
+
+    Neither the token nor a password is ever part of a message.
+
     Raises:
-        UsageError: A malformed URL.
+        UsageError: A malformed URL, a URL holding a user name or password
+            (only a bearer token is sent), or a token that cannot travel in
+            a header (a stray line break, a space, non-ASCII).
         StoreUnavailableError: Nothing answers there.
         AuthenticationError: The server refused the token (or its absence).
+        StoreError: The token's team database does not exist on the server.
     """
     from urllib.parse import urlsplit
 
     from chromadb.config import Settings
 
+    shown = redact_url(url)
+    if token:  # "" sends no token, like None
+        check_token(token)
     parts = urlsplit(url if "://" in url else f"http://{url}")
     if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise UsageError(f"invalid server URL {url!r}; expected http://HOST:PORT")
+        raise UsageError(f"invalid server URL {shown!r}; expected http://HOST:PORT")
+    if parts.username is not None or parts.password is not None:
+        raise UsageError(
+            f"invalid server URL {shown!r}: it holds a user name or password, which MemVet never sends; "
+            "remove it and pass the team's bearer token with --token or MEMVET_TOKEN (token=...)"
+        )
     try:
         port = parts.port or (443 if parts.scheme == "https" else 8000)
     except ValueError as exc:
-        raise UsageError(f"invalid server URL {url!r}: {exc}") from exc
+        raise UsageError(f"invalid server URL {shown!r}: {exc}") from exc
     headers = {"Authorization": f"Bearer {token}"} if token else None
+    # The database comes from the server's answer for this token (one team
+    # database per token behind the proxy); Chroma reads it only with this flag.
+    settings = Settings(anonymized_telemetry=False, chroma_overwrite_singleton_tenant_database_access_from_auth=True)
     try:
-        with translate(f"connecting to {url}"):
+        with translate(f"connecting to {shown}"):
             import chromadb
 
             return chromadb.HttpClient(host=parts.hostname, port=port, ssl=parts.scheme == "https",
-                                       headers=headers, settings=Settings(anonymized_telemetry=False))
+                                       headers=headers, settings=settings)
     except AuthenticationError as exc:
         raise AuthenticationError(
-            f"the ledger server at {url} refused the credentials ({'a wrong token' if token else 'no token'} "
+            f"the ledger server at {shown} refused the credentials ({'a wrong token' if token else 'no token'} "
             f"sent): {exc.__cause__}; pass the team's token (--token, or token=...)"
         ) from exc
     except StoreError as exc:
@@ -191,11 +230,21 @@ def http_client(url: str, token: str | None = None) -> Any:
         # it holds the URL, whose port may well read 40125 (which once made
         # an unreachable server "refuse the credentials").
         if any("Could not connect" in str(e) for e in chain):
-            raise StoreUnavailableError(f"the ledger server at {url} is unreachable") from exc
+            raise StoreUnavailableError(f"the ledger server at {shown} is unreachable") from exc
         status = next((code for e in chain if (code := _http_status(e)) in (401, 403)), 0)
         if status:
-            raise AuthenticationError(f"the ledger server at {url} refused the credentials: HTTP {status}") from exc
+            raise AuthenticationError(f"the ledger server at {shown} refused the credentials: HTTP {status}") from exc
+        missing = next((m for e in chain if (m := _MISSING_DATABASE.search(str(e)))), None)
+        if missing:
+            raise StoreError(
+                f"the ledger server at {shown} has no database {missing.group(1)!r}, the one it names for this "
+                "token: the server's operator creates it (docs/deploy.md, 'One database per team')"
+            ) from exc
         raise
+
+
+#: Chroma's answer when the database a client names does not exist.
+_MISSING_DATABASE = re.compile(r"Database \[([^\]]*)\] not found")
 
 
 def _chain(exc: BaseException | None) -> list[BaseException]:

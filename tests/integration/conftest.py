@@ -9,6 +9,7 @@ them: ``.ci/run`` installs it.
 from __future__ import annotations
 
 import os
+import secrets
 import shutil
 import socket
 import subprocess
@@ -120,43 +121,85 @@ def find_nginx() -> str | None:
                                           if os.access(p, os.X_OK)), None)
 
 
+def create_database(chroma: ChromaServer, name: str) -> None:
+    """A team's Chroma database, created on the loopback server as docs/deploy.md does it (curl there)."""
+    response = httpx.post(f"{chroma.url}/api/v2/tenants/default_tenant/databases", json={"name": name}, timeout=10)
+    response.raise_for_status()
+
+
+def new_token() -> str:
+    """A token as docs/deploy.md makes one: ``secrets.token_urlsafe(32)``, 43 characters."""
+    token = secrets.token_urlsafe(32)
+    assert len(token) == 43
+    return token
+
+
 @dataclass
 class Proxy:
+    """nginx in front of ``chroma run`` with two teams: ``token`` reaches
+    ``database``, ``other_token`` reaches ``other_database``."""
+
     url: str
     token: str
+    database: str
+    other_token: str
+    other_database: str
     prefix: Path
     conf: Path
     nginx: str
     proc: subprocess.Popen[bytes]
 
-    def set_tokens(self, *tokens: str) -> None:
-        """Rewrite the token map and reload nginx (as an operator revoking a token would)."""
-        (self.prefix / "memvet-tokens.map").write_text("".join(f'"Bearer {t}" 1;\n' for t in tokens))
+    def write_map(self, tokens: dict[str, str]) -> None:
+        """Rewrite the token map (token -> database) and reload nginx, as an operator would."""
+        (self.prefix / "memvet-tokens.map").write_text("".join(f'"Bearer {t}" {db};\n' for t, db in tokens.items()))
         subprocess.run([self.nginx, "-p", str(self.prefix), "-c", str(self.conf), "-g",
                         f"pid {self.prefix / 'nginx.pid'};", "-s", "reload"], check=True, capture_output=True)
         time.sleep(1.0)  # workers pick the new map up asynchronously
 
+    def set_tokens(self, *tokens: str) -> None:
+        """Only ``tokens`` are valid, each for the first team's database (revoking every other)."""
+        self.write_map(dict.fromkeys(tokens, self.database))
 
-@pytest.fixture(scope="session")
-def nginx_proxy(chroma_server, tmp_path_factory) -> Iterator[Proxy]:
-    """nginx with the shipped deploy/nginx.conf (ports rewritten), checking a bearer token."""
+    def restore(self) -> None:
+        """Both teams' tokens, as the fixture made them."""
+        self.write_map({self.token: self.database, self.other_token: self.other_database})
+
+
+def rendered_conf(proxy_port: int, chroma_port: int) -> str:
+    """The shipped deploy/nginx.conf with only its two ports rewritten."""
+    conf_text = (DEPLOY / "nginx.conf").read_text()
+    assert "listen 127.0.0.1:8001;" in conf_text and "server 127.0.0.1:8000;" in conf_text
+    return (conf_text.replace("listen 127.0.0.1:8001;", f"listen 127.0.0.1:{proxy_port};")
+            .replace("server 127.0.0.1:8000;", f"server 127.0.0.1:{chroma_port};"))
+
+
+def nginx_or_skip() -> str:
     nginx = find_nginx()
     if nginx is None:
         message = "nginx is not installed (apt-get install -y nginx; .ci/run does it)"
         if os.environ.get("CI"):
             pytest.fail(message, pytrace=False)
         pytest.skip(message)
+    return nginx
+
+
+@pytest.fixture(scope="session")
+def nginx_proxy(chroma_server, tmp_path_factory) -> Iterator[Proxy]:
+    """nginx with the shipped deploy/nginx.conf (ports rewritten), checking
+    43-character bearer tokens of two teams, each with its own database."""
+    nginx = nginx_or_skip()
     prefix = tmp_path_factory.mktemp("nginx")
     for sub in ("logs", "tmp"):
         (prefix / sub).mkdir()
     port = free_port()
-    conf_text = (DEPLOY / "nginx.conf").read_text()
-    assert "listen 127.0.0.1:8001;" in conf_text and "server 127.0.0.1:8000;" in conf_text
     conf = prefix / "nginx.conf"
-    conf.write_text(conf_text.replace("listen 127.0.0.1:8001;", f"listen 127.0.0.1:{port};")
-                    .replace("server 127.0.0.1:8000;", f"server 127.0.0.1:{chroma_server.port};"))
-    token = "t0k3n-" + os.urandom(12).hex()
-    (prefix / "memvet-tokens.map").write_text(f'"Bearer {token}" 1;\n')
+    conf.write_text(rendered_conf(port, chroma_server.port))
+    suffix = os.urandom(4).hex()
+    database, other_database = f"team-a-{suffix}", f"team-b-{suffix}"
+    for name in (database, other_database):
+        create_database(chroma_server, name)
+    token, other_token = new_token(), new_token()
+    (prefix / "memvet-tokens.map").write_text(f'"Bearer {token}" {database};\n"Bearer {other_token}" {other_database};\n')
     log = prefix / "logs" / "stderr.log"
     with log.open("wb") as err:
         proc = subprocess.Popen([nginx, "-p", str(prefix), "-c", str(conf), "-g",
@@ -168,5 +211,5 @@ def nginx_proxy(chroma_server, tmp_path_factory) -> Iterator[Proxy]:
     except Exception:
         _stop(proc)
         raise
-    yield Proxy(url, token, prefix, conf, nginx, proc)
+    yield Proxy(url, token, database, other_token, other_database, prefix, conf, nginx, proc)
     _stop(proc)
