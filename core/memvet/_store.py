@@ -194,10 +194,13 @@ def http_client(url: str, token: str | None = None) -> Any:
 
     from chromadb.config import Settings
 
-    shown = redact_url(url)
+    full = url if "://" in url else f"http://{url}"
+    # As given, unless a password must be masked (found in the full form:
+    # ``alice:pw@host`` has no scheme for the mask to anchor on).
+    shown = url if redact_url(full) == full else redact_url(full)
     if token:  # "" sends no token, like None
         check_token(token)
-    parts = urlsplit(url if "://" in url else f"http://{url}")
+    parts = urlsplit(full)
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise UsageError(f"invalid server URL {shown!r}; expected http://HOST:PORT")
     if parts.username is not None or parts.password is not None:
