@@ -55,7 +55,9 @@ log = logging.getLogger(__name__)
 _BATCH = 5000
 
 
-_SAFE_NAMESPACE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,179}")
+#: Used as is in a collection name; it ends with a letter or digit, as
+#: Chroma requires of a name (``team-`` is hashed like any other).
+_SAFE_NAMESPACE = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9_-]{0,178}[A-Za-z0-9])?")
 #: The tail :func:`collection_name` gives a hashed namespace (see there).
 _HASHED_FORM = re.compile(r"(?:.*-)?[0-9a-f]{16}")
 

@@ -126,8 +126,11 @@ def test_a_token_with_its_scheme_says_to_drop_it(repo, local):
 
 
 def test_a_token_that_is_not_a_string_is_refused(repo):
-    with pytest.raises(memvet.UsageError, match="invalid token: expected a string, got bytes"):
+    with pytest.raises(memvet.UsageError) as info:
         memvet.Ledger.open(repo.path, server=NOWHERE, token=SECRET.encode())  # type: ignore[arg-type]
+    assert "token" in str(info.value) and SECRET not in str(info.value)
+    with pytest.raises(memvet.UsageError, match="invalid token: expected a string, got bytes"):
+        check_token(SECRET.encode())  # type: ignore[arg-type]
 
 
 def test_a_good_token_goes_on_to_the_server(repo):
@@ -308,6 +311,18 @@ def test_the_cli_refuses_the_squat_and_the_team_still_works(run, repo, local):
     assert _state(repo, local) == before
     checked = run("--team", "c", "check", "--json")
     assert [d["claim"] for d in json.loads(checked.stdout)["decisions"]] == ["OrderStore.load reads every line"]
+
+
+@pytest.mark.parametrize("namespace", ["team-", "team_", "x-", "a--"])
+def test_a_plain_name_ending_in_a_separator_gets_a_valid_collection(repo, shared, namespace):
+    """Chroma wants a name that ends with a letter or digit: such a name is
+    hashed, and the ledger opens and keeps its decision."""
+    name = collection_name(namespace)
+    assert name != f"memvet-{namespace}" and name[-1].isalnum()
+    ledger = memvet.Ledger.open(repo.path, client=shared, namespace=namespace, embedding=memvet.HashingEmbedder(),
+                                disk_cache=False)
+    rec = ledger.record("a decision in an odd namespace")
+    assert [d.id for d in ledger.decisions()] == [rec.id]
 
 
 @pytest.mark.parametrize("namespace", ["0123456789abcdef", "shop-0123456789abcdef", "a_b-ffffffffffffffff"])
