@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import re
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -26,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from memvet._errors import AuthenticationError, StoreError, StoreUnavailableError, UsageError
+from memvet._secrets import check_token, redact_url
 
 __all__ = [
     "CLIENT_LOCK", "INDEX_RACE_PAUSES", "has_cached_system", "http_client", "is_persistent",
@@ -125,30 +127,55 @@ def http_client(url: str, token: str | None = None) -> Any:
     """A Chroma ``HttpClient`` for ``http(s)://host:port``, sending ``token``
     as a bearer token (for a reverse proxy that checks it).
 
+    The client works in the Chroma database the server names for the token
+    (``/api/v2/auth/identity``): the shipped proxy (``deploy/nginx.conf``)
+    answers it with the token's team database and refuses every path
+    outside it, so a team's token never reaches another team's memory. A
+    bare ``chroma run`` names its ``default_database``.
+
+    Neither the token nor a password is ever part of a message.
+
     Raises:
-        UsageError: A malformed URL.
+        UsageError: A malformed URL, a URL holding a user name or password
+            (only a bearer token is sent), or a token that cannot travel in
+            a header (a stray line break, a space, non-ASCII).
         StoreUnavailableError: Nothing answers there.
         AuthenticationError: The server refused the token (or its absence).
+        StoreError: The token's team database does not exist on the server.
     """
     from urllib.parse import urlsplit
 
-    parts = urlsplit(url if "://" in url else f"http://{url}")
+    full = url if "://" in url else f"http://{url}"
+    # As given, unless a password must be masked (found in the full form:
+    # ``alice:pw@host`` has no scheme for the mask to anchor on).
+    shown = url if redact_url(full) == full else redact_url(full)
+    if token:  # "" sends no token, like None
+        check_token(token)
+    parts = urlsplit(full)
     if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise UsageError(f"invalid server URL {url!r}; expected http://HOST:PORT")
+        raise UsageError(f"invalid server URL {shown!r}; expected http://HOST:PORT")
+    if parts.username is not None or parts.password is not None:
+        raise UsageError(
+            f"invalid server URL {shown!r}: it holds a user name or password, which MemVet never sends; "
+            "remove it and pass the team's bearer token with --token or MEMVET_TOKEN (token=...)"
+        )
     try:
         port = parts.port or (443 if parts.scheme == "https" else 8000)
     except ValueError as exc:
-        raise UsageError(f"invalid server URL {url!r}: {exc}") from exc
+        raise UsageError(f"invalid server URL {shown!r}: {exc}") from exc
     headers = {"Authorization": f"Bearer {token}"} if token else None
+    # The database comes from the server's answer for this token (one team
+    # database per token behind the proxy); Chroma reads it only with this flag.
+    client_settings = settings(chroma_overwrite_singleton_tenant_database_access_from_auth=True)
     try:
-        with translate(f"connecting to {url}"):
+        with translate(f"connecting to {shown}"):
             import chromadb
 
             return chromadb.HttpClient(host=parts.hostname, port=port, ssl=parts.scheme == "https",
-                                       headers=headers, settings=settings())
+                                       headers=headers, settings=client_settings)
     except AuthenticationError as exc:
         raise AuthenticationError(
-            f"the ledger server at {url} refused the credentials ({'a wrong token' if token else 'no token'} "
+            f"the ledger server at {shown} refused the credentials ({'a wrong token' if token else 'no token'} "
             f"sent): {exc.__cause__}; pass the team's token (--token, or token=...)"
         ) from exc
     except StoreError as exc:
@@ -157,11 +184,21 @@ def http_client(url: str, token: str | None = None) -> Any:
         # it holds the URL, whose port may well read 40125 (which once made
         # an unreachable server "refuse the credentials").
         if any("Could not connect" in str(e) for e in chain):
-            raise StoreUnavailableError(f"the ledger server at {url} is unreachable") from exc
+            raise StoreUnavailableError(f"the ledger server at {shown} is unreachable") from exc
         status = next((code for e in chain if (code := _http_status(e)) in (401, 403)), 0)
         if status:
-            raise AuthenticationError(f"the ledger server at {url} refused the credentials: HTTP {status}") from exc
+            raise AuthenticationError(f"the ledger server at {shown} refused the credentials: HTTP {status}") from exc
+        missing = next((m for e in chain if (m := _MISSING_DATABASE.search(str(e)))), None)
+        if missing:
+            raise StoreError(
+                f"the ledger server at {shown} has no database {missing.group(1)!r}, the one it names for this "
+                "token: the server's operator creates it (docs/deploy.md, 'One database per team')"
+            ) from exc
         raise
+
+
+#: Chroma's answer when the database a client names does not exist.
+_MISSING_DATABASE = re.compile(r"Database \[([^\]]*)\] not found")
 
 
 def _chain(exc: BaseException | None) -> list[BaseException]:

@@ -53,7 +53,7 @@ from memvet._model import (
 from memvet._lock import DEFAULT_LOCK_TIMEOUT, LocalLock
 from memvet._filter import PLAIN_LIMIT, SELECTIVE_LIMIT, check_k, make_filter
 from memvet._recall import GROUPS, check_include, group_recall
-from memvet._store import ChromaStore, Intent
+from memvet._store import ChromaStore, Intent, collection_name
 from memvet._reads import OnVerdict
 from memvet._verify import Verifier
 
@@ -286,6 +286,7 @@ class Ledger:
         _keep_out_of_scans(git, home)
         base = namespace if namespace is not None else _identity(git, home / "identity.json")
         ns = compose_namespace(base, team, user)
+        collection_name(ns)  # a namespace that would take another's collection is refused before any write
         owned = client is None and server is None
         if client is None and server is not None:
             client = _chroma.http_client(server, token)

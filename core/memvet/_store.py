@@ -52,7 +52,11 @@ log = logging.getLogger(__name__)
 _BATCH = 5000
 
 
-_SAFE_NAMESPACE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,179}")
+#: Used as is in a collection name; it ends with a letter or digit, as
+#: Chroma requires of a name (``team-`` is hashed like any other).
+_SAFE_NAMESPACE = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9_-]{0,178}[A-Za-z0-9])?")
+#: The tail :func:`collection_name` gives a hashed namespace (see there).
+_HASHED_FORM = re.compile(r"(?:.*-)?[0-9a-f]{16}")
 
 
 def collection_name(namespace: str) -> str:
@@ -63,10 +67,24 @@ def collection_name(namespace: str) -> str:
     very long) is cleaned for Chroma's name rules and suffixed with a hash of
     the exact namespace, so ``team a`` and ``team-a`` stay apart, and no
     namespace can name another's ``.receipts`` or ``.journal`` collection.
+
+    A plain namespace in the hashed form (ending in ``-`` and 16 hex digits,
+    or 16 hex digits alone) is refused: used as is, it would name the
+    collection of another namespace (``--namespace <root>-team-c-<hash>``
+    would take ``--team c``'s collection, and every later ``--team c`` call
+    would fail on the owner check).
+
+    Raises:
+        UsageError: An empty namespace, or one in the hashed form.
     """
     if not isinstance(namespace, str) or not namespace.strip():
         raise UsageError(f"invalid namespace {namespace!r}: it must be a non-empty string")
     if _SAFE_NAMESPACE.fullmatch(namespace):
+        if _HASHED_FORM.fullmatch(namespace):
+            raise UsageError(
+                f"invalid namespace {namespace!r}: a name ending in '-' and 16 hex digits is the form MemVet "
+                "gives other namespaces' collections, so it could take one of theirs; choose another name"
+            )
         return f"memvet-{namespace}"
     clean = re.sub(r"[^a-zA-Z0-9_-]+", "-", namespace).strip("-_")[:120].strip("-_")
     digest = hashlib.sha256(namespace.encode("utf-8", "surrogatepass")).hexdigest()[:16]

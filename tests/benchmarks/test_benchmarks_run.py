@@ -355,3 +355,24 @@ def test_drift_js_truth_locates_legacy_names_by_text(qualname: str, lines: tuple
     assert drift.js_region(LEGACY_JS.encode(), qualname) == lines
     # `set` sits under `boolHook = {`: its plain name is not located.
     assert drift.js_region(LEGACY_JS.encode(), "set") == "0 declarations of set"
+
+
+@pytest.mark.timeout(300)
+def test_proxy_bench() -> None:
+    """Both proxies answer every read (no timing assertion); needs nginx."""
+    import shutil
+
+    if not (shutil.which("nginx") or os.access("/usr/sbin/nginx", os.X_OK)):
+        if os.environ.get("CI"):
+            pytest.fail("nginx is not installed (apt-get install -y nginx; .ci/run does it)", pytrace=False)
+        pytest.skip("nginx is not installed")
+    env = {**os.environ, "ORT_DISABLE_TELEMETRY": "1", "ANONYMIZED_TELEMETRY": "False"}
+    out = subprocess.run([sys.executable, str(BENCH / "proxy_bench.py"), "--size", "5", "--rounds", "5", "--json"],
+                         capture_output=True, text=True, env=env, cwd=ROOT, timeout=280, check=False)
+    assert out.returncode == 0, out.stderr[-3000:]
+    result = json.loads(out.stdout)
+    assert set(result["proxies"]) == {"shipped (team check)", "path check only"}
+    for ops in result["proxies"].values():
+        for op in ("get", "recall"):
+            assert 0 < ops[op]["p50_ms"] <= ops[op]["p95_ms"]
+    assert all(ratio > 0 for ratio in result["ratio_p50"].values())

@@ -39,6 +39,7 @@ import memvet
 from memvet import Ledger, MemvetError, Status
 from memvet._config import DUPLICATE_THRESHOLD, FORMATS, SIMILARITY_THRESHOLD, Config, find_config, parse_statuses
 from memvet._filter import MAX_K, make_filter
+from memvet._secrets import redact
 from memvet._text import clean, json_safe, one_line
 from memvet.cli import _format
 from memvet.cli._format import Row, short, when
@@ -88,16 +89,22 @@ class _Group(click.Group):
         except click.UsageError as exc:
             if isinstance(exc, NoArgsIsHelpError):
                 raise
-            raise CliError(f"{exc.format_message()} (see memvet --help)") from exc
+            raise CliError(redact(f"{exc.format_message()} (see memvet --help)")) from exc
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
-            return super().invoke(ctx)
-        except MemvetError as exc:
-            raise CliError(str(exc)) from exc
-        except click.UsageError as exc:
-            where = f"{exc.ctx.command_path} --help" if exc.ctx is not None else "memvet --help"
-            raise CliError(f"{exc.format_message()} (see {where})") from exc
+            try:
+                return super().invoke(ctx)
+            except MemvetError as exc:
+                raise CliError(str(exc)) from exc
+            except click.UsageError as exc:
+                where = f"{exc.ctx.command_path} --help" if exc.ctx is not None else "memvet --help"
+                raise CliError(f"{exc.format_message()} (see {where})") from exc
+        except click.ClickException as exc:
+            # The error line never shows the token or a URL's password, whatever
+            # message carried it (a token pasted into another option, say).
+            exc.message = redact(exc.message, [ctx.find_root().params.get("token")])
+            raise
 
 
 def _embedding_spec(ctx: click.Context) -> tuple[str | None, str]:
