@@ -751,17 +751,20 @@ def import_jsonl(ledger: Ledger, lines: Iterable[str], *, source: str = "<input>
                 f"differs from the local record ({_differing(mine, decision)}) and neither history "
                 "contains the other; resolve it by hand (memvet show / supersede / reject)",
             ))
-    # A successor of a decision left in conflict would supersede the local
-    # record of it, untouched: it waits too (and so does its own successor).
+    # A successor of a decision whose local record stays as it is (in
+    # conflict, or kept as newer) would supersede that record with no
+    # receipt here: it waits too, and so does its own successor.
     waiting = True
     while waiting:
         waiting = False
-        held = {c.id for c in conflicts}
+        held = {c.id: "which is in conflict" for c in conflicts}
+        held.update((i, "whose local record is newer and kept") for i in kept
+                    if local[i].superseded_by == "")
         for decision in [*added, *updated]:
-            if decision.supersedes in held and decision.id not in held:
+            why = held.get(decision.supersedes)
+            if why is not None and decision.id not in held:
                 conflicts.append(ImportConflict(
-                    decision.id, "decision",
-                    f"supersedes {decision.supersedes}, which is in conflict; resolve that one first",
+                    decision.id, "decision", f"supersedes {decision.supersedes}, {why}; resolve that one first",
                 ))
                 waiting = True
         added = [d for d in added if d.id not in {c.id for c in conflicts}]
