@@ -52,7 +52,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from memvet import _manifests
+from memvet import _manifests, _text
 from memvet._anchors import absent as _absent
 from memvet._errors import UnboundClaimError, UsageError
 from memvet._ledger import MAX_CLAIM_CHARS as _MAX_CLAIM_CHARS
@@ -87,7 +87,8 @@ _MAX_INT = 2**31 - 1
 
 
 def _one_line(text: str) -> str:
-    return " ".join(str(text).split())
+    """One Markdown line: whitespace collapsed, control sequences removed, HTML escaped."""
+    return _text.markdown(" ".join(str(text).split()))
 
 
 # ===================================================================== agent context
@@ -151,8 +152,8 @@ class Context:
             "",
         ]
         for v in self.verified:
-            anchors = ", ".join(f"`{a.spec}`" for a in v.decision.anchors)
-            out.append(f"- {_one_line(v.decision.claim)} [`{v.id}`]" + (f" (rests on {anchors})" if anchors else ""))
+            anchors = ", ".join(_text.code_span(a.spec) for a in v.decision.anchors)
+            out.append(f"- {_one_line(v.decision.claim)} [{_text.code_span(v.id)}]" + (f" (rests on {anchors})" if anchors else ""))
         if not self.verified:
             out.append("- (none)")
         if self.current_only:
@@ -170,7 +171,7 @@ class Context:
                 "",
             ]
             for v in self.drifted:
-                out.append(f"- **{v.status.value}** [`{v.id}`]: {_one_line(v.decision.claim)}  ")
+                out.append(f"- **{v.status.value}** [{_text.code_span(v.id)}]: {_one_line(v.decision.claim)}  ")
                 out.append(f"  Reason: {_one_line(v.reason)}")
         if self.proposed:
             out += [
@@ -181,12 +182,12 @@ class Context:
                 "",
             ]
             for v in self.proposed:
-                out.append(f"- **proposed** [`{v.id}`]: {_one_line(v.decision.claim)}  ")
+                out.append(f"- **proposed** [{_text.code_span(v.id)}]: {_one_line(v.decision.claim)}  ")
                 out.append(f"  Evidence: {_one_line(v.reason.removeprefix('not yet reviewed; its evidence: '))}")
         if self.rejected:
             out += ["", "## Previously tried, rejected (do not repeat)", ""]
             for v in self.rejected:
-                out.append(f"- {_one_line(v.decision.claim)} [`{v.id}`]: rejected because "
+                out.append(f"- {_one_line(v.decision.claim)} [{_text.code_span(v.id)}]: rejected because "
                            f"{_one_line(v.reason)}")
         if self.superseded:
             out += ["", f"_{self.superseded} superseded decision(s) are not listed; their successors are. "
