@@ -153,10 +153,12 @@ def receipt_metadata(receipt: Receipt) -> dict[str, Any]:
         "to": receipt.to_lifecycle,
         "at": float(receipt.at),
     }
-    for key in ("reason", "author", "commit", "related"):
+    for key in ("reason", "author", "commit", "related", "imported_by"):
         value = getattr(receipt, key)
         if value:
             meta[key] = value
+    if receipt.imported_at:
+        meta["imported_at"] = float(receipt.imported_at)
     return meta
 
 
@@ -180,6 +182,8 @@ def receipt_from_record(record_id: str, meta: Mapping[str, Any] | None) -> Recei
             at=float(meta["at"]),
             commit=str(meta.get("commit", "")),
             related=str(meta.get("related", "")),
+            imported_at=float(meta.get("imported_at", 0.0)),
+            imported_by=str(meta.get("imported_by", "")),
         )
     except (KeyError, ValueError, TypeError) as exc:
         raise CorruptRecordError(f"receipt {record_id}: cannot decode ({exc})", record_id) from exc

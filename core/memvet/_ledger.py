@@ -836,7 +836,7 @@ class Ledger:
         open_proposals: list[Decision] = []
         for d in candidates:
             if (not confirm_duplicates or scores[d.id] < self.duplicate_threshold
-                    or anchor_keys(d.anchors) != keys):
+                    or _evidence(d.anchors) != _evidence(resolved)):
                 continue
             if d.lifecycle is Lifecycle.ACTIVE and old is None:
                 return self._confirm(d, author, now, snap.base_commit)
@@ -863,19 +863,20 @@ class Ledger:
             author=author, created_at=now, commit=snap.base_commit, hash_version=_code.HASH_VERSION,
             namespace=self.namespace, expires_at=float(expires_at or 0.0), unbound=declared,
         )
-        # Crash safety: one journaled act. The successor (with its pointer) is
-        # written first, so a read already treats `old` as superseded from that
-        # moment; the old record's update and the receipts follow, and a crash
-        # in between is finished by the next write (Ledger.repair).
+        # Crash safety: one journaled act, a plain record too (a write that
+        # fails after its decision landed is finished with its receipt). The
+        # successor (with its pointer) is written first, so a read already
+        # treats `old` as superseded from that moment; the old record's update
+        # and the receipts follow, and a crash or failure in between is
+        # finished by the next write (Ledger.repair).
         receipts = [self._receipt(decision.id, ReceiptAction.PROPOSE if proposed else ReceiptAction.RECORD, "", lifecycle.value,
                                   reason=reason or "", author=author, at=now, commit=snap.base_commit,
                                   related=old.id if old else "")]
         self._require_embedder(pin=True)  # the first decision stored pins the embedding
         if proposed:
             # A proposal replaces nothing yet (only an active successor
-            # supersedes): one new record, its receipt, and no journal.
-            self.store.apply(Intent(ReceiptAction.PROPOSE, add=(decision, tuple(embedding)), receipts=tuple(receipts)),
-                             journaled=False)
+            # supersedes): one new record and its receipt.
+            self.store.apply(Intent(ReceiptAction.PROPOSE, add=(decision, tuple(embedding)), receipts=tuple(receipts)))
             return RecordResult(decision, RecordOutcome.PROPOSED, tuple(conflicts), tuple(warnings))
         updates = []
         if old is not None:
@@ -885,7 +886,7 @@ class Ledger:
             updates.append(old.evolve(lifecycle=Lifecycle.SUPERSEDED, superseded_by=decision.id,
                                       reason=reason or "", resolved_at=now))
         self.store.apply(Intent(ReceiptAction.SUPERSEDE if old else ReceiptAction.RECORD, add=(decision, tuple(embedding)),
-                                updates=tuple(updates), receipts=tuple(receipts)), journaled=old is not None)
+                                updates=tuple(updates), receipts=tuple(receipts)))
         if old is not None:
             self._settle_race(old, decision, author, snap.base_commit)
         return RecordResult(decision, RecordOutcome.SUPERSEDED if old else RecordOutcome.RECORDED, tuple(conflicts), tuple(warnings))
@@ -1095,6 +1096,20 @@ def require_ledger(value: Any, owner: str) -> Ledger:
             f"got {type(value).__name__} {value!r:.60}"
         )
     return value
+
+
+def _evidence(anchors: Iterable[Anchor]) -> list[tuple[str, ...]]:
+    """What a near duplicate must share with an existing decision to confirm it.
+
+    Every anchor's kind, path, name, requirement, scope and quote: the
+    sharing keys of conflict detection leave out a dependency's requirement
+    and an absence rule's scope, and a claim recorded again with
+    ``requests>=2.31`` instead of ``requests``, or ``--scope '**'`` instead
+    of ``src/**``, was "confirmed" with the new constraint dropped. Hashes
+    and blob ids are left out: they say where the code is now, not what the
+    writer asked to hold.
+    """
+    return sorted({(a.kind.value, a.path, a.name, a.requirement, a.scope, a.quote) for a in anchors})
 
 
 def _respec(anchor: Anchor, new_path: str, new_name: str) -> AnchorSpec:

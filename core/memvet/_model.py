@@ -313,7 +313,12 @@ class Verdict:
 
 @dataclass(frozen=True)
 class Receipt:
-    """An immutable record of one lifecycle act."""
+    """An immutable record of one lifecycle act.
+
+    ``imported_at`` and ``imported_by`` are set on a receipt that came in by
+    ``memvet import``: when and by whom it was imported. Its ``author`` and
+    ``at`` are then what the file said, which this ledger cannot vouch for.
+    """
 
     id: str
     decision_id: str
@@ -325,9 +330,16 @@ class Receipt:
     at: float = 0.0
     commit: str = ""
     related: str = ""
+    imported_at: float = 0.0
+    imported_by: str = ""
+
+    @property
+    def imported(self) -> bool:
+        """True when the receipt came in by an import, not by an act here."""
+        return bool(self.imported_at)
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "id": self.id,
             "decision_id": self.decision_id,
             "action": self.action,
@@ -339,6 +351,10 @@ class Receipt:
             "commit": self.commit,
             "related": self.related,
         }
+        if self.imported_at:  # only then: a ledger's own exports keep their bytes
+            out["imported_at"] = self.imported_at
+            out["imported_by"] = self.imported_by
+        return out
 
 
 @dataclass(frozen=True)

@@ -489,21 +489,39 @@ class ChromaStore:
     def apply(self, intent: Intent, *, journaled: bool = True) -> None:
         """Carry out one act: journal it, write it, then clear the journal.
 
-        ``journaled=False`` is for a plain new decision: its record already
-        holds everything its receipt says (author, time, commit), so a crash
-        before the receipt loses nothing and two round trips are saved.
+        Every act of the ledger is journaled, a plain record too: a full disk
+        once made Chroma raise on a decision's ``add`` after the record had
+        landed (its log written, the compaction failed), and the receipt
+        that followed was never written. With the act in the journal, the
+        next write (or :meth:`replay`) finishes it, receipt included.
+
+        ``journaled=False`` writes without the journal (tests use it to
+        stage a half-done act by hand).
+
+        Raises:
+            StoreError: A write failed. Its message says that the act may be
+                half done and that the next write, or ``memvet repair``,
+                finishes it (or finds nothing to finish).
         """
         if not journaled:
             self._carry_out(intent)
             return
         entry = intent.to_json()
         meta = {"schema": _codec.SCHEMA_VERSION, "kind": "intent", "act": intent.act, "at": float(intent.at)}
-        with translate("journaling a change"):
-            self.journal.add(ids=[intent.id], documents=[entry], embeddings=[[1.0]], metadatas=[meta])
-        self._step("journaled")
-        self._carry_out(intent)
-        with translate("clearing the journal"):
-            self.journal.delete(ids=[intent.id])
+        try:
+            with translate("journaling a change"):
+                self.journal.add(ids=[intent.id], documents=[entry], embeddings=[[1.0]], metadatas=[meta])
+            self._step("journaled")
+            self._carry_out(intent)
+            with translate("clearing the journal"):
+                self.journal.delete(ids=[intent.id])
+        except StoreError as exc:
+            # The same class (an outage stays StoreUnavailableError), told
+            # what happens next: the journal holds the act, or nothing landed.
+            raise type(exc)(
+                f"{exc}; the {intent.act} did not complete: once the store works again, the next write or "
+                "`memvet repair` finishes it from the journal, or finds that nothing was written"
+            ) from exc
 
     def _carry_out(self, intent: Intent, *, replaying: bool = False) -> None:
         if intent.add is not None:

@@ -376,3 +376,15 @@ def test_proxy_bench() -> None:
         for op in ("get", "recall"):
             assert 0 < ops[op]["p50_ms"] <= ops[op]["p95_ms"]
     assert all(ratio > 0 for ratio in result["ratio_p50"].values())
+
+
+def test_writes_bench() -> None:
+    """Journaled records against unjournaled ones, and concurrent writers that lose nothing."""
+    out = subprocess.run([sys.executable, str(BENCH / "writes.py"), "--records", "10", "--procs", "2", "--each", "5"],
+                         capture_output=True, text=True, timeout=110, env=os.environ.copy())
+    assert out.returncode == 0, out.stderr
+    part_a, part_b = out.stdout.splitlines()
+    assert part_a.startswith("Part A, 10 records each: journaled p50 ") and "ratio of medians" in part_a
+    assert part_b.startswith("Part B, 2 processes x 5 records at once")
+    assert part_b.endswith("10 of 10 recorded, 10 stored, 10 by id, 10 by vector query, 10 with their receipt, "
+                           "0 acts left in the journal")

@@ -456,7 +456,11 @@ def test_export_import_round_trip_with_receipts(run, history, tmp_path):
     again = run("import", str(dump), extra=other).stdout
     assert again.startswith("0 added, 0 updated, 5 unchanged, 0 kept (local is newer); 0 receipts added")
     assert run("export", "--format", "jsonl", extra=other).stdout == dump.read_text()
-    assert run("log", "--json", extra=other).stdout == run("log", "--json").stdout
+    imported = json.loads(run("log", "--json", extra=other).stdout)["receipts"]
+    assert all(r.pop("imported_at") > 0 and r.pop("imported_by") == "Ada Tester" for r in imported)
+    assert imported == json.loads(run("log", "--json").stdout)["receipts"]
+    assert "imported_at" not in run("log", "--json").stdout  # the ledger's own acts carry no mark
+    assert ", imported " in run("log", extra=other).stdout and ", imported " not in run("log").stdout
     assert statuses(run("check", "--json", code=1, extra=other).stdout) == statuses(run("check", "--json", code=1).stdout)
     recalled = json.loads(run("recall", "global lock", "--json", extra=other).stdout)
     assert recalled["history"][0]["text"].startswith("previously tried, rejected: it deadlocked")
@@ -495,7 +499,8 @@ def test_import_brings_forward_keeps_newer_and_reports_conflicts(run, history, t
     assert "r-elsewhere01" not in run("log", "--json").stdout
     # a receipt whose id is taken by a different receipt
     receipt = next(json.loads(line) for line in lines if '"type": "receipt"' in line)
-    bad = [lines[0], json.dumps({**receipt, "reason": "rewritten history"})]
+    its_decision = next(line for line in lines if '"type": "decision"' in line and receipt["decision_id"] in line)
+    bad = [lines[0], its_decision, json.dumps({**receipt, "reason": "rewritten history"})]
     clash.write_text("\n".join(bad) + "\n")
     report = json.loads(run("import", str(clash), "--json", code=1).stdout)
     assert report["conflicts"] == [{"id": receipt["id"], "kind": "receipt",

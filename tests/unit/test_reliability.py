@@ -151,6 +151,7 @@ SUPERSEDE_STEPS = ["journaled", "added", "updated", "receipted"]
 REJECT_STEPS = ["journaled", "updated", "receipted"]
 #: "updated" is the first of an approval's two updates (the approved successor's own).
 APPROVE_STEPS = ["journaled", "updated", "receipted"]
+RECORD_STEPS = ["journaled", "added", "receipted"]
 
 
 class _Repo:
@@ -185,7 +186,8 @@ def crash_runs(tmp_path_factory):
     base = tmp_path_factory.mktemp("crash")
     repo = _Repo(base / "repo")
     runs = {}
-    for act, steps in (("supersede", SUPERSEDE_STEPS), ("reject", REJECT_STEPS), ("approve", APPROVE_STEPS)):
+    for act, steps in (("supersede", SUPERSEDE_STEPS), ("reject", REJECT_STEPS), ("approve", APPROVE_STEPS),
+                       ("record", RECORD_STEPS)):
         for step in steps:
             runs[act, step] = _crashed(repo, base, act, step)
     for key, (_home, _old, proc) in runs.items():
@@ -266,6 +268,25 @@ def test_approve_survives_a_kill_between_its_writes(crash_runs, step):
     assert [r.action for r in ledger.history(old.id)] == ["record", "supersede"]
     assert [r.action for r in ledger.history(proposal.id)] == ["propose", "approve"]
     assert {v.status for v in ledger.check()} == {Status.SUPERSEDED, Status.UNANCHORED}
+
+
+@pytest.mark.parametrize("step", RECORD_STEPS)
+def test_record_survives_a_kill_between_its_writes(crash_runs, step):
+    """Never a decision without its receipt once repaired, never two copies:
+    the journal holds the whole act, so the next write finishes it."""
+    repo, runs = crash_runs
+    home, old = runs["record", step]
+    ledger = _local(repo, home)
+    new = [d for d in ledger.decisions() if d.claim == "orders are JSON lines"]
+    assert len(new) == (0 if step == "journaled" else 1)
+    assert ledger.repair() == 1
+    assert ledger.repair() == 0
+    new = [d for d in ledger.decisions() if d.claim == "orders are JSON lines"]
+    assert len(new) == 1 and new[0].lifecycle is Lifecycle.ACTIVE
+    assert [r.action for r in ledger.history(new[0].id)] == ["record"]
+    assert ledger.get(old.id).lifecycle is Lifecycle.ACTIVE  # the decision recorded before is untouched
+    assert ledger.store.count() == 2
+    assert len(ledger.store.query(ledger.embedder.embed_query("orders"), 10)) == 2
 
 
 def test_replay_keeps_a_later_resolution(repo, client):
@@ -375,6 +396,8 @@ def _main(argv: list[str]) -> int:
             ledger.supersede(decision_id, "totals are Decimal, rounded half-up", reason="floats lost cents")
         elif act == "approve":
             ledger.approve(decision_id, reason="checked the totals")
+        elif act == "record":
+            ledger.record("orders are JSON lines")
         else:
             ledger.reject(decision_id, reason="the global lock deadlocked")
         return 0

@@ -847,7 +847,9 @@ def show(ctx: click.Context, decision_id: str, at: str | None, code: bool, as_js
     if receipts:
         _say("  history:")
     for r in receipts:
-        _say(f"    {when(r.at)}  {r.action:<10} {r.from_lifecycle or '-'} → {r.to_lifecycle}  {r.reason}")
+        imported = f"  (imported {when(r.imported_at)} by {r.imported_by or '?'})" if r.imported else ""
+        _say(f"    {when(r.at)}  {r.action:<10} {r.from_lifecycle or '-'} → {r.to_lifecycle}  {r.reason}"
+             f"{imported}")
 
 
 @cli.command(name="log")
@@ -890,7 +892,8 @@ def log_(ctx: click.Context, decision_id: str | None, last: int | None, as_json:
         successor_side = r.action in ("record", "propose", "approve")
         related = f"{'with' if successor_side else 'by'} {r.related}: " if r.related else ""
         why = f"{related}{r.reason}" if (related or r.reason) else ""
-        _say(f"  {'':<5}  {'':<12}  └ {why + '  ' if why else ''}[{r.author or '?'} @ {r.commit[:8]}]")
+        imported = f", imported {when(r.imported_at, '%Y-%m-%d %H:%M')} by {r.imported_by or '?'}" if r.imported else ""
+        _say(f"  {'':<5}  {'':<12}  └ {why + '  ' if why else ''}[{r.author or '?'} @ {r.commit[:8]}{imported}]")
 
 
 def _write(output: str | None, text: str) -> None:
@@ -945,14 +948,19 @@ def export(ctx: click.Context, fmt: str, current_only: bool, at: str | None, out
 
 @cli.command(name="import")
 @click.argument("source", metavar="FILE", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("--link-local", "link_local", is_flag=True,
+              help="Let a decision of the file supersede one only this ledger holds (with a receipt), "
+                   "and its receipts join that decision's history; refused without it.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.pass_context
-def import_(ctx: click.Context, source: str, as_json: bool) -> None:
+def import_(ctx: click.Context, source: str, link_local: bool, as_json: bool) -> None:
     """Import a ledger exported with `memvet export --format jsonl`; exit 1 on conflicts.
 
     Idempotent: records already present are left alone; a record that
     differs is brought forward only when its receipts extend the local
-    ones, and otherwise reported as a conflict, never overwritten.
+    ones, and otherwise reported as a conflict, never overwritten. The
+    whole file is checked first: one bad line, and nothing is written.
+    Imported receipts are marked as imported in `log` and `show`.
 
     \b
     Example:
@@ -971,13 +979,14 @@ def import_(ctx: click.Context, source: str, as_json: bool) -> None:
         raise CliError(f"{source}: not UTF-8 text (byte {exc.start})") from exc
     except OSError as exc:
         raise CliError(f"cannot read {source}: {exc.strerror or exc}") from exc
-    report = import_jsonl(_ledger(ctx, embeds=True), lines, source=source)
+    report = import_jsonl(_ledger(ctx, embeds=True), lines, source=source, link_local=link_local)
     if as_json:
         _emit_json(report.to_dict())
     else:
+        linked = f"; {len(report.linked)} local decisions superseded (--link-local)" if report.linked else ""
         _say(f"{len(report.added)} added, {len(report.updated)} updated, {len(report.unchanged)} "
-                   f"unchanged, {len(report.kept)} kept (local is newer); {report.receipts_added} receipts "
-                   f"added")
+             f"unchanged, {len(report.kept)} kept (local is newer); {report.receipts_added} receipts "
+             f"added{linked}")
         for conflict in report.conflicts:
             _say(f"conflict: {conflict.kind} {conflict.id}: {conflict.why}", err=True)
     if report.conflicts:
