@@ -2,7 +2,7 @@
 
 Public interface (everything else is private)::
 
-    HASH_VERSION                  version of the hashing/naming rules (int, 1)
+    HASH_VERSION                  version of the hashing/naming rules (int, 2)
     LANGUAGES                     every accepted language name
     UnsupportedLanguage           unknown language name (an UnsupportedFileError)
     language_for_path(path)       "python" | ... | None, by extension
@@ -12,6 +12,8 @@ Public interface (everything else is private)::
     imports(data, language)       [(module, 1-based line), ...]
     Symbol, SymbolTable           frozen results
     ParsedFile                    a parse kept for lookups (holds the tree)
+    follow(old, new, qualname)    the symbol of ``new`` that ``qualname`` of
+                                  ``old`` became (same name, or new signature)
 
 Grammars come from the official per-language wheels; definitions and imports
 are tree-sitter queries in ``queries/<language>-{symbols,imports}.scm``.
@@ -65,7 +67,7 @@ from __future__ import annotations
 
 from memvet._code._imports import imports
 from memvet._code._languages import LANGUAGES, UnsupportedLanguage, language_for_path
-from memvet._code._model import HASH_VERSION, ParsedFile, Symbol, SymbolTable
+from memvet._code._model import HASH_VERSION, ParsedFile, Symbol, SymbolTable, follow
 from memvet._code._structured import structured_symbol_table
 from memvet._code._symbols import CodeFile
 
@@ -76,6 +78,7 @@ __all__ = [
     "Symbol",
     "SymbolTable",
     "UnsupportedLanguage",
+    "follow",
     "imports",
     "language_for_path",
     "parse_file",
