@@ -424,7 +424,9 @@ def oracle_cases(root: Path, files: list[Path], per_method: int) -> list[Case]:
             step = len(touched) / per_method
             touched = [touched[int(i * step)] for i in range(per_method)]
         for commit in touched:
-            parent = _bench.git(root, "rev-parse", f"{commit}^").strip()
+            parent = _bench.git(root, "rev-parse", "--verify", "-q", f"{commit}^", check=False).strip()
+            if not parent:
+                continue  # a root commit
             current = next((c for c in changes if _is_ancestor(root, c["commitId"], parent)), None)
             if current is None:
                 continue  # before the method existed

@@ -227,7 +227,8 @@ def follow(old: SymbolTable, new: SymbolTable, qualname: str) -> Symbol | None:
     The same qualified name if it is still there; else, when its signature
     changed (a Java parameter added, a type changed: the qualified name
     carries the signature), the one symbol of the same kind and bare name
-    that ``new`` has and ``old`` did not. A recorded name from older naming
+    that ``new`` has and ``old`` did not (if a new overload came too, the
+    one of them with as many parameters). A recorded name from older naming
     rules is found in ``old`` by its bare name first.
 
     Returns:
@@ -244,4 +245,25 @@ def follow(old: SymbolTable, new: SymbolTable, qualname: str) -> Symbol | None:
     if was.name == was.qualname:  # no signature to have changed
         return None
     fresh = [s for s in new.lookup(was.name) if s.kind == was.kind and s.qualname not in old.symbols]
+    if len(fresh) > 1:  # a new overload too: the one with as many parameters
+        arity = _arity(was.qualname)
+        fresh = [s for s in fresh if _arity(s.qualname) == arity]
     return fresh[0] if len(fresh) == 1 else None
+
+
+def _arity(qualname: str) -> int:
+    """Parameters in a qualified name's own signature (-1 without one)."""
+    from memvet._code._java import split_signature
+
+    parts = split_signature(qualname.rsplit("#", 1)[0] if qualname.rsplit("#", 1)[-1].isdigit() else qualname)
+    if parts is None:
+        return -1
+    depth, count = 0, 1 if parts[1].strip() else 0
+    for ch in parts[1]:
+        if ch in "<([":
+            depth += 1
+        elif ch in ">)]":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            count += 1
+    return count
