@@ -26,14 +26,29 @@ receiver, type parameters dropped), Rust ``impl Type`` and
 functions bound to names (``const f = () => ...``) and object-literal members
 (``const api = { get() {} }`` -> ``api.get``, nested objects name scopes:
 ``api.users.list``), TS interfaces, type aliases, enums and namespaces, Java
-classes, interfaces, enums, records, methods, constructors (``C.C``) and
-fields. Top-level variables are symbols too (Python module assignments, JS/TS
-top-level ``const``/``let``/``var``, Go ``const``/``var``). A name defined
-more than once in one scope (overloads, TS overload signatures, a property
-getter and setter) gets its parameter types - or, untyped, parameter names -
-as a suffix: ``CopyUtils.copy(byte[],OutputStream)``; identical signatures
-then get ``#2``, ``#3``... in document order. :attr:`Symbol.name` drops those
-suffixes, so ``lookup("CopyUtils.copy")`` returns every overload. JS/TS
+classes, interfaces, enums and their constants, records, methods,
+constructors and fields. Top-level variables are symbols too (Python module
+assignments, JS/TS top-level ``const``/``let``/``var``, Go ``const``/``var``).
+A name defined more than once in one scope (overloads, TS overload
+signatures, a property getter and setter) gets its parameter types - or,
+untyped, parameter names - as a suffix: ``f(int,string)``; identical
+signatures then get ``#2``, ``#3``... in document order.
+
+Java methods and constructors always carry their erased parameter types,
+overloaded or not - Java's own method identity, so adding or removing an
+overload renames nothing: ``CopyUtils.copy(byte[],OutputStream)``,
+``Tailer.run()``, ``Tailer.Tailer(Executor)`` (erasure rules in
+:mod:`memvet._code._java`). Nested and local classes are scopes by name
+(``Outer.Inner.run()``, ``Outer.start().Watchdog.run()``), an anonymous class
+by its type inside the method, field or class around it
+(``Outer.start().<anonymous Runnable>.run()``, a second one in the same method
+``<anonymous Runnable>#2``), and an enum constant's body by the constant
+(``IOCase.SENSITIVE.matches(String,String)``). So ``Outer.run`` is exactly
+Outer's own method. :attr:`Symbol.name` drops every suffix, so
+``lookup("CopyUtils.copy")`` returns every overload; a Java lookup with a
+signature matches after erasure (``render(java.io.Writer, final int,
+List<String>)`` finds ``render(Writer,int,List)``; ``anyOf(boolean...)`` finds
+``anyOf(boolean[])``), with the enclosing methods' signatures optional. JS/TS
 string keys containing ``.``, ``[``, ``]`` or ``"`` are quoted JSON-style
 (``api."a.b"``); structured text follows the same rule (see below).
 
