@@ -76,8 +76,9 @@ _UNBOUND_HELP = (
 )
 _WRITE_HABIT = (
     " Write the claim with the code's own words (the call, the constant, the default, the exception) "
-    "and quote the line it rests on: a code term the anchored code does not contain is refused with "
-    "what the code says instead; fix the claim rather than the anchor."
+    "and quote the line it rests on: a code term the anchored code does not contain, or an order, "
+    "value or base class the code states otherwise, is refused with what the code says instead; "
+    "fix the claim rather than the anchor."
 )
 
 

@@ -68,8 +68,9 @@ class MemVetToolSpec(BaseToolSpec):
         """Record a decision about this codebase with the code it rests on.
 
         Use the code's own words (call, constant, default, exception) and quote the line
-        it rests on: a code term the anchored code lacks is refused with what the code
-        says. To replace a decision use supersede. Says if the write is a proposal.
+        it rests on: a code term the code lacks, or an order or value it states
+        otherwise, is refused with what the code says. To replace a decision use
+        supersede. Says if the write is a proposal.
 
         Args:
             claim (str): The decision in one or two sentences.

@@ -14,6 +14,7 @@ code and returns a status with a reason.
 from memvet._about import Impact, ImpactReport, changed_since
 from memvet._anchors import AnchorSpec, absent, dependency, file, parse_anchor, quoted, symbol, with_quote
 from memvet._claims import EvidenceText, Term, TermKind, UnboundTerm, claim_terms
+from memvet._relations import Contradiction, contradictions
 from memvet._config import Config, find_config, load_config
 from memvet._embedding import HashingEmbedder, MiniLMEmbedder
 from memvet._errors import (
@@ -21,6 +22,7 @@ from memvet._errors import (
     AmbiguousSymbolError,
     AnchorNotFoundError,
     AuthenticationError,
+    ClaimContradictsCodeError,
     ConflictError,
     CorruptRecordError,
     EmptyRepositoryError,
@@ -83,9 +85,11 @@ __all__ = [
     "AnchorResult",
     "AnchorSpec",
     "AuthenticationError",
+    "ClaimContradictsCodeError",
     "Config",
     "Conflict",
     "ConflictError",
+    "Contradiction",
     "Context",
     "CorruptRecordError",
     "Decision",
@@ -131,6 +135,7 @@ __all__ = [
     "agent_context",
     "changed_since",
     "claim_terms",
+    "contradictions",
     "dependency",
     "evidence_note",
     "excerpts",

@@ -266,6 +266,26 @@ def _clip(text: str, limit: int = 60) -> str:
     return flat if len(flat) <= limit else flat[: limit - 3] + "..."
 
 
+_IMPORT_FROM = re.compile(r"^[ \t]*from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+\(?([\w ,\t]+)", re.M)
+
+
+def _module_paths(importer: str, module: str, name: str, paths: set[str]) -> list[str]:
+    """Repository files ``from <module> import <name>`` can mean, seen from ``importer``."""
+    if module.startswith("."):
+        dots = len(module) - len(module.lstrip("."))
+        base = importer.rsplit("/", 1)[0] if "/" in importer else ""
+        for _ in range(dots - 1):
+            base = base.rsplit("/", 1)[0] if "/" in base else ""
+        rest = module.lstrip(".").replace(".", "/")
+        stem = "/".join(p for p in (base, rest) if p)
+        candidates = [f"{stem}.py", f"{stem}/__init__.py", f"{stem}/{name}.py"] if rest else [
+            f"{stem}/{name}.py" if stem else f"{name}.py"]
+        return [c for c in candidates if c in paths]
+    stem = module.replace(".", "/")
+    return [p for p in paths if p.endswith((f"{stem}.py", f"{stem}/__init__.py", f"{stem}/{name}.py"))
+            and (p.startswith(stem) or f"/{stem}" in p)]
+
+
 def _module_names(path: str) -> list[str]:
     """``core/memvet/_cache.py`` -> ``core.memvet._cache``, ``memvet._cache``, ``_cache``."""
     stem = path.rsplit(".", 1)[0] if "." in path.rsplit("/", 1)[-1] else path
@@ -487,11 +507,14 @@ class Evidence:
             out.append(_claims.EvidenceText(a.spec, text, tuple(names)))
         return out
 
-    def names_exist(self, term: _claims.Term, snap: Snapshot) -> bool:
+    def names_exist(self, term: _claims.Term, snap: Snapshot, anchors: Iterable[Anchor] = ()) -> bool:
         """Whether a path or dotted name names a file, folder, module or
         symbol of the repository at ``snap`` (claims may name code they do
-        not anchor, if it exists)."""
+        not anchor, if it exists), or a number is the value of a constant
+        the anchored code names (see :meth:`_imported_constant`)."""
         text = term.text.strip()
+        if term.kind is _claims.TermKind.NUMBER:
+            return self._imported_constant(text, anchors, snap)
         paths = snap.paths()
         if term.kind is _claims.TermKind.PATH:
             wanted = text.removeprefix("./").rstrip("/")
@@ -515,6 +538,48 @@ class Evidence:
             data = snap.read(p) or b""
             if last in data and first in data and self._defines(p, text, snap):
                 return True
+        return False
+
+    def _imported_constant(self, number: str, anchors: Iterable[Anchor], snap: Snapshot) -> bool:
+        """Whether ``number`` is written beside a name the anchored Python
+        code takes from a module of the repository.
+
+        Code says ``codes.found`` where a claim says 302: the anchored span
+        uses ``codes.found``, the file has ``from .status_codes import
+        codes``, and a line of ``status_codes.py`` holds both ``302`` and
+        ``found``. One import deep, Python only; a number found that way
+        binds.
+        """
+        wanted = _claims.number_value(number)
+        if wanted is None:
+            return False
+        paths = set(snap.paths())
+        for a in anchors:
+            if a.kind not in (AnchorKind.SYMBOL, AnchorKind.FILE) or not a.path.endswith(".py"):
+                continue
+            data = snap.read(a.path) or b""
+            if _text_problem(data, self.max_file_bytes):
+                continue
+            source = data.decode("utf-8")
+            span = source
+            if a.kind is AnchorKind.SYMBOL:
+                sym = self.cache.table(snap.blob_id(a.path) or a.blob_id, a.language, lambda: data).symbols.get(a.name)
+                if sym is not None:
+                    span = _span_text(data, sym.start_line, sym.end_line)
+            used: dict[str, set[str]] = {}
+            for obj, attr in re.findall(r"(?<![\w.])([A-Za-z_]\w*)\.([A-Za-z_]\w*)", span):
+                used.setdefault(obj, set()).add(attr)
+            for module, names in _IMPORT_FROM.findall(source):
+                for name in re.findall(r"[A-Za-z_]\w*(?:\s+as\s+[A-Za-z_]\w*)?", names):
+                    local = name.split()[-1]
+                    if local not in used:
+                        continue
+                    for path in _module_paths(a.path, module, name.split()[0], paths):
+                        text = (snap.read(path) or b"").decode("utf-8", errors="replace")
+                        for line in text.splitlines():
+                            if (any(re.search(rf"(?<![\w$]){re.escape(attr)}(?![\w$])", line) for attr in used[local])
+                                    and wanted in _claims.numbers_in(line)):
+                                return True
         return False
 
     def _defines(self, path: str, qualname: str, snap: Snapshot) -> bool:

@@ -15,6 +15,7 @@ from typing import Any
 from memvet import _code
 from memvet._anchors import AnchorSpec, Evidence, parse_anchor
 from memvet._claims import bind, claim_terms, render_unbound
+from memvet._relations import contradictions, render_refusal
 from memvet._cache import SymbolCache
 from memvet._codec import anchor_keys
 from memvet._config import check_agent_writes
@@ -26,6 +27,7 @@ from memvet._errors import (
     CorruptRecordError,
     NotAllowedError,
     StoreError,
+    ClaimContradictsCodeError,
     UnboundClaimError,
     UnknownDecisionError,
     UsageError,
@@ -613,15 +615,20 @@ class Ledger:
         declared = tuple(dict.fromkeys(str(u).strip().strip("`") for u in unbound if str(u).strip()))
         terms = claim_terms(claim)
         texts = [t.text for t in terms]
-        stray = [u for u in declared if u not in texts]
+        # A declared word is a term of the claim, or a word a relation rule
+        # compares (`chardet` in "falls back to chardet").
+        stray = [u for u in declared if u not in texts and not re.search(rf"(?<![\w$]){re.escape(u)}(?![\w$])", claim)]
         if stray:
             listed = ", ".join(f"`{t}`" for t in texts) or "none"
             raise UsageError(f"unbound term {stray[0]!r} is not a code term of the claim (its terms: {listed})")
         if not anchors:
             return declared  # nothing to bind to: it reads `unanchored`, never `verified`
-        missing = bind(claim, self.evidence.claim_evidence(anchors, snap),
-                       exists=lambda term: self.evidence.names_exist(term, snap), unbound=declared,
-                       terms=terms)
+        evidence = self.evidence.claim_evidence(anchors, snap)
+        missing = bind(claim, evidence, exists=lambda term: self.evidence.names_exist(term, snap, anchors),
+                       unbound=declared, terms=terms)
+        contrary = contradictions(claim, evidence, declared=declared, terms=terms)
+        if contrary:
+            raise ClaimContradictsCodeError(render_refusal(missing, contrary), tuple(missing), tuple(contrary))
         if missing:
             raise UnboundClaimError(render_unbound(missing), tuple(missing))
         return declared
