@@ -436,3 +436,24 @@ def test_arity_counts_top_level_parameters():
     assert _arity("A.f(int[],List)") == 2
     assert _arity("A.f()") == 0
     assert _arity("A.f") == -1
+
+
+def test_an_anchor_named_under_older_rules_is_still_checked(repo, ledger):
+    """Hash version 1 named a lone Java method without its signature
+    (``Tailer.stop``): the baseline is recomputed and the method found by
+    its bare name, in the recorded file and in the current one."""
+    import dataclasses
+
+    repo.write("src/Tailer.java", TAILER)
+    repo.commit("tailer")
+    rec = ledger.record("stop stops", ["src/Tailer.java::Tailer.stop"])
+    stored = ledger.store.get_decisions([rec.id])[0]
+    legacy = stored.evolve(id="legacyjava01", anchors=tuple(
+        dataclasses.replace(a, hash_version=1, name="Tailer.stop") for a in stored.anchors))
+    ledger.store.add_decision(legacy, ledger.embedder.embed_query("legacy"))
+    repo.replace("src/Tailer.java", "private long read() { return 1L; }", "private long read() { return 2L; }")
+    repo.commit("unrelated")
+    assert ledger.verify("legacyjava01", at="HEAD").status is Status.VERIFIED
+    repo.replace("src/Tailer.java", "public void stop() {}", "public void stop() { executor.hashCode(); }")
+    repo.commit("stop changes")
+    assert ledger.verify("legacyjava01", at="HEAD").status is Status.STALE
