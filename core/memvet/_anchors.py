@@ -687,11 +687,11 @@ class Evidence:
                     return AnchorCheck(a, AnchorResult.HOLDS, f"{a.spec}: body unchanged", line=sym.start_line)
                 if a.quote:
                     return self._quote_check(a, snap, sym.start_line, sym.end_line)
-                now = "" if sym.qualname == a.name else f"now {sym.qualname}, "
+                now = "now lines" if sym.qualname == a.name else f"now {sym.qualname}, lines"
                 return AnchorCheck(
                     a, AnchorResult.CHANGED,
                     f"{a.spec}: the body changed since {recorded_commit[:8]} "
-                    f"({now}now lines {sym.start_line}-{sym.end_line})",
+                    f"({now} {sym.start_line}-{sym.end_line})",
                     line=sym.start_line,
                 )
             if has_errors:

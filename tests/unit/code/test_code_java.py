@@ -405,7 +405,7 @@ def test_ledger_records_by_erased_signature_and_follows_changes(repo, ledger):
     repo.commit("widen depth")
     verdict = ledger.verify(render.id, at="HEAD")
     assert verdict.status is Status.STALE
-    assert "now AdditionalMatchers.render(Writer,long,List)" in verdict.reason
+    assert "(now AdditionalMatchers.render(Writer,long,List), lines 7-7)" in verdict.reason  # one overload added above
 
     # Outer run() changes: stale, whatever the anonymous ones do.
     repo.replace("src/Tailer.java", "position += read();", "position = read();")
