@@ -7,6 +7,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
+from memvet._code._java import drop_signatures, normalize_qualname, split_signature
+
 __all__ = ["HASH_VERSION", "ParsedFile", "Symbol", "SymbolTable", "follow"]
 
 HASH_VERSION = 2
@@ -132,8 +134,6 @@ class SymbolTable:
         ``render(Writer,int,List)`` declared as ``render(Writer w, int n,
         List<String> xs)``; the enclosing methods' signatures may be left out
         (``Outer.m.<anonymous Comparator>.compare(String,String)``)."""
-        from memvet._code._java import drop_signatures, normalize_qualname, split_signature
-
         normal = normalize_qualname(name)
         exact = self.symbols.get(normal)
         if exact is not None:
@@ -253,8 +253,6 @@ def follow(old: SymbolTable, new: SymbolTable, qualname: str) -> Symbol | None:
 
 def _arity(qualname: str) -> int:
     """Parameters in a qualified name's own signature (-1 without one)."""
-    from memvet._code._java import split_signature
-
     parts = split_signature(qualname.rsplit("#", 1)[0] if qualname.rsplit("#", 1)[-1].isdigit() else qualname)
     if parts is None:
         return -1
