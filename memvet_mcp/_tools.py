@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import memvet
+from memvet._text import one_line
 from memvet import (
     ConflictError,
     Ledger,
@@ -63,7 +64,7 @@ class Answer:
 
 
 def _one_line(text: str) -> str:
-    return " ".join(str(text).split())
+    return one_line(" ".join(str(text).split()))
 
 
 def error_answer(exc: MemvetError) -> Answer:

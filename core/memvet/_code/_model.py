@@ -11,13 +11,15 @@ from memvet._code._java import drop_signatures, normalize_qualname, split_signat
 
 __all__ = ["HASH_VERSION", "ParsedFile", "Symbol", "SymbolTable", "follow"]
 
-HASH_VERSION = 2
+HASH_VERSION = 3
 """Version of the normalization and hashing rules.
 
 Bumped whenever a change to this package can change any symbol's hash or
 qualified name, so stored baselines are recomputed instead of reported as
-changed. 2: Java methods and constructors always carry their erased
-signature; anonymous classes and enum constants name scopes.
+changed. 2: JS/TS functions named by assignment targets, mixins and bindings;
+Python ``@overload`` stubs folded into their implementation. 3: Java methods
+and constructors always carry their erased signature; anonymous classes and
+enum constants name scopes.
 """
 
 _JSON_FORMAT = 3

@@ -36,7 +36,7 @@ def test_public_names_are_pinned():
             "symbol_table",
         ]
     )
-    assert HASH_VERSION == 2
+    assert HASH_VERSION == 3
 
 
 @pytest.mark.parametrize(
