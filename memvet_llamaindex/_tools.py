@@ -68,10 +68,9 @@ class MemVetToolSpec(BaseToolSpec):
                quotes: dict[str, str] | None = None, unbound: list[str] | None = None) -> str:
         """Record a decision about this codebase with the code it rests on.
 
-        Use the code's own words (call, constant, default, exception) and quote the line
-        it rests on: a code term the code lacks, or an order or value it states
-        otherwise, is refused with what the code says. To replace a decision use
-        supersede. Says if the write is a proposal.
+        Use the code's own words and quote the line it rests on: a term the code
+        lacks, or an order or value it states otherwise, is refused with what the
+        code says. To replace a decision use supersede. Says if it is a proposal.
 
         Args:
             claim (str): The decision in one or two sentences.
