@@ -839,6 +839,9 @@ class Evidence:
         if data is None:
             return None
         sym, _ = self.cache.symbol(then.blob_id, anchor.language, anchor.name, lambda: data)
+        if sym is None:  # recorded under older naming rules: its bare name, if only one
+            found = self.cache.table(then.blob_id, anchor.language, lambda: data).lookup(anchor.name)
+            sym = found[0] if len(found) == 1 else None
         if sym is None:
             return (f"{anchor.spec}: recorded with hasher v{anchor.hash_version}; the naming rules of "
                     f"v{_code.HASH_VERSION} give no symbol that name in the recorded file (e.g. an "
@@ -877,6 +880,8 @@ class Evidence:
             if isinstance(found, str):
                 return AnchorCheck(a, AnchorResult.UNVERIFIABLE, f"{a.spec}: {a.path} is now {found}")
             sym, has_errors = found
+            if sym is None:
+                sym = self._follow(a, blob, snap)
             if sym is not None:
                 if sym.has_error:
                     return AnchorCheck(
@@ -888,10 +893,11 @@ class Evidence:
                     return AnchorCheck(a, AnchorResult.HOLDS, f"{a.spec}: body unchanged", line=sym.start_line)
                 if a.quote:
                     return self._quote_check(a, snap, sym.start_line, sym.end_line)
+                now = "now lines" if sym.qualname == a.name else f"now {sym.qualname}, lines"
                 return AnchorCheck(
                     a, AnchorResult.CHANGED,
                     f"{a.spec}: the body changed since {recorded_commit[:8]} "
-                    f"(now lines {sym.start_line}-{sym.end_line})",
+                    f"({now} {sym.start_line}-{sym.end_line})",
                     line=sym.start_line,
                 )
             if has_errors:
@@ -901,6 +907,18 @@ class Evidence:
                     "it may only be hidden by the error",
                 )
         return Lost(a, recorded_commit, baseline, shape, file_exists=blob is not None)
+
+    def _follow(self, a: Anchor, blob: str, snap: Snapshot) -> _code.Symbol | None:
+        """The symbol ``a`` became in its own file when its exact name is
+        gone: a new signature (see :func:`memvet._code.follow`). Parses the
+        recorded and the current file in full, only on this rare path."""
+        data = self.git.blob_data(a.blob_id)
+        if data is None or _text_problem(data, self.max_file_bytes):
+            return None
+        table = self._table(a.path, blob, a.language, snap)
+        if isinstance(table, str):
+            return None
+        return _code.follow(self.cache.table(a.blob_id, a.language, lambda: data), table, a.name)
 
     def _quote_check(self, a: Anchor, snap: Snapshot, start_line: int, end_line: int) -> AnchorCheck:
         """A changed body (or file, ``end_line`` 0) judged by its quote: the

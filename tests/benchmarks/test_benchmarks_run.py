@@ -181,6 +181,94 @@ def test_drift_cases_file(history: RepoBuilder, tmp_path: Path) -> None:
     assert {c["qualname"]: c["memvet"] for c in r["cases"]} == {"Store.save": "holds", "Store.load": "changed"}
 
 
+JAVA_V1 = """\
+package org.demo;
+
+public class Copier {
+    public static void copy(byte[] input, java.io.OutputStream output) {
+        output.write(input);
+    }
+
+    public void start() {
+        Runnable r = new Runnable() {
+            public void run() { copy(null, null); }
+        };
+    }
+}
+"""
+
+
+def _change(kind: str, parent: str, commit: str, path_before: str, name_before: str,
+            path_after: str, name_after: str) -> dict:
+    return {"parentCommitId": parent, "commitId": commit, "commitTime": 0, "changeType": kind,
+            "elementFileBefore": path_before, "elementNameBefore": name_before,
+            "elementFileAfter": path_after, "elementNameAfter": name_after}
+
+
+def test_drift_oracle(tmp_path: Path) -> None:
+    """CodeTracker-style oracle: introduced, an untouched commit, a body
+    change, a parameter change, a source-folder move; one anonymous-class
+    method the oracle names by variable is excluded."""
+    b = RepoBuilder(tmp_path / "oracle-demo")
+    old_path, new_path = "src/java/org/demo/Copier.java", "src/main/java/org/demo/Copier.java"
+    b.write(old_path, "package org.demo;\n\npublic class Copier {\n}\n", dedent=False)
+    c0 = b.commit("root: the class without copy (a root commit is never an unchanged case)")
+    b.write(old_path, JAVA_V1, dedent=False)
+    c1 = b.commit("introduce copy")
+    b.replace(old_path, "public void start() {", "public void start() {\n        int unrelated = 1;")
+    c2 = b.commit("untouched copy")
+    b.replace(old_path, "output.write(input);", "output.write(input);\n        output.flush();")
+    c3 = b.commit("body change")
+    b.replace(old_path, "byte[] input", "final byte[] input")
+    c4 = b.commit("parameter modifier")
+    b.move(old_path, new_path)
+    c5 = b.commit("move source folder")
+    key_old = "src/java/org.demo.Copier#copy(byte[], OutputStream)"
+    key_new = "src/main/java/org.demo.Copier#copy(byte[], OutputStream)"
+    oracle = {
+        "repositoryName": "oracle-demo", "startCommitId": c5, "filePath": new_path, "functionKey": key_new,
+        "expectedChanges": [
+            _change("container change", c4, c5, old_path, key_old, new_path, key_new),
+            _change("parameter change", c3, c4, old_path, key_old, old_path, key_old),
+            _change("body change", c2, c3, old_path, key_old, old_path, key_old),
+            _change("introduced", c0, c1, old_path, key_old, old_path, key_old),
+        ],
+    }
+    anonymous = {
+        "repositoryName": "oracle-demo", "startCommitId": c5, "filePath": new_path,
+        "functionKey": "src/main/java/org.demo.Copier.start.r#run()",
+        "expectedChanges": [_change("introduced", c0, c1, old_path, "src/java/org.demo.Copier.start.r#run()",
+                                    old_path, "src/java/org.demo.Copier.start.r#run()")],
+    }
+    folder = tmp_path / "oracle" / "test"
+    folder.mkdir(parents=True)
+    (folder / "oracle-demo-Copier-copy.json").write_text(json.dumps(oracle))
+    (folder / "oracle-demo-Copier-run.json").write_text(json.dumps(anonymous))
+    (folder / "other-repo-X-y.json").write_text(json.dumps({**oracle, "repositoryName": "other"}))
+    r = _run("drift.py", "--repo", str(b.path), "--oracle", str(tmp_path / "oracle"))
+    truths = sorted((c["truth"], c["memvet"]) for c in r["cases"] if c["truth"])
+    assert truths == [("changed", "changed"), ("changed", "changed"), ("deleted", "deleted"),
+                      ("moved", "moved"), ("unchanged", "holds")]
+    assert [c["qualname"] for c in r["cases"] if c["truth"] == "changed"] == ["Copier.copy(byte[], OutputStream)"] * 2
+    # The anonymous class's run(): its introduction and four later commits.
+    excluded = [c for c in r["cases"] if c["excluded"]]
+    assert len(excluded) == r["excluded"] == 5 and r["oracle_files"] == 2
+    assert all("anonymous or local class" in c["excluded"] for c in excluded)
+    assert r["summary"]["refused_memvet"] == 0 and r["summary"]["accuracy_memvet"] == 1.0
+
+
+def test_drift_oracle_for_another_repository_is_an_error(tmp_path: Path) -> None:
+    b = RepoBuilder(tmp_path / "no-oracle")
+    b.write("README.md", "# demo\n")
+    b.commit("root")
+    (tmp_path / "oracle").mkdir()
+    env = {**os.environ, "ORT_DISABLE_TELEMETRY": "1"}
+    out = subprocess.run([sys.executable, str(BENCH / "drift.py"), "--repo", str(b.path), "--oracle",
+                          str(tmp_path / "oracle")], capture_output=True, text=True, env=env, cwd=ROOT, timeout=110,
+                         check=False)
+    assert out.returncode == 1 and "no CodeTracker oracle for repository 'no-oracle'" in out.stderr
+
+
 def test_contamination(history: RepoBuilder, tmp_path: Path) -> None:
     facts = {
         "format": "memvet-facts/1",
