@@ -8,14 +8,14 @@ import os
 import re
 import time
 import uuid
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
 from memvet import _code
 from memvet._anchors import AnchorSpec, Evidence, parse_anchor
-from memvet._claims import bind, claim_terms, render_unbound
 from memvet._cache import SymbolCache
+from memvet._claims import bind, claim_terms, render_unbound
 from memvet._codec import anchor_keys
 from memvet._config import check_agent_writes
 from memvet._embedding import Embedder, MiniLMEmbedder, as_embedder, load_embedding, spec_for
@@ -30,7 +30,9 @@ from memvet._errors import (
     UnknownDecisionError,
     UsageError,
 )
+from memvet._filter import PLAIN_LIMIT, SELECTIVE_LIMIT, check_k, make_filter
 from memvet._git import GitRepo, Snapshot
+from memvet._lock import DEFAULT_LOCK_TIMEOUT, LocalLock
 from memvet._model import (
     Anchor,
     AnchorKind,
@@ -45,8 +47,6 @@ from memvet._model import (
     Status,
     Verdict,
 )
-from memvet._lock import DEFAULT_LOCK_TIMEOUT, LocalLock
-from memvet._filter import PLAIN_LIMIT, SELECTIVE_LIMIT, check_k, make_filter
 from memvet._recall import GROUPS, check_include, group_recall
 from memvet._store import (
     CLIENT_LOCK,
@@ -160,13 +160,16 @@ class Ledger:
     def __init__(self, git: GitRepo, store: ChromaStore, embedder: Embedder, *,
                  namespace: str, cache: SymbolCache | None = None,
                  similarity_threshold: float = 0.80, duplicate_threshold: float = 0.95,
-                 agent_writes: str = "proposed") -> None:
+                 agent_writes: str = "proposed", clock: Callable[[], float] = time.time) -> None:
         self.git = git
         self.store = store
         self.embedder = embedder
         self.namespace = namespace
         self.evidence = Evidence(git, cache)
-        self.verifier = Verifier(self.evidence)
+        #: Seconds since the epoch: the time written on decisions and
+        #: receipts, and the "now" that expiry is judged at.
+        self.clock = clock
+        self.verifier = Verifier(self.evidence, clock=clock)
         self.similarity_threshold = similarity_threshold
         self.duplicate_threshold = duplicate_threshold
         #: How agent-facing adapters (tools, LangGraph store) write:
@@ -179,7 +182,8 @@ class Ledger:
              embedding: Any = None, namespace: str | None = None, team: str | None = None,
              user: str | None = None, similarity_threshold: float = 0.80,
              duplicate_threshold: float = 0.95, disk_cache: bool = True,
-             lock_timeout: float = DEFAULT_LOCK_TIMEOUT, agent_writes: str | None = None) -> Ledger:
+             lock_timeout: float = DEFAULT_LOCK_TIMEOUT, agent_writes: str | None = None,
+             clock: Callable[[], float] = time.time) -> Ledger:
         """Open (or create) the ledger of a repository.
 
         Args:
@@ -217,6 +221,10 @@ class Ledger:
                 table (see :func:`memvet.find_config`; an invalid table is a
                 UsageError), else ``"proposed"``. Library and CLI writes are
                 active unless they pass ``proposed=True``.
+            clock: Returns the current time in seconds since the epoch
+                (default :func:`time.time`): stamped on decisions and
+                receipts, and the time expiry is judged at. Tests pass a
+                fake clock instead of sleeping between writes.
 
         Raises:
             NotARepositoryError, EmptyRepositoryError, StoreError
@@ -273,7 +281,7 @@ class Ledger:
         cache = SymbolCache(home / "cache" if disk_cache else None)
         return cls(git, store, embedder, namespace=ns, cache=cache,
                    similarity_threshold=similarity_threshold, duplicate_threshold=duplicate_threshold,
-                   agent_writes=agent_writes)
+                   agent_writes=agent_writes, clock=clock)
 
     # ================================================================= reads
 
@@ -394,16 +402,13 @@ class Ledger:
         where: dict[str, Any] | None = None
         probed = False
         while True:
-            if ranked is not None:
-                scored = ranked[:n]
-            else:
-                scored = self.store.query(embedding, n, where=where)
+            scored = ranked[:n] if ranked is not None else self.store.query(embedding, n, where=where)
             fetched = len(scored)
             if wanted is not None:
                 scored = [(d, s) for d, s in scored if wanted.matches(d)]
             decisions = self._effective([d for d, _ in scored])
             verdicts = self.verifier.verdicts(decisions, snap)
-            pairs = [(v, s) for v, (_, s) in zip(verdicts, scored)]
+            pairs = [(v, s) for v, (_, s) in zip(verdicts, scored, strict=True)]
             enough = sum(1 for v, _ in pairs if v.status.group in include) >= k
             # Fewer results than asked for: the namespace is exhausted (a
             # corrupt record skipped by the store can only end this early).
@@ -702,7 +707,7 @@ class Ledger:
         declared = self._bind_claim(claim, resolved, snap, unbound)
         keys = anchor_keys(resolved)
         author = self._author(author)
-        now = time.time()
+        now = self.clock()
 
         self._require_embedder()
         embedding = self.embedder.embed_documents([claim])[0]
@@ -775,7 +780,7 @@ class Ledger:
             return
         winner = rivals[0]
         why = f"lost a race: {old.id} was superseded concurrently by {winner.id}"
-        now = time.time()
+        now = self.clock()
         settled = old.evolve(lifecycle=Lifecycle.SUPERSEDED, superseded_by=winner.id, reason=winner.reason,
                              resolved_at=winner.created_at)
         self.store.apply(Intent("reject", updates=(mine.evolve(lifecycle=Lifecycle.REJECTED, reason=why,
@@ -837,8 +842,9 @@ class Ledger:
                   base: str | None = None, unbound: Iterable[str] = (), proposed: bool = False) -> RecordResult:
         """Replace an active decision with a new one; the old one becomes history.
 
-        The new claim is bound to its evidence as in :meth:`record`. With ``proposed=True`` the new decision is a proposal and the old
-        one stays current until the proposal is approved (:meth:`approve`).
+        The new claim is bound to its evidence as in :meth:`record`. With
+        ``proposed=True`` the new decision is a proposal and the old one stays
+        current until the proposal is approved (:meth:`approve`).
         """
         return self.record(claim, anchors, supersedes=old_id, reason=reason, tags=tags, author=author,
                            at=at, base=base, unbound=unbound, proposed=proposed)
@@ -880,7 +886,7 @@ class Ledger:
                     f"{old.lifecycle.value}{by}; record anew or supersede the current one"
                 )
             author = self._author(author)
-            now = time.time()
+            now = self.clock()
             commit = str(self.git.head_commit().id)
             approved = decision.evolve(lifecycle=Lifecycle.ACTIVE)
             receipts = [self._receipt(decision.id, "approve", Lifecycle.PROPOSED.value, Lifecycle.ACTIVE.value,
@@ -905,7 +911,7 @@ class Ledger:
         with self.store.writing():
             decision = self._require_active(decision_id, proposals=True)
             author = self._author(author)
-            now = time.time()
+            now = self.clock()
             commit = str(self.git.head_commit().id)
             # The decision's own record changes first (one atomic update), so
             # reads see the rejection the moment it lands; the receipt follows.
@@ -937,7 +943,7 @@ class Ledger:
                 specs.append(_respec(anchor, check.new_path, check.new_name))
             anchors = [self.evidence.resolve(spec, snap) for spec in specs]
             author = self._author(author)
-            now = time.time()
+            now = self.clock()
             receipt = self._receipt(decision.id, "revalidate", Lifecycle.ACTIVE.value, Lifecycle.ACTIVE.value,
                                     reason=reason, author=author, at=now, commit=snap.base_commit)
             updated = decision.evolve(anchors=tuple(anchors), commit=snap.base_commit,

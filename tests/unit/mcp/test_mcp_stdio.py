@@ -13,9 +13,8 @@ import sys
 from typing import Any
 
 import pytest
+from _mcp_serve import Served, child_env
 from mcp.types import CallToolResult
-
-from _mcp_serve import Served, child_env, mcp_repo, served  # noqa: F401 (fixtures)
 
 pytestmark = [pytest.mark.asyncio(loop_scope="module"), pytest.mark.timeout(120)]
 
