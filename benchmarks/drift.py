@@ -52,10 +52,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import _bench  # noqa: E402
+import _bench
 
-from memvet import _code  # noqa: E402
-from memvet._git import GitRepo  # noqa: E402
+from memvet import _code
+from memvet._git import GitRepo
 
 TRUTHS = ("unchanged", "cosmetic", "changed", "moved", "deleted")
 #: What a correct verdict is for each truth.
@@ -412,7 +412,7 @@ def run(repo_path: str, rev_from: str | None, rev_to: str | None, sample: int, c
             try:
                 res = ledger.record(f"{case.qualname} in {case.path} is a decision anchor.",
                                     [f"{case.path}::{case.qualname}"], at=a, tags=[case.id])
-            except Exception as exc:  # noqa: BLE001 - a refused write is a result here
+            except Exception as exc:
                 case.excluded = case.excluded or f"MemVet refused the anchor: {exc}"
                 case.memvet = "refused"
                 continue
@@ -507,7 +507,8 @@ def render(r: dict[str, Any], show_errors: int = 10) -> str:
          _pct(s["recall_baseline"])),
         ("precision of 'changed'", _pct(s["stale_precision_memvet"]), _pct(s["stale_precision_baseline"])),
         (f"moves detected as moves (n={s['move_cases']})", s["moves_as_moves_memvet"], s["moves_as_moves_baseline"]),
-        (f"deletions refuted (n={s['deletion_cases']})", s["deletions_refuted_memvet"], s["deletions_refuted_baseline"]),
+        (f"deletions refuted (n={s['deletion_cases']})", s["deletions_refuted_memvet"],
+         s["deletions_refuted_baseline"]),
         ("overall accuracy", _pct(s["accuracy_memvet"]), _pct(s["accuracy_baseline"])),
     ])
     detail = _bench.table(["ground truth", "n", "MemVet right", "baseline right", "MemVet verdicts"], [

@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from langchain_core.documents import Document
+
 from memvet import Decision, Ledger, RecallItem, UsageError, Verdict, frame
 
 __all__ = ["GROUPS", "anchor_specs", "check_groups", "check_k", "item_from_verdict", "item_to_document",

@@ -12,6 +12,7 @@ from llama_index.core.vector_stores.types import (
     MetadataFilter,
     MetadataFilters,
 )
+
 from memvet import Ledger, Status, UsageError
 
 __all__ = ["GROUPS", "RecallFilters", "check_groups", "check_k", "names", "parse_filters", "require_ledger"]

@@ -40,6 +40,7 @@ from memvet._errors import (
     UnsupportedFileError,
     UsageError,
 )
+from memvet._excerpt import Excerpt, excerpts
 from memvet._exchange import (
     Context,
     ImportConflict,
@@ -49,7 +50,6 @@ from memvet._exchange import (
     export_jsonl,
     import_jsonl,
 )
-from memvet._excerpt import Excerpt, excerpts
 from memvet._ledger import Ledger
 from memvet._model import (
     WORKTREE,

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 import pygit2
 
-from memvet._errors import RepositoryError, UsageError
+from memvet._errors import UsageError
 from memvet._git import Snapshot, _glob_match
 from memvet._model import Anchor, AnchorKind, Decision, Recall, Status, Verdict
 from memvet._recall import GROUPS, check_include, group_recall

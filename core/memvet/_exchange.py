@@ -41,8 +41,8 @@ if TYPE_CHECKING:
     from memvet._ledger import Ledger
 
 __all__ = [
-    "Context",
     "DUMP_SCHEMA",
+    "Context",
     "ImportConflict",
     "ImportReport",
     "LedgerDump",
@@ -515,7 +515,7 @@ def import_jsonl(ledger: Ledger, lines: Iterable[str], *, source: str = "<input>
     with writing() if writing is not None else contextlib.nullcontext():
         if added:
             ledger._require_embedder(pin=True)
-        for decision, vector in zip(added, vectors):
+        for decision, vector in zip(added, vectors, strict=True):
             store.add_decision(decision, vector)
         for decision in updated:
             store.replace_decision(decision)

@@ -31,8 +31,8 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-
 from memvet import _codec
+from memvet._cache import LRU
 from memvet._errors import (
     AuthenticationError,
     CorruptRecordError,
@@ -40,7 +40,6 @@ from memvet._errors import (
     StoreUnavailableError,
     UsageError,
 )
-from memvet._cache import LRU
 from memvet._lock import LocalLock
 from memvet._model import Decision, Lifecycle, Receipt
 
@@ -475,7 +474,7 @@ class ChromaStore:
         found = got.get("embeddings")
         if found is None:
             return {}
-        return {rid: [float(x) for x in vector] for rid, vector in zip(got["ids"], found)}
+        return {rid: [float(x) for x in vector] for rid, vector in zip(got["ids"], found, strict=True)}
 
     # ----------------------------------------------------------------- re-embedding
 
@@ -582,9 +581,11 @@ class ChromaStore:
         with translate("re-reading decisions written during the reembed"):
             before = old.get(include=["documents", "metadatas"])
             after = target.get(include=["documents", "metadatas"])
-        have = {rid: (doc, meta) for rid, doc, meta in zip(after["ids"], after["documents"], after["metadatas"])}
+        have = {rid: (doc, meta)
+                for rid, doc, meta in zip(after["ids"], after["documents"], after["metadatas"], strict=True)}
         changed = [(rid, doc or "", meta) for rid, doc, meta in
-                   zip(before["ids"], before["documents"], before["metadatas"]) if have.get(rid) != (doc, meta)]
+                   zip(before["ids"], before["documents"], before["metadatas"], strict=True)
+                   if have.get(rid) != (doc, meta)]
         if not changed:
             return
         log.warning("bringing %d decision(s) written during the reembed across", len(changed))
@@ -678,7 +679,7 @@ class ChromaStore:
         with translate("reading the journal"):
             got = self.journal.get(include=["documents"])
         out = []
-        for iid, doc in zip(got["ids"], got.get("documents") or [None] * len(got["ids"])):
+        for iid, doc in zip(got["ids"], got.get("documents") or [None] * len(got["ids"]), strict=True):
             try:
                 out.append(Intent.from_json(iid, doc))
             except CorruptRecordError as exc:
@@ -730,7 +731,7 @@ class ChromaStore:
         out, bad = [], []
         docs = got.get("documents") or [None] * len(got["ids"])
         metas = got.get("metadatas") or [None] * len(got["ids"])
-        for rid, doc, meta in zip(got["ids"], docs, metas):
+        for rid, doc, meta in zip(got["ids"], docs, metas, strict=True):
             try:
                 out.append(_codec.decision_from_record(rid, doc, meta))
             except CorruptRecordError as exc:
@@ -852,7 +853,7 @@ class ChromaStore:
         ))
         out = []
         for rid, doc, meta, dist in zip(got["ids"][0], got["documents"][0], got["metadatas"][0],
-                                        got["distances"][0]):
+                                        got["distances"][0], strict=True):
             try:
                 out.append((_codec.decision_from_record(rid, doc, meta), 1.0 - float(dist)))
             except CorruptRecordError as exc:
@@ -910,6 +911,6 @@ class ChromaStore:
         where = {"decision_id": decision_id} if decision_id else None
         with translate("reading receipts"):
             got = self.receipts.get(where=where, include=["metadatas"])
-        out = [_codec.receipt_from_record(rid, meta) for rid, meta in zip(got["ids"], got["metadatas"])]
+        out = [_codec.receipt_from_record(rid, meta) for rid, meta in zip(got["ids"], got["metadatas"], strict=True)]
         out.sort(key=lambda r: (r.at, r.id))
         return out

@@ -325,7 +325,7 @@ def test_submodules_are_repositories_of_their_own(repo, ledger, tmp_path):
     keep = ledger.record("already here")
     for spec in ("vendor/other/lib.py::f", "vendor/other/lib.py", "vendor/other"):
         with pytest.raises((memvet.PathOutsideRepositoryError, memvet.AnchorNotFoundError),
-                           match="submodule|no such file"):
+                           match=r"submodule|no such file"):
             ledger.record("about the vendored lib", [spec])
     assert [d.id for d in ledger.decisions()] == [keep.id]
     gitmodules = ledger.record("vendored via a submodule", [".gitmodules"])

@@ -20,13 +20,12 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
-
+from _threads import OPS, THREADS, assert_nothing_lost, claim, run_workers
 from langchain.agents import create_agent
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage, ToolMessage
 
 import memvet
-from _threads import OPS, THREADS, assert_nothing_lost, claim, run_workers
 from memvet import Lifecycle
 
 AGENT_RUNS = int(os.environ.get("MEMVET_AGENT_RUNS", "50"))
@@ -86,7 +85,8 @@ def test_one_agent_message_with_parallel_memvet_calls(repo):
         if len(answers) != len(calls) or bad:
             failures.append(f"run {run}: {bad or answers}")
             continue
-        if not re.search(r"\b[0-9a-f]{12}\b", answers[f"s{run}"]) or ledger.get(old).lifecycle is not Lifecycle.SUPERSEDED:
+        landed = re.search(r"\b[0-9a-f]{12}\b", answers[f"s{run}"])
+        if not landed or ledger.get(old).lifecycle is not Lifecycle.SUPERSEDED:
             failures.append(f"run {run}: supersede did not land: {answers[f's{run}']}")
         if ledger.get(gone).lifecycle is not Lifecycle.REJECTED:
             failures.append(f"run {run}: reject did not land: {answers[f'x{run}']}")

@@ -93,7 +93,7 @@ def test_team_and_user_narrow_the_namespace(repo, client):
 @pytest.mark.parametrize(("team", "user"), [("a/b", None), ("", None), (None, "x:y"), ("team a", None),
                                             ("$ne", None), (None, "ü"), ("x" * 65, None), (None, 3)])
 def test_team_and_user_names_that_would_blur_the_convention_are_refused(repo, client, team, user):
-    with pytest.raises(memvet.UsageError, match="invalid (team|user)"):
+    with pytest.raises(memvet.UsageError, match=r"invalid (team|user)"):
         memvet.Ledger.open(repo.path, client=client, embedding=memvet.HashingEmbedder(), team=team, user=user)
 
 

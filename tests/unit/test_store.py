@@ -198,7 +198,7 @@ def test_codec_round_trip_through_chroma(decision):
     back = _codec.decision_from_record(got["ids"][0], got["documents"][0], got["metadatas"][0])
     # Chroma keeps floats to about 1e-7 relative precision: times compare approximately.
     times = ("created_at", "resolved_at", "expires_at")
-    assert back.evolve(**{t: 0.0 for t in times}) == decision.evolve(**{t: 0.0 for t in times})
+    assert back.evolve(**dict.fromkeys(times, 0.0)) == decision.evolve(**dict.fromkeys(times, 0.0))
     for t in times:
         assert getattr(back, t) == pytest.approx(getattr(decision, t), rel=1e-9, abs=1e-6)
 

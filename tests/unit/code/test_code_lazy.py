@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from memvet._code import ParsedFile, language_for_path, parse_file, symbol_table
 from test_code_go_rust_java import GO, JAVA, RUST  # this folder is on sys.path (rootdir-relative import mode)
 from test_code_javascript import JS, TS
 from test_code_python import BASE
+
+from memvet._code import ParsedFile, language_for_path, parse_file, symbol_table
 
 ROOT = Path(__file__).resolve().parents[3]
 
