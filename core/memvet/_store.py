@@ -811,7 +811,7 @@ class ChromaStore:
         out: dict[str, Decision] = {}
         for d in sorted(found, key=lambda d: (d.created_at, d.id)):
             out.setdefault(d.supersedes, d)
-        if stamp is not None and stamp == self.lock.generation():
+        if stamp is not None and self.lock is not None and stamp == self.lock.generation():
             self._successor_cache.put(key, dict(out))
         return out
 
