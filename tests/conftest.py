@@ -21,6 +21,16 @@ from _repo import SAMPLE_STORE, RepoBuilder
 import memvet
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Everything outside ``tests/unit`` (a real server behind nginx, the
+    notebooks, the benchmark scripts) is slow, so ``-m "not slow"`` selects
+    the fast unit tests wherever pytest is pointed."""
+    unit = Path(__file__).resolve().parent / "unit"
+    for item in items:
+        if unit not in item.path.resolve().parents:
+            item.add_marker(pytest.mark.slow)
+
+
 @pytest.fixture
 def repo(tmp_path: Path) -> RepoBuilder:
     """A repository with one commit holding ``shop/store.py`` and a README."""

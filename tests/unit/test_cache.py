@@ -8,6 +8,8 @@ import random
 import sys
 import threading
 
+import pytest
+
 from memvet import _code
 from memvet._cache import SymbolCache
 
@@ -117,6 +119,7 @@ def test_an_entry_for_another_name_is_a_miss(tmp_path, caplog):
     assert "is corrupt" in caplog.text
 
 
+@pytest.mark.slow
 def test_threads_sharing_a_cache_get_right_answers():
     # The adapters run reads in worker threads against one ledger. Before the
     # cache had locks, this raised KeyError from the parse budget's

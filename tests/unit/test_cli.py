@@ -138,6 +138,7 @@ def test_bad_embedding_setting(run, monkeypatch):
     assert result.exit_code == 2 and "MEMVET_EMBEDDING" in result.stderr
 
 
+@pytest.mark.slow
 def test_subprocess_exit_codes(repo, tmp_path):
     env = {**os.environ, "MEMVET_EMBEDDING": "hashing", "MEMVET_LEDGER": str(tmp_path / "ledger")}
     cmd = [sys.executable, "-m", "memvet"]

@@ -31,6 +31,7 @@ from memvet import Lifecycle
 AGENT_RUNS = int(os.environ.get("MEMVET_AGENT_RUNS", "50"))
 
 
+@pytest.mark.slow
 def test_eight_threads_share_one_local_ledger(repo):
     ledger = memvet.Ledger.open(repo.path, embedding=memvet.HashingEmbedder())
     started = time.perf_counter()
@@ -42,6 +43,7 @@ def test_eight_threads_share_one_local_ledger(repo):
     print(f"{THREADS} threads x {OPS} ops on the local ledger: {elapsed:.1f}s")
 
 
+@pytest.mark.slow
 def test_eight_threads_share_one_ephemeral_ledger(repo, client):
     ledger = memvet.Ledger.open(repo.path, client=client, embedding=memvet.HashingEmbedder(),
                                 namespace=f"t{uuid.uuid4().hex[:12]}", disk_cache=False)
@@ -57,6 +59,7 @@ class _Scripted(GenericFakeChatModel):
         return self
 
 
+@pytest.mark.slow
 def test_one_agent_message_with_parallel_memvet_calls(repo):
     """ToolNode runs one AIMessage's tool calls at once, in threads, on one Ledger."""
     from memvet_langchain import memvet_tools

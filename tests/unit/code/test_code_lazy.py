@@ -65,6 +65,7 @@ def _own_sources() -> list[Path]:
     return found
 
 
+@pytest.mark.slow
 def test_every_symbol_of_this_repository_hashes_the_same_alone():
     paths = _own_sources()
     assert len(paths) > 50

@@ -13,7 +13,7 @@ from _mcp_serve import build_repo, child_env
 from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 
-pytestmark = pytest.mark.timeout(120)
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(120)]
 
 
 def free_port() -> int:

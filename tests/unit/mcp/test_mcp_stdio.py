@@ -16,7 +16,7 @@ import pytest
 from _mcp_serve import Served, child_env
 from mcp.types import CallToolResult
 
-pytestmark = [pytest.mark.asyncio(loop_scope="module"), pytest.mark.timeout(120)]
+pytestmark = [pytest.mark.slow, pytest.mark.asyncio(loop_scope="module"), pytest.mark.timeout(120)]
 
 SAVE = "shop/store.py::OrderStore.save"
 LOAD = "shop/store.py::OrderStore.load"
