@@ -251,12 +251,14 @@ def _region_end(lines: list[str], start: int, indent: int) -> int | None:
     opened = first.count("{") - first.count("}")
     if "{" in first and opened <= 0 and not first.endswith(("(", ",", "=>")):
         return start
+    if "{" in first and opened == 0 and first.rstrip(",;").endswith("}"):  # `m: function(){},`
+        return start
     for j in range(start + 1, len(lines)):
         text = lines[j]
         stripped = text.strip()
         if not stripped:
             continue
-        ind = len(text) - len(text.lstrip())
+        ind = len(text.expandtabs(4)) - len(text.expandtabs(4).lstrip())
         if ind == indent and stripped[0] in "})]":
             return j
         if ind < indent and stripped[0] not in ".?:+-*&|":
@@ -264,23 +266,136 @@ def _region_end(lines: list[str], start: int, indent: int) -> int | None:
     return None
 
 
+_IDENT = r"[A-Za-z_$][\w$]*"
+_CHAIN = rf"(?:{_IDENT}(?:\s*\.\s*{_IDENT})*\s*=\s*)*"  # `a = b.c = ` links of a chained assignment
+_FUNC_VALUE = rf"(?:async\s+)?(?:function\b|class\b|(?:<[^>]*>\s*)?\(|{_IDENT}\s*=>)"
+
+
+def _target_patterns(target: list[str]) -> tuple[list[re.Pattern[str]], list[re.Pattern[str]]]:
+    """Lines that give a dotted name to a function (first list) or to an
+    object's members (second list), by text alone (legacy JS, issue 16):
+
+    * ``a.b.c = function`` / ``= () =>`` / ``= class``, links of a chained
+      assignment on either side (``var x = a.b.c = y.z = function``);
+    * scopes: ``a.b = {``, ``_.extend(a.b, ..., {`` / ``Object.assign(a.b, {``
+      / ``mixin(a.b, {``, a statement ``a.b.extend({`` / ``a.b.mixin({``.
+    """
+    t = r"\s*\.\s*".join(re.escape(seg) for seg in target)
+    decl = rf"(?:(?:var|let|const)\s+{_IDENT}\s*=\s*)?"
+    return [re.compile(rf"^(\s*){decl}{_CHAIN}{t}\s*=\s*{_CHAIN}{_FUNC_VALUE}")], [
+        re.compile(rf"^(\s*){decl}{_CHAIN}{t}\s*=\s*\{{"),
+        re.compile(rf"^(\s*){decl}{_CHAIN}(?:{_IDENT}\s*\.\s*)*(?:extend|assign|mixin|merge)\(\s*{t}\s*,[^;]*\{{\s*$"),
+        re.compile(rf"^(\s*){t}\s*\.\s*(?:extend|mixin)\(\s*\{{"),
+    ]
+
+
+def _find_target(lines: list[str], target: list[str], member: bool, leaf: bool, lo: int, hi: int
+                 ) -> list[tuple[int, int]]:
+    """Declarations of a dotted ``target`` as (line index, indentation):
+    of a function when ``leaf``, else of anything that holds members."""
+    funcs, scopes = _target_patterns(target)
+    pats = funcs + ([] if leaf else scopes)
+    if len(target) == 1:
+        n = re.escape(target[0])
+        # Only a binding of a function, class or object names something that
+        # is sampled or holds what is (a `var x = 1` inside a wrapper does not).
+        pats = [pat for pat in _decl_patterns(target[0], member) if "(?:const|let|var)" not in pat.pattern] + [
+            re.compile(rf"^(\s*){_MODS}(?:const|let|var)\s+{n}\s*(?::[^=]+)?=\s*{_CHAIN}"
+                       rf"(?:{_FUNC_VALUE}|\{{|.*\(\s*\{{\s*$)")] + pats
+        if member and not leaf:
+            pats.append(re.compile(rf"^(\s*)(?:{n}|\"{n}\"|'{n}')\s*:\s*\{{"))  # `find: {`
+        if not member:
+            found = _find_lines(lines, pats, lo, hi)
+            # A member of an object passed to a call (`jQuery.each({ parent: function`)
+            # keeps its plain name, if nothing around it gives one.
+            return found or [(i, ind) for i, ind in _find_target(lines, target, True, leaf, lo, hi)
+                             if not _named_enclosure(lines, i)]
+    return _find_lines(lines, pats, lo, hi)
+
+
+_NAMING_OPENERS = [re.compile(p) for p in (
+    r"^\s*(?:(?:var|let|const)\s+)?[\w$.]+\s*=\s*\{\s*$",                # x.y = {   var x = {
+    r"(?:extend|assign|mixin|merge)\(\s*[\w$.]+\s*,.*\{\s*$",          # _.extend(X.prototype, {
+    r"[\w$.]+\.(?:extend|mixin)\(\s*\{\s*$",                         # jQuery.fn.extend({
+    r"^\s*(?:var|let|const)\s+[\w$]+\s*=.*\(\s*\{\s*$",                # var V = Base.extend({
+    r"^\s*[\w$\"']+\s*:\s*\{\s*$",                                     # key: {
+    r"\bfunction\s*\*?\s*[\w$]+\s*\(",                                  # function name(
+    r"^\s*[\w$.]+\s*[:=]\s*(?:async\s+)?function\b",                    # name: function / a.b = function
+    r"^\s*(?:class\s+[\w$]+|(?:static\s+|async\s+)*(?!(?:if|for|while|switch|catch|with)\b)[\w$]+\s*\([^;]*\)\s*\{\s*$)",  # class C / m() {
+)]
+
+
+def _named_enclosure(lines: list[str], i: int) -> bool:
+    """Whether some line enclosing line ``i`` (by indentation) names a scope
+    or a function: then a member on line ``i`` is named under it."""
+    indent = len(lines[i].expandtabs(4)) - len(lines[i].expandtabs(4).lstrip())
+    for k in range(i - 1, -1, -1):
+        text = lines[k].expandtabs(4)
+        if not text.strip():
+            continue
+        ind = len(text) - len(text.lstrip())
+        if ind < indent:
+            if any(pat.search(text) for pat in _NAMING_OPENERS):
+                return True
+            indent = ind
+            if ind == 0:
+                return False
+    return False
+
+
+def _find_lines(lines: list[str], pats: list[re.Pattern[str]], lo: int, hi: int) -> list[tuple[int, int]]:
+    out = []
+    for i in range(lo, hi):
+        for pat in pats:
+            m = pat.match(lines[i])
+            if m:
+                out.append((i, len(m.group(1).expandtabs(4))))
+                break
+    if len(out) > 1:  # a region's own declarations are its least indented ones
+        least = min(ind for _, ind in out)
+        out = [(i, ind) for i, ind in out if ind == least]
+    return out
+
+
+def _resolve(lines: list[str], parts: list[str], i: int, lo: int, hi: int, problems: list[str]
+             ) -> set[tuple[int, int]]:
+    """Every region the segments ``parts[i:]`` can name inside ``lo:hi``:
+    any leading run of them may be one dotted declaration."""
+    inner = i > 0
+    out: set[tuple[int, int]] = set()
+    for j in range(len(parts), i, -1):
+        leaf = j == len(parts)
+        for start, indent in _find_target(lines, parts[i:j], inner, leaf, lo + inner, hi):
+            end = _region_end(lines, start, indent)
+            if end is None:
+                problems.append(f"no end found for {'.'.join(parts[i:j])}")
+            elif leaf:
+                out.add((start + 1, end + 1))
+            else:
+                out |= _resolve(lines, parts, j, start, end + 1, problems)
+    return out
+
+
 def js_region(source: bytes | None, qualname: str) -> tuple[int, int] | str:
-    """1-based (start, end) lines of a definition, or why it was not found."""
+    """1-based (start, end) lines of a definition, or why it was not found.
+
+    Any leading run of the qualified name's segments may be declared by one
+    line (a ``function``/``class``/``const`` name, a member, an assignment
+    target, a mixin target) and name the region the rest is looked for in;
+    the definition is located when exactly one way through gives a region.
+    """
     if source is None:
         return "no file"
+    if '"' in qualname:
+        return "a quoted segment (not located by text)"
     lines = source.decode("utf-8", "replace").splitlines()
-    parts = qualname.split(".")
-    lo, hi = 0, len(lines)
-    for depth, part in enumerate(parts):
-        found = _find_decl(lines, part, depth > 0, lo + (depth > 0), hi)
-        if len(found) != 1:
-            return f"{len(found)} declarations of {part}"
-        start, indent = found[0]
-        end = _region_end(lines, start, indent)
-        if end is None:
-            return f"no end found for {part}"
-        lo, hi = start, end + 1
-    return lo + 1, hi
+    problems: list[str] = []
+    found = _resolve(lines, qualname.split("."), 0, 0, len(lines), problems)
+    if len(found) == 1:
+        return found.pop()
+    if not found and problems:
+        return problems[0]
+    return f"{len(found)} declarations of {qualname}"
 
 
 _BLOCK_COMMENT = re.compile(r"/\*.*?\*/", re.S)
@@ -312,6 +427,18 @@ def js_truth(root: Path, rev_from: str, rev_to: str, snap_from: Any, snap_to: An
         return "changed", f"git log -L: {len(touched)} commit(s) changed it"
     if src_to is not None and not now.startswith("0 declarations"):
         return "", f"--to: {now}"
+    if src_to is not None and "." in case.qualname:
+        target = r"\s*\.\s*".join(re.escape(seg) for seg in case.qualname.split("."))
+        rebound = re.findall(rf"^{target}\s*=(?!=)", src_to.decode("utf-8", "replace"), re.M)
+        if len(rebound) == 1:  # `exports.etag = function` became `exports.etag = make(...)`
+            return "changed", "the top-level target is now bound to another value"
+    leaf = re.escape(case.qualname.rsplit(".", 1)[-1])
+    if src_to is not None and re.search(
+            rf"(?<![\w$]){leaf}\s*[:=]\s*(?:async\s+)?function\b|\bfunction\s*\*?\s*{leaf}\s*\(",
+            src_to.decode("utf-8", "replace")):
+        # Gone by the locator's rules, yet the file still declares the name
+        # somewhere it cannot place (`.on("x", cb = function ...)`).
+        return "", f"--to: {case.qualname} not located, but its last name is still declared in the file"
     for path in candidates:
         if path == case.path or _code.language_for_path(path) not in JS_LANGUAGES:
             continue

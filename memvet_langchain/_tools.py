@@ -36,6 +36,7 @@ from memvet import (
     UsageError,
     render_blocks,
 )
+from memvet._text import one_line
 from memvet_langchain._convert import GROUPS, check_groups, require_ledger
 
 __all__ = [
@@ -76,8 +77,9 @@ _UNBOUND_HELP = (
 )
 _WRITE_HABIT = (
     " Write the claim with the code's own words (the call, the constant, the default, the exception) "
-    "and quote the line it rests on: a code term the anchored code does not contain is refused with "
-    "what the code says instead; fix the claim rather than the anchor."
+    "and quote the line it rests on: a code term the anchored code does not contain, or an order, "
+    "value or base class the code states otherwise, is refused with what the code says instead; "
+    "fix the claim rather than the anchor."
 )
 
 
@@ -221,7 +223,7 @@ def _record_text(result: RecordResult) -> str:
     lines = [head, f"Anchors: {anchors}."]
     if result.conflicts:
         lines.append("It conflicts with active decision(s):")
-        lines.extend(f"- [{c.decision.id}] ({c.status.value}; {c.why}) {c.decision.claim}"
+        lines.extend(one_line(f"- [{c.decision.id}] ({c.status.value}; {c.why}) {c.decision.claim}")
                      for c in result.conflicts)
         lines.append("Supersede them explicitly with memvet_supersede (old_id, claim, reason) "
                      "if this decision replaces them.")
@@ -233,7 +235,7 @@ def _conflict_text(exc: ConflictError) -> str:
     lines = ["Not recorded: the claim conflicts with active decision(s):"]
     for conflict in exc.conflicts:
         c: Any = conflict
-        lines.append(f"- [{c.decision.id}] ({c.status.value}; {c.why}) {c.decision.claim}")
+        lines.append(one_line(f"- [{c.decision.id}] ({c.status.value}; {c.why}) {c.decision.claim}"))
     lines.append("If your decision replaces one of them, supersede it explicitly with "
                  "memvet_supersede (old_id, claim, reason). If it is a separate decision, "
                  "reword it or anchor it to different code.")
@@ -390,7 +392,7 @@ class MemVetRejectTool(_LedgerTool):
 
     def _run(self, decision_id: str, reason: str, **_: Any) -> str:
         decision = self._guard(lambda: self.ledger.reject(decision_id, reason=reason))
-        return f"Rejected decision {decision.id}: {reason}. It is kept as history: {decision.claim}"
+        return one_line(f"Rejected decision {decision.id}: {reason}. It is kept as history: {decision.claim}")
 
 
 class MemVetCheckTool(_LedgerTool):
@@ -429,8 +431,8 @@ class MemVetCheckTool(_LedgerTool):
         artifact = [v.to_dict() for v in verdicts]
         if not verdicts:
             return f"All {total} decision(s) hold (verified, or closed as history).", artifact
-        lines = [f"[{v.decision.id}] {v.status.value}: {v.reason or 'all anchors hold'} "
-                 f"(claim: {v.decision.claim})" for v in verdicts]
+        lines = [one_line(f"[{v.decision.id}] {v.status.value}: {v.reason or 'all anchors hold'} "
+                          f"(claim: {v.decision.claim})") for v in verdicts]
         return "\n".join(lines), artifact
 
 

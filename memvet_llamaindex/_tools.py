@@ -9,6 +9,7 @@ from llama_index.core.tools.tool_spec.base import BaseToolSpec
 
 import memvet
 from memvet import Ledger, Lifecycle, RecordResult, Status, UsageError, render_blocks
+from memvet._text import one_line
 from memvet_llamaindex._checks import GROUPS, check_groups, names, require_ledger
 
 __all__ = ["MemVetToolSpec"]
@@ -68,9 +69,9 @@ class MemVetToolSpec(BaseToolSpec):
                quotes: dict[str, str] | None = None, unbound: list[str] | None = None) -> str:
         """Record a decision about this codebase with the code it rests on.
 
-        Use the code's own words (call, constant, default, exception) and quote the line
-        it rests on: a code term the anchored code lacks is refused with what the code
-        says. To replace a decision use supersede. Says if the write is a proposal.
+        Use the code's own words and quote the line it rests on: a term the code
+        lacks, or an order or value it states otherwise, is refused with what the
+        code says. To replace a decision use supersede. Says if it is a proposal.
 
         Args:
             claim (str): The decision in one or two sentences.
@@ -133,7 +134,7 @@ class MemVetToolSpec(BaseToolSpec):
             reason (str): Why it was rejected, e.g. "the global lock deadlocked under load".
         """
         decision = self.ledger.reject(decision_id, reason=reason)
-        return f"rejected decision {decision.id}: {decision.reason}"
+        return one_line(f"rejected decision {decision.id}: {decision.reason}")
 
     def check(self, decision_id: str | None = None) -> str:
         """Re-verify recorded decisions against the code and list the ones that need attention.
@@ -148,13 +149,13 @@ class MemVetToolSpec(BaseToolSpec):
         """
         if decision_id:
             v = self.ledger.verify(decision_id, at=self.at)
-            return (f"[{v.id}] {v.status.value}: {v.decision.claim} "
-                    f"({v.reason or 'every anchor holds'}) at {v.target}")
+            return one_line(f"[{v.id}] {v.status.value}: {v.decision.claim} "
+                            f"({v.reason or 'every anchor holds'}) at {v.target}")
         verdicts = self.ledger.check(at=self.at)
         if not verdicts:
             return "no decisions recorded yet"
         lines = [
-            f"- [{v.id}] {v.status.value}: {v.decision.claim} ({v.reason})"
+            one_line(f"- [{v.id}] {v.status.value}: {v.decision.claim} ({v.reason})")
             for status in _ATTENTION for v in verdicts if v.status is status
         ]
         counts = Counter(v.status.value for v in verdicts)

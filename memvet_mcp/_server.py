@@ -225,7 +225,8 @@ def create_server(ledger: Ledger, *, at: str | None = None, on_conflict: str = "
         "recorded decision says otherwise, supersede it with memvet_supersede instead of recording a "
         f"duplicate. {conflicts} An anchor that does not resolve in the code is refused with the reason. "
         "Write the claim with the code's own words (the call, the constant, the default, the exception) and "
-        f"quote the line it rests on; a code term the anchored code lacks is refused with what it says. {writes}"))
+        "quote the line it rests on; a code term the anchored code lacks, or an order or value it states "
+        f"otherwise, is refused with what it says. {writes}"))
     async def memvet_record(
         claim: Annotated[str, Field(min_length=1, max_length=4000, description=_CLAIM)],
         anchors: _Anchors,

@@ -34,6 +34,7 @@ from memvet import (
     frame,
     render_blocks,
 )
+from memvet._text import one_line
 
 __all__ = ["GROUPS", "MAX_K", "Answer", "MemvetTools", "error_answer"]
 
@@ -63,7 +64,7 @@ class Answer:
 
 
 def _one_line(text: str) -> str:
-    return " ".join(str(text).split())
+    return one_line(" ".join(str(text).split()))
 
 
 def error_answer(exc: MemvetError) -> Answer:

@@ -21,6 +21,7 @@ from memvet._errors import (
     AmbiguousSymbolError,
     AnchorNotFoundError,
     AuthenticationError,
+    ClaimContradictsCodeError,
     ConflictError,
     CorruptRecordError,
     EmptyRepositoryError,
@@ -69,6 +70,7 @@ from memvet._model import (
     Verdict,
 )
 from memvet._recall import evidence_note, frame, render_blocks
+from memvet._relations import Contradiction, contradictions
 
 __version__ = "0.1.0"
 
@@ -83,10 +85,12 @@ __all__ = [
     "AnchorResult",
     "AnchorSpec",
     "AuthenticationError",
+    "ClaimContradictsCodeError",
     "Config",
     "Conflict",
     "ConflictError",
     "Context",
+    "Contradiction",
     "CorruptRecordError",
     "Decision",
     "EmptyRepositoryError",
@@ -131,6 +135,7 @@ __all__ = [
     "agent_context",
     "changed_since",
     "claim_terms",
+    "contradictions",
     "dependency",
     "evidence_note",
     "excerpts",

@@ -15,6 +15,7 @@ import logging
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
+from typing import Any
 
 from packaging.utils import canonicalize_name
 
@@ -53,6 +54,16 @@ QUOTE_INTACT = "the quoted evidence is intact"
 
 #: Files larger than this are not parsed (unverifiable, with the reason).
 MAX_FILE_BYTES = 2 * 1024 * 1024
+
+#: The largest file an absence scan reads. Absence rules guard against
+#: things like a cloud key in a 3 MB SQL dump, so they read far past
+#: :data:`MAX_FILE_BYTES`; a file in scope over this limit makes the rule
+#: ``needs_revalidation``, naming the file, never a silent pass.
+MAX_SCAN_BYTES = 64 * 1024 * 1024
+
+#: Memory RE2 may use for one user pattern (bytes); a larger automaton is an
+#: error at write, not a slow check.
+_RE2_MAX_MEM = 16 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -150,6 +161,7 @@ def absent(*, import_: str | None = None, pattern: str | None = None, scope: str
     """
     if (import_ is None) == (pattern is None):
         raise InvalidAnchorError("absent() takes exactly one of import_= or pattern=")
+    scope = check_scope(scope)
     if import_ is not None:
         if not import_.strip():
             raise InvalidAnchorError("absent import: empty module name")
@@ -157,6 +169,45 @@ def absent(*, import_: str | None = None, pattern: str | None = None, scope: str
     assert pattern is not None
     _compile(pattern)
     return AnchorSpec(AnchorKind.ABSENT, name=f"pattern:{pattern}", scope=scope)
+
+
+_DRIVE = re.compile(r"^[A-Za-z]:")
+
+
+def check_scope(scope: str) -> str:
+    """An absence scope as a glob inside the repository (``""``: everywhere).
+
+    A scope is matched against repository-relative paths, so one that
+    starts outside the repository (``../**``, ``/etc/*``, ``~/x``, ``C:``)
+    or inside ``.git`` matches nothing there and the rule would hold
+    vacuously. Those are refused. A leading ``./`` is dropped.
+
+    Raises:
+        InvalidAnchorError: The scope leaves the repository, names ``.git``,
+            uses ``\\`` or holds a NUL byte.
+    """
+    if not isinstance(scope, str):
+        raise InvalidAnchorError(f"invalid scope {scope!r}: expected a glob such as 'src/**'")
+    text = scope.strip()
+    while text.startswith("./"):
+        text = text[2:]
+    if not text:
+        return ""
+    if "\x00" in text:
+        raise InvalidAnchorError(f"invalid scope {scope!r}: NUL byte")
+    if "\\" in text:
+        raise InvalidAnchorError(f"invalid scope {scope!r}: use '/' as the path separator")
+    if text.startswith(("/", "~")) or _DRIVE.match(text):
+        raise InvalidAnchorError(
+            f"invalid scope {scope!r}: a scope is a glob inside the repository, relative to its root "
+            "(such as 'src/**'), never an absolute or home path")
+    parts = text.split("/")
+    if ".." in parts:
+        raise InvalidAnchorError(f"invalid scope {scope!r}: '..' leaves the repository; a scope is a glob "
+                                 "inside it, relative to its root (such as 'src/**')")
+    if parts[0] == ".git":
+        raise InvalidAnchorError(f"invalid scope {scope!r}: inside .git, which is not the repository's code")
+    return text
 
 
 def parse_anchor(text: str | AnchorSpec, *, scope: str = "") -> AnchorSpec:
@@ -219,11 +270,62 @@ def quoted(anchors: Iterable[str | AnchorSpec] | str | AnchorSpec | None,
     return out
 
 
-def _compile(pattern: str) -> re.Pattern[str]:
+def _compile(pattern: str, flags: str = "") -> Any:
+    """A user pattern compiled by RE2, a linear-time engine.
+
+    Patterns come from the command line, agents and imports. Python's
+    backtracking ``re`` takes exponential time on some of them (``(a+)+$``
+    against 28 ``a`` and a ``!``: 27 s, doubling with every ``a``); RE2
+    answers in time linear in the line, whatever the pattern. What RE2 does
+    not support (backreferences, lookaround, possessive quantifiers) is
+    refused with the reason.
+
+    Raises:
+        InvalidAnchorError: The pattern is empty, not valid, uses syntax RE2
+            does not run in linear time, or needs more than 16 MiB.
+    """
+    import re2
+
+    if not isinstance(pattern, str) or pattern == "":
+        raise InvalidAnchorError("invalid pattern: empty (an empty pattern matches every line)")
     try:
-        return re.compile(pattern)
+        re.compile(pattern)
     except re.error as exc:
         raise InvalidAnchorError(f"invalid pattern {pattern!r}: {exc}") from exc
+    options = re2.Options()
+    options.log_errors = False  # RE2 would print to stderr through absl
+    options.max_mem = _RE2_MAX_MEM
+    try:
+        return re2.compile(flags + pattern, options)
+    except re2.error as exc:
+        why = exc.args[0].decode("utf-8", "replace") if exc.args and isinstance(exc.args[0], bytes) else str(exc)
+        raise InvalidAnchorError(
+            f"pattern {pattern!r} is not supported: {why}; patterns run on RE2, a linear-time engine without "
+            "backreferences or lookaround, so that no pattern can stall a check") from exc
+
+
+def _as_text(data: bytes) -> tuple[str, str]:
+    """The text an absence pattern is matched against, and how it was read:
+    ``""`` (UTF-8), ``"Latin-1"`` (not UTF-8: every byte is one character,
+    so no byte is skipped) or ``"binary"`` (NUL bytes; UTF-8 or Latin-1)."""
+    binary = b"\x00" in data
+    try:
+        return data.decode("utf-8"), "binary" if binary else ""
+    except UnicodeDecodeError:
+        return data.decode("latin-1"), "binary" if binary else "Latin-1"
+
+
+def _how(how: str) -> str:
+    return {"Latin-1": " (not UTF-8, read as Latin-1)", "binary": " (a binary file, read byte by byte)"}.get(how, "")
+
+
+def _listed(items: list[str], limit: int = 5) -> str:
+    more = f" and {len(items) - limit} more" if len(items) > limit else ""
+    return ", ".join(items[:limit]) + more
+
+
+def _mib(n: int) -> str:
+    return f"{n / (1024 * 1024):.1f} MiB"
 
 
 def _text_problem(data: bytes, limit: int) -> str:
@@ -264,6 +366,26 @@ def _leading_comments(data: bytes, start_line: int, limit: int = 30) -> str:
 def _clip(text: str, limit: int = 60) -> str:
     flat = " ".join(text.split())
     return flat if len(flat) <= limit else flat[: limit - 3] + "..."
+
+
+_IMPORT_FROM = re.compile(r"^[ \t]*from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+\(?([\w ,\t]+)", re.M)
+
+
+def _module_paths(importer: str, module: str, name: str, paths: set[str]) -> list[str]:
+    """Repository files ``from <module> import <name>`` can mean, seen from ``importer``."""
+    if module.startswith("."):
+        dots = len(module) - len(module.lstrip("."))
+        base = importer.rsplit("/", 1)[0] if "/" in importer else ""
+        for _ in range(dots - 1):
+            base = base.rsplit("/", 1)[0] if "/" in base else ""
+        rest = module.lstrip(".").replace(".", "/")
+        stem = "/".join(p for p in (base, rest) if p)
+        candidates = [f"{stem}.py", f"{stem}/__init__.py", f"{stem}/{name}.py"] if rest else [
+            f"{stem}/{name}.py" if stem else f"{name}.py"]
+        return [c for c in candidates if c in paths]
+    stem = module.replace(".", "/")
+    return [p for p in paths if p.endswith((f"{stem}.py", f"{stem}/__init__.py", f"{stem}/{name}.py"))
+            and (p.startswith(stem) or f"/{stem}" in p)]
 
 
 def _module_names(path: str) -> list[str]:
@@ -332,7 +454,7 @@ class Evidence:
         self.git = git
         self.cache = cache or SymbolCache()
         self.max_file_bytes = max_file_bytes
-        self._import_cache: LRU[tuple[str, str], list[tuple[str, int]]] = LRU(16384)
+        self._import_cache: LRU[tuple[str, str], tuple[list[tuple[str, int]], str]] = LRU(16384)
         self._manifest_cache: LRU[tuple[str, str], list[_manifests.Declared]] = LRU(1024)
         self._project_cache: LRU[tuple[str, str], list[str]] = LRU(256)
         self._contains_cache: LRU[tuple[str, bytes], bool] = LRU(65536)
@@ -487,11 +609,14 @@ class Evidence:
             out.append(_claims.EvidenceText(a.spec, text, tuple(names)))
         return out
 
-    def names_exist(self, term: _claims.Term, snap: Snapshot) -> bool:
+    def names_exist(self, term: _claims.Term, snap: Snapshot, anchors: Iterable[Anchor] = ()) -> bool:
         """Whether a path or dotted name names a file, folder, module or
         symbol of the repository at ``snap`` (claims may name code they do
-        not anchor, if it exists)."""
+        not anchor, if it exists), or a number is the value of a constant
+        the anchored code names (see :meth:`_imported_constant`)."""
         text = term.text.strip()
+        if term.kind is _claims.TermKind.NUMBER:
+            return self._imported_constant(text, anchors, snap)
         paths = snap.paths()
         if term.kind is _claims.TermKind.PATH:
             wanted = text.removeprefix("./").rstrip("/")
@@ -515,6 +640,48 @@ class Evidence:
             data = snap.read(p) or b""
             if last in data and first in data and self._defines(p, text, snap):
                 return True
+        return False
+
+    def _imported_constant(self, number: str, anchors: Iterable[Anchor], snap: Snapshot) -> bool:
+        """Whether ``number`` is written beside a name the anchored Python
+        code takes from a module of the repository.
+
+        Code says ``codes.found`` where a claim says 302: the anchored span
+        uses ``codes.found``, the file has ``from .status_codes import
+        codes``, and a line of ``status_codes.py`` holds both ``302`` and
+        ``found``. One import deep, Python only; a number found that way
+        binds.
+        """
+        wanted = _claims.number_value(number)
+        if wanted is None:
+            return False
+        paths = set(snap.paths())
+        for a in anchors:
+            if a.kind not in (AnchorKind.SYMBOL, AnchorKind.FILE) or not a.path.endswith(".py"):
+                continue
+            data = snap.read(a.path) or b""
+            if _text_problem(data, self.max_file_bytes):
+                continue
+            source = data.decode("utf-8")
+            span = source
+            if a.kind is AnchorKind.SYMBOL:
+                sym = self.cache.table(snap.blob_id(a.path) or a.blob_id, a.language, lambda: data).symbols.get(a.name)
+                if sym is not None:
+                    span = _span_text(data, sym.start_line, sym.end_line)
+            used: dict[str, set[str]] = {}
+            for obj, attr in re.findall(r"(?<![\w.])([A-Za-z_]\w*)\.([A-Za-z_]\w*)", span):
+                used.setdefault(obj, set()).add(attr)
+            for module, names in _IMPORT_FROM.findall(source):
+                for name in re.findall(r"[A-Za-z_]\w*(?:\s+as\s+[A-Za-z_]\w*)?", names):
+                    local = name.split()[-1]
+                    if local not in used:
+                        continue
+                    for path in _module_paths(a.path, module, name.split()[0], paths):
+                        text = (snap.read(path) or b"").decode("utf-8", errors="replace")
+                        for line in text.splitlines():
+                            if (any(re.search(rf"(?<![\w$]){re.escape(attr)}(?![\w$])", line) for attr in used[local])
+                                    and wanted in _claims.numbers_in(line)):
+                                return True
         return False
 
     def _defines(self, path: str, qualname: str, snap: Snapshot) -> bool:
@@ -573,8 +740,12 @@ class Evidence:
 
         return load
 
-    def _baseline_hash(self, anchor: Anchor, recorded_commit: str) -> tuple[str, str] | None:
-        """The recorded symbol's (hash, shape) under the current hasher."""
+    def _baseline_hash(self, anchor: Anchor, recorded_commit: str) -> tuple[str, str] | str | None:
+        """The recorded symbol's (hash, shape) under the current hasher.
+
+        ``None`` when the recorded file cannot be read; a reason when it can
+        but the current naming rules no longer give a symbol that name.
+        """
         if anchor.hash_version == _code.HASH_VERSION:
             return anchor.body_hash, anchor.shape or anchor.body_hash
         blob_id = anchor.blob_id
@@ -586,7 +757,12 @@ class Evidence:
         if data is None:
             return None
         sym, _ = self.cache.symbol(blob_id, anchor.language, anchor.name, lambda: data)
-        return (sym.hash, sym.shape) if sym is not None else None
+        if sym is None:
+            return (f"{anchor.spec}: recorded with hasher v{anchor.hash_version}; the naming rules of "
+                    f"v{_code.HASH_VERSION} give no symbol that name in the recorded file (e.g. an "
+                    "overload now named by its implementation, or a function now named by its "
+                    "assignment); revalidate it")
+        return sym.hash, sym.shape
 
     def _check_symbol(self, a: Anchor, snap: Snapshot, recorded_commit: str) -> AnchorCheck:
         blob = snap.blob_id(a.path)
@@ -600,6 +776,8 @@ class Evidence:
                 f"recorded commit {recorded_commit[:12]} is not in this history (shallow clone or "
                 "rewritten history); revalidate it",
             )
+        if isinstance(baselines, str):
+            return AnchorCheck(a, AnchorResult.UNVERIFIABLE, baselines)
         baseline, shape = baselines
         if blob is not None:
             found = self._symbol(a.path, blob, a.language, a.name, snap)
@@ -893,44 +1071,99 @@ class Evidence:
 
     # ---------------------------------------------------------------- absence
 
-    def _imports(self, path: str, language: str, snap: Snapshot) -> list[tuple[str, int]]:
+    def _imports(self, path: str, language: str, snap: Snapshot) -> tuple[list[tuple[str, int]], str]:
+        """The imports of a source file and how it was read: ``""`` (UTF-8),
+        ``"Latin-1"`` (parsed after transcoding; lines are unchanged), or
+        why it could not be read (``"unreadable: ..."``)."""
         blob = snap.blob_id(path)
         if blob is None:
-            return []
+            return [], ""
         key = (blob, language)
         found = self._import_cache.get(key)
         if found is None:
             data = snap.read(path) or b""
-            found = [] if _text_problem(data, self.max_file_bytes) else _code.imports(data, language)
+            if len(data) > MAX_SCAN_BYTES:
+                found = ([], f"unreadable: {path} ({_mib(len(data))}, over the {_mib(MAX_SCAN_BYTES)} scan limit)")
+            elif b"\x00" in data:
+                found = ([], f"unreadable: {path} (a binary file, which cannot be parsed as {language})")
+            else:
+                text, how = _as_text(data)
+                if how:
+                    data = text.encode("utf-8")
+                found = (_code.imports(data, language), how)
             self._import_cache.put(key, found)
         return found
 
+    def _scope_paths(self, a: Anchor, snap: Snapshot) -> list[str]:
+        """The paths an absence anchor covers (its scope checked again: a
+        stored anchor may come from an import)."""
+        scope = check_scope(a.scope)
+        return list(snap.glob(scope))
+
     def _check_absent(self, a: Anchor, snap: Snapshot) -> AnchorCheck:
+        """Whether nothing in scope imports or matches the target.
+
+        Every file in scope is read: a non-UTF-8 file as Latin-1, a binary
+        file byte by byte (pattern rules), a file far over the parse limit
+        up to :data:`MAX_SCAN_BYTES`. A file that still cannot be read makes
+        the rule ``unverifiable`` and is named, unless another file already
+        breaks the rule. Nothing in scope passes silently.
+        """
         mode, _, target = a.name.partition(":")
         where = f" in {a.scope}" if a.scope else ""
+        unread: list[str] = []
+        latin: list[str] = []
         if mode == "import":
-            for path in snap.glob(a.scope):
+            for path in self._scope_paths(a, snap):
                 language = _code.language_for_path(path)
                 if language is None:
                     continue
-                for module, line in self._imports(path, language, snap):
+                found, how = self._imports(path, language, snap)
+                if how.startswith("unreadable: "):
+                    unread.append(how.removeprefix("unreadable: "))
+                    continue
+                if how:
+                    latin.append(path)
+                for module, line in found:
                     if _import_matches(module, target):
                         return AnchorCheck(
                             a, AnchorResult.VIOLATED,
-                            f"{target} must stay absent{where}, but {path}:{line} imports {module}",
+                            f"{target} must stay absent{where}, but {path}:{line} imports {module}{_how(how)}",
                             new_path=path, line=line,
                         )
-            return AnchorCheck(a, AnchorResult.HOLDS, f"nothing{where} imports {target}")
-        regex = _compile(target)
-        for path in snap.glob(a.scope):
-            data = snap.read(path) or b""
-            if _text_problem(data, self.max_file_bytes):
-                continue
-            for number, line in enumerate(data.decode("utf-8").splitlines(), start=1):
-                if regex.search(line):
-                    return AnchorCheck(
-                        a, AnchorResult.VIOLATED,
-                        f"pattern {target!r} must stay absent{where}, but {path}:{number} matches",
-                        new_path=path, line=number,
-                    )
-        return AnchorCheck(a, AnchorResult.HOLDS, f"nothing{where} matches {target!r}")
+            subject = f"whether anything{where} imports {target}"
+            holds = f"nothing{where} imports {target}"
+        else:
+            regex = _compile(target)
+            wide = None if ("\\A" in target or "\\z" in target) else _compile(target, "(?m)")
+            for path in self._scope_paths(a, snap):
+                data = snap.read(path)
+                if data is None:
+                    continue
+                if len(data) > MAX_SCAN_BYTES:
+                    unread.append(f"{path} ({_mib(len(data))}, over the {_mib(MAX_SCAN_BYTES)} scan limit)")
+                    continue
+                text, how = _as_text(data)
+                if how:
+                    latin.append(path)
+                lines = text.splitlines()
+                # One linear pass over the whole file first: a line that
+                # matches alone also matches in the joined text.
+                if wide is not None and not wide.search("\n".join(lines)):
+                    continue
+                for number, line in enumerate(lines, start=1):
+                    if regex.search(line):
+                        return AnchorCheck(
+                            a, AnchorResult.VIOLATED,
+                            f"pattern {target!r} must stay absent{where}, but {path}:{number} matches{_how(how)}",
+                            new_path=path, line=number,
+                        )
+            subject = f"whether anything{where} matches {target!r}"
+            holds = f"nothing{where} matches {target!r}"
+        if unread:
+            return AnchorCheck(a, AnchorResult.UNVERIFIABLE,
+                               f"cannot tell {subject}: could not read {len(unread)} file(s) in scope: "
+                               f"{_listed(unread)}")
+        if latin:
+            holds += f" (read as Latin-1 or bytes, not being UTF-8: {_listed(latin)})"
+        return AnchorCheck(a, AnchorResult.HOLDS, holds)

@@ -192,7 +192,7 @@ PROSE_NAMES = frozenset({
     "LangChain", "LangGraph", "LlamaIndex", "OpenAI", "MemVet", "ChromaDB", "NumPy", "PyTorch",
     "FastAPI", "DevOps", "macOS", "iOS", "iPhone", "YouTube", "LinkedIn", "JetBrains", "VSCode",
     "PowerShell", "CPython", "PyPy", "IPython", "JupyterLab", "OpenSSL", "LibreSSL", "BoringSSL",
-    "HTTPie", "RabbitMQ", "ZeroMQ", "CircleCI", "AppVeyor", "BitBucket", "Bitbucket", "DockerHub",
+    "SQLAlchemy", "HTTPServer", "HTTPie", "RabbitMQ", "ZeroMQ", "CircleCI", "AppVeyor", "BitBucket", "Bitbucket", "DockerHub",
 })
 
 _BACKTICK = re.compile(r"`([^`\n]+)`")
@@ -213,9 +213,11 @@ _DOTTED = re.compile(r"(?<![\w.$])[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+(?![\w$
 _CONSTANT = re.compile(r"(?<![\w$.])[A-Z][A-Z0-9]*_[A-Z0-9_]*[A-Z0-9](?![\w$])")
 _IDENT = re.compile(
     r"(?<![\w$.])(?:_+[A-Za-z0-9]\w*|[A-Za-z][A-Za-z0-9]*_\w*|[a-z]+[A-Z]\w*|[A-Z][a-z0-9]+[A-Z]\w*"
-    r"|[A-Za-z]+-?\d\w*)(?![\w$])")
+    r"|[A-Z]{2,}[A-Z][a-z]{2,}\w*|[A-Za-z]+-?\d\w*(?:-\d+)*)(?![\w$])")
 _NUMBER = re.compile(r"(?<![\w.$])-?(?:0[xX][0-9a-fA-F]+|\d+(?:_\d+)*(?:\.\d+)?(?:[eE][+-]?\d+)?)(?![\w$]|\.\d)")
 _ORDINAL = re.compile(r"\d+(?:st|nd|rd|th)|[vV]\d+")
+_STATUS_CLASS = re.compile(r"(?<![\w.$])[1-5][xX]{2}(?![\w$])")
+_EXCEPTION_NAME = re.compile(r"(?=[A-Z])\w*(?:Error|Exception|Timeout|Warning|Exit|Interrupt|Failure)")
 
 
 def _balanced(text: str, open_at: int, limit: int = 200) -> int:
@@ -317,6 +319,8 @@ def claim_terms(claim: str) -> list[Term]:
         word = m.group(0)
         if word not in PROSE_NAMES and not _ORDINAL.fullmatch(word):
             take(m.start(), m.end(), Term(word, TermKind.IDENTIFIER))
+    for m in list(_STATUS_CLASS.finditer(text)):
+        take(m.start(), m.end(), Term(m.group(0), TermKind.NUMBER))
     for m in list(_NUMBER.finditer(text)):
         take(m.start(), m.end(), Term(m.group(0), TermKind.NUMBER))
     found.sort(key=lambda item: item[0])
@@ -332,6 +336,21 @@ def claim_terms(claim: str) -> list[Term]:
 
 def _fold(word: str) -> str:
     return word.lower().replace("-", "")
+
+
+def number_value(text: str) -> float | None:
+    """The value of a number as a claim or code writes it (``1_000``, ``0x1F``, ``5.0``)."""
+    return _number(text)
+
+
+def numbers_in(line: str) -> set[float]:
+    """The values of the numbers written in a line of code (not digits inside names)."""
+    out = set()
+    for m in _NUMBER.finditer(line):
+        value = _number(m.group(0))
+        if value is not None:
+            out.add(value)
+    return out
 
 
 def _number(text: str) -> float | None:
@@ -392,6 +411,12 @@ class _Index:
 
     def has_word(self, word: str) -> bool:
         return word in self.words or word in self.name_segments
+
+    def handles(self, exception: str) -> bool:
+        """Whether the evidence raises, catches or tests for ``exception``."""
+        pattern = re.compile(rf"\b(?:raise|raises|except|catch|throw|throws|isinstance|rescue)\b[^\n]*"
+                             rf"(?<![\w$]){re.escape(exception)}(?![\w$])")
+        return any(pattern.search(ev.text) for ev in self.texts)
 
     def calls(self, callee: str) -> list[str]:
         """Raw ``callee(...)`` texts (calls and definitions) in the evidence."""
@@ -483,8 +508,16 @@ def _bound(term: Term, index: _Index, exists: Callable[[Term], bool]) -> tuple[b
         return False, _nearest_word(text, index.words | index.name_segments)
     if kind is TermKind.DOTTED:
         segments = text.split(".")
-        if (index.has_sequence(text) or index.has_name(text)
-                or all(index.has_word(seg) for seg in segments) or exists(term)):
+        if index.has_sequence(text) or index.has_name(text):
+            return True, ""
+        # An exception class must be one the anchored code raises, catches or
+        # tests for: that it exists somewhere (requests.exceptions.Timeout),
+        # or that its parts are words of a docstring, does not make a claim
+        # about what this code raises true.
+        if _EXCEPTION_NAME.fullmatch(segments[-1]):
+            if index.handles(segments[-1]):
+                return True, ""
+        elif all(index.has_word(seg) for seg in segments) or exists(term):
             return True, ""
         dotted = {m.group(0) for ev in index.texts for m in _DOTTED.finditer(ev.text)} | index.names
         return False, _nearest_word(text, dotted)
@@ -518,11 +551,16 @@ def _bound(term: Term, index: _Index, exists: Callable[[Term], bool]) -> tuple[b
             if m:
                 return False, " ".join(m.group(0).split())[:80]
         return False, ""
+    if kind is TermKind.NUMBER and _STATUS_CLASS.fullmatch(text):
+        low = int(text[0]) * 100
+        if any(low <= n < low + 100 for n in index.numbers) or index.has_sequence(text, fold=True):
+            return True, ""
+        return False, _nearest_line(text, index, lambda tok: tok[:1].isdigit())
     if kind is TermKind.NUMBER:
         value = _number(text)
         if value is not None and value in index.numbers:
             return True, ""
-        if index.has_sequence(text):
+        if index.has_sequence(text) or exists(term):
             return True, ""
         return False, _nearest_line(text, index, lambda tok: tok[:1].isdigit())
     if kind is TermKind.PATH:

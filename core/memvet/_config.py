@@ -13,6 +13,13 @@ defaults). Example::
     format = "text"                          # text | json | markdown | github
     agent-writes = "proposed"                # proposed | active
     embedding = "minilm"                     # minilm | hashing | module:callable
+    namespace = "3f2a9c..."                  # the ledger's namespace (default: the root commit)
+
+``namespace`` is the ledger's namespace when none is passed. The default,
+the repository's root commit, cannot be computed in a shallow clone (its
+first commit is not the root), which is what CI checks out by default; a
+namespace written here is read the same at every clone depth and in every
+worktree. ``--namespace`` / ``MEMVET_NAMESPACE`` / ``namespace=`` win.
 
 ``ignore`` lists globs of paths whose decisions ``check`` does not gate on:
 a decision whose every path-bearing anchor lies under an ignored glob is
@@ -52,7 +59,7 @@ FORMATS = ("text", "json", "markdown", "github")
 AGENT_WRITES = ("proposed", "active")
 
 _KEYS = ("fail-on", "ignore", "similarity-threshold", "duplicate-threshold", "format", "agent-writes",
-         "embedding")
+         "embedding", "namespace")
 #: Other spellings accepted for a key (the issue that asked for it wrote ``agent_writes``).
 _ALIASES = {"agent_writes": "agent-writes"}
 
@@ -71,6 +78,7 @@ class Config:
         agent_writes: How agent-facing adapters write (``proposed`` or ``active``).
         embedding: The embedding spec of the CLI (``minilm``, ``hashing``,
             ``module:callable``).
+        namespace: The ledger's namespace (default: the root commit id).
     """
 
     path: Path | None = None
@@ -81,6 +89,7 @@ class Config:
     format: str | None = None
     agent_writes: str | None = None
     embedding: str | None = None
+    namespace: str | None = None
 
 
 def check_agent_writes(value: Any, where: str) -> str:
@@ -162,6 +171,10 @@ def load_config(pyproject: str | os.PathLike[str]) -> Config:
     if embedding is not None and (not isinstance(embedding, str) or not embedding.strip()):
         raise UsageError(f"{where} embedding: expected a string such as \"minilm\", \"hashing\" or "
                          f"\"module:callable\", got {embedding!r}")
+    namespace = table.get("namespace")
+    if namespace is not None and (not isinstance(namespace, str) or not namespace.strip()):
+        raise UsageError(f"{where} namespace: expected a non-empty string (such as the repository's root "
+                         f"commit id), got {namespace!r}")
     fmt = table.get("format")
     if fmt is not None and fmt not in FORMATS:
         raise UsageError(f"{where} format: expected one of {', '.join(FORMATS)}, got {fmt!r}")
@@ -177,6 +190,7 @@ def load_config(pyproject: str | os.PathLike[str]) -> Config:
         agent_writes=(check_agent_writes(table["agent-writes"], f"{where} agent-writes")
                       if "agent-writes" in table else None),
         embedding=embedding.strip() if embedding is not None else None,
+        namespace=namespace.strip() if namespace is not None else None,
     )
 
 

@@ -12,6 +12,7 @@ also inherits the builtin a caller would naturally catch::
     │   ├── ConflictError                       a write that must name what it supersedes
     │   ├── NotAllowedError                     a lifecycle act that the state forbids
     │   ├── UnboundClaimError                   a claim term its anchored code does not say
+    │   │   └── ClaimContradictsCodeError       a relation the code states otherwise
     │   ├── QuoteNotFoundError (LookupError)    a quote that is not in its anchored span
     │   └── UnsupportedFileError                binary, too large, or not text
     ├── AnchorNotFoundError (LookupError)       a file, symbol or dependency that is not there
@@ -37,6 +38,7 @@ __all__ = [
     "AmbiguousSymbolError",
     "AnchorNotFoundError",
     "AuthenticationError",
+    "ClaimContradictsCodeError",
     "ConflictError",
     "CorruptRecordError",
     "EmptyRepositoryError",
@@ -111,6 +113,22 @@ class UnboundClaimError(UsageError):
     def __init__(self, message: str, terms: tuple[object, ...] = ()) -> None:
         super().__init__(message)
         self.terms = terms
+
+
+class ClaimContradictsCodeError(UnboundClaimError):
+    """A claim states a relation its anchored code states otherwise.
+
+    Its terms all occur in the evidence, but in the wrong order, paired
+    with another value, or with other base classes (see
+    :mod:`memvet._relations`). ``contradictions`` holds one
+    :class:`memvet._relations.Contradiction` each; ``terms`` any unbound
+    terms found with them.
+    """
+
+    def __init__(self, message: str, terms: tuple[object, ...] = (),
+                 contradictions: tuple[object, ...] = ()) -> None:
+        super().__init__(message, terms)
+        self.contradictions = contradictions
 
 
 class QuoteNotFoundError(UsageError, LookupError):

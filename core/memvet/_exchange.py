@@ -34,6 +34,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from memvet import _text
 from memvet._errors import UnboundClaimError, UsageError
 from memvet._model import Anchor, Decision, Lifecycle, Receipt, Status, Verdict
 
@@ -61,7 +62,8 @@ _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
 
 
 def _one_line(text: str) -> str:
-    return " ".join(str(text).split())
+    """One Markdown line: whitespace collapsed, control sequences removed, HTML escaped."""
+    return _text.markdown(" ".join(str(text).split()))
 
 
 # ===================================================================== agent context
@@ -125,8 +127,8 @@ class Context:
             "",
         ]
         for v in self.verified:
-            anchors = ", ".join(f"`{a.spec}`" for a in v.decision.anchors)
-            out.append(f"- {_one_line(v.decision.claim)} [`{v.id}`]" + (f" (rests on {anchors})" if anchors else ""))
+            anchors = ", ".join(_text.code_span(a.spec) for a in v.decision.anchors)
+            out.append(f"- {_one_line(v.decision.claim)} [{_text.code_span(v.id)}]" + (f" (rests on {anchors})" if anchors else ""))
         if not self.verified:
             out.append("- (none)")
         if self.current_only:
@@ -144,7 +146,7 @@ class Context:
                 "",
             ]
             for v in self.drifted:
-                out.append(f"- **{v.status.value}** [`{v.id}`]: {_one_line(v.decision.claim)}  ")
+                out.append(f"- **{v.status.value}** [{_text.code_span(v.id)}]: {_one_line(v.decision.claim)}  ")
                 out.append(f"  Reason: {_one_line(v.reason)}")
         if self.proposed:
             out += [
@@ -155,12 +157,12 @@ class Context:
                 "",
             ]
             for v in self.proposed:
-                out.append(f"- **proposed** [`{v.id}`]: {_one_line(v.decision.claim)}  ")
+                out.append(f"- **proposed** [{_text.code_span(v.id)}]: {_one_line(v.decision.claim)}  ")
                 out.append(f"  Evidence: {_one_line(v.reason.removeprefix('not yet reviewed; its evidence: '))}")
         if self.rejected:
             out += ["", "## Previously tried, rejected (do not repeat)", ""]
             for v in self.rejected:
-                out.append(f"- {_one_line(v.decision.claim)} [`{v.id}`]: rejected because "
+                out.append(f"- {_one_line(v.decision.claim)} [{_text.code_span(v.id)}]: rejected because "
                            f"{_one_line(v.reason)}")
         if self.superseded:
             out += ["", f"_{self.superseded} superseded decision(s) are not listed; their successors are. "

@@ -67,6 +67,11 @@ def as_names(value: Any, what: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(out))
 
 
+#: The most decisions one recall returns (Chroma overflows far above it,
+#: and no prompt holds more).
+MAX_K = 10_000
+
+
 def check_k(k: Any, what: str = "k", *, zero: bool = True) -> int:
     """``k`` as a count, or a UsageError naming it.
 
@@ -79,6 +84,8 @@ def check_k(k: Any, what: str = "k", *, zero: bool = True) -> int:
         raise UsageError(f"{what} must be a whole number, got {type(k).__name__} {k!r}")
     if k < 0 or (k == 0 and not zero):
         raise UsageError(f"{what} must be {'zero or more' if zero else 'at least 1'}, got {k}")
+    if k > MAX_K:
+        raise UsageError(f"{what} must be at most {MAX_K:,}, got {k:,}")
     return k
 
 

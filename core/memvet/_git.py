@@ -13,6 +13,7 @@ from __future__ import annotations
 import fnmatch
 import logging
 import os
+import posixpath
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -77,6 +78,11 @@ class GitRepo:
                 f"the repository at {self.root} has no commits yet; make a first commit"
             )
         self._snapshots: dict[str, Snapshot] = {}
+        #: Folders (repository-relative, ending in ``/``) that are never the
+        #: repository's code: the ledger's own folder. Left out of every
+        #: snapshot's paths, so an absence scan never reads the lock file
+        #: that holds the command line with the very pattern it checks.
+        self.private: tuple[str, ...] = (".memvet/",)
 
     # ----------------------------------------------------------------- identity
 
@@ -97,10 +103,33 @@ class GitRepo:
     def is_shallow(self) -> bool:
         return bool(self.repo.is_shallow)
 
+    @property
+    def main_root(self) -> Path:
+        """The working tree of the main checkout: :attr:`root` itself, or for
+        a linked worktree (``git worktree add``) the checkout whose ``.git``
+        folder is the common git dir, so that every worktree of a
+        repository shares one ledger. A worktree of a bare repository has
+        no main checkout and keeps its own :attr:`root`."""
+        if self.bare:
+            return self.root
+        try:
+            pointer = (Path(self.repo.path) / "commondir").read_text(encoding="utf-8").strip()
+        except OSError:
+            return self.root  # not a linked worktree
+        common = (Path(self.repo.path) / pointer).resolve()
+        main = common.parent
+        if common.name == ".git" and (main / ".git").resolve() == common:
+            return main
+        return self.root
+
     # ----------------------------------------------------------------- targets
 
     def resolve(self, rev: str | None) -> pygit2.Commit:
         """Resolve a revision (sha, branch, tag, ``HEAD~3``) to a commit."""
+        if rev is not None and (not isinstance(rev, str) or not rev.strip()):
+            raise UnknownRevisionError(
+                f"empty revision {rev!r}: give a commit, branch or tag (leave the option out for the "
+                "working tree)")
         name = rev or "HEAD"
         try:
             obj = self.repo.revparse_single(name)
@@ -235,7 +264,14 @@ class GitRepo:
             real = Path(joined).resolve()
             if real != self.root and self.root not in real.parents:
                 raise PathOutsideRepositoryError(f"{path}: a symbolic link that leaves the repository")
+            if self.in_git_dir(real):
+                raise PathOutsideRepositoryError(f"{path}: a symbolic link into .git")
         return rel_posix
+
+    def in_git_dir(self, real: Path) -> bool:
+        """True when the resolved path ``real`` is ``.git`` or inside it."""
+        dot_git = self.root / ".git"
+        return real == dot_git or dot_git in real.parents
 
     def _submodule_paths(self) -> list[str]:
         try:
@@ -261,14 +297,32 @@ class Snapshot:
             return str(self.commit.id)
         return str(self.git.head_commit().id)
 
-    def _file_entry(self, path: str) -> pygit2.Object | None:
+    def _file_entry(self, path: str, hops: int = 0) -> pygit2.Object | None:
         """The commit tree's entry for ``path`` when it is a file (not a
-        folder or a submodule), else None."""
+        folder or a submodule), else None.
+
+        A symbolic link is followed inside the tree, as the working tree
+        follows it on disk, so a tracked link reads the same at a commit
+        and in the working tree. A link that leaves the repository, points
+        into ``.git``, or goes round more than 8 times reads as absent
+        (the working tree refuses the same links).
+        """
         assert self.commit is not None
         try:
             entry = self.commit.tree[path]
         except KeyError:
             return None
+        if entry.filemode == FileMode.LINK:
+            if hops >= 8:
+                return None
+            blob = self.git.repo.get(entry.id)
+            target = blob.data.decode("utf-8", "surrogateescape") if isinstance(blob, pygit2.Blob) else ""
+            if not target or target.startswith("/") or "\x00" in target:
+                return None
+            joined = posixpath.normpath(posixpath.join(posixpath.dirname(path), target))
+            if joined in (".", "..", ".git") or joined.startswith(("../", ".git/")):
+                return None
+            return self._file_entry(joined, hops + 1)
         return None if entry.filemode in (FileMode.TREE, FileMode.COMMIT) else entry
 
     def blob_id(self, path: str) -> str | None:
@@ -305,7 +359,7 @@ class Snapshot:
             if not full.is_file():
                 return None
             real = full.resolve()
-            if self.git.root not in real.parents:
+            if self.git.root not in real.parents or self.git.in_git_dir(real):
                 return None
             return full.read_bytes()
         except OSError as exc:
@@ -331,7 +385,8 @@ class Snapshot:
                 if flags & pygit2.enums.FileStatus.WT_NEW:
                     seen.add(p)
             out = [p for p in seen if (self.git.root / p).is_file()]
-        self._paths = sorted(out)
+        private = self.git.private
+        self._paths = sorted(p for p in out if not p.startswith(private))
         return self._paths
 
     def glob(self, pattern: str) -> Iterator[str]:

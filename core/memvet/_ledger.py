@@ -22,6 +22,7 @@ from memvet._embedding import Embedder, MiniLMEmbedder, as_embedder, load_embedd
 from memvet._errors import (
     AmbiguousIdError,
     AnchorNotFoundError,
+    ClaimContradictsCodeError,
     ConflictError,
     CorruptRecordError,
     NotAllowedError,
@@ -48,6 +49,7 @@ from memvet._model import (
     Verdict,
 )
 from memvet._recall import GROUPS, check_include, group_recall
+from memvet._relations import contradictions, render_refusal
 from memvet._store import (
     CLIENT_LOCK,
     ChromaStore,
@@ -85,20 +87,47 @@ def _identity(git: GitRepo, cache: Path) -> str:
     CLI call opens a ledger. The answer is kept with the HEAD it was computed
     at; it still holds while the new HEAD descends from that one (a short
     walk), and is recomputed otherwise (rewritten history, another branch).
+
+    A remembered root must still be a root (a commit without parents): a
+    file naming another commit would open another, empty namespace.
+
+    Raises:
+        UsageError: A shallow clone: its oldest commit is not the root, so
+            the identity cannot be known; the message says how to set it.
     """
+    if git.is_shallow:
+        raise UsageError(SHALLOW_NAMESPACE)
     head = str(git.head_commit().id)
     try:
         known = json.loads(cache.read_text(encoding="utf-8"))
         root, seen = str(known["root"]), str(known["head"])
     except (OSError, ValueError, KeyError, TypeError):
         root = seen = ""
-    if root and git.has_commit(root) and (seen == head or git.is_ancestor(seen, head)):
+    if root and _is_root(git, root) and (seen == head or git.is_ancestor(seen, head)):
         if seen != head:
             _remember_identity(cache, root, head)
         return root
     root = git.root_commit_id()
     _remember_identity(cache, root, head)
     return root
+
+
+#: Why a shallow clone has no default namespace, and the ways out.
+SHALLOW_NAMESPACE = (
+    "this is a shallow clone (git clone --depth): its oldest commit is not the repository's root, so the "
+    "default namespace (the root commit id) cannot be computed and the ledger cannot be found. Set it once "
+    "in pyproject.toml, [tool.memvet] namespace = \"<root commit id>\" (in a full clone, "
+    "`git rev-list --max-parents=0 --first-parent HEAD` prints it), or pass --namespace / MEMVET_NAMESPACE, "
+    "or fetch the whole history (git fetch --unshallow; in GitHub Actions, actions/checkout with "
+    "fetch-depth: 0)"
+)
+
+
+def _is_root(git: GitRepo, sha: str) -> bool:
+    """True when ``sha`` is a commit of this repository without parents."""
+    if not git.has_commit(sha):
+        return False
+    return not git.repo.get(sha).parent_ids
 
 
 def _remember_identity(cache: Path, root: str, head: str) -> None:
@@ -109,6 +138,18 @@ def _remember_identity(cache: Path, root: str, head: str) -> None:
         os.replace(tmp, cache)
     except OSError as exc:  # a read-only ledger folder: compute it next time again
         log.debug("cannot remember the repository identity in %s: %s", cache, exc)
+
+
+def _keep_out_of_scans(git: GitRepo, home: Path) -> None:
+    """Leave the ledger folder out of every scan of the code when it lies
+    inside the repository (absence rules would read its lock file, which
+    holds the writer's command line)."""
+    try:
+        rel = home.resolve().relative_to(git.root)
+    except ValueError:
+        return
+    if rel.parts:
+        git.private = tuple(dict.fromkeys((*git.private, rel.as_posix() + "/")))
 
 
 def compose_namespace(base: str, team: str | None = None, user: str | None = None) -> str:
@@ -203,7 +244,11 @@ class Ledger:
                 use). Only :meth:`record`, :meth:`recall` and imports embed:
                 every other read opens a ledger whatever embedding wrote it,
                 and nothing is pinned until the first decision is stored.
-            namespace: Default: the repository's identity (its root commit).
+            namespace: Default: the ``namespace`` key of the repository's
+                ``[tool.memvet]`` table, else the repository's identity (its
+                root commit), which a shallow clone cannot compute (a
+                UsageError that says how to set it). Every worktree of a
+                repository opens the main checkout's ``.memvet/``.
             team: Narrows the namespace to a team: ``<namespace>/team:<team>``.
             user: Narrows it to one user: ``.../user:<user>``. Decisions of
                 one namespace are never visible from another (own collections).
@@ -235,19 +280,31 @@ class Ledger:
                              f"(pass its folder, {os.path.dirname(os.path.abspath(repo))})")
         if path is not None and os.path.isfile(path):
             raise UsageError(f"path is where the ledger's folder goes, not a file: {os.fspath(path)}")
+        if server is not None and (not isinstance(server, str) or not server.strip()):
+            raise UsageError(f"invalid server {server!r}: give the server's URL (http://HOST:PORT), or leave "
+                             "server out for the local ledger")
+        if token is not None and (not isinstance(token, str) or not token.strip()):
+            raise UsageError("the token is empty: give the server's token, or leave token out")
         git = GitRepo(repo)
-        if agent_writes is None:
+        if agent_writes is None or namespace is None:
             from memvet._config import find_config
 
-            agent_writes = find_config(repo).agent_writes or "proposed"
+            config = find_config(repo)
+            if agent_writes is None:
+                agent_writes = config.agent_writes or "proposed"
+            if namespace is None:
+                namespace = config.namespace
         agent_writes = check_agent_writes(agent_writes, "agent_writes")
         if namespace is not None and (not isinstance(namespace, str) or not namespace.strip()):
             raise UsageError(f"invalid namespace {namespace!r}: it must be a non-empty string")
-        home = Path(path) if path is not None else git.root / ".memvet"
+        # Every worktree of a repository shares the main checkout's ledger.
+        home = Path(path) if path is not None else git.main_root / ".memvet"
         if client is None or namespace is None or disk_cache:
             _keep_out_of_git(home, ours=path is None)
+        _keep_out_of_scans(git, home)
         base = namespace if namespace is not None else _identity(git, home / "identity.json")
         ns = compose_namespace(base, team, user)
+        owned = client is None and server is None
         if client is None and server is not None:
             client = http_client(server, token)
         lock = None
@@ -278,6 +335,12 @@ class Ledger:
             if lock is not None:
                 _raise_if_read_only(exc, home)
             raise
+        from memvet._held import HeldMark, check_not_emptied
+
+        mark = HeldMark(home / "held.json") if owned else None
+        check_not_emptied(store, str(home) if owned else (server or "the given client"), mark)
+        if mark is not None:
+            store.after_write = lambda: mark.raise_to(ns, store.count())
         cache = SymbolCache(home / "cache" if disk_cache else None)
         return cls(git, store, embedder, namespace=ns, cache=cache,
                    similarity_threshold=similarity_threshold, duplicate_threshold=duplicate_threshold,
@@ -618,15 +681,20 @@ class Ledger:
         declared = tuple(dict.fromkeys(str(u).strip().strip("`") for u in unbound if str(u).strip()))
         terms = claim_terms(claim)
         texts = [t.text for t in terms]
-        stray = [u for u in declared if u not in texts]
+        # A declared word is a term of the claim, or a word a relation rule
+        # compares (`chardet` in "falls back to chardet").
+        stray = [u for u in declared if u not in texts and not re.search(rf"(?<![\w$]){re.escape(u)}(?![\w$])", claim)]
         if stray:
             listed = ", ".join(f"`{t}`" for t in texts) or "none"
             raise UsageError(f"unbound term {stray[0]!r} is not a code term of the claim (its terms: {listed})")
         if not anchors:
             return declared  # nothing to bind to: it reads `unanchored`, never `verified`
-        missing = bind(claim, self.evidence.claim_evidence(anchors, snap),
-                       exists=lambda term: self.evidence.names_exist(term, snap), unbound=declared,
-                       terms=terms)
+        evidence = self.evidence.claim_evidence(anchors, snap)
+        missing = bind(claim, evidence, exists=lambda term: self.evidence.names_exist(term, snap, anchors),
+                       unbound=declared, terms=terms)
+        contrary = contradictions(claim, evidence, declared=declared, terms=terms)
+        if contrary:
+            raise ClaimContradictsCodeError(render_refusal(missing, contrary), tuple(missing), tuple(contrary))
         if missing:
             raise UnboundClaimError(render_unbound(missing), tuple(missing))
         return declared

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from memvet import _text
 from memvet._model import Decision, Recall, RecallItem, Status, Verdict
 
 __all__ = ["GROUPS", "check_include", "evidence_note", "frame", "group_recall", "render_blocks"]
@@ -61,7 +62,17 @@ def evidence_note(decision: Decision, *, quotes: bool = True) -> str:
 
 
 def frame(verdict: Verdict) -> str:
-    """The framed one-line text of a verdict, as an agent should read it."""
+    """The framed one-line text of a verdict, as an agent should read it.
+
+    One line indeed: control sequences are removed and a line break inside
+    the claim or reason shows as ``⏎`` (see :mod:`memvet._text`), so a
+    stored reason cannot forge a line of the block an agent or a terminal
+    is given (``- [abc] current: ...``).
+    """
+    return _text.one_line(_frame(verdict))
+
+
+def _frame(verdict: Verdict) -> str:
     claim = verdict.decision.claim
     reason = verdict.reason
     status = verdict.status
@@ -125,7 +136,7 @@ def render_blocks(recall: Recall, *, max_chars: int | None = None) -> str:
         lines.append(title)
         used += len(title) + 1
         for item in items:
-            line = f"- [{item.id}] {item.text}"
+            line = f"- [{_text.one_line(item.id)}] {item.text}"
             if max_chars is not None and used + len(line) + 1 > max_chars:
                 dropped += 1
                 continue

@@ -392,6 +392,9 @@ class ChromaStore:
         self._successor_cache: LRU[tuple[str, tuple[str, ...]], dict[str, Decision]] = LRU(1024)
         #: How many interrupted acts the last write finished first.
         self.replayed = 0
+        #: Called after every outermost write that did not raise (the
+        #: ledger keeps its decision count with it, see :mod:`memvet._held`).
+        self.after_write: Callable[[], None] | None = None
         self._open_collections()
 
     def _open_collections(self) -> None:
@@ -615,6 +618,8 @@ class ChromaStore:
             with self.guard:
                 self.replayed = self.replay(older_than=SERVER_REPLAY_GRACE)
                 yield
+                if self.after_write is not None:
+                    self.after_write()
             return
         # The file lock first, then the store's: a reader holds only the
         # latter, and never waits on another process with it held.
@@ -631,6 +636,8 @@ class ChromaStore:
                 yield
             finally:
                 self._seen = self.lock.bump()
+            if self.after_write is not None:
+                self.after_write()
 
     def _step(self, name: str) -> None:
         """A point between two writes of an act (a seam for crash tests)."""
@@ -829,6 +836,13 @@ class ChromaStore:
         with translate("listing the ledger's namespaces"):
             metas = [c.metadata or {} for c in self.client.list_collections()]
         return sorted({str(m["namespace"]) for m in metas if "embedder" in m and "namespace" in m})
+
+    @_serialized
+    def receipt_count(self) -> int:
+        """How many receipts the namespace holds."""
+        self._fresh()
+        with translate("counting receipts"):
+            return int(self.receipts.count())
 
     @_serialized
     def count(self) -> int:

@@ -286,3 +286,54 @@ def test_mcp_bench(history: RepoBuilder) -> None:
     assert r["ratio_p50"] > 0 and r["startup_s"] > 0
     assert set(r["blocks_ms"]) == {"ledger_recall", "mcp_recall"} and r["blocks_ratio_p50"] > 0
     assert r["response_chars_p50"] > 0
+
+
+LEGACY_JS = """\
+(function(factory) { factory({}, this._); })(function(Backbone, _) {
+  var Model = Backbone.Model = function(attributes) {
+    this.attributes = attributes;
+  };
+  _.extend(Model.prototype, {
+    parse: function(resp) {
+      return resp;
+    },
+    fetch: function(options) {
+      options.success = function(resp) {
+        return resp;
+      };
+    }
+  });
+  jQuery.each({
+    parent: function(elem) {
+      return elem.parentNode;
+    }
+  }, function(name, fn) {});
+  boolHook = {
+    set: function(elem) {
+      return elem;
+    }
+  };
+});
+"""
+
+
+@pytest.mark.parametrize(("qualname", "lines"), [
+    ("Model", (2, 4)), ("Backbone.Model", (2, 4)), ("Model.prototype.parse", (6, 8)),
+    ("Model.prototype.fetch.options.success", (10, 12)), ("parent", (16, 18)),
+    ("boolHook.set", (21, 23)),
+])
+def test_drift_js_truth_locates_legacy_names_by_text(qualname: str, lines: tuple[int, int]) -> None:
+    """The text-only locator of the drift ground truth agrees with the parser
+    on legacy shapes, and never places a member under a name it lacks."""
+    sys.path.insert(0, str(BENCH))
+    try:
+        import drift
+    finally:
+        sys.path.remove(str(BENCH))
+    from memvet._code import symbol_table
+
+    sym = symbol_table(LEGACY_JS.encode(), "javascript").symbols[qualname]
+    assert (sym.start_line, sym.end_line) == lines
+    assert drift.js_region(LEGACY_JS.encode(), qualname) == lines
+    # `set` sits under `boolHook = {`: its plain name is not located.
+    assert drift.js_region(LEGACY_JS.encode(), "set") == "0 declarations of set"

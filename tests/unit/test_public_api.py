@@ -22,6 +22,8 @@ PUBLIC = {
     # the write path: claims bound to their evidence, quotes
     "EvidenceText", "QuoteNotFoundError", "Term", "TermKind", "UnboundClaimError", "UnboundTerm", "claim_terms",
     "evidence_note", "quoted", "with_quote",
+    # claims that name the right code but state a relation it contradicts
+    "ClaimContradictsCodeError", "Contradiction", "contradictions",
 }
 
 

@@ -2,7 +2,7 @@
 
 Public interface (everything else is private)::
 
-    HASH_VERSION                  version of the hashing/naming rules (int, 1)
+    HASH_VERSION                  version of the hashing/naming rules (int, 2)
     LANGUAGES                     every accepted language name
     UnsupportedLanguage           unknown language name (an UnsupportedFileError)
     language_for_path(path)       "python" | ... | None, by extension
@@ -26,7 +26,37 @@ functions bound to names (``const f = () => ...``) and object-literal members
 ``api.users.list``), TS interfaces, type aliases, enums and namespaces, Java
 classes, interfaces, enums, records, methods, constructors (``C.C``) and
 fields. Top-level variables are symbols too (Python module assignments, JS/TS
-top-level ``const``/``let``/``var``, Go ``const``/``var``). A name defined
+top-level ``const``/``let``/``var`` and member assignments such as
+``module.exports = {...}``, Go ``const``/``var``).
+
+JS/TS functions and classes assigned to a name take the assignment target as
+written, each segment quoted by the rule below, under their enclosing named
+definition: ``Parser.prototype.parse = function`` -> ``Parser.prototype.parse``
+(kind ``method``, as is any target starting with ``this`` or holding
+``prototype``), ``exports.x = () => 1`` -> ``exports.x``, ``exports["a.b"]``
+-> ``exports."a.b"``, ``this.parse = function`` inside ``function Parser`` ->
+``Parser.this.parse``, ``options.success = function`` inside
+``Model.prototype.fetch`` -> ``Model.prototype.fetch.options.success``. A
+computed target (``a[key] = function``) names nothing. A chain names the
+function once per link: ``_.each = _.forEach = function`` gives ``_.each`` and
+``_.forEach``, ``var Model = Backbone.Model = function`` gives ``Model`` and
+``Backbone.Model`` (siblings, never ``Model.Backbone.Model``). Objects name
+scopes for their members when assigned to a member (``P.prototype = {...}``),
+bound below the top level (``const api = {...}``, ``var V = Base.extend({...})``
+-> ``V.render``), passed to ``extend``/``assign``/``mixin``/``merge`` after a
+name (``_.extend(Model.prototype, Events, {...})`` ->
+``Model.prototype.parse``), or to a statement ``X.extend({...})``/``X.mixin``
+(``jQuery.fn.extend({...})`` -> ``jQuery.fn.attr``). Anonymous functions
+(IIFEs, AMD/UMD factories, callbacks) add nothing: what they define is named
+as if they were not there.
+
+Python ``@overload`` (or ``@<module>.overload``) stubs in a scope that also
+has an implementation of the name are not symbols: the implementation has the
+bare name, and the stubs written right before it (comments between are fine)
+are part of its span and hash, because they are the signatures a type checker
+shows its callers: a stub whose signature changes makes the function changed.
+Stubs with no implementation in their scope (``.pyi`` files, protocols) stay
+symbols, told apart as below. A name defined
 more than once in one scope (overloads, TS overload signatures, a property
 getter and setter) gets its parameter types - or, untyped, parameter names -
 as a suffix: ``CopyUtils.copy(byte[],OutputStream)``; identical signatures

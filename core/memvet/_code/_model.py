@@ -9,12 +9,13 @@ from types import MappingProxyType
 
 __all__ = ["HASH_VERSION", "ParsedFile", "Symbol", "SymbolTable"]
 
-HASH_VERSION = 1
+HASH_VERSION = 2
 """Version of the normalization and hashing rules.
 
 Bumped whenever a change to this package can change any symbol's hash or
 qualified name, so stored baselines are recomputed instead of reported as
-changed.
+changed. 2: JS/TS functions named by assignment targets, mixins and bindings;
+Python ``@overload`` stubs folded into their implementation.
 """
 
 _JSON_FORMAT = 3

@@ -118,6 +118,8 @@ class _Def:
     qualname: str = ""
     name: str = ""
     name_start: int = -1  # first byte of the defining name (masked in the shape hash)
+    quoted: bool = False  # ``local`` is already a dotted, quoted path (assignment targets)
+    stubs: frozenset[int] = frozenset()  # Python: ids of the overload stubs its span takes in
 
 
 def _param_types(param: tree_sitter.Node) -> list[str]:
@@ -142,8 +144,11 @@ def _param_types(param: tree_sitter.Node) -> list[str]:
 def _signature(node: tree_sitter.Node) -> str | None:
     """``(T1,T2)`` of a callable definition, or ``None`` if it has no parameters."""
     target = node
-    if node.type in ("variable_declarator", "pair", "public_field_definition", "field_definition"):
-        value = node.child_by_field_name("value")
+    if node.type in ("variable_declarator", "pair", "public_field_definition", "field_definition",
+                     "assignment_expression"):
+        value = node.child_by_field_name("right" if node.type == "assignment_expression" else "value")
+        while value is not None and value.type == "assignment_expression":  # `a = b.c = function`
+            value = value.child_by_field_name("right")
         if value is None:
             return None
         target = value
@@ -164,6 +169,38 @@ def _name_of(node: tree_sitter.Node) -> str:
     return _text(node)
 
 
+_TARGETS = frozenset({"member_expression", "subscript_expression"})
+_TARGET_LEAVES = frozenset({"identifier", "this", "property_identifier", "private_property_identifier"})
+
+
+def _target_segments(node: tree_sitter.Node) -> list[tuple[str, int]] | None:
+    """``a.b["c"].d`` as ``[(a, start), (b, start), (c, start), (d, start)]``.
+
+    ``None`` for a target that is not a static path: a computed key
+    (``a[k]``), a call (``f().x``), ``super``...
+    """
+    if node.type in _TARGET_LEAVES:
+        return [(_text(node), node.start_byte)]
+    if node.type == "parenthesized_expression" and node.named_child_count == 1:
+        inner = node.named_children[0]
+        return _target_segments(inner)
+    obj = node.child_by_field_name("object")
+    if obj is None or node.type not in _TARGETS:
+        return None
+    head = _target_segments(obj)
+    if head is None:
+        return None
+    if node.type == "member_expression":
+        prop = node.child_by_field_name("property")
+        if prop is None or prop.type not in _TARGET_LEAVES:
+            return None
+        return [*head, (_text(prop), prop.start_byte)]
+    index = node.child_by_field_name("index")
+    if index is None or index.type not in ("string", "number"):
+        return None
+    return [*head, (_name_of(index), index.start_byte)]
+
+
 def _span(d: _Def, language: str) -> tuple[tree_sitter.Node, tree_sitter.Node]:
     """First and last node of a definition's span (decorators included)."""
     node = d.node
@@ -177,6 +214,12 @@ def _span(d: _Def, language: str) -> tuple[tree_sitter.Node, tree_sitter.Node]:
                 break
         node = parent
     first = node
+    if d.stubs:
+        prev = node.prev_sibling
+        while prev is not None and (prev.type in _COMMENTS or prev.id in d.stubs):
+            if prev.id in d.stubs:
+                first = prev
+            prev = prev.prev_sibling
     leading = _LEADING.get(language)
     if leading:
         prev = node.prev_sibling
@@ -203,8 +246,12 @@ def _collect(root: tree_sitter.Node, language: str) -> list[_Def]:
         known = defs.get(node.id)
         if known is not None and known.pattern <= pattern:
             continue
+        if kind == "chain":
+            kind = _chain_kind(node)
+            if kind is None:
+                continue  # `a = b = 1`, `x = y = {}`: not a function's names
         receiver = captures.get("receiver")
-        defs[node.id] = _Def(
+        d = _Def(
             node=node,
             kind=kind,
             local=_name_of(names[0]),
@@ -213,18 +260,113 @@ def _collect(root: tree_sitter.Node, language: str) -> list[_Def]:
             pattern=pattern,
             receiver=_text(receiver[0]) if receiver else None,
         )
+        if names[0].type in _TARGETS:
+            segments = _target_segments(names[0])
+            if segments is None:
+                continue  # `a[key] = function () {}`: no static name
+            d.local = ".".join(quote_segment(seg) for seg, _ in segments)
+            d.quoted = True
+            d.name_start = segments[-1][1]
+            if kind == "function" and (segments[0][0] == "this" or
+                                       any(seg == "prototype" for seg, _ in segments[:-1])):
+                d.kind = "method"
+        defs[node.id] = d
     ordered = sorted(defs.values(), key=lambda d: (d.node.start_byte, -d.node.end_byte))
     for d in ordered:
-        up = d.node.parent
+        prev, up = d.node, d.node.parent
+        chain = True  # still in a chain of values: `var a = b.c = function () {}`
         while up is not None:
+            if chain:
+                chain = (up.type in _CHAINS and _value_of(up) == prev.id) or (
+                    d.kind == "mixin" and up.type in ("arguments", "call_expression"))
             owner = defs.get(up.id)
-            if owner is not None:
+            if owner is not None and not chain:
                 d.parent = owner
                 d.depth = owner.depth + 1
                 break
-            up = up.parent
+            prev, up = up, up.parent
         _refine_kind(d, language)
+    if language == "python":
+        _fold_overloads(ordered)
     return ordered
+
+
+def _is_overload(d: _Def) -> bool:
+    """A function decorated ``@overload`` or ``@<module>.overload``."""
+    wrapper = d.node.parent
+    if d.node.type != "function_definition" or wrapper is None or wrapper.type != "decorated_definition":
+        return False
+    for dec in wrapper.named_children:
+        if dec.type != "decorator":
+            continue
+        expr = dec.named_children[0] if dec.named_children else None
+        if expr is None:
+            continue
+        if expr.type == "identifier" and _text(expr) == "overload":
+            return True
+        if expr.type == "attribute":
+            attr = expr.child_by_field_name("attribute")
+            if attr is not None and _text(attr) == "overload":
+                return True
+    return False
+
+
+def _fold_overloads(defs: list[_Def]) -> None:
+    """Hide ``@overload`` stubs behind their implementation.
+
+    In a scope that also has an implementation of the name, the stubs are
+    not symbols of their own; the stubs written right before the
+    implementation (comments between are fine) join its span, so its hash
+    covers the signatures a type checker shows callers. Without an
+    implementation (a ``.pyi`` file, a protocol) the stubs stay symbols.
+    """
+    groups: dict[tuple[int, str], list[_Def]] = defaultdict(list)
+    for d in defs:
+        if d.kind in ("function", "method"):
+            groups[(id(d.parent), d.local)].append(d)
+    for group in groups.values():
+        stubs = [d for d in group if _is_overload(d)]
+        impls = [d for d in group if not _is_overload(d)]
+        if not stubs or not impls:
+            continue
+        wrappers = {}
+        for stub in stubs:
+            stub.emit = False
+            assert stub.node.parent is not None  # _is_overload checked the decorated_definition
+            wrappers[stub.node.parent.id] = stub.node.parent
+        for impl in impls:
+            node = impl.node.parent if impl.node.parent is not None and \
+                impl.node.parent.type == "decorated_definition" else impl.node
+            taken = []
+            prev = node.prev_sibling
+            while prev is not None and (prev.type in _COMMENTS or prev.id in wrappers):
+                if prev.id in wrappers:
+                    taken.append(prev.id)
+                prev = prev.prev_sibling
+            impl.stubs = frozenset(taken)
+
+
+def _chain_kind(node: tree_sitter.Node) -> str | None:
+    """``function`` or ``class`` if a chain of assignments ends in one."""
+    value: tree_sitter.Node | None = node
+    while value is not None and value.type in _CHAINS:
+        value = value.child_by_field_name("right" if value.type == "assignment_expression" else "value")
+    if value is None:
+        return None
+    if value.type in _FUNCTION_VALUES:
+        return "function"
+    return "class" if value.type == "class" else None
+
+
+# Nodes whose value is another definition in a chained assignment: that
+# definition is a sibling binding, not a member (``var a = b.c = function``
+# names ``a`` and ``b.c``, never ``a.b.c``).
+_CHAINS = frozenset({"assignment_expression", "variable_declarator"})
+
+
+def _value_of(node: tree_sitter.Node) -> int:
+    value = node.child_by_field_name("right" if node.type == "assignment_expression" else "value")
+    return -1 if value is None else value.id
 
 
 def _refine_kind(d: _Def, language: str) -> None:
@@ -327,7 +469,7 @@ def _outline(tree: tree_sitter.Tree, language: str) -> dict[str, _Entry]:
         level = by_depth[depth]
         items = []
         for d in level:
-            local = quote_segment(d.local) if quote else d.local
+            local = quote_segment(d.local) if quote and not d.quoted else d.local
             if d.receiver is not None:
                 pq = pn = d.receiver
             elif d.parent is not None:

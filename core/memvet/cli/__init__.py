@@ -32,12 +32,14 @@ from pathlib import Path
 from typing import Any
 
 import click
+from click.exceptions import NoArgsIsHelpError
 from click.shell_completion import CompletionItem
 
 import memvet
 from memvet import Ledger, MemvetError, Status
 from memvet._config import FORMATS, Config, find_config, parse_statuses
-from memvet._filter import make_filter
+from memvet._filter import MAX_K, make_filter
+from memvet._text import clean, json_safe, one_line
 from memvet.cli import _format
 from memvet.cli._format import Row, short, when
 
@@ -50,16 +52,44 @@ DEFAULT_FAIL_ON = ("stale", "refuted")
 PROGRESS_MIN_DECISIONS = 200
 
 
+def _say(line: str = "", *, err: bool = False) -> None:
+    """Print one line of text output.
+
+    Claims, reasons, tags and authors are data that may hold terminal
+    control sequences or line breaks: they are removed, and a line break is
+    shown as ``⏎``, so nothing stored can clear a screen, set a title or
+    forge a line of the report.
+    """
+    click.echo(one_line(line), err=err)
+
+
+def _say_lines(lines: Iterable[str]) -> None:
+    """Print several lines, each made safe by :func:`_say`."""
+    for line in lines:
+        _say(line)
+
+
 class CliError(click.ClickException):
     """One clear line on stderr and exit code 2."""
 
     exit_code = 2
 
     def show(self, file: Any = None) -> None:
-        click.echo(f"memvet: error: {self.format_message()}", err=True, file=file)
+        click.echo(f"memvet: error: {clean(self.format_message())}", err=True, file=file)
 
 
 class _Group(click.Group):
+    def make_context(self, info_name: str | None, args: list[str], parent: click.Context | None = None,
+                     **extra: Any) -> click.Context:
+        # The global options are parsed here, before invoke: their errors
+        # (``--repo FILE``) get the same one-line format as every other.
+        try:
+            return super().make_context(info_name, args, parent=parent, **extra)
+        except click.UsageError as exc:
+            if isinstance(exc, NoArgsIsHelpError):
+                raise
+            raise CliError(f"{exc.format_message()} (see memvet --help)") from exc
+
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
@@ -129,7 +159,7 @@ def _open(params: dict[str, Any], config: Config) -> Ledger:
     similarity = config.similarity_threshold
     duplicate = config.duplicate_threshold
     return Ledger.open(params.get("repo") or ".", path=params.get("ledger_dir"),
-                       namespace=params.get("namespace"), server=params.get("server") or None,
+                       namespace=params.get("namespace") or config.namespace, server=params.get("server") or None,
                        token=params.get("token") or None, team=params.get("team") or None,
                        user=params.get("user") or None,
                        similarity_threshold=0.80 if similarity is None else similarity,
@@ -164,7 +194,7 @@ def _complete_ids(ctx: click.Context, param: click.Parameter, incomplete: str) -
 
 
 def _emit_json(data: Any) -> None:
-    click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+    click.echo(json_safe(json.dumps(data, indent=2, ensure_ascii=False)))
 
 
 #: Anchor flags, and the flag that attaches a quote to the anchor flag before it.
@@ -271,7 +301,7 @@ PROPOSE_OPTION = click.option(
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
-@click.option("--repo", default=".", show_default=True, type=click.Path(file_okay=False),
+@click.option("--repo", default=".", show_default=True, type=click.Path(file_okay=False, exists=False),
               help="A folder inside the git repository.")
 @click.option("--ledger", "ledger_dir", default=None, envvar="MEMVET_LEDGER", metavar="DIR",
               help="Ledger folder (default: <repo>/.memvet). Env: MEMVET_LEDGER.")
@@ -306,28 +336,63 @@ def cli(ctx: click.Context, repo: str, ledger_dir: str | None, server: str | Non
       memvet record "Orders are saved in one transaction" --symbol shop/orders.py::OrderStore.save
       memvet check --since origin/main --format github
     """
+    _refuse_empty(ctx)
     ctx.obj = {"repo": repo, "ledger_dir": ledger_dir, "namespace": namespace, "server": server,
                "token": token, "team": team, "user": user, "embedding": embedding}
+
+
+#: The global options that name a place or an identity, and their variables.
+_ENV = {"repo": None, "ledger_dir": "MEMVET_LEDGER", "server": "MEMVET_SERVER", "token": "MEMVET_TOKEN",
+        "namespace": "MEMVET_NAMESPACE", "team": "MEMVET_TEAM", "user": "MEMVET_USER",
+        "embedding": "MEMVET_EMBEDDING"}
+
+
+def _refuse_empty(ctx: click.Context) -> None:
+    """An empty global option or variable is an error, never "not set".
+
+    A pull request from a fork runs with its secrets withheld: the workflow
+    still sets ``MEMVET_SERVER: ${{ secrets.MEMVET_SERVER }}``, now empty.
+    Read as unset it would fall back to an empty local ledger, and the gate
+    would pass with nothing checked. click drops empty variables before
+    they reach the options, so the environment is read here.
+
+    Raises:
+        CliError: Naming the flag or the variable and what to do.
+    """
+    from click.core import ParameterSource
+
+    for name, env in _ENV.items():
+        value = ctx.params.get(name)
+        given = ctx.get_parameter_source(name) is ParameterSource.COMMANDLINE
+        flag = "--ledger" if name == "ledger_dir" else f"--{name}"
+        if given and value is not None and not value.strip():
+            raise CliError(f"{flag} is empty: give a value, or leave the option out")
+        if not given and env is not None and env in os.environ and not os.environ[env].strip():
+            what = {"MEMVET_SERVER": "refusing to fall back to the local ledger, which would check nothing "
+                                     "(a pull request from a fork gets empty secrets); set it to the server "
+                                     "URL, or unset it to use the local ledger",
+                    "MEMVET_TOKEN": "set it to the server's token, or unset it"}.get(env, "set it, or unset it")
+            raise CliError(f"{env} is set but empty: {what}")
 
 
 def _print_record(result: memvet.RecordResult, as_json: bool) -> None:
     if as_json:
         _emit_json(result.to_dict())
         return
-    click.echo(result.id)
+    _say(result.id)
     if result.outcome == "confirmed":
         what = "proposal" if result.decision.lifecycle is memvet.Lifecycle.PROPOSED else "decision"
-        click.echo(f"confirmed an existing {what} ({result.decision.confirmations} confirmations)", err=True)
+        _say(f"confirmed an existing {what} ({result.decision.confirmations} confirmations)", err=True)
     if result.outcome == "proposed":
         replaces = f"; approved, it supersedes {result.decision.supersedes}" if result.decision.supersedes else ""
-        click.echo(f"proposed, awaiting review{replaces}: memvet review, then memvet approve {result.id} "
+        _say(f"proposed, awaiting review{replaces}: memvet review, then memvet approve {result.id} "
                    f"or memvet reject {result.id} --reason R", err=True)
     for c in result.conflicts:
-        click.echo(f"conflict: {c.decision.id} [{c.status.value}] {short(c.decision.claim)} — {c.why}", err=True)
+        _say(f"conflict: {c.decision.id} [{c.status.value}] {short(c.decision.claim)} — {c.why}", err=True)
     if result.conflicts:
-        click.echo("supersede conflicting decisions explicitly: memvet supersede ID CLAIM --reason R", err=True)
+        _say("supersede conflicting decisions explicitly: memvet supersede ID CLAIM --reason R", err=True)
     for w in result.warnings:
-        click.echo(f"warning: {w}", err=True)
+        _say(f"warning: {w}", err=True)
 
 
 @cli.command(cls=_AnchorCommand)
@@ -406,7 +471,7 @@ def reject(ctx: click.Context, decision_id: str, reason: str, as_json: bool) -> 
     if as_json:
         _emit_json({"id": decision.id, "status": "rejected", "reason": decision.reason})
     else:
-        click.echo(f"{decision.id} rejected: {decision.reason}")
+        _say(f"{decision.id} rejected: {decision.reason}")
 
 
 @cli.command()
@@ -429,7 +494,7 @@ def approve(ctx: click.Context, decision_id: str, reason: str | None, as_json: b
                     "status": verdict.status.value, "reason": verdict.reason})
         return
     replaces = f"; it supersedes {decision.supersedes}" if decision.supersedes else ""
-    click.echo(f"{decision.id} approved{replaces}: {verdict.status.value} ({verdict.reason})")
+    _say(f"{decision.id} approved{replaces}: {verdict.status.value} ({verdict.reason})")
 
 
 def _print_checks(checks: Iterable[Any], found: Iterable[Any]) -> None:
@@ -437,9 +502,9 @@ def _print_checks(checks: Iterable[Any], found: Iterable[Any]) -> None:
     checks = list(checks)
     shown: list[Any] = list(found) or [None] * len(checks)
     for check_, excerpt in zip(checks, shown, strict=True):
-        click.echo(f"  anchor:   {check_.anchor.spec}  [{check_.result.value}] {check_.detail}")
+        _say(f"  anchor:   {check_.anchor.spec}  [{check_.result.value}] {check_.detail}")
         if check_.anchor.quote:
-            click.echo(f"    quote:  {check_.anchor.quote}")
+            _say(f"    quote:  {check_.anchor.quote}")
         if excerpt is not None:
             _print_excerpt(excerpt)
 
@@ -447,19 +512,19 @@ def _print_checks(checks: Iterable[Any], found: Iterable[Any]) -> None:
 def _print_excerpt(excerpt: Any, indent: str = "    ") -> None:
     """The anchored lines of an excerpt, the diff since recorded, and notes."""
     if excerpt.lines:
-        click.echo(f"{indent}{excerpt.path}:{excerpt.start}")
+        _say(f"{indent}{excerpt.path}:{excerpt.start}")
         width = len(str(excerpt.start + len(excerpt.lines)))
         for n, line in enumerate(excerpt.lines, start=excerpt.start):
-            click.echo(f"{indent}{n:>{width}} │ {line}")
+            _say(f"{indent}{n:>{width}} │ {line}")
     if excerpt.diff:
-        click.echo(f"{indent}changed since recorded:")
+        _say(f"{indent}changed since recorded:")
         for line in excerpt.diff:
             colour = "green" if line.startswith("+") else "red" if line.startswith("-") else None
-            click.echo(indent + click.style(line, fg=colour))
+            click.echo(indent + click.style(one_line(line), fg=colour))
     if excerpt.omitted:
-        click.echo(f"{indent}({excerpt.omitted} more lines not shown)")
+        _say(f"{indent}({excerpt.omitted} more lines not shown)")
     if excerpt.note:
-        click.echo(f"{indent}({excerpt.note})")
+        _say(f"{indent}({excerpt.note})")
 
 
 @cli.command()
@@ -494,31 +559,31 @@ def review(ctx: click.Context, at: str | None, code: bool, as_json: bool) -> Non
         _emit_json({"at": ledger.snapshot(at).name, "proposals": items})
         return
     if not found:
-        click.echo("no proposals awaiting review")
+        _say("no proposals awaiting review")
         return
     prefix = "not yet reviewed; its evidence: "
     for proposal, excerpt_list in zip(found, shown, strict=True):
         d = proposal.decision
         v = proposal.verdict
-        click.echo(f"{d.id}  proposed by {d.author or '?'} on {when(d.created_at)} at {d.commit[:12]}")
-        click.echo(f"  claim:    {d.claim}")
+        _say(f"{d.id}  proposed by {d.author or '?'} on {when(d.created_at)} at {d.commit[:12]}")
+        _say(f"  claim:    {d.claim}")
         if d.supersedes:
-            click.echo(f"  replaces: {d.supersedes} (on approval): {d.reason}")
-        click.echo(f"  evidence: {v.reason.removeprefix(prefix)}")
+            _say(f"  replaces: {d.supersedes} (on approval): {d.reason}")
+        _say(f"  evidence: {v.reason.removeprefix(prefix)}")
         if d.tags:
-            click.echo(f"  tags:     {', '.join(d.tags)}")
+            _say(f"  tags:     {', '.join(d.tags)}")
         if d.confirmations:
-            click.echo(f"  proposed again {d.confirmations} time{'s' if d.confirmations != 1 else ''}")
+            _say(f"  proposed again {d.confirmations} time{'s' if d.confirmations != 1 else ''}")
         _print_checks(v.checks, excerpt_list)
         if d.unbound:
-            click.echo(f"  unbound:  {', '.join(d.unbound)} (declared as not in the anchored code)")
+            _say(f"  unbound:  {', '.join(d.unbound)} (declared as not in the anchored code)")
         for c in proposal.conflicts:
-            click.echo(f"  conflict: {c.decision.id} [{c.status.value}] {short(c.decision.claim)} — {c.why}")
+            _say(f"  conflict: {c.decision.id} [{c.status.value}] {short(c.decision.claim)} — {c.why}")
         for w in proposal.warnings:
-            click.echo(f"  warning:  {w}")
-        click.echo(f"  → memvet approve {d.id}   |   memvet reject {d.id} --reason R")
-        click.echo()
-    click.echo(f"{len(found)} proposal{'s' if len(found) != 1 else ''} awaiting review")
+            _say(f"  warning:  {w}")
+        _say(f"  → memvet approve {d.id}   |   memvet reject {d.id} --reason R")
+        _say()
+    _say(f"{len(found)} proposal{'s' if len(found) != 1 else ''} awaiting review")
 
 
 @cli.command()
@@ -538,7 +603,7 @@ def revalidate(ctx: click.Context, decision_id: str, reason: str, at: str | None
     if as_json:
         _emit_json(verdict.to_dict())
     else:
-        click.echo(f"{verdict.id} revalidated: {verdict.status.value} ({verdict.reason})")
+        _say(f"{verdict.id} revalidated: {verdict.status.value} ({verdict.reason})")
 
 
 def _fail_on(value: str | None, config: Config) -> set[str]:
@@ -621,13 +686,13 @@ def check(ctx: click.Context, at: str | None, since: str | None, fmt: str | None
     rows = [r for r in pairs if not ignored(r.verdict, config.ignore)]
     left_out = [r.verdict.id for r in pairs if ignored(r.verdict, config.ignore)]
     if fmt == "json":
-        click.echo(_format.as_json(rows, target, report, left_out))
+        click.echo(json_safe(_format.as_json(rows, target, report, left_out)))
     elif fmt == "markdown":
-        click.echo("\n".join(_format.markdown(rows, target, report, failing)))
+        _say_lines(_format.markdown(rows, target, report, failing))
     elif fmt == "github":
-        click.echo("\n".join(_format.github(rows, target, failing)))
+        _say_lines(_format.github(rows, target, failing))
     else:
-        click.echo("\n".join(_format.text(rows, target, report, len(left_out))))
+        _say_lines(_format.text(rows, target, report, len(left_out)))
     if any(r.verdict.status.value in failing for r in rows):
         ctx.exit(1)
 
@@ -638,11 +703,11 @@ def _print_groups(result: memvet.Recall, notes: Callable[[memvet.RecallItem], li
         items = getattr(result, group)
         if not items:
             continue
-        click.echo(f"{titles[group]}:")
+        _say(f"{titles[group]}:")
         for item in items:
-            click.echo(f"  [{item.id}] {item.text}")
+            _say(f"  [{item.id}] {item.text}")
             for note in notes(item) if notes is not None else []:
-                click.echo(f"  {'':<14}└ {note}")
+                _say(f"  {'':<14}└ {note}")
 
 
 @cli.command()
@@ -653,7 +718,7 @@ def _print_groups(result: memvet.Recall, notes: Callable[[memvet.RecallItem], li
 @click.option("--diff", "diff", is_flag=False, flag_value="HEAD", default=None, metavar="[REV]",
               help="Return the decisions anchored in the files changed since REV (default HEAD: your "
                    "uncommitted changes).")
-@click.option("-k", "k", default=None, type=click.IntRange(min=0),
+@click.option("-k", "k", default=None, type=click.IntRange(min=0, max=MAX_K),
               help="How many decisions. [default: 5 for a query; all for --touching/--diff]")
 @click.option("--tag", "tags", multiple=True, metavar="TAG",
               help="Only decisions carrying this tag (repeatable: any of them).")
@@ -697,7 +762,7 @@ def recall(ctx: click.Context, words: tuple[str, ...], touching: bool, diff: str
                     out["touching"] = _touching(item, words, ledger)
             _emit_json(data)
             return
-        click.echo(f"decisions {result.query}:" if result.items
+        _say(f"decisions {result.query}:" if result.items
                    else f"no decision rests on what you touch ({result.query})")
         _print_groups(result, lambda item: [f"rests on {', '.join(_touching(item, words, ledger))}"])
         return
@@ -710,7 +775,7 @@ def recall(ctx: click.Context, words: tuple[str, ...], touching: bool, diff: str
         return
     _print_groups(result)
     if not result.items:
-        click.echo("no decision matches the filters" if tags or paths else "no decisions recorded yet")
+        _say("no decision matches the filters" if tags or paths else "no decisions recorded yet")
 
 
 def _touching(item: memvet.RecallItem, words: Iterable[str], ledger: Ledger) -> list[str]:
@@ -754,27 +819,27 @@ def show(ctx: click.Context, decision_id: str, at: str | None, code: bool, as_js
         })
         _emit_json(data)
         return
-    click.echo(f"{d.id}  {verdict.status.value}")
-    click.echo(f"  claim:    {d.claim}")
-    click.echo(f"  reason:   {verdict.reason}")
-    click.echo(f"  recorded: {when(d.created_at)} at {d.commit[:12]} by {d.author or '?'}")
+    _say(f"{d.id}  {verdict.status.value}")
+    _say(f"  claim:    {d.claim}")
+    _say(f"  reason:   {verdict.reason}")
+    _say(f"  recorded: {when(d.created_at)} at {d.commit[:12]} by {d.author or '?'}")
     if d.tags:
-        click.echo(f"  tags:     {', '.join(d.tags)}")
+        _say(f"  tags:     {', '.join(d.tags)}")
     if d.unbound:
-        click.echo(f"  unbound:  {', '.join(d.unbound)}  (declared not in its evidence)")
+        _say(f"  unbound:  {', '.join(d.unbound)}  (declared not in its evidence)")
     if d.supersedes:
         pending = " (on approval)" if d.lifecycle is memvet.Lifecycle.PROPOSED else ""
-        click.echo(f"  replaces: {d.supersedes}{pending}")
+        _say(f"  replaces: {d.supersedes}{pending}")
     if d.superseded_by:
-        click.echo(f"  replaced by: {d.superseded_by}")
+        _say(f"  replaced by: {d.superseded_by}")
     if not verdict.checks:
         for anchor in d.anchors:
-            click.echo(f"  anchor:   {anchor.spec}  (as recorded)")
+            _say(f"  anchor:   {anchor.spec}  (as recorded)")
     _print_checks(verdict.checks, found)
     if receipts:
-        click.echo("  history:")
+        _say("  history:")
     for r in receipts:
-        click.echo(f"    {when(r.at)}  {r.action:<10} {r.from_lifecycle or '-'} → {r.to_lifecycle}  {r.reason}")
+        _say(f"    {when(r.at)}  {r.action:<10} {r.from_lifecycle or '-'} → {r.to_lifecycle}  {r.reason}")
 
 
 @cli.command(name="log")
@@ -799,23 +864,25 @@ def log_(ctx: click.Context, decision_id: str | None, last: int | None, as_json:
         _emit_json({"receipts": [r.to_dict() for r in receipts]})
         return
     if not receipts:
-        click.echo("no receipts yet")
+        _say("no receipts yet")
         return
     claims = {d.id: d.claim for d in ledger.decisions()}
     day = ""
     for r in receipts:
         if when(r.at, "%Y-%m-%d") != day:
             day = when(r.at, "%Y-%m-%d")
-            click.echo(("\n" if r is not receipts[0] else "") + day)
+            if r is not receipts[0]:
+                _say()
+            _say(day)
         change = f"{r.from_lifecycle} → {r.to_lifecycle}" if r.from_lifecycle != r.to_lifecycle else r.to_lifecycle
         if not r.from_lifecycle:
             change = f"→ {r.to_lifecycle}"
-        click.echo(f"  {when(r.at, '%H:%M')}  {r.decision_id}  {r.action:<10} {change:<22} "
+        _say(f"  {when(r.at, '%H:%M')}  {r.decision_id}  {r.action:<10} {change:<22} "
                    f"{short(claims.get(r.decision_id, '(unknown decision)'), 48)}")
         successor_side = r.action in ("record", "propose", "approve")
         related = f"{'with' if successor_side else 'by'} {r.related}: " if r.related else ""
         why = f"{related}{r.reason}" if (related or r.reason) else ""
-        click.echo(f"  {'':<5}  {'':<12}  └ {why + '  ' if why else ''}[{r.author or '?'} @ {r.commit[:8]}]")
+        _say(f"  {'':<5}  {'':<12}  └ {why + '  ' if why else ''}[{r.author or '?'} @ {r.commit[:8]}]")
 
 
 def _write(output: str | None, text: str) -> None:
@@ -853,17 +920,17 @@ def export(ctx: click.Context, fmt: str, current_only: bool, at: str | None, out
             raise click.UsageError("--current-only and --at apply to markdown and json, not jsonl")
         dump = export_jsonl(ledger)
         for message in dump.skipped:
-            click.echo(f"warning: left out an unreadable record: {message}", err=True)
-        _write(output, dump.text())
+            _say(f"warning: left out an unreadable record: {message}", err=True)
+        _write(output, json_safe(dump.text()))
         if output not in (None, "-"):
-            click.echo(f"wrote {dump.decisions} decisions and {dump.receipts} receipts to {output}", err=True)
+            _say(f"wrote {dump.decisions} decisions and {dump.receipts} receipts to {output}", err=True)
         return
     found = agent_context(ledger, at, current_only=current_only)
-    text = found.to_markdown() if fmt == "markdown" else json.dumps(found.to_dict(), indent=2,
-                                                                     ensure_ascii=False) + "\n"
+    text = found.to_markdown() if fmt == "markdown" else json_safe(json.dumps(found.to_dict(), indent=2,
+                                                                               ensure_ascii=False)) + "\n"
     _write(output, text)
     if output not in (None, "-"):
-        click.echo(f"wrote {len(found.verified)} verified, {len(found.drifted)} drifted, "
+        _say(f"wrote {len(found.verified)} verified, {len(found.drifted)} drifted, "
                    f"{len(found.proposed)} proposed and {len(found.rejected)} rejected decisions to {output}",
                    err=True)
 
@@ -900,11 +967,11 @@ def import_(ctx: click.Context, source: str, as_json: bool) -> None:
     if as_json:
         _emit_json(report.to_dict())
     else:
-        click.echo(f"{len(report.added)} added, {len(report.updated)} updated, {len(report.unchanged)} "
+        _say(f"{len(report.added)} added, {len(report.updated)} updated, {len(report.unchanged)} "
                    f"unchanged, {len(report.kept)} kept (local is newer); {report.receipts_added} receipts "
                    f"added")
         for conflict in report.conflicts:
-            click.echo(f"conflict: {conflict.kind} {conflict.id}: {conflict.why}", err=True)
+            _say(f"conflict: {conflict.kind} {conflict.id}: {conflict.why}", err=True)
     if report.conflicts:
         ctx.exit(1)
 
@@ -926,7 +993,7 @@ def repair(ctx: click.Context, as_json: bool) -> None:
     if as_json:
         _emit_json({"finished": finished})
     else:
-        click.echo(f"finished {finished} interrupted act{'s' if finished != 1 else ''}")
+        _say(f"finished {finished} interrupted act{'s' if finished != 1 else ''}")
 
 
 @cli.command()
@@ -961,7 +1028,7 @@ def reembed(ctx: click.Context, spec: str | None, as_json: bool) -> None:
         _emit_json({"reembedded": count, "from": before, "to": embedder.name})
     else:
         was = f" (was {before!r})" if before else ""
-        click.echo(f"re-embedded {count} decision{'s' if count != 1 else ''} with {embedder.name!r}{was}")
+        _say(f"re-embedded {count} decision{'s' if count != 1 else ''} with {embedder.name!r}{was}")
 
 
 @cli.command()

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from memvet import AnchorResult, Status, Verdict
+from memvet import AnchorResult, Status, Verdict, _text
 from memvet._about import Impact, ImpactReport
 
 __all__ = ["Row", "github", "markdown", "short", "summary", "text", "when"]
@@ -95,7 +95,7 @@ def text(rows: Sequence[Row], target: str, report: ImpactReport | None, ignored:
 
 
 def _cell(value: str) -> str:
-    return " ".join(value.split()).replace("|", "\\|")
+    return _text.markdown(" ".join(value.split()))
 
 
 def markdown(rows: Sequence[Row], target: str, report: ImpactReport | None, failing: set[str]) -> list[str]:
@@ -114,7 +114,7 @@ def markdown(rows: Sequence[Row], target: str, report: ImpactReport | None, fail
     for row in rows:
         v = row.verdict
         flag = "**" if v.status.value in failing else ""
-        cells = [f"{flag}{v.status.value}{flag}", f"{_cell(v.decision.claim)} (`{v.id}`)", _cell(v.reason)]
+        cells = [f"{flag}{v.status.value}{flag}", f"{_cell(v.decision.claim)} ({_text.code_span(v.id)})", _cell(v.reason)]
         if row.impact is not None:
             cells.append(_cell(_impact_note(row.impact)))
         out.append("| " + " | ".join(cells) + " |")
@@ -126,6 +126,7 @@ def markdown(rows: Sequence[Row], target: str, report: ImpactReport | None, fail
 
 
 def _escape_data(value: str) -> str:
+    value = _text.clean(value)
     return value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
 

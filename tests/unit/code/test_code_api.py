@@ -35,7 +35,7 @@ def test_public_names_are_pinned():
             "symbol_table",
         ]
     )
-    assert HASH_VERSION == 1
+    assert HASH_VERSION == 2
 
 
 @pytest.mark.parametrize(

@@ -24,6 +24,52 @@
   key: [(property_identifier) (string) (number)] @name
   value: [(arrow_function) (function_expression) (generator_function)]) @definition.method
 
+; Legacy assignments (see the package docs for the naming rule):
+; `Parser.prototype.parse = function () {}`, `exports.x = () => ...`,
+; `module.exports.Y = class {}`, `parse = function () {}`.
+(assignment_expression
+  left: [(identifier) (member_expression) (subscript_expression)] @name
+  right: [(arrow_function) (function_expression) (generator_function)]) @definition.function
+(assignment_expression
+  left: [(identifier) (member_expression) (subscript_expression)] @name
+  right: (class)) @definition.class
+; Chained bindings name one function several times: `_.each = _.forEach =
+; function () {}`, `var Model = Backbone.Model = function () {}`; each name is
+; a symbol when the chain ends in a function or class (checked in code).
+(assignment_expression
+  left: [(identifier) (member_expression) (subscript_expression)] @name
+  right: (assignment_expression)) @definition.chain
+(variable_declarator name: (identifier) @name value: (assignment_expression)) @definition.chain
+; A top-level member assignment of any other value is a variable:
+; `module.exports = {...}`, `exports.VERSION = "1.0"`.
+(program (expression_statement
+  (assignment_expression left: [(member_expression) (subscript_expression)] @name) @definition.variable))
+; Elsewhere an object assigned to a name names a scope:
+; `Parser.prototype = { parse: function () {} }` -> Parser.prototype.parse,
+; `boolHook = { set: function () {} }` -> boolHook.set
+(assignment_expression
+  left: [(identifier) (member_expression) (subscript_expression)] @name
+  right: (object)) @scope.object
+
+; Mixins: an object passed to extend/assign/mixin/merge after a named target
+; names its members by the target: `_.extend(Model.prototype, Events, {...})`,
+; `Object.assign(Foo.prototype, {...})`, `extend(Foo, {...})`, also when the
+; call's result is bound: `jQuery.Animation = jQuery.extend(Animation, {...})`.
+(call_expression
+  function: (member_expression property: (property_identifier) @_m
+    (#any-of? @_m "extend" "assign" "mixin" "merge"))
+  arguments: (arguments . [(identifier) (member_expression)] @name (object) @scope.mixin))
+(call_expression
+  function: (identifier) @_m (#any-of? @_m "extend" "assign" "mixin" "merge")
+  arguments: (arguments . [(identifier) (member_expression)] @name (object) @scope.mixin))
+; A statement `jQuery.fn.extend({...})` extends its callee's object in place:
+; members are `jQuery.fn.x`. (Used as a value, `var V = Base.extend({...})`,
+; the object's members belong to the binding: `V.x`.)
+(expression_statement (call_expression
+  function: (member_expression object: [(identifier) (member_expression)] @name
+    property: (property_identifier) @_m (#any-of? @_m "extend" "mixin"))
+  arguments: (arguments . (object) @scope.object .)))
+
 ; Top-level bindings of any other value: `const api = {...}`, `let n = 1`.
 (program (lexical_declaration (variable_declarator name: (identifier) @name) @definition.variable))
 (program (variable_declaration (variable_declarator name: (identifier) @name) @definition.variable))
@@ -32,3 +78,11 @@
 
 ; Nested object literals name a scope: `{ users: { get() {} } }` -> users.get
 (pair key: [(property_identifier) (string)] @name value: (object)) @scope.object
+
+; Below the top level, a binding of an object (or of a call taking one)
+; names a scope: `function f() { const api = { get() {} } }` -> f.api.get,
+; `var View = Base.extend({ render() {} })` -> View.render.
+(variable_declarator name: (identifier) @name value: (object)) @scope.object
+(variable_declarator
+  name: (identifier) @name
+  value: (call_expression arguments: (arguments (object)))) @scope.object
