@@ -321,7 +321,8 @@ _NAMING_OPENERS = [re.compile(p) for p in (
     r"^\s*[\w$\"']+\s*:\s*\{\s*$",                                     # key: {
     r"\bfunction\s*\*?\s*[\w$]+\s*\(",                                  # function name(
     r"^\s*[\w$.]+\s*[:=]\s*(?:async\s+)?function\b",                    # name: function / a.b = function
-    r"^\s*(?:class\s+[\w$]+|(?:static\s+|async\s+)*(?!(?:if|for|while|switch|catch|with)\b)[\w$]+\s*\([^;]*\)\s*\{\s*$)",  # class C / m() {
+    # class C / m() {
+    r"^\s*(?:class\s+[\w$]+|(?:static\s+|async\s+)*(?!(?:if|for|while|switch|catch|with)\b)[\w$]+\s*\([^;]*\)\s*\{\s*$)",
 )]
 
 

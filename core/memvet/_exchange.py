@@ -128,7 +128,8 @@ class Context:
         ]
         for v in self.verified:
             anchors = ", ".join(_text.code_span(a.spec) for a in v.decision.anchors)
-            out.append(f"- {_one_line(v.decision.claim)} [{_text.code_span(v.id)}]" + (f" (rests on {anchors})" if anchors else ""))
+            rests = f" (rests on {anchors})" if anchors else ""
+            out.append(f"- {_one_line(v.decision.claim)} [{_text.code_span(v.id)}]{rests}")
         if not self.verified:
             out.append("- (none)")
         if self.current_only:

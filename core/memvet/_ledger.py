@@ -10,7 +10,7 @@ import time
 import uuid
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from memvet import _code
 from memvet._anchors import AnchorSpec, Evidence, parse_anchor
@@ -60,6 +60,9 @@ from memvet._store import (
     persistent_client,
 )
 from memvet._verify import Verifier
+
+if TYPE_CHECKING:
+    import pygit2
 
 __all__ = ["Ledger"]
 
@@ -127,7 +130,7 @@ def _is_root(git: GitRepo, sha: str) -> bool:
     """True when ``sha`` is a commit of this repository without parents."""
     if not git.has_commit(sha):
         return False
-    return not git.repo.get(sha).parent_ids
+    return not cast("pygit2.Commit", git.repo.get(sha)).parent_ids  # has_commit: it is there, a commit
 
 
 def _remember_identity(cache: Path, root: str, head: str) -> None:

@@ -523,7 +523,7 @@ _NOT = re.compile(r"\b([A-Z][\w$]*) (?:is not an?|isn't an?|does not (?:subclass
 
 
 def _bases(code: _Code, name: str) -> tuple[list[str], str] | None:
-    for i, (first, last) in enumerate(code.logical):
+    for first, last in code.logical:
         text = " ".join(" ".join(code.physical[first:last + 1]).split())
         m = re.match(rf"(?:export\s+)?(?:abstract\s+)?class\s+{re.escape(name)}\b(.*)", text.strip())
         if not m:
