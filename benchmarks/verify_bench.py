@@ -23,16 +23,29 @@ samples of symbols (seeds ``seed+1`` ...), recorded with the hashing
 embedding (the embedding plays no part in verification): the figure depends
 on how many anchored files changed and how long they are.
 
+With ``--spread`` (issue 16) the decisions are spread one per file, so
+deleted and moved symbols are among them, and every ledger is fresh and has
+no disk cache: the report sets the cold check (``Ledger.check``, median of
+fresh ledgers) against the parse floor (each changed anchored file parsed
+once) and the naive re-parse of each decision's file, then does the same at
+``--scale`` decisions (as many per file as it takes), where the cold check
+should follow the number of distinct changed files, not of decisions. Warm
+recall is measured with the hashing embedding against a plain Chroma query of
+the same collection.
+
 Ratios are computed from figures measured in the same run. Nothing is written
 into the repository: the ledger lives in a temporary folder.
 
-Example::
+Examples::
 
     python benchmarks/verify_bench.py --repo /tmp/sqlalchemy --jump 500 --decisions 10 --samples 10
+    python benchmarks/verify_bench.py --repo /tmp/sqlalchemy --jump 500 --spread --scale 5000
 """
 
 from __future__ import annotations
 
+import json
+import random
 import sys
 from pathlib import Path
 from typing import Any
@@ -115,6 +128,38 @@ def cold_sample(root: Path, repo: GitRepo, base: str, head: str, n_decisions: in
             "cold_verify_ms": _bench.ms(seconds)}
 
 
+def recall_vs_plain(led: Any, queries: list[str], k: int, repeat: int) -> dict[str, float]:
+    """Median ms of warm ``Ledger.recall`` (verification included) and of a
+    plain Chroma query of the same collection, interleaved query by query;
+    then both again with the query vectors precomputed."""
+    for q in queries:  # warm-up: model loaded, symbol tables cached
+        led.recall(q, k=k, at="HEAD")
+        led.store.decisions.query(query_embeddings=[led.embedder.embed_query(q)], n_results=k)
+    recall_t, plain_t = [], []
+    for _ in range(repeat):
+        for q in queries:
+            recall_t.append(_bench.timed(lambda: led.recall(q, k=k, at="HEAD"))[0])
+            plain_t.append(_bench.timed(lambda: led.store.decisions.query(
+                query_embeddings=[led.embedder.embed_query(q)], n_results=k))[0])
+    inner = led.embedder
+    led.embedder = _bench.MemoEmbedder(inner)
+    try:
+        for q in queries:
+            led.embedder.embed_query(q)
+        recall_ne, plain_ne = [], []
+        for _ in range(repeat):
+            for q in queries:
+                recall_ne.append(_bench.timed(lambda: led.recall(q, k=k, at="HEAD"))[0])
+                vec = led.embedder.embed_query(q)
+                plain_ne.append(_bench.timed(lambda: led.store.decisions.query(
+                    query_embeddings=[vec], n_results=k))[0])
+    finally:
+        led.embedder = inner
+    return {"recall_warm": _bench.ms(_bench.median(recall_t)), "plain_query": _bench.ms(_bench.median(plain_t)),
+            "recall_warm_no_embed": _bench.ms(_bench.median(recall_ne)),
+            "plain_query_no_embed": _bench.ms(_bench.median(plain_ne))}
+
+
 def measure(repo_path: str, jump: int, n_decisions: int, embedding: str, repeat: int, k: int,
             seed: int, per_file: int, samples: int = 1) -> dict[str, Any]:
     root = _bench.repo_root(repo_path)
@@ -155,28 +200,7 @@ def measure(repo_path: str, jump: int, n_decisions: int, embedding: str, repeat:
         naive_s = _bench.median([t for t, _ in naive_runs])
         naive_states = naive_runs[0][1]
 
-        # Recall vs a plain Chroma query of the same store, interleaved.
-        queries = [_bench.query_for(s, i) for i, s in enumerate(sampled)]
-        led = cold
-        for q in queries:  # warm-up: model loaded, symbol tables cached
-            led.recall(q, k=k, at="HEAD")
-            led.store.decisions.query(query_embeddings=[led.embedder.embed_query(q)], n_results=k)
-        recall_t, plain_t = [], []
-        for _ in range(repeat):
-            for q in queries:
-                recall_t.append(_bench.timed(lambda: led.recall(q, k=k, at="HEAD"))[0])
-                plain_t.append(_bench.timed(lambda: led.store.decisions.query(
-                    query_embeddings=[led.embedder.embed_query(q)], n_results=k))[0])
-        led.embedder = _bench.MemoEmbedder(led.embedder)
-        for q in queries:
-            led.embedder.embed_query(q)
-        recall_ne, plain_ne = [], []
-        for _ in range(repeat):
-            for q in queries:
-                recall_ne.append(_bench.timed(lambda: led.recall(q, k=k, at="HEAD"))[0])
-                vec = led.embedder.embed_query(q)
-                plain_ne.append(_bench.timed(lambda: led.store.decisions.query(
-                    query_embeddings=[vec], n_results=k))[0])
+        recall = recall_vs_plain(cold, [_bench.query_for(s, i) for i, s in enumerate(sampled)], k, repeat)
 
     statuses: dict[str, int] = {}
     for v in verdicts:
@@ -195,10 +219,8 @@ def measure(repo_path: str, jump: int, n_decisions: int, embedding: str, repeat:
     spread += [cold_sample(root, repo, base, head, n_decisions, seed + i, per_file, changed_files, cold_runs)
                for i in range(1, samples)]
     naive_ms = _bench.ms(naive_s)
-    recall_ms = _bench.ms(_bench.median(recall_t))
-    plain_ms = _bench.ms(_bench.median(plain_t))
-    recall_ne_ms = _bench.ms(_bench.median(recall_ne))
-    plain_ne_ms = _bench.ms(_bench.median(plain_ne))
+    recall_ms, plain_ms = recall["recall_warm"], recall["plain_query"]
+    recall_ne_ms, plain_ne_ms = recall["recall_warm_no_embed"], recall["plain_query_no_embed"]
     return {
         "benchmark": "verify_bench",
         "command": _bench.command_line(),
@@ -247,6 +269,182 @@ def measure(repo_path: str, jump: int, n_decisions: int, embedding: str, repeat:
         "naive_agreement": f"{agree}/{len(naive_states)}",
         "cold_samples": spread,
     }
+
+
+def spread_symbols(repo: GitRepo, rev: str, n: int, seed: int) -> list[_bench.Sampled]:
+    """``n`` symbols over as many files as possible: one from each file (in a
+    shuffled order), then a second from each, and so on; each file parsed once."""
+    rng = random.Random(seed)
+    snap = repo.snapshot(rev)
+    pool = _bench.code_paths(repo, rev)
+    rng.shuffle(pool)
+    per_file: list[list[_bench.Sampled]] = []
+    for path in pool:
+        language = _code.language_for_path(path)
+        data = snap.read(path)
+        if language is None or data is None or len(data) > 512 * 1024 or b"\x00" in data[:4096]:
+            continue
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError:
+            continue
+        table = _code.symbol_table(data, language)
+        names = [_bench.Sampled(path, s.qualname, s.kind, language) for s in table.symbols.values()
+                 if s.kind in _bench.SAMPLE_KINDS and not s.has_error and "#" not in s.qualname
+                 and "(" not in s.qualname and len(table.lookup(s.qualname)) == 1
+                 and s.end_line - s.start_line >= 2]
+        rng.shuffle(names)
+        if names:
+            per_file.append(names)
+    picked: list[_bench.Sampled] = []
+    depth = 0
+    while len(picked) < n and any(len(names) > depth for names in per_file):
+        picked += [names[depth] for names in per_file if len(names) > depth][: n - len(picked)]
+        depth += 1
+    return picked
+
+
+def fresh_check(root: Path, home: Path, emb: Any, runs: int) -> tuple[float, list[Any], Any]:
+    """Median seconds of ``Ledger.check`` at HEAD on fresh ledgers without a
+    disk cache (new repository handle, empty symbol caches), the verdicts
+    and the last ledger."""
+    times = []
+    for _ in range(runs):
+        led = _bench.open_ledger(root, home, emb, disk_cache=False)
+        elapsed, verdicts = _bench.timed(lambda: led.check(at="HEAD"))
+        times.append(elapsed)
+    return _bench.median(times), verdicts, led
+
+
+def spread_run(root: Path, repo: GitRepo, base: str, head: str, n: int, seed: int, changed: set[str],
+               runs: int, naive_runs: int, recall: tuple[int, int] | None = None) -> dict[str, Any]:
+    """One spread configuration: record ``n`` spread decisions at ``base``
+    (hashing embedding), then cold check, parse floor and naive at ``head``."""
+    sampled = spread_symbols(repo, base, n, seed)
+    with _bench.TempDir("memvet-spread-") as home:
+        emb = _bench.make_embedder("hashing")
+        writer = _bench.open_ledger(root, home, emb, disk_cache=False)
+        record_s, _ = _bench.timed(lambda: _bench.record_sampled(writer, sampled, base))
+        decisions = writer.decisions()
+        cold_s, verdicts, led = fresh_check(root, home, emb, runs)
+        parses = led.evidence.cache.parses
+        floor = parse_floor(repo, head, sampled, changed, runs)
+        naive = [naive_check(repo, head, decisions) for _ in range(naive_runs)]
+        naive_s = _bench.median([t for t, _ in naive])
+        warm_s = _bench.median([_bench.timed(lambda: led.check(at="HEAD"))[0] for _ in range(runs)])
+        timings = None
+        if recall is not None:
+            k, repeat = recall
+            timings = recall_vs_plain(led, [_bench.query_for(s, i) for i, s in enumerate(sampled)][:50], k,
+                                      repeat)
+    statuses: dict[str, int] = {}
+    for v in verdicts:
+        statuses[v.status.value] = statuses.get(v.status.value, 0) + 1
+    memvet_state = {v.decision.id: v.status.value for v in verdicts}
+    agree = sum(1 for i, st in naive[0][1].items() if (st == "holds") == (memvet_state.get(i) == "verified"))
+    moved = [c.detail for v in verdicts for c in v.checks if c.result.value == "moved"]
+    out: dict[str, Any] = {
+        "decisions": len(decisions),
+        "files_anchored": len({s.path for s in sampled}),
+        "files_changed": floor["files"],
+        "lines_changed_files": floor["lines"],
+        "statuses": statuses,
+        "moves": moved,
+        "record_ms_total": _bench.ms(record_s),
+        "cold_parses": parses,
+        "cold_check_ms": _bench.ms(cold_s),
+        "parse_floor_ms": _bench.ms(floor["seconds"]),
+        "naive_ms": _bench.ms(naive_s),
+        "warm_check_ms": _bench.ms(warm_s),
+        "cold_vs_floor": cold_s / floor["seconds"] if floor["seconds"] else 0.0,
+        "naive_vs_cold": naive_s / cold_s,
+        "cold_ms_per_changed_file": _bench.ms(cold_s) / max(1, floor["files"]),
+        "cold_ms_per_decision": _bench.ms(cold_s) / max(1, len(decisions)),
+        "naive_agreement": f"{agree}/{len(naive[0][1])}",
+    }
+    if timings is not None:
+        out["recall"] = {**timings, "k": recall[0] if recall else 0,
+                         "recall_vs_plain": timings["recall_warm"] / timings["plain_query"],
+                         "recall_vs_plain_no_embed": timings["recall_warm_no_embed"] / timings["plain_query_no_embed"]}
+    return out
+
+
+def _progress(row: dict[str, Any]) -> None:
+    """One finished configuration on stderr, as JSON (a long run's partial result)."""
+    print(json.dumps({k: v for k, v in row.items() if k != "moves"}), file=sys.stderr, flush=True)
+
+
+def measure_spread(repo_path: str, jump: int, n_decisions: int, scale: int, repeat: int, k: int,
+                   seed: int) -> dict[str, Any]:
+    """The issue-16 configuration (see the module docstring)."""
+    root = _bench.repo_root(repo_path)
+    head = _bench.rev_parse(root, "HEAD")
+    base = _bench.rev_parse(root, f"HEAD~{jump}") if jump else head
+    repo = GitRepo(root)
+    changed = set(_bench.git(root, "diff", "--name-only", base, head).splitlines())
+    runs = max(1, min(repeat, 5))
+    rows = [spread_run(root, repo, base, head, n_decisions, seed, changed, runs, runs, recall=(k, repeat))]
+    _progress(rows[-1])
+    if scale:
+        rows.append(spread_run(root, repo, base, head, scale, seed, changed, max(1, min(runs, 3)), 1))
+        _progress(rows[-1])
+    first = rows[0]
+    targets: dict[str, Any] = {
+        "cold_le_2x_floor": first["cold_vs_floor"] <= 2.0,
+        "naive_ge_3x_cold": first["naive_vs_cold"] >= 3.0,
+        "recall_le_1.2x_plain": first["recall"]["recall_vs_plain"] <= 1.2,
+    }
+    if scale:
+        big = rows[1]
+        # Growing with changed files, not decisions: the cold check per
+        # changed file stays about the same while decisions per changed file grow.
+        targets["cold_per_changed_file_ratio"] = (big["cold_ms_per_changed_file"]
+                                                  / first["cold_ms_per_changed_file"])
+        targets["decisions_ratio"] = big["decisions"] / first["decisions"]
+        targets["changed_files_ratio"] = big["files_changed"] / max(1, first["files_changed"])
+        targets["cold_ratio"] = big["cold_check_ms"] / first["cold_check_ms"]
+    return {"benchmark": "verify_bench", "mode": "spread", "command": _bench.command_line(),
+            "repo": str(root), "base": base, "head": head, "jump": jump, "seed": seed, "repeat": repeat,
+            "cold_runs": runs, "rows": rows, "targets": targets}
+
+
+def render_spread(r: dict[str, Any]) -> str:
+    head = (f"verify_bench --spread: decisions spread over files, recorded at {r['base'][:12]} "
+            f"(HEAD~{r['jump']}), checked at {r['head'][:12]}; fresh ledgers without a disk cache; "
+            f"hashing embedding; cold figures median of {r['cold_runs']}")
+    rows = [(row["decisions"], row["files_anchored"], row["files_changed"], f"{row['lines_changed_files']:,}",
+             row["cold_check_ms"], row["parse_floor_ms"], row["naive_ms"], row["warm_check_ms"],
+             row["cold_vs_floor"], row["naive_vs_cold"], row["cold_ms_per_changed_file"], row["cold_parses"],
+             row["naive_agreement"])
+            for row in r["rows"]]
+    parts = [head, _bench.table(
+        ["decisions", "files", "changed files", "their lines", "cold check ms", "parse floor ms", "naive ms",
+         "warm check ms", "cold / floor", "naive / cold", "cold ms per changed file", "parses",
+         "agrees with naive"], rows)]
+    for row in r["rows"]:
+        parts.append(f"{row['decisions']} decisions: statuses {row['statuses']}; recorded in "
+                     f"{_bench.fmt(row['record_ms_total'] / 1000)} s; {len(row['moves'])} moves reported")
+    rec = r["rows"][0]["recall"]
+    parts.append(_bench.table(["measure", "ms"], [
+        (f"warm recall k={rec['k']} (verification included)", rec["recall_warm"]),
+        (f"plain Chroma query k={rec['k']} (same collection)", rec["plain_query"]),
+        ("warm recall, query vector precomputed", rec["recall_warm_no_embed"]),
+        ("plain Chroma query, query vector precomputed", rec["plain_query_no_embed"]),
+        ("warm recall / plain query", rec["recall_vs_plain"]),
+        ("warm recall / plain query (no embedding)", rec["recall_vs_plain_no_embed"]),
+    ]))
+    t = r["targets"]
+    lines = [f"cold check <= 2x parse floor: {t['cold_le_2x_floor']}",
+             f"naive >= 3x cold check: {t['naive_ge_3x_cold']}",
+             f"warm recall <= 1.2x plain query: {t['recall_le_1.2x_plain']}"]
+    if "cold_ratio" in t:
+        lines.append(f"scale: {_bench.fmt(t['decisions_ratio'])}x the decisions and "
+                     f"{_bench.fmt(t['changed_files_ratio'])}x the changed files took "
+                     f"{_bench.fmt(t['cold_ratio'])}x the cold check "
+                     f"({_bench.fmt(t['cold_per_changed_file_ratio'])}x per changed file)")
+    parts.append("\n".join(lines))
+    parts.append(f"command: {r['command']}")
+    return "\n\n".join(parts)
 
 
 def render(r: dict[str, Any]) -> str:
@@ -301,18 +499,30 @@ def main(argv: list[str] | None = None) -> int:
     parser = _bench.arg_parser(__doc__)
     parser.add_argument("--repo", default=".", help="any local git repository (default: .)")
     parser.add_argument("--jump", type=int, default=500, help="record at HEAD~N (default 500)")
-    parser.add_argument("--decisions", type=int, default=10, help="decisions to record (default 10)")
+    parser.add_argument("--decisions", type=int, default=None,
+                        help="decisions to record (default 10; 300 with --spread)")
     parser.add_argument("--embedding", choices=("minilm", "hashing"), default="minilm",
                         help="embedding model (default minilm, the library default)")
-    parser.add_argument("--repeat", type=int, default=20, help="repetitions of warm measurements")
+    parser.add_argument("--repeat", type=int, default=None,
+                        help="repetitions of warm measurements (default 20; 5 with --spread)")
     parser.add_argument("-k", type=int, default=5, help="recall size (default 5)")
     parser.add_argument("--per-file", type=int, default=1, help="at most this many decisions per file")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--samples", type=int, default=1,
                         help="measure cold verification on this many samples of symbols (default 1)")
+    parser.add_argument("--spread", action="store_true",
+                        help="decisions spread one per file, fresh ledgers without a disk cache, hashing "
+                             "embedding (issue 16); --decisions defaults to 300")
+    parser.add_argument("--scale", type=int, default=0,
+                        help="with --spread: measure again at this many decisions (e.g. 5000)")
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     args = parser.parse_args(argv)
-    result = measure(args.repo, args.jump, args.decisions, args.embedding, args.repeat, args.k,
+    if args.spread:
+        spread = measure_spread(args.repo, args.jump, args.decisions or 300, args.scale, args.repeat or 5,
+                                args.k, args.seed)
+        _bench.emit(spread, args.json, render_spread)
+        return 0
+    result = measure(args.repo, args.jump, args.decisions or 10, args.embedding, args.repeat or 20, args.k,
                      args.seed, args.per_file, args.samples)
     _bench.emit(result, args.json, render)
     return 0

@@ -245,11 +245,7 @@ class MemVetStore(BaseStore):
 
     def _decisions_in(self, prefix: tuple[str, ...]) -> list[Decision]:
         """The store's decisions under a namespace prefix, oldest first."""
-        if prefix:
-            found = self.ledger._effective(self.ledger.store.with_any("tags", [NS_TAG + _path(prefix)]))
-            found.sort(key=lambda d: (d.created_at, d.id))
-        else:
-            found = self.ledger.decisions()
+        found = self.ledger.tagged([NS_TAG + _path(prefix)]) if prefix else self.ledger.decisions()
         return [d for d in found if _item_of(d) is not None]
 
     @staticmethod
@@ -289,8 +285,7 @@ class MemVetStore(BaseStore):
         return Item(value=value, key=key, namespace=namespace, created_at=created, updated_at=updated)
 
     def _find(self, namespace: tuple[str, ...], key: str) -> tuple[Decision, float] | None:
-        found = self.ledger._effective(self.ledger.store.with_any("tags", [_item_tag(namespace, key)]))
-        found.sort(key=lambda d: (d.created_at, d.id))
+        found = self.ledger.tagged([_item_tag(namespace, key)])
         return self._latest(found).get((namespace, key))
 
     def _get(self, op: GetOp) -> Item | None:
@@ -299,7 +294,7 @@ class MemVetStore(BaseStore):
         if hit is None:
             return None
         decision, first = hit
-        verdict = self.ledger.verifier.verdict(decision, self.ledger.snapshot(self.at))
+        verdict = self.ledger.verdicts([decision], self.at)[0]
         if verdict.status.group not in self.include:
             return None
         stored = self._stored_values([decision.id]).get(decision.id)
@@ -326,7 +321,7 @@ class MemVetStore(BaseStore):
                 n *= 4
             scored = [(i.verdict, i.score, i.score) for i in items]
         else:
-            verdicts = self.ledger.verifier.verdicts([d for d, _ in latest.values()], snap)
+            verdicts = self.ledger.verdicts([d for d, _ in latest.values()], snap)
             scored = [(v, None, by_id[v.decision.id][1]) for v in verdicts if v.status.group in self.include]
         values = self._stored_values([v.decision.id for v, _, _ in scored])
         found = []

@@ -34,9 +34,9 @@ from memvet import (
     RecordResult,
     UnknownDecisionError,
     UsageError,
+    one_line,
     render_blocks,
 )
-from memvet._text import one_line
 from memvet_langchain._convert import GROUPS, check_groups, require_ledger
 
 __all__ = [

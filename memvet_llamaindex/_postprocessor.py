@@ -133,8 +133,7 @@ class MemVetPostprocessor(BaseNodePostprocessor):
                 decisions.append(decision)
         if not decisions:
             return {}
-        snap = self._ledger.snapshot(self.at)
-        return {v.id: v for v in self._ledger.verifier.verdicts(decisions, snap)}
+        return {v.id: v for v in self._ledger.verdicts(decisions, self.at)}
 
 
 def _annotated(scored: NodeWithScore, status: str, reason: str, group: str,

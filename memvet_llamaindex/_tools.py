@@ -8,8 +8,15 @@ from typing import ClassVar
 from llama_index.core.tools.tool_spec.base import BaseToolSpec
 
 import memvet
-from memvet import Ledger, Lifecycle, RecordResult, Status, UsageError, render_blocks
-from memvet._text import one_line
+from memvet import (
+    Ledger,
+    Lifecycle,
+    RecordResult,
+    Status,
+    UsageError,
+    one_line,
+    render_blocks,
+)
 from memvet_llamaindex._checks import GROUPS, check_groups, names, require_ledger
 
 __all__ = ["MemVetToolSpec"]

@@ -32,14 +32,14 @@ from memvet import (
     changed_since,
     excerpts,
     frame,
+    one_line,
     render_blocks,
 )
-from memvet._text import one_line
 
 __all__ = ["GROUPS", "MAX_K", "Answer", "MemvetTools", "error_answer"]
 
 #: The recall groups, in the order they are rendered.
-GROUPS = ("current", "caution", "history")
+GROUPS: tuple[str, ...] = tuple(memvet.RecallGroup)
 
 #: Most decisions one recall returns.
 MAX_K = 50

@@ -51,26 +51,30 @@ from memvet._exchange import (
     export_jsonl,
     import_jsonl,
 )
-from memvet._ledger import Ledger
+from memvet._ledger import Ledger, require_ledger
 from memvet._model import (
     WORKTREE,
     Anchor,
     AnchorCheck,
     AnchorKind,
     AnchorResult,
+    ChangeKind,
     Conflict,
     Decision,
     Lifecycle,
     Proposal,
     Recall,
+    RecallGroup,
     RecallItem,
     Receipt,
+    ReceiptAction,
+    RecordOutcome,
     RecordResult,
     Status,
     Verdict,
 )
-from memvet._recall import evidence_note, frame, render_blocks
-from memvet._relations import Contradiction, contradictions
+from memvet._recall import check_groups, evidence_note, frame, render_blocks
+from memvet._text import one_line
 
 __version__ = "0.1.0"
 
@@ -85,6 +89,7 @@ __all__ = [
     "AnchorResult",
     "AnchorSpec",
     "AuthenticationError",
+    "ChangeKind",
     "ClaimContradictsCodeError",
     "Config",
     "Conflict",
@@ -114,8 +119,11 @@ __all__ = [
     "Proposal",
     "QuoteNotFoundError",
     "Recall",
+    "RecallGroup",
     "RecallItem",
     "Receipt",
+    "ReceiptAction",
+    "RecordOutcome",
     "RecordResult",
     "RepositoryError",
     "Status",
@@ -134,6 +142,7 @@ __all__ = [
     "absent",
     "agent_context",
     "changed_since",
+    "check_groups",
     "claim_terms",
     "contradictions",
     "dependency",
@@ -145,9 +154,11 @@ __all__ = [
     "frame",
     "import_jsonl",
     "load_config",
+    "one_line",
     "parse_anchor",
     "quoted",
     "render_blocks",
+    "require_ledger",
     "symbol",
     "with_quote",
 ]

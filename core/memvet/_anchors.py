@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+import pygit2
 from packaging.utils import canonicalize_name
 
 from memvet import _claims, _code, _manifests
@@ -27,22 +28,25 @@ from memvet._errors import (
     InvalidAnchorError,
     MemvetError,
     QuoteNotFoundError,
-    UnknownRevisionError,
     UnsupportedFileError,
     UsageError,
 )
-from memvet._git import Change, GitRepo, Snapshot
+from memvet._git import GitRepo, Snapshot
 from memvet._model import Anchor, AnchorCheck, AnchorKind, AnchorResult
+from memvet._moves import GENERATED, Lost, MoveSearch
 
 __all__ = [
     "QUOTE_INTACT",
     "AnchorSpec",
     "Evidence",
+    "Recorded",
     "absent",
     "dependency",
     "file",
+    "is_text",
     "parse_anchor",
     "quoted",
+    "recorded_file",
     "symbol",
     "with_quote",
 ]
@@ -341,11 +345,46 @@ def _text_problem(data: bytes, limit: int) -> str:
     return ""
 
 
-#: Generated, vendored and bundled files: never where a symbol "moved" to.
-_GENERATED = re.compile(
-    r"(^|/)(dist|build|node_modules|vendor|third_party|\.venv|site-packages)/"
-    r"|\.min\.(js|css)$|\.bundle\.js$|(^|/)[^/]*\.generated\.[^/]+$"
-)
+def is_text(data: bytes) -> bool:
+    """True for content MemVet reads as text: no NUL byte in its first 8 KiB
+    and valid UTF-8 (the rule every anchor check applies, without its size
+    limit)."""
+    return not _text_problem(data, len(data))
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """An anchored file as it was when its decision was recorded.
+
+    Attributes:
+        data: Its content, or ``None`` when this repository has neither the
+            recorded blob nor the recorded commit (a shallow clone).
+        blob_id: The blob ``data`` came from (``""`` when none).
+        source: Where it came from, for a label: ``"as recorded"`` or
+            ``"at the recorded commit <sha8>"``.
+    """
+
+    data: bytes | None
+    blob_id: str = ""
+    source: str = ""
+
+
+def recorded_file(git: GitRepo, anchor: Anchor, commit: str) -> Recorded:
+    """The file ``anchor`` was recorded on: its recorded blob when git has it,
+    else the path at the recorded ``commit``.
+
+    The one place that answers "what did the evidence look like then", for
+    the hasher's baseline, ``show``'s diffs and the audit's.
+    """
+    data = git.blob_data(anchor.blob_id) if anchor.blob_id else None
+    if data is not None:
+        return Recorded(data, anchor.blob_id, "as recorded")
+    if commit and git.has_commit(commit):
+        old = git.snapshot(commit)
+        data = old.read(anchor.path)
+        if data is not None:
+            return Recorded(data, old.blob_id(anchor.path) or "", f"at the recorded commit {commit[:8]}")
+    return Recorded(None)
 
 
 def _span_text(data: bytes, start_line: int, end_line: int) -> str:
@@ -395,11 +434,6 @@ def _module_names(path: str) -> list[str]:
     if parts and parts[-1] in ("__init__", "index", "mod"):
         parts = parts[:-1]
     return [".".join(parts[i:]) for i in range(len(parts))]
-
-
-def _segments(name: str) -> list[str]:
-    """The segments of a qualified name, without parameters or quotes."""
-    return [seg.strip('"') for seg in name.split("(", 1)[0].split(".") if seg.strip('"')]
 
 
 class _Unparseable(Exception):
@@ -458,7 +492,7 @@ class Evidence:
         self._manifest_cache: LRU[tuple[str, str], list[_manifests.Declared]] = LRU(1024)
         self._project_cache: LRU[tuple[str, str], list[str]] = LRU(256)
         self._contains_cache: LRU[tuple[str, bytes], bool] = LRU(65536)
-        self._changes: dict[tuple[str, str], list[Change] | None] = {}
+        self.moves = MoveSearch(self)
 
     # ================================================================ resolve
 
@@ -635,7 +669,7 @@ class Evidence:
                             return True
         first, last = segments[0].encode(), segments[-1].encode()
         for p in paths:
-            if _code.language_for_path(p) is None or _GENERATED.search(p):
+            if _code.language_for_path(p) is None or GENERATED.search(p):
                 continue
             data = snap.read(p) or b""
             if last in data and first in data and self._defines(p, text, snap):
@@ -696,6 +730,35 @@ class Evidence:
 
     def check(self, anchor: Anchor, snap: Snapshot, recorded_commit: str) -> AnchorCheck:
         """Check one recorded anchor at ``snap``; never raises for drift."""
+        return self.check_many([(anchor, recorded_commit)], snap)[0]
+
+    def check_many(self, items: Sequence[tuple[Anchor, str]], snap: Snapshot) -> list[AnchorCheck]:
+        """Check ``(anchor, recorded commit)`` pairs at ``snap``, in order.
+
+        The symbols missing from their paths are looked for together, in one
+        move search (see :mod:`memvet._moves`), after every other check.
+        Never raises for drift; an anchor that could not be checked is
+        ``UNVERIFIABLE`` and the batch goes on.
+        """
+        out: list[AnchorCheck | None] = []
+        lost: list[tuple[int, Lost]] = []
+        for anchor, recorded_commit in items:
+            found = self._check_one(anchor, snap, recorded_commit)
+            if isinstance(found, Lost):
+                lost.append((len(out), found))
+                out.append(None)
+            else:
+                out.append(found)
+        if lost:
+            try:
+                moved = self.moves.find([item for _, item in lost], snap)
+            except MemvetError as exc:
+                moved = [_unverifiable(item.anchor, exc) for _, item in lost]
+            for (i, _), check in zip(lost, moved, strict=True):
+                out[i] = check
+        return [c for c in out if c is not None]
+
+    def _check_one(self, anchor: Anchor, snap: Snapshot, recorded_commit: str) -> AnchorCheck | Lost:
         try:
             if anchor.kind is AnchorKind.SYMBOL:
                 return self._check_symbol(anchor, snap, recorded_commit)
@@ -707,7 +770,7 @@ class Evidence:
         except MemvetError as exc:
             # Could not check (git failed, a manifest does not parse): this
             # one anchor is unverifiable and the batch goes on.
-            return AnchorCheck(anchor, AnchorResult.UNVERIFIABLE, f"{anchor.spec}: could not check: {exc}")
+            return _unverifiable(anchor, exc)
 
     # ---------------------------------------------------------------- symbols
 
@@ -730,6 +793,28 @@ class Evidence:
         except _Unparseable as exc:
             return str(exc)
 
+    def unreadable(self, data: bytes) -> str:
+        """Why ``data`` cannot be parsed as text (too large, binary, not
+        UTF-8), or ``""``."""
+        return _text_problem(data, self.max_file_bytes)
+
+    def table_at(self, path: str, language: str, snap: Snapshot) -> _code.SymbolTable | None:
+        """The symbol table of ``path`` at ``snap`` (None: absent or unparseable)."""
+        blob = snap.blob_id(path)
+        if blob is None:
+            return None
+        table = self._table(path, blob, language, snap)
+        return None if isinstance(table, str) else table
+
+    def symbol_at(self, path: str, language: str, qualname: str, snap: Snapshot) -> _code.Symbol | None:
+        """One symbol of ``path`` at ``snap`` by exact qualified name (None:
+        absent, or the file cannot be parsed)."""
+        blob = snap.blob_id(path)
+        if blob is None:
+            return None
+        found = self._symbol(path, blob, language, qualname, snap)
+        return None if isinstance(found, str) else found[0]
+
     def _loader(self, path: str, snap: Snapshot) -> Callable[[], bytes]:
         def load() -> bytes:
             data = snap.read(path) or b""
@@ -748,15 +833,14 @@ class Evidence:
         """
         if anchor.hash_version == _code.HASH_VERSION:
             return anchor.body_hash, anchor.shape or anchor.body_hash
-        blob_id = anchor.blob_id
-        data = self.git.blob_data(blob_id)
-        if data is None and self.git.has_commit(recorded_commit):
-            old = self.git.snapshot(recorded_commit)
-            blob_id = old.blob_id(anchor.path) or ""
-            data = old.read(anchor.path)
+        then = recorded_file(self.git, anchor, recorded_commit)
+        data = then.data
         if data is None:
             return None
-        sym, _ = self.cache.symbol(blob_id, anchor.language, anchor.name, lambda: data)
+        sym, _ = self.cache.symbol(then.blob_id, anchor.language, anchor.name, lambda: data)
+        if sym is None:  # recorded under older naming rules: its bare name, if only one
+            found = self.cache.table(then.blob_id, anchor.language, lambda: data).lookup(anchor.name)
+            sym = found[0] if len(found) == 1 else None
         if sym is None:
             return (f"{anchor.spec}: recorded with hasher v{anchor.hash_version}; the naming rules of "
                     f"v{_code.HASH_VERSION} give no symbol that name in the recorded file (e.g. an "
@@ -764,7 +848,18 @@ class Evidence:
                     "assignment); revalidate it")
         return sym.hash, sym.shape
 
-    def _check_symbol(self, a: Anchor, snap: Snapshot, recorded_commit: str) -> AnchorCheck:
+    def symbol_lines(self, data: bytes, language: str, name: str) -> tuple[int, list[str]] | None:
+        """Where symbol ``name`` starts in ``data`` and its lines (decorators
+        to its last line), parsed through the symbol cache; ``None`` when it
+        is not defined there or ``data`` is not text."""
+        if not is_text(data):
+            return None
+        sym, _ = self.cache.symbol(str(pygit2.hash(data)), language, name, lambda: data)
+        if sym is None:
+            return None
+        return sym.start_line, data.decode("utf-8").splitlines()[sym.start_line - 1: sym.end_line]
+
+    def _check_symbol(self, a: Anchor, snap: Snapshot, recorded_commit: str) -> AnchorCheck | Lost:
         blob = snap.blob_id(a.path)
         if blob == a.blob_id:
             return AnchorCheck(a, AnchorResult.HOLDS, f"{a.spec}: file unchanged")
@@ -784,6 +879,8 @@ class Evidence:
             if isinstance(found, str):
                 return AnchorCheck(a, AnchorResult.UNVERIFIABLE, f"{a.spec}: {a.path} is now {found}")
             sym, has_errors = found
+            if sym is None:
+                sym = self._follow(a, blob, snap)
             if sym is not None:
                 if sym.has_error:
                     return AnchorCheck(
@@ -795,10 +892,11 @@ class Evidence:
                     return AnchorCheck(a, AnchorResult.HOLDS, f"{a.spec}: body unchanged", line=sym.start_line)
                 if a.quote:
                     return self._quote_check(a, snap, sym.start_line, sym.end_line)
+                now = "now lines" if sym.qualname == a.name else f"now {sym.qualname}, lines"
                 return AnchorCheck(
                     a, AnchorResult.CHANGED,
                     f"{a.spec}: the body changed since {recorded_commit[:8]} "
-                    f"(now lines {sym.start_line}-{sym.end_line})",
+                    f"({now} {sym.start_line}-{sym.end_line})",
                     line=sym.start_line,
                 )
             if has_errors:
@@ -807,7 +905,19 @@ class Evidence:
                     f"{a.spec}: {a.path} has syntax errors and {a.name} is not found in it; "
                     "it may only be hidden by the error",
                 )
-        return self._find_moved_symbol(a, snap, recorded_commit, baseline, shape, file_exists=blob is not None)
+        return Lost(a, recorded_commit, baseline, shape, file_exists=blob is not None)
+
+    def _follow(self, a: Anchor, blob: str, snap: Snapshot) -> _code.Symbol | None:
+        """The symbol ``a`` became in its own file when its exact name is
+        gone: a new signature (see :func:`memvet._code.follow`). Parses the
+        recorded and the current file in full, only on this rare path."""
+        data = self.git.blob_data(a.blob_id)
+        if data is None or _text_problem(data, self.max_file_bytes):
+            return None
+        table = self._table(a.path, blob, a.language, snap)
+        if isinstance(table, str):
+            return None
+        return _code.follow(self.cache.table(a.blob_id, a.language, lambda: data), table, a.name)
 
     def _quote_check(self, a: Anchor, snap: Snapshot, start_line: int, end_line: int) -> AnchorCheck:
         """A changed body (or file, ``end_line`` 0) judged by its quote: the
@@ -834,123 +944,6 @@ class Evidence:
             line=start_line if end_line else 0,
         )
 
-    def _changed_paths(self, recorded_commit: str, snap: Snapshot, path: str) -> list[str]:
-        """Candidate paths for a move: renames of ``path`` first, then every
-        file changed since the recorded commit (all files when the commit is
-        not in the history), leaving out generated and vendored files."""
-        # Kept per (commit, commit) pair only: the working tree moves on while
-        # a process lives, so its diff is taken afresh on every move search.
-        key = (recorded_commit, snap.name)
-        if snap.commit is None or key not in self._changes:
-            try:
-                found: list[Change] | None = self.git.changes(recorded_commit, snap)
-            except UnknownRevisionError:
-                found = None
-            if snap.commit is None:
-                changes = found
-            else:
-                changes = self._changes[key] = found
-        else:
-            changes = self._changes[key]
-        if changes is None:
-            listed = [p for p in snap.paths() if p != path]
-        else:
-            renamed = [c.new_path for c in changes if c.kind == "renamed" and c.old_path == path]
-            rest = [c.new_path for c in changes
-                    if c.kind in ("added", "modified", "renamed") and c.new_path != path
-                    and c.new_path not in renamed]
-            listed = renamed + rest
-        return [p for p in listed if not _GENERATED.search(p)]
-
-    def _body_markers(self, a: Anchor) -> list[tuple[bytes, bytes]]:
-        """The three longest words of the recorded symbol's code (its own name,
-        comments and docstrings left out): the same body under another name
-        holds all of them, so other files are skipped without parsing."""
-        data = self.git.blob_data(a.blob_id)
-        if data is None or _text_problem(data, self.max_file_bytes):
-            return []
-        sym, _ = self.cache.symbol(a.blob_id, a.language, a.name, lambda: data)
-        if sym is None:
-            return []
-        words: set[bytes] = set()
-        in_docstring = False
-        for line in data.splitlines()[sym.start_line - 1 : sym.end_line]:
-            text = line.strip()
-            quotes = text.count(b'"""') + text.count(b"'''")
-            if in_docstring or quotes:
-                in_docstring = in_docstring != (quotes % 2 == 1)
-                continue
-            if text.startswith((b"#", b"//", b"/*", b"*")):
-                continue
-            words.update(re.findall(rb"[A-Za-z_][A-Za-z0-9_]{3,}", text))
-        words -= {seg.encode() for seg in _segments(a.name)}
-        return [(w, re.escape(w)) for w in sorted(words, key=lambda w: (-len(w), w))[:3]]
-
-    def _contains(self, path: str, blob: str, patterns: list[tuple[bytes, bytes]], snap: Snapshot) -> list[bool]:
-        """Whether the blob holds each ``(word, pattern)``: ``pattern`` as a
-        whole word, looked for only where the plain ``word`` occurs at all (a
-        byte search, tens of times faster than the regular expression over a
-        file). Cached by (blob, pattern): a warm check never reads the
-        candidate files again."""
-        out: list[bool] = []
-        data: bytes | None = None
-        for word, pattern in patterns:
-            found = self._contains_cache.get((blob, pattern))
-            if found is None:
-                if data is None:
-                    data = snap.read(path) or b""
-                found = word in data and re.search(
-                    rb"(?<![A-Za-z0-9_])" + pattern + rb"(?![A-Za-z0-9_])", data) is not None
-                self._contains_cache.put((blob, pattern), found)
-            out.append(found)
-        return out
-
-    def _find_moved_symbol(self, a: Anchor, snap: Snapshot, recorded_commit: str, baseline: str,
-                           shape: str, *, file_exists: bool) -> AnchorCheck:
-        # Every segment of the qualified name must appear as a word for a
-        # same-name move; all of the body's three longest words for a renamed one.
-        segments = [(seg.encode(), re.escape(seg.encode())) for seg in _segments(a.name)]
-        if a.language == "python":  # every segment of a Python qualname is a def or class
-            segments = [(word, rb"(?:def|class)\s+" + seg) for word, seg in segments]
-        markers = self._body_markers(a)
-        same_name: list[str] = []
-        same_body: list[str] = [a.path] if file_exists else []
-        for path in self._changed_paths(recorded_commit, snap, a.path):
-            if _code.language_for_path(path) != a.language:
-                continue
-            blob = snap.blob_id(path)
-            if blob is None:
-                continue
-            hits = self._contains(path, blob, segments + markers, snap)
-            if all(hits[: len(segments)]):
-                same_name.append(path)
-            if markers and all(hits[len(segments):]):  # no words to look for: too small to chase
-                same_body.append(path)
-        for path in same_name:
-            table = self._table(path, snap.blob_id(path) or "", a.language, snap)
-            sym = None if isinstance(table, str) else table.symbols.get(a.name)
-            if sym is not None:
-                also = "" if sym.hash == baseline else " (and its body changed)"
-                return AnchorCheck(
-                    a, AnchorResult.MOVED, f"{a.spec}: moved from {a.path} to {path}{also}",
-                    new_path=path, new_name=a.name, line=sym.start_line,
-                )
-        for path in same_body:
-            table = self._table(path, snap.blob_id(path) or "", a.language, snap)
-            if isinstance(table, str):
-                continue
-            for sym in table.by_hash(shape) or table.by_hash(baseline):
-                return AnchorCheck(
-                    a, AnchorResult.MOVED,
-                    f"{a.spec}: moved from {a.path}::{a.name} to {path}::{sym.qualname} (same body)",
-                    new_path=path, new_name=sym.qualname, line=sym.start_line,
-                )
-        if file_exists:
-            detail = f"{a.spec}: {a.name} is no longer defined in {a.path} and was not found elsewhere"
-        else:
-            detail = f"{a.spec}: {a.path} was deleted and {a.name} was not found elsewhere"
-        return AnchorCheck(a, AnchorResult.MISSING, detail)
-
     # ---------------------------------------------------------------- files
 
     def _check_file(self, a: Anchor, snap: Snapshot, recorded_commit: str) -> AnchorCheck:
@@ -961,7 +954,7 @@ class Evidence:
             return self._quote_check(a, snap, 1, 0)
         if blob is not None:
             return AnchorCheck(a, AnchorResult.CHANGED, f"{a.path}: content changed since {recorded_commit[:8]}")
-        for path in self._changed_paths(recorded_commit, snap, a.path):
+        for path in self.moves.candidate_paths(recorded_commit, snap, a.path)[0]:
             if snap.blob_id(path) == a.blob_id:
                 return AnchorCheck(a, AnchorResult.MOVED, f"{a.path}: moved to {path}", new_path=path)
         return AnchorCheck(a, AnchorResult.MISSING, f"{a.path}: the file was deleted")
@@ -1167,3 +1160,7 @@ class Evidence:
         if latin:
             holds += f" (read as Latin-1 or bytes, not being UTF-8: {_listed(latin)})"
         return AnchorCheck(a, AnchorResult.HOLDS, holds)
+
+
+def _unverifiable(anchor: Anchor, exc: MemvetError) -> AnchorCheck:
+    return AnchorCheck(anchor, AnchorResult.UNVERIFIABLE, f"{anchor.spec}: could not check: {exc}")

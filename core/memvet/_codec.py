@@ -106,13 +106,13 @@ def decision_from_record(record_id: str, document: str | None, meta: Mapping[str
         CorruptRecordError: The record is not a decision this code can read.
     """
     if not meta:
-        raise CorruptRecordError(f"decision {record_id}: no metadata")
+        raise CorruptRecordError(f"decision {record_id}: no metadata", record_id)
     try:
         schema = int(meta.get("schema", 0))
         if schema < 1 or schema > SCHEMA_VERSION:
             raise CorruptRecordError(
                 f"decision {record_id}: schema {schema} is not one this version of memvet reads "
-                f"(up to {SCHEMA_VERSION})"
+                f"(up to {SCHEMA_VERSION})", record_id
             )
         anchors = tuple(Anchor.from_dict(a) for a in json.loads(str(meta.get("anchors", "[]"))))
         tags = meta.get("tags") or ()
@@ -139,7 +139,7 @@ def decision_from_record(record_id: str, document: str | None, meta: Mapping[str
     except CorruptRecordError:
         raise
     except (KeyError, ValueError, TypeError, json.JSONDecodeError) as exc:
-        raise CorruptRecordError(f"decision {record_id}: cannot decode ({exc})") from exc
+        raise CorruptRecordError(f"decision {record_id}: cannot decode ({exc})", record_id) from exc
 
 
 def receipt_metadata(receipt: Receipt) -> dict[str, Any]:
@@ -153,10 +153,12 @@ def receipt_metadata(receipt: Receipt) -> dict[str, Any]:
         "to": receipt.to_lifecycle,
         "at": float(receipt.at),
     }
-    for key in ("reason", "author", "commit", "related"):
+    for key in ("reason", "author", "commit", "related", "imported_by"):
         value = getattr(receipt, key)
         if value:
             meta[key] = value
+    if receipt.imported_at:
+        meta["imported_at"] = float(receipt.imported_at)
     return meta
 
 
@@ -167,7 +169,7 @@ def receipt_from_record(record_id: str, meta: Mapping[str, Any] | None) -> Recei
         CorruptRecordError: The record is not a receipt this code can read.
     """
     if not meta:
-        raise CorruptRecordError(f"receipt {record_id}: no metadata")
+        raise CorruptRecordError(f"receipt {record_id}: no metadata", record_id)
     try:
         return Receipt(
             id=record_id,
@@ -180,6 +182,8 @@ def receipt_from_record(record_id: str, meta: Mapping[str, Any] | None) -> Recei
             at=float(meta["at"]),
             commit=str(meta.get("commit", "")),
             related=str(meta.get("related", "")),
+            imported_at=float(meta.get("imported_at", 0.0)),
+            imported_by=str(meta.get("imported_by", "")),
         )
     except (KeyError, ValueError, TypeError) as exc:
-        raise CorruptRecordError(f"receipt {record_id}: cannot decode ({exc})") from exc
+        raise CorruptRecordError(f"receipt {record_id}: cannot decode ({exc})", record_id) from exc

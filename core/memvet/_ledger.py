@@ -12,12 +12,13 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from memvet import _code
+from memvet import _chroma, _code
+from memvet._about import about
 from memvet._anchors import AnchorSpec, Evidence, parse_anchor
 from memvet._cache import SymbolCache
 from memvet._claims import bind, claim_terms, render_unbound
 from memvet._codec import anchor_keys
-from memvet._config import check_agent_writes
+from memvet._config import DUPLICATE_THRESHOLD, SIMILARITY_THRESHOLD, check_agent_writes
 from memvet._embedding import Embedder, MiniLMEmbedder, as_embedder, load_embedding, spec_for
 from memvet._errors import (
     AmbiguousIdError,
@@ -44,27 +45,22 @@ from memvet._model import (
     Proposal,
     Recall,
     Receipt,
+    ReceiptAction,
+    RecordOutcome,
     RecordResult,
     Status,
     Verdict,
 )
+from memvet._reads import OnVerdict
 from memvet._recall import GROUPS, check_include, group_recall
 from memvet._relations import contradictions, render_refusal
-from memvet._store import (
-    CLIENT_LOCK,
-    ChromaStore,
-    Intent,
-    has_cached_system,
-    http_client,
-    is_persistent,
-    persistent_client,
-)
+from memvet._store import ChromaStore, Intent, collection_name
 from memvet._verify import Verifier
 
 if TYPE_CHECKING:
     import pygit2
 
-__all__ = ["Ledger"]
+__all__ = ["Ledger", "require_ledger"]
 
 log = logging.getLogger(__name__)
 
@@ -176,12 +172,6 @@ def compose_namespace(base: str, team: str | None = None, user: str | None = Non
     return out
 
 
-def _settings() -> Any:
-    from chromadb.config import Settings
-
-    return Settings(anonymized_telemetry=False)
-
-
 class Ledger:
     """Decisions with evidence, re-checked against the code at every read.
 
@@ -203,7 +193,7 @@ class Ledger:
 
     def __init__(self, git: GitRepo, store: ChromaStore, embedder: Embedder, *,
                  namespace: str, cache: SymbolCache | None = None,
-                 similarity_threshold: float = 0.80, duplicate_threshold: float = 0.95,
+                 similarity_threshold: float = SIMILARITY_THRESHOLD, duplicate_threshold: float = DUPLICATE_THRESHOLD,
                  agent_writes: str = "proposed", clock: Callable[[], float] = time.time) -> None:
         self.git = git
         self.store = store
@@ -224,8 +214,8 @@ class Ledger:
     def open(cls, repo: str | os.PathLike[str] = ".", *, path: str | os.PathLike[str] | None = None,
              client: Any = None, server: str | None = None, token: str | None = None,
              embedding: Any = None, namespace: str | None = None, team: str | None = None,
-             user: str | None = None, similarity_threshold: float = 0.80,
-             duplicate_threshold: float = 0.95, disk_cache: bool = True,
+             user: str | None = None, similarity_threshold: float = SIMILARITY_THRESHOLD,
+             duplicate_threshold: float = DUPLICATE_THRESHOLD, disk_cache: bool = True,
              lock_timeout: float = DEFAULT_LOCK_TIMEOUT, agent_writes: str | None = None,
              clock: Callable[[], float] = time.time) -> Ledger:
         """Open (or create) the ledger of a repository.
@@ -307,24 +297,25 @@ class Ledger:
         _keep_out_of_scans(git, home)
         base = namespace if namespace is not None else _identity(git, home / "identity.json")
         ns = compose_namespace(base, team, user)
+        collection_name(ns)  # a namespace that would take another's collection is refused before any write
         owned = client is None and server is None
         if client is None and server is not None:
-            client = http_client(server, token)
+            client = _chroma.http_client(server, token)
         lock = None
         if client is None:
             lock = LocalLock(home, lock_timeout)
             folder = str(home / "chroma")
             try:
-                with CLIENT_LOCK:
-                    if has_cached_system(folder):
+                with _chroma.CLIENT_LOCK:
+                    if _chroma.has_cached_system(folder):
                         # This process opened the folder before: its cached index may
                         # predate another process's writes, so reload it on first use.
                         lock.opened_generation = "(cached by this process)"
-                    client = persistent_client(folder, _settings())
+                    client = _chroma.persistent_client(folder)
             except StoreError as exc:
                 _raise_if_read_only(exc, home)
                 raise
-        elif is_persistent(client):
+        elif _chroma.is_persistent(client):
             # A client opened elsewhere may predate the last write: reload it first.
             lock = LocalLock(home, lock_timeout)
             lock.opened_generation = "(client opened by the caller)"
@@ -393,11 +384,17 @@ class Ledger:
 
     def decisions(self) -> list[Decision]:
         """Every decision in the namespace, oldest first (corrupt records skipped)."""
-        found, bad = self.store.all_decisions()
+        found, bad = self.records()
         for exc in bad:
-            log.warning("%s", exc)
-        found.sort(key=lambda d: (d.created_at, d.id))
+            log.warning("skipping a corrupt record: %s", exc)
         return self._effective(found)
+
+    def tagged(self, tags: Iterable[str]) -> list[Decision]:
+        """Every decision carrying any of ``tags``, effective lifecycle,
+        oldest first (asked of Chroma as a ``where``: for narrow tags)."""
+        found = self._effective(self.store.with_any("tags", list(tags)))
+        found.sort(key=lambda d: (d.created_at, d.id))
+        return found
 
     def snapshot(self, at: str | None = None) -> Snapshot:
         """The target of a read (``None``: the working tree)."""
@@ -407,18 +404,77 @@ class Ledger:
         """The verdict on one decision at ``at``."""
         return self.verifier.verdict(self.get(decision_id), self.snapshot(at))
 
-    def check(self, at: str | None = None) -> list[Verdict]:
+    def verdicts(self, decisions: Iterable[Decision], at: str | Snapshot | None = None, *,
+                 now: float | None = None, on_verdict: OnVerdict | None = None) -> list[Verdict]:
+        """Verdicts on the given decisions, their lifecycles taken as given.
+
+        For callers that choose what to check: a filtered list, or decisions
+        shown as they stood at another time (the audit checks a superseded
+        decision as active at commits before its supersede).
+
+        Args:
+            decisions: What to check, in order.
+            at: The target: a revision, ``None`` for the working tree, or a
+                snapshot from :meth:`snapshot` (to check many lists at one
+                target without resolving it again).
+            now: The clock for expiry (seconds since the epoch); default now.
+            on_verdict: Called once per decision as its verdict is made (in
+                the order the work finishes, not the input order).
+
+        Returns:
+            One verdict per decision, in the input order.
+        """
+        snap = at if isinstance(at, Snapshot) else self.snapshot(at)
+        return self.verifier.verdicts(decisions, snap, now, on_verdict=on_verdict)
+
+    def check(self, at: str | None = None, *, on_verdict: OnVerdict | None = None) -> list[Verdict]:
         """Verdicts on every decision in the namespace, whatever its status.
 
         A record that cannot be decoded is reported as ``needs_revalidation``
         with the reason, and every other decision is still checked.
+
+        Args:
+            at: The target (default: the working tree).
+            on_verdict: Called once per verdict as it is made, corrupt
+                records included (for a progress bar).
         """
         snap = self.snapshot(at)
+        found, bad = self.records()
+        verdicts = self.verifier.verdicts(self._effective(found), snap, on_verdict=on_verdict)
+        for exc in bad:
+            verdicts.append(_corrupt_verdict(exc, snap.name))
+            if on_verdict is not None:
+                on_verdict(verdicts[-1])
+        return verdicts
+
+    def records(self) -> tuple[list[Decision], list[CorruptRecordError]]:
+        """Every decision as stored, oldest first, and the records that did
+        not decode.
+
+        Unlike :meth:`decisions`, lifecycles are as written: a decision whose
+        supersede was interrupted before its own record changed still reads
+        ``active`` here (an export keeps what is stored, and an import then
+        applies the same rule as any read).
+        """
         found, bad = self.store.all_decisions()
         found.sort(key=lambda d: (d.created_at, d.id))
-        verdicts = self.verifier.verdicts(self._effective(found), snap)
-        verdicts.extend(_corrupt_verdict(exc, snap.name) for exc in bad)
-        return verdicts
+        return found, bad
+
+    def count(self) -> int:
+        """How many decision records the namespace holds (unreadable ones included)."""
+        return self.store.count()
+
+    @property
+    def pinned_embedding(self) -> str:
+        """The name of the embedding that made the stored vectors (``""``
+        while nothing is stored)."""
+        return self.store.pinned()
+
+    @property
+    def parses(self) -> int:
+        """How many symbol tables this ledger has parsed (cache misses), for
+        measuring how much a long walk reused."""
+        return self.evidence.cache.parses
 
     def recall(self, query: str, k: int = 5, at: str | None = None,
                include: Iterable[str] = GROUPS, *, tags: str | Iterable[str] | None = None,
@@ -524,7 +580,7 @@ class Ledger:
 
     # ================================================================= writes
 
-    def _receipt(self, decision_id: str, action: str, before: str, after: str, *, reason: str,
+    def _receipt(self, decision_id: str, action: ReceiptAction, before: str, after: str, *, reason: str,
                  author: str, at: float, commit: str, related: str = "") -> Receipt:
         return Receipt(
             id="r-" + _new_id(), decision_id=decision_id, action=action, from_lifecycle=before,
@@ -788,7 +844,7 @@ class Ledger:
         open_proposals: list[Decision] = []
         for d in candidates:
             if (not confirm_duplicates or scores[d.id] < self.duplicate_threshold
-                    or anchor_keys(d.anchors) != keys):
+                    or _evidence(d.anchors) != _evidence(resolved)):
                 continue
             if d.lifecycle is Lifecycle.ACTIVE and old is None:
                 return self._confirm(d, author, now, snap.base_commit)
@@ -815,32 +871,36 @@ class Ledger:
             author=author, created_at=now, commit=snap.base_commit, hash_version=_code.HASH_VERSION,
             namespace=self.namespace, expires_at=float(expires_at or 0.0), unbound=declared,
         )
-        # Crash safety: one journaled act. The successor (with its pointer) is
-        # written first, so a read already treats `old` as superseded from that
-        # moment; the old record's update and the receipts follow, and a crash
-        # in between is finished by the next write (Ledger.repair).
-        receipts = [self._receipt(decision.id, "propose" if proposed else "record", "", lifecycle.value,
+        # Crash safety: one journaled act, a plain record too (a write that
+        # fails after its decision landed is finished with its receipt). The
+        # successor (with its pointer) is written first, so a read already
+        # treats `old` as superseded from that moment; the old record's update
+        # and the receipts follow, and a crash or failure in between is
+        # finished by the next write (Ledger.repair).
+        action = ReceiptAction.PROPOSE if proposed else ReceiptAction.RECORD
+        receipts = [self._receipt(decision.id, action, "", lifecycle.value,
                                   reason=reason or "", author=author, at=now, commit=snap.base_commit,
                                   related=old.id if old else "")]
         self._require_embedder(pin=True)  # the first decision stored pins the embedding
         if proposed:
             # A proposal replaces nothing yet (only an active successor
-            # supersedes): one new record, its receipt, and no journal.
-            self.store.apply(Intent("propose", add=(decision, tuple(embedding)), receipts=tuple(receipts)),
-                             journaled=False)
-            return RecordResult(decision, "proposed", tuple(conflicts), tuple(warnings))
+            # supersedes): one new record and its receipt.
+            self.store.apply(Intent(ReceiptAction.PROPOSE, add=(decision, tuple(embedding)), receipts=tuple(receipts)))
+            return RecordResult(decision, RecordOutcome.PROPOSED, tuple(conflicts), tuple(warnings))
         updates = []
         if old is not None:
-            receipts.append(self._receipt(old.id, "supersede", Lifecycle.ACTIVE.value,
+            receipts.append(self._receipt(old.id, ReceiptAction.SUPERSEDE, Lifecycle.ACTIVE.value,
                                           Lifecycle.SUPERSEDED.value, reason=reason or "", author=author,
                                           at=now, commit=snap.base_commit, related=decision.id))
             updates.append(old.evolve(lifecycle=Lifecycle.SUPERSEDED, superseded_by=decision.id,
                                       reason=reason or "", resolved_at=now))
-        self.store.apply(Intent("supersede" if old else "record", add=(decision, tuple(embedding)),
-                                updates=tuple(updates), receipts=tuple(receipts)), journaled=old is not None)
+        act = ReceiptAction.SUPERSEDE if old else ReceiptAction.RECORD
+        self.store.apply(Intent(act, add=(decision, tuple(embedding)),
+                                updates=tuple(updates), receipts=tuple(receipts)))
         if old is not None:
             self._settle_race(old, decision, author, snap.base_commit)
-        return RecordResult(decision, "superseded" if old else "recorded", tuple(conflicts), tuple(warnings))
+        outcome = RecordOutcome.SUPERSEDED if old else RecordOutcome.RECORDED
+        return RecordResult(decision, outcome, tuple(conflicts), tuple(warnings))
 
     def _settle_race(self, old: Decision, mine: Decision, author: str, commit: str) -> None:
         """Never two current successors: when two writers of a shared server
@@ -854,9 +914,9 @@ class Ledger:
         now = self.clock()
         settled = old.evolve(lifecycle=Lifecycle.SUPERSEDED, superseded_by=winner.id, reason=winner.reason,
                              resolved_at=winner.created_at)
-        self.store.apply(Intent("reject", updates=(mine.evolve(lifecycle=Lifecycle.REJECTED, reason=why,
+        self.store.apply(Intent(ReceiptAction.REJECT, updates=(mine.evolve(lifecycle=Lifecycle.REJECTED, reason=why,
                                                                 resolved_at=now), settled),
-                                receipts=(self._receipt(mine.id, "reject", Lifecycle.ACTIVE.value,
+                                receipts=(self._receipt(mine.id, ReceiptAction.REJECT, Lifecycle.ACTIVE.value,
                                                         Lifecycle.REJECTED.value, reason=why, author=author,
                                                         at=now, commit=commit),)))
         raise ConflictError(f"{why}; your decision {mine.id} was withdrawn. Supersede {winner.id} instead",
@@ -903,10 +963,10 @@ class Ledger:
     def _confirm(self, decision: Decision, author: str, now: float, commit: str) -> RecordResult:
         updated = decision.evolve(confirmations=decision.confirmations + 1)
         state = decision.lifecycle.value
-        receipt = self._receipt(decision.id, "confirm", state, state, reason="recorded again", author=author,
-                                at=now, commit=commit)
-        self.store.apply(Intent("confirm", updates=(updated,), receipts=(receipt,)))
-        return RecordResult(updated, "confirmed")
+        receipt = self._receipt(decision.id, ReceiptAction.CONFIRM, state, state, reason="recorded again",
+                                author=author, at=now, commit=commit)
+        self.store.apply(Intent(ReceiptAction.CONFIRM, updates=(updated,), receipts=(receipt,)))
+        return RecordResult(updated, RecordOutcome.CONFIRMED)
 
     def supersede(self, old_id: str, claim: str, anchors: Iterable[AnchorLike] = (), *, reason: str,
                   tags: Iterable[str] = (), author: str | None = None, at: str | None = None,
@@ -960,17 +1020,18 @@ class Ledger:
             now = self.clock()
             commit = str(self.git.head_commit().id)
             approved = decision.evolve(lifecycle=Lifecycle.ACTIVE)
-            receipts = [self._receipt(decision.id, "approve", Lifecycle.PROPOSED.value, Lifecycle.ACTIVE.value,
+            receipts = [self._receipt(decision.id, ReceiptAction.APPROVE, Lifecycle.PROPOSED.value,
+                                      Lifecycle.ACTIVE.value,
                                       reason=(reason or "").strip(), author=author, at=now, commit=commit,
                                       related=old.id if old else "")]
             updates = [approved]
             if old is not None:
                 updates.append(old.evolve(lifecycle=Lifecycle.SUPERSEDED, superseded_by=decision.id,
                                           reason=decision.reason, resolved_at=now))
-                receipts.append(self._receipt(old.id, "supersede", Lifecycle.ACTIVE.value,
+                receipts.append(self._receipt(old.id, ReceiptAction.SUPERSEDE, Lifecycle.ACTIVE.value,
                                               Lifecycle.SUPERSEDED.value, reason=decision.reason, author=author,
                                               at=now, commit=commit, related=decision.id))
-            self.store.apply(Intent("approve", updates=tuple(updates), receipts=tuple(receipts)))
+            self.store.apply(Intent(ReceiptAction.APPROVE, updates=tuple(updates), receipts=tuple(receipts)))
             if old is not None:
                 self._settle_race(old, approved, author, commit)
             return approved
@@ -987,9 +1048,10 @@ class Ledger:
             # The decision's own record changes first (one atomic update), so
             # reads see the rejection the moment it lands; the receipt follows.
             updated = decision.evolve(lifecycle=Lifecycle.REJECTED, reason=reason, resolved_at=now)
-            receipt = self._receipt(decision.id, "reject", decision.lifecycle.value, Lifecycle.REJECTED.value,
+            receipt = self._receipt(decision.id, ReceiptAction.REJECT, decision.lifecycle.value,
+                                    Lifecycle.REJECTED.value,
                                     reason=reason, author=author, at=now, commit=commit)
-            self.store.apply(Intent("reject", updates=(updated,), receipts=(receipt,)))
+            self.store.apply(Intent(ReceiptAction.REJECT, updates=(updated,), receipts=(receipt,)))
             return updated
 
     def revalidate(self, decision_id: str, *, reason: str, author: str | None = None,
@@ -1015,11 +1077,12 @@ class Ledger:
             anchors = [self.evidence.resolve(spec, snap) for spec in specs]
             author = self._author(author)
             now = self.clock()
-            receipt = self._receipt(decision.id, "revalidate", Lifecycle.ACTIVE.value, Lifecycle.ACTIVE.value,
+            receipt = self._receipt(decision.id, ReceiptAction.REVALIDATE, Lifecycle.ACTIVE.value,
+                                    Lifecycle.ACTIVE.value,
                                     reason=reason, author=author, at=now, commit=snap.base_commit)
             updated = decision.evolve(anchors=tuple(anchors), commit=snap.base_commit,
                                       hash_version=_code.HASH_VERSION, expires_at=0.0)
-            self.store.apply(Intent("revalidate", updates=(updated,), receipts=(receipt,)))
+            self.store.apply(Intent(ReceiptAction.REVALIDATE, updates=(updated,), receipts=(receipt,)))
             return self.verifier.verdict(updated, snap)
 
     # ================================================================= by path
@@ -1031,9 +1094,37 @@ class Ledger:
         the revision ``diff``, verified at ``at`` and grouped like
         :meth:`recall`. See :func:`memvet._about.about`.
         """
-        from memvet._about import about
-
         return about(self, paths, diff=diff, at=at, include=include, base=base)
+
+
+def require_ledger(value: Any, owner: str) -> Ledger:
+    """``value`` if it is a :class:`Ledger`, else a ``TypeError`` that says
+    what to pass (for adapters whose first argument is a ledger).
+
+    Args:
+        value: What the caller passed.
+        owner: The class or function that needs it, named in the error.
+    """
+    if not isinstance(value, Ledger):
+        raise TypeError(
+            f"{owner} needs a memvet.Ledger as its first argument (memvet.Ledger.open(repo)), "
+            f"got {type(value).__name__} {value!r:.60}"
+        )
+    return value
+
+
+def _evidence(anchors: Iterable[Anchor]) -> list[tuple[str, ...]]:
+    """What a near duplicate must share with an existing decision to confirm it.
+
+    Every anchor's kind, path, name, requirement, scope and quote: the
+    sharing keys of conflict detection leave out a dependency's requirement
+    and an absence rule's scope, and a claim recorded again with
+    ``requests>=2.31`` instead of ``requests``, or ``--scope '**'`` instead
+    of ``src/**``, was "confirmed" with the new constraint dropped. Hashes
+    and blob ids are left out: they say where the code is now, not what the
+    writer asked to hold.
+    """
+    return sorted({(a.kind.value, a.path, a.name, a.requirement, a.scope, a.quote) for a in anchors})
 
 
 def _respec(anchor: Anchor, new_path: str, new_name: str) -> AnchorSpec:
@@ -1069,17 +1160,12 @@ def _keep_out_of_git(home: Path, *, ours: bool) -> None:
 
 
 def _raise_if_read_only(exc: StoreError, home: Path) -> None:
-    """A clearer error for a ledger folder this process cannot write."""
-    text = str(exc).lower()
-    if "readonly" in text or "read-only" in text or "permission denied" in text:
-        raise StoreError(
-            f"the ledger folder {home} is read-only: Chroma needs write access to open it, even to read; "
-            "give this user write access, copy the folder, or use a server (--server URL)"
-        ) from exc
+    clearer = _chroma.read_only_error(exc, home)
+    if clearer is not None:
+        raise clearer from exc
 
 
 def _corrupt_verdict(exc: CorruptRecordError, target: str) -> Verdict:
-    record_id = str(exc).split(":", 1)[0].replace("decision ", "")
-    placeholder = Decision(id=record_id, claim="(unreadable record)")
+    placeholder = Decision(id=exc.record_id, claim="(unreadable record)")
     return Verdict(placeholder, Status.NEEDS_REVALIDATION, f"the stored record cannot be read: {exc}",
                    target=target)

@@ -18,13 +18,17 @@ __all__ = [
     "AnchorCheck",
     "AnchorKind",
     "AnchorResult",
+    "ChangeKind",
     "Conflict",
     "Decision",
     "Lifecycle",
     "Proposal",
     "Recall",
+    "RecallGroup",
     "RecallItem",
     "Receipt",
+    "ReceiptAction",
+    "RecordOutcome",
     "RecordResult",
     "Status",
     "Verdict",
@@ -60,13 +64,55 @@ class Status(str, enum.Enum):
     REJECTED = "rejected"
 
     @property
-    def group(self) -> str:
+    def group(self) -> RecallGroup:
         """The recall group this status is served in: current, caution or history."""
         if self is Status.VERIFIED:
-            return "current"
+            return RecallGroup.CURRENT
         if self in (Status.PROPOSED, Status.UNANCHORED, Status.NEEDS_REVALIDATION, Status.STALE):
-            return "caution"
-        return "history"
+            return RecallGroup.CAUTION
+        return RecallGroup.HISTORY
+
+
+class RecallGroup(enum.StrEnum):
+    """The three groups of the retrieval rule, in the order they are served.
+
+    A ``StrEnum``: each member equals its name as a string, so
+    ``item.group == "current"`` and JSON output are unchanged.
+    """
+
+    CURRENT = "current"
+    CAUTION = "caution"
+    HISTORY = "history"
+
+
+class ReceiptAction(enum.StrEnum):
+    """What a receipt records (:attr:`Receipt.action`)."""
+
+    RECORD = "record"
+    PROPOSE = "propose"
+    CONFIRM = "confirm"
+    SUPERSEDE = "supersede"
+    APPROVE = "approve"
+    REJECT = "reject"
+    REVALIDATE = "revalidate"
+
+
+class RecordOutcome(enum.StrEnum):
+    """What a write did (:attr:`RecordResult.outcome`)."""
+
+    RECORDED = "recorded"
+    SUPERSEDED = "superseded"
+    PROPOSED = "proposed"
+    CONFIRMED = "confirmed"
+
+
+class ChangeKind(enum.StrEnum):
+    """How a file changed between two snapshots (:attr:`memvet._git.Change.kind`)."""
+
+    ADDED = "added"
+    DELETED = "deleted"
+    MODIFIED = "modified"
+    RENAMED = "renamed"
 
 
 class AnchorKind(str, enum.Enum):
@@ -267,11 +313,16 @@ class Verdict:
 
 @dataclass(frozen=True)
 class Receipt:
-    """An immutable record of one lifecycle act."""
+    """An immutable record of one lifecycle act.
+
+    ``imported_at`` and ``imported_by`` are set on a receipt that came in by
+    ``memvet import``: when and by whom it was imported. Its ``author`` and
+    ``at`` are then what the file said, which this ledger cannot vouch for.
+    """
 
     id: str
     decision_id: str
-    action: str
+    action: str  # a ReceiptAction (kept a str: receipts of other versions still read)
     from_lifecycle: str
     to_lifecycle: str
     reason: str = ""
@@ -279,9 +330,16 @@ class Receipt:
     at: float = 0.0
     commit: str = ""
     related: str = ""
+    imported_at: float = 0.0
+    imported_by: str = ""
+
+    @property
+    def imported(self) -> bool:
+        """True when the receipt came in by an import, not by an act here."""
+        return bool(self.imported_at)
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "id": self.id,
             "decision_id": self.decision_id,
             "action": self.action,
@@ -293,6 +351,10 @@ class Receipt:
             "commit": self.commit,
             "related": self.related,
         }
+        if self.imported_at:  # only then: a ledger's own exports keep their bytes
+            out["imported_at"] = self.imported_at
+            out["imported_by"] = self.imported_by
+        return out
 
 
 @dataclass(frozen=True)
@@ -361,7 +423,7 @@ class RecordResult:
     """
 
     decision: Decision
-    outcome: str
+    outcome: RecordOutcome
     conflicts: tuple[Conflict, ...] = ()
     warnings: tuple[str, ...] = ()
 
@@ -392,7 +454,7 @@ class RecallItem:
     verdict: Verdict = field(repr=False, compare=False)
 
     @property
-    def group(self) -> str:
+    def group(self) -> RecallGroup:
         return self.status.group
 
     def to_dict(self) -> dict[str, Any]:

@@ -35,43 +35,58 @@ class Verifier:
         #: The time expiry is judged at when a call passes no ``now``.
         self.clock = clock
 
-    def verdicts(self, decisions: Iterable[Decision], snap: Snapshot,
-                 now: float | None = None) -> list[Verdict]:
+    def verdicts(self, decisions: Iterable[Decision], snap: Snapshot, now: float | None = None, *,
+                 on_verdict: Callable[[Verdict], None] | None = None) -> list[Verdict]:
         """One verdict per decision, in order.
 
         Anchors are checked file by file rather than decision by decision:
         the symbol cache keeps the parse of the last few files only, so this
         order is what makes a batch parse each changed blob once, whatever
-        the order of its decisions.
+        the order of its decisions. The symbols missing from their paths are
+        then looked for in one move search for the whole batch.
 
         Args:
             decisions: What to check, with their effective lifecycle.
             snap: The target.
             now: The time expiry is judged at (seconds since the epoch);
                 default ``clock()``.
+            on_verdict: Called with each verdict the moment its decision's
+                last anchor is checked (decisions without anchors to check
+                first), so a progress bar moves while the batch runs.
         """
         now = self.clock() if now is None else now
         decisions = list(decisions)
+        out: list[Verdict] = []
+
+        def done(verdict: Verdict) -> Verdict:
+            served = _proposal(verdict)
+            if on_verdict is not None:
+                on_verdict(served)
+            return served
+
         early = [self._without_evidence(d, snap.name, now) for d in decisions]
         work = sorted(
             (a.path, i, j)
             for i, d in enumerate(decisions) if early[i] is None
             for j, a in enumerate(d.anchors)
         )
-        checks = {(i, j): self.evidence.check(decisions[i].anchors[j], snap, decisions[i].commit)
-                  for _, i, j in work}
-        return [
-            _proposal(v if v is not None else
-                      self.combine(d, tuple(checks[i, j] for j in range(len(d.anchors))), snap.name, now))
-            for i, (d, v) in enumerate(zip(decisions, early, strict=True))
-        ]
+        # One batch: the move search for every missing anchor runs once
+        # (memvet._moves), so verdicts are reported when the batch is done.
+        found = self.evidence.check_many([(decisions[i].anchors[j], decisions[i].commit) for _, i, j in work],
+                                         snap)
+        checks: dict[tuple[int, int], AnchorCheck] = {
+            (i, j): check for (_, i, j), check in zip(work, found, strict=True)}
+        for i, (d, v) in enumerate(zip(decisions, early, strict=True)):
+            out.append(done(v if v is not None else
+                            self.combine(d, tuple(checks[i, j] for j in range(len(d.anchors))), snap.name, now)))
+        return out
 
     def verdict(self, decision: Decision, snap: Snapshot, now: float | None = None) -> Verdict:
         """The verdict of one decision at ``snap``."""
         early = self._without_evidence(decision, snap.name, now)
         if early is not None:
             return _proposal(early)
-        checks = tuple(self.evidence.check(a, snap, decision.commit) for a in decision.anchors)
+        checks = tuple(self.evidence.check_many([(a, decision.commit) for a in decision.anchors], snap))
         return _proposal(self.combine(decision, checks, snap.name, now))
 
     def _without_evidence(self, decision: Decision, target: str, now: float | None) -> Verdict | None:

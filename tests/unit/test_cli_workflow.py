@@ -162,6 +162,33 @@ def test_progress_bar_only_on_a_terminal(run, history, monkeypatch):
     assert screen.getvalue() == ""
 
 
+def test_progress_bar_advances_once_per_decision(run, history, monkeypatch):
+    """The bar counts verdicts as they are made: N of N at the end of a check
+    of N decisions, and 2N of 2N for --since (the target and the range's start)."""
+    from rich.console import Console
+
+    import memvet.cli as cli_module
+
+    seen: list[tuple[float, float | None]] = []
+    real_progress = __import__("rich.progress", fromlist=["Progress"]).Progress
+
+    class Watched(real_progress):  # a real bar that remembers where its task ended
+        def stop(self) -> None:
+            seen.extend((t.completed, t.total) for t in self.tasks)
+            super().stop()
+
+    monkeypatch.setattr("rich.progress.Progress", Watched)
+    screen = StringIO()
+    monkeypatch.setattr(cli_module, "_console", lambda: Console(file=screen, force_terminal=True, width=100))
+    monkeypatch.setattr(cli_module, "PROGRESS_MIN_DECISIONS", 1)
+    run("check", code=1)
+    assert seen == [(5, 5)]
+    _ids, (c0, _, _) = history
+    seen.clear()
+    run("check", "--since", c0, code=1)
+    assert seen == [(10, 10)]
+
+
 # ===================================================================== recall by path
 
 
@@ -256,7 +283,7 @@ def test_git_failures_in_ranges_are_repository_errors(ledger):
 
     from memvet._about import merge_base
 
-    assert merge_base(ledger, "HEAD", ledger.snapshot("HEAD")) == str(ledger.git.head_commit().id)
+    assert merge_base(ledger.git, "HEAD", ledger.snapshot("HEAD")) == str(ledger.git.head_commit().id)
 
     class FailingRepo:
         def merge_base(self, *_args):
@@ -429,7 +456,11 @@ def test_export_import_round_trip_with_receipts(run, history, tmp_path):
     again = run("import", str(dump), extra=other).stdout
     assert again.startswith("0 added, 0 updated, 5 unchanged, 0 kept (local is newer); 0 receipts added")
     assert run("export", "--format", "jsonl", extra=other).stdout == dump.read_text()
-    assert run("log", "--json", extra=other).stdout == run("log", "--json").stdout
+    imported = json.loads(run("log", "--json", extra=other).stdout)["receipts"]
+    assert all(r.pop("imported_at") > 0 and r.pop("imported_by") == "Ada Tester" for r in imported)
+    assert imported == json.loads(run("log", "--json").stdout)["receipts"]
+    assert "imported_at" not in run("log", "--json").stdout  # the ledger's own acts carry no mark
+    assert ", imported " in run("log", extra=other).stdout and ", imported " not in run("log").stdout
     assert (statuses(run("check", "--json", code=1, extra=other).stdout)
             == statuses(run("check", "--json", code=1).stdout))
     recalled = json.loads(run("recall", "global lock", "--json", extra=other).stdout)
@@ -469,7 +500,8 @@ def test_import_brings_forward_keeps_newer_and_reports_conflicts(run, history, t
     assert "r-elsewhere01" not in run("log", "--json").stdout
     # a receipt whose id is taken by a different receipt
     receipt = next(json.loads(line) for line in lines if '"type": "receipt"' in line)
-    bad = [lines[0], json.dumps({**receipt, "reason": "rewritten history"})]
+    its_decision = next(line for line in lines if '"type": "decision"' in line and receipt["decision_id"] in line)
+    bad = [lines[0], its_decision, json.dumps({**receipt, "reason": "rewritten history"})]
     clash.write_text("\n".join(bad) + "\n")
     report = json.loads(run("import", str(clash), "--json", code=1).stdout)
     assert report["conflicts"] == [{"id": receipt["id"], "kind": "receipt",

@@ -105,6 +105,10 @@ def test_unknown_revision_and_missing_objects(repo):
     assert git.has_commit("not-hex") is False
     assert git.blob_data("not-hex") is None
     assert git.blob_data(repo.git("rev-parse", "HEAD")) is None    # a commit, not a blob
+    assert git.blob_data("0" * 40) is None                           # well formed, not there
+    assert git.has_commit("0" * 40) is False and git.has_commit(repo.git("rev-parse", "HEAD")[:12])
+    blob = repo.git("rev-parse", "HEAD:README.md")
+    assert git.blob_data(blob) == git.snapshot("HEAD").read("README.md") == b"# Shop\n\nA sample.\n"
 
 
 def test_detached_head_and_bare_repository(repo, tmp_path):

@@ -370,10 +370,36 @@ def test_corrupt_record_is_reported_and_others_still_checked(ledger):
     good = ledger.record("a good one")
     ledger.store.decisions.add(ids=["badrecord01"], documents=["x"], embeddings=[ledger.embedder.embed_query("x")],
                                metadatas=[{"schema": 1, "lifecycle": "nonsense"}])
-    verdicts = {v.id: v for v in ledger.check()}
+    seen: list[str] = []
+    verdicts = {v.id: v for v in ledger.check(on_verdict=lambda v: seen.append(v.id))}
     assert verdicts[good.id].status is Status.UNANCHORED
     assert verdicts["badrecord01"].status is Status.NEEDS_REVALIDATION
     assert "cannot be read" in verdicts["badrecord01"].reason
+    assert sorted(seen) == sorted(verdicts)  # the unreadable record moves a progress bar too
+    found, bad = ledger.records()
+    assert [d.id for d in found] == [good.id]
+    assert [e.record_id for e in bad] == ["badrecord01"]  # the id travels on the error, never parsed from its text
+
+
+def test_verdicts_report_each_decision_as_it_is_made(repo, ledger):
+    """``Ledger.verdicts`` keeps the input order and calls ``on_verdict``
+    once per decision, early ones (no anchors) before anchored ones."""
+    anchored = ledger.record("save appends", ["shop/store.py::OrderStore.save"]).decision
+    bare = ledger.record("we pair on Fridays").decision
+    seen: list[str] = []
+    snap = ledger.snapshot("HEAD")
+    out = ledger.verdicts([anchored, bare], snap, on_verdict=lambda v: seen.append(v.id))
+    assert [v.id for v in out] == [anchored.id, bare.id]
+    assert seen == [bare.id, anchored.id]
+    assert [v.status for v in out] == [Status.VERIFIED, Status.UNANCHORED]
+    # Lifecycles are taken as given: a rejected copy reads rejected, whatever is stored.
+    gone = anchored.evolve(lifecycle=Lifecycle.REJECTED, reason="tried it")
+    assert ledger.verdicts([gone], "HEAD")[0].status is Status.REJECTED
+    # Expiry follows the clock passed in.
+    expiring = anchored.evolve(expires_at=1000.0)
+    assert ledger.verdicts([expiring], now=999.0)[0].status is Status.VERIFIED
+    assert ledger.verdicts([expiring], now=1001.0)[0].status is Status.NEEDS_REVALIDATION
+    assert ledger.count() == 2
 
 
 def test_other_embedder_on_the_same_ledger_reads_but_does_not_write(repo, client):

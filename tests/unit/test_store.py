@@ -12,9 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import memvet
-from memvet import _codec, _store
+from memvet import _chroma, _codec
+from memvet._chroma import http_client, translate
 from memvet._model import Anchor, AnchorKind, Decision, Lifecycle, Receipt
-from memvet._store import collection_name, http_client, translate
+from memvet._store import collection_name
 
 
 def _raise(exc: BaseException):
@@ -122,14 +123,14 @@ def _failing_queries(monkeypatch, ledger, failures: int, message: str = INDEX_RA
         return real(**kwargs)
 
     monkeypatch.setattr(ledger.store.decisions, "query", query)
-    monkeypatch.setattr(_store, "INDEX_RACE_PAUSES", (0.001,) * len(_store.INDEX_RACE_PAUSES))
+    monkeypatch.setattr(_chroma, "INDEX_RACE_PAUSES", (0.001,) * len(_chroma.INDEX_RACE_PAUSES))
     return calls
 
 
 def test_a_query_that_meets_the_index_being_built_is_asked_again(ledger, monkeypatch, caplog):
     rec = ledger.record("checksum is mod 255", ["shop/store.py::checksum"])
     calls = _failing_queries(monkeypatch, ledger, failures=2)
-    with caplog.at_level("INFO", logger="memvet._store"):
+    with caplog.at_level("INFO", logger="memvet._chroma"):
         assert [item.id for item in ledger.recall("checksum").items] == [rec.id]
     assert len(calls) == 3
     assert "vector index was being built" in caplog.text
@@ -145,7 +146,7 @@ def test_an_index_that_never_comes_up_is_an_error_not_an_empty_memory(ledger, mo
     calls = _failing_queries(monkeypatch, ledger, failures=1000)
     with pytest.raises(memvet.StoreError, match="hnsw segment reader"):
         ledger.recall("checksum")
-    assert len(calls) == len(_store.INDEX_RACE_PAUSES) + 1
+    assert len(calls) == len(_chroma.INDEX_RACE_PAUSES) + 1
 
 
 def test_other_internal_errors_are_not_asked_again(ledger, monkeypatch):
@@ -246,3 +247,64 @@ def test_corrupt_journal_entries_raise(text):
 
     with pytest.raises(memvet.CorruptRecordError, match="journal entry i-1"):
         Intent.from_json("i-1", text)
+
+
+# ------------------------------------------------------------------ the one chromadb module
+
+
+def test_chromas_private_system_registry_is_where_memvet_expects_it(tmp_path):
+    """Reloading a ledger another process wrote rests on chromadb's private
+    SharedSystemClient maps; this fails first when an upgrade moves them."""
+    from chromadb.api.shared_system_client import SharedSystemClient
+
+    folder = tmp_path / "chroma"
+    assert not _chroma.has_cached_system(folder)
+    client = _chroma.persistent_client(folder)
+    assert _chroma.has_cached_system(folder)
+    systems, counts = _chroma._system_registry()
+    assert systems is SharedSystemClient._identifier_to_system
+    assert counts is SharedSystemClient._identifier_to_refcount
+    old_system = systems[str(folder)]
+    fresh = _chroma.reopen_persistent(client)
+    assert systems[str(folder)] is not old_system  # a new system, read from disk
+    assert fresh.heartbeat() > 0 and _chroma.is_persistent(fresh)
+
+
+def test_a_chroma_without_that_registry_fails_loudly(monkeypatch, tmp_path):
+    from chromadb.api.shared_system_client import SharedSystemClient
+
+    monkeypatch.delattr(SharedSystemClient, "_identifier_to_refcount")
+    with pytest.raises(memvet.StoreError, match=r"no longer keeps SharedSystemClient\._identifier_to_system"):
+        _chroma.has_cached_system(tmp_path)
+
+
+def test_read_only_folders_are_named_and_other_failures_left_alone(tmp_path):
+    try:
+        raise OSError("attempt to write a readonly database")
+    except OSError as cause:
+        try:
+            raise memvet.StoreError("the ledger store failed while opening the local ledger") from cause
+        except memvet.StoreError as exc:
+            clearer = _chroma.read_only_error(exc, tmp_path)
+    assert clearer is not None and f"the ledger folder {tmp_path} is read-only" in str(clearer)
+    assert _chroma.read_only_error(memvet.StoreError("disk full"), tmp_path) is None
+
+
+def test_a_codec_bug_is_not_reported_as_a_store_failure(ledger, monkeypatch):
+    """translate wraps the backend call only: our own encoding failing is our bug, raised as is."""
+    def broken(_decision):
+        raise TypeError("a bug in the codec")
+
+    monkeypatch.setattr(_codec, "decision_metadata", broken)
+    with pytest.raises(TypeError, match="a bug in the codec") as info:
+        ledger.record("prices are integers in cents")
+    assert not isinstance(info.value, memvet.StoreError)
+
+
+def test_a_corrupt_receipt_is_skipped_with_a_warning_never_an_error(ledger, caplog):
+    rec = ledger.record("prices are integers in cents")
+    ledger.store.receipts.add(ids=["r-bad"], documents=["x"], embeddings=[[1.0]],
+                              metadatas=[{"schema": 1, "kind": "receipt"}])
+    with caplog.at_level("WARNING", logger="memvet._store"):
+        assert [r.decision_id for r in ledger.log()] == [rec.decision.id]
+    assert "skipping a corrupt record while reading receipts: receipt r-bad" in caplog.text

@@ -1,0 +1,473 @@
+"""The move search: where the symbols missing from their recorded paths went.
+
+A symbol anchor whose name is gone from its path is looked for before it is
+called deleted. The search runs once per batch (one ``check``, one recall),
+for every missing anchor at once:
+
+1. The candidate files are those changed between each anchor's recorded
+   commit and the target (renames of the anchor's path first), of the
+   anchor's language, leaving out generated and vendored files.
+2. One pass over each candidate blob with every word of every missing anchor
+   (the segments of its qualified name and three marker words of its recorded
+   body) in one Aho-Corasick automaton tells which files can hold which
+   anchor. Without it the cost was one read and one regular expression per
+   (anchor, file): on sqlalchemy, 5 missing anchors over ~520 changed files
+   took 3.75 s of a 4.1-4.9 s cold check.
+3. Only the files that can hold an anchor are parsed, each once.
+
+What counts as a move, in order:
+
+* the same qualified name in another file (a file move or split);
+* the same body (or the same body under another name) in a file that holds
+  the body's marker words;
+* the same method under a renamed class (``DirWatcher.onChange`` ->
+  ``FolderWatcher.onChange``): the class is gone from the recorded file, the
+  new class is new there and shares at least half of the old class's
+  members; the body may have changed;
+* a renamed symbol whose body also changed, in the same file or the file it
+  was renamed to: a new name of the same kind and scope whose code tokens
+  match the recorded body's at a ratio of at least
+  :data:`RENAMED_SIMILARITY`, clearly ahead of any other candidate.
+
+Anything else is missing (``refuted`` as deleted).
+"""
+
+from __future__ import annotations
+
+import difflib
+import logging
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Protocol
+
+import ahocorasick_rs
+
+from memvet import _claims, _code
+from memvet._cache import LRU
+from memvet._errors import UnknownRevisionError
+from memvet._git import Change, Snapshot
+from memvet._model import Anchor, AnchorCheck, AnchorResult
+
+if TYPE_CHECKING:
+    from memvet._cache import SymbolCache
+    from memvet._git import GitRepo
+
+
+class Evidence(Protocol):
+    """What the move search needs from :class:`memvet._anchors.Evidence`
+    (a protocol, so the two modules do not import each other)."""
+
+    git: GitRepo
+    cache: SymbolCache
+
+    def unreadable(self, data: bytes) -> str: ...
+
+    def symbol_at(self, path: str, language: str, qualname: str, snap: Snapshot) -> _code.Symbol | None: ...
+
+    def table_at(self, path: str, language: str, snap: Snapshot) -> _code.SymbolTable | None: ...
+
+__all__ = ["GENERATED", "RENAMED_SIMILARITY", "Lost", "MoveSearch", "segments"]
+
+log = logging.getLogger(__name__)
+
+#: Generated, vendored and bundled files: never where a symbol "moved" to.
+GENERATED = re.compile(
+    r"(^|/)(dist|build|node_modules|vendor|third_party|\.venv|site-packages)/"
+    r"|\.min\.(js|css)$|\.bundle\.js$|(^|/)[^/]*\.generated\.[^/]+$"
+)
+
+#: How alike (difflib ratio over code tokens) a renamed symbol's changed body
+#: must be to the recorded one to count as the same symbol.
+RENAMED_SIMILARITY = 0.85
+#: How far the best renamed candidate must lead the next one.
+RENAMED_MARGIN = 0.1
+#: Bodies shorter than this many tokens are too small to recognize once renamed and changed.
+RENAMED_MIN_TOKENS = 20
+#: The share of the old class's members a renamed class must keep.
+CLASS_OVERLAP = 0.5
+
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_MARKER = re.compile(rb"[A-Za-z_][A-Za-z0-9_]{3,}")
+_IDENT = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_$")
+_CLASS_KINDS = frozenset({"class", "interface", "struct", "enum", "trait", "record", "type", "namespace"})
+
+
+def segments(name: str) -> list[str]:
+    """The segments of a qualified name, without parameters or quotes."""
+    return [seg.strip('"') for seg in name.split("(", 1)[0].split(".") if seg.strip('"')]
+
+
+@dataclass(frozen=True)
+class Lost:
+    """A symbol anchor not found at its path: what the move search needs.
+
+    Attributes:
+        anchor: The recorded anchor.
+        recorded_commit: The commit its decision was recorded at.
+        baseline: The recorded body hash under the current hasher.
+        shape: The recorded rename-independent hash.
+        file_exists: Whether the anchored file is still there.
+    """
+
+    anchor: Anchor
+    recorded_commit: str
+    baseline: str
+    shape: str
+    file_exists: bool
+
+
+@dataclass
+class _Wanted:
+    """One missing anchor's words and what the scan found for it."""
+
+    lost: Lost
+    names: list[int]  # word ids every segment of the name needs
+    python_defs: list[bytes]  # Python: each segment must be a def or class
+    markers: list[int]  # word ids of the body's marker words
+    leaf: int  # word id of the last segment
+    candidates: list[str] = field(default_factory=list)
+    renamed_to: list[str] = field(default_factory=list)
+    added: set[str] = field(default_factory=set)
+    same_name: list[str] = field(default_factory=list)
+    same_body: list[str] = field(default_factory=list)
+    same_leaf: list[str] = field(default_factory=list)
+
+
+class MoveSearch:
+    """Finds where missing symbols went, for a batch of them at once.
+
+    Args:
+        evidence: The evidence engine (repository, symbol cache, readers).
+    """
+
+    def __init__(self, evidence: Evidence) -> None:
+        self.evidence = evidence
+        self._changes: dict[tuple[str, str], list[Change] | None] = {}
+        # Results at a commit never change (content addressed on both ends);
+        # the working tree's are computed afresh.
+        self._found: LRU[tuple[str, ...], AnchorCheck] = LRU(16384)
+        self.scanned = 0  # candidate blobs read by the word scan (for tests and benchmarks)
+
+    # ------------------------------------------------------------------ entry
+
+    def find(self, lost: Sequence[Lost], snap: Snapshot) -> list[AnchorCheck]:
+        """One check per missing anchor: ``MOVED`` with where it went, or ``MISSING``.
+
+        Raises:
+            MemvetError: git failed while listing or reading the candidates.
+        """
+        out: list[AnchorCheck | None] = []
+        todo: list[tuple[int, Lost]] = []
+        for i, item in enumerate(lost):
+            key = self._key(item, snap)
+            hit = self._found.get(key) if key else None
+            out.append(hit)
+            if hit is None:
+                todo.append((i, item))
+        if todo:
+            for (i, item), check in zip(todo, self._search([t for _, t in todo], snap), strict=True):
+                out[i] = check
+                key = self._key(item, snap)
+                if key:
+                    self._found.put(key, check)
+        return [c for c in out if c is not None]
+
+    @staticmethod
+    def _key(item: Lost, snap: Snapshot) -> tuple[str, ...] | None:
+        if snap.commit is None:
+            return None
+        a = item.anchor
+        return (a.path, a.name, a.language, a.blob_id, item.baseline, item.recorded_commit, snap.name)
+
+    # ------------------------------------------------------------------ candidates
+
+    def changes(self, recorded_commit: str, snap: Snapshot) -> list[Change] | None:
+        """Files changed since the recorded commit (None: the commit is not in
+        this history). Kept per (commit, commit) pair only: the working tree
+        moves on while a process lives, so its diff is taken afresh."""
+        key = (recorded_commit, snap.name)
+        if snap.commit is not None and key in self._changes:
+            return self._changes[key]
+        try:
+            found: list[Change] | None = self.evidence.git.changes(recorded_commit, snap)
+        except UnknownRevisionError:
+            found = None
+        if snap.commit is not None:
+            self._changes[key] = found
+        return found
+
+    def candidate_paths(self, recorded_commit: str, snap: Snapshot, path: str
+                        ) -> tuple[list[str], list[str], set[str]]:
+        """Where ``path``'s content may have gone: every candidate (rename
+        targets first, then every file changed since the recorded commit, or
+        every file when the commit is not in the history), the rename
+        targets, and the files added since; generated and vendored files
+        left out."""
+        changes = self.changes(recorded_commit, snap)
+        added: set[str] = set()
+        if changes is None:
+            listed = [p for p in snap.paths() if p != path]
+            renamed: list[str] = []
+        else:
+            renamed = [c.new_path for c in changes if c.kind == "renamed" and c.old_path == path]
+            rest = [c.new_path for c in changes
+                    if c.kind in ("added", "modified", "renamed") and c.new_path != path
+                    and c.new_path not in renamed]
+            listed = renamed + rest
+            added = {c.new_path for c in changes if c.kind == "added"}
+        keep = [p for p in listed if not GENERATED.search(p)]
+        return keep, [p for p in renamed if not GENERATED.search(p)], added
+
+    # ------------------------------------------------------------------ search
+
+    def _search(self, lost: list[Lost], snap: Snapshot) -> list[AnchorCheck]:
+        words: dict[str, int] = {}
+
+        def word_ids(texts: list[str]) -> list[int]:
+            return [words.setdefault(w, len(words)) for w in texts]
+
+        wanted: list[_Wanted] = []
+        for item in lost:
+            a = item.anchor
+            segs = segments(a.name)
+            name_words = [w for seg in segs for w in _WORD.findall(seg)]
+            leaf_words = _WORD.findall(segs[-1]) if segs else []
+            w = _Wanted(
+                item,
+                names=word_ids(name_words),
+                python_defs=[seg.encode() for seg in segs] if a.language == "python" else [],
+                markers=word_ids(self._body_markers(a)),
+                leaf=word_ids(leaf_words[-1:] or [a.name])[0],
+            )
+            w.candidates, w.renamed_to, w.added = self.candidate_paths(item.recorded_commit, snap, a.path)
+            w.candidates = [p for p in w.candidates if _code.language_for_path(p) == a.language]
+            wanted.append(w)
+        found = self._scan(wanted, words, snap)
+        for w in wanted:
+            need_name = set(w.names)
+            need_body = set(w.markers)
+            for path in w.candidates:
+                hits = found.get(path)
+                if not hits:
+                    continue
+                if need_name <= hits and self._defines_all(path, w.python_defs, snap):
+                    w.same_name.append(path)
+                if need_body and need_body <= hits:  # no words to look for: too small to chase
+                    w.same_body.append(path)
+                if w.leaf in hits:
+                    w.same_leaf.append(path)
+        return [self._resolve(w, snap) for w in wanted]
+
+    def _scan(self, wanted: list[_Wanted], words: dict[str, int], snap: Snapshot) -> dict[str, set[int]]:
+        """Which words each candidate file holds as whole words: one pass
+        over each blob with every word at once."""
+        paths = list(dict.fromkeys(p for w in wanted for p in w.candidates))
+        found: dict[str, set[int]] = {}
+        if not paths or not words:
+            return found
+        patterns = [w.encode() for w in words]
+        automaton = ahocorasick_rs.BytesAhoCorasick(patterns, implementation=ahocorasick_rs.Implementation.DFA)
+        for path in paths:
+            data = snap.read(path)
+            if data is None or self.evidence.unreadable(data):
+                continue
+            self.scanned += 1
+            hits: set[int] = set()
+            end_of = len(data)
+            for idx, start, end in automaton.find_matches_as_indexes(data, overlapping=True):
+                if idx in hits:
+                    continue
+                if (start == 0 or data[start - 1] not in _IDENT) and (end == end_of or data[end] not in _IDENT):
+                    hits.add(idx)
+            if hits:
+                found[path] = hits
+        return found
+
+    def _defines_all(self, path: str, segs: list[bytes], snap: Snapshot) -> bool:
+        """Python only: every segment of the name follows ``def`` or
+        ``class`` somewhere in the file (every segment of a Python qualified
+        name is a function or a class), so a file that only calls the
+        function is not parsed."""
+        if not segs:
+            return True
+        data = snap.read(path) or b""
+        return all(re.search(rb"(?:def|class)\s+" + re.escape(seg) + rb"\b", data) for seg in segs)
+
+    def _body_markers(self, a: Anchor) -> list[str]:
+        """The three longest words of the recorded symbol's code (its own
+        name, comments and docstrings left out): the same body under another
+        name holds all of them, so other files are skipped without parsing."""
+        data = self.evidence.git.blob_data(a.blob_id)
+        if data is None or self.evidence.unreadable(data):
+            return []
+        sym, _ = self.evidence.cache.symbol(a.blob_id, a.language, a.name, lambda: data)
+        if sym is None:
+            return []
+        found: set[bytes] = set()
+        in_docstring = False
+        for line in data.splitlines()[sym.start_line - 1 : sym.end_line]:
+            text = line.strip()
+            quotes = text.count(b'"""') + text.count(b"'''")
+            if in_docstring or quotes:
+                in_docstring = in_docstring != (quotes % 2 == 1)
+                continue
+            if text.startswith((b"#", b"//", b"/*", b"*")):
+                continue
+            found.update(_MARKER.findall(text))
+        found -= {w.encode() for seg in segments(a.name) for w in _WORD.findall(seg)}
+        return [w.decode() for w in sorted(found, key=lambda w: (-len(w), w))[:3]]
+
+    # ------------------------------------------------------------------ verdicts
+
+    def _resolve(self, w: _Wanted, snap: Snapshot) -> AnchorCheck:
+        item = w.lost
+        a = item.anchor
+        for path in w.same_name:
+            found = self.evidence.symbol_at(path, a.language, a.name, snap)
+            if found is not None:
+                also = "" if found.hash == item.baseline else " (and its body changed)"
+                return AnchorCheck(
+                    a, AnchorResult.MOVED, f"{a.spec}: moved from {a.path} to {path}{also}",
+                    new_path=path, new_name=a.name, line=found.start_line,
+                )
+        for path in ([a.path] if item.file_exists else []) + w.same_body:
+            table = self.evidence.table_at(path, a.language, snap)
+            if table is None:
+                continue
+            for sym in table.by_hash(item.shape) or table.by_hash(item.baseline):
+                return AnchorCheck(
+                    a, AnchorResult.MOVED,
+                    f"{a.spec}: moved from {a.path}::{a.name} to {path}::{sym.qualname} (same body)",
+                    new_path=path, new_name=sym.qualname, line=sym.start_line,
+                )
+        old = self._recorded_table(a)
+        if old is not None:
+            close = self._renamed_class(w, old, snap) or self._renamed_and_changed(w, old, snap)
+            if close is not None:
+                return close
+        if item.file_exists:
+            detail = f"{a.spec}: {a.name} is no longer defined in {a.path} and was not found elsewhere"
+        else:
+            detail = f"{a.spec}: {a.path} was deleted and {a.name} was not found elsewhere"
+        return AnchorCheck(a, AnchorResult.MISSING, detail)
+
+    def _recorded_table(self, a: Anchor) -> _code.SymbolTable | None:
+        data = self.evidence.git.blob_data(a.blob_id)
+        if data is None or self.evidence.unreadable(data):
+            return None
+        return self.evidence.cache.table(a.blob_id, a.language, lambda: data)
+
+    def _home_paths(self, w: _Wanted) -> list[str]:
+        """The recorded file (if still there) and the files it was renamed to."""
+        item = w.lost
+        return ([item.anchor.path] if item.file_exists else []) + w.renamed_to
+
+    def _renamed_class(self, w: _Wanted, old: _code.SymbolTable, snap: Snapshot) -> AnchorCheck | None:
+        """The same member under a renamed class, in a file that holds its name."""
+        item = w.lost
+        a = item.anchor
+        parent, _, leaf = a.name.rpartition(".")
+        if not parent:
+            return None
+        if item.file_exists:
+            here = self.evidence.table_at(a.path, a.language, snap)
+            if here is None or parent in here.symbols:  # the class is still there: the method went
+                return None
+        # Where a renamed class can be: its file, the file's new name, or a
+        # file that did not exist at the recorded commit (in any other file
+        # the "new" class may be an old one that inherited the method).
+        for path in dict.fromkeys(self._home_paths(w) + [p for p in w.same_leaf if p in w.added]):
+            table = self.evidence.table_at(path, a.language, snap)
+            renamed = None if table is None else _renamed_parent(old, table, parent)
+            sym = None if renamed is None or table is None else table.symbols.get(f"{renamed}.{leaf}")
+            if sym is None:
+                continue
+            also = "" if sym.hash == item.baseline else "; its body changed"
+            return AnchorCheck(
+                a, AnchorResult.MOVED,
+                f"{a.spec}: moved from {a.path}::{a.name} to {path}::{sym.qualname} "
+                f"(its class {parent} was renamed {renamed}{also})",
+                new_path=path, new_name=sym.qualname, line=sym.start_line,
+            )
+        return None
+
+    def _renamed_and_changed(self, w: _Wanted, old: _code.SymbolTable, snap: Snapshot) -> AnchorCheck | None:
+        """A new name of the same kind and scope, in the recorded file or the
+        file it was renamed to, whose body is close to the recorded one."""
+        item = w.lost
+        a = item.anchor
+        was = old.symbols.get(a.name)
+        if was is None:
+            return None
+        recorded = self.evidence.git.blob_data(a.blob_id) or b""
+        before = _tokens(recorded, a.language, was)
+        if len(before) < RENAMED_MIN_TOKENS:
+            return None
+        parent = a.name.rpartition(".")[0]
+        scored: list[tuple[float, str, _code.Symbol]] = []
+        for path in self._home_paths(w):
+            table = self.evidence.table_at(path, a.language, snap)
+            if table is None:
+                continue
+            # The scope may have been renamed too (a class and its method).
+            scopes = {parent, _renamed_parent(old, table, parent) or parent} if parent else {""}
+            data = snap.read(path) or b""
+            for sym in table.symbols.values():
+                if (sym.kind != was.kind or sym.qualname in old.symbols or sym.has_error
+                        or sym.qualname.rpartition(".")[0] not in scopes):
+                    continue
+                after = _tokens(data, a.language, sym)
+                matcher = difflib.SequenceMatcher(None, before, after, autojunk=False)
+                if matcher.real_quick_ratio() < RENAMED_SIMILARITY or matcher.quick_ratio() < RENAMED_SIMILARITY:
+                    continue
+                scored.append((matcher.ratio(), path, sym))
+        scored.sort(key=lambda s: -s[0])
+        if not scored or scored[0][0] < RENAMED_SIMILARITY:
+            return None
+        if len(scored) > 1 and scored[0][0] - scored[1][0] < RENAMED_MARGIN:
+            log.debug("%s: no clear renamed candidate among %s", a.spec, [s[2].qualname for s in scored[:3]])
+            return None
+        ratio, path, sym = scored[0]
+        return AnchorCheck(
+            a, AnchorResult.MOVED,
+            f"{a.spec}: renamed to {path}::{sym.qualname} and its body changed "
+            f"({ratio:.0%} of its code alike)",
+            new_path=path, new_name=sym.qualname, line=sym.start_line,
+        )
+
+
+def _tokens(data: bytes, language: str, sym: _code.Symbol) -> list[str]:
+    """The code tokens of a symbol's span, comments dropped and its own name
+    masked (a rename alone changes nothing)."""
+    lines = data.decode("utf-8", errors="replace").splitlines()[sym.start_line - 1 : sym.end_line]
+    own = set(segments(sym.qualname)[-1:])
+    return ["\x00" if t in own else t for t in _claims.code_tokens("\n".join(lines), language, drop_comments=True)]
+
+
+def _renamed_parent(old: _code.SymbolTable, new: _code.SymbolTable, parent: str) -> str | None:
+    """The class of ``new`` that ``parent`` (a class of ``old``) was renamed
+    to: ``parent`` is gone, the class is new at the same depth, and it keeps
+    at least two and at least :data:`CLASS_OVERLAP` of ``parent``'s members."""
+    was = old.symbols.get(parent)
+    if parent in new.symbols or was is None or was.kind not in _CLASS_KINDS:
+        return None
+    before = _members(old, parent)
+    if len(before) < 2:
+        return None
+    depth = parent.count(".")
+    best: tuple[int, str] | None = None
+    for sym in new.symbols.values():
+        if sym.kind not in _CLASS_KINDS or sym.qualname in old.symbols or sym.qualname.count(".") != depth:
+            continue
+        shared = len(before & _members(new, sym.qualname))
+        if shared >= 2 and shared >= CLASS_OVERLAP * len(before) and (best is None or shared > best[0]):
+            best = (shared, sym.qualname)
+    return None if best is None else best[1]
+
+
+def _members(table: _code.SymbolTable, parent: str) -> set[str]:
+    """The names of ``parent``'s direct members in ``table``."""
+    depth = parent.count(".") + 1
+    prefix = parent + "."
+    return {q.rsplit(".", 1)[1] for q in table.symbols if q.startswith(prefix) and q.count(".") == depth}

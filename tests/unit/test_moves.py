@@ -1,0 +1,312 @@
+"""The move search on real repositories: moves reported as moves (class
+renamed, renamed with a changed body, JS ``#private`` methods across files),
+deletions still refuted, and one search per batch."""
+
+from __future__ import annotations
+
+import uuid
+
+import memvet
+from memvet import AnchorResult, Status
+from memvet._errors import RepositoryError
+from memvet._git import GitRepo
+
+WATCHER_JS = """\
+export class DirWatcher {
+  constructor(root) {
+    this.root = root;
+    this.listeners = [];
+  }
+
+  onChange(event) {
+    for (const listener of this.listeners) {
+      listener(event.path, this.root, DirWatcher.seen++);
+    }
+  }
+
+  close() {
+    this.listeners = [];
+  }
+}
+"""
+
+WATCHER_PY = """\
+class DirWatcher:
+    seen = 0
+
+    def __init__(self, root):
+        self.root = root
+        self.listeners = []
+
+    def on_change(self, event):
+        DirWatcher.seen += 1
+        for listener in self.listeners:
+            listener(event.path, self.root)
+
+    def close(self):
+        self.listeners = []
+"""
+
+PRICES = """\
+def total_price(items, tax_rate):
+    subtotal = sum(item.price * item.quantity for item in items)
+    discount = 0.1 * subtotal if subtotal > 100 else 0
+    return round((subtotal - discount) * (1 + tax_rate), 2)
+
+
+def other():
+    return 1
+"""
+
+PARSER_JAVA = """\
+package org.example;
+
+public class Parser {
+    private int lines;
+
+    public String parseLine(String raw) {
+        lines++;
+        String trimmed = raw.strip();
+        if (trimmed.startsWith("#")) {
+            return "";
+        }
+        return trimmed.toLowerCase();
+    }
+
+    public int count() {
+        return lines;
+    }
+}
+"""
+
+QUEUE_JS = """\
+export class Queue {
+  #items = [];
+
+  push(item) {
+    this.#items.push(item);
+    this.#trim();
+  }
+
+  size() {
+    return this.#items.length;
+  }
+
+  #trim() {
+    while (this.#items.length > 100) {
+      this.#items.shift();
+    }
+  }
+}
+"""
+
+
+def _moved(verdict: memvet.Verdict) -> memvet.AnchorCheck:
+    assert verdict.status is Status.NEEDS_REVALIDATION, verdict.reason
+    (check,) = verdict.checks
+    assert check.result is AnchorResult.MOVED
+    return check
+
+
+def test_a_method_moves_with_its_class_renamed_and_its_file_renamed(repo, ledger):
+    repo.write("src/dir_watcher.js", WATCHER_JS)
+    repo.commit("watcher")
+    rec = ledger.record("onChange calls every listener", ["src/dir_watcher.js::DirWatcher.onChange"])
+    repo.move("src/dir_watcher.js", "src/folder_watcher.js")
+    repo.write("src/folder_watcher.js", WATCHER_JS.replace("DirWatcher", "FolderWatcher"))
+    repo.commit("rename the class and its file")
+    check = _moved(ledger.verify(rec.id, at="HEAD"))
+    assert (check.new_path, check.new_name) == ("src/folder_watcher.js", "FolderWatcher.onChange")
+    assert "its class DirWatcher was renamed FolderWatcher; its body changed" in check.detail
+
+
+def test_a_python_method_keeps_its_place_when_its_class_is_renamed(repo, ledger):
+    repo.write("pkg/watch.py", WATCHER_PY)
+    repo.commit("watcher")
+    rec = ledger.record("on_change counts events", ["pkg/watch.py::DirWatcher.on_change"])
+    repo.write("pkg/watch.py", WATCHER_PY.replace("DirWatcher", "FolderWatcher"))
+    repo.commit("rename the class")
+    check = _moved(ledger.verify(rec.id, at="HEAD"))
+    assert (check.new_path, check.new_name) == ("pkg/watch.py", "FolderWatcher.on_change")
+
+
+def test_a_class_that_keeps_its_name_is_not_a_rename(repo, ledger):
+    """The method was removed from a class that is still there: deleted,
+    even though another (older) class has a method of that name."""
+    repo.write("pkg/watch.py", WATCHER_PY + "\n\nclass Poller:\n    def on_change(self, event):\n"
+               "        return event\n\n    def close(self):\n        return None\n")
+    repo.commit("watcher")
+    rec = ledger.record("on_change counts events", ["pkg/watch.py::DirWatcher.on_change"])
+    text = repo.read("pkg/watch.py")
+    start = text.index("    def on_change(self, event):\n        DirWatcher")
+    repo.write("pkg/watch.py", text[:start] + text[text.index("    def close", start):], dedent=False)
+    repo.commit("drop on_change")
+    verdict = ledger.verify(rec.id, at="HEAD")
+    assert verdict.status is Status.REFUTED, verdict.reason
+
+
+def test_a_method_pulled_up_into_a_new_base_class_elsewhere_is_not_a_class_rename(repo, ledger):
+    """Found on sqlalchemy: the class is still in its file, so the method
+    went away from it, whatever class elsewhere now defines that name (with
+    another body; the same body elsewhere is a move)."""
+    cursor = ("class OracleCursor:\n    def __init__(self, conn):\n        self.conn = conn\n\n"
+              "    def close(self):\n        self.conn = None\n\n"
+              "    def enter(self):\n        self.conn.begin()\n        return self\n")
+    repo.write("db/oracle.py", cursor)
+    repo.write("db/base.py", "def helper():\n    return 1\n")
+    repo.commit("cursor")
+    rec = ledger.record("enter begins a transaction", ["db/oracle.py::OracleCursor.enter"])
+    repo.write("db/oracle.py", "from db.base import DbapiCursor\n\n\n" + cursor[: cursor.index("    def enter")]
+               .replace("class OracleCursor:", "class OracleCursor(DbapiCursor):"))
+    repo.write("db/base.py", "def helper():\n    return 1\n\n\n" + cursor.replace("OracleCursor", "DbapiCursor")
+               .replace("self.conn.begin()", "self.conn.begin(deferred=True)"))
+    repo.commit("pull enter up")
+    verdict = ledger.verify(rec.id, at="HEAD")
+    assert verdict.status is Status.REFUTED, verdict.reason
+
+
+def test_a_function_nested_in_a_function_has_no_class_to_rename(repo, ledger):
+    repo.write("db/provision.py", "def configure(engine):\n    def checkout(conn, record):\n"
+               "        conn.ping()\n        record.touch()\n\n    engine.listen(checkout)\n")
+    repo.commit("provision")
+    rec = ledger.record("checkout pings the connection", ["db/provision.py::configure.checkout"])
+    repo.write("db/provision.py", "def setup(engine):\n    engine.listen(None)\n")
+    repo.write("db/pool.py", "class Record:\n    def checkout(self, conn):\n        conn.ping()\n\n"
+               "    def configure(self):\n        return self\n")
+    repo.commit("rework provisioning")
+    verdict = ledger.verify(rec.id, at="HEAD")
+    assert verdict.status is Status.REFUTED, verdict.reason
+
+
+def test_a_function_renamed_with_a_changed_body_is_a_move(repo, ledger):
+    repo.write("pkg/prices.py", PRICES)
+    repo.commit("prices")
+    rec = ledger.record("total_price discounts orders over 100", ["pkg/prices.py::total_price"])
+    repo.write("pkg/prices.py", PRICES.replace("def total_price", "def compute_total").replace(
+        "(1 + tax_rate)", "(1.0 + tax_rate)"))
+    repo.commit("rename and adjust")
+    check = _moved(ledger.verify(rec.id, at="HEAD"))
+    assert (check.new_path, check.new_name) == ("pkg/prices.py", "compute_total")
+    assert "renamed to pkg/prices.py::compute_total and its body changed" in check.detail
+
+
+def test_a_java_method_renamed_with_a_changed_body_in_a_renamed_file(repo, ledger):
+    repo.write("src/org/example/Parser.java", PARSER_JAVA)
+    repo.commit("parser")
+    rec = ledger.record("parseLine skips comment lines", ["src/org/example/Parser.java::Parser.parseLine"])
+    repo.move("src/org/example/Parser.java", "src/org/example/LineParser.java")
+    repo.write("src/org/example/LineParser.java", PARSER_JAVA.replace("class Parser", "class LineParser")
+               .replace("parseLine(String raw)", "readLine(String raw)").replace("toLowerCase()", "toUpperCase()"))
+    repo.commit("rename the file, the class and the method")
+    check = _moved(ledger.verify(rec.id, at="HEAD"))
+    # Java names carry their erased signature (hasher v3).
+    assert (check.new_path, check.new_name) == ("src/org/example/LineParser.java", "LineParser.readLine(String)")
+
+
+def test_a_deleted_function_is_not_taken_for_a_new_unlike_one(repo, ledger):
+    repo.write("pkg/prices.py", PRICES)
+    repo.commit("prices")
+    rec = ledger.record("total_price discounts orders over 100", ["pkg/prices.py::total_price"])
+    repo.write("pkg/prices.py", PRICES.replace(PRICES[: PRICES.index("def other")], (
+        "def shipping_cost(weight, zone):\n    base = 4.5 if zone == 'local' else 9.0\n"
+        "    return round(base + weight * 0.8, 2)\n\n\n")))
+    repo.commit("replace pricing with shipping")
+    verdict = ledger.verify(rec.id, at="HEAD")
+    assert verdict.status is Status.REFUTED, verdict.reason
+
+
+def test_two_equally_close_renames_are_not_guessed(repo, ledger):
+    repo.write("pkg/prices.py", PRICES)
+    repo.commit("prices")
+    rec = ledger.record("total_price discounts orders over 100", ["pkg/prices.py::total_price"])
+    body = PRICES[: PRICES.index("def other")].replace("(1 + tax_rate)", "(1.0 + tax_rate)")
+    repo.write("pkg/prices.py", body.replace("total_price", "net_total") + body.replace("total_price", "gross_total")
+               + "def other():\n    return 1\n")
+    repo.commit("split in two")
+    verdict = ledger.verify(rec.id, at="HEAD")
+    assert verdict.status is Status.REFUTED, verdict.reason
+
+
+def test_a_private_js_method_moved_to_another_file(repo, ledger):
+    repo.write("src/queue.js", QUEUE_JS)
+    repo.commit("queue")
+    rec = ledger.record("trim keeps at most 100 items", ["src/queue.js::Queue.#trim"])
+    repo.delete("src/queue.js")
+    repo.write("src/collections/bounded.js", "// Queues that forget their oldest items.\nimport x from './x';\n\n"
+               + QUEUE_JS.replace("  size() {", "  peek() {\n    return this.#items[0];\n  }\n\n  size() {"))
+    repo.commit("move the queue")
+    check = _moved(ledger.verify(rec.id, at="HEAD"))
+    assert (check.new_path, check.new_name) == ("src/collections/bounded.js", "Queue.#trim")
+
+
+def test_a_private_js_method_moved_with_its_renamed_class(repo, ledger):
+    repo.write("src/queue.js", QUEUE_JS)
+    repo.commit("queue")
+    rec = ledger.record("trim keeps at most 100 items", ["src/queue.js::Queue.#trim"])
+    repo.delete("src/queue.js")
+    repo.write("src/bounded_queue.js", QUEUE_JS.replace("class Queue", "class BoundedQueue").replace(
+        "length > 100", "length > this.limit"))
+    repo.commit("move and rename the queue")
+    check = _moved(ledger.verify(rec.id, at="HEAD"))
+    assert (check.new_path, check.new_name) == ("src/bounded_queue.js", "BoundedQueue.#trim")
+    assert "its body changed" in check.detail
+
+
+# ------------------------------------------------------------------ one search per batch
+
+def _many_deleted(repo, ledger, n_files: int = 12) -> list[str]:
+    """Decisions on functions of ``n_files`` files; a commit then deletes one
+    function per file and touches every file."""
+    ids = []
+    for i in range(n_files):
+        repo.write(f"pkg/m{i}.py", f"def keep_{i}(x):\n    return x + {i}\n\n\n"
+                                   f"def gone_{i}(values):\n    total = sum(values)\n    return total * {i}\n")
+    repo.commit("modules")
+    for i in range(n_files):
+        ids.append(ledger.record(f"gone_{i} scales the total", [f"pkg/m{i}.py::gone_{i}"]).decision.id)
+    for i in range(n_files):
+        repo.write(f"pkg/m{i}.py", f"def keep_{i}(x):\n    return x + {i} + 1\n")
+    repo.commit("delete one function per file")
+    return ids
+
+
+def test_one_scan_for_every_missing_anchor_of_a_batch(repo, ledger):
+    ids = _many_deleted(repo, ledger)
+    verdicts = ledger.check(at="HEAD")
+    assert [v.status for v in verdicts if v.decision.id in ids] == [Status.REFUTED] * len(ids)
+    # 12 missing anchors, 12 changed files: each read once by the scan, not 12 x 11 times.
+    assert ledger.evidence.moves.scanned == 12
+    ledger.check(at="HEAD")
+    assert ledger.evidence.moves.scanned == 12   # a commit's answers are kept: no second scan
+
+
+def test_the_working_tree_is_searched_afresh(repo, ledger):
+    ids = _many_deleted(repo, ledger, n_files=3)
+    ledger.check()
+    ledger.check()
+    assert ledger.evidence.moves.scanned == 6
+    repo.write("pkg/later.py", "def gone_1(values):\n    total = sum(values)\n    return total * 1\n")
+    verdict = ledger.verify(ids[1])
+    assert verdict.status is Status.NEEDS_REVALIDATION and "pkg/later.py" in verdict.reason
+
+
+class _DiffFails(GitRepo):
+    """A repository whose diff fails (what a corrupt pack does to libgit2)."""
+
+    def changes(self, old_commit, new):
+        raise RepositoryError("git diff failed: object not found")
+
+
+def test_a_failing_move_search_is_unverifiable_and_the_batch_goes_on(repo, client):
+    led = memvet.Ledger.open(repo.path, client=client, embedding=memvet.HashingEmbedder(),
+                             namespace=f"t{uuid.uuid4().hex[:12]}", disk_cache=False)
+    gone = led.record("checksum wraps at 255", ["shop/store.py::checksum"])
+    kept = led.record("save appends one line", ["shop/store.py::OrderStore.save"])
+    text = repo.read("shop/store.py")
+    repo.write("shop/store.py", text[: text.index("def checksum")], dedent=False)
+    repo.commit("drop checksum")
+    led.evidence.git = led.evidence.moves.evidence.git = _DiffFails(repo.path)
+    verdicts = {v.decision.id: v for v in led.check(at="HEAD")}
+    assert verdicts[gone.decision.id].status is Status.NEEDS_REVALIDATION
+    assert "could not check: git diff failed" in verdicts[gone.decision.id].reason
+    assert verdicts[kept.decision.id].status is Status.VERIFIED
