@@ -74,6 +74,7 @@ from memvet._model import (
     Verdict,
 )
 from memvet._recall import check_groups, evidence_note, frame, render_blocks
+from memvet._relations import Contradiction, contradictions
 from memvet._text import one_line
 
 __version__ = "0.1.0"
