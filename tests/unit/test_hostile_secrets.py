@@ -227,6 +227,7 @@ def test_a_waiting_writer_is_told_the_holder_without_its_secret(tmp_path, monkey
     assert f"(memvet --token {MASK} record x)" in message and SECRET not in message
 
 
+@pytest.mark.slow
 def test_a_real_cli_write_keeps_its_token_out_of_the_holder_file(repo, local):
     """The CLI as a process (the holder records ``sys.argv``)."""
     env = {**os.environ, "MEMVET_EMBEDDING": "hashing", "MEMVET_LEDGER": str(local), "ORT_DISABLE_TELEMETRY": "1",

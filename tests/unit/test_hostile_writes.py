@@ -150,6 +150,7 @@ def _fill_at(limit: int):
     return limit_writes
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not hasattr(resource, "RLIMIT_FSIZE"), reason="needs RLIMIT_FSIZE")
 def test_record_on_a_full_disk_is_exit_2_and_never_a_decision_without_its_receipt(repo, tmp_path):
     """``memvet record`` in a child process that cannot write past ``limit``
