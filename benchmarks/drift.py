@@ -74,10 +74,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import _bench  # noqa: E402
+import _bench
 
-from memvet import _code  # noqa: E402
-from memvet._git import GitRepo  # noqa: E402
+from memvet import _code
+from memvet._git import GitRepo
 
 TRUTHS = ("unchanged", "cosmetic", "changed", "moved", "deleted")
 #: What a correct verdict is for each truth.
@@ -345,7 +345,8 @@ _NAMING_OPENERS = [re.compile(p) for p in (
     r"^\s*[\w$\"']+\s*:\s*\{\s*$",                                     # key: {
     r"\bfunction\s*\*?\s*[\w$]+\s*\(",                                  # function name(
     r"^\s*[\w$.]+\s*[:=]\s*(?:async\s+)?function\b",                    # name: function / a.b = function
-    r"^\s*(?:class\s+[\w$]+|(?:static\s+|async\s+)*(?!(?:if|for|while|switch|catch|with)\b)[\w$]+\s*\([^;]*\)\s*\{\s*$)",  # class C / m() {
+    # class C / m() {
+    r"^\s*(?:class\s+[\w$]+|(?:static\s+|async\s+)*(?!(?:if|for|while|switch|catch|with)\b)[\w$]+\s*\([^;]*\)\s*\{\s*$)",
 )]
 
 
@@ -657,7 +658,7 @@ def run(repo_path: str, rev_from: str | None, rev_to: str | None, sample: int, c
             try:
                 res = ledger.record(f"{case.qualname} in {case.path} is a decision anchor.",
                                     [f"{case.path}::{case.qualname}"], at=a, tags=[case.id])
-            except Exception as exc:  # noqa: BLE001 - a refused write is a result here
+            except Exception as exc:
                 case.excluded = case.excluded or f"MemVet refused the anchor: {exc}"
                 case.memvet = "refused"
                 continue
@@ -715,7 +716,7 @@ def run_oracle(repo_path: str, oracle_dir: str, name: str, per_method: int) -> d
                 res = ledger.record(f"{bare} in {case.path} is decision {case.id}.",
                                     [f"{case.path}::{case.qualname}"], at=case.rev_from, tags=[case.id],
                                     confirm_duplicates=False, unbound=[case.id])
-            except Exception as exc:  # noqa: BLE001 - a refused write is a result here
+            except Exception as exc:
                 case.memvet, case.memvet_reason = "refused", f"MemVet refused the anchor: {exc}"
                 continue
             ids[res.decision.id] = case
@@ -811,7 +812,8 @@ def render(r: dict[str, Any], show_errors: int = 10) -> str:
          _pct(s["recall_baseline"])),
         ("precision of 'changed'", _pct(s["stale_precision_memvet"]), _pct(s["stale_precision_baseline"])),
         (f"moves detected as moves (n={s['move_cases']})", s["moves_as_moves_memvet"], s["moves_as_moves_baseline"]),
-        (f"deletions refuted (n={s['deletion_cases']})", s["deletions_refuted_memvet"], s["deletions_refuted_baseline"]),
+        (f"deletions refuted (n={s['deletion_cases']})", s["deletions_refuted_memvet"],
+         s["deletions_refuted_baseline"]),
         ("overall accuracy", _pct(s["accuracy_memvet"]), _pct(s["accuracy_baseline"])),
         ("existing symbols refused at record time", s.get("refused_memvet", 0), 0),
     ])

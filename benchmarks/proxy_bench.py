@@ -33,7 +33,7 @@ import httpx
 
 os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
 
-import memvet  # noqa: E402
+import memvet
 
 ROOT = Path(__file__).resolve().parents[1]
 

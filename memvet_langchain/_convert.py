@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from langchain_core.documents import Document
+
 from memvet import Decision, RecallGroup, RecallItem, UsageError, Verdict, check_groups, frame, require_ledger
 
 __all__ = ["GROUPS", "anchor_specs", "check_groups", "check_k", "item_from_verdict", "item_to_document",

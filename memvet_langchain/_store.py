@@ -17,7 +17,7 @@ import json
 import logging
 import threading
 from collections.abc import Iterable, Sequence
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import quote, unquote
 
@@ -35,8 +35,8 @@ from langgraph.store.base import (
     SearchOp,
     validate_op_namespace,
 )
-from memvet import Decision, Ledger, Lifecycle, Verdict, frame
 
+from memvet import Decision, Ledger, Lifecycle, Verdict, frame
 from memvet_langchain._convert import GROUPS, anchor_specs, check_groups, require_ledger
 
 __all__ = ["MemVetStore"]
@@ -88,7 +88,7 @@ def _compare(value: Any, wanted: Any) -> bool:
         return isinstance(value, dict) and all(_compare(value.get(k), v) for k, v in wanted.items())
     if isinstance(wanted, (list, tuple)):
         return (isinstance(value, (list, tuple)) and len(value) == len(wanted)
-                and all(_compare(a, b) for a, b in zip(value, wanted)))
+                and all(_compare(a, b) for a, b in zip(value, wanted, strict=True)))
     return bool(value == wanted)
 
 
@@ -109,12 +109,14 @@ def _matches(condition: MatchCondition, namespace: tuple[str, ...]) -> bool:
     path = tuple(condition.path)
     if len(namespace) < len(path):
         return False
-    pairs = zip(namespace, path) if condition.match_type == "prefix" else zip(reversed(namespace), reversed(path))
+    # The pattern names the first (prefix) or last (suffix) levels of a longer namespace.
+    pairs = (zip(namespace, path, strict=False) if condition.match_type == "prefix"
+             else zip(reversed(namespace), reversed(path), strict=False))
     return all(p == "*" or n == p for n, p in pairs)
 
 
 def _time(ts: float) -> datetime:
-    return datetime.fromtimestamp(ts, tz=timezone.utc)
+    return datetime.fromtimestamp(ts, tz=UTC)
 
 
 class MemVetStore(BaseStore):
@@ -224,7 +226,7 @@ class MemVetStore(BaseStore):
             return {}
         got = self._values().get(ids=list(ids), include=["documents"])
         out = {}
-        for rid, doc in zip(got["ids"], got.get("documents") or []):
+        for rid, doc in zip(got["ids"], got.get("documents") or [], strict=False):
             try:
                 out[rid] = json.loads(doc or "")
             except ValueError:
@@ -243,10 +245,7 @@ class MemVetStore(BaseStore):
 
     def _decisions_in(self, prefix: tuple[str, ...]) -> list[Decision]:
         """The store's decisions under a namespace prefix, oldest first."""
-        if prefix:
-            found = self.ledger.tagged([NS_TAG + _path(prefix)])
-        else:
-            found = self.ledger.decisions()
+        found = self.ledger.tagged([NS_TAG + _path(prefix)]) if prefix else self.ledger.decisions()
         return [d for d in found if _item_of(d) is not None]
 
     @staticmethod

@@ -22,8 +22,10 @@ import asyncio
 from collections.abc import Callable
 from typing import Any, Literal, TypeVar
 
-import memvet
 from langchain_core.tools import BaseTool, ToolException
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+import memvet
 from memvet import (
     AnchorNotFoundError,
     ConflictError,
@@ -35,8 +37,6 @@ from memvet import (
     one_line,
     render_blocks,
 )
-from pydantic import BaseModel, ConfigDict, Field, field_validator
-
 from memvet_langchain._convert import GROUPS, check_groups, require_ledger
 
 __all__ = [

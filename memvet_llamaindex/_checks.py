@@ -11,6 +11,7 @@ from llama_index.core.vector_stores.types import (
     MetadataFilter,
     MetadataFilters,
 )
+
 from memvet import RecallGroup, Status, UsageError, check_groups, require_ledger
 
 __all__ = ["GROUPS", "RecallFilters", "check_groups", "check_k", "names", "parse_filters", "require_ledger"]

@@ -327,7 +327,7 @@ class MemvetTools:
         if not verdict.checks:
             lines.extend(f"- anchor: `{a.spec}` (as recorded; not checked for a closed decision)"
                          for a in d.anchors)
-        for check, excerpt in zip(verdict.checks, found):
+        for check, excerpt in zip(verdict.checks, found, strict=True):
             lines.append(f"- anchor: `{check.anchor.spec}` [{check.result.value}] {_one_line(check.detail)}")
             if excerpt.lines:
                 lines += ["", f"  {excerpt.path}:{excerpt.start}", "  ```"]

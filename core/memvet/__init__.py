@@ -14,7 +14,6 @@ code and returns a status with a reason.
 from memvet._about import Impact, ImpactReport, changed_since
 from memvet._anchors import AnchorSpec, absent, dependency, file, parse_anchor, quoted, symbol, with_quote
 from memvet._claims import EvidenceText, Term, TermKind, UnboundTerm, claim_terms
-from memvet._relations import Contradiction, contradictions
 from memvet._config import Config, find_config, load_config
 from memvet._embedding import HashingEmbedder, MiniLMEmbedder
 from memvet._errors import (
@@ -42,6 +41,7 @@ from memvet._errors import (
     UnsupportedFileError,
     UsageError,
 )
+from memvet._excerpt import Excerpt, excerpts
 from memvet._exchange import (
     Context,
     ImportConflict,
@@ -51,7 +51,6 @@ from memvet._exchange import (
     export_jsonl,
     import_jsonl,
 )
-from memvet._excerpt import Excerpt, excerpts
 from memvet._ledger import Ledger, require_ledger
 from memvet._model import (
     WORKTREE,
@@ -75,6 +74,7 @@ from memvet._model import (
     Verdict,
 )
 from memvet._recall import check_groups, evidence_note, frame, render_blocks
+from memvet._relations import Contradiction, contradictions
 from memvet._text import one_line
 
 __version__ = "0.1.0"
@@ -95,8 +95,8 @@ __all__ = [
     "Config",
     "Conflict",
     "ConflictError",
-    "Contradiction",
     "Context",
+    "Contradiction",
     "CorruptRecordError",
     "Decision",
     "EmptyRepositoryError",

@@ -17,9 +17,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from packaging.utils import canonicalize_name
-
 import pygit2
+from packaging.utils import canonicalize_name
 
 from memvet import _claims, _code, _manifests
 from memvet._cache import LRU, SymbolCache, SymbolHit
@@ -42,12 +41,12 @@ __all__ = [
     "Evidence",
     "Recorded",
     "absent",
-    "is_text",
-    "recorded_file",
     "dependency",
     "file",
+    "is_text",
     "parse_anchor",
     "quoted",
+    "recorded_file",
     "symbol",
     "with_quote",
 ]

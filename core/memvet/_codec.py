@@ -21,11 +21,11 @@ from memvet._errors import CorruptRecordError
 from memvet._model import Anchor, AnchorKind, Decision, Lifecycle, Receipt
 
 __all__ = [
-    "anchor_keys",
-    "lifecycle_update",
     "SCHEMA_VERSION",
+    "anchor_keys",
     "decision_from_record",
     "decision_metadata",
+    "lifecycle_update",
     "receipt_from_record",
     "receipt_metadata",
 ]

@@ -46,7 +46,6 @@ import hashlib
 import json
 import math
 import re
-import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -62,8 +61,8 @@ if TYPE_CHECKING:
     from memvet._ledger import Ledger
 
 __all__ = [
-    "Context",
     "DUMP_SCHEMA",
+    "Context",
     "ImportConflict",
     "ImportReport",
     "LedgerDump",
@@ -153,7 +152,8 @@ class Context:
         ]
         for v in self.verified:
             anchors = ", ".join(_text.code_span(a.spec) for a in v.decision.anchors)
-            out.append(f"- {_one_line(v.decision.claim)} [{_text.code_span(v.id)}]" + (f" (rests on {anchors})" if anchors else ""))
+            rests = f" (rests on {anchors})" if anchors else ""
+            out.append(f"- {_one_line(v.decision.claim)} [{_text.code_span(v.id)}]{rests}")
         if not self.verified:
             out.append("- (none)")
         if self.current_only:
@@ -789,7 +789,7 @@ def _plan(ledger: Ledger, parsed: _Parsed, source: str, link_local: bool) -> _Pl
 def _mark(ledger: Ledger, plan: _Plan, local_receipts: dict[str, Receipt], source: str) -> None:
     """Mark the file's receipts as imported, and add the supersede of each
     linked local decision with its receipt by the importer."""
-    now = time.time()
+    now = ledger.clock()
     importer = ledger._author(None)
     # Marked: `log` shows who imported it and when, never a file's receipt
     # as an act of this ledger (a file can say any author and any date).

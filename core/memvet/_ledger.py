@@ -8,32 +8,33 @@ import os
 import re
 import time
 import uuid
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from memvet import _chroma, _code
 from memvet._about import about
 from memvet._anchors import AnchorSpec, Evidence, parse_anchor
-from memvet._claims import bind, claim_terms, render_unbound
-from memvet._relations import contradictions, render_refusal
 from memvet._cache import SymbolCache
+from memvet._claims import bind, claim_terms, render_unbound
 from memvet._codec import anchor_keys
 from memvet._config import DUPLICATE_THRESHOLD, SIMILARITY_THRESHOLD, check_agent_writes
 from memvet._embedding import Embedder, MiniLMEmbedder, as_embedder, load_embedding, spec_for
 from memvet._errors import (
     AmbiguousIdError,
     AnchorNotFoundError,
+    ClaimContradictsCodeError,
     ConflictError,
     CorruptRecordError,
     NotAllowedError,
     StoreError,
-    ClaimContradictsCodeError,
     UnboundClaimError,
     UnknownDecisionError,
     UsageError,
 )
+from memvet._filter import PLAIN_LIMIT, SELECTIVE_LIMIT, check_k, make_filter
 from memvet._git import GitRepo, Snapshot
+from memvet._lock import DEFAULT_LOCK_TIMEOUT, LocalLock
 from memvet._model import (
     Anchor,
     AnchorKind,
@@ -50,12 +51,14 @@ from memvet._model import (
     Status,
     Verdict,
 )
-from memvet._lock import DEFAULT_LOCK_TIMEOUT, LocalLock
-from memvet._filter import PLAIN_LIMIT, SELECTIVE_LIMIT, check_k, make_filter
-from memvet._recall import GROUPS, check_include, group_recall
-from memvet._store import ChromaStore, Intent, collection_name
 from memvet._reads import OnVerdict
+from memvet._recall import GROUPS, check_include, group_recall
+from memvet._relations import contradictions, render_refusal
+from memvet._store import ChromaStore, Intent, collection_name
 from memvet._verify import Verifier
+
+if TYPE_CHECKING:
+    import pygit2
 
 __all__ = ["Ledger", "require_ledger"]
 
@@ -123,7 +126,7 @@ def _is_root(git: GitRepo, sha: str) -> bool:
     """True when ``sha`` is a commit of this repository without parents."""
     if not git.has_commit(sha):
         return False
-    return not git.repo.get(sha).parent_ids
+    return not cast("pygit2.Commit", git.repo.get(sha)).parent_ids  # has_commit: it is there, a commit
 
 
 def _remember_identity(cache: Path, root: str, head: str) -> None:
@@ -191,13 +194,16 @@ class Ledger:
     def __init__(self, git: GitRepo, store: ChromaStore, embedder: Embedder, *,
                  namespace: str, cache: SymbolCache | None = None,
                  similarity_threshold: float = SIMILARITY_THRESHOLD, duplicate_threshold: float = DUPLICATE_THRESHOLD,
-                 agent_writes: str = "proposed") -> None:
+                 agent_writes: str = "proposed", clock: Callable[[], float] = time.time) -> None:
         self.git = git
         self.store = store
         self.embedder = embedder
         self.namespace = namespace
         self.evidence = Evidence(git, cache)
-        self.verifier = Verifier(self.evidence)
+        #: Seconds since the epoch: the time written on decisions and
+        #: receipts, and the "now" that expiry is judged at.
+        self.clock = clock
+        self.verifier = Verifier(self.evidence, clock=clock)
         self.similarity_threshold = similarity_threshold
         self.duplicate_threshold = duplicate_threshold
         #: How agent-facing adapters (tools, LangGraph store) write:
@@ -210,7 +216,8 @@ class Ledger:
              embedding: Any = None, namespace: str | None = None, team: str | None = None,
              user: str | None = None, similarity_threshold: float = SIMILARITY_THRESHOLD,
              duplicate_threshold: float = DUPLICATE_THRESHOLD, disk_cache: bool = True,
-             lock_timeout: float = DEFAULT_LOCK_TIMEOUT, agent_writes: str | None = None) -> Ledger:
+             lock_timeout: float = DEFAULT_LOCK_TIMEOUT, agent_writes: str | None = None,
+             clock: Callable[[], float] = time.time) -> Ledger:
         """Open (or create) the ledger of a repository.
 
         Args:
@@ -252,6 +259,10 @@ class Ledger:
                 table (see :func:`memvet.find_config`; an invalid table is a
                 UsageError), else ``"proposed"``. Library and CLI writes are
                 active unless they pass ``proposed=True``.
+            clock: Returns the current time in seconds since the epoch
+                (default :func:`time.time`): stamped on decisions and
+                receipts, and the time expiry is judged at. Tests pass a
+                fake clock instead of sleeping between writes.
 
         Raises:
             NotARepositoryError, EmptyRepositoryError, StoreError
@@ -327,7 +338,7 @@ class Ledger:
         cache = SymbolCache(home / "cache" if disk_cache else None)
         return cls(git, store, embedder, namespace=ns, cache=cache,
                    similarity_threshold=similarity_threshold, duplicate_threshold=duplicate_threshold,
-                   agent_writes=agent_writes)
+                   agent_writes=agent_writes, clock=clock)
 
     # ================================================================= reads
 
@@ -513,16 +524,13 @@ class Ledger:
         where: dict[str, Any] | None = None
         probed = False
         while True:
-            if ranked is not None:
-                scored = ranked[:n]
-            else:
-                scored = self.store.query(embedding, n, where=where)
+            scored = ranked[:n] if ranked is not None else self.store.query(embedding, n, where=where)
             fetched = len(scored)
             if wanted is not None:
                 scored = [(d, s) for d, s in scored if wanted.matches(d)]
             decisions = self._effective([d for d, _ in scored])
             verdicts = self.verifier.verdicts(decisions, snap)
-            pairs = [(v, s) for v, (_, s) in zip(verdicts, scored)]
+            pairs = [(v, s) for v, (_, s) in zip(verdicts, scored, strict=True)]
             enough = sum(1 for v, _ in pairs if v.status.group in include) >= k
             # Fewer results than asked for: the namespace is exhausted (a
             # corrupt record skipped by the store can only end this early).
@@ -826,7 +834,7 @@ class Ledger:
         declared = self._bind_claim(claim, resolved, snap, unbound)
         keys = anchor_keys(resolved)
         author = self._author(author)
-        now = time.time()
+        now = self.clock()
 
         self._require_embedder()
         embedding = self.embedder.embed_documents([claim])[0]
@@ -869,7 +877,8 @@ class Ledger:
         # treats `old` as superseded from that moment; the old record's update
         # and the receipts follow, and a crash or failure in between is
         # finished by the next write (Ledger.repair).
-        receipts = [self._receipt(decision.id, ReceiptAction.PROPOSE if proposed else ReceiptAction.RECORD, "", lifecycle.value,
+        action = ReceiptAction.PROPOSE if proposed else ReceiptAction.RECORD
+        receipts = [self._receipt(decision.id, action, "", lifecycle.value,
                                   reason=reason or "", author=author, at=now, commit=snap.base_commit,
                                   related=old.id if old else "")]
         self._require_embedder(pin=True)  # the first decision stored pins the embedding
@@ -885,11 +894,13 @@ class Ledger:
                                           at=now, commit=snap.base_commit, related=decision.id))
             updates.append(old.evolve(lifecycle=Lifecycle.SUPERSEDED, superseded_by=decision.id,
                                       reason=reason or "", resolved_at=now))
-        self.store.apply(Intent(ReceiptAction.SUPERSEDE if old else ReceiptAction.RECORD, add=(decision, tuple(embedding)),
+        act = ReceiptAction.SUPERSEDE if old else ReceiptAction.RECORD
+        self.store.apply(Intent(act, add=(decision, tuple(embedding)),
                                 updates=tuple(updates), receipts=tuple(receipts)))
         if old is not None:
             self._settle_race(old, decision, author, snap.base_commit)
-        return RecordResult(decision, RecordOutcome.SUPERSEDED if old else RecordOutcome.RECORDED, tuple(conflicts), tuple(warnings))
+        outcome = RecordOutcome.SUPERSEDED if old else RecordOutcome.RECORDED
+        return RecordResult(decision, outcome, tuple(conflicts), tuple(warnings))
 
     def _settle_race(self, old: Decision, mine: Decision, author: str, commit: str) -> None:
         """Never two current successors: when two writers of a shared server
@@ -900,7 +911,7 @@ class Ledger:
             return
         winner = rivals[0]
         why = f"lost a race: {old.id} was superseded concurrently by {winner.id}"
-        now = time.time()
+        now = self.clock()
         settled = old.evolve(lifecycle=Lifecycle.SUPERSEDED, superseded_by=winner.id, reason=winner.reason,
                              resolved_at=winner.created_at)
         self.store.apply(Intent(ReceiptAction.REJECT, updates=(mine.evolve(lifecycle=Lifecycle.REJECTED, reason=why,
@@ -952,8 +963,8 @@ class Ledger:
     def _confirm(self, decision: Decision, author: str, now: float, commit: str) -> RecordResult:
         updated = decision.evolve(confirmations=decision.confirmations + 1)
         state = decision.lifecycle.value
-        receipt = self._receipt(decision.id, ReceiptAction.CONFIRM, state, state, reason="recorded again", author=author,
-                                at=now, commit=commit)
+        receipt = self._receipt(decision.id, ReceiptAction.CONFIRM, state, state, reason="recorded again",
+                                author=author, at=now, commit=commit)
         self.store.apply(Intent(ReceiptAction.CONFIRM, updates=(updated,), receipts=(receipt,)))
         return RecordResult(updated, RecordOutcome.CONFIRMED)
 
@@ -962,8 +973,9 @@ class Ledger:
                   base: str | None = None, unbound: Iterable[str] = (), proposed: bool = False) -> RecordResult:
         """Replace an active decision with a new one; the old one becomes history.
 
-        The new claim is bound to its evidence as in :meth:`record`. With ``proposed=True`` the new decision is a proposal and the old
-        one stays current until the proposal is approved (:meth:`approve`).
+        The new claim is bound to its evidence as in :meth:`record`. With
+        ``proposed=True`` the new decision is a proposal and the old one stays
+        current until the proposal is approved (:meth:`approve`).
         """
         return self.record(claim, anchors, supersedes=old_id, reason=reason, tags=tags, author=author,
                            at=at, base=base, unbound=unbound, proposed=proposed)
@@ -1005,10 +1017,11 @@ class Ledger:
                     f"{old.lifecycle.value}{by}; record anew or supersede the current one"
                 )
             author = self._author(author)
-            now = time.time()
+            now = self.clock()
             commit = str(self.git.head_commit().id)
             approved = decision.evolve(lifecycle=Lifecycle.ACTIVE)
-            receipts = [self._receipt(decision.id, ReceiptAction.APPROVE, Lifecycle.PROPOSED.value, Lifecycle.ACTIVE.value,
+            receipts = [self._receipt(decision.id, ReceiptAction.APPROVE, Lifecycle.PROPOSED.value,
+                                      Lifecycle.ACTIVE.value,
                                       reason=(reason or "").strip(), author=author, at=now, commit=commit,
                                       related=old.id if old else "")]
             updates = [approved]
@@ -1030,12 +1043,13 @@ class Ledger:
         with self.store.writing():
             decision = self._require_active(decision_id, proposals=True)
             author = self._author(author)
-            now = time.time()
+            now = self.clock()
             commit = str(self.git.head_commit().id)
             # The decision's own record changes first (one atomic update), so
             # reads see the rejection the moment it lands; the receipt follows.
             updated = decision.evolve(lifecycle=Lifecycle.REJECTED, reason=reason, resolved_at=now)
-            receipt = self._receipt(decision.id, ReceiptAction.REJECT, decision.lifecycle.value, Lifecycle.REJECTED.value,
+            receipt = self._receipt(decision.id, ReceiptAction.REJECT, decision.lifecycle.value,
+                                    Lifecycle.REJECTED.value,
                                     reason=reason, author=author, at=now, commit=commit)
             self.store.apply(Intent(ReceiptAction.REJECT, updates=(updated,), receipts=(receipt,)))
             return updated
@@ -1062,8 +1076,9 @@ class Ledger:
                 specs.append(_respec(anchor, check.new_path, check.new_name))
             anchors = [self.evidence.resolve(spec, snap) for spec in specs]
             author = self._author(author)
-            now = time.time()
-            receipt = self._receipt(decision.id, ReceiptAction.REVALIDATE, Lifecycle.ACTIVE.value, Lifecycle.ACTIVE.value,
+            now = self.clock()
+            receipt = self._receipt(decision.id, ReceiptAction.REVALIDATE, Lifecycle.ACTIVE.value,
+                                    Lifecycle.ACTIVE.value,
                                     reason=reason, author=author, at=now, commit=snap.base_commit)
             updated = decision.evolve(anchors=tuple(anchors), commit=snap.base_commit,
                                       hash_version=_code.HASH_VERSION, expires_at=0.0)

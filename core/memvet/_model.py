@@ -13,6 +13,7 @@ from typing import Any
 from memvet._manifests import format_dependency_spec
 
 __all__ = [
+    "WORKTREE",
     "Anchor",
     "AnchorCheck",
     "AnchorKind",
@@ -31,7 +32,6 @@ __all__ = [
     "RecordResult",
     "Status",
     "Verdict",
-    "WORKTREE",
 ]
 
 #: The target name for "the files as they are on disk now".

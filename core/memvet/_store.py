@@ -37,11 +37,10 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-
 from memvet import _codec
+from memvet._cache import LRU
 from memvet._chroma import read_through_index_race, reopen_persistent, translate
 from memvet._errors import CorruptRecordError, StoreError, UsageError
-from memvet._cache import LRU
 from memvet._lock import LocalLock
 from memvet._model import Decision, Lifecycle, Receipt
 
@@ -321,7 +320,7 @@ class ChromaStore:
         found = got.get("embeddings")
         if found is None:
             return {}
-        return {rid: [float(x) for x in vector] for rid, vector in zip(got["ids"], found)}
+        return {rid: [float(x) for x in vector] for rid, vector in zip(got["ids"], found, strict=True)}
 
     # ----------------------------------------------------------------- re-embedding
 
@@ -428,9 +427,11 @@ class ChromaStore:
         with translate("re-reading decisions written during the reembed"):
             before = old.get(include=["documents", "metadatas"])
             after = target.get(include=["documents", "metadatas"])
-        have = {rid: (doc, meta) for rid, doc, meta in zip(after["ids"], after["documents"], after["metadatas"])}
+        have = {rid: (doc, meta)
+                for rid, doc, meta in zip(after["ids"], after["documents"], after["metadatas"], strict=True)}
         changed = [(rid, doc or "", meta) for rid, doc, meta in
-                   zip(before["ids"], before["documents"], before["metadatas"]) if have.get(rid) != (doc, meta)]
+                   zip(before["ids"], before["documents"], before["metadatas"], strict=True)
+                   if have.get(rid) != (doc, meta)]
         if not changed:
             return
         log.warning("bringing %d decision(s) written during the reembed across", len(changed))
@@ -547,7 +548,7 @@ class ChromaStore:
         with translate("reading the journal"):
             got = self.journal.get(include=["documents"])
         docs = got.get("documents") or [None] * len(got["ids"])
-        out = _readable(zip(got["ids"], docs), Intent.from_json, "reading the journal")
+        out = _readable(zip(got["ids"], docs, strict=True), Intent.from_json, "reading the journal")
         out.sort(key=lambda i: (i.at, i.id))
         return out
 
@@ -596,7 +597,7 @@ class ChromaStore:
                 bad: list[CorruptRecordError] | None = None) -> list[Decision]:
         docs = got.get("documents") or [None] * len(got["ids"])
         metas = got.get("metadatas") or [None] * len(got["ids"])
-        return _readable(zip(got["ids"], docs, metas), _codec.decision_from_record, action, bad)
+        return _readable(zip(got["ids"], docs, metas, strict=True), _codec.decision_from_record, action, bad)
 
     @_serialized
     def get_decisions(self, ids: Sequence[str]) -> list[Decision]:
@@ -669,7 +670,7 @@ class ChromaStore:
         out: dict[str, Decision] = {}
         for d in sorted(found, key=lambda d: (d.created_at, d.id)):
             out.setdefault(d.supersedes, d)
-        if stamp is not None and stamp == self.lock.generation():
+        if stamp is not None and self.lock is not None and stamp == self.lock.generation():
             self._successor_cache.put(key, dict(out))
         return out
 
@@ -719,7 +720,7 @@ class ChromaStore:
         def scored(rid: str, doc: str | None, meta: Any, dist: float) -> tuple[Decision, float]:
             return _codec.decision_from_record(rid, doc, meta), 1.0 - float(dist)
 
-        rows = zip(got["ids"][0], got["documents"][0], got["metadatas"][0], got["distances"][0])
+        rows = zip(got["ids"][0], got["documents"][0], got["metadatas"][0], got["distances"][0], strict=True)
         return _readable(rows, scored, "querying the ledger")
 
     @_serialized
@@ -769,6 +770,6 @@ class ChromaStore:
         where = {"decision_id": decision_id} if decision_id else None
         with translate("reading receipts"):
             got = self.receipts.get(where=where, include=["metadatas"])
-        out = _readable(zip(got["ids"], got["metadatas"]), _codec.receipt_from_record, "reading receipts")
+        out = _readable(zip(got["ids"], got["metadatas"], strict=True), _codec.receipt_from_record, "reading receipts")
         out.sort(key=lambda r: (r.at, r.id))
         return out

@@ -30,8 +30,10 @@ UNANCHORED_REASON = "no evidence in the code; unconfirmed"
 class Verifier:
     """Checks decisions at a snapshot, sharing one :class:`Evidence` (and its caches)."""
 
-    def __init__(self, evidence: Evidence) -> None:
+    def __init__(self, evidence: Evidence, *, clock: Callable[[], float] = time.time) -> None:
         self.evidence = evidence
+        #: The time expiry is judged at when a call passes no ``now``.
+        self.clock = clock
 
     def verdicts(self, decisions: Iterable[Decision], snap: Snapshot, now: float | None = None, *,
                  on_verdict: Callable[[Verdict], None] | None = None) -> list[Verdict]:
@@ -46,12 +48,13 @@ class Verifier:
         Args:
             decisions: What to check, with their effective lifecycle.
             snap: The target.
-            now: The clock, for expiry (seconds since the epoch).
+            now: The time expiry is judged at (seconds since the epoch);
+                default ``clock()``.
             on_verdict: Called with each verdict the moment its decision's
                 last anchor is checked (decisions without anchors to check
                 first), so a progress bar moves while the batch runs.
         """
-        now = time.time() if now is None else now
+        now = self.clock() if now is None else now
         decisions = list(decisions)
         out: list[Verdict] = []
 
@@ -126,11 +129,10 @@ class Verifier:
                 return Verdict(decision, status, reason, checks, target)
         raise AssertionError("unreachable: a decision with anchors yields at least one status")
 
-    @staticmethod
-    def _expired(decision: Decision, now: float | None) -> str:
+    def _expired(self, decision: Decision, now: float | None) -> str:
         if not decision.expires_at:
             return ""
-        now = time.time() if now is None else now
+        now = self.clock() if now is None else now
         if now < decision.expires_at:
             return ""
         when = time.strftime("%Y-%m-%d", time.gmtime(decision.expires_at))

@@ -782,13 +782,14 @@ def not_revalidated(ledger: Ledger, older_than: timedelta | float = timedelta(da
         ledger: The ledger to audit.
         older_than: Threshold, as a ``timedelta`` or in days.
         at: Where their status is read.
-        now: The clock (seconds since the epoch); default the current time.
+        now: The time ages are measured at (seconds since the epoch);
+            default the ledger's clock.
 
     Returns:
         The decisions, oldest receipt first.
     """
     limit = older_than.total_seconds() if isinstance(older_than, timedelta) else float(older_than) * 86400
-    now = time.time() if now is None else now
+    now = ledger.clock() if now is None else now
     last = _last_receipts(ledger.log())
     out: list[Unrevalidated] = []
     for v in ledger.check(at=at):

@@ -15,9 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
-
-
-from conftest import RepoBuilder  # tests/ is on sys.path (rootdir conftest)
+from _repo import RepoBuilder  # tests/ is on sys.path (the rootdir conftest lives there)
 
 ROOT = Path(__file__).resolve().parents[2]
 BENCH = ROOT / "benchmarks"

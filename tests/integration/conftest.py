@@ -13,7 +13,6 @@ import subprocess
 from collections.abc import Iterator
 
 import pytest
-
 from _servers import (
     ChromaServer,
     Proxy,
@@ -26,6 +25,7 @@ from _servers import (
     rendered_conf,
     start_chroma,
 )
+
 
 @pytest.fixture(scope="session")
 def _chroma_servers(tmp_path_factory) -> Iterator[tuple[ChromaServer, ChromaServer]]:
@@ -69,7 +69,8 @@ def nginx_proxy(chroma_server, tmp_path_factory) -> Iterator[Proxy]:
     for name in (database, other_database):
         create_database(chroma_server, name)
     token, other_token = new_token(), new_token()
-    (prefix / "memvet-tokens.map").write_text(f'"Bearer {token}" {database};\n"Bearer {other_token}" {other_database};\n')
+    (prefix / "memvet-tokens.map").write_text(
+        f'"Bearer {token}" {database};\n"Bearer {other_token}" {other_database};\n')
     log = prefix / "logs" / "stderr.log"
     with log.open("wb") as err:
         proc = subprocess.Popen([nginx, "-p", str(prefix), "-c", str(conf), "-g",

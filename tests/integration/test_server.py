@@ -95,7 +95,8 @@ def test_right_token_works_through_the_proxy(repo, nginx_proxy):
     assert ledger.recall("checksum").items[0].id == rec.id
 
 
-@pytest.mark.parametrize("token", [None, "wrong-token"])  # "": test_hostile_gate.py; "Bearer x": test_hostile_secrets.py
+# "": test_hostile_gate.py; "Bearer x": test_hostile_secrets.py
+@pytest.mark.parametrize("token", [None, "wrong-token"])
 def test_no_or_wrong_token_is_an_authentication_error(repo, nginx_proxy, token):
     with _failed_open(), pytest.raises(memvet.AuthenticationError, match="refused the credentials") as info:
         _open(repo, nginx_proxy.url, "auth-denied", token=token)

@@ -24,12 +24,11 @@ from urllib.parse import urlsplit
 
 import chromadb
 import pytest
+from _servers import DEPLOY, ChromaServer, Proxy, create_database, new_token, nginx_or_skip, rendered_conf
 from chromadb.config import Settings
 
 import memvet
 from memvet import Status
-
-from _servers import DEPLOY, ChromaServer, Proxy, create_database, new_token, nginx_or_skip, rendered_conf
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -73,7 +72,7 @@ def _snapshot(chroma: ChromaServer, database: str) -> dict[str, Any]:
                 "id": str(collection.id), "metadata": collection.metadata,
                 "records": sorted(zip(got["ids"], got["documents"], [json.dumps(m, sort_keys=True)
                                                                     for m in got["metadatas"]],
-                                      [list(map(float, e)) for e in got["embeddings"]])),
+                                      [list(map(float, e)) for e in got["embeddings"]], strict=True)),
             }
         return out
     finally:

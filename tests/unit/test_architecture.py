@@ -83,7 +83,7 @@ def find_cycle(edges: dict[str, set[str]]) -> list[str]:
         stack.append(node)
         for nxt in sorted(edges.get(node, ())):
             if state.get(nxt) == 1:
-                return stack[stack.index(nxt):] + [nxt]
+                return [*stack[stack.index(nxt):], nxt]
             if nxt not in state:
                 found = visit(nxt)
                 if found:

@@ -13,13 +13,13 @@ import json
 
 import chromadb
 import pytest
+from _cli import record
 from chromadb.config import Settings
 
 import memvet
 from memvet import Lifecycle, Status
 from memvet._exchange import export_jsonl, import_jsonl
 from memvet._store import ChromaStore
-from test_cli import env, record, run  # noqa: F401  (fixtures and helper shared with the CLI contract tests)
 
 HEADER = '{"type": "header", "memvet": "ledger", "schema": 1}'
 
@@ -99,7 +99,8 @@ CASES: list[tuple[str, list, str]] = [
      "anchor '../outside.py': ../outside.py: outside the repository"),
     ("absolute anchor path", [_decision(9, anchors=[{"kind": "file", "path": "/etc/passwd"}])],
      "absolute paths are not accepted"),
-    ("anchor inside .git", [_decision(9, anchors=[{"kind": "file", "path": ".git/config"}])], ".git/config: inside .git"),
+    ("anchor inside .git", [_decision(9, anchors=[{"kind": "file", "path": ".git/config"}])],
+     ".git/config: inside .git"),
     ("backslash path", [_decision(9, anchors=[{"kind": "symbol", "path": "shop\\store.py", "name": "checksum"}])],
      "use '/' as the path separator"),
     ("path not in normal form", [_decision(9, anchors=[{"kind": "file", "path": "shop//store.py"}])],

@@ -220,13 +220,14 @@ def test_the_lock_holder_file_masks_secrets_and_is_private(tmp_path, monkeypatch
 def test_a_waiting_writer_is_told_the_holder_without_its_secret(tmp_path, monkeypatch):
     home = tmp_path / "ledger"
     monkeypatch.setattr(sys, "argv", ["memvet", "--token", f"{SECRET}-token", "record", "x"])
-    with LocalLock(home).hold():
-        with pytest.raises(memvet.LedgerLockedError) as info, LocalLock(home, timeout=0.1).hold():
-            pass
+    with LocalLock(home).hold(), pytest.raises(memvet.LedgerLockedError) as info, \
+            LocalLock(home, timeout=0.1).hold():
+        pass
     message = str(info.value)
     assert f"(memvet --token {MASK} record x)" in message and SECRET not in message
 
 
+@pytest.mark.slow
 def test_a_real_cli_write_keeps_its_token_out_of_the_holder_file(repo, local):
     """The CLI as a process (the holder records ``sys.argv``)."""
     env = {**os.environ, "MEMVET_EMBEDDING": "hashing", "MEMVET_LEDGER": str(local), "ORT_DISABLE_TELEMETRY": "1",

@@ -22,10 +22,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from _cli import record
 
 import memvet
 from memvet._store import ChromaStore
-from test_cli import env, record, run  # noqa: F401  (fixtures and helper shared with the CLI contract tests)
 
 CLAIM = "we pair on fridays"
 
@@ -123,7 +123,7 @@ def test_an_outage_mid_write_stays_an_outage(repo, tmp_path):
             raise memvet.StoreUnavailableError("the ledger server is unreachable (writing a decision)")
 
     ledger.store.__class__ = Gone
-    with pytest.raises(memvet.StoreUnavailableError, match="unreachable .*; the record did not complete"):
+    with pytest.raises(memvet.StoreUnavailableError, match=r"unreachable .*; the record did not complete"):
         ledger.record(CLAIM)
 
 
@@ -150,6 +150,7 @@ def _fill_at(limit: int):
     return limit_writes
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not hasattr(resource, "RLIMIT_FSIZE"), reason="needs RLIMIT_FSIZE")
 def test_record_on_a_full_disk_is_exit_2_and_never_a_decision_without_its_receipt(repo, tmp_path):
     """``memvet record`` in a child process that cannot write past ``limit``

@@ -132,6 +132,34 @@ def test_expired_decision_needs_revalidation(ledger):
     assert "expired" in verdict.reason
 
 
+def test_the_ledger_clock_stamps_every_act_and_judges_expiry(open_ledger, clock):
+    ledger = open_ledger(clock=clock)
+    start = clock()
+    freeze = ledger.record("Temporary freeze on the API", expires_at=start + 3600).id
+    floats = ledger.record("Totals are floats", ["shop/store.py::checksum"], expires_at=start + 3600).id
+    saved = ledger.record("Orders are appended as JSON lines", ["shop/store.py::OrderStore.save"],
+                          proposed=True).id
+    assert {ledger.get(i).created_at for i in (freeze, floats, saved)} == {start}
+    assert statuses(ledger) == {freeze: Status.UNANCHORED, floats: Status.VERIFIED, saved: Status.PROPOSED}
+    clock.advance(3600)  # expiry is judged by the ledger's clock, with anchors or without
+    assert ledger.verify(freeze).status is Status.NEEDS_REVALIDATION
+    assert statuses(ledger)[floats] is Status.NEEDS_REVALIDATION
+    decimals = ledger.supersede(floats, "Totals are Decimals", ["shop/store.py::checksum"],
+                                reason="floats lose cents").id
+    assert ledger.get(decimals).created_at == ledger.get(floats).resolved_at == start + 3600
+    clock.advance(60)
+    ledger.reject(freeze, reason="the freeze ended")
+    ledger.approve(saved, reason="checked OrderStore.save")
+    assert ledger.get(freeze).resolved_at == start + 3660
+    clock.advance(60)
+    ledger.revalidate(decimals, reason="still true")
+    stamps = {(r.decision_id, r.action): r.at for r in ledger.log()}
+    assert stamps == {(freeze, "record"): start, (floats, "record"): start, (saved, "propose"): start,
+                      (floats, "supersede"): start + 3600, (decimals, "record"): start + 3600,
+                      (freeze, "reject"): start + 3660, (saved, "approve"): start + 3660,
+                      (decimals, "revalidate"): start + 3720}
+
+
 def test_reject_and_supersede_are_history_with_receipts(ledger):
     a = ledger.record("Use a global lock around saves")
     rejected = ledger.reject(a.id, reason="it deadlocked")

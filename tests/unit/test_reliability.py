@@ -113,6 +113,7 @@ def test_holder_unknown_when_the_sidecar_is_missing(tmp_path):
     assert LocalLock(tmp_path).holder() == "another process (holder unknown)"
 
 
+@pytest.mark.slow
 def test_concurrent_local_writers_lose_nothing(repo, tmp_path):
     """4 processes x 15 records on one PersistentClient folder: every record
     stored, and every vector found by a query (plain Chroma with a per-write
@@ -132,6 +133,7 @@ def test_concurrent_local_writers_lose_nothing(repo, tmp_path):
     assert {d.id for d, _ in hits} == set(ids)
 
 
+@pytest.mark.slow
 def test_a_long_lived_reader_sees_writes_from_another_process(repo, tmp_path):
     home = tmp_path / "ledger"
     reader = _local(repo, home)
@@ -200,6 +202,7 @@ def _current(ledger: memvet.Ledger) -> list[memvet.Decision]:
     return [d for d in ledger.decisions() if d.lifecycle is Lifecycle.ACTIVE]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("step", SUPERSEDE_STEPS)
 def test_supersede_survives_a_kill_between_its_writes(crash_runs, step):
     repo, runs = crash_runs
@@ -230,6 +233,7 @@ def test_supersede_survives_a_kill_between_its_writes(crash_runs, step):
     assert {v.status for v in ledger.check()} == {Status.SUPERSEDED, Status.UNANCHORED}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("step", REJECT_STEPS)
 def test_reject_survives_a_kill_between_its_writes(crash_runs, step):
     repo, runs = crash_runs
@@ -248,6 +252,7 @@ def test_reject_survives_a_kill_between_its_writes(crash_runs, step):
     assert ledger.verify(old.id).status is Status.REJECTED
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("step", APPROVE_STEPS)
 def test_approve_survives_a_kill_between_its_writes(crash_runs, step):
     repo, runs = crash_runs

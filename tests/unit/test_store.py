@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 import memvet
 from memvet import _chroma, _codec
-from memvet._model import Anchor, AnchorKind, Decision, Lifecycle, Receipt
 from memvet._chroma import http_client, translate
+from memvet._model import Anchor, AnchorKind, Decision, Lifecycle, Receipt
 from memvet._store import collection_name
 
 
@@ -199,7 +199,7 @@ def test_codec_round_trip_through_chroma(decision):
     back = _codec.decision_from_record(got["ids"][0], got["documents"][0], got["metadatas"][0])
     # Chroma keeps floats to about 1e-7 relative precision: times compare approximately.
     times = ("created_at", "resolved_at", "expires_at")
-    assert back.evolve(**{t: 0.0 for t in times}) == decision.evolve(**{t: 0.0 for t in times})
+    assert back.evolve(**dict.fromkeys(times, 0.0)) == decision.evolve(**dict.fromkeys(times, 0.0))
     for t in times:
         assert getattr(back, t) == pytest.approx(getattr(decision, t), rel=1e-9, abs=1e-6)
 
@@ -274,7 +274,7 @@ def test_a_chroma_without_that_registry_fails_loudly(monkeypatch, tmp_path):
     from chromadb.api.shared_system_client import SharedSystemClient
 
     monkeypatch.delattr(SharedSystemClient, "_identifier_to_refcount")
-    with pytest.raises(memvet.StoreError, match="no longer keeps SharedSystemClient._identifier_to_system"):
+    with pytest.raises(memvet.StoreError, match=r"no longer keeps SharedSystemClient\._identifier_to_system"):
         _chroma.has_cached_system(tmp_path)
 
 

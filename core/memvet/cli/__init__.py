@@ -103,7 +103,8 @@ class _Group(click.Group):
         except click.ClickException as exc:
             # The error line never shows the token or a URL's password, whatever
             # message carried it (a token pasted into another option, say).
-            exc.message = redact(exc.message, [ctx.find_root().params.get("token")])
+            # click's stub marks message Final; click itself reads it when it prints.
+            exc.message = redact(exc.message, [ctx.find_root().params.get("token")])  # type: ignore[misc]
             raise
 
 
@@ -292,7 +293,8 @@ def anchor_options(func: Any) -> Any:
                      help="A code term of the claim that is deliberately not in the evidence (repeatable)."),
         click.option("--scope", default="", metavar="GLOB", help="Where --absent looks (default: everywhere)."),
         click.option("--tag", "tags", multiple=True, help="A label (repeatable)."),
-        click.option("--at", default=None, metavar="REV", help="Resolve anchors at a revision (default: working tree)."),
+        click.option("--at", default=None, metavar="REV",
+                     help="Resolve anchors at a revision (default: working tree)."),
         click.option("--json", "as_json", is_flag=True, help="Print JSON."),
     ]
     for option in reversed(options):
@@ -507,7 +509,7 @@ def _print_checks(checks: Iterable[Any], found: Iterable[Any]) -> None:
     """Each anchor check with its quote and, where one was taken, its excerpt."""
     checks = list(checks)
     shown: list[Any] = list(found) or [None] * len(checks)
-    for check_, excerpt in zip(checks, shown):
+    for check_, excerpt in zip(checks, shown, strict=True):
         _say(f"  anchor:   {check_.anchor.spec}  [{check_.result.value}] {check_.detail}")
         if check_.anchor.quote:
             _say(f"    quote:  {check_.anchor.quote}")
@@ -558,7 +560,7 @@ def review(ctx: click.Context, at: str | None, code: bool, as_json: bool) -> Non
     shown = [excerpts(ledger, p.verdict, at) if code else [] for p in found]
     if as_json:
         items = []
-        for proposal, excerpt_list in zip(found, shown):
+        for proposal, excerpt_list in zip(found, shown, strict=True):
             data = proposal.to_dict()
             data["excerpts"] = [e.to_dict() for e in excerpt_list]
             items.append(data)
@@ -568,7 +570,7 @@ def review(ctx: click.Context, at: str | None, code: bool, as_json: bool) -> Non
         _say("no proposals awaiting review")
         return
     prefix = "not yet reviewed; its evidence: "
-    for proposal, excerpt_list in zip(found, shown):
+    for proposal, excerpt_list in zip(found, shown, strict=True):
         d = proposal.decision
         v = proposal.verdict
         _say(f"{d.id}  proposed by {d.author or '?'} on {when(d.created_at)} at {d.commit[:12]}")
@@ -766,7 +768,7 @@ def recall(ctx: click.Context, words: tuple[str, ...], touching: bool, diff: str
         if as_json:
             data = result.to_dict()
             for group in ("current", "caution", "history"):
-                for item, out in zip(getattr(result, group), data[group]):
+                for item, out in zip(getattr(result, group), data[group], strict=True):
                     out["touching"] = _touching(item, words, ledger)
             _emit_json(data)
             return

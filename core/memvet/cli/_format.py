@@ -114,7 +114,8 @@ def markdown(rows: Sequence[Row], target: str, report: ImpactReport | None, fail
     for row in rows:
         v = row.verdict
         flag = "**" if v.status.value in failing else ""
-        cells = [f"{flag}{v.status.value}{flag}", f"{_cell(v.decision.claim)} ({_text.code_span(v.id)})", _cell(v.reason)]
+        cells = [f"{flag}{v.status.value}{flag}", f"{_cell(v.decision.claim)} ({_text.code_span(v.id)})",
+                 _cell(v.reason)]
         if row.impact is not None:
             cells.append(_cell(_impact_note(row.impact)))
         out.append("| " + " | ".join(cells) + " |")
