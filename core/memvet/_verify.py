@@ -62,6 +62,7 @@ class Verifier:
             return served
 
         early = [self._without_evidence(d, snap.name, now) for d in decisions]
+        served: dict[int, Verdict] = {i: done(v) for i, v in enumerate(early) if v is not None}  # reported first
         work = sorted(
             (a.path, i, j)
             for i, d in enumerate(decisions) if early[i] is None
@@ -73,9 +74,10 @@ class Verifier:
                                          snap)
         checks: dict[tuple[int, int], AnchorCheck] = {
             (i, j): check for (_, i, j), check in zip(work, found, strict=True)}
-        for i, (d, v) in enumerate(zip(decisions, early, strict=True)):
-            out.append(done(v if v is not None else
-                            self.combine(d, tuple(checks[i, j] for j in range(len(d.anchors))), snap.name, now)))
+        for i, d in enumerate(decisions):
+            if i not in served:
+                served[i] = done(self.combine(d, tuple(checks[i, j] for j in range(len(d.anchors))), snap.name, now))
+            out.append(served[i])
         return out
 
     def verdict(self, decision: Decision, snap: Snapshot, now: float | None = None) -> Verdict:
