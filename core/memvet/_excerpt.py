@@ -17,13 +17,15 @@ from typing import Any
 
 from memvet._anchors import Evidence, is_text, recorded_file
 from memvet._git import Snapshot
-from memvet._model import AnchorCheck, AnchorKind, AnchorResult, Verdict
+from memvet._model import Anchor, AnchorCheck, AnchorKind, AnchorResult, Verdict
 from memvet._reads import LedgerReads
 
-__all__ = ["Excerpt", "excerpts"]
+__all__ = ["Excerpt", "body_lines", "diff_lines", "excerpts"]
 
 #: Longest excerpt shown (lines); the rest is counted, not printed.
 MAX_LINES = 40
+#: Lines of context around a change in ``show`` (``audit drift`` keeps difflib's 3).
+_CONTEXT = 2
 
 
 @dataclass(frozen=True)
@@ -62,8 +64,24 @@ def _clip(lines: Sequence[str], limit: int) -> tuple[tuple[str, ...], int]:
     return tuple(lines[:limit]), max(0, len(lines) - limit)
 
 
-def _diff(old: Sequence[str], new: Sequence[str], old_label: str, new_label: str) -> list[str]:
-    return list(difflib.unified_diff(list(old), list(new), old_label, new_label, lineterm="", n=2))
+def body_lines(evidence: Evidence, anchor: Anchor, data: bytes | None, name: str = "") -> list[str] | None:
+    """The lines of an anchor's body in one blob: a symbol's span (decorators,
+    signature, body) under ``name`` (default the anchor's), a file anchor's
+    whole text; ``None`` when the blob is absent or the symbol is not
+    defined in it. The caller has checked that ``data`` is text."""
+    if data is None:
+        return None
+    if anchor.kind is AnchorKind.FILE:
+        return _text(data)
+    span = evidence.symbol_lines(data, anchor.language, name or anchor.name)
+    return span[1] if span is not None else None
+
+
+def diff_lines(old: Sequence[str], new: Sequence[str], old_label: str, new_label: str, *,
+               context: int = 3) -> list[str]:
+    """The unified diff of a recorded body against a later one (``show``
+    and ``audit drift`` both diff through here)."""
+    return list(difflib.unified_diff(list(old), list(new), old_label, new_label, lineterm="", n=context))
 
 
 def _symbol(evidence: Evidence, check: AnchorCheck, snap: Snapshot, commit: str, limit: int) -> Excerpt:
@@ -81,11 +99,12 @@ def _symbol(evidence: Evidence, check: AnchorCheck, snap: Snapshot, commit: str,
     note = ""
     if check.result in (AnchorResult.CHANGED, AnchorResult.MOVED):
         then = recorded_file(evidence.git, a, commit)
-        old = evidence.symbol_lines(then.data, a.language, a.name) if then.data is not None else None
+        old = body_lines(evidence, a, then.data)
         if old is None:
             note = "the recorded body is not in this repository's history; no diff"
         else:
-            diff = _diff(old[1], lines, f"{a.path}::{a.name} ({then.source})", f"{path}::{name} (now)")
+            diff = diff_lines(old, lines, f"{a.path}::{a.name} ({then.source})", f"{path}::{name} (now)",
+                              context=_CONTEXT)
     shown, omitted = _clip(lines, limit)
     clipped, more = _clip(diff, 2 * limit)
     return Excerpt(a.spec, path, start, shown, clipped, note, omitted + more)
@@ -100,7 +119,8 @@ def _file(evidence: Evidence, check: AnchorCheck, snap: Snapshot, commit: str, l
     then = recorded_file(evidence.git, a, commit)
     if then.data is None or new is None or not is_text(then.data) or not is_text(new):
         return Excerpt(a.spec, path, note="no text diff available")
-    diff = _diff(_text(then.data), _text(new), f"{a.path} ({then.source})", f"{path} (now)")
+    diff = diff_lines(_text(then.data), _text(new), f"{a.path} ({then.source})", f"{path} (now)",
+                      context=_CONTEXT)
     clipped, more = _clip(diff, 2 * limit)
     return Excerpt(a.spec, path, diff=clipped, omitted=more)
 

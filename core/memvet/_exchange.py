@@ -46,7 +46,7 @@ import hashlib
 import json
 import math
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -54,7 +54,18 @@ from memvet import _manifests, _text
 from memvet._anchors import absent as _absent
 from memvet._errors import UnboundClaimError, UsageError
 from memvet._ledger import MAX_CLAIM_CHARS as _MAX_CLAIM_CHARS
-from memvet._model import Anchor, AnchorKind, Decision, Lifecycle, Receipt, Status, Verdict
+from memvet._model import (
+    ANCHOR_FIELDS,
+    DECISION_FIELDS,
+    Anchor,
+    AnchorKind,
+    Decision,
+    FieldType,
+    Lifecycle,
+    Receipt,
+    Status,
+    Verdict,
+)
 from memvet._store import Intent
 
 if TYPE_CHECKING:
@@ -220,18 +231,8 @@ def agent_context(ledger: Ledger, at: str | None = None, *, current_only: bool =
 
 
 def decision_to_dict(decision: Decision) -> dict[str, Any]:
-    """Every field of a decision as JSON-ready values."""
-    return {
-        "id": decision.id, "claim": decision.claim,
-        "anchors": [a.to_dict() for a in decision.anchors],
-        "lifecycle": decision.lifecycle.value, "supersedes": decision.supersedes,
-        "superseded_by": decision.superseded_by, "reason": decision.reason,
-        "tags": list(decision.tags), "author": decision.author, "created_at": decision.created_at,
-        "resolved_at": decision.resolved_at, "commit": decision.commit,
-        "hash_version": decision.hash_version, "namespace": decision.namespace,
-        "confirmations": decision.confirmations, "expires_at": decision.expires_at,
-        "unbound": list(decision.unbound),
-    }
+    """Every field of a decision as JSON-ready values (:data:`DECISION_FIELDS` in order)."""
+    return {spec.name: spec.to_json(getattr(decision, spec.name)) for spec in DECISION_FIELDS}
 
 
 def _str(data: dict[str, Any], key: str, default: str = "") -> str:
@@ -265,16 +266,59 @@ def _ref(data: dict[str, Any], key: str) -> str:
     return value
 
 
-_ANCHOR_TEXT = ("path", "name", "language", "symbol_kind", "body_hash", "blob_id", "requirement", "scope", "shape",
-                "quote")
-
-
 def _anchor_from_dict(data: dict[str, Any]) -> Anchor:
-    for key in _ANCHOR_TEXT:
-        _str(data, key)
-    for key in ("hash_version", "line"):
-        _whole(data, key)
+    for spec in ANCHOR_FIELDS:
+        if spec.type is FieldType.TEXT:
+            _str(data, spec.name)
+        elif spec.type is FieldType.WHOLE:
+            _whole(data, spec.name)
     return Anchor.from_dict(data)
+
+
+def _texts(data: dict[str, Any], key: str) -> tuple[str, ...]:
+    value = data.get(key, [])
+    if not isinstance(value, list) or not all(isinstance(t, str) for t in value):
+        raise TypeError(f"{key} must be a list of strings")
+    if key == "tags" and any(not t.strip() for t in value):
+        raise ValueError("a tag is empty")
+    return tuple(value)
+
+
+def _claim(data: dict[str, Any], key: str) -> str:
+    claim = _str(data, key).strip()
+    if not claim:
+        raise ValueError("empty claim")
+    if len(claim) > _MAX_CLAIM_CHARS:
+        raise ValueError(f"the claim is {len(claim)} characters; the limit is {_MAX_CLAIM_CHARS}")
+    return claim
+
+
+def _decision_id(data: dict[str, Any], key: str) -> str:
+    decision_id = _str(data, key)
+    if not _ID.match(decision_id):
+        raise ValueError(f"invalid decision id {decision_id!r}")
+    return decision_id
+
+
+def _anchors(data: dict[str, Any], key: str) -> tuple[Anchor, ...]:
+    anchors = data.get(key, [])
+    if not isinstance(anchors, list) or not all(isinstance(a, dict) for a in anchors):
+        raise TypeError("anchors must be a list of objects")
+    return tuple(_anchor_from_dict(a) for a in anchors)
+
+
+#: How :func:`decision_from_dict` reads and checks each type of field.
+_READERS: dict[FieldType, Callable[[dict[str, Any], str], Any]] = {
+    FieldType.ID: _decision_id,
+    FieldType.CLAIM: _claim,
+    FieldType.ANCHORS: _anchors,
+    FieldType.LIFECYCLE: lambda data, key: Lifecycle(data[key]),
+    FieldType.TEXT: _str,
+    FieldType.REF: _ref,
+    FieldType.REAL: lambda data, key: float(_num(data, key)),
+    FieldType.WHOLE: _whole,
+    FieldType.TEXTS: _texts,
+}
 
 
 def decision_from_dict(data: dict[str, Any]) -> Decision:
@@ -283,35 +327,7 @@ def decision_from_dict(data: dict[str, Any]) -> Decision:
     Raises:
         KeyError, TypeError, ValueError: The dict is not a valid decision.
     """
-    decision_id = _str(data, "id")
-    if not _ID.match(decision_id):
-        raise ValueError(f"invalid decision id {decision_id!r}")
-    claim = _str(data, "claim").strip()
-    if not claim:
-        raise ValueError("empty claim")
-    if len(claim) > _MAX_CLAIM_CHARS:
-        raise ValueError(f"the claim is {len(claim)} characters; the limit is {_MAX_CLAIM_CHARS}")
-    anchors = data.get("anchors", [])
-    tags = data.get("tags", [])
-    unbound = data.get("unbound", [])
-    if not isinstance(unbound, list) or not all(isinstance(t, str) for t in unbound):
-        raise TypeError("unbound must be a list of strings")
-    if not isinstance(anchors, list) or not all(isinstance(a, dict) for a in anchors):
-        raise TypeError("anchors must be a list of objects")
-    if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
-        raise TypeError("tags must be a list of strings")
-    if any(not t.strip() for t in tags):
-        raise ValueError("a tag is empty")
-    return Decision(
-        id=decision_id, claim=claim, anchors=tuple(_anchor_from_dict(a) for a in anchors),
-        lifecycle=Lifecycle(data["lifecycle"]), supersedes=_ref(data, "supersedes"),
-        superseded_by=_ref(data, "superseded_by"), reason=_str(data, "reason"), tags=tuple(tags),
-        author=_str(data, "author"), created_at=float(_num(data, "created_at")),
-        resolved_at=float(_num(data, "resolved_at")), commit=_str(data, "commit"),
-        hash_version=_whole(data, "hash_version"), namespace=_str(data, "namespace"),
-        confirmations=_whole(data, "confirmations"), expires_at=float(_num(data, "expires_at")),
-        unbound=tuple(unbound),
-    )
+    return Decision(**{spec.name: _READERS[spec.type](data, spec.name) for spec in DECISION_FIELDS})
 
 
 def _receipt_from_dict(data: dict[str, Any]) -> Receipt:

@@ -9,6 +9,7 @@ import re
 import time
 import uuid
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
@@ -170,6 +171,38 @@ def compose_namespace(base: str, team: str | None = None, user: str | None = Non
             )
         out += f"/{label}:{value}"
     return out
+
+
+@dataclass(frozen=True)
+class _Draft:
+    """A write checked and bound, before anything is embedded or written.
+
+    ``old`` is the active decision it supersedes (``None`` for a plain
+    record); ``reason`` is the reason given (kept only with ``old``).
+    """
+
+    claim: str
+    anchors: tuple[Anchor, ...]
+    declared: tuple[str, ...]
+    tags: tuple[str, ...]
+    old: Decision | None
+    reason: str
+    author: str
+    now: float
+    snap: Snapshot
+    proposed: bool
+    namespace: str
+
+    def decision(self, expires_at: float | None) -> Decision:
+        """The new decision, with a fresh id."""
+        return Decision(
+            id=_new_id(), claim=self.claim, anchors=self.anchors,
+            lifecycle=Lifecycle.PROPOSED if self.proposed else Lifecycle.ACTIVE,
+            supersedes=self.old.id if self.old else "", reason=self.reason if self.old else "", tags=self.tags,
+            author=self.author, created_at=self.now, commit=self.snap.base_commit,
+            hash_version=_code.HASH_VERSION, namespace=self.namespace, expires_at=float(expires_at or 0.0),
+            unbound=self.declared,
+        )
 
 
 class Ledger:
@@ -813,6 +846,40 @@ class Ledger:
                 on_conflict: str, expires_at: float | None, base: str | None,
                 unbound: Iterable[str] = (), proposed: bool = False,
                 confirm_duplicates: bool = True) -> RecordResult:
+        """:meth:`record` under the write lock, step by step: check the input
+        and bind the claim (nothing written yet), embed it, confirm a near
+        duplicate instead of adding a copy, look for collisions, then write
+        one journaled act and settle a supersede race."""
+        draft = self._draft(claim, anchors, supersedes=supersedes, reason=reason, tags=tags, author=author,
+                            at=at, on_conflict=on_conflict, base=base, unbound=unbound, proposed=proposed)
+        self._require_embedder()
+        embedding = self.embedder.embed_documents([draft.claim])[0]
+        neighbours = self.store.query(embedding, 10)
+        candidates = self._effective([d for d, _ in neighbours])
+        scores = {d.id: s for d, s in neighbours}
+        duplicate, open_proposals = self._duplicate(draft, candidates, scores, confirm_duplicates)
+        if duplicate is not None:
+            return self._confirm(duplicate, draft.author, draft.now, draft.snap.base_commit)
+        conflicts, warnings = self._collisions(draft, candidates, scores, open_proposals, on_conflict)
+        decision = draft.decision(expires_at)
+        self._require_embedder(pin=True)  # the first decision stored pins the embedding
+        self._write_record(draft, decision, embedding)
+        if draft.old is not None and not draft.proposed:
+            self._settle_race(draft.old, decision, draft.author, draft.snap.base_commit)
+        if draft.proposed:
+            outcome = RecordOutcome.PROPOSED
+        else:
+            outcome = RecordOutcome.SUPERSEDED if draft.old else RecordOutcome.RECORDED
+        return RecordResult(decision, outcome, tuple(conflicts), tuple(warnings))
+
+    def _draft(self, claim: str, anchors: Iterable[AnchorLike], *, supersedes: str | None, reason: str | None,
+               tags: Iterable[str], author: str | None, at: str | None, on_conflict: str, base: str | None,
+               unbound: Iterable[str], proposed: bool) -> _Draft:
+        """The write's input checked, its anchors resolved and its claim bound.
+
+        Raises:
+            UsageError and its subclasses (see :meth:`record`); nothing is written.
+        """
         if not isinstance(claim, str) or not claim.strip():
             raise UsageError("a decision needs a non-empty claim")
         claim = claim.strip()
@@ -824,36 +891,47 @@ class Ledger:
             tags = ()
         elif isinstance(tags, str):
             tags = (tags,)  # one tag, never its characters
-        tags = tuple(dict.fromkeys(str(t).strip() for t in tags if str(t).strip()))
+        cleaned = tuple(dict.fromkeys(str(t).strip() for t in tags if str(t).strip()))
         old = None
         if supersedes:
             reason = self._reason(reason, "a supersede")
             old = self._require_active(supersedes)
         snap = self.snapshot(at)
-        resolved = self._resolve_anchors(anchors, snap, base)
+        resolved = tuple(self._resolve_anchors(anchors, snap, base))
         declared = self._bind_claim(claim, resolved, snap, unbound)
-        keys = anchor_keys(resolved)
-        author = self._author(author)
-        now = self.clock()
+        return _Draft(claim=claim, anchors=resolved, declared=declared, tags=cleaned, old=old,
+                      reason=reason or "", author=self._author(author), now=self.clock(), snap=snap,
+                      proposed=proposed, namespace=self.namespace)
 
-        self._require_embedder()
-        embedding = self.embedder.embed_documents([claim])[0]
-        neighbours = self.store.query(embedding, 10)
-        candidates = self._effective([d for d, _ in neighbours])
-        scores = {d.id: s for d, s in neighbours}
+    def _duplicate(self, draft: _Draft, candidates: Sequence[Decision], scores: dict[str, float],
+                   confirm_duplicates: bool) -> tuple[Decision | None, list[Decision]]:
+        """The near duplicate with the same evidence to confirm instead of
+        writing (an active decision, or for a proposal an open proposal that
+        supersedes the same one), else ``None`` and the open proposals that
+        make the same claim (a warning each)."""
         open_proposals: list[Decision] = []
+        if not confirm_duplicates:
+            return None, open_proposals
         for d in candidates:
-            if (not confirm_duplicates or scores[d.id] < self.duplicate_threshold
-                    or _evidence(d.anchors) != _evidence(resolved)):
+            if scores[d.id] < self.duplicate_threshold or _evidence(d.anchors) != _evidence(draft.anchors):
                 continue
-            if d.lifecycle is Lifecycle.ACTIVE and old is None:
-                return self._confirm(d, author, now, snap.base_commit)
+            if d.lifecycle is Lifecycle.ACTIVE and draft.old is None:
+                return d, []
             if d.lifecycle is Lifecycle.PROPOSED:
-                if proposed and d.supersedes == (old.id if old else ""):
-                    return self._confirm(d, author, now, snap.base_commit)
+                if draft.proposed and d.supersedes == (draft.old.id if draft.old else ""):
+                    return d, []
                 open_proposals.append(d)
+        return None, open_proposals
 
-        conflicts, warnings = self._conflicts(candidates, scores, keys, snap, {old.id} if old else set())
+    def _collisions(self, draft: _Draft, candidates: Sequence[Decision], scores: dict[str, float],
+                    open_proposals: Sequence[Decision], on_conflict: str) -> tuple[list[Conflict], list[str]]:
+        """The write's conflicts and warnings.
+
+        Raises:
+            ConflictError: There are conflicts and ``on_conflict`` is ``"error"``.
+        """
+        skip = {draft.old.id} if draft.old else set()
+        conflicts, warnings = self._conflicts(candidates, scores, anchor_keys(draft.anchors), draft.snap, skip)
         warnings.extend(f"the same claim is proposed as {d.id}, awaiting review: approve or reject it"
                         for d in open_proposals)
         if conflicts and on_conflict == "error":
@@ -863,44 +941,34 @@ class Ledger:
                 "(--supersedes ID --reason R) or record with on_conflict='warn'",
                 tuple(conflicts),
             )
+        return conflicts, warnings
 
-        lifecycle = Lifecycle.PROPOSED if proposed else Lifecycle.ACTIVE
-        decision = Decision(
-            id=_new_id(), claim=claim, anchors=tuple(resolved), lifecycle=lifecycle,
-            supersedes=old.id if old else "", reason=(reason or "") if old else "", tags=tags,
-            author=author, created_at=now, commit=snap.base_commit, hash_version=_code.HASH_VERSION,
-            namespace=self.namespace, expires_at=float(expires_at or 0.0), unbound=declared,
-        )
-        # Crash safety: one journaled act, a plain record too (a write that
-        # fails after its decision landed is finished with its receipt). The
-        # successor (with its pointer) is written first, so a read already
-        # treats `old` as superseded from that moment; the old record's update
-        # and the receipts follow, and a crash or failure in between is
-        # finished by the next write (Ledger.repair).
-        action = ReceiptAction.PROPOSE if proposed else ReceiptAction.RECORD
-        receipts = [self._receipt(decision.id, action, "", lifecycle.value,
-                                  reason=reason or "", author=author, at=now, commit=snap.base_commit,
-                                  related=old.id if old else "")]
-        self._require_embedder(pin=True)  # the first decision stored pins the embedding
-        if proposed:
-            # A proposal replaces nothing yet (only an active successor
-            # supersedes): one new record and its receipt.
-            self.store.apply(Intent(ReceiptAction.PROPOSE, add=(decision, tuple(embedding)), receipts=tuple(receipts)))
-            return RecordResult(decision, RecordOutcome.PROPOSED, tuple(conflicts), tuple(warnings))
+    def _write_record(self, draft: _Draft, decision: Decision, embedding: Sequence[float]) -> None:
+        """Write the decision as one journaled act, with its receipts.
+
+        Crash safety: a plain record is journaled too (a write that fails
+        after its decision landed is finished with its receipt). The
+        successor (with its pointer) is written first, so a read already
+        treats the old decision as superseded from that moment; the old
+        record's update and the receipts follow, and a crash or failure in
+        between is finished by the next write (:meth:`repair`). A proposal
+        replaces nothing yet (only an active successor supersedes): one new
+        record and its receipt.
+        """
+        old, now, commit = draft.old, draft.now, draft.snap.base_commit
+        action = ReceiptAction.PROPOSE if draft.proposed else ReceiptAction.RECORD
+        receipts = [self._receipt(decision.id, action, "", decision.lifecycle.value, reason=draft.reason,
+                                  author=draft.author, at=now, commit=commit, related=old.id if old else "")]
         updates = []
-        if old is not None:
+        if old is not None and not draft.proposed:
             receipts.append(self._receipt(old.id, ReceiptAction.SUPERSEDE, Lifecycle.ACTIVE.value,
-                                          Lifecycle.SUPERSEDED.value, reason=reason or "", author=author,
-                                          at=now, commit=snap.base_commit, related=decision.id))
+                                          Lifecycle.SUPERSEDED.value, reason=draft.reason, author=draft.author,
+                                          at=now, commit=commit, related=decision.id))
             updates.append(old.evolve(lifecycle=Lifecycle.SUPERSEDED, superseded_by=decision.id,
-                                      reason=reason or "", resolved_at=now))
-        act = ReceiptAction.SUPERSEDE if old else ReceiptAction.RECORD
-        self.store.apply(Intent(act, add=(decision, tuple(embedding)),
-                                updates=tuple(updates), receipts=tuple(receipts)))
-        if old is not None:
-            self._settle_race(old, decision, author, snap.base_commit)
-        outcome = RecordOutcome.SUPERSEDED if old else RecordOutcome.RECORDED
-        return RecordResult(decision, outcome, tuple(conflicts), tuple(warnings))
+                                      reason=draft.reason, resolved_at=now))
+            action = ReceiptAction.SUPERSEDE
+        self.store.apply(Intent(action, add=(decision, tuple(embedding)), updates=tuple(updates),
+                                receipts=tuple(receipts)))
 
     def _settle_race(self, old: Decision, mine: Decision, author: str, commit: str) -> None:
         """Never two current successors: when two writers of a shared server

@@ -26,7 +26,6 @@ rejected) is applied from the commit its receipt was written at.
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import importlib
 import logging
 import time
@@ -39,6 +38,7 @@ import pygit2
 
 from memvet._anchors import is_text, recorded_file
 from memvet._errors import UsageError
+from memvet._excerpt import body_lines, diff_lines
 from memvet._git import GitRepo
 from memvet._ledger import Ledger
 from memvet._model import (
@@ -610,11 +610,6 @@ def timeline(ledger: Ledger, at: str | None = "HEAD", last: int = 200, *,
 # ===================================================================== drift
 
 
-def _lines(data: bytes | None) -> list[str]:
-    """Text lines of a blob ([] for none); the caller has checked it is text."""
-    return data.decode("utf-8").splitlines() if data is not None else []
-
-
 def symbol_diff(ledger: Ledger, check: AnchorCheck, recorded_commit: str, commit: str) -> str:
     """Unified diff of an anchor between its recorded blob and ``commit``.
 
@@ -641,17 +636,11 @@ def symbol_diff(ledger: Ledger, check: AnchorCheck, recorded_commit: str, commit
     new_data = snap.read(new_path)
     if any(d is not None and not is_text(d) for d in (old_data, new_data)):
         return f"({a.spec}: not text; no diff)"
-    old_label = f"{a.spec} @ {recorded_commit[:8]}"
-    if a.kind is AnchorKind.FILE:
-        old, new = _lines(old_data), _lines(new_data)
-        new_label = f"{new_path} @ {commit[:8]}"
-    else:
-        new_name = check.new_name or a.name
-        old_span = evidence.symbol_lines(old_data, a.language, a.name) if old_data is not None else None
-        new_span = evidence.symbol_lines(new_data, a.language, new_name) if new_data is not None else None
-        old, new = (old_span[1] if old_span else []), (new_span[1] if new_span else [])
-        new_label = f"{new_path}::{new_name} @ {commit[:8]}"
-    return "\n".join(difflib.unified_diff(old, new, old_label, new_label, lineterm=""))
+    new_name = check.new_name or a.name
+    new_label = f"{new_path} @ {commit[:8]}" if a.kind is AnchorKind.FILE else f"{new_path}::{new_name} @ {commit[:8]}"
+    old = body_lines(evidence, a, old_data) or []
+    new = body_lines(evidence, a, new_data, new_name) or []
+    return "\n".join(diff_lines(old, new, f"{a.spec} @ {recorded_commit[:8]}", new_label))
 
 
 def _first_drift(ledger: Ledger, decision: Decision, at: str | None

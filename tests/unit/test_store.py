@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 import memvet
 from memvet import _chroma, _codec
 from memvet._chroma import http_client, translate
-from memvet._model import Anchor, AnchorKind, Decision, Lifecycle, Receipt
+from memvet._model import ANCHOR_FIELDS, DECISION_FIELDS, Anchor, AnchorKind, Decision, FieldType, Lifecycle, Receipt
 from memvet._store import collection_name
 
 
@@ -159,21 +159,25 @@ def test_other_internal_errors_are_not_asked_again(ledger, monkeypatch):
 # ------------------------------------------------------------------ codec
 
 texts = st.text(min_size=1, max_size=40)
-anchors = st.builds(
-    Anchor, kind=st.sampled_from(list(AnchorKind)), path=st.text(max_size=20), name=st.text(max_size=20),
-    body_hash=st.text(alphabet="0123456789abcdef", max_size=64), hash_version=st.integers(0, 5),
-    blob_id=st.text(alphabet="0123456789abcdef", max_size=40), line=st.integers(0, 10_000),
-    quote=st.text(max_size=30),
-)
-decisions = st.builds(
-    Decision, id=st.text(alphabet="0123456789abcdef", min_size=12, max_size=12), claim=texts,
-    anchors=st.lists(anchors, max_size=3).map(tuple), lifecycle=st.sampled_from(list(Lifecycle)),
-    supersedes=st.text(max_size=12), superseded_by=st.text(max_size=12), reason=st.text(max_size=30),
-    tags=st.lists(st.text(min_size=1, max_size=10), max_size=3).map(tuple), author=st.text(max_size=10),
-    created_at=st.floats(0, 2e9), resolved_at=st.floats(0, 2e9), commit=st.text(max_size=40),
-    hash_version=st.integers(0, 3), namespace=st.text(max_size=10), confirmations=st.integers(0, 9),
-    expires_at=st.floats(0, 2e9), unbound=st.lists(st.text(min_size=1, max_size=10), max_size=3).map(tuple),
-)
+
+#: A strategy per field type; the strategies below cover every field the
+#: tables in ``memvet._model`` declare, so a new field is generated the day
+#: it is declared.
+_BY_TYPE = {
+    FieldType.ID: st.text(alphabet="0123456789abcdef", min_size=12, max_size=12),
+    FieldType.CLAIM: texts,
+    FieldType.LIFECYCLE: st.sampled_from(list(Lifecycle)),
+    FieldType.KIND: st.sampled_from(list(AnchorKind)),
+    FieldType.TEXT: st.text(max_size=30),
+    FieldType.REF: st.text(max_size=12),
+    FieldType.REAL: st.floats(0, 2e9),
+    FieldType.WHOLE: st.integers(0, 10_000),
+    FieldType.TEXTS: st.lists(st.text(min_size=1, max_size=10), max_size=3).map(tuple),
+}
+anchors = st.builds(Anchor, **{f.name: _BY_TYPE[f.type] for f in ANCHOR_FIELDS})
+decisions = st.builds(Decision, **{f.name: (st.lists(anchors, max_size=3).map(tuple)
+                                            if f.type is FieldType.ANCHORS else _BY_TYPE[f.type])
+                                   for f in DECISION_FIELDS})
 
 
 @settings(max_examples=60, deadline=None)
@@ -198,7 +202,7 @@ def test_codec_round_trip_through_chroma(decision):
     got = col.get(ids=[decision.id], include=["documents", "metadatas"])
     back = _codec.decision_from_record(got["ids"][0], got["documents"][0], got["metadatas"][0])
     # Chroma keeps floats to about 1e-7 relative precision: times compare approximately.
-    times = ("created_at", "resolved_at", "expires_at")
+    times = tuple(f.name for f in DECISION_FIELDS if f.type is FieldType.REAL)
     assert back.evolve(**dict.fromkeys(times, 0.0)) == decision.evolve(**dict.fromkeys(times, 0.0))
     for t in times:
         assert getattr(back, t) == pytest.approx(getattr(decision, t), rel=1e-9, abs=1e-6)

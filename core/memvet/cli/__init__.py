@@ -815,43 +815,12 @@ def show(ctx: click.Context, decision_id: str, at: str | None, code: bool, as_js
     verdict = ledger.verify(decision_id, at=at)
     receipts = ledger.history(verdict.id)
     found = excerpts(ledger, verdict, at) if code else []
-    d = verdict.decision
     if as_json:
-        data = verdict.to_dict()
-        data.update({
-            "lifecycle": d.lifecycle.value, "tags": list(d.tags), "author": d.author,
-            "created_at": d.created_at, "commit": d.commit, "supersedes": d.supersedes,
-            "superseded_by": d.superseded_by, "confirmations": d.confirmations,
-            "unbound": list(d.unbound),
-            "recorded_anchors": [a.to_dict() for a in d.anchors],
-            "receipts": [r.to_dict() for r in receipts],
-            "excerpts": [e.to_dict() for e in found],
-        })
-        _emit_json(data)
+        _emit_json(_format.show_json(verdict, receipts, found))
         return
-    _say(f"{d.id}  {verdict.status.value}")
-    _say(f"  claim:    {d.claim}")
-    _say(f"  reason:   {verdict.reason}")
-    _say(f"  recorded: {when(d.created_at)} at {d.commit[:12]} by {d.author or '?'}")
-    if d.tags:
-        _say(f"  tags:     {', '.join(d.tags)}")
-    if d.unbound:
-        _say(f"  unbound:  {', '.join(d.unbound)}  (declared not in its evidence)")
-    if d.supersedes:
-        pending = " (on approval)" if d.lifecycle is memvet.Lifecycle.PROPOSED else ""
-        _say(f"  replaces: {d.supersedes}{pending}")
-    if d.superseded_by:
-        _say(f"  replaced by: {d.superseded_by}")
-    if not verdict.checks:
-        for anchor in d.anchors:
-            _say(f"  anchor:   {anchor.spec}  (as recorded)")
+    _say_lines(_format.show_head(verdict))
     _print_checks(verdict.checks, found)
-    if receipts:
-        _say("  history:")
-    for r in receipts:
-        imported = f"  (imported {when(r.imported_at)} by {r.imported_by or '?'})" if r.imported else ""
-        _say(f"    {when(r.at)}  {r.action:<10} {r.from_lifecycle or '-'} → {r.to_lifecycle}  {r.reason}"
-             f"{imported}")
+    _say_lines(_format.history(receipts))
 
 
 @cli.command(name="log")
