@@ -19,6 +19,7 @@ from pathlib import Path
 import httpx
 import httpx2
 import pytest
+from _servers import _stop
 from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 
@@ -64,16 +65,6 @@ def _wait(check: object, proc: subprocess.Popen[bytes], log: Path, timeout: floa
             pass
         time.sleep(0.2)
     raise RuntimeError(f"{proc.args} not ready after {timeout}s:\n{log.read_text(errors='replace')}")
-
-
-def _stop(proc: subprocess.Popen[bytes]) -> None:
-    if proc.poll() is None:
-        proc.terminate()
-        try:
-            proc.wait(15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
 
 
 @pytest.fixture
