@@ -24,7 +24,7 @@ from memvet._code._model import ParsedFile, Symbol, SymbolTable
 from memvet._code._tokens import Lexicon, TokenStream
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Iterable, Iterator
 
 __all__ = ["LEXICONS", "CodeFile", "code_symbol_table", "quote_segment", "unique_qualnames"]
 
@@ -230,9 +230,56 @@ def _span(d: _Def, language: str) -> tuple[tree_sitter.Node, tree_sitter.Node]:
     return first, node
 
 
+# Python nodes whose children can be statements (so definitions). A subtree
+# with a syntax error is searched whole, as the query would.
+_PY_CONTAINERS = frozenset({
+    "module", "block", "decorated_definition", "function_definition", "class_definition", "if_statement",
+    "elif_clause", "else_clause", "for_statement", "while_statement", "try_statement", "except_clause",
+    "except_group_clause", "finally_clause", "with_statement", "match_statement", "case_clause", "ERROR",
+})
+_PY_DEFS = {"function_definition": (0, "definition.function"), "class_definition": (1, "definition.class")}
+
+
+def _python_matches(root: tree_sitter.Node) -> Iterator[tuple[int, dict[str, list[tree_sitter.Node]]]]:
+    """The matches of ``queries/python-symbols.scm``, found by descending
+    only into statements instead of every expression node.
+
+    Python definitions are statements, so only nodes that hold statements
+    need a visit: on 247 sqlalchemy modules this took 150 against 400 ms for
+    the query, whose cursor visits every node (the query stays the
+    reference: ``tests/unit/code/test_code_python_walk.py`` holds the two
+    equal on real files). Same pattern indexes and capture names.
+    """
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        top = node.type == "module"
+        for child in node.children:
+            kind = child.type
+            found = _PY_DEFS.get(kind)
+            if found is not None:
+                name = child.child_by_field_name("name")
+                if name is not None and name.type == "identifier":
+                    yield found[0], {found[1]: [child], "name": [name]}
+                stack.append(child)
+            elif top and kind == "expression_statement":
+                for inner in child.named_children:
+                    if inner.type == "assignment":
+                        left = inner.child_by_field_name("left")
+                        if left is not None and left.type == "identifier":
+                            yield 2, {"definition.variable": [inner], "name": [left]}
+                if child.has_error:
+                    stack.append(child)
+            elif kind in _PY_CONTAINERS or child.has_error:
+                stack.append(child)
+
+
 def _collect(root: tree_sitter.Node, language: str) -> list[_Def]:
     defs: dict[int, _Def] = {}
-    for pattern, captures in tree_sitter.QueryCursor(query(language, "symbols")).matches(root):
+    matches: Iterable[tuple[int, dict[str, list[tree_sitter.Node]]]] = (
+        _python_matches(root) if language == "python"
+        else tree_sitter.QueryCursor(query(language, "symbols")).matches(root))
+    for pattern, captures in matches:
         node = kind = None
         emit = True
         for cap, nodes in captures.items():
