@@ -760,6 +760,18 @@ class Evidence:
         table = self._table(path, blob, language, snap)
         return None if isinstance(table, str) else table
 
+    def containing_at(self, path: str, language: str, words: Sequence[bytes], snap: Snapshot
+                      ) -> list[_code.Symbol]:
+        """At least the symbols of ``path`` at ``snap`` whose span holds every
+        one of ``words`` (see :meth:`memvet._code.ParsedFile.containing`);
+        empty when the file is absent or cannot be parsed."""
+        blob = snap.blob_id(path)
+        if blob is None:
+            return []
+        # The move search reaches only files that passed the text check (the
+        # scan skips the others; an unparseable anchored file is unverifiable first).
+        return self.cache.containing(blob, language, words, self._loader(path, snap))
+
     def symbol_at(self, path: str, language: str, qualname: str, snap: Snapshot) -> _code.Symbol | None:
         """One symbol of ``path`` at ``snap`` by exact qualified name (None:
         absent, or the file cannot be parsed)."""

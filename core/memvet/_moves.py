@@ -119,6 +119,9 @@ CLASS_OVERLAP = 0.5
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _MARKER = re.compile(rb"[A-Za-z_][A-Za-z0-9_]{3,}")
+# A keyword, not the end of a word: in ``@dataclasses.dataclass\n class A``
+# the first "class" would take the second as its name.
+_DEFINED = re.compile(rb"(?<![A-Za-z0-9_])(?:def|class)\s+([A-Za-z_][A-Za-z0-9_]*)")
 _IDENT = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_$")
 _CLASS_KINDS = frozenset({"class", "interface", "struct", "enum", "trait", "record", "type", "namespace"})
 
@@ -180,6 +183,7 @@ class _Wanted:
     names: list[int]  # word ids every segment of the name needs
     python_defs: list[bytes]  # Python: each segment must be a def or class
     markers: list[int]  # word ids of the body's marker words
+    marker_words: list[bytes]  # the marker words themselves
     leaf: int  # word id of the last segment
     skip_builds: bool = True  # leave out files with a build banner (see is_build)
     candidates: list[str] = field(default_factory=list)
@@ -293,18 +297,20 @@ class MoveSearch:
             segs = segments(a.name)
             name_words = [w for seg in segs for w in _WORD.findall(seg)]
             leaf_words = _WORD.findall(segs[-1]) if segs else []
+            markers = self._body_markers(a, recorded)
             w = _Wanted(
                 item,
                 names=word_ids(name_words),
                 python_defs=[seg.encode() for seg in segs] if a.language == "python" else [],
-                markers=word_ids(self._body_markers(a, recorded)),
+                markers=word_ids(markers),
+                marker_words=[m.encode() for m in markers],
                 leaf=word_ids(leaf_words[-1:] or [a.name])[0],
                 skip_builds=not is_copy(a.path) and not (recorded is not None and is_build(recorded, a.language)),
             )
             w.candidates, w.renamed_to, w.added = self.candidate_paths(item.recorded_commit, snap, a.path)
             w.candidates = [p for p in w.candidates if _code.language_for_path(p) == a.language]
             wanted.append(w)
-        found, builds = self._scan(wanted, words, snap)
+        found, builds, defined = self._scan(wanted, words, snap)
         for w in wanted:
             need_name = set(w.names)
             need_body = set(w.markers)
@@ -312,7 +318,7 @@ class MoveSearch:
                 hits = found.get(path)
                 if not hits or (w.skip_builds and path in builds):
                     continue
-                if need_name <= hits and self._defines_all(path, w.python_defs, snap):
+                if need_name <= hits and (not w.python_defs or set(w.python_defs) <= defined.get(path, set())):
                     w.same_name.append(path)
                 if need_body and need_body <= hits:  # no words to look for: too small to chase
                     w.same_body.append(path)
@@ -321,15 +327,20 @@ class MoveSearch:
         return [self._resolve(w, snap) for w in wanted]
 
     def _scan(self, wanted: list[_Wanted], words: dict[str, int], snap: Snapshot
-              ) -> tuple[dict[str, set[int]], set[str]]:
+              ) -> tuple[dict[str, set[int]], set[str], dict[str, set[bytes]]]:
         """Which words each candidate file holds as whole words (one pass
-        over each blob with every word at once), and which candidates are
-        whole-library builds by their banner."""
+        over each blob with every word at once), which candidates are
+        whole-library builds by their banner, and, for a Python file that
+        holds every word of a wanted name, the names it writes after ``def``
+        or ``class`` (every segment of a Python qualified name is a function
+        or a class, so a file that only calls the function is not parsed)."""
         paths = list(dict.fromkeys(p for w in wanted for p in w.candidates))
         found: dict[str, set[int]] = {}
         builds: set[str] = set()
+        defined: dict[str, set[bytes]] = {}
         if not paths or not words:
-            return found, builds
+            return found, builds, defined
+        python_names = [set(w.names) for w in wanted if w.python_defs]
         patterns = [w.encode() for w in words]
         automaton = ahocorasick_rs.BytesAhoCorasick(patterns, implementation=ahocorasick_rs.Implementation.DFA)
         for path in paths:
@@ -348,17 +359,9 @@ class MoveSearch:
                     hits.add(idx)
             if hits:
                 found[path] = hits
-        return found, builds
-
-    def _defines_all(self, path: str, segs: list[bytes], snap: Snapshot) -> bool:
-        """Python only: every segment of the name follows ``def`` or
-        ``class`` somewhere in the file (every segment of a Python qualified
-        name is a function or a class), so a file that only calls the
-        function is not parsed."""
-        if not segs:
-            return True
-        data = snap.read(path) or b""
-        return all(re.search(rb"(?:def|class)\s+" + re.escape(seg) + rb"\b", data) for seg in segs)
+                if any(names <= hits for names in python_names):
+                    defined[path] = set(_DEFINED.findall(data))
+        return found, builds, defined
 
     def _body_markers(self, a: Anchor, data: bytes | None) -> list[str]:
         """The three longest words of the recorded symbol's code (its own
@@ -398,10 +401,11 @@ class MoveSearch:
                     new_path=path, new_name=a.name, line=found.start_line,
                 )
         for path in ([a.path] if item.file_exists else []) + w.same_body:
-            table = self.evidence.table_at(path, a.language, snap)
-            if table is None:
-                continue
-            for sym in table.by_hash(item.shape) or table.by_hash(item.baseline):
+            # Only spans holding the body's marker words can hold the body.
+            spans = self.evidence.containing_at(path, a.language, w.marker_words, snap)
+            alike = [sym for sym in spans if item.shape in (sym.hash, sym.shape)] or [
+                sym for sym in spans if item.baseline in (sym.hash, sym.shape)]
+            for sym in alike:
                 if not compatible_kinds(a.symbol_kind, sym.kind, a.language):
                     continue
                 return AnchorCheck(

@@ -467,3 +467,20 @@ def test_a_python_function_is_not_moved_to_a_module_variable_of_that_name(repo, 
     repo.commit("use crc32")
     verdict = ledger.verify(rec.id, at="HEAD")
     assert verdict.status is Status.REFUTED, verdict.reason
+
+
+def test_a_class_under_a_dataclass_decorator_is_found_by_name_in_another_file(repo, ledger):
+    """Found on sqlalchemy: in ``@dataclasses.dataclass\\n class CommonMixin``
+    the word scan must not take the decorator's "class" for a keyword."""
+    text = ("import dataclasses\n\n\nclass PropagationTest:\n    def test_mixin(self, run):\n"
+            "        @dataclasses.dataclass\n        class CommonMixin:\n"
+            "            key = 'sa'\n            width = 3\n\n        run(CommonMixin)\n")
+    repo.write("tests/test_dataclasses_py3k.py", text)
+    repo.commit("tests")
+    rec = ledger.record("CommonMixin keeps its key", ["tests/test_dataclasses_py3k.py::"
+                                                      "PropagationTest.test_mixin.CommonMixin"])
+    repo.delete("tests/test_dataclasses_py3k.py")
+    repo.write("tests/test_dataclasses.py", text.replace("width = 3", "width = 4"))
+    repo.commit("merge the py3k tests")
+    check = _moved(ledger.verify(rec.id, at="HEAD"))
+    assert check.new_path == "tests/test_dataclasses.py" and "(and its body changed)" in check.detail

@@ -24,7 +24,7 @@ from memvet._code._model import ParsedFile, Symbol, SymbolTable
 from memvet._code._tokens import Lexicon, TokenStream
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Iterator
+    from collections.abc import Iterable, Iterator, Sequence
 
 __all__ = ["LEXICONS", "CodeFile", "code_symbol_table", "quote_segment", "unique_qualnames"]
 
@@ -582,6 +582,23 @@ class CodeFile(ParsedFile):
                              depth=_depth(last))
         done = self._done[qualname] = entry.symbol(stream)
         return done
+
+    def containing(self, words: Sequence[bytes]) -> list[Symbol]:
+        """The symbols whose span holds every one of ``words``, each hashed
+        on its own (a search for one body in a large file hashes the few
+        spans that can hold it, not the file)."""
+        if self._table is not None:  # the source is gone; every symbol is hashed already
+            return list(self._table.symbols.values())
+        found = []
+        for qualname, entry in self._entries.items():
+            first, last = entry.span()
+            span = self._data[first.start_byte : last.end_byte]
+            if all(word in span for word in words):
+                sym = self.symbol(qualname)
+                if sym is not None:
+                    found.append((first.start_byte, -last.end_byte, sym))
+        found.sort(key=lambda f: (f[0], f[1]))
+        return [sym for _, _, sym in found]
 
     def table(self) -> SymbolTable:
         """Every symbol, from one walk over the whole file."""

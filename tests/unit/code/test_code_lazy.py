@@ -140,3 +140,25 @@ def test_generated_python_symbols_hash_the_same_alone(source):
 def test_broken_python_agrees_outside_the_error(source, cut, junk):
     cut = min(cut, len(source))
     _assert_lazy_equals_full((source[:cut] + junk + source[cut:]).encode(), "python")
+
+
+def test_containing_hashes_only_the_spans_that_hold_every_word():
+    """The move search's same-body lookup: the spans that hold the words,
+    hashed as the full table hashes them; after the table, every symbol."""
+    data = b"def total(items):\n    return sum(i.price for i in items)\n\n\n" \
+           b"def count(items):\n    return len(items)\n\n\nclass Cart:\n" \
+           b"    def total(self):\n        return sum(i.price for i in self.items)\n"
+    table = symbol_table(data, "python")
+    parsed = parse_file(data, "python")
+    found = parsed.containing([b"price", b"sum"])
+    assert [s.qualname for s in found] == ["total", "Cart", "Cart.total"]
+    assert all(s == table.symbols[s.qualname] for s in found)
+    assert [s.qualname for s in parsed.containing([])] == list(table.symbols)
+    assert parsed.containing([b"nowhere"]) == []
+    parsed.table()
+    assert parsed.containing([b"nowhere"]) == list(table.symbols.values())  # a superset, by contract
+
+
+def test_structured_files_contain_every_symbol():
+    data = b'[project]\nname = "x"\n'
+    assert parse_file(data, "toml").containing([b"nowhere"]) == list(symbol_table(data, "toml").symbols.values())
