@@ -565,6 +565,7 @@ class CodeFile(ParsedFile):
         self._tree: tree_sitter.Tree | None = parse(data, language)
         self._entries = _outline(self._tree, language)
         self._done: dict[str, Symbol] = {}
+        self._walked = 0  # bytes of spans walked one at a time so far
         super().__init__(language, self._tree.root_node.has_error)
 
     def symbol(self, qualname: str) -> Symbol | None:
@@ -577,7 +578,15 @@ class CodeFile(ParsedFile):
         entry = self._entries.get(qualname)
         if entry is None or self._tree is None:
             return None
-        _, last = entry.span()
+        first, last = entry.span()
+        size = last.end_byte - first.start_byte
+        if self._walked + size > len(self._data):
+            # Spans walked one by one would now add up to more than the file
+            # (a class, then its methods, then ...): one walk of everything
+            # answers this lookup and the next ones. On 5,000 decisions over
+            # 444 sqlalchemy files, span walks cost as much as the parses.
+            return self.table().symbols.get(qualname)
+        self._walked += size
         stream = TokenStream(self._tree, self._data, LEXICONS[self.language], roots=entry.roots(),
                              depth=_depth(last))
         done = self._done[qualname] = entry.symbol(stream)

@@ -150,11 +150,11 @@ def test_containing_hashes_only_the_spans_that_hold_every_word():
            b"    def total(self):\n        return sum(i.price for i in self.items)\n"
     table = symbol_table(data, "python")
     parsed = parse_file(data, "python")
+    assert parsed.containing([b"nowhere"]) == []
     found = parsed.containing([b"price", b"sum"])
     assert [s.qualname for s in found] == ["total", "Cart", "Cart.total"]
     assert all(s == table.symbols[s.qualname] for s in found)
     assert [s.qualname for s in parsed.containing([])] == list(table.symbols)
-    assert parsed.containing([b"nowhere"]) == []
     parsed.table()
     assert parsed.containing([b"nowhere"]) == list(table.symbols.values())  # a superset, by contract
 
@@ -162,3 +162,18 @@ def test_containing_hashes_only_the_spans_that_hold_every_word():
 def test_structured_files_contain_every_symbol():
     data = b'[project]\nname = "x"\n'
     assert parse_file(data, "toml").containing([b"nowhere"]) == list(symbol_table(data, "toml").symbols.values())
+
+
+def test_lookups_that_would_walk_more_than_the_file_walk_it_once():
+    """A class, then its methods: once the spans walked one by one would add
+    up to more than the file, the whole table is built and answers."""
+    data = textwrap.dedent(BASE).encode()
+    table = symbol_table(data, "python")
+    parsed = parse_file(data, "python")
+    by_size = sorted(table.symbols.values(), key=lambda s: s.start_line - s.end_line)  # largest first
+    for sym in by_size:
+        assert parsed.symbol(sym.qualname) == sym
+    assert parsed._table is not None  # switched to one walk of everything
+    single = parse_file(data, "python")
+    assert single.symbol(by_size[-1].qualname) == by_size[-1]
+    assert single._table is None  # one small lookup stays a span walk
