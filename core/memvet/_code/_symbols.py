@@ -598,12 +598,14 @@ class CodeFile(ParsedFile):
         spans that can hold it, not the file)."""
         if self._table is not None:  # the source is gone; every symbol is hashed already
             return list(self._table.symbols.values())
+        data = self._data
         found = []
-        for qualname, entry in self._entries.items():
+        for qualname, entry in list(self._entries.items()):
             first, last = entry.span()
-            span = self._data[first.start_byte : last.end_byte]
-            if all(word in span for word in words):
+            if all(word in data[first.start_byte : last.end_byte] for word in words):
                 sym = self.symbol(qualname)
+                if self._table is not None:  # the lookups switched to one walk of everything
+                    return list(self._table.symbols.values())
                 if sym is not None:
                     found.append((first.start_byte, -last.end_byte, sym))
         found.sort(key=lambda f: (f[0], f[1]))

@@ -147,7 +147,8 @@ def test_containing_hashes_only_the_spans_that_hold_every_word():
     hashed as the full table hashes them; after the table, every symbol."""
     data = b"def total(items):\n    return sum(i.price for i in items)\n\n\n" \
            b"def count(items):\n    return len(items)\n\n\nclass Cart:\n" \
-           b"    def total(self):\n        return sum(i.price for i in self.items)\n"
+           b"    def total(self):\n        return sum(i.price for i in self.items)\n" \
+           + b"".join(b"\n\ndef other%d(x):\n    return x + %d\n" % (i, i) for i in range(20))
     table = symbol_table(data, "python")
     parsed = parse_file(data, "python")
     assert parsed.containing([b"nowhere"]) == []
@@ -177,3 +178,15 @@ def test_lookups_that_would_walk_more_than_the_file_walk_it_once():
     single = parse_file(data, "python")
     assert single.symbol(by_size[-1].qualname) == by_size[-1]
     assert single._table is None  # one small lookup stays a span walk
+
+
+def test_containing_keeps_every_match_when_its_lookups_switch_to_the_full_walk():
+    """Found on sqlalchemy at 5,000 decisions: the spans that hold the words
+    add up to more than the file, the lookups switch to the full table half
+    way, and the matches after the switch must not be lost."""
+    methods = "".join(f"    def m{i}(self, price):\n        return price * {i}\n\n" for i in range(6))
+    data = f"class Prices:\n{methods}\n\ndef last(price):\n    return price\n".encode()
+    table = symbol_table(data, "python")
+    found = parse_file(data, "python").containing([b"price"])
+    assert {s.qualname for s in found} >= {f"Prices.m{i}" for i in range(6)} | {"Prices", "last"}
+    assert all(s == table.symbols[s.qualname] for s in found)
