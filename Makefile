@@ -1,5 +1,6 @@
-# The two Quickstart commands. Both create .venv on first use and (re)install
-# whenever pyproject.toml changes, so a fresh clone needs nothing else.
+# The two Quickstart commands (demo, test) and the developer loop (test-fast,
+# lint). All create .venv on first use and (re)install whenever pyproject.toml
+# changes, so a fresh clone needs nothing else.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -11,7 +12,7 @@ MCP_CLIENT_STAMP := $(MCP_CLIENT)/.installed
 export ORT_DISABLE_TELEMETRY := 1
 export ANONYMIZED_TELEMETRY := False
 
-.PHONY: demo test install bench clean
+.PHONY: demo test test-fast lint install bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -31,8 +32,22 @@ install: $(STAMP)
 demo: $(STAMP)
 	$(BIN)/memvet demo
 
+# Everything: unit, integration (a real `chroma run` behind nginx), notebooks
+# and the benchmark scripts. What CI runs.
 test: $(STAMP) $(MCP_CLIENT_STAMP)
 	$(BIN)/python -m pytest -q
+
+# The unit tests without those marked slow (processes, thread stress, whole
+# repository parses), on two workers: the loop to run while editing. See
+# "Developing" in the README.
+test-fast: $(STAMP)
+	$(BIN)/python -m pytest -q -n 2 tests/unit -m "not slow"
+
+# ruff over the whole tree, mypy --strict over the core package (both
+# configured in pyproject.toml).
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/mypy
 
 clean:
 	rm -rf $(VENV) $(MCP_CLIENT) .pytest_cache

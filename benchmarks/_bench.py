@@ -26,9 +26,9 @@ from typing import Any
 os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
 os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
 
-import memvet  # noqa: E402
-from memvet import _code  # noqa: E402
-from memvet._git import GitRepo  # noqa: E402
+import memvet
+from memvet import _code
+from memvet._git import GitRepo
 
 #: Languages whose symbols are code (structured text is left out of samples).
 CODE_LANGUAGES = ("python", "javascript", "typescript", "tsx", "go", "rust", "java")
@@ -72,9 +72,9 @@ def table(headers: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
     """A Markdown table (readable in a terminal, pasteable into docs)."""
     cells = [[fmt(c) for c in row] for row in rows]
     widths = [max([len(h)] + [len(r[i]) for r in cells]) for i, h in enumerate(headers)]
-    line = "| " + " | ".join(h.ljust(w) for h, w in zip(headers, widths)) + " |"
+    line = "| " + " | ".join(h.ljust(w) for h, w in zip(headers, widths, strict=True)) + " |"
     sep = "|" + "|".join("-" * (w + 2) for w in widths) + "|"
-    body = ["| " + " | ".join(c.ljust(w) for c, w in zip(r, widths)) + " |" for r in cells]
+    body = ["| " + " | ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)) + " |" for r in cells]
     return "\n".join([line, sep, *body])
 
 
@@ -105,7 +105,7 @@ def percentile(values: Sequence[float], p: float) -> float:
     if not values:
         return float("nan")
     ordered = sorted(values)
-    rank = max(1, min(len(ordered), int(round(p / 100.0 * len(ordered) + 0.5))))
+    rank = max(1, min(len(ordered), round(p / 100.0 * len(ordered) + 0.5)))
     return ordered[rank - 1]
 
 

@@ -72,11 +72,11 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import _bench  # noqa: E402
-import drift  # noqa: E402
+import _bench
+import drift
 
-import memvet  # noqa: E402
-from memvet._git import GitRepo  # noqa: E402
+import memvet
+from memvet._git import GitRepo
 
 ARMS = ("no-memory", "code-first", "memory-first")
 BACKENDS = ("plain", "lifecycle", "memvet")
@@ -313,7 +313,7 @@ class PlainBackend:
     def read(self, question: str, k: int, rev: str) -> tuple[list[Item], str]:
         got = self.col.query(query_embeddings=[self.embedder.embed_query(question)],
                              n_results=min(k, self.col.count()), include=["documents", "metadatas"])
-        items = [Item(m["fact"], True, d) for d, m in zip(got["documents"][0], got["metadatas"][0])]
+        items = [Item(m["fact"], True, d) for d, m in zip(got["documents"][0], got["metadatas"][0], strict=True)]
         return items, "\n".join(f"- {i.text}" for i in items)
 
 
@@ -331,7 +331,7 @@ class LifecycleBackend(PlainBackend):
         n = self.col.count()
         got = self.col.query(query_embeddings=[self.embedder.embed_query(question)],
                              n_results=min(max(4 * k, 20), n), include=["documents", "metadatas"])
-        items = [Item(m["fact"], True, d) for d, m in zip(got["documents"][0], got["metadatas"][0])
+        items = [Item(m["fact"], True, d) for d, m in zip(got["documents"][0], got["metadatas"][0], strict=True)
                  if m["lifecycle"] == "active"][:k]
         return items, "\n".join(f"- {i.text}" for i in items)
 

@@ -34,9 +34,30 @@ takes a JSON document instead::
 ``expect`` (optional: unchanged | cosmetic | changed | moved | deleted)
 overrides the derived truth; ``--from``/``--to`` override the file's.
 
-Example::
+Java (``--oracle DIR``): the truth is CodeTracker's method-history oracle
+(github.com/jodavimehran/code-tracker, ``src/main/resources/oracle/method``),
+one JSON file per method listing every commit that changed it, classified by
+hand-validated refactoring detection. Each case has its own two revisions:
+
+* every oracle commit C (parent P): record at P, check at C. A ``rename``,
+  ``moved`` or ``container change`` (class renamed or moved, source folder
+  moved) is ``moved``; otherwise a body, parameter, return type, modifier,
+  exception or annotation change is ``changed``; a documentation change
+  alone is ``cosmetic``;
+* ``introduced`` at C, reversed: record at C, check at P, where the method
+  does not exist yet: ``deleted``;
+* commits on the first-parent line that touched the method's file but are
+  not in the oracle (at most ``--unchanged-per-method`` per method, evenly
+  spread): record at the parent, check at the commit: ``unchanged``.
+
+Only oracle files whose ``repositoryName`` is the ``--repo`` folder's name
+(or ``--oracle-name``) are read. Methods of anonymous or local classes are
+excluded (the oracle names them by variable, not by type).
+
+Examples::
 
     python benchmarks/drift.py --repo /tmp/sqlalchemy --sample 300 --from HEAD~500 --to HEAD
+    python benchmarks/drift.py --repo /tmp/commons-io --oracle /tmp/ct-oracle/method
 """
 
 from __future__ import annotations
@@ -45,6 +66,7 @@ import ast
 import fnmatch
 import json
 import re
+import subprocess
 import sys
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -52,10 +74,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import _bench  # noqa: E402
+import _bench
 
-from memvet import _code  # noqa: E402
-from memvet._git import GitRepo  # noqa: E402
+from memvet import _code
+from memvet._git import GitRepo
 
 TRUTHS = ("unchanged", "cosmetic", "changed", "moved", "deleted")
 #: What a correct verdict is for each truth.
@@ -78,6 +100,8 @@ class Case:
     memvet_reason: str = ""
     baseline: str = ""
     excluded: str = ""
+    rev_from: str = ""  # per-case revisions (oracle cases); "" = the run's
+    rev_to: str = ""
 
 
 # ============================================================= Python truth (ast)
@@ -321,7 +345,8 @@ _NAMING_OPENERS = [re.compile(p) for p in (
     r"^\s*[\w$\"']+\s*:\s*\{\s*$",                                     # key: {
     r"\bfunction\s*\*?\s*[\w$]+\s*\(",                                  # function name(
     r"^\s*[\w$.]+\s*[:=]\s*(?:async\s+)?function\b",                    # name: function / a.b = function
-    r"^\s*(?:class\s+[\w$]+|(?:static\s+|async\s+)*(?!(?:if|for|while|switch|catch|with)\b)[\w$]+\s*\([^;]*\)\s*\{\s*$)",  # class C / m() {
+    # class C / m() {
+    r"^\s*(?:class\s+[\w$]+|(?:static\s+|async\s+)*(?!(?:if|for|while|switch|catch|with)\b)[\w$]+\s*\([^;]*\)\s*\{\s*$)",
 )]
 
 
@@ -447,6 +472,100 @@ def js_truth(root: Path, rev_from: str, rev_to: str, snap_from: Any, snap_to: An
     return "deleted", "not found at --to"
 
 
+# ============================================================= Java truth (CodeTracker oracle)
+
+_MOVES = frozenset({"rename", "moved", "container change"})
+_CHANGES = frozenset({"body change", "parameter change", "return type change", "modifier change",
+                      "exception change", "annotation change"})
+
+
+def oracle_name(element: str, path: str) -> str | None:
+    """MemVet's spelling of an oracle element name, or ``None`` when it
+    cannot be mapped (a method of an anonymous or local class).
+
+    ``src/java/org.apache.commons.io.CopyUtils#copy(byte[], OutputStream)``
+    in ``src/java/org/apache/commons/io/CopyUtils.java`` ->
+    ``CopyUtils.copy(byte[], OutputStream)``: the package is the file's
+    folder under the source folder, the rest is the class chain.
+    """
+    owner, _, method = element.partition("#")
+    folder, _, dotted = owner.rpartition("/")
+    rel = path[len(folder) + 1:] if folder and path.startswith(folder + "/") else path
+    package = rel.rsplit("/", 1)[0].replace("/", ".") if "/" in rel else ""
+    chain = dotted[len(package) + 1:] if package and dotted.startswith(package + ".") else dotted
+    if not chain or any(not seg[:1].isupper() for seg in chain.split(".")):
+        return None
+    return f"{chain}.{method}"
+
+
+def _first_parent_line(root: Path, start: str) -> dict[str, int]:
+    out = _bench.git(root, "rev-list", "--first-parent", start)
+    return {c: i for i, c in enumerate(out.split())}
+
+
+def _is_ancestor(root: Path, a: str, b: str) -> bool:
+    """Whether commit ``a`` is an ancestor of (or is) ``b``."""
+    out = subprocess.run(["git", "merge-base", "--is-ancestor", a, b], cwd=root, capture_output=True, check=False)
+    return out.returncode == 0
+
+
+def oracle_cases(root: Path, files: list[Path], per_method: int) -> list[Case]:
+    """Cases with truth and revisions from CodeTracker method oracles."""
+    cases: list[Case] = []
+
+    def add(path: str, element: str, truth: str, detail: str, rev_from: str, rev_to: str) -> None:
+        name = oracle_name(element, path)
+        case = Case(f"c{len(cases):04d}", path, name or element, "java", rev_from=rev_from, rev_to=rev_to)
+        if name is None:
+            case.excluded = "a method of an anonymous or local class (the oracle names it by variable)"
+        else:
+            case.truth, case.truth_detail = truth, detail
+        cases.append(case)
+
+    for f in files:
+        oracle = json.loads(f.read_text(encoding="utf-8"))
+        label = f.stem
+        by_commit: dict[str, list[dict[str, Any]]] = {}
+        for ch in oracle["expectedChanges"]:
+            by_commit.setdefault(ch["commitId"], []).append(ch)
+        for commit, changes in by_commit.items():
+            kinds = {c["changeType"] for c in changes}
+            first = changes[0]
+            what = f"{label}: {', '.join(sorted(kinds))} in {commit[:10]}"
+            if "introduced" in kinds:
+                add(first["elementFileAfter"], first["elementNameAfter"], "deleted",
+                    f"{what} (checked at its parent)", commit, first["parentCommitId"])
+                continue
+            truth = "moved" if kinds & _MOVES else "changed" if kinds & _CHANGES else "cosmetic"
+            add(first["elementFileBefore"], first["elementNameBefore"], truth, what,
+                first["parentCommitId"], commit)
+        # Unchanged: first-parent commits that touched the method's file and
+        # are not in the oracle. Its identity at a commit is the newest
+        # oracle change that is an ancestor of that commit.
+        line = _first_parent_line(root, oracle["startCommitId"])
+        changes = sorted(oracle["expectedChanges"], key=lambda c: -int(c["commitTime"]))
+        files_seen = sorted({c["elementFileAfter"] for c in changes})
+        touched = _bench.git(root, "log", "--first-parent", "--no-merges", "--format=%H",
+                             oracle["startCommitId"], "--", *files_seen).split()
+        touched = [c for c in touched if c not in by_commit and c in line]
+        if per_method and len(touched) > per_method:
+            step = len(touched) / per_method
+            touched = [touched[int(i * step)] for i in range(per_method)]
+        for commit in touched:
+            parent = _bench.git(root, "rev-parse", "--verify", "-q", f"{commit}^", check=False).strip()
+            if not parent:
+                continue  # a root commit
+            current = next((c for c in changes if _is_ancestor(root, c["commitId"], parent)), None)
+            if current is None:
+                continue  # before the method existed
+            names = _bench.git(root, "diff-tree", "--no-commit-id", "--name-only", "-r", commit).split()
+            if current["elementFileAfter"] not in names:
+                continue  # touched another of its files
+            add(current["elementFileAfter"], current["elementNameAfter"], "unchanged",
+                f"{label}: {commit[:10]} touched the file, not in the oracle", parent, commit)
+    return cases
+
+
 # ============================================================= the run
 
 
@@ -539,7 +658,7 @@ def run(repo_path: str, rev_from: str | None, rev_to: str | None, sample: int, c
             try:
                 res = ledger.record(f"{case.qualname} in {case.path} is a decision anchor.",
                                     [f"{case.path}::{case.qualname}"], at=a, tags=[case.id])
-            except Exception as exc:  # noqa: BLE001 - a refused write is a result here
+            except Exception as exc:
                 case.excluded = case.excluded or f"MemVet refused the anchor: {exc}"
                 case.memvet = "refused"
                 continue
@@ -562,6 +681,64 @@ def run(repo_path: str, rev_from: str | None, rev_to: str | None, sample: int, c
         "commits": int(_bench.git(root, "rev-list", "--count", f"{a}..{b}").strip() or 0),
         "languages": languages,
         "ignored": ignore,
+        "sampled": len(cases),
+        "scored": len(scored),
+        "excluded": len(cases) - len(scored),
+        "check_ms": _bench.ms(check_s),
+        "summary": summarize(scored),
+        "by_truth": by_truth(scored),
+        "cases": [asdict(c) for c in cases],
+    }
+
+
+def run_oracle(repo_path: str, oracle_dir: str, name: str, per_method: int) -> dict[str, Any]:
+    """Score MemVet on Java cases built from CodeTracker oracles (see the module docs)."""
+    root = _bench.repo_root(repo_path)
+    name = name or root.name
+    files = [f for f in sorted(Path(oracle_dir).rglob("*.json"))
+             if json.loads(f.read_text(encoding="utf-8")).get("repositoryName") == name]
+    if not files:
+        raise SystemExit(f"no CodeTracker oracle for repository {name!r} under {oracle_dir}")
+    cases = oracle_cases(root, files, per_method)
+    repo = GitRepo(root)
+    for case in cases:
+        blob_a = repo.snapshot(case.rev_from).blob_id(case.path)
+        blob_b = repo.snapshot(case.rev_to).blob_id(case.path)
+        case.baseline = "deleted" if blob_b is None else ("holds" if blob_a == blob_b else "changed")
+    with _bench.TempDir("memvet-drift-") as home:
+        ledger = _bench.open_ledger(root, home, _bench.make_embedder("hashing"), disk_cache=False)
+        ids: dict[str, Case] = {}
+        for case in cases:
+            if case.excluded:
+                continue
+            bare = case.qualname.split("(", 1)[0]
+            try:
+                res = ledger.record(f"{bare} in {case.path} is decision {case.id}.",
+                                    [f"{case.path}::{case.qualname}"], at=case.rev_from, tags=[case.id],
+                                    confirm_duplicates=False, unbound=[case.id])
+            except Exception as exc:
+                case.memvet, case.memvet_reason = "refused", f"MemVet refused the anchor: {exc}"
+                continue
+            ids[res.decision.id] = case
+
+        def check_all() -> None:
+            for decision_id, case in ids.items():
+                v = ledger.verify(decision_id, at=case.rev_to)
+                case.memvet_status, case.memvet_reason = v.status.value, v.reason
+                case.memvet = memvet_label(v.status.value, v.reason)
+
+        check_s, _ = _bench.timed(check_all)
+    scored = [c for c in cases if c.truth and not c.excluded]
+    return {
+        "benchmark": "drift",
+        "command": _bench.command_line(),
+        "repo": str(root),
+        "from": "per case",
+        "to": "per case",
+        "commits": 0,
+        "oracle_files": len(files),
+        "languages": ["java"],
+        "ignored": [],
         "sampled": len(cases),
         "scored": len(scored),
         "excluded": len(cases) - len(scored),
@@ -600,6 +777,7 @@ def summarize(scored: list[Case]) -> dict[str, Any]:
         "deletion_cases": len(deleted),
         "deletions_refuted_memvet": sum(c.memvet == "deleted" for c in deleted),
         "deletions_refuted_baseline": sum(c.baseline == "deleted" for c in deleted),
+        "refused_memvet": sum(c.memvet == "refused" for c in scored),
         "accuracy_memvet": _rate(sum(EXPECTED[c.truth] == c.memvet for c in scored), len(scored)),
         "accuracy_baseline": _rate(sum(EXPECTED[c.truth] == c.baseline for c in scored), len(scored)),
     }
@@ -634,8 +812,10 @@ def render(r: dict[str, Any], show_errors: int = 10) -> str:
          _pct(s["recall_baseline"])),
         ("precision of 'changed'", _pct(s["stale_precision_memvet"]), _pct(s["stale_precision_baseline"])),
         (f"moves detected as moves (n={s['move_cases']})", s["moves_as_moves_memvet"], s["moves_as_moves_baseline"]),
-        (f"deletions refuted (n={s['deletion_cases']})", s["deletions_refuted_memvet"], s["deletions_refuted_baseline"]),
+        (f"deletions refuted (n={s['deletion_cases']})", s["deletions_refuted_memvet"],
+         s["deletions_refuted_baseline"]),
         ("overall accuracy", _pct(s["accuracy_memvet"]), _pct(s["accuracy_baseline"])),
+        ("existing symbols refused at record time", s.get("refused_memvet", 0), 0),
     ])
     detail = _bench.table(["ground truth", "n", "MemVet right", "baseline right", "MemVet verdicts"], [
         (t, v["n"], v["memvet_correct"], v["baseline_correct"],
@@ -657,6 +837,11 @@ def main(argv: list[str] | None = None) -> int:
     source = parser.add_mutually_exclusive_group(required=True)
     source.add_argument("--cases", help="JSON cases file (see above)")
     source.add_argument("--sample", type=int, help="sample N symbols from files changed in --from..--to")
+    source.add_argument("--oracle", help="folder of CodeTracker method oracles (Java; see above)")
+    parser.add_argument("--oracle-name", default="",
+                        help="the oracle's repositoryName (default: the --repo folder's name)")
+    parser.add_argument("--unchanged-per-method", type=int, default=10,
+                        help="with --oracle: at most this many unchanged cases per method (default 10)")
     parser.add_argument("--from", dest="rev_from", help="revision the decisions are recorded at")
     parser.add_argument("--to", dest="rev_to", help="revision they are checked at (default HEAD)")
     parser.add_argument("--languages", default="python,javascript,typescript,tsx",
@@ -671,6 +856,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.sample is not None and not args.rev_from:
         parser.error("--sample needs --from (and optionally --to)")
+    if args.oracle:
+        _bench.emit(run_oracle(args.repo, args.oracle, args.oracle_name, args.unchanged_per_method),
+                    args.json, render)
+        return 0
     result = run(args.repo, args.rev_from, args.rev_to, args.sample or 0, args.cases, args.seed,
                  [x.strip() for x in args.languages.split(",") if x.strip()], args.under, args.per_file,
                  [x.strip() for x in args.ignore.split(",") if x.strip()])

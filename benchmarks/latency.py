@@ -38,12 +38,12 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import _bench  # noqa: E402
-import verify_bench  # noqa: E402
+import _bench
+import verify_bench
 
-from memvet import _code, _codec  # noqa: E402
-from memvet._git import GitRepo  # noqa: E402
-from memvet._model import Decision, Lifecycle  # noqa: E402
+from memvet import _code, _codec
+from memvet._git import GitRepo
+from memvet._model import Decision, Lifecycle
 
 
 def _pcts(values: list[float]) -> dict[str, float]:
@@ -235,7 +235,7 @@ def render(r: dict[str, Any]) -> str:
               rc["warm_plain"]["p95"], rc["warm_ratio"])]))
         out.append(_bench.table(
             ["batch check", "ms", "naive re-parse ms", "naive / batch"],
-            [("cold check (%d parses)" % ck["cold_parses"], ck["cold_check_ms"], ck["naive_ms"],
+            [(f"cold check ({ck['cold_parses']} parses)", ck["cold_check_ms"], ck["naive_ms"],
               ck["naive_vs_cold_check"]),
              ("warm check", ck["warm_check_ms"], ck["naive_ms"], ck["naive_vs_warm_check"]),
              ("warm verification only", ck["warm_verify_ms"], ck["naive_ms"], ck["naive_vs_warm_verify"])]))
@@ -250,8 +250,8 @@ def render(r: dict[str, Any]) -> str:
               row["plain"]["p95"], row["ratio_p50"], row["insert_s"],
               "-" if row["full_check_s"] is None else row["full_check_s"], row["tracemalloc_peak_mib"],
               row["max_rss_mib"]) for row in b["sizes"]]))
-        out.append("Filtered recall (k=%d, verification included) against Chroma's own `where` query "
-                   "(k results, no verification) on the same store:" % b["k"])
+        out.append(f"Filtered recall (k={b['k']}, verification included) against Chroma's own `where` query "
+                   "(k results, no verification) on the same store:")
         out.append(_bench.table(
             ["decisions", "filter", "matching", "recall p50 ms", "recall p95 ms", "unfiltered recall p50 ms",
              "Chroma where p50 ms", "Chroma where p95 ms"],

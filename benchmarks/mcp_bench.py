@@ -41,10 +41,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import _bench  # noqa: E402
+import _bench
 
-import memvet  # noqa: E402
-from memvet._git import GitRepo  # noqa: E402
+import memvet
+from memvet._git import GitRepo
 
 
 def _child_env(embedding: str) -> dict[str, str]:
@@ -164,7 +164,8 @@ def measure(repo_path: str, n: int, embedding: str, n_queries: int, repeat: int,
 def render(r: dict[str, Any]) -> str:
     t = r["timings_ms"]
     head = (f"mcp_bench: {r['command']}\n{r['decisions']} decisions on {r['repo']} at {r['head'][:12]} "
-            f"(statuses in the working tree {r['statuses']}); {r['cpus']} CPUs, load {r['load_1m']:.1f}; embedding {r['embedding']}, k={r['k']}, "
+            f"(statuses in the working tree {r['statuses']}); {r['cpus']} CPUs, load {r['load_1m']:.1f}; "
+            f"embedding {r['embedding']}, k={r['k']}, "
             f"{r['calls']} calls ({r['queries']} queries x {r['repeat']}); server start to initialized "
             f"{r['startup_s']:.1f} s; same answers both ways {r['same_answers']}; answer p50 "
             f"{r['response_chars_p50']:.0f} characters")

@@ -52,11 +52,11 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import _bench  # noqa: E402
+import _bench
 
-from memvet import _code  # noqa: E402
-from memvet._code._languages import parse  # noqa: E402
-from memvet._git import GitRepo  # noqa: E402
+from memvet import _code
+from memvet._code._languages import parse
+from memvet._git import GitRepo
 
 
 def naive_check(repo: GitRepo, rev: str, decisions: list[Any]) -> tuple[float, dict[str, str]]:
@@ -169,7 +169,7 @@ def measure(repo_path: str, jump: int, n_decisions: int, embedding: str, repeat:
     sampled = _bench.sample_symbols(repo, base, n_decisions, seed=seed, per_file=per_file)
     if not sampled:
         raise SystemExit(f"no code symbols found at {base[:12]} in {root}")
-    changed_files = {line for line in _bench.git(root, "diff", "--name-only", base, head).splitlines()}
+    changed_files = set(_bench.git(root, "diff", "--name-only", base, head).splitlines())
 
     with _bench.TempDir("memvet-verify-") as home:
         emb = _bench.make_embedder(embedding)

@@ -16,6 +16,7 @@ from pathlib import Path
 from langchain.agents import create_agent
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage, ToolMessage
+from pydantic import Field
 
 import memvet
 from memvet_langchain import MemVetMiddleware, MemVetStore, memvet_tools
@@ -40,7 +41,7 @@ subprocess.run([*git, "commit", "-qm", "initial"], cwd=repo, check=True)
 class ScriptedModel(GenericFakeChatModel):
     """Answers from a script and keeps every input it was sent."""
 
-    seen: list = []
+    seen: list = Field(default_factory=list)
 
     def bind_tools(self, tools, **kwargs):
         return self

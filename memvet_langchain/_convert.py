@@ -8,27 +8,17 @@ fields, it never computes a status.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
 from langchain_core.documents import Document
-from memvet import Decision, Ledger, RecallItem, UsageError, Verdict, frame
+
+from memvet import Decision, RecallGroup, RecallItem, UsageError, Verdict, check_groups, frame, require_ledger
 
 __all__ = ["GROUPS", "anchor_specs", "check_groups", "check_k", "item_from_verdict", "item_to_document",
            "parse_filter", "require_ledger"]
 
 #: The recall groups, in the order the core serves them.
-GROUPS: tuple[str, ...] = ("current", "caution", "history")
-
-
-def require_ledger(value: Any, owner: str) -> Ledger:
-    """``value`` if it is a :class:`memvet.Ledger`, else a TypeError that says what to pass."""
-    if not isinstance(value, Ledger):
-        raise TypeError(
-            f"{owner} needs a memvet.Ledger as its first argument (memvet.Ledger.open(repo)), "
-            f"got {type(value).__name__} {value!r:.60}"
-        )
-    return value
+GROUPS: tuple[str, ...] = tuple(RecallGroup)
 
 
 def check_k(value: Any, what: str = "k") -> int:
@@ -91,25 +81,6 @@ def parse_filter(value: Any) -> dict[str, list[str]]:
             f"{' and '.join(FILTER_KEYS)} (decisions carrying any of the tags, anchored at or under any of the paths)"
         )
     return {key: _filter_values(key, names) for key, names in value.items()}
-
-
-def check_groups(include: Iterable[str] | str) -> tuple[str, ...]:
-    """Validate a selection of recall groups, keeping the caller's order;
-    one string is one group.
-
-    Raises:
-        ValueError: a name that is not ``current``, ``caution`` or ``history``,
-            or an empty selection.
-    """
-    if isinstance(include, str):
-        include = (include,)
-    groups = tuple(dict.fromkeys(str(g) for g in include))
-    unknown = [g for g in groups if g not in GROUPS]
-    if unknown:
-        raise ValueError(f"unknown recall group(s) {', '.join(unknown)}; choose from {', '.join(GROUPS)}")
-    if not groups:
-        raise ValueError(f"include at least one recall group of {', '.join(GROUPS)}")
-    return groups
 
 
 def anchor_specs(decision: Decision) -> list[str]:

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path, PurePosixPath
 from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from langchain.agents.middleware import AgentMiddleware, ModelRequest, ModelResponse
 from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, SystemMessage
-from memvet import WORKTREE, Decision, Ledger, Recall, RecallItem, UsageError, render_blocks
 
+from memvet import WORKTREE, Decision, Ledger, Recall, RecallItem, UsageError, render_blocks
 from memvet_langchain._convert import GROUPS, check_groups, item_from_verdict, require_ledger
 
 __all__ = ["MemVetMiddleware"]

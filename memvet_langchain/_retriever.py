@@ -11,9 +11,9 @@ from langchain_core.callbacks import (
 )
 from langchain_core.documents import Document
 from langchain_core.retrievers import BaseRetriever, LangSmithRetrieverParams
-from memvet import Ledger, UsageError
 from pydantic import ConfigDict, Field, field_validator
 
+from memvet import Ledger, UsageError
 from memvet_langchain._convert import GROUPS, check_groups, check_k, item_to_document, parse_filter, require_ledger
 
 __all__ = ["MemVetRetriever"]

@@ -17,7 +17,7 @@ import json
 import logging
 import threading
 from collections.abc import Iterable, Sequence
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import quote, unquote
 
@@ -35,8 +35,8 @@ from langgraph.store.base import (
     SearchOp,
     validate_op_namespace,
 )
-from memvet import Decision, Ledger, Lifecycle, Verdict, frame
 
+from memvet import Decision, Ledger, Lifecycle, Verdict, frame
 from memvet_langchain._convert import GROUPS, anchor_specs, check_groups, require_ledger
 
 __all__ = ["MemVetStore"]
@@ -88,7 +88,7 @@ def _compare(value: Any, wanted: Any) -> bool:
         return isinstance(value, dict) and all(_compare(value.get(k), v) for k, v in wanted.items())
     if isinstance(wanted, (list, tuple)):
         return (isinstance(value, (list, tuple)) and len(value) == len(wanted)
-                and all(_compare(a, b) for a, b in zip(value, wanted)))
+                and all(_compare(a, b) for a, b in zip(value, wanted, strict=True)))
     return bool(value == wanted)
 
 
@@ -109,12 +109,14 @@ def _matches(condition: MatchCondition, namespace: tuple[str, ...]) -> bool:
     path = tuple(condition.path)
     if len(namespace) < len(path):
         return False
-    pairs = zip(namespace, path) if condition.match_type == "prefix" else zip(reversed(namespace), reversed(path))
+    # The pattern names the first (prefix) or last (suffix) levels of a longer namespace.
+    pairs = (zip(namespace, path, strict=False) if condition.match_type == "prefix"
+             else zip(reversed(namespace), reversed(path), strict=False))
     return all(p == "*" or n == p for n, p in pairs)
 
 
 def _time(ts: float) -> datetime:
-    return datetime.fromtimestamp(ts, tz=timezone.utc)
+    return datetime.fromtimestamp(ts, tz=UTC)
 
 
 class MemVetStore(BaseStore):
@@ -224,7 +226,7 @@ class MemVetStore(BaseStore):
             return {}
         got = self._values().get(ids=list(ids), include=["documents"])
         out = {}
-        for rid, doc in zip(got["ids"], got.get("documents") or []):
+        for rid, doc in zip(got["ids"], got.get("documents") or [], strict=False):
             try:
                 out[rid] = json.loads(doc or "")
             except ValueError:
@@ -243,11 +245,7 @@ class MemVetStore(BaseStore):
 
     def _decisions_in(self, prefix: tuple[str, ...]) -> list[Decision]:
         """The store's decisions under a namespace prefix, oldest first."""
-        if prefix:
-            found = self.ledger._effective(self.ledger.store.with_any("tags", [NS_TAG + _path(prefix)]))
-            found.sort(key=lambda d: (d.created_at, d.id))
-        else:
-            found = self.ledger.decisions()
+        found = self.ledger.tagged([NS_TAG + _path(prefix)]) if prefix else self.ledger.decisions()
         return [d for d in found if _item_of(d) is not None]
 
     @staticmethod
@@ -287,8 +285,7 @@ class MemVetStore(BaseStore):
         return Item(value=value, key=key, namespace=namespace, created_at=created, updated_at=updated)
 
     def _find(self, namespace: tuple[str, ...], key: str) -> tuple[Decision, float] | None:
-        found = self.ledger._effective(self.ledger.store.with_any("tags", [_item_tag(namespace, key)]))
-        found.sort(key=lambda d: (d.created_at, d.id))
+        found = self.ledger.tagged([_item_tag(namespace, key)])
         return self._latest(found).get((namespace, key))
 
     def _get(self, op: GetOp) -> Item | None:
@@ -297,7 +294,7 @@ class MemVetStore(BaseStore):
         if hit is None:
             return None
         decision, first = hit
-        verdict = self.ledger.verifier.verdict(decision, self.ledger.snapshot(self.at))
+        verdict = self.ledger.verdicts([decision], self.at)[0]
         if verdict.status.group not in self.include:
             return None
         stored = self._stored_values([decision.id]).get(decision.id)
@@ -324,7 +321,7 @@ class MemVetStore(BaseStore):
                 n *= 4
             scored = [(i.verdict, i.score, i.score) for i in items]
         else:
-            verdicts = self.ledger.verifier.verdicts([d for d, _ in latest.values()], snap)
+            verdicts = self.ledger.verdicts([d for d, _ in latest.values()], snap)
             scored = [(v, None, by_id[v.decision.id][1]) for v in verdicts if v.status.group in self.include]
         values = self._stored_values([v.decision.id for v, _, _ in scored])
         found = []

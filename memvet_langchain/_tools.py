@@ -22,9 +22,10 @@ import asyncio
 from collections.abc import Callable
 from typing import Any, Literal, TypeVar
 
-import memvet
-from memvet._text import one_line
 from langchain_core.tools import BaseTool, ToolException
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+import memvet
 from memvet import (
     AnchorNotFoundError,
     ConflictError,
@@ -33,10 +34,9 @@ from memvet import (
     RecordResult,
     UnknownDecisionError,
     UsageError,
+    one_line,
     render_blocks,
 )
-from pydantic import BaseModel, ConfigDict, Field, field_validator
-
 from memvet_langchain._convert import GROUPS, check_groups, require_ledger
 
 __all__ = [

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -12,21 +11,13 @@ from llama_index.core.vector_stores.types import (
     MetadataFilter,
     MetadataFilters,
 )
-from memvet import Ledger, Status, UsageError
+
+from memvet import RecallGroup, Status, UsageError, check_groups, require_ledger
 
 __all__ = ["GROUPS", "RecallFilters", "check_groups", "check_k", "names", "parse_filters", "require_ledger"]
 
-GROUPS = ("current", "caution", "history")
-
-
-def require_ledger(value: Any, owner: str) -> Ledger:
-    """``value`` if it is a :class:`memvet.Ledger`, else a TypeError that says what to pass."""
-    if not isinstance(value, Ledger):
-        raise TypeError(
-            f"{owner} needs a memvet.Ledger as its first argument (memvet.Ledger.open(repo)), "
-            f"got {type(value).__name__} {value!r:.60}"
-        )
-    return value
+#: The recall groups, in the order the core serves them.
+GROUPS: tuple[str, ...] = tuple(RecallGroup)
 
 
 def check_k(value: Any, what: str) -> int:
@@ -36,22 +27,6 @@ def check_k(value: Any, what: str) -> int:
     if value < 1:
         raise UsageError(f"{what} must be at least 1, got {value}")
     return value
-
-
-def check_groups(include: Iterable[str] | str) -> tuple[str, ...]:
-    """``include`` as a tuple (one string is one group), or ``ValueError``
-    naming the unknown groups."""
-    if isinstance(include, str):
-        include = (include,)
-    groups = tuple(dict.fromkeys(include))
-    unknown = [g for g in groups if g not in GROUPS]
-    if unknown:
-        raise ValueError(
-            f"unknown recall group(s) {', '.join(sorted(map(str, unknown)))}; choose from {', '.join(GROUPS)}"
-        )
-    if not groups:
-        raise ValueError(f"include at least one recall group of {', '.join(GROUPS)}")
-    return groups
 
 
 def names(value: Any) -> list[str]:

@@ -8,8 +8,8 @@ from typing import Any
 from llama_index.core.base.llms.types import ChatMessage
 from llama_index.core.bridge.pydantic import ConfigDict, Field, PrivateAttr, field_validator
 from llama_index.core.memory import BaseMemoryBlock
-from memvet import Ledger, render_blocks
 
+from memvet import Ledger, render_blocks
 from memvet_llamaindex._checks import GROUPS, check_groups, check_k, require_ledger
 
 __all__ = ["MemVetMemoryBlock"]

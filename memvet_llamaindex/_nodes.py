@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from llama_index.core.schema import NodeWithScore, TextNode
+
 from memvet import RecallItem
 
 __all__ = ["METADATA_KEYS", "recall_item_node"]

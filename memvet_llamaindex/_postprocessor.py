@@ -9,8 +9,8 @@ from typing import Any
 from llama_index.core.bridge.pydantic import ConfigDict, Field, PrivateAttr
 from llama_index.core.postprocessor.types import BaseNodePostprocessor
 from llama_index.core.schema import BaseNode, NodeWithScore, QueryBundle
-from memvet import AmbiguousIdError, Ledger, Status, UnknownDecisionError, Verdict, frame
 
+from memvet import AmbiguousIdError, Ledger, Status, UnknownDecisionError, Verdict, frame
 from memvet_llamaindex._checks import require_ledger
 
 __all__ = ["UNKNOWN_STATUS", "MemVetPostprocessor"]
@@ -133,8 +133,7 @@ class MemVetPostprocessor(BaseNodePostprocessor):
                 decisions.append(decision)
         if not decisions:
             return {}
-        snap = self._ledger.snapshot(self.at)
-        return {v.id: v for v in self._ledger.verifier.verdicts(decisions, snap)}
+        return {v.id: v for v in self._ledger.verdicts(decisions, self.at)}
 
 
 def _annotated(scored: NodeWithScore, status: str, reason: str, group: str,

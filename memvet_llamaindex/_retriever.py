@@ -9,8 +9,8 @@ from typing import Any
 from llama_index.core.retrievers import BaseRetriever
 from llama_index.core.schema import NodeWithScore, QueryBundle
 from llama_index.core.vector_stores.types import MetadataFilters
-from memvet import Ledger, RecallItem, Status, UsageError
 
+from memvet import Ledger, RecallItem, Status, UsageError
 from memvet_llamaindex._checks import GROUPS, check_groups, check_k, parse_filters, require_ledger
 from memvet_llamaindex._nodes import recall_item_node
 

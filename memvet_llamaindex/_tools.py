@@ -3,12 +3,20 @@
 from __future__ import annotations
 
 from collections import Counter
+from typing import ClassVar
 
 from llama_index.core.tools.tool_spec.base import BaseToolSpec
-import memvet
-from memvet._text import one_line
-from memvet import Ledger, Lifecycle, RecordResult, Status, UsageError, render_blocks
 
+import memvet
+from memvet import (
+    Ledger,
+    Lifecycle,
+    RecordResult,
+    Status,
+    UsageError,
+    one_line,
+    render_blocks,
+)
 from memvet_llamaindex._checks import GROUPS, check_groups, names, require_ledger
 
 __all__ = ["MemVetToolSpec"]
@@ -48,7 +56,7 @@ class MemVetToolSpec(BaseToolSpec):
             ``[tool.memvet] agent-writes`` (else ``"proposed"``).
     """
 
-    spec_functions = ["record", "recall", "supersede", "reject", "check"]
+    spec_functions: ClassVar[list[str]] = ["record", "recall", "supersede", "reject", "check"]
 
     def __init__(self, ledger: Ledger, *, at: str | None = None,
                  include: tuple[str, ...] | str = GROUPS, max_chars: int | None = None,

@@ -27,10 +27,10 @@ from mcp.server.mcpserver.context import Context
 from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError, ToolError
 from mcp.shared.exceptions import MCPError
 from mcp.types import INVALID_PARAMS, CallToolResult, TextContent, ToolAnnotations
-import memvet
-from memvet import Ledger, MemvetError, UnknownDecisionError, UsageError
 from pydantic import BeforeValidator, Field, ValidationError
 
+import memvet
+from memvet import Ledger, MemvetError, UnknownDecisionError, UsageError
 from memvet_mcp._tools import MAX_K, Answer, MemvetTools, error_answer
 
 __all__ = ["INSTRUCTIONS", "create_server", "http_address", "serve"]

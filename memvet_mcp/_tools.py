@@ -18,7 +18,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import memvet
-from memvet._text import one_line
 from memvet import (
     ConflictError,
     Ledger,
@@ -33,13 +32,14 @@ from memvet import (
     changed_since,
     excerpts,
     frame,
+    one_line,
     render_blocks,
 )
 
 __all__ = ["GROUPS", "MAX_K", "Answer", "MemvetTools", "error_answer"]
 
 #: The recall groups, in the order they are rendered.
-GROUPS = ("current", "caution", "history")
+GROUPS: tuple[str, ...] = tuple(memvet.RecallGroup)
 
 #: Most decisions one recall returns.
 MAX_K = 50
@@ -327,7 +327,7 @@ class MemvetTools:
         if not verdict.checks:
             lines.extend(f"- anchor: `{a.spec}` (as recorded; not checked for a closed decision)"
                          for a in d.anchors)
-        for check, excerpt in zip(verdict.checks, found):
+        for check, excerpt in zip(verdict.checks, found, strict=True):
             lines.append(f"- anchor: `{check.anchor.spec}` [{check.result.value}] {_one_line(check.detail)}")
             if excerpt.lines:
                 lines += ["", f"  {excerpt.path}:{excerpt.start}", "  ```"]

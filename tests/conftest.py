@@ -1,13 +1,14 @@
-"""Shared fixtures: real git repositories built by scripted commits, and a
-ledger on a real (ephemeral) Chroma with the deterministic test embedder."""
+"""Shared fixtures: real git repositories built by scripted commits, a ledger
+on a real (ephemeral) Chroma with the deterministic test embedder, and a
+clock that tests move by hand instead of sleeping."""
 
 from __future__ import annotations
 
 import os
-import subprocess
-import textwrap
 import uuid
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import chromadb
 import pytest
@@ -15,95 +16,19 @@ from chromadb.config import Settings
 
 os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
 
-import memvet  # noqa: E402
+from _repo import SAMPLE_STORE, RepoBuilder
 
-GIT_ENV = {
-    "GIT_AUTHOR_NAME": "Ada Tester",
-    "GIT_AUTHOR_EMAIL": "ada@example.com",
-    "GIT_COMMITTER_NAME": "Ada Tester",
-    "GIT_COMMITTER_EMAIL": "ada@example.com",
-    "GIT_CONFIG_GLOBAL": "/dev/null",
-    "GIT_CONFIG_NOSYSTEM": "1",
-}
+import memvet
 
 
-class RepoBuilder:
-    """A real git repository that a test edits and commits step by step."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self._tick = 0
-        path.mkdir(parents=True, exist_ok=True)
-        self.git("init", "-q", "-b", "main")
-        self.git("config", "user.name", "Ada Tester")
-        self.git("config", "user.email", "ada@example.com")
-
-    def git(self, *args: str) -> str:
-        env = {**os.environ, **GIT_ENV}
-        self._tick += 1
-        env["GIT_AUTHOR_DATE"] = env["GIT_COMMITTER_DATE"] = f"2026-01-01T00:{self._tick // 60:02d}:{self._tick % 60:02d}Z"
-        out = subprocess.run(["git", *args], cwd=self.path, env=env, check=True,
-                             capture_output=True, text=True)
-        return out.stdout.strip()
-
-    def write(self, rel: str, text: str, *, dedent: bool = True) -> Path:
-        target = self.path / rel
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(textwrap.dedent(text) if dedent else text, encoding="utf-8")
-        return target
-
-    def write_bytes(self, rel: str, data: bytes) -> Path:
-        target = self.path / rel
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(data)
-        return target
-
-    def read(self, rel: str) -> str:
-        return (self.path / rel).read_text(encoding="utf-8")
-
-    def replace(self, rel: str, old: str, new: str) -> None:
-        text = self.read(rel)
-        assert old in text, f"{old!r} not in {rel}"
-        self.write(rel, text.replace(old, new, 1), dedent=False)
-
-    def delete(self, rel: str) -> None:
-        self.git("rm", "-q", rel)
-
-    def move(self, old: str, new: str) -> None:
-        (self.path / new).parent.mkdir(parents=True, exist_ok=True)
-        self.git("mv", old, new)
-
-    def commit(self, message: str = "change") -> str:
-        self.git("add", "-A")
-        self.git("commit", "-q", "--allow-empty", "-m", message)
-        return self.git("rev-parse", "HEAD")
-
-
-SAMPLE_STORE = '''\
-"""Order storage."""
-import json
-
-
-class OrderStore:
-    """Keeps orders."""
-
-    def __init__(self, path):
-        self.path = path
-
-    def save(self, order):
-        """Write one order atomically."""
-        with open(self.path, "a") as handle:
-            handle.write(json.dumps(order) + "\\n")
-        return True
-
-    def load(self):
-        with open(self.path) as handle:
-            return [json.loads(line) for line in handle]
-
-
-def checksum(data):
-    return sum(data) % 255
-'''
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Everything outside ``tests/unit`` (a real server behind nginx, the
+    notebooks, the benchmark scripts) is slow, so ``-m "not slow"`` selects
+    the fast unit tests wherever pytest is pointed."""
+    unit = Path(__file__).resolve().parent / "unit"
+    for item in items:
+        if unit not in item.path.resolve().parents:
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture
@@ -121,10 +46,46 @@ def client() -> chromadb.api.ClientAPI:
     return chromadb.EphemeralClient(settings=Settings(anonymized_telemetry=False))
 
 
+class FakeClock:
+    """A clock for ``Ledger(clock=...)`` that moves only when told to.
+
+    Starts at 2026-01-01T00:00:00Z; every reading returns the same time
+    until :meth:`advance` (so a test states the time between two writes
+    instead of sleeping through it).
+    """
+
+    def __init__(self, start: float = 1_767_225_600.0) -> None:
+        self.now = start
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> float:
+        """Move the clock forward; returns the new time."""
+        self.now += seconds
+        return self.now
+
+
 @pytest.fixture
-def ledger(repo: RepoBuilder, client) -> memvet.Ledger:
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+def open_ledger(repo: RepoBuilder, client) -> Callable[..., memvet.Ledger]:
+    """Opens more ledgers like :func:`ledger`, with other options
+    (``open_ledger(clock=clock)``); each call gets a namespace of its own
+    unless ``namespace`` is given."""
+
+    def opener(**options: Any) -> memvet.Ledger:
+        settings: dict[str, Any] = {"client": client, "embedding": memvet.HashingEmbedder(),
+                                    "namespace": f"t{uuid.uuid4().hex[:12]}", "disk_cache": False}
+        return memvet.Ledger.open(repo.path, **{**settings, **options})
+
+    return opener
+
+
+@pytest.fixture
+def ledger(open_ledger: Callable[..., memvet.Ledger]) -> memvet.Ledger:
     """A ledger on the repo, in its own namespace of the ephemeral Chroma."""
-    return memvet.Ledger.open(
-        repo.path, client=client, embedding=memvet.HashingEmbedder(),
-        namespace=f"t{uuid.uuid4().hex[:12]}", disk_cache=False,
-    )
+    return open_ledger()

@@ -14,7 +14,6 @@ code and returns a status with a reason.
 from memvet._about import Impact, ImpactReport, changed_since
 from memvet._anchors import AnchorSpec, absent, dependency, file, parse_anchor, quoted, symbol, with_quote
 from memvet._claims import EvidenceText, Term, TermKind, UnboundTerm, claim_terms
-from memvet._relations import Contradiction, contradictions
 from memvet._config import Config, find_config, load_config
 from memvet._embedding import HashingEmbedder, MiniLMEmbedder
 from memvet._errors import (
@@ -42,6 +41,7 @@ from memvet._errors import (
     UnsupportedFileError,
     UsageError,
 )
+from memvet._excerpt import Excerpt, excerpts
 from memvet._exchange import (
     Context,
     ImportConflict,
@@ -51,26 +51,31 @@ from memvet._exchange import (
     export_jsonl,
     import_jsonl,
 )
-from memvet._excerpt import Excerpt, excerpts
-from memvet._ledger import Ledger
+from memvet._ledger import Ledger, require_ledger
 from memvet._model import (
     WORKTREE,
     Anchor,
     AnchorCheck,
     AnchorKind,
     AnchorResult,
+    ChangeKind,
     Conflict,
     Decision,
     Lifecycle,
     Proposal,
     Recall,
+    RecallGroup,
     RecallItem,
     Receipt,
+    ReceiptAction,
+    RecordOutcome,
     RecordResult,
     Status,
     Verdict,
 )
-from memvet._recall import evidence_note, frame, render_blocks
+from memvet._recall import check_groups, evidence_note, frame, render_blocks
+from memvet._relations import Contradiction, contradictions
+from memvet._text import one_line
 
 __version__ = "0.1.0"
 
@@ -85,12 +90,13 @@ __all__ = [
     "AnchorResult",
     "AnchorSpec",
     "AuthenticationError",
+    "ChangeKind",
     "ClaimContradictsCodeError",
     "Config",
     "Conflict",
     "ConflictError",
-    "Contradiction",
     "Context",
+    "Contradiction",
     "CorruptRecordError",
     "Decision",
     "EmptyRepositoryError",
@@ -114,8 +120,11 @@ __all__ = [
     "Proposal",
     "QuoteNotFoundError",
     "Recall",
+    "RecallGroup",
     "RecallItem",
     "Receipt",
+    "ReceiptAction",
+    "RecordOutcome",
     "RecordResult",
     "RepositoryError",
     "Status",
@@ -134,6 +143,7 @@ __all__ = [
     "absent",
     "agent_context",
     "changed_since",
+    "check_groups",
     "claim_terms",
     "contradictions",
     "dependency",
@@ -145,9 +155,11 @@ __all__ = [
     "frame",
     "import_jsonl",
     "load_config",
+    "one_line",
     "parse_anchor",
     "quoted",
     "render_blocks",
+    "require_ledger",
     "symbol",
     "with_quote",
 ]

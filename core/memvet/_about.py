@@ -18,23 +18,19 @@ not with whatever landed on ``main`` since.
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import pygit2
 
-from memvet._errors import RepositoryError, UsageError
-from memvet._git import Snapshot, _glob_match
-from memvet._model import Anchor, AnchorKind, Decision, Recall, Status, Verdict
+from memvet._errors import UsageError
+from memvet._git import GitRepo, Snapshot, _glob_match
+from memvet._model import Anchor, AnchorKind, Recall, Status, Verdict
+from memvet._reads import LedgerReads
 from memvet._recall import GROUPS, check_include, group_recall
-from memvet._verify import Verifier
 
-if TYPE_CHECKING:
-    from memvet._ledger import Ledger
-
-__all__ = ["Impact", "ImpactReport", "Touch", "about", "anchor_touches", "changed_since", "reporting"]
+__all__ = ["Impact", "ImpactReport", "Touch", "about", "anchor_touches", "changed_since"]
 
 
 # ===================================================================== touches
@@ -100,7 +96,7 @@ def anchor_touches(anchor: Anchor, touch: Touch, moved_to: str = "") -> bool:
     return True
 
 
-def parse_touches(ledger: Ledger, paths: Iterable[str], *, base: str | None = None) -> list[Touch]:
+def parse_touches(git: GitRepo, paths: Iterable[str], *, base: str | None = None) -> list[Touch]:
     """User paths (``path``, ``folder/``, ``glob``, ``path::Symbol``) as touches.
 
     Relative paths start at ``base`` (the repository root by default).
@@ -118,7 +114,7 @@ def parse_touches(ledger: Ledger, paths: Iterable[str], *, base: str | None = No
         if any(c in path for c in "*?["):
             norm = path[2:] if path.startswith("./") else path  # globs are from the root
         else:
-            norm = ledger.git.normalize_path(path, base=base)
+            norm = git.normalize_path(path, base=base)
         touches.append(Touch(norm, name.strip()))
     return touches
 
@@ -126,26 +122,26 @@ def parse_touches(ledger: Ledger, paths: Iterable[str], *, base: str | None = No
 # ===================================================================== git ranges
 
 
-def _target_commit(ledger: Ledger, snap: Snapshot) -> pygit2.Commit:
-    return snap.commit if snap.commit is not None else ledger.git.head_commit()
+def _target_commit(git: GitRepo, snap: Snapshot) -> pygit2.Commit:
+    return snap.commit if snap.commit is not None else git.head_commit()
 
 
-def merge_base(ledger: Ledger, rev: str, snap: Snapshot) -> str:
+def merge_base(git: GitRepo, rev: str, snap: Snapshot) -> str:
     """The commit a range ``rev...target`` starts from (like ``git diff rev...``).
 
     Raises:
         UnknownRevisionError: ``rev`` does not resolve.
         RepositoryError: git could not compute the merge base.
     """
-    start = str(ledger.git.resolve(rev).id)
-    return ledger.git.merge_base(start, str(_target_commit(ledger, snap).id)) or start
+    start = str(git.resolve(rev).id)
+    return git.merge_base(start, str(_target_commit(git, snap).id)) or start
 
 
-def changed_paths(ledger: Ledger, base: str, snap: Snapshot) -> list[str]:
+def changed_paths(git: GitRepo, base: str, snap: Snapshot) -> list[str]:
     """Every path changed between ``base`` and ``snap`` (old and new names of a
     rename), leaving out the ledger's own folder ``.memvet/``."""
     out: dict[str, None] = {}
-    for change in ledger.git.changes(base, snap):
+    for change in git.changes(base, snap):
         if change.new_path.startswith(".memvet/") or change.old_path.startswith(".memvet/"):
             continue
         out.setdefault(change.old_path, None)
@@ -166,7 +162,7 @@ def _touched_by(verdict: Verdict, touches: Sequence[Touch]) -> list[str]:
     return hits
 
 
-def about(ledger: Ledger, paths: Iterable[str] = (), *, diff: str | None = None, at: str | None = None,
+def about(ledger: LedgerReads, paths: Iterable[str] = (), *, diff: str | None = None, at: str | None = None,
           include: Iterable[str] = GROUPS, base: str | None = None) -> Recall:
     """The decisions anchored in ``paths`` and/or in the files changed since ``diff``.
 
@@ -192,21 +188,21 @@ def about(ledger: Ledger, paths: Iterable[str] = (), *, diff: str | None = None,
         raise UsageError("about() needs paths, a diff revision, or both")
     include = check_include(include)
     snap = ledger.snapshot(at)
-    touches = parse_touches(ledger, paths, base=base)
+    touches = parse_touches(ledger.git, paths, base=base)
     labels = [f"touching {', '.join(str(t) for t in touches)}"] if touches else []
     if diff is not None:
-        start = merge_base(ledger, diff, snap)
-        touches += [Touch(p) for p in changed_paths(ledger, start, snap)]
+        start = merge_base(ledger.git, diff, snap)
+        touches += [Touch(p) for p in changed_paths(ledger.git, start, snap)]
         labels.append(f"changed since {diff}")
-    verdicts = ledger.verifier.verdicts(ledger.decisions(), snap)
+    verdicts = ledger.verdicts(ledger.decisions(), snap)
     pairs = [(v, 1.0) for v in verdicts if touches and _touched_by(v, touches)]
     return group_recall("; ".join(labels), snap.name, pairs, len(pairs), include)
 
 
-def touched_anchors(verdict: Verdict, paths: Iterable[str], ledger: Ledger, *,
+def touched_anchors(verdict: Verdict, paths: Iterable[str], git: GitRepo, *,
                     base: str | None = None) -> list[str]:
     """The specs of ``verdict``'s anchors that ``paths`` touch (for display)."""
-    return _touched_by(verdict, parse_touches(ledger, paths, base=base))
+    return _touched_by(verdict, parse_touches(git, paths, base=base))
 
 
 # ===================================================================== since
@@ -263,8 +259,8 @@ def _ignored(path: str, ignore: Sequence[str]) -> bool:
     return any(_glob_match(path, g) for g in ignore)
 
 
-def changed_since(ledger: Ledger, since: str, at: str | None = None, *,
-                  ignore: Sequence[str] = ()) -> ImpactReport:
+def changed_since(ledger: LedgerReads, since: str, at: str | None = None, *,
+                  ignore: Sequence[str] = (), on_step: Callable[[], None] | None = None) -> ImpactReport:
     """The decisions whose evidence changed between ``since`` and ``at``.
 
     A decision is reported when an anchor's path (as recorded, or where it
@@ -277,23 +273,30 @@ def changed_since(ledger: Ledger, since: str, at: str | None = None, *,
             merge base with the target.
         at: The target (default: the working tree).
         ignore: Path globs whose changes do not count.
+        on_step: Called once per decision checked at the target, and once
+            per decision at the start of the range (one recorded after it
+            counts too, unchecked): ``2 * N`` calls for ``N`` decisions.
 
     Raises:
         UnknownRevisionError: ``since`` or ``at`` does not resolve.
     """
+    git = ledger.git
     snap = ledger.snapshot(at)
-    start = merge_base(ledger, since, snap)
-    start_snap = ledger.snapshot(start)
-    changed = tuple(p for p in changed_paths(ledger, start, snap) if not _ignored(p, ignore))
+    start = merge_base(git, since, snap)
+    changed = tuple(p for p in changed_paths(git, start, snap) if not _ignored(p, ignore))
     touches = [Touch(p) for p in changed]
+    step = (lambda _verdict: on_step()) if on_step is not None else None
+    verdicts = ledger.check(at, on_verdict=step)
+    # Only decisions recorded at or before the start have a status there.
+    older = [v.decision for v in verdicts if v.decision.commit and git.is_ancestor(v.decision.commit, start)]
+    before = {v.decision.id: v.status for v in ledger.verdicts(older, ledger.snapshot(start), on_verdict=step)}
+    if on_step is not None:
+        for _ in range(len(verdicts) - len(older)):
+            on_step()
     impacts = []
-    for verdict in ledger.check(at):
-        d = verdict.decision
-        before: Status | None = None
-        if d.commit and ledger.git.is_ancestor(d.commit, start):
-            before = ledger.verifier.verdict(d, start_snap).status
+    for verdict in verdicts:
         hits = _changed_anchor_paths(verdict, touches)
-        impact = Impact(verdict, before, tuple(hits))
+        impact = Impact(verdict, before.get(verdict.decision.id), tuple(hits))
         if hits or impact.status_changed:
             impacts.append(impact)
     return ImpactReport(since, start, snap.name, changed, tuple(impacts))
@@ -309,35 +312,7 @@ def _changed_anchor_paths(verdict: Verdict, touches: Sequence[Touch]) -> list[st
     return list(hits)
 
 
-# ===================================================================== progress
-
-
-class _Reporting(Verifier):
-    """A verifier that calls ``on_step`` after each verdict."""
-
-    def __init__(self, inner: Verifier, on_step: Callable[[Verdict], None]) -> None:
-        super().__init__(inner.evidence)
-        self.on_step = on_step
-
-    def verdict(self, decision: Decision, snap: Snapshot, now: float | None = None) -> Verdict:
-        result = super().verdict(decision, snap, now)
-        self.on_step(result)
-        return result
-
-
-@contextlib.contextmanager
-def reporting(ledger: Ledger, on_step: Callable[[Verdict], None]) -> Iterator[None]:
-    """Within the block, every verdict the ledger computes calls ``on_step``.
-
-    For progress bars on long checks; the ledger's verifier (and its caches)
-    is restored on exit.
-    """
-    original = ledger.verifier
-    ledger.verifier = _Reporting(original, on_step)
-    try:
-        yield
-    finally:
-        ledger.verifier = original
+# ===================================================================== display
 
 
 def ignored(verdict: Verdict, ignore: Sequence[str]) -> bool:

@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+import pygit2
 from packaging.utils import canonicalize_name
 
 from memvet import _claims, _code, _manifests
@@ -38,11 +39,14 @@ __all__ = [
     "QUOTE_INTACT",
     "AnchorSpec",
     "Evidence",
+    "Recorded",
     "absent",
     "dependency",
     "file",
+    "is_text",
     "parse_anchor",
     "quoted",
+    "recorded_file",
     "symbol",
     "with_quote",
 ]
@@ -339,6 +343,48 @@ def _text_problem(data: bytes, limit: int) -> str:
     except UnicodeDecodeError as exc:
         return f"not valid UTF-8 (byte {exc.start})"
     return ""
+
+
+def is_text(data: bytes) -> bool:
+    """True for content MemVet reads as text: no NUL byte in its first 8 KiB
+    and valid UTF-8 (the rule every anchor check applies, without its size
+    limit)."""
+    return not _text_problem(data, len(data))
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """An anchored file as it was when its decision was recorded.
+
+    Attributes:
+        data: Its content, or ``None`` when this repository has neither the
+            recorded blob nor the recorded commit (a shallow clone).
+        blob_id: The blob ``data`` came from (``""`` when none).
+        source: Where it came from, for a label: ``"as recorded"`` or
+            ``"at the recorded commit <sha8>"``.
+    """
+
+    data: bytes | None
+    blob_id: str = ""
+    source: str = ""
+
+
+def recorded_file(git: GitRepo, anchor: Anchor, commit: str) -> Recorded:
+    """The file ``anchor`` was recorded on: its recorded blob when git has it,
+    else the path at the recorded ``commit``.
+
+    The one place that answers "what did the evidence look like then", for
+    the hasher's baseline, ``show``'s diffs and the audit's.
+    """
+    data = git.blob_data(anchor.blob_id) if anchor.blob_id else None
+    if data is not None:
+        return Recorded(data, anchor.blob_id, "as recorded")
+    if commit and git.has_commit(commit):
+        old = git.snapshot(commit)
+        data = old.read(anchor.path)
+        if data is not None:
+            return Recorded(data, old.blob_id(anchor.path) or "", f"at the recorded commit {commit[:8]}")
+    return Recorded(None)
 
 
 def _span_text(data: bytes, start_line: int, end_line: int) -> str:
@@ -799,21 +845,31 @@ class Evidence:
         """
         if anchor.hash_version == _code.HASH_VERSION:
             return anchor.body_hash, anchor.shape or anchor.body_hash
-        blob_id = anchor.blob_id
-        data = self.git.blob_data(blob_id)
-        if data is None and self.git.has_commit(recorded_commit):
-            old = self.git.snapshot(recorded_commit)
-            blob_id = old.blob_id(anchor.path) or ""
-            data = old.read(anchor.path)
+        then = recorded_file(self.git, anchor, recorded_commit)
+        data = then.data
         if data is None:
             return None
-        sym, _ = self.cache.symbol(blob_id, anchor.language, anchor.name, lambda: data)
+        sym, _ = self.cache.symbol(then.blob_id, anchor.language, anchor.name, lambda: data)
+        if sym is None:  # recorded under older naming rules: its bare name, if only one
+            found = self.cache.table(then.blob_id, anchor.language, lambda: data).lookup(anchor.name)
+            sym = found[0] if len(found) == 1 else None
         if sym is None:
             return (f"{anchor.spec}: recorded with hasher v{anchor.hash_version}; the naming rules of "
                     f"v{_code.HASH_VERSION} give no symbol that name in the recorded file (e.g. an "
                     "overload now named by its implementation, or a function now named by its "
                     "assignment); revalidate it")
         return sym.hash, sym.shape
+
+    def symbol_lines(self, data: bytes, language: str, name: str) -> tuple[int, list[str]] | None:
+        """Where symbol ``name`` starts in ``data`` and its lines (decorators
+        to its last line), parsed through the symbol cache; ``None`` when it
+        is not defined there or ``data`` is not text."""
+        if not is_text(data):
+            return None
+        sym, _ = self.cache.symbol(str(pygit2.hash(data)), language, name, lambda: data)
+        if sym is None:
+            return None
+        return sym.start_line, data.decode("utf-8").splitlines()[sym.start_line - 1: sym.end_line]
 
     def _check_symbol(self, a: Anchor, snap: Snapshot, recorded_commit: str) -> AnchorCheck | Lost:
         blob = snap.blob_id(a.path)
@@ -835,6 +891,8 @@ class Evidence:
             if isinstance(found, str):
                 return AnchorCheck(a, AnchorResult.UNVERIFIABLE, f"{a.spec}: {a.path} is now {found}")
             sym, has_errors = found
+            if sym is None:
+                sym = self._follow(a, blob, snap)
             if sym is not None:
                 if sym.has_error:
                     return AnchorCheck(
@@ -846,10 +904,11 @@ class Evidence:
                     return AnchorCheck(a, AnchorResult.HOLDS, f"{a.spec}: body unchanged", line=sym.start_line)
                 if a.quote:
                     return self._quote_check(a, snap, sym.start_line, sym.end_line)
+                now = "now lines" if sym.qualname == a.name else f"now {sym.qualname}, lines"
                 return AnchorCheck(
                     a, AnchorResult.CHANGED,
                     f"{a.spec}: the body changed since {recorded_commit[:8]} "
-                    f"(now lines {sym.start_line}-{sym.end_line})",
+                    f"({now} {sym.start_line}-{sym.end_line})",
                     line=sym.start_line,
                 )
             if has_errors:
@@ -859,6 +918,18 @@ class Evidence:
                     "it may only be hidden by the error",
                 )
         return Lost(a, recorded_commit, baseline, shape, file_exists=blob is not None)
+
+    def _follow(self, a: Anchor, blob: str, snap: Snapshot) -> _code.Symbol | None:
+        """The symbol ``a`` became in its own file when its exact name is
+        gone: a new signature (see :func:`memvet._code.follow`). Parses the
+        recorded and the current file in full, only on this rare path."""
+        data = self.git.blob_data(a.blob_id)
+        if data is None or _text_problem(data, self.max_file_bytes):
+            return None
+        table = self._table(a.path, blob, a.language, snap)
+        if isinstance(table, str):
+            return None
+        return _code.follow(self.cache.table(a.blob_id, a.language, lambda: data), table, a.name)
 
     def _quote_check(self, a: Anchor, snap: Snapshot, start_line: int, end_line: int) -> AnchorCheck:
         """A changed body (or file, ``end_line`` 0) judged by its quote: the

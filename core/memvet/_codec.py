@@ -19,22 +19,24 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from memvet._errors import CorruptRecordError
-from memvet._model import Anchor, AnchorKind, Decision, Lifecycle, Receipt
+from memvet._model import DECISION_FIELDS, Anchor, AnchorKind, Decision, Field, FieldType, Lifecycle, Receipt
 
 __all__ = [
-    "anchor_keys",
-    "lifecycle_update",
     "SCHEMA_VERSION",
+    "anchor_keys",
     "decision_from_record",
     "decision_metadata",
+    "lifecycle_update",
     "receipt_from_record",
     "receipt_metadata",
 ]
 
 SCHEMA_VERSION = 1
 
-_OPTIONAL_STR = ("supersedes", "superseded_by", "reason", "author", "commit", "namespace")
-_OPTIONAL_NUM = ("resolved_at", "confirmations", "expires_at")
+#: The decision fields kept in metadata (the id is the record id, the claim the document).
+_META_FIELDS = tuple(f for f in DECISION_FIELDS if f.type not in (FieldType.ID, FieldType.CLAIM))
+#: Keys a lifecycle update deletes when they are now empty.
+_OPTIONAL_KEYS = tuple(f.name for f in _META_FIELDS if not f.always_stored)
 
 
 def anchor_keys(anchors: Iterable[Anchor]) -> list[str]:
@@ -52,28 +54,58 @@ def anchor_keys(anchors: Iterable[Anchor]) -> list[str]:
     return sorted(keys)
 
 
+def _encode(spec: Field, value: Any) -> Any:
+    """One decision field as a Chroma metadata value."""
+    if spec.type is FieldType.ANCHORS:
+        return json.dumps([a.to_dict() for a in value], sort_keys=True)
+    if spec.type is FieldType.LIFECYCLE:
+        return value.value
+    if spec.type is FieldType.TEXTS:
+        return list(value)
+    if spec.type is FieldType.REAL:
+        return float(value)
+    if spec.type is FieldType.WHOLE:
+        return int(value)
+    return value
+
+
+def _decode(spec: Field, value: Any) -> Any:
+    """Inverse of :func:`_encode`; ``None`` (a missing key) gives the field's default.
+
+    Raises:
+        KeyError, ValueError, TypeError, json.JSONDecodeError: Not a value of the field's type.
+    """
+    if spec.type is FieldType.ANCHORS:
+        return _anchors(str(value if value is not None else "[]"))
+    if spec.type is FieldType.LIFECYCLE:
+        return Lifecycle(value)
+    if spec.type is FieldType.TEXTS:
+        return tuple(str(t) for t in value or ())
+    if spec.type is FieldType.REAL:
+        return float(value if value is not None else 0.0)
+    if spec.type is FieldType.WHOLE:
+        return int(value if value is not None else 0)
+    return str(value if value is not None else "")
+
+
+@functools.lru_cache(maxsize=4096)
+def _anchors(text: str) -> tuple[Anchor, ...]:
+    """A record's anchors from their JSON, remembered by the text: a recall
+    decodes the same few records again and again, and building the frozen
+    anchors was two thirds of a record's decoding (about 20 of 30 us).
+    Anchors are immutable, so one tuple may serve every decision holding
+    that text; a text that does not decode raises every time (an exception
+    is never cached)."""
+    return tuple(Anchor.from_dict(a) for a in json.loads(text))
+
+
 def decision_metadata(decision: Decision) -> dict[str, Any]:
     """Chroma metadata for a decision (no ``None``, no empty lists)."""
-    meta: dict[str, Any] = {
-        "schema": SCHEMA_VERSION,
-        "kind": "decision",
-        "lifecycle": decision.lifecycle.value,
-        "created_at": float(decision.created_at),
-        "hash_version": int(decision.hash_version),
-        "anchors": json.dumps([a.to_dict() for a in decision.anchors], sort_keys=True),
-    }
-    for key in _OPTIONAL_STR:
-        value = getattr(decision, key)
-        if value:
-            meta[key] = value
-    for key in _OPTIONAL_NUM:
-        value = getattr(decision, key)
-        if value:
-            meta[key] = value
-    if decision.tags:
-        meta["tags"] = list(decision.tags)
-    if decision.unbound:
-        meta["unbound"] = list(decision.unbound)
+    meta: dict[str, Any] = {"schema": SCHEMA_VERSION, "kind": "decision"}
+    for spec in _META_FIELDS:
+        value = getattr(decision, spec.name)
+        if spec.always_stored or value:
+            meta[spec.name] = _encode(spec, value)
     keys = anchor_keys(decision.anchors)
     if keys:
         meta["anchor_keys"] = keys
@@ -95,20 +127,9 @@ def lifecycle_update(decision: Decision) -> dict[str, Any]:
     them instead of merging the old values back in.
     """
     meta = decision_metadata(decision)
-    for key in (*_OPTIONAL_STR, *_OPTIONAL_NUM, "tags", "unbound", "anchor_keys", "anchor_paths", "anchor_dirs"):
+    for key in (*_OPTIONAL_KEYS, "anchor_keys", "anchor_paths", "anchor_dirs"):
         meta.setdefault(key, None)
     return meta
-
-
-@functools.lru_cache(maxsize=4096)
-def _anchors(text: str) -> tuple[Anchor, ...]:
-    """A record's anchors from their JSON, remembered by the text: a recall
-    decodes the same few records again and again, and building the frozen
-    anchors was two thirds of a record's decoding (about 20 of 30 us).
-    Anchors are immutable, so one tuple may serve every decision holding
-    that text; a text that does not decode raises every time (an exception
-    is never cached)."""
-    return tuple(Anchor.from_dict(a) for a in json.loads(text))
 
 
 def decision_from_record(record_id: str, document: str | None, meta: Mapping[str, Any] | None) -> Decision:
@@ -118,40 +139,20 @@ def decision_from_record(record_id: str, document: str | None, meta: Mapping[str
         CorruptRecordError: The record is not a decision this code can read.
     """
     if not meta:
-        raise CorruptRecordError(f"decision {record_id}: no metadata")
+        raise CorruptRecordError(f"decision {record_id}: no metadata", record_id)
     try:
         schema = int(meta.get("schema", 0))
         if schema < 1 or schema > SCHEMA_VERSION:
             raise CorruptRecordError(
                 f"decision {record_id}: schema {schema} is not one this version of memvet reads "
-                f"(up to {SCHEMA_VERSION})"
+                f"(up to {SCHEMA_VERSION})", record_id
             )
-        anchors = _anchors(str(meta.get("anchors", "[]")))
-        tags = meta.get("tags") or ()
-        unbound = meta.get("unbound") or ()
-        return Decision(
-            id=record_id,
-            claim=document or "",
-            anchors=anchors,
-            lifecycle=Lifecycle(meta["lifecycle"]),
-            supersedes=str(meta.get("supersedes", "")),
-            superseded_by=str(meta.get("superseded_by", "")),
-            reason=str(meta.get("reason", "")),
-            tags=tuple(str(t) for t in tags),
-            author=str(meta.get("author", "")),
-            created_at=float(meta.get("created_at", 0.0)),
-            resolved_at=float(meta.get("resolved_at", 0.0)),
-            commit=str(meta.get("commit", "")),
-            hash_version=int(meta.get("hash_version", 0)),
-            namespace=str(meta.get("namespace", "")),
-            confirmations=int(meta.get("confirmations", 0)),
-            expires_at=float(meta.get("expires_at", 0.0)),
-            unbound=tuple(str(t) for t in unbound),
-        )
+        values = {spec.name: _decode(spec, meta.get(spec.name)) for spec in _META_FIELDS}
+        return Decision(id=record_id, claim=document or "", **values)
     except CorruptRecordError:
         raise
     except (KeyError, ValueError, TypeError, json.JSONDecodeError) as exc:
-        raise CorruptRecordError(f"decision {record_id}: cannot decode ({exc})") from exc
+        raise CorruptRecordError(f"decision {record_id}: cannot decode ({exc})", record_id) from exc
 
 
 def receipt_metadata(receipt: Receipt) -> dict[str, Any]:
@@ -165,10 +166,12 @@ def receipt_metadata(receipt: Receipt) -> dict[str, Any]:
         "to": receipt.to_lifecycle,
         "at": float(receipt.at),
     }
-    for key in ("reason", "author", "commit", "related"):
+    for key in ("reason", "author", "commit", "related", "imported_by"):
         value = getattr(receipt, key)
         if value:
             meta[key] = value
+    if receipt.imported_at:
+        meta["imported_at"] = float(receipt.imported_at)
     return meta
 
 
@@ -179,7 +182,7 @@ def receipt_from_record(record_id: str, meta: Mapping[str, Any] | None) -> Recei
         CorruptRecordError: The record is not a receipt this code can read.
     """
     if not meta:
-        raise CorruptRecordError(f"receipt {record_id}: no metadata")
+        raise CorruptRecordError(f"receipt {record_id}: no metadata", record_id)
     try:
         return Receipt(
             id=record_id,
@@ -192,6 +195,8 @@ def receipt_from_record(record_id: str, meta: Mapping[str, Any] | None) -> Recei
             at=float(meta["at"]),
             commit=str(meta.get("commit", "")),
             related=str(meta.get("related", "")),
+            imported_at=float(meta.get("imported_at", 0.0)),
+            imported_by=str(meta.get("imported_by", "")),
         )
     except (KeyError, ValueError, TypeError) as exc:
-        raise CorruptRecordError(f"receipt {record_id}: cannot decode ({exc})") from exc
+        raise CorruptRecordError(f"receipt {record_id}: cannot decode ({exc})", record_id) from exc

@@ -50,7 +50,19 @@ from typing import Any
 from memvet._errors import UsageError
 from memvet._model import Status
 
-__all__ = ["AGENT_WRITES", "FORMATS", "Config", "check_agent_writes", "find_config", "load_config"]
+__all__ = [
+    "AGENT_WRITES", "DUPLICATE_THRESHOLD", "FORMATS", "SIMILARITY_THRESHOLD", "Config", "check_agent_writes",
+    "find_config", "load_config",
+]
+
+#: Cosine similarity above which a neighbour counts as a conflicting claim
+#: (or, if rejected, a warned one). The default of ``Ledger.open``, the CLI
+#: and ``similarity-threshold``.
+SIMILARITY_THRESHOLD = 0.80
+
+#: Similarity above which a write with the same anchors confirms the
+#: existing decision instead of adding a copy (``duplicate-threshold``).
+DUPLICATE_THRESHOLD = 0.95
 
 #: Output formats of ``memvet check``.
 FORMATS = ("text", "json", "markdown", "github")

@@ -180,4 +180,13 @@ class LedgerLockedError(StoreError, TimeoutError):
 
 
 class CorruptRecordError(StoreError):
-    """A stored record could not be decoded."""
+    """A stored record could not be decoded.
+
+    Attributes:
+        record_id: The id of the record (a decision, receipt or journal
+            entry); ``""`` when it is not known.
+    """
+
+    def __init__(self, message: str, record_id: str = "") -> None:
+        super().__init__(message)
+        self.record_id = record_id

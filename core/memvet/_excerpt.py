@@ -13,19 +13,19 @@ from __future__ import annotations
 import difflib
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from memvet import _code
+from memvet._anchors import Evidence, is_text, recorded_file
 from memvet._git import Snapshot
 from memvet._model import Anchor, AnchorCheck, AnchorKind, AnchorResult, Verdict
+from memvet._reads import LedgerReads
 
-if TYPE_CHECKING:
-    from memvet._ledger import Ledger
-
-__all__ = ["Excerpt", "excerpts"]
+__all__ = ["Excerpt", "body_lines", "diff_lines", "excerpts"]
 
 #: Longest excerpt shown (lines); the rest is counted, not printed.
 MAX_LINES = 40
+#: Lines of context around a change in ``show`` (``audit drift`` keeps difflib's 3).
+_CONTEXT = 2
 
 
 @dataclass(frozen=True)
@@ -60,68 +60,67 @@ def _text(data: bytes) -> list[str]:
     return data.decode("utf-8", errors="replace").splitlines()
 
 
-def _span(data: bytes, language: str, name: str) -> tuple[int, list[str]] | None:
-    if b"\x00" in data[:8192]:
-        return None
-    sym = _code.symbol_table(data, language).symbols.get(name)
-    if sym is None:
-        return None
-    return sym.start_line, _text(data)[sym.start_line - 1: sym.end_line]
-
-
-def _recorded(ledger: Ledger, anchor: Anchor, commit: str) -> tuple[bytes | None, str]:
-    """The file as recorded, and where it came from."""
-    data = ledger.git.blob_data(anchor.blob_id) if anchor.blob_id else None
-    if data is not None:
-        return data, "as recorded"
-    if ledger.git.has_commit(commit):
-        return ledger.git.snapshot(commit).read(anchor.path), f"at the recorded commit {commit[:8]}"
-    return None, ""
-
-
 def _clip(lines: Sequence[str], limit: int) -> tuple[tuple[str, ...], int]:
     return tuple(lines[:limit]), max(0, len(lines) - limit)
 
 
-def _diff(old: Sequence[str], new: Sequence[str], old_label: str, new_label: str) -> list[str]:
-    return list(difflib.unified_diff(list(old), list(new), old_label, new_label, lineterm="", n=2))
+def body_lines(evidence: Evidence, anchor: Anchor, data: bytes | None, name: str = "") -> list[str] | None:
+    """The lines of an anchor's body in one blob: a symbol's span (decorators,
+    signature, body) under ``name`` (default the anchor's), a file anchor's
+    whole text; ``None`` when the blob is absent or the symbol is not
+    defined in it. The caller has checked that ``data`` is text."""
+    if data is None:
+        return None
+    if anchor.kind is AnchorKind.FILE:
+        return _text(data)
+    span = evidence.symbol_lines(data, anchor.language, name or anchor.name)
+    return span[1] if span is not None else None
 
 
-def _symbol(ledger: Ledger, check: AnchorCheck, snap: Snapshot, commit: str, limit: int) -> Excerpt:
+def diff_lines(old: Sequence[str], new: Sequence[str], old_label: str, new_label: str, *,
+               context: int = 3) -> list[str]:
+    """The unified diff of a recorded body against a later one (``show``
+    and ``audit drift`` both diff through here)."""
+    return list(difflib.unified_diff(list(old), list(new), old_label, new_label, lineterm="", n=context))
+
+
+def _symbol(evidence: Evidence, check: AnchorCheck, snap: Snapshot, commit: str, limit: int) -> Excerpt:
     a = check.anchor
     path = check.new_path or a.path
     name = check.new_name or a.name
     data = snap.read(path)
     if data is None:
         return Excerpt(a.spec, path, note=f"{path} is not in the target")
-    now = _span(data, a.language, name)
+    now = evidence.symbol_lines(data, a.language, name)
     if now is None:
         return Excerpt(a.spec, path, note=f"{name} is not defined in {path} at the target")
     start, lines = now
     diff: list[str] = []
     note = ""
     if check.result in (AnchorResult.CHANGED, AnchorResult.MOVED):
-        old_data, source = _recorded(ledger, a, commit)
-        old = _span(old_data, a.language, a.name) if old_data is not None else None
+        then = recorded_file(evidence.git, a, commit)
+        old = body_lines(evidence, a, then.data)
         if old is None:
             note = "the recorded body is not in this repository's history; no diff"
         else:
-            diff = _diff(old[1], lines, f"{a.path}::{a.name} ({source})", f"{path}::{name} (now)")
+            diff = diff_lines(old, lines, f"{a.path}::{a.name} ({then.source})", f"{path}::{name} (now)",
+                              context=_CONTEXT)
     shown, omitted = _clip(lines, limit)
     clipped, more = _clip(diff, 2 * limit)
     return Excerpt(a.spec, path, start, shown, clipped, note, omitted + more)
 
 
-def _file(ledger: Ledger, check: AnchorCheck, snap: Snapshot, commit: str, limit: int) -> Excerpt:
+def _file(evidence: Evidence, check: AnchorCheck, snap: Snapshot, commit: str, limit: int) -> Excerpt:
     a = check.anchor
     path = check.new_path or a.path
     if check.result is not AnchorResult.CHANGED:
         return Excerpt(a.spec, path, note="the whole file is the anchor")
     new = snap.read(path)
-    old, source = _recorded(ledger, a, commit)
-    if old is None or new is None or b"\x00" in old[:8192] or b"\x00" in new[:8192]:
+    then = recorded_file(evidence.git, a, commit)
+    if then.data is None or new is None or not is_text(then.data) or not is_text(new):
         return Excerpt(a.spec, path, note="no text diff available")
-    diff = _diff(_text(old), _text(new), f"{a.path} ({source})", f"{path} (now)")
+    diff = diff_lines(_text(then.data), _text(new), f"{a.path} ({then.source})", f"{path} (now)",
+                      context=_CONTEXT)
     clipped, more = _clip(diff, 2 * limit)
     return Excerpt(a.spec, path, diff=clipped, omitted=more)
 
@@ -138,26 +137,27 @@ def _line(check: AnchorCheck, snap: Snapshot) -> Excerpt:
     return Excerpt(a.spec, path, check.line, (lines[check.line - 1],))
 
 
-def excerpts(ledger: Ledger, verdict: Verdict, at: str | None = None, *,
+def excerpts(ledger: LedgerReads, verdict: Verdict, at: str | None = None, *,
              max_lines: int = MAX_LINES) -> list[Excerpt]:
     """One excerpt per anchor check of ``verdict`` at ``at``.
 
     Args:
-        ledger: The ledger (for git access).
+        ledger: The ledger (for its repository and symbol cache).
         verdict: A verdict with its anchor checks (lifecycle verdicts of
             superseded or rejected decisions have none, so give none).
         at: The target the verdict was computed for.
         max_lines: Longest excerpt; a diff may be twice as long.
     """
     snap = ledger.snapshot(at)
+    evidence = ledger.evidence
     commit = verdict.decision.commit
     out = []
     for check in verdict.checks:
         kind = check.anchor.kind
         if kind is AnchorKind.SYMBOL:
-            out.append(_symbol(ledger, check, snap, commit, max_lines))
+            out.append(_symbol(evidence, check, snap, commit, max_lines))
         elif kind is AnchorKind.FILE:
-            out.append(_file(ledger, check, snap, commit, max_lines))
+            out.append(_file(evidence, check, snap, commit, max_lines))
         else:
             out.append(_line(check, snap))
     return out

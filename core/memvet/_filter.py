@@ -96,7 +96,7 @@ def _norm_path(path: str) -> str:
     text = text.rstrip("/")
     if not text or text == ".":
         raise UsageError(f"path filter {path!r} names no file or folder; give a repository-relative path")
-    if text.startswith("/") or text == ".." or text.startswith("../"):
+    if text == ".." or text.startswith(("/", "../")):
         raise UsageError(f"path filter {path!r} must be relative to the repository root")
     return text
 
@@ -126,8 +126,8 @@ class RecallFilter:
     def where(self) -> dict[str, Any]:
         """The same conditions as a Chroma ``where`` clause."""
         clauses: list[dict[str, Any]] = []
-        for key, values in (("tags", [("tags", t) for t in self.tags]),
-                            ("paths", [(k, p) for p in self.paths for k in ("anchor_paths", "anchor_dirs")])):
+        for values in ([("tags", t) for t in self.tags],
+                       [(k, p) for p in self.paths for k in ("anchor_paths", "anchor_dirs")]):
             ors = [{k: {"$contains": v}} for k, v in values]
             if ors:
                 clauses.append(ors[0] if len(ors) == 1 else {"$or": ors})

@@ -17,6 +17,7 @@ import posixpath
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+from typing import cast
 
 import pygit2
 from pygit2.enums import DiffOption, FileMode
@@ -29,7 +30,7 @@ from memvet._errors import (
     RepositoryError,
     UnknownRevisionError,
 )
-from memvet._model import WORKTREE
+from memvet._model import WORKTREE, ChangeKind
 
 __all__ = ["Change", "GitRepo", "Snapshot"]
 
@@ -42,7 +43,7 @@ class Change:
 
     old_path: str
     new_path: str
-    kind: str  # added | deleted | modified | renamed
+    kind: ChangeKind
 
 
 class GitRepo:
@@ -211,20 +212,22 @@ class GitRepo:
         """
         if not self.has_commit(old_commit):
             raise UnknownRevisionError(f"commit {old_commit[:12]} is not in this repository's history")
-        old_tree = self.repo.get(pygit2.Oid(hex=old_commit) if len(old_commit) == 40 else old_commit).tree
+        old = self.repo.get(pygit2.Oid(hex=old_commit) if len(old_commit) == 40 else old_commit)
+        old_tree = cast(pygit2.Commit, old).tree  # has_commit: it is there, a commit
         try:
             if new.commit is None:
                 flags = DiffOption.INCLUDE_UNTRACKED | DiffOption.RECURSE_UNTRACKED_DIRS
                 diff = old_tree.diff_to_workdir(flags)
             else:
-                diff = self.repo.diff(old_tree, new.commit.tree)
+                diff = self.repo.diff(old_tree, new.commit.tree)  # type: ignore[call-overload]  # stub omits Tree
             diff.find_similar()
         except pygit2.GitError as exc:
             raise RepositoryError(f"git diff failed: {exc}") from exc
-        kinds = {"A": "added", "D": "deleted", "M": "modified", "R": "renamed", "?": "added", "T": "modified"}
+        kinds = {"A": ChangeKind.ADDED, "D": ChangeKind.DELETED, "M": ChangeKind.MODIFIED, "R": ChangeKind.RENAMED,
+                 "?": ChangeKind.ADDED, "T": ChangeKind.MODIFIED}
         out = []
         for delta in diff.deltas:
-            kind = kinds.get(delta.status_char(), "modified")
+            kind = kinds.get(delta.status_char(), ChangeKind.MODIFIED)
             out.append(Change(delta.old_file.path, delta.new_file.path, kind))
         return out
 
@@ -403,9 +406,9 @@ class Snapshot:
 
 def _walk_tree(repo: pygit2.Repository, tree: pygit2.Tree, prefix: str) -> Iterator[str]:
     for entry in tree:
-        path = prefix + entry.name
+        path = prefix + cast(str, entry.name)  # the entries of a tree are named
         if entry.filemode == FileMode.TREE:
-            yield from _walk_tree(repo, repo.get(entry.id), path + "/")
+            yield from _walk_tree(repo, cast(pygit2.Tree, repo.get(entry.id)), path + "/")
         elif entry.filemode != FileMode.COMMIT:
             yield path
 

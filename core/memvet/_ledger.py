@@ -8,31 +8,34 @@ import os
 import re
 import time
 import uuid
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
-from memvet import _code
+from memvet import _chroma, _code
+from memvet._about import about
 from memvet._anchors import AnchorSpec, Evidence, parse_anchor
-from memvet._claims import bind, claim_terms, render_unbound
-from memvet._relations import contradictions, render_refusal
 from memvet._cache import SymbolCache
+from memvet._claims import bind, claim_terms, render_unbound
 from memvet._codec import anchor_keys
-from memvet._config import check_agent_writes
+from memvet._config import DUPLICATE_THRESHOLD, SIMILARITY_THRESHOLD, check_agent_writes
 from memvet._embedding import Embedder, MiniLMEmbedder, as_embedder, load_embedding, spec_for
 from memvet._errors import (
     AmbiguousIdError,
     AnchorNotFoundError,
+    ClaimContradictsCodeError,
     ConflictError,
     CorruptRecordError,
     NotAllowedError,
     StoreError,
-    ClaimContradictsCodeError,
     UnboundClaimError,
     UnknownDecisionError,
     UsageError,
 )
+from memvet._filter import PLAIN_LIMIT, SELECTIVE_LIMIT, check_k, make_filter
 from memvet._git import GitRepo, Snapshot
+from memvet._lock import DEFAULT_LOCK_TIMEOUT, LocalLock
 from memvet._model import (
     Anchor,
     AnchorKind,
@@ -43,25 +46,22 @@ from memvet._model import (
     Proposal,
     Recall,
     Receipt,
+    ReceiptAction,
+    RecordOutcome,
     RecordResult,
     Status,
     Verdict,
 )
-from memvet._lock import DEFAULT_LOCK_TIMEOUT, LocalLock
-from memvet._filter import PLAIN_LIMIT, SELECTIVE_LIMIT, check_k, make_filter
+from memvet._reads import OnVerdict
 from memvet._recall import GROUPS, check_include, group_recall
-from memvet._store import (
-    CLIENT_LOCK,
-    ChromaStore,
-    Intent,
-    has_cached_system,
-    http_client,
-    is_persistent,
-    persistent_client,
-)
+from memvet._relations import contradictions, render_refusal
+from memvet._store import ChromaStore, Intent, collection_name
 from memvet._verify import Verifier
 
-__all__ = ["Ledger"]
+if TYPE_CHECKING:
+    import pygit2
+
+__all__ = ["Ledger", "require_ledger"]
 
 log = logging.getLogger(__name__)
 
@@ -127,7 +127,7 @@ def _is_root(git: GitRepo, sha: str) -> bool:
     """True when ``sha`` is a commit of this repository without parents."""
     if not git.has_commit(sha):
         return False
-    return not git.repo.get(sha).parent_ids
+    return not cast("pygit2.Commit", git.repo.get(sha)).parent_ids  # has_commit: it is there, a commit
 
 
 def _remember_identity(cache: Path, root: str, head: str) -> None:
@@ -173,10 +173,36 @@ def compose_namespace(base: str, team: str | None = None, user: str | None = Non
     return out
 
 
-def _settings() -> Any:
-    from chromadb.config import Settings
+@dataclass(frozen=True)
+class _Draft:
+    """A write checked and bound, before anything is embedded or written.
 
-    return Settings(anonymized_telemetry=False)
+    ``old`` is the active decision it supersedes (``None`` for a plain
+    record); ``reason`` is the reason given (kept only with ``old``).
+    """
+
+    claim: str
+    anchors: tuple[Anchor, ...]
+    declared: tuple[str, ...]
+    tags: tuple[str, ...]
+    old: Decision | None
+    reason: str
+    author: str
+    now: float
+    snap: Snapshot
+    proposed: bool
+    namespace: str
+
+    def decision(self, expires_at: float | None) -> Decision:
+        """The new decision, with a fresh id."""
+        return Decision(
+            id=_new_id(), claim=self.claim, anchors=self.anchors,
+            lifecycle=Lifecycle.PROPOSED if self.proposed else Lifecycle.ACTIVE,
+            supersedes=self.old.id if self.old else "", reason=self.reason if self.old else "", tags=self.tags,
+            author=self.author, created_at=self.now, commit=self.snap.base_commit,
+            hash_version=_code.HASH_VERSION, namespace=self.namespace, expires_at=float(expires_at or 0.0),
+            unbound=self.declared,
+        )
 
 
 class Ledger:
@@ -200,14 +226,17 @@ class Ledger:
 
     def __init__(self, git: GitRepo, store: ChromaStore, embedder: Embedder, *,
                  namespace: str, cache: SymbolCache | None = None,
-                 similarity_threshold: float = 0.80, duplicate_threshold: float = 0.95,
-                 agent_writes: str = "proposed") -> None:
+                 similarity_threshold: float = SIMILARITY_THRESHOLD, duplicate_threshold: float = DUPLICATE_THRESHOLD,
+                 agent_writes: str = "proposed", clock: Callable[[], float] = time.time) -> None:
         self.git = git
         self.store = store
         self.embedder = embedder
         self.namespace = namespace
         self.evidence = Evidence(git, cache)
-        self.verifier = Verifier(self.evidence)
+        #: Seconds since the epoch: the time written on decisions and
+        #: receipts, and the "now" that expiry is judged at.
+        self.clock = clock
+        self.verifier = Verifier(self.evidence, clock=clock)
         self.similarity_threshold = similarity_threshold
         self.duplicate_threshold = duplicate_threshold
         #: How agent-facing adapters (tools, LangGraph store) write:
@@ -218,9 +247,10 @@ class Ledger:
     def open(cls, repo: str | os.PathLike[str] = ".", *, path: str | os.PathLike[str] | None = None,
              client: Any = None, server: str | None = None, token: str | None = None,
              embedding: Any = None, namespace: str | None = None, team: str | None = None,
-             user: str | None = None, similarity_threshold: float = 0.80,
-             duplicate_threshold: float = 0.95, disk_cache: bool = True,
-             lock_timeout: float = DEFAULT_LOCK_TIMEOUT, agent_writes: str | None = None) -> Ledger:
+             user: str | None = None, similarity_threshold: float = SIMILARITY_THRESHOLD,
+             duplicate_threshold: float = DUPLICATE_THRESHOLD, disk_cache: bool = True,
+             lock_timeout: float = DEFAULT_LOCK_TIMEOUT, agent_writes: str | None = None,
+             clock: Callable[[], float] = time.time) -> Ledger:
         """Open (or create) the ledger of a repository.
 
         Args:
@@ -262,6 +292,10 @@ class Ledger:
                 table (see :func:`memvet.find_config`; an invalid table is a
                 UsageError), else ``"proposed"``. Library and CLI writes are
                 active unless they pass ``proposed=True``.
+            clock: Returns the current time in seconds since the epoch
+                (default :func:`time.time`): stamped on decisions and
+                receipts, and the time expiry is judged at. Tests pass a
+                fake clock instead of sleeping between writes.
 
         Raises:
             NotARepositoryError, EmptyRepositoryError, StoreError
@@ -296,24 +330,25 @@ class Ledger:
         _keep_out_of_scans(git, home)
         base = namespace if namespace is not None else _identity(git, home / "identity.json")
         ns = compose_namespace(base, team, user)
+        collection_name(ns)  # a namespace that would take another's collection is refused before any write
         owned = client is None and server is None
         if client is None and server is not None:
-            client = http_client(server, token)
+            client = _chroma.http_client(server, token)
         lock = None
         if client is None:
             lock = LocalLock(home, lock_timeout)
             folder = str(home / "chroma")
             try:
-                with CLIENT_LOCK:
-                    if has_cached_system(folder):
+                with _chroma.CLIENT_LOCK:
+                    if _chroma.has_cached_system(folder):
                         # This process opened the folder before: its cached index may
                         # predate another process's writes, so reload it on first use.
                         lock.opened_generation = "(cached by this process)"
-                    client = persistent_client(folder, _settings())
+                    client = _chroma.persistent_client(folder)
             except StoreError as exc:
                 _raise_if_read_only(exc, home)
                 raise
-        elif is_persistent(client):
+        elif _chroma.is_persistent(client):
             # A client opened elsewhere may predate the last write: reload it first.
             lock = LocalLock(home, lock_timeout)
             lock.opened_generation = "(client opened by the caller)"
@@ -336,7 +371,7 @@ class Ledger:
         cache = SymbolCache(home / "cache" if disk_cache else None)
         return cls(git, store, embedder, namespace=ns, cache=cache,
                    similarity_threshold=similarity_threshold, duplicate_threshold=duplicate_threshold,
-                   agent_writes=agent_writes)
+                   agent_writes=agent_writes, clock=clock)
 
     # ================================================================= reads
 
@@ -382,11 +417,17 @@ class Ledger:
 
     def decisions(self) -> list[Decision]:
         """Every decision in the namespace, oldest first (corrupt records skipped)."""
-        found, bad = self.store.all_decisions()
+        found, bad = self.records()
         for exc in bad:
-            log.warning("%s", exc)
-        found.sort(key=lambda d: (d.created_at, d.id))
+            log.warning("skipping a corrupt record: %s", exc)
         return self._effective(found)
+
+    def tagged(self, tags: Iterable[str]) -> list[Decision]:
+        """Every decision carrying any of ``tags``, effective lifecycle,
+        oldest first (asked of Chroma as a ``where``: for narrow tags)."""
+        found = self._effective(self.store.with_any("tags", list(tags)))
+        found.sort(key=lambda d: (d.created_at, d.id))
+        return found
 
     def snapshot(self, at: str | None = None) -> Snapshot:
         """The target of a read (``None``: the working tree)."""
@@ -396,18 +437,77 @@ class Ledger:
         """The verdict on one decision at ``at``."""
         return self.verifier.verdict(self.get(decision_id), self.snapshot(at))
 
-    def check(self, at: str | None = None) -> list[Verdict]:
+    def verdicts(self, decisions: Iterable[Decision], at: str | Snapshot | None = None, *,
+                 now: float | None = None, on_verdict: OnVerdict | None = None) -> list[Verdict]:
+        """Verdicts on the given decisions, their lifecycles taken as given.
+
+        For callers that choose what to check: a filtered list, or decisions
+        shown as they stood at another time (the audit checks a superseded
+        decision as active at commits before its supersede).
+
+        Args:
+            decisions: What to check, in order.
+            at: The target: a revision, ``None`` for the working tree, or a
+                snapshot from :meth:`snapshot` (to check many lists at one
+                target without resolving it again).
+            now: The clock for expiry (seconds since the epoch); default now.
+            on_verdict: Called once per decision as its verdict is made (in
+                the order the work finishes, not the input order).
+
+        Returns:
+            One verdict per decision, in the input order.
+        """
+        snap = at if isinstance(at, Snapshot) else self.snapshot(at)
+        return self.verifier.verdicts(decisions, snap, now, on_verdict=on_verdict)
+
+    def check(self, at: str | None = None, *, on_verdict: OnVerdict | None = None) -> list[Verdict]:
         """Verdicts on every decision in the namespace, whatever its status.
 
         A record that cannot be decoded is reported as ``needs_revalidation``
         with the reason, and every other decision is still checked.
+
+        Args:
+            at: The target (default: the working tree).
+            on_verdict: Called once per verdict as it is made, corrupt
+                records included (for a progress bar).
         """
         snap = self.snapshot(at)
+        found, bad = self.records()
+        verdicts = self.verifier.verdicts(self._effective(found), snap, on_verdict=on_verdict)
+        for exc in bad:
+            verdicts.append(_corrupt_verdict(exc, snap.name))
+            if on_verdict is not None:
+                on_verdict(verdicts[-1])
+        return verdicts
+
+    def records(self) -> tuple[list[Decision], list[CorruptRecordError]]:
+        """Every decision as stored, oldest first, and the records that did
+        not decode.
+
+        Unlike :meth:`decisions`, lifecycles are as written: a decision whose
+        supersede was interrupted before its own record changed still reads
+        ``active`` here (an export keeps what is stored, and an import then
+        applies the same rule as any read).
+        """
         found, bad = self.store.all_decisions()
         found.sort(key=lambda d: (d.created_at, d.id))
-        verdicts = self.verifier.verdicts(self._effective(found), snap)
-        verdicts.extend(_corrupt_verdict(exc, snap.name) for exc in bad)
-        return verdicts
+        return found, bad
+
+    def count(self) -> int:
+        """How many decision records the namespace holds (unreadable ones included)."""
+        return self.store.count()
+
+    @property
+    def pinned_embedding(self) -> str:
+        """The name of the embedding that made the stored vectors (``""``
+        while nothing is stored)."""
+        return self.store.pinned()
+
+    @property
+    def parses(self) -> int:
+        """How many symbol tables this ledger has parsed (cache misses), for
+        measuring how much a long walk reused."""
+        return self.evidence.cache.parses
 
     def recall(self, query: str, k: int = 5, at: str | None = None,
                include: Iterable[str] = GROUPS, *, tags: str | Iterable[str] | None = None,
@@ -457,16 +557,13 @@ class Ledger:
         where: dict[str, Any] | None = None
         probed = False
         while True:
-            if ranked is not None:
-                scored = ranked[:n]
-            else:
-                scored = self.store.query(embedding, n, where=where)
+            scored = ranked[:n] if ranked is not None else self.store.query(embedding, n, where=where)
             fetched = len(scored)
             if wanted is not None:
                 scored = [(d, s) for d, s in scored if wanted.matches(d)]
             decisions = self._effective([d for d, _ in scored])
             verdicts = self.verifier.verdicts(decisions, snap)
-            pairs = [(v, s) for v, (_, s) in zip(verdicts, scored)]
+            pairs = [(v, s) for v, (_, s) in zip(verdicts, scored, strict=True)]
             enough = sum(1 for v, _ in pairs if v.status.group in include) >= k
             # Fewer results than asked for: the namespace is exhausted (a
             # corrupt record skipped by the store can only end this early).
@@ -516,7 +613,7 @@ class Ledger:
 
     # ================================================================= writes
 
-    def _receipt(self, decision_id: str, action: str, before: str, after: str, *, reason: str,
+    def _receipt(self, decision_id: str, action: ReceiptAction, before: str, after: str, *, reason: str,
                  author: str, at: float, commit: str, related: str = "") -> Receipt:
         return Receipt(
             id="r-" + _new_id(), decision_id=decision_id, action=action, from_lifecycle=before,
@@ -749,6 +846,40 @@ class Ledger:
                 on_conflict: str, expires_at: float | None, base: str | None,
                 unbound: Iterable[str] = (), proposed: bool = False,
                 confirm_duplicates: bool = True) -> RecordResult:
+        """:meth:`record` under the write lock, step by step: check the input
+        and bind the claim (nothing written yet), embed it, confirm a near
+        duplicate instead of adding a copy, look for collisions, then write
+        one journaled act and settle a supersede race."""
+        draft = self._draft(claim, anchors, supersedes=supersedes, reason=reason, tags=tags, author=author,
+                            at=at, on_conflict=on_conflict, base=base, unbound=unbound, proposed=proposed)
+        self._require_embedder()
+        embedding = self.embedder.embed_documents([draft.claim])[0]
+        neighbours = self.store.query(embedding, 10)
+        candidates = self._effective([d for d, _ in neighbours])
+        scores = {d.id: s for d, s in neighbours}
+        duplicate, open_proposals = self._duplicate(draft, candidates, scores, confirm_duplicates)
+        if duplicate is not None:
+            return self._confirm(duplicate, draft.author, draft.now, draft.snap.base_commit)
+        conflicts, warnings = self._collisions(draft, candidates, scores, open_proposals, on_conflict)
+        decision = draft.decision(expires_at)
+        self._require_embedder(pin=True)  # the first decision stored pins the embedding
+        self._write_record(draft, decision, embedding)
+        if draft.old is not None and not draft.proposed:
+            self._settle_race(draft.old, decision, draft.author, draft.snap.base_commit)
+        if draft.proposed:
+            outcome = RecordOutcome.PROPOSED
+        else:
+            outcome = RecordOutcome.SUPERSEDED if draft.old else RecordOutcome.RECORDED
+        return RecordResult(decision, outcome, tuple(conflicts), tuple(warnings))
+
+    def _draft(self, claim: str, anchors: Iterable[AnchorLike], *, supersedes: str | None, reason: str | None,
+               tags: Iterable[str], author: str | None, at: str | None, on_conflict: str, base: str | None,
+               unbound: Iterable[str], proposed: bool) -> _Draft:
+        """The write's input checked, its anchors resolved and its claim bound.
+
+        Raises:
+            UsageError and its subclasses (see :meth:`record`); nothing is written.
+        """
         if not isinstance(claim, str) or not claim.strip():
             raise UsageError("a decision needs a non-empty claim")
         claim = claim.strip()
@@ -760,36 +891,47 @@ class Ledger:
             tags = ()
         elif isinstance(tags, str):
             tags = (tags,)  # one tag, never its characters
-        tags = tuple(dict.fromkeys(str(t).strip() for t in tags if str(t).strip()))
+        cleaned = tuple(dict.fromkeys(str(t).strip() for t in tags if str(t).strip()))
         old = None
         if supersedes:
             reason = self._reason(reason, "a supersede")
             old = self._require_active(supersedes)
         snap = self.snapshot(at)
-        resolved = self._resolve_anchors(anchors, snap, base)
+        resolved = tuple(self._resolve_anchors(anchors, snap, base))
         declared = self._bind_claim(claim, resolved, snap, unbound)
-        keys = anchor_keys(resolved)
-        author = self._author(author)
-        now = time.time()
+        return _Draft(claim=claim, anchors=resolved, declared=declared, tags=cleaned, old=old,
+                      reason=reason or "", author=self._author(author), now=self.clock(), snap=snap,
+                      proposed=proposed, namespace=self.namespace)
 
-        self._require_embedder()
-        embedding = self.embedder.embed_documents([claim])[0]
-        neighbours = self.store.query(embedding, 10)
-        candidates = self._effective([d for d, _ in neighbours])
-        scores = {d.id: s for d, s in neighbours}
+    def _duplicate(self, draft: _Draft, candidates: Sequence[Decision], scores: dict[str, float],
+                   confirm_duplicates: bool) -> tuple[Decision | None, list[Decision]]:
+        """The near duplicate with the same evidence to confirm instead of
+        writing (an active decision, or for a proposal an open proposal that
+        supersedes the same one), else ``None`` and the open proposals that
+        make the same claim (a warning each)."""
         open_proposals: list[Decision] = []
+        if not confirm_duplicates:
+            return None, open_proposals
         for d in candidates:
-            if (not confirm_duplicates or scores[d.id] < self.duplicate_threshold
-                    or anchor_keys(d.anchors) != keys):
+            if scores[d.id] < self.duplicate_threshold or _evidence(d.anchors) != _evidence(draft.anchors):
                 continue
-            if d.lifecycle is Lifecycle.ACTIVE and old is None:
-                return self._confirm(d, author, now, snap.base_commit)
+            if d.lifecycle is Lifecycle.ACTIVE and draft.old is None:
+                return d, []
             if d.lifecycle is Lifecycle.PROPOSED:
-                if proposed and d.supersedes == (old.id if old else ""):
-                    return self._confirm(d, author, now, snap.base_commit)
+                if draft.proposed and d.supersedes == (draft.old.id if draft.old else ""):
+                    return d, []
                 open_proposals.append(d)
+        return None, open_proposals
 
-        conflicts, warnings = self._conflicts(candidates, scores, keys, snap, {old.id} if old else set())
+    def _collisions(self, draft: _Draft, candidates: Sequence[Decision], scores: dict[str, float],
+                    open_proposals: Sequence[Decision], on_conflict: str) -> tuple[list[Conflict], list[str]]:
+        """The write's conflicts and warnings.
+
+        Raises:
+            ConflictError: There are conflicts and ``on_conflict`` is ``"error"``.
+        """
+        skip = {draft.old.id} if draft.old else set()
+        conflicts, warnings = self._conflicts(candidates, scores, anchor_keys(draft.anchors), draft.snap, skip)
         warnings.extend(f"the same claim is proposed as {d.id}, awaiting review: approve or reject it"
                         for d in open_proposals)
         if conflicts and on_conflict == "error":
@@ -799,40 +941,34 @@ class Ledger:
                 "(--supersedes ID --reason R) or record with on_conflict='warn'",
                 tuple(conflicts),
             )
+        return conflicts, warnings
 
-        lifecycle = Lifecycle.PROPOSED if proposed else Lifecycle.ACTIVE
-        decision = Decision(
-            id=_new_id(), claim=claim, anchors=tuple(resolved), lifecycle=lifecycle,
-            supersedes=old.id if old else "", reason=(reason or "") if old else "", tags=tags,
-            author=author, created_at=now, commit=snap.base_commit, hash_version=_code.HASH_VERSION,
-            namespace=self.namespace, expires_at=float(expires_at or 0.0), unbound=declared,
-        )
-        # Crash safety: one journaled act. The successor (with its pointer) is
-        # written first, so a read already treats `old` as superseded from that
-        # moment; the old record's update and the receipts follow, and a crash
-        # in between is finished by the next write (Ledger.repair).
-        receipts = [self._receipt(decision.id, "propose" if proposed else "record", "", lifecycle.value,
-                                  reason=reason or "", author=author, at=now, commit=snap.base_commit,
-                                  related=old.id if old else "")]
-        self._require_embedder(pin=True)  # the first decision stored pins the embedding
-        if proposed:
-            # A proposal replaces nothing yet (only an active successor
-            # supersedes): one new record, its receipt, and no journal.
-            self.store.apply(Intent("propose", add=(decision, tuple(embedding)), receipts=tuple(receipts)),
-                             journaled=False)
-            return RecordResult(decision, "proposed", tuple(conflicts), tuple(warnings))
+    def _write_record(self, draft: _Draft, decision: Decision, embedding: Sequence[float]) -> None:
+        """Write the decision as one journaled act, with its receipts.
+
+        Crash safety: a plain record is journaled too (a write that fails
+        after its decision landed is finished with its receipt). The
+        successor (with its pointer) is written first, so a read already
+        treats the old decision as superseded from that moment; the old
+        record's update and the receipts follow, and a crash or failure in
+        between is finished by the next write (:meth:`repair`). A proposal
+        replaces nothing yet (only an active successor supersedes): one new
+        record and its receipt.
+        """
+        old, now, commit = draft.old, draft.now, draft.snap.base_commit
+        action = ReceiptAction.PROPOSE if draft.proposed else ReceiptAction.RECORD
+        receipts = [self._receipt(decision.id, action, "", decision.lifecycle.value, reason=draft.reason,
+                                  author=draft.author, at=now, commit=commit, related=old.id if old else "")]
         updates = []
-        if old is not None:
-            receipts.append(self._receipt(old.id, "supersede", Lifecycle.ACTIVE.value,
-                                          Lifecycle.SUPERSEDED.value, reason=reason or "", author=author,
-                                          at=now, commit=snap.base_commit, related=decision.id))
+        if old is not None and not draft.proposed:
+            receipts.append(self._receipt(old.id, ReceiptAction.SUPERSEDE, Lifecycle.ACTIVE.value,
+                                          Lifecycle.SUPERSEDED.value, reason=draft.reason, author=draft.author,
+                                          at=now, commit=commit, related=decision.id))
             updates.append(old.evolve(lifecycle=Lifecycle.SUPERSEDED, superseded_by=decision.id,
-                                      reason=reason or "", resolved_at=now))
-        self.store.apply(Intent("supersede" if old else "record", add=(decision, tuple(embedding)),
-                                updates=tuple(updates), receipts=tuple(receipts)), journaled=old is not None)
-        if old is not None:
-            self._settle_race(old, decision, author, snap.base_commit)
-        return RecordResult(decision, "superseded" if old else "recorded", tuple(conflicts), tuple(warnings))
+                                      reason=draft.reason, resolved_at=now))
+            action = ReceiptAction.SUPERSEDE
+        self.store.apply(Intent(action, add=(decision, tuple(embedding)), updates=tuple(updates),
+                                receipts=tuple(receipts)))
 
     def _settle_race(self, old: Decision, mine: Decision, author: str, commit: str) -> None:
         """Never two current successors: when two writers of a shared server
@@ -843,12 +979,12 @@ class Ledger:
             return
         winner = rivals[0]
         why = f"lost a race: {old.id} was superseded concurrently by {winner.id}"
-        now = time.time()
+        now = self.clock()
         settled = old.evolve(lifecycle=Lifecycle.SUPERSEDED, superseded_by=winner.id, reason=winner.reason,
                              resolved_at=winner.created_at)
-        self.store.apply(Intent("reject", updates=(mine.evolve(lifecycle=Lifecycle.REJECTED, reason=why,
+        self.store.apply(Intent(ReceiptAction.REJECT, updates=(mine.evolve(lifecycle=Lifecycle.REJECTED, reason=why,
                                                                 resolved_at=now), settled),
-                                receipts=(self._receipt(mine.id, "reject", Lifecycle.ACTIVE.value,
+                                receipts=(self._receipt(mine.id, ReceiptAction.REJECT, Lifecycle.ACTIVE.value,
                                                         Lifecycle.REJECTED.value, reason=why, author=author,
                                                         at=now, commit=commit),)))
         raise ConflictError(f"{why}; your decision {mine.id} was withdrawn. Supersede {winner.id} instead",
@@ -895,18 +1031,19 @@ class Ledger:
     def _confirm(self, decision: Decision, author: str, now: float, commit: str) -> RecordResult:
         updated = decision.evolve(confirmations=decision.confirmations + 1)
         state = decision.lifecycle.value
-        receipt = self._receipt(decision.id, "confirm", state, state, reason="recorded again", author=author,
-                                at=now, commit=commit)
-        self.store.apply(Intent("confirm", updates=(updated,), receipts=(receipt,)))
-        return RecordResult(updated, "confirmed")
+        receipt = self._receipt(decision.id, ReceiptAction.CONFIRM, state, state, reason="recorded again",
+                                author=author, at=now, commit=commit)
+        self.store.apply(Intent(ReceiptAction.CONFIRM, updates=(updated,), receipts=(receipt,)))
+        return RecordResult(updated, RecordOutcome.CONFIRMED)
 
     def supersede(self, old_id: str, claim: str, anchors: Iterable[AnchorLike] = (), *, reason: str,
                   tags: Iterable[str] = (), author: str | None = None, at: str | None = None,
                   base: str | None = None, unbound: Iterable[str] = (), proposed: bool = False) -> RecordResult:
         """Replace an active decision with a new one; the old one becomes history.
 
-        The new claim is bound to its evidence as in :meth:`record`. With ``proposed=True`` the new decision is a proposal and the old
-        one stays current until the proposal is approved (:meth:`approve`).
+        The new claim is bound to its evidence as in :meth:`record`. With
+        ``proposed=True`` the new decision is a proposal and the old one stays
+        current until the proposal is approved (:meth:`approve`).
         """
         return self.record(claim, anchors, supersedes=old_id, reason=reason, tags=tags, author=author,
                            at=at, base=base, unbound=unbound, proposed=proposed)
@@ -948,20 +1085,21 @@ class Ledger:
                     f"{old.lifecycle.value}{by}; record anew or supersede the current one"
                 )
             author = self._author(author)
-            now = time.time()
+            now = self.clock()
             commit = str(self.git.head_commit().id)
             approved = decision.evolve(lifecycle=Lifecycle.ACTIVE)
-            receipts = [self._receipt(decision.id, "approve", Lifecycle.PROPOSED.value, Lifecycle.ACTIVE.value,
+            receipts = [self._receipt(decision.id, ReceiptAction.APPROVE, Lifecycle.PROPOSED.value,
+                                      Lifecycle.ACTIVE.value,
                                       reason=(reason or "").strip(), author=author, at=now, commit=commit,
                                       related=old.id if old else "")]
             updates = [approved]
             if old is not None:
                 updates.append(old.evolve(lifecycle=Lifecycle.SUPERSEDED, superseded_by=decision.id,
                                           reason=decision.reason, resolved_at=now))
-                receipts.append(self._receipt(old.id, "supersede", Lifecycle.ACTIVE.value,
+                receipts.append(self._receipt(old.id, ReceiptAction.SUPERSEDE, Lifecycle.ACTIVE.value,
                                               Lifecycle.SUPERSEDED.value, reason=decision.reason, author=author,
                                               at=now, commit=commit, related=decision.id))
-            self.store.apply(Intent("approve", updates=tuple(updates), receipts=tuple(receipts)))
+            self.store.apply(Intent(ReceiptAction.APPROVE, updates=tuple(updates), receipts=tuple(receipts)))
             if old is not None:
                 self._settle_race(old, approved, author, commit)
             return approved
@@ -973,14 +1111,15 @@ class Ledger:
         with self.store.writing():
             decision = self._require_active(decision_id, proposals=True)
             author = self._author(author)
-            now = time.time()
+            now = self.clock()
             commit = str(self.git.head_commit().id)
             # The decision's own record changes first (one atomic update), so
             # reads see the rejection the moment it lands; the receipt follows.
             updated = decision.evolve(lifecycle=Lifecycle.REJECTED, reason=reason, resolved_at=now)
-            receipt = self._receipt(decision.id, "reject", decision.lifecycle.value, Lifecycle.REJECTED.value,
+            receipt = self._receipt(decision.id, ReceiptAction.REJECT, decision.lifecycle.value,
+                                    Lifecycle.REJECTED.value,
                                     reason=reason, author=author, at=now, commit=commit)
-            self.store.apply(Intent("reject", updates=(updated,), receipts=(receipt,)))
+            self.store.apply(Intent(ReceiptAction.REJECT, updates=(updated,), receipts=(receipt,)))
             return updated
 
     def revalidate(self, decision_id: str, *, reason: str, author: str | None = None,
@@ -1005,12 +1144,13 @@ class Ledger:
                 specs.append(_respec(anchor, check.new_path, check.new_name))
             anchors = [self.evidence.resolve(spec, snap) for spec in specs]
             author = self._author(author)
-            now = time.time()
-            receipt = self._receipt(decision.id, "revalidate", Lifecycle.ACTIVE.value, Lifecycle.ACTIVE.value,
+            now = self.clock()
+            receipt = self._receipt(decision.id, ReceiptAction.REVALIDATE, Lifecycle.ACTIVE.value,
+                                    Lifecycle.ACTIVE.value,
                                     reason=reason, author=author, at=now, commit=snap.base_commit)
             updated = decision.evolve(anchors=tuple(anchors), commit=snap.base_commit,
                                       hash_version=_code.HASH_VERSION, expires_at=0.0)
-            self.store.apply(Intent("revalidate", updates=(updated,), receipts=(receipt,)))
+            self.store.apply(Intent(ReceiptAction.REVALIDATE, updates=(updated,), receipts=(receipt,)))
             return self.verifier.verdict(updated, snap)
 
     # ================================================================= by path
@@ -1022,9 +1162,37 @@ class Ledger:
         the revision ``diff``, verified at ``at`` and grouped like
         :meth:`recall`. See :func:`memvet._about.about`.
         """
-        from memvet._about import about
-
         return about(self, paths, diff=diff, at=at, include=include, base=base)
+
+
+def require_ledger(value: Any, owner: str) -> Ledger:
+    """``value`` if it is a :class:`Ledger`, else a ``TypeError`` that says
+    what to pass (for adapters whose first argument is a ledger).
+
+    Args:
+        value: What the caller passed.
+        owner: The class or function that needs it, named in the error.
+    """
+    if not isinstance(value, Ledger):
+        raise TypeError(
+            f"{owner} needs a memvet.Ledger as its first argument (memvet.Ledger.open(repo)), "
+            f"got {type(value).__name__} {value!r:.60}"
+        )
+    return value
+
+
+def _evidence(anchors: Iterable[Anchor]) -> list[tuple[str, ...]]:
+    """What a near duplicate must share with an existing decision to confirm it.
+
+    Every anchor's kind, path, name, requirement, scope and quote: the
+    sharing keys of conflict detection leave out a dependency's requirement
+    and an absence rule's scope, and a claim recorded again with
+    ``requests>=2.31`` instead of ``requests``, or ``--scope '**'`` instead
+    of ``src/**``, was "confirmed" with the new constraint dropped. Hashes
+    and blob ids are left out: they say where the code is now, not what the
+    writer asked to hold.
+    """
+    return sorted({(a.kind.value, a.path, a.name, a.requirement, a.scope, a.quote) for a in anchors})
 
 
 def _respec(anchor: Anchor, new_path: str, new_name: str) -> AnchorSpec:
@@ -1060,17 +1228,12 @@ def _keep_out_of_git(home: Path, *, ours: bool) -> None:
 
 
 def _raise_if_read_only(exc: StoreError, home: Path) -> None:
-    """A clearer error for a ledger folder this process cannot write."""
-    text = str(exc).lower()
-    if "readonly" in text or "read-only" in text or "permission denied" in text:
-        raise StoreError(
-            f"the ledger folder {home} is read-only: Chroma needs write access to open it, even to read; "
-            "give this user write access, copy the folder, or use a server (--server URL)"
-        ) from exc
+    clearer = _chroma.read_only_error(exc, home)
+    if clearer is not None:
+        raise clearer from exc
 
 
 def _corrupt_verdict(exc: CorruptRecordError, target: str) -> Verdict:
-    record_id = str(exc).split(":", 1)[0].replace("decision ", "")
-    placeholder = Decision(id=record_id, claim="(unreadable record)")
+    placeholder = Decision(id=exc.record_id, claim="(unreadable record)")
     return Verdict(placeholder, Status.NEEDS_REVALIDATION, f"the stored record cannot be read: {exc}",
                    target=target)

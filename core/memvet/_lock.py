@@ -12,7 +12,8 @@ with the lock plus the reload). :class:`LocalLock` gives both halves:
   released after it; a second writer waits up to a timeout, then gets
   :class:`~memvet.LedgerLockedError` naming the holder.
 * ``write.lock.holder``: who holds it (pid, host, command, since), written by
-  the holder so the error can name it.
+  the holder so the error can name it; mode 0600, and the command's secrets
+  (``--token``, URL passwords) masked.
 * ``generation``: a token rewritten after every write. A store that last saw
   another token reloads its client before reading or writing.
 
@@ -37,6 +38,7 @@ from typing import Any
 import filelock
 
 from memvet._errors import LedgerLockedError, StoreError
+from memvet._secrets import redact_command
 
 __all__ = ["DEFAULT_LOCK_TIMEOUT", "LocalLock"]
 
@@ -114,12 +116,14 @@ class LocalLock:
             self._guard.release()
 
     def _write_holder(self) -> None:
+        # The command line may carry a token (--token, a URL with a
+        # password): its secrets are masked, and the file is the owner's only.
         holder = {
             "pid": os.getpid(), "host": socket.gethostname(),
-            "command": " ".join(sys.argv)[:300] or sys.executable, "since": time.time(),
+            "command": redact_command(sys.argv)[:300] or sys.executable, "since": time.time(),
         }
         try:
-            _atomic_write(self.holder_path, json.dumps(holder))
+            _atomic_write(self.holder_path, json.dumps(holder), private=True)
         except OSError as exc:  # the lock itself is held; the name is a courtesy
             log.warning("cannot record the lock holder in %s: %s", self.holder_path, exc)
 
@@ -153,9 +157,15 @@ class LocalLock:
         return token
 
 
-def _atomic_write(path: Path, text: str) -> None:
+def _atomic_write(path: Path, text: str, *, private: bool = False) -> None:
+    """Write ``text`` to ``path`` in one step. ``private``: the file is the
+    owner's only (0600) from its creation, never readable by others first."""
     tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-    tmp.write_text(text, encoding="utf-8")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600 if private else 0o666)
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        if private:
+            os.fchmod(handle.fileno(), 0o600)  # a leftover temporary file keeps its old mode otherwise
+        handle.write(text)
     os.replace(tmp, path)
 
 

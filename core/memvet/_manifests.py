@@ -44,8 +44,8 @@ import re
 import tomllib
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from types import MappingProxyType
 from posixpath import basename, dirname, normpath
+from types import MappingProxyType
 from typing import NamedTuple
 
 from packaging.requirements import InvalidRequirement, Requirement

@@ -13,21 +13,29 @@ from typing import Any
 from memvet._manifests import format_dependency_spec
 
 __all__ = [
+    "ANCHOR_FIELDS",
+    "DECISION_FIELDS",
+    "WORKTREE",
     "Anchor",
     "AnchorCheck",
     "AnchorKind",
     "AnchorResult",
+    "ChangeKind",
     "Conflict",
     "Decision",
+    "Field",
+    "FieldType",
     "Lifecycle",
     "Proposal",
     "Recall",
+    "RecallGroup",
     "RecallItem",
     "Receipt",
+    "ReceiptAction",
+    "RecordOutcome",
     "RecordResult",
     "Status",
     "Verdict",
-    "WORKTREE",
 ]
 
 #: The target name for "the files as they are on disk now".
@@ -60,13 +68,55 @@ class Status(str, enum.Enum):
     REJECTED = "rejected"
 
     @property
-    def group(self) -> str:
+    def group(self) -> RecallGroup:
         """The recall group this status is served in: current, caution or history."""
         if self is Status.VERIFIED:
-            return "current"
+            return RecallGroup.CURRENT
         if self in (Status.PROPOSED, Status.UNANCHORED, Status.NEEDS_REVALIDATION, Status.STALE):
-            return "caution"
-        return "history"
+            return RecallGroup.CAUTION
+        return RecallGroup.HISTORY
+
+
+class RecallGroup(enum.StrEnum):
+    """The three groups of the retrieval rule, in the order they are served.
+
+    A ``StrEnum``: each member equals its name as a string, so
+    ``item.group == "current"`` and JSON output are unchanged.
+    """
+
+    CURRENT = "current"
+    CAUTION = "caution"
+    HISTORY = "history"
+
+
+class ReceiptAction(enum.StrEnum):
+    """What a receipt records (:attr:`Receipt.action`)."""
+
+    RECORD = "record"
+    PROPOSE = "propose"
+    CONFIRM = "confirm"
+    SUPERSEDE = "supersede"
+    APPROVE = "approve"
+    REJECT = "reject"
+    REVALIDATE = "revalidate"
+
+
+class RecordOutcome(enum.StrEnum):
+    """What a write did (:attr:`RecordResult.outcome`)."""
+
+    RECORDED = "recorded"
+    SUPERSEDED = "superseded"
+    PROPOSED = "proposed"
+    CONFIRMED = "confirmed"
+
+
+class ChangeKind(enum.StrEnum):
+    """How a file changed between two snapshots (:attr:`memvet._git.Change.kind`)."""
+
+    ADDED = "added"
+    DELETED = "deleted"
+    MODIFIED = "modified"
+    RENAMED = "renamed"
 
 
 class AnchorKind(str, enum.Enum):
@@ -159,13 +209,12 @@ class Anchor:
         return self.name + (f" in {self.scope}" if self.scope else "")
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict without empty fields."""
+        """A JSON-ready dict without empty fields (:data:`ANCHOR_FIELDS` in order)."""
         out: dict[str, Any] = {"kind": self.kind.value}
-        for key in ("path", "name", "language", "symbol_kind", "body_hash", "hash_version",
-                    "blob_id", "requirement", "scope", "line", "shape", "quote"):
-            value = getattr(self, key)
+        for spec in ANCHOR_FIELDS[1:]:
+            value = getattr(self, spec.name)
             if value:
-                out[key] = value
+                out[spec.name] = value
         return out
 
     @classmethod
@@ -207,6 +256,89 @@ class Decision:
     def evolve(self, **changes: Any) -> Decision:
         """A copy with some fields changed."""
         return replace(self, **changes)
+
+
+class FieldType(enum.Enum):
+    """What a field of :class:`Decision` or :class:`Anchor` holds, for every
+    format that reads or writes it (store codec, export, ``show --json``)."""
+
+    ID = "id"  #: a decision id (the Chroma record id; validated on import)
+    CLAIM = "claim"  #: the claim text (the Chroma document, what is embedded)
+    ANCHORS = "anchors"  #: a tuple of anchors (one JSON string in the store)
+    LIFECYCLE = "lifecycle"  #: a :class:`Lifecycle`, stored as its value
+    KIND = "kind"  #: an :class:`AnchorKind`, stored as its value
+    TEXT = "text"  #: free text, ``""`` when unset
+    REF = "ref"  #: another decision's id, ``""`` when unset
+    REAL = "real"  #: a float of zero or more (timestamps)
+    WHOLE = "whole"  #: an int of zero or more (counters, versions, lines)
+    TEXTS = "texts"  #: a tuple of strings (a Chroma list, left out when empty)
+
+
+@dataclass(frozen=True)
+class Field:
+    """How one field is carried by each format.
+
+    Attributes:
+        name: The dataclass attribute, and the key in every format.
+        type: What it holds.
+        always_stored: In Chroma metadata even when empty (``False``: left out
+            when falsy, since Chroma refuses empty lists and a missing key
+            reads back as the default).
+        shown: Part of ``memvet show --json`` (the claim, id and reason come
+            from the verdict there; the stored-only bookkeeping is left out).
+    """
+
+    name: str
+    type: FieldType
+    always_stored: bool = False
+    shown: bool = False
+
+    def to_json(self, value: Any) -> Any:
+        """``value`` of this field as a JSON-ready value (export, ``show --json``)."""
+        if self.type is FieldType.ANCHORS:
+            return [a.to_dict() for a in value]
+        if self.type in (FieldType.LIFECYCLE, FieldType.KIND):
+            return value.value
+        if self.type is FieldType.TEXTS:
+            return list(value)
+        return value
+
+
+#: Every field of :class:`Decision`, in declaration order (a test pins it).
+DECISION_FIELDS: tuple[Field, ...] = (
+    Field("id", FieldType.ID),
+    Field("claim", FieldType.CLAIM),
+    Field("anchors", FieldType.ANCHORS, always_stored=True),
+    Field("lifecycle", FieldType.LIFECYCLE, always_stored=True, shown=True),
+    Field("supersedes", FieldType.REF, shown=True),
+    Field("superseded_by", FieldType.REF, shown=True),
+    Field("reason", FieldType.TEXT),
+    Field("tags", FieldType.TEXTS, shown=True),
+    Field("author", FieldType.TEXT, shown=True),
+    Field("created_at", FieldType.REAL, always_stored=True, shown=True),
+    Field("resolved_at", FieldType.REAL),
+    Field("commit", FieldType.TEXT, shown=True),
+    Field("hash_version", FieldType.WHOLE, always_stored=True),
+    Field("namespace", FieldType.TEXT),
+    Field("confirmations", FieldType.WHOLE, shown=True),
+    Field("expires_at", FieldType.REAL),
+    Field("unbound", FieldType.TEXTS, shown=True),
+)
+
+#: Every field of :class:`Anchor`, in declaration order (``kind`` first).
+#: An anchor is stored and exported as :meth:`Anchor.to_dict`: empty fields
+#: left out, so ``always_stored`` and ``shown`` do not apply.
+ANCHOR_FIELDS: tuple[Field, ...] = (
+    Field("kind", FieldType.KIND),
+    *(Field(name, FieldType.TEXT) for name in ("path", "name", "language", "symbol_kind", "body_hash")),
+    Field("hash_version", FieldType.WHOLE),
+    Field("blob_id", FieldType.TEXT),
+    Field("requirement", FieldType.TEXT),
+    Field("scope", FieldType.TEXT),
+    Field("line", FieldType.WHOLE),
+    Field("shape", FieldType.TEXT),
+    Field("quote", FieldType.TEXT),
+)
 
 
 @dataclass(frozen=True)
@@ -267,11 +399,16 @@ class Verdict:
 
 @dataclass(frozen=True)
 class Receipt:
-    """An immutable record of one lifecycle act."""
+    """An immutable record of one lifecycle act.
+
+    ``imported_at`` and ``imported_by`` are set on a receipt that came in by
+    ``memvet import``: when and by whom it was imported. Its ``author`` and
+    ``at`` are then what the file said, which this ledger cannot vouch for.
+    """
 
     id: str
     decision_id: str
-    action: str
+    action: str  # a ReceiptAction (kept a str: receipts of other versions still read)
     from_lifecycle: str
     to_lifecycle: str
     reason: str = ""
@@ -279,9 +416,16 @@ class Receipt:
     at: float = 0.0
     commit: str = ""
     related: str = ""
+    imported_at: float = 0.0
+    imported_by: str = ""
+
+    @property
+    def imported(self) -> bool:
+        """True when the receipt came in by an import, not by an act here."""
+        return bool(self.imported_at)
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "id": self.id,
             "decision_id": self.decision_id,
             "action": self.action,
@@ -293,6 +437,10 @@ class Receipt:
             "commit": self.commit,
             "related": self.related,
         }
+        if self.imported_at:  # only then: a ledger's own exports keep their bytes
+            out["imported_at"] = self.imported_at
+            out["imported_by"] = self.imported_by
+        return out
 
 
 @dataclass(frozen=True)
@@ -361,7 +509,7 @@ class RecordResult:
     """
 
     decision: Decision
-    outcome: str
+    outcome: RecordOutcome
     conflicts: tuple[Conflict, ...] = ()
     warnings: tuple[str, ...] = ()
 
@@ -392,7 +540,7 @@ class RecallItem:
     verdict: Verdict = field(repr=False, compare=False)
 
     @property
-    def group(self) -> str:
+    def group(self) -> RecallGroup:
         return self.status.group
 
     def to_dict(self) -> dict[str, Any]:

@@ -57,7 +57,7 @@ import logging
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import ahocorasick_rs
 
@@ -68,7 +68,22 @@ from memvet._git import Change, Snapshot
 from memvet._model import Anchor, AnchorCheck, AnchorResult
 
 if TYPE_CHECKING:
-    from memvet._anchors import Evidence
+    from memvet._cache import SymbolCache
+    from memvet._git import GitRepo
+
+
+class Evidence(Protocol):
+    """What the move search needs from :class:`memvet._anchors.Evidence`
+    (a protocol, so the two modules do not import each other)."""
+
+    git: GitRepo
+    cache: SymbolCache
+
+    def unreadable(self, data: bytes) -> str: ...
+
+    def symbol_at(self, path: str, language: str, qualname: str, snap: Snapshot) -> _code.Symbol | None: ...
+
+    def table_at(self, path: str, language: str, snap: Snapshot) -> _code.SymbolTable | None: ...
 
 __all__ = [
     "COPIES", "GENERATED", "RENAMED_SIMILARITY", "Lost", "MoveSearch", "compatible_kinds", "is_copy",

@@ -10,11 +10,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from memvet import _text
-from memvet._model import Decision, Recall, RecallItem, Status, Verdict
+from memvet._errors import UsageError
+from memvet._model import Decision, Recall, RecallGroup, RecallItem, Status, Verdict
 
-__all__ = ["GROUPS", "check_include", "evidence_note", "frame", "group_recall", "render_blocks"]
+__all__ = ["GROUPS", "check_groups", "check_include", "evidence_note", "frame", "group_recall", "render_blocks"]
 
-GROUPS = ("current", "caution", "history")
+#: The recall groups, in the order they are served and rendered.
+GROUPS: tuple[RecallGroup, ...] = tuple(RecallGroup)
 
 #: Block titles used by the agent adapters (LangChain middleware, LlamaIndex block).
 BLOCK_TITLES = {
@@ -24,27 +26,33 @@ BLOCK_TITLES = {
 }
 
 
-def check_include(include: Iterable[str] | str) -> tuple[str, ...]:
-    """Recall groups as a tuple; one string is one group.
+def check_groups(include: Iterable[str] | str) -> tuple[RecallGroup, ...]:
+    """A selection of recall groups, validated, in the caller's order and
+    without repeats; one string is one group. The one rule every entry
+    point (the ledger, the CLI, the adapters) applies.
 
     Raises:
-        UsageError: An unknown group, a non-string, or no group at all.
+        UsageError: An unknown group, a non-string, or no group at all
+            (a ``ValueError``, which pydantic validators turn into their own).
     """
-    from memvet._errors import UsageError
-
     if isinstance(include, str):
         include = (include,)
     try:
-        groups = tuple(dict.fromkeys(include))
+        names = tuple(dict.fromkeys(include))
     except TypeError:
         raise UsageError(f"include must be a group name or a list of them, got {include!r}") from None
-    unknown = [g for g in groups if g not in GROUPS]
+    known = {g.value: g for g in RecallGroup}
+    unknown = [g for g in names if not isinstance(g, str) or g not in known]
     if unknown:
         raise UsageError(f"unknown recall group(s) {', '.join(map(repr, unknown))}; choose from "
                          f"{', '.join(GROUPS)}")
-    if not groups:
+    if not names:
         raise UsageError(f"include at least one recall group of {', '.join(GROUPS)}")
-    return groups
+    return tuple(dict.fromkeys(known[g] for g in names))
+
+
+#: The name the ledger's own modules use.
+check_include = check_groups
 
 
 def evidence_note(decision: Decision, *, quotes: bool = True) -> str:
@@ -102,15 +110,15 @@ def group_recall(query: str, target: str, scored: Sequence[tuple[Verdict, float]
     if unknown:
         raise ValueError(f"unknown recall group(s): {', '.join(sorted(unknown))}")
     picked = [(v, s) for v, s in scored if v.status.group in wanted][: max(k, 0)]
-    groups: dict[str, list[RecallItem]] = {g: [] for g in GROUPS}
+    groups: dict[RecallGroup, list[RecallItem]] = {g: [] for g in GROUPS}
     for verdict, score in picked:
         item = RecallItem(
             id=verdict.decision.id, claim=verdict.decision.claim, status=verdict.status,
             reason=verdict.reason, score=score, text=frame(verdict), verdict=verdict,
         )
         groups[verdict.status.group].append(item)
-    return Recall(query, target, tuple(groups["current"]), tuple(groups["caution"]),
-                  tuple(groups["history"]))
+    return Recall(query, target, tuple(groups[RecallGroup.CURRENT]), tuple(groups[RecallGroup.CAUTION]),
+                  tuple(groups[RecallGroup.HISTORY]))
 
 
 def render_blocks(recall: Recall, *, max_chars: int | None = None) -> str:

@@ -165,7 +165,7 @@ def _codes(evidence: Sequence[EvidenceText]) -> list[_Code]:
 _STOP = frozenset({
     "the", "and", "for", "with", "that", "this", "not", "are", "was", "from", "its", "when", "into", "than",
     "then", "has", "have", "only", "also", "but", "any", "all", "both", "each", "every", "other", "some",
-    "one", "two", "its", "their", "them", "they", "there", "which", "while", "what", "who", "whose", "where",
+    "one", "two", "their", "them", "they", "there", "which", "while", "what", "who", "whose", "where",
     "will", "would", "can", "could", "should", "must", "may", "does", "did", "done", "being", "been", "were",
     "first", "last", "before", "after", "over", "falls", "fall", "falling", "back", "takes", "take", "prefers",
     "precedence", "followed", "returns", "return", "uses", "use", "used", "calls", "call", "called", "default",
@@ -523,7 +523,7 @@ _NOT = re.compile(r"\b([A-Z][\w$]*) (?:is not an?|isn't an?|does not (?:subclass
 
 
 def _bases(code: _Code, name: str) -> tuple[list[str], str] | None:
-    for i, (first, last) in enumerate(code.logical):
+    for first, last in code.logical:
         text = " ".join(" ".join(code.physical[first:last + 1]).split())
         m = re.match(rf"(?:export\s+)?(?:abstract\s+)?class\s+{re.escape(name)}\b(.*)", text.strip())
         if not m:

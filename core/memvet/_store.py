@@ -1,8 +1,14 @@
-"""The Chroma boundary: collections per namespace, and error translation.
+"""The ledger's records in Chroma: collections per namespace, the journal,
+and the one corrupt-record policy.
 
-Every call into Chroma goes through :func:`translate`, which turns backend
-failures into MemVet's :class:`StoreError` family. An outage is an error,
-never an empty result.
+Every call into Chroma goes through :func:`memvet._chroma.translate` (only
+the call: encoding and decoding stay outside, so a codec bug is never
+reported as a store failure), which turns backend failures into MemVet's
+:class:`StoreError` family. An outage is an error, never an empty result.
+
+Corrupt records (see :func:`_readable`): a read of named records raises
+:class:`CorruptRecordError`; a listing or search keeps what decodes and
+logs, or hands back to the caller, each record that does not.
 
 A namespace is a collection of its own (``memvet-<namespace>``), plus a
 receipts collection and a journal beside it, so no query ever needs a
@@ -27,34 +33,29 @@ import re
 import threading
 import time
 import uuid
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-
 from memvet import _codec
-from memvet._errors import (
-    AuthenticationError,
-    CorruptRecordError,
-    StoreError,
-    StoreUnavailableError,
-    UsageError,
-)
 from memvet._cache import LRU
+from memvet._chroma import read_through_index_race, reopen_persistent, translate
+from memvet._errors import CorruptRecordError, StoreError, UsageError
 from memvet._lock import LocalLock
 from memvet._model import Decision, Lifecycle, Receipt
 
-__all__ = [
-    "ChromaStore", "Intent", "collection_name", "has_cached_system", "http_client", "is_persistent",
-    "reopen_persistent", "translate",
-]
+__all__ = ["ChromaStore", "Intent", "collection_name"]
 
 log = logging.getLogger(__name__)
 
 _BATCH = 5000
 
 
-_SAFE_NAMESPACE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,179}")
+#: Used as is in a collection name; it ends with a letter or digit, as
+#: Chroma requires of a name (``team-`` is hashed like any other).
+_SAFE_NAMESPACE = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9_-]{0,178}[A-Za-z0-9])?")
+#: The tail :func:`collection_name` gives a hashed namespace (see there).
+_HASHED_FORM = re.compile(r"(?:.*-)?[0-9a-f]{16}")
 
 
 def collection_name(namespace: str) -> str:
@@ -65,209 +66,28 @@ def collection_name(namespace: str) -> str:
     very long) is cleaned for Chroma's name rules and suffixed with a hash of
     the exact namespace, so ``team a`` and ``team-a`` stay apart, and no
     namespace can name another's ``.receipts`` or ``.journal`` collection.
+
+    A plain namespace in the hashed form (ending in ``-`` and 16 hex digits,
+    or 16 hex digits alone) is refused: used as is, it would name the
+    collection of another namespace (``--namespace <root>-team-c-<hash>``
+    would take ``--team c``'s collection, and every later ``--team c`` call
+    would fail on the owner check).
+
+    Raises:
+        UsageError: An empty namespace, or one in the hashed form.
     """
     if not isinstance(namespace, str) or not namespace.strip():
         raise UsageError(f"invalid namespace {namespace!r}: it must be a non-empty string")
     if _SAFE_NAMESPACE.fullmatch(namespace):
+        if _HASHED_FORM.fullmatch(namespace):
+            raise UsageError(
+                f"invalid namespace {namespace!r}: a name ending in '-' and 16 hex digits is the form MemVet "
+                "gives other namespaces' collections, so it could take one of theirs; choose another name"
+            )
         return f"memvet-{namespace}"
     clean = re.sub(r"[^a-zA-Z0-9_-]+", "-", namespace).strip("-_")[:120].strip("-_")
     digest = hashlib.sha256(namespace.encode("utf-8", "surrogatepass")).hexdigest()[:16]
     return f"memvet-{clean}-{digest}" if clean else f"memvet-{digest}"
-
-
-@contextlib.contextmanager
-def translate(action: str) -> Iterator[None]:
-    """Translate backend errors raised inside the block into StoreError subclasses."""
-    try:
-        yield
-    except StoreError:
-        raise
-    except (ConnectionError, TimeoutError) as exc:
-        raise StoreUnavailableError(f"the ledger server is unreachable ({action}): {exc}") from exc
-    except Exception as exc:
-        # chromadb is imported here, not at module import: it takes 1.5 s to
-        # load, and `memvet --help` or a completion should not pay for it.
-        from chromadb import errors
-
-        if isinstance(exc, (errors.ChromaAuthError, errors.AuthorizationError)):
-            raise AuthenticationError(f"the ledger server refused the request ({action}): {exc}") from exc
-        if isinstance(exc, errors.ChromaError):
-            raise StoreError(f"the ledger store failed while {action}: {exc}") from exc
-        # httpx errors (the HTTP client's transport) are mapped by name so the
-        # core does not import httpx; anything else is an unmapped backend error.
-        name = type(exc).__name__
-        module = type(exc).__module__
-        if module.startswith("httpx") and name in _HTTPX_UNAVAILABLE:
-            raise StoreUnavailableError(f"the ledger server is unreachable ({action}): {exc}") from exc
-        if module.startswith("httpx") and name == "HTTPStatusError":
-            status = getattr(getattr(exc, "response", None), "status_code", 0)
-            if status in (401, 403):
-                raise AuthenticationError(
-                    f"the ledger server refused the credentials ({action}): HTTP {status}"
-                ) from exc
-            raise StoreError(f"the ledger server answered HTTP {status} while {action}") from exc
-        # AttributeError and KeyError: Chroma's Python layer over a system that
-        # another thread was tearing down ('RustBindingsAPI' object has no
-        # attribute 'bindings'); seen before the per-store lock, kept mapped.
-        if isinstance(exc, (ValueError, TypeError, KeyError, AttributeError, IndexError, OSError, RuntimeError)):
-            raise StoreError(f"the ledger store failed while {action}: {exc}") from exc
-        raise
-
-
-_HTTPX_UNAVAILABLE = {
-    "ConnectError", "ConnectTimeout", "ReadTimeout", "WriteTimeout", "PoolTimeout",
-    "RemoteProtocolError", "ReadError", "WriteError", "NetworkError", "TimeoutException",
-}
-
-
-#: Chroma's server builds a collection's vector index while writes arrive, and
-#: a query that reaches the index in the middle of that fails with "Error
-#: creating hnsw segment reader" (chroma 1.5.9: one run in six to ten of
-#: four processes writing a fresh namespace at once). The same query asked a moment
-#: later answers. These are the pauses between tries (1.6 s in all); a reader
-#: still failing after them is reported as the store error it is.
-INDEX_RACE_PAUSES = (0.02, 0.05, 0.1, 0.2, 0.4, 0.8)
-
-
-def _is_index_race(exc: StoreError) -> bool:
-    from chromadb import errors
-
-    cause = exc.__cause__
-    return isinstance(cause, errors.InternalError) and "hnsw segment reader" in str(cause)
-
-
-def _read_through_index_race(action: str, read: Callable[[], Any]) -> Any:
-    """``read()`` under :func:`translate`, asked again while Chroma's vector
-    index is being built. Only reads come through here: asking twice changes
-    nothing."""
-    for pause in INDEX_RACE_PAUSES:
-        try:
-            with translate(action):
-                return read()
-        except StoreError as exc:
-            if not _is_index_race(exc):
-                raise
-            log.info("the ledger's vector index was being built (%s); asking again in %.2f s", exc, pause)
-            time.sleep(pause)
-    with translate(action):
-        return read()
-
-
-def http_client(url: str, token: str | None = None) -> Any:
-    """A Chroma ``HttpClient`` for ``http(s)://host:port``, sending ``token``
-    as a bearer token (for a reverse proxy that checks it).
-
-    Raises:
-        UsageError: A malformed URL.
-        StoreUnavailableError: Nothing answers there.
-        AuthenticationError: The server refused the token (or its absence).
-    """
-    from urllib.parse import urlsplit
-
-    from chromadb.config import Settings
-
-    parts = urlsplit(url if "://" in url else f"http://{url}")
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise UsageError(f"invalid server URL {url!r}; expected http://HOST:PORT")
-    try:
-        port = parts.port or (443 if parts.scheme == "https" else 8000)
-    except ValueError as exc:
-        raise UsageError(f"invalid server URL {url!r}: {exc}") from exc
-    headers = {"Authorization": f"Bearer {token}"} if token else None
-    try:
-        with translate(f"connecting to {url}"):
-            import chromadb
-
-            return chromadb.HttpClient(host=parts.hostname, port=port, ssl=parts.scheme == "https",
-                                       headers=headers, settings=Settings(anonymized_telemetry=False))
-    except AuthenticationError as exc:
-        raise AuthenticationError(
-            f"the ledger server at {url} refused the credentials ({'a wrong token' if token else 'no token'} "
-            f"sent): {exc.__cause__}; pass the team's token (--token, or token=...)"
-        ) from exc
-    except StoreError as exc:
-        chain = _chain(exc.__cause__)
-        # Chroma's messages and HTTP statuses only, never our own message:
-        # it holds the URL, whose port may well read 40125 (which once made
-        # an unreachable server "refuse the credentials").
-        if any("Could not connect" in str(e) for e in chain):
-            raise StoreUnavailableError(f"the ledger server at {url} is unreachable") from exc
-        status = next((code for e in chain if (code := _http_status(e)) in (401, 403)), 0)
-        if status:
-            raise AuthenticationError(f"the ledger server at {url} refused the credentials: HTTP {status}") from exc
-        raise
-
-
-def _chain(exc: BaseException | None) -> list[BaseException]:
-    """``exc`` and the exceptions it was raised from or while handling:
-    Chroma re-raises an HTTP 401 with an empty body as ``ValueError('')``."""
-    out: list[BaseException] = []
-    while exc is not None and exc not in out:
-        out.append(exc)
-        exc = exc.__cause__ or exc.__context__
-    return out
-
-
-def _http_status(exc: BaseException) -> int:
-    """The HTTP status of an httpx ``HTTPStatusError`` (0 for anything else)."""
-    if type(exc).__name__ != "HTTPStatusError":
-        return 0
-    return int(getattr(getattr(exc, "response", None), "status_code", 0) or 0)
-
-
-#: Chroma keeps one system per folder in class-level dictionaries of
-#: ``SharedSystemClient``, shared by every client of the process; creating or
-#: reopening a ``PersistentClient`` from two threads at once races on them
-#: (``KeyError``, "Could not connect to tenant", a half-built system whose
-#: bindings are missing). Every creation and reopen holds this lock.
-CLIENT_LOCK = threading.RLock()
-
-
-def persistent_client(folder: str, settings: Any) -> Any:
-    """A ``PersistentClient`` on ``folder``, created under :data:`CLIENT_LOCK`."""
-    import chromadb
-
-    with CLIENT_LOCK, translate("opening the local ledger"):
-        return chromadb.PersistentClient(path=folder, settings=settings)
-
-
-def reopen_persistent(client: Any) -> Any:
-    """A fresh ``PersistentClient`` on the same folder as ``client``.
-
-    Chroma keeps one in-memory system (and HNSW index) per folder and
-    process; after another process wrote, that copy is stale: queries miss
-    the new vectors, and a write from it loses vectors. This drops the
-    process's cached system for the folder (without stopping it, so objects
-    still holding it keep working) and builds a new one from disk.
-    """
-    import chromadb
-    from chromadb.api.shared_system_client import SharedSystemClient
-
-    with CLIENT_LOCK, translate("reopening the local ledger"):
-        settings = client.get_settings()
-        ident = getattr(client, "_identifier", None)
-        if ident is not None:
-            SharedSystemClient._identifier_to_system.pop(ident, None)
-            SharedSystemClient._identifier_to_refcount.pop(ident, None)
-        return chromadb.PersistentClient(path=settings.persist_directory, settings=settings)
-
-
-def has_cached_system(path: str) -> bool:
-    """True when this process already holds Chroma's system for ``path``
-    (a new ``PersistentClient`` there would reuse it, stale or not)."""
-    from chromadb.api.shared_system_client import SharedSystemClient
-
-    with CLIENT_LOCK:
-        return path in SharedSystemClient._identifier_to_system
-
-
-def is_persistent(client: Any) -> bool:
-    """True for an embedded ``PersistentClient`` (the one that needs a lock)."""
-    try:
-        settings = client.get_settings()
-    except Exception:  # a fake or foreign client: not ours to lock
-        return False
-    return bool(getattr(settings, "is_persistent", False)) and bool(getattr(settings, "persist_directory", ""))
 
 
 @dataclass(frozen=True)
@@ -327,7 +147,7 @@ class Intent:
         except CorruptRecordError:
             raise
         except (ValueError, KeyError, TypeError) as exc:
-            raise CorruptRecordError(f"journal entry {intent_id}: cannot decode ({exc})") from exc
+            raise CorruptRecordError(f"journal entry {intent_id}: cannot decode ({exc})", intent_id) from exc
 
 
 _F = TypeVar("_F", bound=Callable[..., Any])
@@ -342,6 +162,28 @@ def _serialized(method: _F) -> _F:
             return method(self, *args, **kwargs)
 
     return wrapper  # type: ignore[return-value]
+
+
+_T = TypeVar("_T")
+
+
+def _readable(rows: Iterable[tuple[Any, ...]], decode: Callable[..., _T], action: str,
+              bad: list[CorruptRecordError] | None = None) -> list[_T]:
+    """The one corrupt-record policy of a listing or a search: every record
+    that decodes, in order; each one that does not is collected in ``bad``
+    when the caller reports them (``check``, ``export``), else logged as a
+    warning naming the record. A read of named records (``get_decisions``)
+    raises instead: the caller asked for that record."""
+    out = []
+    for row in rows:
+        try:
+            out.append(decode(*row))
+        except CorruptRecordError as exc:
+            if bad is not None:
+                bad.append(exc)
+            else:
+                log.warning("skipping a corrupt record while %s: %s", action, exc)
+    return out
 
 
 #: In server mode an unfinished intent younger than this may belong to a
@@ -478,7 +320,7 @@ class ChromaStore:
         found = got.get("embeddings")
         if found is None:
             return {}
-        return {rid: [float(x) for x in vector] for rid, vector in zip(got["ids"], found)}
+        return {rid: [float(x) for x in vector] for rid, vector in zip(got["ids"], found, strict=True)}
 
     # ----------------------------------------------------------------- re-embedding
 
@@ -585,15 +427,18 @@ class ChromaStore:
         with translate("re-reading decisions written during the reembed"):
             before = old.get(include=["documents", "metadatas"])
             after = target.get(include=["documents", "metadatas"])
-        have = {rid: (doc, meta) for rid, doc, meta in zip(after["ids"], after["documents"], after["metadatas"])}
+        have = {rid: (doc, meta)
+                for rid, doc, meta in zip(after["ids"], after["documents"], after["metadatas"], strict=True)}
         changed = [(rid, doc or "", meta) for rid, doc, meta in
-                   zip(before["ids"], before["documents"], before["metadatas"]) if have.get(rid) != (doc, meta)]
+                   zip(before["ids"], before["documents"], before["metadatas"], strict=True)
+                   if have.get(rid) != (doc, meta)]
         if not changed:
             return
         log.warning("bringing %d decision(s) written during the reembed across", len(changed))
+        vectors = embed([c[1] for c in changed])
         with translate("writing decisions written during the reembed"):
             target.upsert(ids=[c[0] for c in changed], documents=[c[1] for c in changed],
-                          metadatas=[c[2] for c in changed], embeddings=embed([c[1] for c in changed]))
+                          metadatas=[c[2] for c in changed], embeddings=vectors)
 
     # ----------------------------------------------------------------- freshness and writes
 
@@ -645,21 +490,39 @@ class ChromaStore:
     def apply(self, intent: Intent, *, journaled: bool = True) -> None:
         """Carry out one act: journal it, write it, then clear the journal.
 
-        ``journaled=False`` is for a plain new decision: its record already
-        holds everything its receipt says (author, time, commit), so a crash
-        before the receipt loses nothing and two round trips are saved.
+        Every act of the ledger is journaled, a plain record too: a full disk
+        once made Chroma raise on a decision's ``add`` after the record had
+        landed (its log written, the compaction failed), and the receipt
+        that followed was never written. With the act in the journal, the
+        next write (or :meth:`replay`) finishes it, receipt included.
+
+        ``journaled=False`` writes without the journal (tests use it to
+        stage a half-done act by hand).
+
+        Raises:
+            StoreError: A write failed. Its message says that the act may be
+                half done and that the next write, or ``memvet repair``,
+                finishes it (or finds nothing to finish).
         """
         if not journaled:
             self._carry_out(intent)
             return
-        with translate("journaling a change"):
-            self.journal.add(ids=[intent.id], documents=[intent.to_json()], embeddings=[[1.0]],
-                             metadatas=[{"schema": _codec.SCHEMA_VERSION, "kind": "intent", "act": intent.act,
-                                         "at": float(intent.at)}])
-        self._step("journaled")
-        self._carry_out(intent)
-        with translate("clearing the journal"):
-            self.journal.delete(ids=[intent.id])
+        entry = intent.to_json()
+        meta = {"schema": _codec.SCHEMA_VERSION, "kind": "intent", "act": intent.act, "at": float(intent.at)}
+        try:
+            with translate("journaling a change"):
+                self.journal.add(ids=[intent.id], documents=[entry], embeddings=[[1.0]], metadatas=[meta])
+            self._step("journaled")
+            self._carry_out(intent)
+            with translate("clearing the journal"):
+                self.journal.delete(ids=[intent.id])
+        except StoreError as exc:
+            # The same class (an outage stays StoreUnavailableError), told
+            # what happens next: the journal holds the act, or nothing landed.
+            raise type(exc)(
+                f"{exc}; the {intent.act} did not complete: once the store works again, the next write or "
+                "`memvet repair` finishes it from the journal, or finds that nothing was written"
+            ) from exc
 
     def _carry_out(self, intent: Intent, *, replaying: bool = False) -> None:
         if intent.add is not None:
@@ -684,12 +547,8 @@ class ChromaStore:
         self._fresh()
         with translate("reading the journal"):
             got = self.journal.get(include=["documents"])
-        out = []
-        for iid, doc in zip(got["ids"], got.get("documents") or [None] * len(got["ids"])):
-            try:
-                out.append(Intent.from_json(iid, doc))
-            except CorruptRecordError as exc:
-                log.warning("%s", exc)
+        docs = got.get("documents") or [None] * len(got["ids"])
+        out = _readable(zip(got["ids"], docs, strict=True), Intent.from_json, "reading the journal")
         out.sort(key=lambda i: (i.at, i.id))
         return out
 
@@ -721,28 +580,24 @@ class ChromaStore:
 
     @_serialized
     def add_decision(self, decision: Decision, embedding: Sequence[float]) -> None:
+        meta = _codec.decision_metadata(decision)
         with translate("writing a decision"):
-            self.decisions.add(
-                ids=[decision.id], documents=[decision.claim], embeddings=[list(embedding)],
-                metadatas=[_codec.decision_metadata(decision)],
-            )
+            self.decisions.add(ids=[decision.id], documents=[decision.claim], embeddings=[list(embedding)],
+                               metadatas=[meta])
 
     @_serialized
     def replace_decision(self, decision: Decision) -> None:
         """Rewrite a decision's metadata (lifecycle, anchors, counters)."""
+        meta = _codec.lifecycle_update(decision)
         with translate("updating a decision"):
-            self.decisions.update(ids=[decision.id], metadatas=[_codec.lifecycle_update(decision)])
+            self.decisions.update(ids=[decision.id], metadatas=[meta])
 
-    def _decode(self, got: dict[str, Any]) -> tuple[list[Decision], list[CorruptRecordError]]:
-        out, bad = [], []
+    @staticmethod
+    def _decode(got: dict[str, Any], action: str,
+                bad: list[CorruptRecordError] | None = None) -> list[Decision]:
         docs = got.get("documents") or [None] * len(got["ids"])
         metas = got.get("metadatas") or [None] * len(got["ids"])
-        for rid, doc, meta in zip(got["ids"], docs, metas):
-            try:
-                out.append(_codec.decision_from_record(rid, doc, meta))
-            except CorruptRecordError as exc:
-                bad.append(exc)
-        return out, bad
+        return _readable(zip(got["ids"], docs, metas, strict=True), _codec.decision_from_record, action, bad)
 
     @_serialized
     def get_decisions(self, ids: Sequence[str]) -> list[Decision]:
@@ -751,7 +606,8 @@ class ChromaStore:
         self._fresh()
         with translate("reading decisions"):
             got = self.decisions.get(ids=list(ids), include=["documents", "metadatas"])
-        found, bad = self._decode(got)
+        bad: list[CorruptRecordError] = []
+        found = self._decode(got, "reading decisions", bad)
         if bad:
             raise bad[0]
         return found
@@ -766,9 +622,7 @@ class ChromaStore:
         while True:
             with translate("listing decisions"):
                 got = self.decisions.get(include=["documents", "metadatas"], limit=_BATCH, offset=offset)
-            found, broken = self._decode(got)
-            out.extend(found)
-            bad.extend(broken)
+            out.extend(self._decode(got, "listing decisions", bad))
             if len(got["ids"]) < _BATCH:
                 return out, bad
             offset += _BATCH
@@ -784,8 +638,7 @@ class ChromaStore:
         self._fresh()
         with translate("filtering decisions"):
             got = self.decisions.get(where=where, include=["documents", "metadatas"])
-        found, _bad = self._decode(got)
-        return found
+        return self._decode(got, "filtering decisions")
 
     def with_any(self, key: str, values: Sequence[str]) -> list[Decision]:
         """Decisions whose list metadata ``key`` contains any of ``values``."""
@@ -866,18 +719,15 @@ class ChromaStore:
         records (a broad one makes Chroma scan; see :mod:`memvet._filter`).
         """
         self._fresh()
-        got = _read_through_index_race("querying the ledger", lambda: self.decisions.query(
+        got = read_through_index_race("querying the ledger", lambda: self.decisions.query(
             query_embeddings=[list(embedding)], n_results=max(n, 1), where=where,
             include=["documents", "metadatas", "distances"],
         ))
-        out = []
-        for rid, doc, meta, dist in zip(got["ids"][0], got["documents"][0], got["metadatas"][0],
-                                        got["distances"][0]):
-            try:
-                out.append((_codec.decision_from_record(rid, doc, meta), 1.0 - float(dist)))
-            except CorruptRecordError as exc:
-                log.warning("skipping a corrupt record in recall: %s", exc)
-        return out
+        def scored(rid: str, doc: str | None, meta: Any, dist: float) -> tuple[Decision, float]:
+            return _codec.decision_from_record(rid, doc, meta), 1.0 - float(dist)
+
+        rows = zip(got["ids"][0], got["documents"][0], got["metadatas"][0], got["distances"][0], strict=True)
+        return _readable(rows, scored, "querying the ledger")
 
     @_serialized
     def nearest_where(self, embedding: Sequence[float], where: dict[str, Any],
@@ -893,36 +743,32 @@ class ChromaStore:
         import numpy as np
 
         self._fresh()
-        ids = _read_through_index_race("filtering the ledger", lambda: self.decisions.get(
+        ids = read_through_index_race("filtering the ledger", lambda: self.decisions.get(
             where=where, limit=limit + 1, include=[]))["ids"]
         if len(ids) > limit:
             return None
         if not ids:
             return []
-        got = _read_through_index_race("filtering the ledger", lambda: self.decisions.get(
+        got = read_through_index_race("filtering the ledger", lambda: self.decisions.get(
             ids=list(ids), include=["embeddings", "documents", "metadatas"]))
         ids = got["ids"]
         vectors = np.asarray(got["embeddings"], dtype=np.float64)
         q = np.asarray(list(embedding), dtype=np.float64)
         norms = np.linalg.norm(vectors, axis=1) * (np.linalg.norm(q) or 1.0)
         sims = (vectors @ q) / np.where(norms == 0, 1.0, norms)
-        out = []
-        for i in np.argsort(-sims, kind="stable"):
-            try:
-                decision = _codec.decision_from_record(ids[i], got["documents"][i], got["metadatas"][i])
-            except CorruptRecordError as exc:
-                log.warning("skipping a corrupt record in recall: %s", exc)
-                continue
-            out.append((decision, float(sims[i])))
-        return out
+        def scored(i: int) -> tuple[Decision, float]:
+            return _codec.decision_from_record(ids[i], got["documents"][i], got["metadatas"][i]), float(sims[i])
+
+        return _readable(((int(i),) for i in np.argsort(-sims, kind="stable")), scored, "filtering the ledger")
 
     # ----------------------------------------------------------------- receipts
 
     @_serialized
     def add_receipt(self, receipt: Receipt) -> None:
+        meta = _codec.receipt_metadata(receipt)
         with translate("writing a receipt"):
             self.receipts.add(ids=[receipt.id], documents=[f"{receipt.action} {receipt.decision_id}"],
-                              embeddings=[[1.0]], metadatas=[_codec.receipt_metadata(receipt)])
+                              embeddings=[[1.0]], metadatas=[meta])
 
     @_serialized
     def receipts_for(self, decision_id: str | None = None) -> list[Receipt]:
@@ -930,6 +776,6 @@ class ChromaStore:
         where = {"decision_id": decision_id} if decision_id else None
         with translate("reading receipts"):
             got = self.receipts.get(where=where, include=["metadatas"])
-        out = [_codec.receipt_from_record(rid, meta) for rid, meta in zip(got["ids"], got["metadatas"])]
+        out = _readable(zip(got["ids"], got["metadatas"], strict=True), _codec.receipt_from_record, "reading receipts")
         out.sort(key=lambda r: (r.at, r.id))
         return out

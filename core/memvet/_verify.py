@@ -9,7 +9,7 @@ anchor at the winning status.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from memvet._anchors import QUOTE_INTACT, Evidence
 from memvet._git import Snapshot
@@ -30,11 +30,13 @@ UNANCHORED_REASON = "no evidence in the code; unconfirmed"
 class Verifier:
     """Checks decisions at a snapshot, sharing one :class:`Evidence` (and its caches)."""
 
-    def __init__(self, evidence: Evidence) -> None:
+    def __init__(self, evidence: Evidence, *, clock: Callable[[], float] = time.time) -> None:
         self.evidence = evidence
+        #: The time expiry is judged at when a call passes no ``now``.
+        self.clock = clock
 
-    def verdicts(self, decisions: Iterable[Decision], snap: Snapshot,
-                 now: float | None = None) -> list[Verdict]:
+    def verdicts(self, decisions: Iterable[Decision], snap: Snapshot, now: float | None = None, *,
+                 on_verdict: Callable[[Verdict], None] | None = None) -> list[Verdict]:
         """One verdict per decision, in order.
 
         Anchors are checked file by file rather than decision by decision:
@@ -46,24 +48,40 @@ class Verifier:
         Args:
             decisions: What to check, with their effective lifecycle.
             snap: The target.
-            now: The clock, for expiry (seconds since the epoch).
+            now: The time expiry is judged at (seconds since the epoch);
+                default ``clock()``.
+            on_verdict: Called with each verdict the moment its decision's
+                last anchor is checked (decisions without anchors to check
+                first), so a progress bar moves while the batch runs.
         """
-        now = time.time() if now is None else now
+        now = self.clock() if now is None else now
         decisions = list(decisions)
+        out: list[Verdict] = []
+
+        def done(verdict: Verdict) -> Verdict:
+            served = _proposal(verdict)
+            if on_verdict is not None:
+                on_verdict(served)
+            return served
+
         early = [self._without_evidence(d, snap.name, now) for d in decisions]
+        served: dict[int, Verdict] = {i: done(v) for i, v in enumerate(early) if v is not None}  # reported first
         work = sorted(
             (a.path, i, j)
             for i, d in enumerate(decisions) if early[i] is None
             for j, a in enumerate(d.anchors)
         )
+        # One batch: the move search for every missing anchor runs once
+        # (memvet._moves), so verdicts are reported when the batch is done.
         found = self.evidence.check_many([(decisions[i].anchors[j], decisions[i].commit) for _, i, j in work],
                                          snap)
-        checks = {(i, j): check for (_, i, j), check in zip(work, found, strict=True)}
-        return [
-            _proposal(v if v is not None else
-                      self.combine(d, tuple(checks[i, j] for j in range(len(d.anchors))), snap.name, now))
-            for i, (d, v) in enumerate(zip(decisions, early, strict=True))
-        ]
+        checks: dict[tuple[int, int], AnchorCheck] = {
+            (i, j): check for (_, i, j), check in zip(work, found, strict=True)}
+        for i, d in enumerate(decisions):
+            if i not in served:
+                served[i] = done(self.combine(d, tuple(checks[i, j] for j in range(len(d.anchors))), snap.name, now))
+            out.append(served[i])
+        return out
 
     def verdict(self, decision: Decision, snap: Snapshot, now: float | None = None) -> Verdict:
         """The verdict of one decision at ``snap``."""
@@ -111,11 +129,10 @@ class Verifier:
                 return Verdict(decision, status, reason, checks, target)
         raise AssertionError("unreachable: a decision with anchors yields at least one status")
 
-    @staticmethod
-    def _expired(decision: Decision, now: float | None) -> str:
+    def _expired(self, decision: Decision, now: float | None) -> str:
         if not decision.expires_at:
             return ""
-        now = time.time() if now is None else now
+        now = self.clock() if now is None else now
         if now < decision.expires_at:
             return ""
         when = time.strftime("%Y-%m-%d", time.gmtime(decision.expires_at))

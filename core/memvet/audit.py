@@ -26,7 +26,6 @@ rejected) is applied from the commit its receipt was written at.
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import importlib
 import logging
 import time
@@ -37,7 +36,9 @@ from typing import Any
 
 import pygit2
 
+from memvet._anchors import is_text, recorded_file
 from memvet._errors import UsageError
+from memvet._excerpt import body_lines, diff_lines
 from memvet._git import GitRepo
 from memvet._ledger import Ledger
 from memvet._model import (
@@ -562,7 +563,7 @@ def timeline(ledger: Ledger, at: str | None = "HEAD", last: int = 200, *,
     """
     _require_positive(last)
     started = time.perf_counter()
-    parses = ledger.evidence.cache.parses
+    parses = ledger.parses
     chain = _walk(ledger.git, at, last)
     chain.reverse()
     decisions = ledger.decisions()
@@ -591,14 +592,14 @@ def timeline(ledger: Ledger, at: str | None = "HEAD", last: int = 200, *,
             else:
                 todo.append(active[d.id])
         verdicts = {v.decision.id: v for v in
-                    ledger.verifier.verdicts(todo, snap, now=float(commit.commit_time))}
+                    ledger.verdicts(todo, snap, now=float(commit.commit_time))}
         for d in decisions:
             v = verdicts.get(d.id)
             cells.append(TimelineCell(
                 snap.name, index, d.id, v.status.value if v else "", v.reason if v else "",
             ))
     seconds = time.perf_counter() - started
-    parsed = ledger.evidence.cache.parses - parses
+    parsed = ledger.parses - parses
     log.info("timeline: %d decisions x %d commits in %.3f s (%d symbol tables parsed)",
              len(decisions), len(chain), seconds, parsed)
     target = str(chain[-1].id) if chain else ""
@@ -607,27 +608,6 @@ def timeline(ledger: Ledger, at: str | None = "HEAD", last: int = 200, *,
 
 
 # ===================================================================== drift
-
-
-def _lines(data: bytes | None) -> list[str]:
-    """Text lines of a blob; raises UnicodeDecodeError for binary data."""
-    if data is None:
-        return []
-    return data.decode("utf-8").splitlines()
-
-
-def _symbol_lines(ledger: Ledger, name: str, language: str, blob: str | None) -> list[str]:
-    """The lines of symbol ``name`` in blob ``blob`` ([] when either is absent)."""
-    if not blob:
-        return []
-    data = ledger.git.blob_data(blob)
-    if data is None:
-        return []
-    table = ledger.evidence.cache.table(blob, language, lambda: data)
-    sym = table.symbols.get(name)
-    if sym is None:
-        return []
-    return _lines(data)[sym.start_line - 1:sym.end_line]
 
 
 def symbol_diff(ledger: Ledger, check: AnchorCheck, recorded_commit: str, commit: str) -> str:
@@ -649,23 +629,18 @@ def symbol_diff(ledger: Ledger, check: AnchorCheck, recorded_commit: str, commit
     a = check.anchor
     if a.kind not in (AnchorKind.SYMBOL, AnchorKind.FILE):
         return ""
+    evidence = ledger.evidence
     snap = ledger.git.snapshot(commit)
     new_path = check.new_path or a.path
-    new_blob = snap.blob_id(new_path)
-    old_label = f"{a.spec} @ {recorded_commit[:8]}"
-    try:
-        if a.kind is AnchorKind.FILE:
-            old = _lines(ledger.git.blob_data(a.blob_id))
-            new = _lines(ledger.git.blob_data(new_blob) if new_blob else None)
-            new_label = f"{new_path} @ {commit[:8]}"
-        else:
-            new_name = check.new_name or a.name
-            old = _symbol_lines(ledger, a.name, a.language, a.blob_id)
-            new = _symbol_lines(ledger, new_name, a.language, new_blob)
-            new_label = f"{new_path}::{new_name} @ {commit[:8]}"
-    except UnicodeDecodeError:
+    old_data = recorded_file(ledger.git, a, recorded_commit).data
+    new_data = snap.read(new_path)
+    if any(d is not None and not is_text(d) for d in (old_data, new_data)):
         return f"({a.spec}: not text; no diff)"
-    return "\n".join(difflib.unified_diff(old, new, old_label, new_label, lineterm=""))
+    new_name = check.new_name or a.name
+    new_label = f"{new_path} @ {commit[:8]}" if a.kind is AnchorKind.FILE else f"{new_path}::{new_name} @ {commit[:8]}"
+    old = body_lines(evidence, a, old_data) or []
+    new = body_lines(evidence, a, new_data, new_name) or []
+    return "\n".join(diff_lines(old, new, f"{a.spec} @ {recorded_commit[:8]}", new_label))
 
 
 def _first_drift(ledger: Ledger, decision: Decision, at: str | None
@@ -687,7 +662,7 @@ def _first_drift(ledger: Ledger, decision: Decision, at: str | None
     probe = _as_active(decision)
     for n, commit in enumerate(chain, start=1):
         snap = ledger.git.snapshot(str(commit.id))
-        verdict = ledger.verifier.verdict(probe, snap, now=float(commit.commit_time))
+        verdict = ledger.verdicts([probe], snap, now=float(commit.commit_time))[0]
         if verdict.status is not Status.VERIFIED:
             return commit, verdict, n, ""
     return None, None, len(chain), "verified at every commit; the drift is in the working tree or due to expiry"
@@ -796,13 +771,14 @@ def not_revalidated(ledger: Ledger, older_than: timedelta | float = timedelta(da
         ledger: The ledger to audit.
         older_than: Threshold, as a ``timedelta`` or in days.
         at: Where their status is read.
-        now: The clock (seconds since the epoch); default the current time.
+        now: The time ages are measured at (seconds since the epoch);
+            default the ledger's clock.
 
     Returns:
         The decisions, oldest receipt first.
     """
     limit = older_than.total_seconds() if isinstance(older_than, timedelta) else float(older_than) * 86400
-    now = time.time() if now is None else now
+    now = ledger.clock() if now is None else now
     last = _last_receipts(ledger.log())
     out: list[Unrevalidated] = []
     for v in ledger.check(at=at):

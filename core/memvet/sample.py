@@ -190,7 +190,10 @@ def build_sample_history(path: str | Path) -> SampleHistory:
         '    return sum(Decimal(item["price"]) * item["qty"] for item in order["items"])'))
     b.commit("orders: totals in Decimal")
     for n in range(1, 5):
-        b.edit("README.md", lambda t, n=n: t + f"\nRelease note {n}.\n")
+        def add_note(text: str, n: int = n) -> str:
+            return text + f"\nRelease note {n}.\n"
+
+        b.edit("README.md", add_note)
         b.commit(f"README: release note {n}")
     b.history.head = b.history.commits[-1]
     return b.history

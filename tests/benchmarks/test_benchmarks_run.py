@@ -15,9 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
-
-
-from conftest import RepoBuilder  # tests/ is on sys.path (rootdir conftest)
+from _repo import RepoBuilder  # tests/ is on sys.path (the rootdir conftest lives there)
 
 ROOT = Path(__file__).resolve().parents[2]
 BENCH = ROOT / "benchmarks"
@@ -179,6 +177,94 @@ def test_drift_cases_file(history: RepoBuilder, tmp_path: Path) -> None:
     r = _run("drift.py", "--repo", str(history.path), "--cases", str(cases))
     assert r["scored"] == 2
     assert {c["qualname"]: c["memvet"] for c in r["cases"]} == {"Store.save": "holds", "Store.load": "changed"}
+
+
+JAVA_V1 = """\
+package org.demo;
+
+public class Copier {
+    public static void copy(byte[] input, java.io.OutputStream output) {
+        output.write(input);
+    }
+
+    public void start() {
+        Runnable r = new Runnable() {
+            public void run() { copy(null, null); }
+        };
+    }
+}
+"""
+
+
+def _change(kind: str, parent: str, commit: str, path_before: str, name_before: str,
+            path_after: str, name_after: str) -> dict:
+    return {"parentCommitId": parent, "commitId": commit, "commitTime": 0, "changeType": kind,
+            "elementFileBefore": path_before, "elementNameBefore": name_before,
+            "elementFileAfter": path_after, "elementNameAfter": name_after}
+
+
+def test_drift_oracle(tmp_path: Path) -> None:
+    """CodeTracker-style oracle: introduced, an untouched commit, a body
+    change, a parameter change, a source-folder move; one anonymous-class
+    method the oracle names by variable is excluded."""
+    b = RepoBuilder(tmp_path / "oracle-demo")
+    old_path, new_path = "src/java/org/demo/Copier.java", "src/main/java/org/demo/Copier.java"
+    b.write(old_path, "package org.demo;\n\npublic class Copier {\n}\n", dedent=False)
+    c0 = b.commit("root: the class without copy (a root commit is never an unchanged case)")
+    b.write(old_path, JAVA_V1, dedent=False)
+    c1 = b.commit("introduce copy")
+    b.replace(old_path, "public void start() {", "public void start() {\n        int unrelated = 1;")
+    c2 = b.commit("untouched copy")
+    b.replace(old_path, "output.write(input);", "output.write(input);\n        output.flush();")
+    c3 = b.commit("body change")
+    b.replace(old_path, "byte[] input", "final byte[] input")
+    c4 = b.commit("parameter modifier")
+    b.move(old_path, new_path)
+    c5 = b.commit("move source folder")
+    key_old = "src/java/org.demo.Copier#copy(byte[], OutputStream)"
+    key_new = "src/main/java/org.demo.Copier#copy(byte[], OutputStream)"
+    oracle = {
+        "repositoryName": "oracle-demo", "startCommitId": c5, "filePath": new_path, "functionKey": key_new,
+        "expectedChanges": [
+            _change("container change", c4, c5, old_path, key_old, new_path, key_new),
+            _change("parameter change", c3, c4, old_path, key_old, old_path, key_old),
+            _change("body change", c2, c3, old_path, key_old, old_path, key_old),
+            _change("introduced", c0, c1, old_path, key_old, old_path, key_old),
+        ],
+    }
+    anonymous = {
+        "repositoryName": "oracle-demo", "startCommitId": c5, "filePath": new_path,
+        "functionKey": "src/main/java/org.demo.Copier.start.r#run()",
+        "expectedChanges": [_change("introduced", c0, c1, old_path, "src/java/org.demo.Copier.start.r#run()",
+                                    old_path, "src/java/org.demo.Copier.start.r#run()")],
+    }
+    folder = tmp_path / "oracle" / "test"
+    folder.mkdir(parents=True)
+    (folder / "oracle-demo-Copier-copy.json").write_text(json.dumps(oracle))
+    (folder / "oracle-demo-Copier-run.json").write_text(json.dumps(anonymous))
+    (folder / "other-repo-X-y.json").write_text(json.dumps({**oracle, "repositoryName": "other"}))
+    r = _run("drift.py", "--repo", str(b.path), "--oracle", str(tmp_path / "oracle"))
+    truths = sorted((c["truth"], c["memvet"]) for c in r["cases"] if c["truth"])
+    assert truths == [("changed", "changed"), ("changed", "changed"), ("deleted", "deleted"),
+                      ("moved", "moved"), ("unchanged", "holds")]
+    assert [c["qualname"] for c in r["cases"] if c["truth"] == "changed"] == ["Copier.copy(byte[], OutputStream)"] * 2
+    # The anonymous class's run(): its introduction and four later commits.
+    excluded = [c for c in r["cases"] if c["excluded"]]
+    assert len(excluded) == r["excluded"] == 5 and r["oracle_files"] == 2
+    assert all("anonymous or local class" in c["excluded"] for c in excluded)
+    assert r["summary"]["refused_memvet"] == 0 and r["summary"]["accuracy_memvet"] == 1.0
+
+
+def test_drift_oracle_for_another_repository_is_an_error(tmp_path: Path) -> None:
+    b = RepoBuilder(tmp_path / "no-oracle")
+    b.write("README.md", "# demo\n")
+    b.commit("root")
+    (tmp_path / "oracle").mkdir()
+    env = {**os.environ, "ORT_DISABLE_TELEMETRY": "1"}
+    out = subprocess.run([sys.executable, str(BENCH / "drift.py"), "--repo", str(b.path), "--oracle",
+                          str(tmp_path / "oracle")], capture_output=True, text=True, env=env, cwd=ROOT, timeout=110,
+                         check=False)
+    assert out.returncode == 1 and "no CodeTracker oracle for repository 'no-oracle'" in out.stderr
 
 
 def test_contamination(history: RepoBuilder, tmp_path: Path) -> None:
@@ -355,3 +441,36 @@ def test_drift_js_truth_locates_legacy_names_by_text(qualname: str, lines: tuple
     assert drift.js_region(LEGACY_JS.encode(), qualname) == lines
     # `set` sits under `boolHook = {`: its plain name is not located.
     assert drift.js_region(LEGACY_JS.encode(), "set") == "0 declarations of set"
+
+
+@pytest.mark.timeout(300)
+def test_proxy_bench() -> None:
+    """Both proxies answer every read (no timing assertion); needs nginx."""
+    import shutil
+
+    if not (shutil.which("nginx") or os.access("/usr/sbin/nginx", os.X_OK)):
+        if os.environ.get("CI"):
+            pytest.fail("nginx is not installed (apt-get install -y nginx; .ci/run does it)", pytrace=False)
+        pytest.skip("nginx is not installed")
+    env = {**os.environ, "ORT_DISABLE_TELEMETRY": "1", "ANONYMIZED_TELEMETRY": "False"}
+    out = subprocess.run([sys.executable, str(BENCH / "proxy_bench.py"), "--size", "5", "--rounds", "5", "--json"],
+                         capture_output=True, text=True, env=env, cwd=ROOT, timeout=280, check=False)
+    assert out.returncode == 0, out.stderr[-3000:]
+    result = json.loads(out.stdout)
+    assert set(result["proxies"]) == {"shipped (team check)", "path check only"}
+    for ops in result["proxies"].values():
+        for op in ("get", "recall"):
+            assert 0 < ops[op]["p50_ms"] <= ops[op]["p95_ms"]
+    assert all(ratio > 0 for ratio in result["ratio_p50"].values())
+
+
+def test_writes_bench() -> None:
+    """Journaled records against unjournaled ones, and concurrent writers that lose nothing."""
+    out = subprocess.run([sys.executable, str(BENCH / "writes.py"), "--records", "10", "--procs", "2", "--each", "5"],
+                         capture_output=True, text=True, timeout=110, env=os.environ.copy())
+    assert out.returncode == 0, out.stderr
+    part_a, part_b = out.stdout.splitlines()
+    assert part_a.startswith("Part A, 10 records each: journaled p50 ") and "ratio of medians" in part_a
+    assert part_b.startswith("Part B, 2 processes x 5 records at once")
+    assert part_b.endswith("10 of 10 recorded, 10 stored, 10 by id, 10 by vector query, 10 with their receipt, "
+                           "0 acts left in the journal")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import re
+import secrets
 import shutil
 import socket
 import subprocess
@@ -76,8 +77,9 @@ def _stop(proc: subprocess.Popen[bytes]) -> None:
 
 
 @pytest.fixture
-def proxied_mcp(repo, tmp_path: Path) -> Iterator[tuple[str, str]]:
-    """``memvet mcp --http`` on loopback and nginx in front of it: (url, token)."""
+def proxied_mcp(repo, tmp_path: Path) -> Iterator[tuple[str, str, str]]:
+    """``memvet mcp --http`` on loopback and nginx in front of it: (url, the
+    payments team's token, another team's token)."""
     nginx = _nginx()
     mcp_port, proxy_port = _free_port(), _free_port()
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "core"), str(ROOT)]),
@@ -98,8 +100,8 @@ def proxied_mcp(repo, tmp_path: Path) -> Iterator[tuple[str, str]]:
     conf.write_text(conf_text.replace("listen 127.0.0.1:8001;", f"listen 127.0.0.1:{proxy_port};")
                     .replace("server 127.0.0.1:8000;", f"server 127.0.0.1:{_free_port()};")
                     .replace("        location / {\n", location + "\n        location / {\n", 1))
-    token = "t0k3n-" + os.urandom(12).hex()
-    (prefix / "memvet-tokens.map").write_text(f'"Bearer {token}" 1;\n')
+    token, other = secrets.token_urlsafe(32), secrets.token_urlsafe(32)
+    (prefix / "memvet-tokens.map").write_text(f'"Bearer {token}" payments;\n"Bearer {other}" search;\n')
     proxy_log = prefix / "logs" / "stderr.log"
     with proxy_log.open("wb") as err:
         proxy = subprocess.Popen([nginx, "-p", str(prefix), "-c", str(conf), "-g",
@@ -109,18 +111,21 @@ def proxied_mcp(repo, tmp_path: Path) -> Iterator[tuple[str, str]]:
         _wait(lambda: socket.create_connection(("127.0.0.1", mcp_port), timeout=1).close() is None, server,
               server_log)
         _wait(lambda: httpx.get(url, timeout=2).status_code == 401, proxy, proxy_log, timeout=30)
-        yield url, token
+        yield url, token, other
     finally:
         _stop(proxy)
         _stop(server)
 
 
-async def test_mcp_through_the_token_proxy(proxied_mcp: tuple[str, str]) -> None:
-    url, token = proxied_mcp
+async def test_mcp_through_the_token_proxy(proxied_mcp: tuple[str, str, str]) -> None:
+    url, token, other_team = proxied_mcp
     refused = httpx.post(url, json={"jsonrpc": "2.0", "id": 1, "method": "ping"}, timeout=10)
     assert refused.status_code == 401
     wrong = httpx.post(url, json={}, headers={"Authorization": "Bearer nope"}, timeout=10)
     assert wrong.status_code == 401
+    elsewhere = httpx.post(url, json={"jsonrpc": "2.0", "id": 1, "method": "ping"},
+                           headers={"Authorization": f"Bearer {other_team}"}, timeout=10)
+    assert elsewhere.status_code == 403
 
     async with httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"},
                                   timeout=httpx2.Timeout(30, read=120)) as http, \

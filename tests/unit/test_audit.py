@@ -104,9 +104,11 @@ def test_timeline_shows_when_each_decision_changed(repo, ledger):
         seen.append(len(items))
         return items
 
+    started = time.perf_counter()
     tl = audit.timeline(ledger, last=50, progress=progress)
+    took = time.perf_counter() - started
     assert seen == [4]
-    assert [c.sha for c in tl.commits][0] == first and tl.commits[2].sha == rewrite
+    assert tl.commits[0].sha == first and tl.commits[2].sha == rewrite
     assert tl.target == tl.commits[-1].sha
     assert [d.id for d in tl.decisions] == [saved, loaded]
     grid = tl.grid()
@@ -115,7 +117,7 @@ def test_timeline_shows_when_each_decision_changed(repo, ledger):
     assert grid[1] == ["", "verified", "verified", "verified"]
     cell = next(c for c in tl.cells if c.decision_id == saved and c.commit == rewrite)
     assert cell.status == "stale" and "changed" in cell.reason and cell.index == 2
-    assert tl.seconds >= 0
+    assert 0 < tl.seconds <= took  # the time of this call, measured inside it
 
 
 def test_timeline_reuses_the_content_addressed_cache(repo, ledger):
@@ -374,15 +376,19 @@ def test_chains_follow_supersedes_and_keep_lone_rejections(repo, ledger):
     assert second.status == "rejected" and second.head.reason == "it deadlocked"
 
 
-def test_not_revalidated_uses_the_newest_receipt(repo, ledger):
+def test_not_revalidated_uses_the_newest_receipt(repo, open_ledger, clock):
+    ledger = open_ledger(clock=clock)
     old = ledger.record("Orders are appended as JSON lines", [SAVE]).id
     fresh = ledger.record("Orders load line by line", [LOAD]).id
     gone = ledger.record("Wrap every save in a global lock").id
     ledger.reject(gone, reason="it deadlocked")
-    time.sleep(0.2)
+    clock.advance(0.2)
     ledger.revalidate(fresh, reason="still true")
     revalidated_at = ledger.history(fresh)[-1].at
-    assert audit.not_revalidated(ledger) == []  # everything is seconds old
+    assert revalidated_at == clock()  # receipts carry the ledger's clock
+    assert audit.not_revalidated(ledger) == []  # by the ledger's clock, nothing is old
+    clock.advance(86400 - 0.1)  # a day and 0.1 s after the records, 0.1 s short of a day after revalidating
+    assert [r.id for r in audit.not_revalidated(ledger, 1)] == [old]
     rows = audit.not_revalidated(ledger, timedelta(days=30), now=revalidated_at + 30 * 86400 - 0.1)
     assert [r.id for r in rows] == [old]  # fresh is 0.1 s short of 30 days; rejected never counts
     assert rows[0].last_action == "record" and rows[0].age_days > 30

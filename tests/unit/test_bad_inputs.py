@@ -325,13 +325,14 @@ def test_submodules_are_repositories_of_their_own(repo, ledger, tmp_path):
     keep = ledger.record("already here")
     for spec in ("vendor/other/lib.py::f", "vendor/other/lib.py", "vendor/other"):
         with pytest.raises((memvet.PathOutsideRepositoryError, memvet.AnchorNotFoundError),
-                           match="submodule|no such file"):
+                           match=r"submodule|no such file"):
             ledger.record("about the vendored lib", [spec])
     assert [d.id for d in ledger.decisions()] == [keep.id]
     gitmodules = ledger.record("vendored via a submodule", [".gitmodules"])
     assert ledger.verify(gitmodules.id, at="HEAD").status is Status.VERIFIED
 
 
+@pytest.mark.slow
 def test_repository_path_with_spaces_and_non_ascii(repo, tmp_path):
     sample = repo.read("shop/store.py")
     repo = type(repo)(tmp_path / "my repo ünïcödé 🧪")
@@ -378,6 +379,7 @@ def _read_only_run(folder: Path, args: list[str], cwd: Path) -> subprocess.Compl
     return out
 
 
+@pytest.mark.slow
 def test_read_only_ledger_folder(repo):
     ledger = memvet.Ledger.open(repo.path, embedding=memvet.HashingEmbedder())
     rec = ledger.record("checksum", ["shop/store.py::checksum"])

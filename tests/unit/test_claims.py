@@ -14,14 +14,13 @@ import re
 from pathlib import Path
 
 import pytest
+from _cli import record as cli_record
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import memvet
 from memvet import Status, TermKind
 from memvet._claims import EvidenceText, bind, claim_terms, code_tokens, find_quote
-from test_cli import env, run  # noqa: F401  (the CLI fixtures)
-from test_cli import record as cli_record
 
 CACHE = '''\
 """A tiny cache."""
@@ -145,9 +144,9 @@ def test_names_that_exist_elsewhere_in_the_repository_bind(cached):
     # SAMPLE_STORE's OrderStore.save is not anchored, but it exists; so does the path.
     rec = cached.record("LRU.put is unrelated to OrderStore.save in shop/store.py", ["app/cache.py::LRU.put"])
     assert rec.outcome == "recorded"
-    with pytest.raises(memvet.UnboundClaimError, match="OrderStore.delete"):
+    with pytest.raises(memvet.UnboundClaimError, match=r"OrderStore\.delete"):
         cached.record("LRU.put is called by OrderStore.delete", ["app/cache.py::LRU.put"])
-    with pytest.raises(memvet.UnboundClaimError, match="shop/missing.py"):
+    with pytest.raises(memvet.UnboundClaimError, match=r"shop/missing\.py"):
         cached.record("LRU.put is tested in shop/missing.py", ["app/cache.py::LRU.put"])
 
 
@@ -226,7 +225,7 @@ def test_a_claim_made_of_terms_copied_from_its_code_is_never_refused(data):
     chosen = data.draw(st.lists(st.sampled_from(pieces), min_size=1, max_size=6))
     filler = data.draw(st.lists(st.sampled_from(["the", "oldest entry", "is kept", "then", "so that", "and"]),
                                 min_size=len(chosen), max_size=len(chosen)))
-    claim = " ".join(f"{f} {c}" for f, c in zip(filler, chosen))
+    claim = " ".join(f"{f} {c}" for f, c in zip(filler, chosen, strict=True))
     assert bind(claim, [EvidenceText("x.py::f", span, ("f",))]) == []
 
 

@@ -9,33 +9,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from _cli import record
 from click.testing import CliRunner
 
 from memvet.cli import cli
-
-
-@pytest.fixture
-def env(tmp_path):
-    return {"MEMVET_EMBEDDING": "hashing", "MEMVET_LEDGER": str(tmp_path / "ledger")}
-
-
-@pytest.fixture
-def run(repo, env, monkeypatch):
-    """Invoke the CLI inside the repo with a temp ledger and the test embedding."""
-    monkeypatch.chdir(repo.path)
-
-    def invoke(*args: str, code: int | None = 0, extra: dict[str, str] | None = None, input: str | None = None):
-        result = CliRunner().invoke(cli, list(args), env={**env, **(extra or {})}, input=input,
-                                    catch_exceptions=False)
-        if code is not None:
-            assert result.exit_code == code, (result.exit_code, result.stdout, result.stderr)
-        return result
-
-    return invoke
-
-
-def record(run, *args: str) -> str:
-    return json.loads(run("record", *args, "--json").stdout)["id"]
 
 
 def test_record_prints_the_id_and_json_shape(run):
@@ -161,6 +138,7 @@ def test_bad_embedding_setting(run, monkeypatch):
     assert result.exit_code == 2 and "MEMVET_EMBEDDING" in result.stderr
 
 
+@pytest.mark.slow
 def test_subprocess_exit_codes(repo, tmp_path):
     env = {**os.environ, "MEMVET_EMBEDDING": "hashing", "MEMVET_LEDGER": str(tmp_path / "ledger")}
     cmd = [sys.executable, "-m", "memvet"]

@@ -6,8 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
-
-from test_cli import env, record, run  # noqa: F401  (fixtures and helper shared with the CLI contract tests)
+from _cli import record
 
 pytestmark = pytest.mark.timeout(300)
 

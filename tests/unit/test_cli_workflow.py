@@ -10,11 +10,11 @@ import re
 from io import StringIO
 
 import pytest
+from _cli import record
 from click.testing import CliRunner
 
 import memvet
 from memvet.cli import cli
-from test_cli import env, record, run  # noqa: F401  (fixtures and helper shared with the CLI contract tests)
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -50,7 +50,7 @@ def statuses(out: str) -> dict[str, str]:
 
 
 def test_since_reports_what_the_range_changed(run, history):
-    ids, (c0, c1, c2) = history
+    ids, (c0, c1, _c2) = history
     data = json.loads(run("check", "--since", c1, "--json", code=1).stdout)
     assert {d["id"] for d in data["decisions"]} == {ids["readme"]}
     item = data["decisions"][0]
@@ -68,7 +68,7 @@ def test_since_reports_what_the_range_changed(run, history):
 
 
 def test_since_gates_only_on_the_range(run, history, repo):
-    ids, (c0, c1, c2) = history
+    _ids, (_c0, c1, _c2) = history
     run("check", code=1)  # drift from long ago fails a plain check ...
     out = run("check", "--since", "HEAD", code=0)  # ... but not a range that did not cause it
     assert "no decision rests on what changed" in out.stdout
@@ -81,7 +81,7 @@ def test_since_gates_only_on_the_range(run, history, repo):
 
 
 def test_since_uses_the_merge_base_and_sees_late_decisions_and_renames(run, history, repo):
-    ids, (c0, c1, c2) = history
+    ids, (_c0, c1, _c2) = history
     repo.git("checkout", "-q", "-b", "feature", c1)
     repo.move("shop/store.py", "shop/orders.py")
     repo.commit("move the store")
@@ -98,7 +98,7 @@ def test_since_uses_the_merge_base_and_sees_late_decisions_and_renames(run, hist
 
 
 def test_check_formats(run, history):
-    ids, (c0, c1, c2) = history
+    ids, (c0, _c1, _c2) = history
     gh = run("check", "--since", c0, "--format", "github", code=1).stdout.splitlines()
     errors = [line for line in gh if line.startswith("::error ")]
     assert len(errors) == 2
@@ -153,13 +153,40 @@ def test_progress_bar_only_on_a_terminal(run, history, monkeypatch):
     monkeypatch.setattr(cli_module, "PROGRESS_MIN_DECISIONS", 1)
     run("check", code=1)
     assert "checking decisions" in screen.getvalue()
-    ids, (c0, _, _) = history
+    _ids, (c0, _, _) = history
     run("check", "--since", c0, code=1)
     monkeypatch.setattr(cli_module, "PROGRESS_MIN_DECISIONS", 10_000)
     screen.truncate(0)
     screen.seek(0)
     run("check", code=1)
     assert screen.getvalue() == ""
+
+
+def test_progress_bar_advances_once_per_decision(run, history, monkeypatch):
+    """The bar counts verdicts as they are made: N of N at the end of a check
+    of N decisions, and 2N of 2N for --since (the target and the range's start)."""
+    from rich.console import Console
+
+    import memvet.cli as cli_module
+
+    seen: list[tuple[float, float | None]] = []
+    real_progress = __import__("rich.progress", fromlist=["Progress"]).Progress
+
+    class Watched(real_progress):  # a real bar that remembers where its task ended
+        def stop(self) -> None:
+            seen.extend((t.completed, t.total) for t in self.tasks)
+            super().stop()
+
+    monkeypatch.setattr("rich.progress.Progress", Watched)
+    screen = StringIO()
+    monkeypatch.setattr(cli_module, "_console", lambda: Console(file=screen, force_terminal=True, width=100))
+    monkeypatch.setattr(cli_module, "PROGRESS_MIN_DECISIONS", 1)
+    run("check", code=1)
+    assert seen == [(5, 5)]
+    _ids, (c0, _, _) = history
+    seen.clear()
+    run("check", "--since", c0, code=1)
+    assert seen == [(10, 10)]
 
 
 # ===================================================================== recall by path
@@ -187,7 +214,7 @@ def test_recall_touching(run, history, repo, monkeypatch):
 
 
 def test_recall_diff(run, history, repo):
-    ids, (c0, c1, c2) = history
+    ids, (_c0, c1, _c2) = history
     assert "no decision rests on what you touch (changed since HEAD)" in run("recall", "--diff").stdout
     repo.replace("shop/store.py", "self.path = path", "self.path = str(path)")
     data = json.loads(run("recall", "--diff", "--json").stdout)
@@ -256,7 +283,7 @@ def test_git_failures_in_ranges_are_repository_errors(ledger):
 
     from memvet._about import merge_base
 
-    assert merge_base(ledger, "HEAD", ledger.snapshot("HEAD")) == str(ledger.git.head_commit().id)
+    assert merge_base(ledger.git, "HEAD", ledger.snapshot("HEAD")) == str(ledger.git.head_commit().id)
 
     class FailingRepo:
         def merge_base(self, *_args):
@@ -272,7 +299,7 @@ def test_git_failures_in_ranges_are_repository_errors(ledger):
     ledger.git.repo = FailingRepo()
     try:
         ledger.git.has_commit = lambda sha: True
-        with pytest.raises(memvet.RepositoryError, match="git merge-base .* failed"):
+        with pytest.raises(memvet.RepositoryError, match=r"git merge-base .* failed"):
             ledger.git.merge_base(head, head)
         with pytest.raises(memvet.RepositoryError, match="could not compare"):
             ledger.git.is_ancestor("a" * 40, "b" * 40)
@@ -414,7 +441,7 @@ def test_export_markdown_mentions_superseded_and_empty(run, repo):
 
 
 def test_export_import_round_trip_with_receipts(run, history, tmp_path):
-    ids, _ = history
+    _ids, _ = history
     dump = tmp_path / "decisions.jsonl"
     run("export", "--format", "jsonl", "--output", str(dump))
     lines = dump.read_text().splitlines()
@@ -429,8 +456,13 @@ def test_export_import_round_trip_with_receipts(run, history, tmp_path):
     again = run("import", str(dump), extra=other).stdout
     assert again.startswith("0 added, 0 updated, 5 unchanged, 0 kept (local is newer); 0 receipts added")
     assert run("export", "--format", "jsonl", extra=other).stdout == dump.read_text()
-    assert run("log", "--json", extra=other).stdout == run("log", "--json").stdout
-    assert statuses(run("check", "--json", code=1, extra=other).stdout) == statuses(run("check", "--json", code=1).stdout)
+    imported = json.loads(run("log", "--json", extra=other).stdout)["receipts"]
+    assert all(r.pop("imported_at") > 0 and r.pop("imported_by") == "Ada Tester" for r in imported)
+    assert imported == json.loads(run("log", "--json").stdout)["receipts"]
+    assert "imported_at" not in run("log", "--json").stdout  # the ledger's own acts carry no mark
+    assert ", imported " in run("log", extra=other).stdout and ", imported " not in run("log").stdout
+    assert (statuses(run("check", "--json", code=1, extra=other).stdout)
+            == statuses(run("check", "--json", code=1).stdout))
     recalled = json.loads(run("recall", "global lock", "--json", extra=other).stdout)
     assert recalled["history"][0]["text"].startswith("previously tried, rejected: it deadlocked")
     from_stdin = run("import", "-", "--json", extra={"MEMVET_LEDGER": str(tmp_path / "third")},
@@ -464,11 +496,12 @@ def test_import_brings_forward_keeps_newer_and_reports_conflicts(run, history, t
     clash.write_text("\n".join(diverged) + "\n")
     result = run("import", str(clash), code=1)
     assert f"conflict: decision {ids['readme']}: differs from the local record (claim, lifecycle" in result.stderr
-    assert "rejected" == statuses(run("check", "--json", code=1).stdout)[ids["readme"]]
+    assert statuses(run("check", "--json", code=1).stdout)[ids["readme"]] == "rejected"
     assert "r-elsewhere01" not in run("log", "--json").stdout
     # a receipt whose id is taken by a different receipt
     receipt = next(json.loads(line) for line in lines if '"type": "receipt"' in line)
-    bad = [lines[0], json.dumps({**receipt, "reason": "rewritten history"})]
+    its_decision = next(line for line in lines if '"type": "decision"' in line and receipt["decision_id"] in line)
+    bad = [lines[0], its_decision, json.dumps({**receipt, "reason": "rewritten history"})]
     clash.write_text("\n".join(bad) + "\n")
     report = json.loads(run("import", str(clash), "--json", code=1).stdout)
     assert report["conflicts"] == [{"id": receipt["id"], "kind": "receipt",
@@ -495,7 +528,8 @@ DECISION = {"type": "decision", "id": "abc123def456", "claim": "x", "lifecycle":
     (HEADER + "\n" + json.dumps({**DECISION, "anchors": ["x"]}), "anchors must be a list of objects"),
     (HEADER + "\n" + json.dumps({**DECISION, "tags": [1]}), "tags must be a list of strings"),
     (HEADER + "\n" + json.dumps({**DECISION, "anchors": [{"kind": "wormhole"}]}), "invalid decision"),
-    (HEADER + "\n" + json.dumps(DECISION) + "\n" + json.dumps(DECISION), ":3: invalid decision: decision abc123def456 appears twice"),
+    (HEADER + "\n" + json.dumps(DECISION) + "\n" + json.dumps(DECISION),
+     ":3: invalid decision: decision abc123def456 appears twice"),
     (HEADER + "\n" + json.dumps({"type": "gossip"}), ":2: invalid record: unknown record type 'gossip'"),
     (HEADER + "\n" + json.dumps({"type": "receipt", "id": "r-1", "decision_id": "nope", "action": "record",
                                  "from": "", "to": "active", "at": 1}),
@@ -623,13 +657,13 @@ def test_server_and_token_reach_the_server(run, repo, monkeypatch):
     seen: list[str] = []
 
     class Refuse(BaseHTTPRequestHandler):
-        def do_GET(self):  # noqa: N802 (http.server's naming)
+        def do_GET(self):
             seen.append(self.headers.get("Authorization", ""))
             self.send_response(401)
             self.send_header("Content-Length", "0")
             self.end_headers()
 
-        do_POST = do_GET  # noqa: N815
+        do_POST = do_GET
 
         def log_message(self, *args):
             pass

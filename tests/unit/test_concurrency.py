@@ -20,18 +20,18 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
-
+from _threads import OPS, THREADS, assert_nothing_lost, claim, run_workers
 from langchain.agents import create_agent
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage, ToolMessage
 
 import memvet
-from _threads import OPS, THREADS, assert_nothing_lost, claim, run_workers
 from memvet import Lifecycle
 
 AGENT_RUNS = int(os.environ.get("MEMVET_AGENT_RUNS", "50"))
 
 
+@pytest.mark.slow
 def test_eight_threads_share_one_local_ledger(repo):
     ledger = memvet.Ledger.open(repo.path, embedding=memvet.HashingEmbedder())
     started = time.perf_counter()
@@ -43,6 +43,7 @@ def test_eight_threads_share_one_local_ledger(repo):
     print(f"{THREADS} threads x {OPS} ops on the local ledger: {elapsed:.1f}s")
 
 
+@pytest.mark.slow
 def test_eight_threads_share_one_ephemeral_ledger(repo, client):
     ledger = memvet.Ledger.open(repo.path, client=client, embedding=memvet.HashingEmbedder(),
                                 namespace=f"t{uuid.uuid4().hex[:12]}", disk_cache=False)
@@ -58,6 +59,7 @@ class _Scripted(GenericFakeChatModel):
         return self
 
 
+@pytest.mark.slow
 def test_one_agent_message_with_parallel_memvet_calls(repo):
     """ToolNode runs one AIMessage's tool calls at once, in threads, on one Ledger."""
     from memvet_langchain import memvet_tools
@@ -86,7 +88,8 @@ def test_one_agent_message_with_parallel_memvet_calls(repo):
         if len(answers) != len(calls) or bad:
             failures.append(f"run {run}: {bad or answers}")
             continue
-        if not re.search(r"\b[0-9a-f]{12}\b", answers[f"s{run}"]) or ledger.get(old).lifecycle is not Lifecycle.SUPERSEDED:
+        landed = re.search(r"\b[0-9a-f]{12}\b", answers[f"s{run}"])
+        if not landed or ledger.get(old).lifecycle is not Lifecycle.SUPERSEDED:
             failures.append(f"run {run}: supersede did not land: {answers[f's{run}']}")
         if ledger.get(gone).lifecycle is not Lifecycle.REJECTED:
             failures.append(f"run {run}: reject did not land: {answers[f'x{run}']}")

@@ -343,6 +343,7 @@ def _snapshot(ledger: memvet.Ledger):
     return decisions, receipts, sorted((v.id, v.status) for v in ledger.check())
 
 
+@pytest.mark.slow
 def test_reembed_keeps_everything_but_the_vectors(repo, client, ns):
     ledger = _open(repo, client, ns, HashingEmbedder())
     ids = _lifecycle_ledger(ledger)
@@ -366,6 +367,7 @@ def test_reembed_keeps_everything_but_the_vectors(repo, client, ns):
     assert reopened.reembed() == 4  # its own embedder: a fresh copy of the same
 
 
+@pytest.mark.slow
 def test_reembed_an_empty_ledger_and_then_write(repo, client, ns):
     ledger = _open(repo, client, ns, HashingEmbedder())
     assert ledger.reembed(HashingEmbedder(64)) == 0
@@ -373,6 +375,7 @@ def test_reembed_an_empty_ledger_and_then_write(repo, client, ns):
     assert ledger.record("checksum is mod 255", ["shop/store.py::checksum"]).outcome == "recorded"
 
 
+@pytest.mark.slow
 def test_reembed_with_bad_vectors_changes_nothing(repo, client, ns):
     ledger = _open(repo, client, ns, HashingEmbedder())
     ids = _lifecycle_ledger(ledger)
@@ -429,6 +432,7 @@ def _killing_reembed(ledger: memvet.Ledger, step: str, embedder) -> None:
         ledger.reembed(embedder)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("step", ["copied", "switched"])
 def test_reembed_killed_in_process_between_its_writes(repo, client, ns, step):
     ledger = _open(repo, client, ns, HashingEmbedder())
@@ -444,6 +448,7 @@ def test_reembed_killed_in_process_between_its_writes(repo, client, ns, step):
     assert after.reembed(HashingEmbedder(64)) == 4 and _snapshot(after) == before
 
 
+@pytest.mark.slow
 def test_reembed_on_a_server_brings_across_what_another_writer_wrote_during_it(repo, client, ns, caplog):
     ledger = _open(repo, client, ns, HashingEmbedder())
     ids = _lifecycle_ledger(ledger)

@@ -121,7 +121,7 @@ def _setup(repo, ledger, language):
 @pytest.mark.parametrize("language", SOURCES)
 def test_unrelated_and_cosmetic_edits_hold(repo, ledger, language):
     rec, path, _ = _setup(repo, ledger, language)
-    _, source, _, cosmetic, _, _ = SOURCES[language]
+    _, _source, _, cosmetic, _, _ = SOURCES[language]
     repo.write(path, "// header\n" * (language != "python") + "# header\n" * (language == "python")
                + repo.read(path) + "\n", dedent=False)
     repo.replace(path, *cosmetic)
@@ -142,7 +142,7 @@ def test_rewrite_is_stale(repo, ledger, language):
 
 @pytest.mark.parametrize("language", SOURCES)
 def test_file_move_is_a_move(repo, ledger, language):
-    rec, path, symbol = _setup(repo, ledger, language)
+    rec, path, _symbol = _setup(repo, ledger, language)
     other = SOURCES[language][5]
     repo.move(path, other)
     repo.commit("move")
@@ -176,7 +176,8 @@ STRUCTURED = {
              "server.port", ('"debug": false', '"debug": true'), ("8080", "9090")),
     "yaml": ("config.yaml", "server:\n  port: 8080\n  host: a\ndebug: false\n",
              "server.port", ("debug: false", "debug: true"), ("8080", "9090")),
-    "toml": ("pyproject.toml", '[project]\nname = "x"\ndependencies = ["requests>=2"]\n\n[tool.memvet]\nfail-on = "stale"\n',
+    "toml": ("pyproject.toml",
+             '[project]\nname = "x"\ndependencies = ["requests>=2"]\n\n[tool.memvet]\nfail-on = "stale"\n',
              "project.dependencies", ('fail-on = "stale"', 'fail-on = "refuted"'), ('"requests>=2"', '"httpx"')),
 }
 
@@ -259,7 +260,8 @@ def test_dependency_anchor_lifecycle(repo, ledger):
     repo.commit("drop")
     verdict = ledger.verify(plain.id)
     assert verdict.status is Status.REFUTED
-    assert "no longer declared at the repository root (was in pyproject.toml; looked in pyproject.toml)" in verdict.reason
+    assert ("no longer declared at the repository root (was in pyproject.toml; looked in pyproject.toml)"
+            in verdict.reason)
 
 
 def test_dependency_moved_to_another_manifest_still_holds(repo, ledger):
@@ -444,15 +446,16 @@ def test_a_broken_manifest_outside_the_project_does_not_block_a_write(repo, ledg
 
 def test_no_root_manifest_says_so(repo, ledger):
     with pytest.raises(memvet.AnchorNotFoundError,
-                       match="no manifest declares left-pad at the repository root \\(there is no manifest there; "
-                             "MemVet reads pyproject.toml"):
+                       match=r"no manifest declares left-pad at the repository root \(there is no manifest there; "
+                             r"MemVet reads pyproject\.toml"):
         ledger.record("x", ["dep:left-pad"])
 
 
 @pytest.mark.parametrize(
     ("anchor", "error", "message"),
     [
-        ("dep:redis@../outside", memvet.PathOutsideRepositoryError, "dependency folder ../outside: outside the repository"),
+        ("dep:redis@../outside", memvet.PathOutsideRepositoryError,
+         "dependency folder ../outside: outside the repository"),
         ("dep:redis@/etc", memvet.PathOutsideRepositoryError, "absolute paths are not accepted"),
         ("dep:redis@examples/nope", memvet.AnchorNotFoundError,
          "dep:redis@examples/nope: there is no folder examples/nope"),

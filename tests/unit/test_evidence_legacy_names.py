@@ -7,6 +7,7 @@ import pytest
 
 import memvet
 from memvet import Status
+from memvet._code import HASH_VERSION
 
 MODELS_JS = """\
 (function(factory) {
@@ -130,4 +131,4 @@ def test_a_v1_name_the_new_rules_do_not_give_is_reported_as_such(legacy, ledger)
     legacy.commit("unrelated")
     verdict = ledger.verify(rec.id)
     assert verdict.status is Status.NEEDS_REVALIDATION
-    assert "the naming rules of v2 give no symbol that name in the recorded file" in verdict.reason
+    assert f"the naming rules of v{HASH_VERSION} give no symbol that name in the recorded file" in verdict.reason

@@ -241,6 +241,7 @@ def test_a_worktree_of_a_bare_repository_keeps_its_own_ledger(repo, tmp_path):
     assert (work / ".memvet").is_dir()
 
 
+@pytest.mark.slow
 def test_a_truncated_database_is_an_error_not_an_empty_memory(repo, tmp_path):
     # Separate processes, as in real use: a process that had the database
     # open keeps Chroma's cached state of it.

@@ -132,6 +132,34 @@ def test_expired_decision_needs_revalidation(ledger):
     assert "expired" in verdict.reason
 
 
+def test_the_ledger_clock_stamps_every_act_and_judges_expiry(open_ledger, clock):
+    ledger = open_ledger(clock=clock)
+    start = clock()
+    freeze = ledger.record("Temporary freeze on the API", expires_at=start + 3600).id
+    floats = ledger.record("Totals are floats", ["shop/store.py::checksum"], expires_at=start + 3600).id
+    saved = ledger.record("Orders are appended as JSON lines", ["shop/store.py::OrderStore.save"],
+                          proposed=True).id
+    assert {ledger.get(i).created_at for i in (freeze, floats, saved)} == {start}
+    assert statuses(ledger) == {freeze: Status.UNANCHORED, floats: Status.VERIFIED, saved: Status.PROPOSED}
+    clock.advance(3600)  # expiry is judged by the ledger's clock, with anchors or without
+    assert ledger.verify(freeze).status is Status.NEEDS_REVALIDATION
+    assert statuses(ledger)[floats] is Status.NEEDS_REVALIDATION
+    decimals = ledger.supersede(floats, "Totals are Decimals", ["shop/store.py::checksum"],
+                                reason="floats lose cents").id
+    assert ledger.get(decimals).created_at == ledger.get(floats).resolved_at == start + 3600
+    clock.advance(60)
+    ledger.reject(freeze, reason="the freeze ended")
+    ledger.approve(saved, reason="checked OrderStore.save")
+    assert ledger.get(freeze).resolved_at == start + 3660
+    clock.advance(60)
+    ledger.revalidate(decimals, reason="still true")
+    stamps = {(r.decision_id, r.action): r.at for r in ledger.log()}
+    assert stamps == {(freeze, "record"): start, (floats, "record"): start, (saved, "propose"): start,
+                      (floats, "supersede"): start + 3600, (decimals, "record"): start + 3600,
+                      (freeze, "reject"): start + 3660, (saved, "approve"): start + 3660,
+                      (decimals, "revalidate"): start + 3720}
+
+
 def test_reject_and_supersede_are_history_with_receipts(ledger):
     a = ledger.record("Use a global lock around saves")
     rejected = ledger.reject(a.id, reason="it deadlocked")
@@ -342,10 +370,36 @@ def test_corrupt_record_is_reported_and_others_still_checked(ledger):
     good = ledger.record("a good one")
     ledger.store.decisions.add(ids=["badrecord01"], documents=["x"], embeddings=[ledger.embedder.embed_query("x")],
                                metadatas=[{"schema": 1, "lifecycle": "nonsense"}])
-    verdicts = {v.id: v for v in ledger.check()}
+    seen: list[str] = []
+    verdicts = {v.id: v for v in ledger.check(on_verdict=lambda v: seen.append(v.id))}
     assert verdicts[good.id].status is Status.UNANCHORED
     assert verdicts["badrecord01"].status is Status.NEEDS_REVALIDATION
     assert "cannot be read" in verdicts["badrecord01"].reason
+    assert sorted(seen) == sorted(verdicts)  # the unreadable record moves a progress bar too
+    found, bad = ledger.records()
+    assert [d.id for d in found] == [good.id]
+    assert [e.record_id for e in bad] == ["badrecord01"]  # the id travels on the error, never parsed from its text
+
+
+def test_verdicts_report_each_decision_as_it_is_made(repo, ledger):
+    """``Ledger.verdicts`` keeps the input order and calls ``on_verdict``
+    once per decision, early ones (no anchors) before anchored ones."""
+    anchored = ledger.record("save appends", ["shop/store.py::OrderStore.save"]).decision
+    bare = ledger.record("we pair on Fridays").decision
+    seen: list[str] = []
+    snap = ledger.snapshot("HEAD")
+    out = ledger.verdicts([anchored, bare], snap, on_verdict=lambda v: seen.append(v.id))
+    assert [v.id for v in out] == [anchored.id, bare.id]
+    assert seen == [bare.id, anchored.id]
+    assert [v.status for v in out] == [Status.VERIFIED, Status.UNANCHORED]
+    # Lifecycles are taken as given: a rejected copy reads rejected, whatever is stored.
+    gone = anchored.evolve(lifecycle=Lifecycle.REJECTED, reason="tried it")
+    assert ledger.verdicts([gone], "HEAD")[0].status is Status.REJECTED
+    # Expiry follows the clock passed in.
+    expiring = anchored.evolve(expires_at=1000.0)
+    assert ledger.verdicts([expiring], now=999.0)[0].status is Status.VERIFIED
+    assert ledger.verdicts([expiring], now=1001.0)[0].status is Status.NEEDS_REVALIDATION
+    assert ledger.count() == 2
 
 
 def test_other_embedder_on_the_same_ledger_reads_but_does_not_write(repo, client):

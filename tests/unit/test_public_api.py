@@ -22,6 +22,9 @@ PUBLIC = {
     # the write path: claims bound to their evidence, quotes
     "EvidenceText", "QuoteNotFoundError", "Term", "TermKind", "UnboundClaimError", "UnboundTerm", "claim_terms",
     "evidence_note", "quoted", "with_quote",
+    # one vocabulary for the adapters: enums (StrEnum) and the shared checks
+    "ChangeKind", "RecallGroup", "ReceiptAction", "RecordOutcome", "check_groups", "require_ledger",
+    "one_line",  # text from users made safe to print inside a line (the adapters render with it)
     # claims that name the right code but state a relation it contradicts
     "ClaimContradictsCodeError", "Contradiction", "contradictions",
 }
@@ -49,3 +52,37 @@ def test_core_imports_no_framework_and_loads_no_model():
             "print(','.join(bad))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == ""
+
+
+def test_vocabulary_enums_compare_equal_to_their_strings():
+    """StrEnum members keep every string comparison and JSON output working."""
+    import json
+
+    assert memvet.Status.STALE.group == "caution" and memvet.Status.STALE.group is memvet.RecallGroup.CAUTION
+    assert [str(g) for g in memvet.RecallGroup] == ["current", "caution", "history"]
+    assert json.dumps({"g": memvet.RecallGroup.HISTORY, "a": memvet.ReceiptAction.SUPERSEDE}) == \
+        '{"g": "history", "a": "supersede"}'
+    assert memvet.RecordOutcome("confirmed") is memvet.RecordOutcome.CONFIRMED
+    assert f"{memvet.ChangeKind.RENAMED}" == "renamed"
+
+
+def test_check_groups_is_one_rule():
+    assert memvet.check_groups("history") == (memvet.RecallGroup.HISTORY,)
+    assert memvet.check_groups(["caution", "current", "caution"]) == ("caution", "current")
+    for bad, message in (([], "at least one recall group"), (["curent"], "unknown recall group"),
+                         ([3], "unknown recall group"), (5, "include must be a group name")):
+        try:
+            memvet.check_groups(bad)
+        except ValueError as exc:  # a UsageError is a ValueError: pydantic validators rely on it
+            assert isinstance(exc, memvet.UsageError) and message in str(exc)
+        else:
+            raise AssertionError(f"{bad!r} was accepted")
+
+
+def test_require_ledger_names_what_to_pass():
+    try:
+        memvet.require_ledger("not a ledger", "SomeAdapter")
+    except TypeError as exc:
+        assert str(exc).startswith("SomeAdapter needs a memvet.Ledger as its first argument")
+    else:
+        raise AssertionError("a string was accepted as a ledger")

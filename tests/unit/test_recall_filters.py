@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 import memvet
-from memvet import _filter
 from memvet._filter import RecallFilter, as_names, make_filter
 
 
@@ -71,7 +70,7 @@ def test_bad_tags(ledger, filed, bad, message):
 
 @pytest.mark.parametrize("bad", ["/etc", "../up", ".", "  "])
 def test_bad_paths(ledger, filed, bad):
-    with pytest.raises(memvet.UsageError, match="path filter|must not be empty"):
+    with pytest.raises(memvet.UsageError, match=r"path filter|must not be empty"):
         ledger.recall("x", paths=bad)
 
 
@@ -185,7 +184,7 @@ def test_as_names():
 
 
 def test_ledger_open_refuses_a_file_path(repo, client, tmp_path):
-    with pytest.raises(memvet.UsageError, match="^Ledger.open takes a folder inside a git repository, not a file: "):
+    with pytest.raises(memvet.UsageError, match=r"^Ledger\.open takes a folder inside a git repository, not a file: "):
         memvet.Ledger.open(repo.path / "README.md", client=client, embedding=memvet.HashingEmbedder())
     try:
         memvet.Ledger.open(str(repo.path / "README.md"), client=client, embedding=memvet.HashingEmbedder())

@@ -18,6 +18,9 @@ import memvet
 from memvet import Lifecycle
 from memvet._store import ChromaStore, collection_name
 
+#: Each test starts and kills a Python process that imports Chroma.
+pytestmark = pytest.mark.slow
+
 KILLED = 86
 HERE = Path(__file__).resolve()
 NS = "reembed"

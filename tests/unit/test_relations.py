@@ -242,7 +242,7 @@ def test_an_exception_must_be_one_the_code_raises_or_catches(repo, ledger):
                 raise ConnectionError(err)
         ''')
     repo.commit("svc")
-    with pytest.raises(memvet.UnboundClaimError, match="`svc.errors.Timeout` \\(dotted\\)"):
+    with pytest.raises(memvet.UnboundClaimError, match=r"`svc\.errors\.Timeout` \(dotted\)"):
         ledger.record("send turns OSError into svc.errors.Timeout.", ["svc/send.py::send"])
     result = ledger.record("send turns OSError into ConnectionError; svc.errors exists.", ["svc/send.py::send"])
     assert result.decision.claim.startswith("send turns")

@@ -113,6 +113,7 @@ def test_holder_unknown_when_the_sidecar_is_missing(tmp_path):
     assert LocalLock(tmp_path).holder() == "another process (holder unknown)"
 
 
+@pytest.mark.slow
 def test_concurrent_local_writers_lose_nothing(repo, tmp_path):
     """4 processes x 15 records on one PersistentClient folder: every record
     stored, and every vector found by a query (plain Chroma with a per-write
@@ -132,6 +133,7 @@ def test_concurrent_local_writers_lose_nothing(repo, tmp_path):
     assert {d.id for d, _ in hits} == set(ids)
 
 
+@pytest.mark.slow
 def test_a_long_lived_reader_sees_writes_from_another_process(repo, tmp_path):
     home = tmp_path / "ledger"
     reader = _local(repo, home)
@@ -151,6 +153,7 @@ SUPERSEDE_STEPS = ["journaled", "added", "updated", "receipted"]
 REJECT_STEPS = ["journaled", "updated", "receipted"]
 #: "updated" is the first of an approval's two updates (the approved successor's own).
 APPROVE_STEPS = ["journaled", "updated", "receipted"]
+RECORD_STEPS = ["journaled", "added", "receipted"]
 
 
 class _Repo:
@@ -185,7 +188,8 @@ def crash_runs(tmp_path_factory):
     base = tmp_path_factory.mktemp("crash")
     repo = _Repo(base / "repo")
     runs = {}
-    for act, steps in (("supersede", SUPERSEDE_STEPS), ("reject", REJECT_STEPS), ("approve", APPROVE_STEPS)):
+    for act, steps in (("supersede", SUPERSEDE_STEPS), ("reject", REJECT_STEPS), ("approve", APPROVE_STEPS),
+                       ("record", RECORD_STEPS)):
         for step in steps:
             runs[act, step] = _crashed(repo, base, act, step)
     for key, (_home, _old, proc) in runs.items():
@@ -198,6 +202,7 @@ def _current(ledger: memvet.Ledger) -> list[memvet.Decision]:
     return [d for d in ledger.decisions() if d.lifecycle is Lifecycle.ACTIVE]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("step", SUPERSEDE_STEPS)
 def test_supersede_survives_a_kill_between_its_writes(crash_runs, step):
     repo, runs = crash_runs
@@ -228,6 +233,7 @@ def test_supersede_survives_a_kill_between_its_writes(crash_runs, step):
     assert {v.status for v in ledger.check()} == {Status.SUPERSEDED, Status.UNANCHORED}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("step", REJECT_STEPS)
 def test_reject_survives_a_kill_between_its_writes(crash_runs, step):
     repo, runs = crash_runs
@@ -246,6 +252,7 @@ def test_reject_survives_a_kill_between_its_writes(crash_runs, step):
     assert ledger.verify(old.id).status is Status.REJECTED
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("step", APPROVE_STEPS)
 def test_approve_survives_a_kill_between_its_writes(crash_runs, step):
     repo, runs = crash_runs
@@ -266,6 +273,25 @@ def test_approve_survives_a_kill_between_its_writes(crash_runs, step):
     assert [r.action for r in ledger.history(old.id)] == ["record", "supersede"]
     assert [r.action for r in ledger.history(proposal.id)] == ["propose", "approve"]
     assert {v.status for v in ledger.check()} == {Status.SUPERSEDED, Status.UNANCHORED}
+
+
+@pytest.mark.parametrize("step", RECORD_STEPS)
+def test_record_survives_a_kill_between_its_writes(crash_runs, step):
+    """Never a decision without its receipt once repaired, never two copies:
+    the journal holds the whole act, so the next write finishes it."""
+    repo, runs = crash_runs
+    home, old = runs["record", step]
+    ledger = _local(repo, home)
+    new = [d for d in ledger.decisions() if d.claim == "orders are JSON lines"]
+    assert len(new) == (0 if step == "journaled" else 1)
+    assert ledger.repair() == 1
+    assert ledger.repair() == 0
+    new = [d for d in ledger.decisions() if d.claim == "orders are JSON lines"]
+    assert len(new) == 1 and new[0].lifecycle is Lifecycle.ACTIVE
+    assert [r.action for r in ledger.history(new[0].id)] == ["record"]
+    assert ledger.get(old.id).lifecycle is Lifecycle.ACTIVE  # the decision recorded before is untouched
+    assert ledger.store.count() == 2
+    assert len(ledger.store.query(ledger.embedder.embed_query("orders"), 10)) == 2
 
 
 def test_replay_keeps_a_later_resolution(repo, client):
@@ -375,6 +401,8 @@ def _main(argv: list[str]) -> int:
             ledger.supersede(decision_id, "totals are Decimal, rounded half-up", reason="floats lost cents")
         elif act == "approve":
             ledger.approve(decision_id, reason="checked the totals")
+        elif act == "record":
+            ledger.record("orders are JSON lines")
         else:
             ledger.reject(decision_id, reason="the global lock deadlocked")
         return 0
@@ -383,3 +411,37 @@ def _main(argv: list[str]) -> int:
 
 if __name__ == "__main__":
     sys.exit(_main(sys.argv[1:]))
+
+
+def test_an_import_reads_under_the_lock_and_an_interrupted_update_is_finished(repo, tmp_path, monkeypatch):
+    """Import is a write like any other: it reads the ledger holding the
+    write lock, and brings a decision forward through a journaled act, so a
+    crash between journal and update is finished by the next write."""
+    from memvet._exchange import export_jsonl, import_jsonl
+
+    source = memvet.Ledger.open(repo.path, path=tmp_path / "a", embedding=memvet.HashingEmbedder())
+    rec = source.record("prices are integers in cents")
+    first = export_jsonl(source).lines
+    source.reject(rec.decision.id, reason="we moved to decimals")
+    later = export_jsonl(source).lines
+
+    target = memvet.Ledger.open(repo.path, path=tmp_path / "b", embedding=memvet.HashingEmbedder(),
+                                namespace=source.namespace)
+    assert import_jsonl(target, first).added == (rec.decision.id,)
+    depths: list[int] = []
+    real_log = target.log
+    monkeypatch.setattr(target, "log", lambda: depths.append(target.store.lock._depth) or real_log())
+
+    def crash(step: str) -> None:
+        if step == "journaled":
+            raise KeyboardInterrupt("killed between the journal and the update")
+
+    monkeypatch.setattr(target.store, "_step", crash)
+    with pytest.raises(KeyboardInterrupt):
+        import_jsonl(target, later)
+    assert depths == [1]  # the local state was read with the write lock held
+    monkeypatch.undo()
+    assert target.get(rec.decision.id).lifecycle is Lifecycle.ACTIVE  # the update never landed
+    assert target.repair() == 1
+    assert target.get(rec.decision.id).lifecycle is Lifecycle.REJECTED
+    assert [r.action for r in target.history(rec.decision.id)] == ["record", "reject"]

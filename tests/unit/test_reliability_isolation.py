@@ -21,6 +21,7 @@ namespaces = st.one_of(st.sampled_from(TRICKY), st.text(min_size=1, max_size=40)
 claims = st.text(alphabet=st.characters(codec="utf-8", exclude_categories=["Cs"]), min_size=1, max_size=60)
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(st.lists(namespaces, min_size=2, max_size=6, unique=True))
 def test_distinct_namespaces_get_distinct_collections(names):
@@ -32,6 +33,7 @@ def test_distinct_namespaces_get_distinct_collections(names):
         assert 3 <= len(c) <= 512
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
                                                                  HealthCheck.too_slow])
 @given(names=st.lists(namespaces, min_size=2, max_size=3, unique=True),
@@ -93,7 +95,7 @@ def test_team_and_user_narrow_the_namespace(repo, client):
 @pytest.mark.parametrize(("team", "user"), [("a/b", None), ("", None), (None, "x:y"), ("team a", None),
                                             ("$ne", None), (None, "ü"), ("x" * 65, None), (None, 3)])
 def test_team_and_user_names_that_would_blur_the_convention_are_refused(repo, client, team, user):
-    with pytest.raises(memvet.UsageError, match="invalid (team|user)"):
+    with pytest.raises(memvet.UsageError, match=r"invalid (team|user)"):
         memvet.Ledger.open(repo.path, client=client, embedding=memvet.HashingEmbedder(), team=team, user=user)
 
 

@@ -12,9 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import memvet
-from memvet import _codec, _store
-from memvet._model import Anchor, AnchorKind, Decision, Lifecycle, Receipt
-from memvet._store import collection_name, http_client, translate
+from memvet import _chroma, _codec
+from memvet._chroma import http_client, translate
+from memvet._model import ANCHOR_FIELDS, DECISION_FIELDS, Anchor, AnchorKind, Decision, FieldType, Lifecycle, Receipt
+from memvet._store import collection_name
 
 
 def _raise(exc: BaseException):
@@ -122,14 +123,14 @@ def _failing_queries(monkeypatch, ledger, failures: int, message: str = INDEX_RA
         return real(**kwargs)
 
     monkeypatch.setattr(ledger.store.decisions, "query", query)
-    monkeypatch.setattr(_store, "INDEX_RACE_PAUSES", (0.001,) * len(_store.INDEX_RACE_PAUSES))
+    monkeypatch.setattr(_chroma, "INDEX_RACE_PAUSES", (0.001,) * len(_chroma.INDEX_RACE_PAUSES))
     return calls
 
 
 def test_a_query_that_meets_the_index_being_built_is_asked_again(ledger, monkeypatch, caplog):
     rec = ledger.record("checksum is mod 255", ["shop/store.py::checksum"])
     calls = _failing_queries(monkeypatch, ledger, failures=2)
-    with caplog.at_level("INFO", logger="memvet._store"):
+    with caplog.at_level("INFO", logger="memvet._chroma"):
         assert [item.id for item in ledger.recall("checksum").items] == [rec.id]
     assert len(calls) == 3
     assert "vector index was being built" in caplog.text
@@ -145,7 +146,7 @@ def test_an_index_that_never_comes_up_is_an_error_not_an_empty_memory(ledger, mo
     calls = _failing_queries(monkeypatch, ledger, failures=1000)
     with pytest.raises(memvet.StoreError, match="hnsw segment reader"):
         ledger.recall("checksum")
-    assert len(calls) == len(_store.INDEX_RACE_PAUSES) + 1
+    assert len(calls) == len(_chroma.INDEX_RACE_PAUSES) + 1
 
 
 def test_other_internal_errors_are_not_asked_again(ledger, monkeypatch):
@@ -158,21 +159,25 @@ def test_other_internal_errors_are_not_asked_again(ledger, monkeypatch):
 # ------------------------------------------------------------------ codec
 
 texts = st.text(min_size=1, max_size=40)
-anchors = st.builds(
-    Anchor, kind=st.sampled_from(list(AnchorKind)), path=st.text(max_size=20), name=st.text(max_size=20),
-    body_hash=st.text(alphabet="0123456789abcdef", max_size=64), hash_version=st.integers(0, 5),
-    blob_id=st.text(alphabet="0123456789abcdef", max_size=40), line=st.integers(0, 10_000),
-    quote=st.text(max_size=30),
-)
-decisions = st.builds(
-    Decision, id=st.text(alphabet="0123456789abcdef", min_size=12, max_size=12), claim=texts,
-    anchors=st.lists(anchors, max_size=3).map(tuple), lifecycle=st.sampled_from(list(Lifecycle)),
-    supersedes=st.text(max_size=12), superseded_by=st.text(max_size=12), reason=st.text(max_size=30),
-    tags=st.lists(st.text(min_size=1, max_size=10), max_size=3).map(tuple), author=st.text(max_size=10),
-    created_at=st.floats(0, 2e9), resolved_at=st.floats(0, 2e9), commit=st.text(max_size=40),
-    hash_version=st.integers(0, 3), namespace=st.text(max_size=10), confirmations=st.integers(0, 9),
-    expires_at=st.floats(0, 2e9), unbound=st.lists(st.text(min_size=1, max_size=10), max_size=3).map(tuple),
-)
+
+#: A strategy per field type; the strategies below cover every field the
+#: tables in ``memvet._model`` declare, so a new field is generated the day
+#: it is declared.
+_BY_TYPE = {
+    FieldType.ID: st.text(alphabet="0123456789abcdef", min_size=12, max_size=12),
+    FieldType.CLAIM: texts,
+    FieldType.LIFECYCLE: st.sampled_from(list(Lifecycle)),
+    FieldType.KIND: st.sampled_from(list(AnchorKind)),
+    FieldType.TEXT: st.text(max_size=30),
+    FieldType.REF: st.text(max_size=12),
+    FieldType.REAL: st.floats(0, 2e9),
+    FieldType.WHOLE: st.integers(0, 10_000),
+    FieldType.TEXTS: st.lists(st.text(min_size=1, max_size=10), max_size=3).map(tuple),
+}
+anchors = st.builds(Anchor, **{f.name: _BY_TYPE[f.type] for f in ANCHOR_FIELDS})
+decisions = st.builds(Decision, **{f.name: (st.lists(anchors, max_size=3).map(tuple)
+                                            if f.type is FieldType.ANCHORS else _BY_TYPE[f.type])
+                                   for f in DECISION_FIELDS})
 
 
 @settings(max_examples=60, deadline=None)
@@ -197,8 +202,8 @@ def test_codec_round_trip_through_chroma(decision):
     got = col.get(ids=[decision.id], include=["documents", "metadatas"])
     back = _codec.decision_from_record(got["ids"][0], got["documents"][0], got["metadatas"][0])
     # Chroma keeps floats to about 1e-7 relative precision: times compare approximately.
-    times = ("created_at", "resolved_at", "expires_at")
-    assert back.evolve(**{t: 0.0 for t in times}) == decision.evolve(**{t: 0.0 for t in times})
+    times = tuple(f.name for f in DECISION_FIELDS if f.type is FieldType.REAL)
+    assert back.evolve(**dict.fromkeys(times, 0.0)) == decision.evolve(**dict.fromkeys(times, 0.0))
     for t in times:
         assert getattr(back, t) == pytest.approx(getattr(decision, t), rel=1e-9, abs=1e-6)
 
@@ -246,3 +251,64 @@ def test_corrupt_journal_entries_raise(text):
 
     with pytest.raises(memvet.CorruptRecordError, match="journal entry i-1"):
         Intent.from_json("i-1", text)
+
+
+# ------------------------------------------------------------------ the one chromadb module
+
+
+def test_chromas_private_system_registry_is_where_memvet_expects_it(tmp_path):
+    """Reloading a ledger another process wrote rests on chromadb's private
+    SharedSystemClient maps; this fails first when an upgrade moves them."""
+    from chromadb.api.shared_system_client import SharedSystemClient
+
+    folder = tmp_path / "chroma"
+    assert not _chroma.has_cached_system(folder)
+    client = _chroma.persistent_client(folder)
+    assert _chroma.has_cached_system(folder)
+    systems, counts = _chroma._system_registry()
+    assert systems is SharedSystemClient._identifier_to_system
+    assert counts is SharedSystemClient._identifier_to_refcount
+    old_system = systems[str(folder)]
+    fresh = _chroma.reopen_persistent(client)
+    assert systems[str(folder)] is not old_system  # a new system, read from disk
+    assert fresh.heartbeat() > 0 and _chroma.is_persistent(fresh)
+
+
+def test_a_chroma_without_that_registry_fails_loudly(monkeypatch, tmp_path):
+    from chromadb.api.shared_system_client import SharedSystemClient
+
+    monkeypatch.delattr(SharedSystemClient, "_identifier_to_refcount")
+    with pytest.raises(memvet.StoreError, match=r"no longer keeps SharedSystemClient\._identifier_to_system"):
+        _chroma.has_cached_system(tmp_path)
+
+
+def test_read_only_folders_are_named_and_other_failures_left_alone(tmp_path):
+    try:
+        raise OSError("attempt to write a readonly database")
+    except OSError as cause:
+        try:
+            raise memvet.StoreError("the ledger store failed while opening the local ledger") from cause
+        except memvet.StoreError as exc:
+            clearer = _chroma.read_only_error(exc, tmp_path)
+    assert clearer is not None and f"the ledger folder {tmp_path} is read-only" in str(clearer)
+    assert _chroma.read_only_error(memvet.StoreError("disk full"), tmp_path) is None
+
+
+def test_a_codec_bug_is_not_reported_as_a_store_failure(ledger, monkeypatch):
+    """translate wraps the backend call only: our own encoding failing is our bug, raised as is."""
+    def broken(_decision):
+        raise TypeError("a bug in the codec")
+
+    monkeypatch.setattr(_codec, "decision_metadata", broken)
+    with pytest.raises(TypeError, match="a bug in the codec") as info:
+        ledger.record("prices are integers in cents")
+    assert not isinstance(info.value, memvet.StoreError)
+
+
+def test_a_corrupt_receipt_is_skipped_with_a_warning_never_an_error(ledger, caplog):
+    rec = ledger.record("prices are integers in cents")
+    ledger.store.receipts.add(ids=["r-bad"], documents=["x"], embeddings=[[1.0]],
+                              metadatas=[{"schema": 1, "kind": "receipt"}])
+    with caplog.at_level("WARNING", logger="memvet._store"):
+        assert [r.decision_id for r in ledger.log()] == [rec.decision.id]
+    assert "skipping a corrupt record while reading receipts: receipt r-bad" in caplog.text

@@ -2,7 +2,7 @@
 
 Public interface (everything else is private)::
 
-    HASH_VERSION                  version of the hashing/naming rules (int, 2)
+    HASH_VERSION                  version of the hashing/naming rules (int, 3)
     LANGUAGES                     every accepted language name
     UnsupportedLanguage           unknown language name (an UnsupportedFileError)
     language_for_path(path)       "python" | ... | None, by extension
@@ -12,6 +12,8 @@ Public interface (everything else is private)::
     imports(data, language)       [(module, 1-based line), ...]
     Symbol, SymbolTable           frozen results
     ParsedFile                    a parse kept for lookups (holds the tree)
+    follow(old, new, qualname)    the symbol of ``new`` that ``qualname`` of
+                                  ``old`` became (same name, or new signature)
 
 Grammars come from the official per-language wheels; definitions and imports
 are tree-sitter queries in ``queries/<language>-{symbols,imports}.scm``.
@@ -24,10 +26,10 @@ receiver, type parameters dropped), Rust ``impl Type`` and
 functions bound to names (``const f = () => ...``) and object-literal members
 (``const api = { get() {} }`` -> ``api.get``, nested objects name scopes:
 ``api.users.list``), TS interfaces, type aliases, enums and namespaces, Java
-classes, interfaces, enums, records, methods, constructors (``C.C``) and
-fields. Top-level variables are symbols too (Python module assignments, JS/TS
-top-level ``const``/``let``/``var`` and member assignments such as
-``module.exports = {...}``, Go ``const``/``var``).
+classes, interfaces, enums and their constants, records, methods,
+constructors and fields. Top-level variables are symbols too (Python module
+assignments, JS/TS top-level ``const``/``let``/``var`` and member assignments
+such as ``module.exports = {...}``, Go ``const``/``var``).
 
 JS/TS functions and classes assigned to a name take the assignment target as
 written, each segment quoted by the rule below, under their enclosing named
@@ -61,7 +63,23 @@ more than once in one scope (overloads, TS overload signatures, a property
 getter and setter) gets its parameter types - or, untyped, parameter names -
 as a suffix: ``CopyUtils.copy(byte[],OutputStream)``; identical signatures
 then get ``#2``, ``#3``... in document order. :attr:`Symbol.name` drops those
-suffixes, so ``lookup("CopyUtils.copy")`` returns every overload. JS/TS
+suffixes, so ``lookup("CopyUtils.copy")`` returns every overload.
+
+Java methods and constructors always carry their erased parameter types,
+overloaded or not - Java's own method identity, so adding or removing an
+overload renames nothing: ``CopyUtils.copy(byte[],OutputStream)``,
+``Tailer.run()``, ``Tailer.Tailer(Executor)`` (erasure rules in
+:mod:`memvet._code._java`). Nested and local classes are scopes by name
+(``Outer.Inner.run()``, ``Outer.start().Watchdog.run()``), an anonymous class
+by its type inside the method, field or class around it
+(``Outer.start().<anonymous Runnable>.run()``, a second one in the same method
+``<anonymous Runnable>#2``), and an enum constant's body by the constant
+(``IOCase.SENSITIVE.matches(String,String)``). So ``Outer.run`` is exactly
+Outer's own method. :attr:`Symbol.name` drops every suffix, so
+``lookup("CopyUtils.copy")`` returns every overload; a Java lookup with a
+signature matches after erasure (``render(java.io.Writer, final int,
+List<String>)`` finds ``render(Writer,int,List)``; ``anyOf(boolean...)`` finds
+``anyOf(boolean[])``), with the enclosing methods' signatures optional. JS/TS
 string keys containing ``.``, ``[``, ``]`` or ``"`` are quoted JSON-style
 (``api."a.b"``); structured text follows the same rule (see below).
 
@@ -95,7 +113,7 @@ from __future__ import annotations
 
 from memvet._code._imports import imports
 from memvet._code._languages import LANGUAGES, UnsupportedLanguage, language_for_path
-from memvet._code._model import HASH_VERSION, ParsedFile, Symbol, SymbolTable
+from memvet._code._model import HASH_VERSION, ParsedFile, Symbol, SymbolTable, follow
 from memvet._code._structured import structured_symbol_table
 from memvet._code._symbols import CodeFile
 
@@ -106,6 +124,7 @@ __all__ = [
     "Symbol",
     "SymbolTable",
     "UnsupportedLanguage",
+    "follow",
     "imports",
     "language_for_path",
     "parse_file",

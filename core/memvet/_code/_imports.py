@@ -23,6 +23,8 @@ A caller matches a module name ``N`` against a reported name ``R`` when
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import tree_sitter
 
 from memvet._code._languages import CODE_LANGUAGES, UnsupportedLanguage, parse, query
@@ -37,7 +39,7 @@ def _text(node: tree_sitter.Node) -> str:
 def _rust_paths(node: tree_sitter.Node, prefix: str) -> list[str]:
     """Expand a Rust ``use`` argument into full paths."""
     kind = node.type
-    join = (lambda tail: f"{prefix}::{tail}" if prefix and tail else prefix or tail)  # noqa: E731
+    join: Callable[[str], str] = (lambda tail: f"{prefix}::{tail}" if prefix and tail else prefix or tail)  # noqa: E731
     if kind == "use_as_clause":
         path = node.child_by_field_name("path")
         return _rust_paths(path, prefix) if path is not None else []

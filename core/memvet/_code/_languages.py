@@ -12,6 +12,7 @@ import functools
 import logging
 import posixpath
 from importlib import resources
+
 import tree_sitter
 
 from memvet._errors import UnsupportedFileError

@@ -7,15 +7,19 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-__all__ = ["HASH_VERSION", "ParsedFile", "Symbol", "SymbolTable"]
+from memvet._code._java import drop_signatures, normalize_qualname, split_signature
 
-HASH_VERSION = 2
+__all__ = ["HASH_VERSION", "ParsedFile", "Symbol", "SymbolTable", "follow"]
+
+HASH_VERSION = 3
 """Version of the normalization and hashing rules.
 
 Bumped whenever a change to this package can change any symbol's hash or
 qualified name, so stored baselines are recomputed instead of reported as
 changed. 2: JS/TS functions named by assignment targets, mixins and bindings;
-Python ``@overload`` stubs folded into their implementation.
+Python ``@overload`` stubs folded into their implementation. 3: Java methods
+and constructors always carry their erased signature; anonymous classes and
+enum constants name scopes.
 """
 
 _JSON_FORMAT = 3
@@ -122,7 +126,30 @@ class SymbolTable:
         exact = self.symbols.get(name)
         if exact is not None:
             return [exact]
+        if self.language == "java" and "(" in name:
+            return self._java_lookup(name)
         return list(self._by_name.get(name, ()))
+
+    def _java_lookup(self, name: str) -> list[Symbol]:
+        """A Java name with a signature, matched after erasure (see
+        :mod:`memvet._code._java`): ``render(Writer,int,List)`` finds
+        ``render(Writer,int,List)`` declared as ``render(Writer w, int n,
+        List<String> xs)``; the enclosing methods' signatures may be left out
+        (``Outer.m.<anonymous Comparator>.compare(String,String)``)."""
+        normal = normalize_qualname(name)
+        exact = self.symbols.get(normal)
+        if exact is not None:
+            return [exact]
+        parts = split_signature(normal)
+        if parts is None:
+            return []
+        wanted = f"({parts[1]})"
+        out = []
+        for sym in self._by_name.get(drop_signatures(normal), ()):
+            own = split_signature(sym.qualname)
+            if own is not None and f"({own[1]})" == wanted:
+                out.append(sym)
+        return out
 
     def by_hash(self, h: str) -> list[Symbol]:
         """Every symbol whose normalized hash (or rename-independent shape)
@@ -201,3 +228,49 @@ class ParsedFile:
         """Every symbol of the file."""
         assert self._table is not None, "a ParsedFile without a table must override table()"
         return self._table
+
+
+def follow(old: SymbolTable, new: SymbolTable, qualname: str) -> Symbol | None:
+    """The symbol of ``new`` that is ``qualname`` of ``old``, in the same file.
+
+    The same qualified name if it is still there; else, when its signature
+    changed (a Java parameter added, a type changed: the qualified name
+    carries the signature), the one symbol of the same kind and bare name
+    that ``new`` has and ``old`` did not (if a new overload came too, the
+    one of them with as many parameters). A recorded name from older naming
+    rules is found in ``old`` by its bare name first.
+
+    Returns:
+        The symbol, or ``None``: gone from the file, or too ambiguous to say
+        (two new overloads of the name), so the caller searches elsewhere.
+    """
+    found = old.lookup(qualname)
+    if len(found) != 1:
+        return None
+    was = found[0]
+    same = new.symbols.get(was.qualname)
+    if same is not None:
+        return same
+    if was.name == was.qualname:  # no signature to have changed
+        return None
+    fresh = [s for s in new.lookup(was.name) if s.kind == was.kind and s.qualname not in old.symbols]
+    if len(fresh) > 1:  # a new overload too: the one with as many parameters
+        arity = _arity(was.qualname)
+        fresh = [s for s in fresh if _arity(s.qualname) == arity]
+    return fresh[0] if len(fresh) == 1 else None
+
+
+def _arity(qualname: str) -> int:
+    """Parameters in a qualified name's own signature (-1 without one)."""
+    parts = split_signature(qualname.rsplit("#", 1)[0] if qualname.rsplit("#", 1)[-1].isdigit() else qualname)
+    if parts is None:
+        return -1
+    depth, count = 0, 1 if parts[1].strip() else 0
+    for ch in parts[1]:
+        if ch in "<([":
+            depth += 1
+        elif ch in ">)]":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            count += 1
+    return count

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 import tree_sitter
 
+from memvet._code._java import anonymous_name, erase_parameter
 from memvet._code._languages import parse, query
 from memvet._code._model import ParsedFile, Symbol, SymbolTable
 from memvet._code._tokens import Lexicon, TokenStream
@@ -169,6 +170,27 @@ def _name_of(node: tree_sitter.Node) -> str:
     return _text(node)
 
 
+def _java_signature(node: tree_sitter.Node) -> str:
+    """``(T1,T2)`` of a Java method or constructor, erased (see ``_java.py``).
+
+    A record's compact constructor takes the record's components.
+    """
+    params = node.child_by_field_name("parameters")
+    if params is None and node.type == "compact_constructor_declaration":
+        record = node.parent.parent if node.parent is not None else None
+        params = record.child_by_field_name("parameters") if record is not None else None
+    if params is None:
+        return "()"
+    parts = []
+    for child in params.named_children:
+        if child.type in _COMMENTS or child.type == "receiver_parameter":
+            continue
+        erased = erase_parameter(_text(child))
+        if erased is not None:
+            parts.append(erased)
+    return "(" + ",".join(parts) + ")"
+
+
 _TARGETS = frozenset({"member_expression", "subscript_expression"})
 _TARGET_LEAVES = frozenset({"identifier", "this", "property_identifier", "private_property_identifier"})
 
@@ -301,7 +323,7 @@ def _collect(root: tree_sitter.Node, language: str) -> list[_Def]:
         d = _Def(
             node=node,
             kind=kind,
-            local=_name_of(names[0]),
+            local=anonymous_name(_text(names[0])) if kind == "anonymous" else _name_of(names[0]),
             name_start=names[0].start_byte,
             emit=emit,
             pattern=pattern,
@@ -511,10 +533,12 @@ def _outline(tree: tree_sitter.Tree, language: str) -> dict[str, _Entry]:
     by_depth: dict[int, list[_Def]] = defaultdict(list)
     for d in defs:
         by_depth[d.depth].append(d)
+    java = language == "java"
     entries: dict[str, _Entry] = {}
     for depth in sorted(by_depth):
         level = by_depth[depth]
         items = []
+        scopes: dict[str, int] = defaultdict(int)
         for d in level:
             local = quote_segment(d.local) if quote and not d.quoted else d.local
             if d.receiver is not None:
@@ -525,16 +549,23 @@ def _outline(tree: tree_sitter.Tree, language: str) -> dict[str, _Entry]:
                 pq = pn = ""
             d.qualname = d.name = _join(pq, local)
             if d.emit:
-                items.append((d, _join(pq, local), _join(pn, local)))
+                # A Java method is its name and erased parameter types, always:
+                # adding or removing an overload never renames its siblings.
+                own = local + _java_signature(d.node) if java and _callable(d) else local
+                items.append((d, _join(pq, own), _join(pn, local)))
             else:
                 d.name = _join(pn, local)
+                if d.kind == "anonymous":  # two `new Runnable() {...}` in one method
+                    scopes[d.qualname] += 1
+                    if scopes[d.qualname] > 1:
+                        d.qualname = f"{d.qualname}#{scopes[d.qualname]}"
         # Group over the whole level: two `impl T` blocks share one scope.
         # Signatures only tell duplicates apart, so only those are computed.
         counts: dict[str, int] = defaultdict(int)
         for _, base, _ in items:
             counts[base] += 1
         named = unique_qualnames(
-            (base, name, _signature(d.node) if counts[base] > 1 and _callable(d) else None)
+            (base, name, _signature(d.node) if counts[base] > 1 and _callable(d) and not java else None)
             for d, base, name in items
         )
         for (d, _, _), (qual, name) in zip(items, named, strict=True):

@@ -37,8 +37,9 @@ from click.shell_completion import CompletionItem
 
 import memvet
 from memvet import Ledger, MemvetError, Status
-from memvet._config import FORMATS, Config, find_config, parse_statuses
+from memvet._config import DUPLICATE_THRESHOLD, FORMATS, SIMILARITY_THRESHOLD, Config, find_config, parse_statuses
 from memvet._filter import MAX_K, make_filter
+from memvet._secrets import redact
 from memvet._text import clean, json_safe, one_line
 from memvet.cli import _format
 from memvet.cli._format import Row, short, when
@@ -88,16 +89,23 @@ class _Group(click.Group):
         except click.UsageError as exc:
             if isinstance(exc, NoArgsIsHelpError):
                 raise
-            raise CliError(f"{exc.format_message()} (see memvet --help)") from exc
+            raise CliError(redact(f"{exc.format_message()} (see memvet --help)")) from exc
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
-            return super().invoke(ctx)
-        except MemvetError as exc:
-            raise CliError(str(exc)) from exc
-        except click.UsageError as exc:
-            where = f"{exc.ctx.command_path} --help" if exc.ctx is not None else "memvet --help"
-            raise CliError(f"{exc.format_message()} (see {where})") from exc
+            try:
+                return super().invoke(ctx)
+            except MemvetError as exc:
+                raise CliError(str(exc)) from exc
+            except click.UsageError as exc:
+                where = f"{exc.ctx.command_path} --help" if exc.ctx is not None else "memvet --help"
+                raise CliError(f"{exc.format_message()} (see {where})") from exc
+        except click.ClickException as exc:
+            # The error line never shows the token or a URL's password, whatever
+            # message carried it (a token pasted into another option, say).
+            # click's stub marks message Final; click itself reads it when it prints.
+            exc.message = redact(exc.message, [ctx.find_root().params.get("token")])  # type: ignore[misc]
+            raise
 
 
 def _embedding_spec(ctx: click.Context) -> tuple[str | None, str]:
@@ -162,8 +170,8 @@ def _open(params: dict[str, Any], config: Config) -> Ledger:
                        namespace=params.get("namespace") or config.namespace, server=params.get("server") or None,
                        token=params.get("token") or None, team=params.get("team") or None,
                        user=params.get("user") or None,
-                       similarity_threshold=0.80 if similarity is None else similarity,
-                       duplicate_threshold=0.95 if duplicate is None else duplicate,
+                       similarity_threshold=SIMILARITY_THRESHOLD if similarity is None else similarity,
+                       duplicate_threshold=DUPLICATE_THRESHOLD if duplicate is None else duplicate,
                        agent_writes=config.agent_writes or "proposed")
 
 
@@ -285,7 +293,8 @@ def anchor_options(func: Any) -> Any:
                      help="A code term of the claim that is deliberately not in the evidence (repeatable)."),
         click.option("--scope", default="", metavar="GLOB", help="Where --absent looks (default: everywhere)."),
         click.option("--tag", "tags", multiple=True, help="A label (repeatable)."),
-        click.option("--at", default=None, metavar="REV", help="Resolve anchors at a revision (default: working tree)."),
+        click.option("--at", default=None, metavar="REV",
+                     help="Resolve anchors at a revision (default: working tree)."),
         click.option("--json", "as_json", is_flag=True, help="Print JSON."),
     ]
     for option in reversed(options):
@@ -500,7 +509,7 @@ def _print_checks(checks: Iterable[Any], found: Iterable[Any]) -> None:
     """Each anchor check with its quote and, where one was taken, its excerpt."""
     checks = list(checks)
     shown: list[Any] = list(found) or [None] * len(checks)
-    for check_, excerpt in zip(checks, shown):
+    for check_, excerpt in zip(checks, shown, strict=True):
         _say(f"  anchor:   {check_.anchor.spec}  [{check_.result.value}] {check_.detail}")
         if check_.anchor.quote:
             _say(f"    quote:  {check_.anchor.quote}")
@@ -551,7 +560,7 @@ def review(ctx: click.Context, at: str | None, code: bool, as_json: bool) -> Non
     shown = [excerpts(ledger, p.verdict, at) if code else [] for p in found]
     if as_json:
         items = []
-        for proposal, excerpt_list in zip(found, shown):
+        for proposal, excerpt_list in zip(found, shown, strict=True):
             data = proposal.to_dict()
             data["excerpts"] = [e.to_dict() for e in excerpt_list]
             items.append(data)
@@ -561,7 +570,7 @@ def review(ctx: click.Context, at: str | None, code: bool, as_json: bool) -> Non
         _say("no proposals awaiting review")
         return
     prefix = "not yet reviewed; its evidence: "
-    for proposal, excerpt_list in zip(found, shown):
+    for proposal, excerpt_list in zip(found, shown, strict=True):
         d = proposal.decision
         v = proposal.verdict
         _say(f"{d.id}  proposed by {d.author or '?'} on {when(d.created_at)} at {d.commit[:12]}")
@@ -621,25 +630,26 @@ def _console() -> Any:
 
 
 @contextlib.contextmanager
-def _progress(ledger: Ledger, steps_per_decision: int) -> Iterator[None]:
-    """A transient progress bar on stderr, for long checks on a terminal only."""
+def _progress(ledger: Ledger, steps_per_decision: int) -> Iterator[Callable[[], None] | None]:
+    """A transient progress bar on stderr, for long checks on a terminal only.
+
+    Yields the function that advances it one step (``None`` when no bar is
+    shown); the check calls it once per verdict.
+    """
     console = _console()
     if not console.is_terminal:
-        yield
+        yield None
         return
-    total = ledger.store.count() * steps_per_decision
+    total = ledger.count() * steps_per_decision
     if total < PROGRESS_MIN_DECISIONS * steps_per_decision:
-        yield
+        yield None
         return
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    from memvet._about import reporting
 
     columns = (TextColumn("checking decisions"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     with Progress(*columns, console=console, transient=True) as bar:
         task = bar.add_task("check", total=total)
-        with reporting(ledger, lambda _verdict: bar.advance(task)):
-            yield
+        yield lambda: bar.advance(task)
 
 
 @cli.command()
@@ -674,13 +684,14 @@ def check(ctx: click.Context, at: str | None, since: str | None, fmt: str | None
     fmt = "json" if as_json else (fmt or config.format or "text")
     ledger = _ledger(ctx)
     report = None
-    with _progress(ledger, 2 if since else 1):
+    with _progress(ledger, 2 if since else 1) as step:
         if since is not None:
-            report = changed_since(ledger, since, at, ignore=config.ignore)
+            report = changed_since(ledger, since, at, ignore=config.ignore, on_step=step)
             pairs: list[Row] = [Row(i.verdict, i) for i in report.impacts]
             target = report.target
         else:
-            pairs = [Row(v) for v in ledger.check(at=at)]
+            on_verdict = (lambda _verdict: step()) if step is not None else None
+            pairs = [Row(v) for v in ledger.check(at=at, on_verdict=on_verdict)]
             target = pairs[0].verdict.target if pairs else ledger.snapshot(at).name
     rows = [r for r in pairs if not ignored(r.verdict, config.ignore)]
     left_out = [r.verdict.id for r in pairs if ignored(r.verdict, config.ignore)]
@@ -757,7 +768,7 @@ def recall(ctx: click.Context, words: tuple[str, ...], touching: bool, diff: str
         if as_json:
             data = result.to_dict()
             for group in ("current", "caution", "history"):
-                for item, out in zip(getattr(result, group), data[group]):
+                for item, out in zip(getattr(result, group), data[group], strict=True):
                     out["touching"] = _touching(item, words, ledger)
             _emit_json(data)
             return
@@ -780,7 +791,7 @@ def recall(ctx: click.Context, words: tuple[str, ...], touching: bool, diff: str
 def _touching(item: memvet.RecallItem, words: Iterable[str], ledger: Ledger) -> list[str]:
     from memvet._about import touched_anchors
 
-    hits = touched_anchors(item.verdict, list(words), ledger, base=os.getcwd()) if words else []
+    hits = touched_anchors(item.verdict, list(words), ledger.git, base=os.getcwd()) if words else []
     return hits or [a.spec for a in item.verdict.decision.anchors]
 
 
@@ -804,41 +815,12 @@ def show(ctx: click.Context, decision_id: str, at: str | None, code: bool, as_js
     verdict = ledger.verify(decision_id, at=at)
     receipts = ledger.history(verdict.id)
     found = excerpts(ledger, verdict, at) if code else []
-    d = verdict.decision
     if as_json:
-        data = verdict.to_dict()
-        data.update({
-            "lifecycle": d.lifecycle.value, "tags": list(d.tags), "author": d.author,
-            "created_at": d.created_at, "commit": d.commit, "supersedes": d.supersedes,
-            "superseded_by": d.superseded_by, "confirmations": d.confirmations,
-            "unbound": list(d.unbound),
-            "recorded_anchors": [a.to_dict() for a in d.anchors],
-            "receipts": [r.to_dict() for r in receipts],
-            "excerpts": [e.to_dict() for e in found],
-        })
-        _emit_json(data)
+        _emit_json(_format.show_json(verdict, receipts, found))
         return
-    _say(f"{d.id}  {verdict.status.value}")
-    _say(f"  claim:    {d.claim}")
-    _say(f"  reason:   {verdict.reason}")
-    _say(f"  recorded: {when(d.created_at)} at {d.commit[:12]} by {d.author or '?'}")
-    if d.tags:
-        _say(f"  tags:     {', '.join(d.tags)}")
-    if d.unbound:
-        _say(f"  unbound:  {', '.join(d.unbound)}  (declared not in its evidence)")
-    if d.supersedes:
-        pending = " (on approval)" if d.lifecycle is memvet.Lifecycle.PROPOSED else ""
-        _say(f"  replaces: {d.supersedes}{pending}")
-    if d.superseded_by:
-        _say(f"  replaced by: {d.superseded_by}")
-    if not verdict.checks:
-        for anchor in d.anchors:
-            _say(f"  anchor:   {anchor.spec}  (as recorded)")
+    _say_lines(_format.show_head(verdict))
     _print_checks(verdict.checks, found)
-    if receipts:
-        _say("  history:")
-    for r in receipts:
-        _say(f"    {when(r.at)}  {r.action:<10} {r.from_lifecycle or '-'} → {r.to_lifecycle}  {r.reason}")
+    _say_lines(_format.history(receipts))
 
 
 @cli.command(name="log")
@@ -881,7 +863,8 @@ def log_(ctx: click.Context, decision_id: str | None, last: int | None, as_json:
         successor_side = r.action in ("record", "propose", "approve")
         related = f"{'with' if successor_side else 'by'} {r.related}: " if r.related else ""
         why = f"{related}{r.reason}" if (related or r.reason) else ""
-        _say(f"  {'':<5}  {'':<12}  └ {why + '  ' if why else ''}[{r.author or '?'} @ {r.commit[:8]}]")
+        imported = f", imported {when(r.imported_at, '%Y-%m-%d %H:%M')} by {r.imported_by or '?'}" if r.imported else ""
+        _say(f"  {'':<5}  {'':<12}  └ {why + '  ' if why else ''}[{r.author or '?'} @ {r.commit[:8]}{imported}]")
 
 
 def _write(output: str | None, text: str) -> None:
@@ -936,14 +919,19 @@ def export(ctx: click.Context, fmt: str, current_only: bool, at: str | None, out
 
 @cli.command(name="import")
 @click.argument("source", metavar="FILE", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("--link-local", "link_local", is_flag=True,
+              help="Let a decision of the file supersede one only this ledger holds (with a receipt), "
+                   "and its receipts join that decision's history; refused without it.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.pass_context
-def import_(ctx: click.Context, source: str, as_json: bool) -> None:
+def import_(ctx: click.Context, source: str, link_local: bool, as_json: bool) -> None:
     """Import a ledger exported with `memvet export --format jsonl`; exit 1 on conflicts.
 
     Idempotent: records already present are left alone; a record that
     differs is brought forward only when its receipts extend the local
-    ones, and otherwise reported as a conflict, never overwritten.
+    ones, and otherwise reported as a conflict, never overwritten. The
+    whole file is checked first: one bad line, and nothing is written.
+    Imported receipts are marked as imported in `log` and `show`.
 
     \b
     Example:
@@ -962,13 +950,14 @@ def import_(ctx: click.Context, source: str, as_json: bool) -> None:
         raise CliError(f"{source}: not UTF-8 text (byte {exc.start})") from exc
     except OSError as exc:
         raise CliError(f"cannot read {source}: {exc.strerror or exc}") from exc
-    report = import_jsonl(_ledger(ctx, embeds=True), lines, source=source)
+    report = import_jsonl(_ledger(ctx, embeds=True), lines, source=source, link_local=link_local)
     if as_json:
         _emit_json(report.to_dict())
     else:
+        linked = f"; {len(report.linked)} local decisions superseded (--link-local)" if report.linked else ""
         _say(f"{len(report.added)} added, {len(report.updated)} updated, {len(report.unchanged)} "
-                   f"unchanged, {len(report.kept)} kept (local is newer); {report.receipts_added} receipts "
-                   f"added")
+             f"unchanged, {len(report.kept)} kept (local is newer); {report.receipts_added} receipts "
+             f"added{linked}")
         for conflict in report.conflicts:
             _say(f"conflict: {conflict.kind} {conflict.id}: {conflict.why}", err=True)
     if report.conflicts:
@@ -1021,7 +1010,7 @@ def reembed(ctx: click.Context, spec: str | None, as_json: bool) -> None:
             raise click.UsageError("reembed needs the embedding to move to: --embedding SPEC")
         embedder = _embedder(ctx, spec, source)
     ledger = _ledger(ctx)
-    before = ledger.store.pinned()
+    before = ledger.pinned_embedding
     count = ledger.reembed(embedder)
     if as_json:
         _emit_json({"reembedded": count, "from": before, "to": embedder.name})

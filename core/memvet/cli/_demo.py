@@ -21,8 +21,9 @@ from memvet.sample import build_sample_history, record_sample_decisions
 __all__ = ["run_demo"]
 
 _COLOURS = {
-    Status.VERIFIED: "green", Status.PROPOSED: "yellow", Status.UNANCHORED: "yellow", Status.NEEDS_REVALIDATION: "yellow",
-    Status.STALE: "yellow", Status.REFUTED: "red", Status.SUPERSEDED: "blue", Status.REJECTED: "blue",
+    Status.VERIFIED: "green", Status.PROPOSED: "yellow", Status.UNANCHORED: "yellow",
+    Status.NEEDS_REVALIDATION: "yellow", Status.STALE: "yellow", Status.REFUTED: "red",
+    Status.SUPERSEDED: "blue", Status.REJECTED: "blue",
 }
 
 QUERIES = (

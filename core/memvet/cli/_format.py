@@ -1,4 +1,5 @@
-"""How ``memvet check`` prints: text, JSON, Markdown, GitHub annotations.
+"""How ``memvet check`` and ``memvet show`` print: text, JSON, Markdown,
+GitHub annotations.
 
 Pure functions from verdicts (and, for ``--since``, impacts) to lines; the
 command decides where they go.
@@ -10,12 +11,16 @@ import json
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from memvet import AnchorResult, Status, Verdict, _text
+from memvet import AnchorResult, Lifecycle, Receipt, Status, Verdict, _text
 from memvet._about import Impact, ImpactReport
+from memvet._model import DECISION_FIELDS
 
-__all__ = ["Row", "github", "markdown", "short", "summary", "text", "when"]
+if TYPE_CHECKING:
+    from memvet._excerpt import Excerpt
+
+__all__ = ["Row", "github", "history", "markdown", "short", "show_head", "show_json", "summary", "text", "when"]
 
 
 def short(text: str, width: int = 64) -> str:
@@ -114,7 +119,8 @@ def markdown(rows: Sequence[Row], target: str, report: ImpactReport | None, fail
     for row in rows:
         v = row.verdict
         flag = "**" if v.status.value in failing else ""
-        cells = [f"{flag}{v.status.value}{flag}", f"{_cell(v.decision.claim)} ({_text.code_span(v.id)})", _cell(v.reason)]
+        cells = [f"{flag}{v.status.value}{flag}", f"{_cell(v.decision.claim)} ({_text.code_span(v.id)})",
+                 _cell(v.reason)]
         if row.impact is not None:
             cells.append(_cell(_impact_note(row.impact)))
         out.append("| " + " | ".join(cells) + " |")
@@ -193,3 +199,52 @@ def as_json(rows: Sequence[Row], target: str, report: ImpactReport | None, ignor
     if report is not None:
         data.update({"since": report.since, "base": report.base, "changed_paths": list(report.changed)})
     return json.dumps(data, indent=2, ensure_ascii=False)
+
+
+# ====================================================================== show
+
+
+def show_json(verdict: Verdict, receipts: Sequence[Receipt], found: Sequence[Excerpt]) -> dict[str, Any]:
+    """``memvet show --json``: the verdict, the decision's shown fields (see
+    :data:`memvet._model.DECISION_FIELDS`), its anchors as recorded, its
+    receipts and the excerpts taken."""
+    d = verdict.decision
+    data = verdict.to_dict()
+    data.update({spec.name: spec.to_json(getattr(d, spec.name)) for spec in DECISION_FIELDS if spec.shown})
+    data.update({
+        "recorded_anchors": [a.to_dict() for a in d.anchors],
+        "receipts": [r.to_dict() for r in receipts],
+        "excerpts": [e.to_dict() for e in found],
+    })
+    return data
+
+
+def show_head(verdict: Verdict) -> list[str]:
+    """The lines of ``memvet show`` above the anchor checks."""
+    d = verdict.decision
+    out = [f"{d.id}  {verdict.status.value}",
+           f"  claim:    {d.claim}",
+           f"  reason:   {verdict.reason}",
+           f"  recorded: {when(d.created_at)} at {d.commit[:12]} by {d.author or '?'}"]
+    if d.tags:
+        out.append(f"  tags:     {', '.join(d.tags)}")
+    if d.unbound:
+        out.append(f"  unbound:  {', '.join(d.unbound)}  (declared not in its evidence)")
+    if d.supersedes:
+        pending = " (on approval)" if d.lifecycle is Lifecycle.PROPOSED else ""
+        out.append(f"  replaces: {d.supersedes}{pending}")
+    if d.superseded_by:
+        out.append(f"  replaced by: {d.superseded_by}")
+    if not verdict.checks:
+        out += [f"  anchor:   {anchor.spec}  (as recorded)" for anchor in d.anchors]
+    return out
+
+
+def history(receipts: Sequence[Receipt]) -> list[str]:
+    """The ``history:`` block of ``memvet show`` (nothing without receipts)."""
+    out = ["  history:"] if receipts else []
+    for r in receipts:
+        imported = f"  (imported {when(r.imported_at)} by {r.imported_by or '?'})" if r.imported else ""
+        out.append(f"    {when(r.at)}  {r.action:<10} {r.from_lifecycle or '-'} → {r.to_lifecycle}  {r.reason}"
+                   f"{imported}")
+    return out

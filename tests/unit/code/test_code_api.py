@@ -29,13 +29,14 @@ def test_public_names_are_pinned():
             "Symbol",
             "SymbolTable",
             "UnsupportedLanguage",
+            "follow",
             "imports",
             "language_for_path",
             "parse_file",
             "symbol_table",
         ]
     )
-    assert HASH_VERSION == 2
+    assert HASH_VERSION == 3
 
 
 @pytest.mark.parametrize(
@@ -141,5 +142,6 @@ def test_arbitrary_bytes_never_crash(lang):
 
 def test_deep_nesting_does_not_overflow():
     data = b"[" * 5000 + b"]" * 5000
-    symbol_table(data, "json")
-    symbol_table(b'{"a":' * 3000 + b"1" + b"}" * 3000, "json")
+    assert symbol_table(data, "json").symbols == {}  # arrays name no keys
+    deep = symbol_table(b'{"a":' * 3000 + b"1" + b"}" * 3000, "json").symbols
+    assert len(deep) == 3000 and ".".join(["a"] * 3000) in deep  # every level, down to the innermost key

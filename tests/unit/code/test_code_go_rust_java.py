@@ -226,20 +226,23 @@ def test_java_symbols_and_overloads():
         "CopyUtils.CopyUtils()",
         "CopyUtils.CopyUtils(int)",
         "CopyUtils.copy(byte[],OutputStream)",
-        "CopyUtils.copy(Map<String,List<X>>,String...)",
-        "CopyUtils.single",
+        "CopyUtils.copy(Map,String[])",
+        "CopyUtils.single()",
         "CopyUtils.Inner",
-        "CopyUtils.Inner.m",
+        "CopyUtils.Inner.m()",
         "CopyUtils.Listener",
-        "CopyUtils.Listener.on",
+        "CopyUtils.Listener.on()",
         "CopyUtils.Mode",
-        "CopyUtils.Mode.e",
+        "CopyUtils.Mode.A",
+        "CopyUtils.Mode.B",
+        "CopyUtils.Mode.e()",
         "CopyUtils.Pair",
     ]
     assert [s.qualname for s in t.lookup("CopyUtils.copy")] == [
         "CopyUtils.copy(byte[],OutputStream)",
-        "CopyUtils.copy(Map<String,List<X>>,String...)",
+        "CopyUtils.copy(Map,String[])",
     ]
+    assert [s.qualname for s in t.lookup("CopyUtils.single")] == ["CopyUtils.single()"]
     copy = t.symbols["CopyUtils.copy(byte[],OutputStream)"]
     assert (copy.start_line, copy.end_line) == (17, 20)  # from the annotation
     assert t.symbols["CopyUtils"].start_line == 9  # annotation, not javadoc
@@ -247,6 +250,7 @@ def test_java_symbols_and_overloads():
     assert kinds["CopyUtils.Pair"] == "record"
     assert kinds["CopyUtils.Mode"] == "enum"
     assert kinds["CopyUtils.CopyUtils()"] == "constructor"
+    assert kinds["CopyUtils.Mode.A"] == "const"
 
 
 def test_java_annotation_is_in_hash():

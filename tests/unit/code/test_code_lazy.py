@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from memvet._code import ParsedFile, language_for_path, parse_file, symbol_table
 from test_code_go_rust_java import GO, JAVA, RUST  # this folder is on sys.path (rootdir-relative import mode)
 from test_code_javascript import JS, TS
 from test_code_python import BASE
+
+from memvet._code import ParsedFile, language_for_path, parse_file, symbol_table
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -65,6 +65,7 @@ def _own_sources() -> list[Path]:
     return found
 
 
+@pytest.mark.slow
 def test_every_symbol_of_this_repository_hashes_the_same_alone():
     paths = _own_sources()
     assert len(paths) > 50

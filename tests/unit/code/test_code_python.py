@@ -6,8 +6,8 @@ import textwrap
 
 import pytest
 
-from memvet._code import symbol_table
 from memvet._code import imports as imports_of
+from memvet._code import symbol_table
 
 
 def table(src: str):

@@ -21,6 +21,7 @@ from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage, BaseMessage, SystemMessage, ToolMessage
 from langchain_core.tools import tool
 from langgraph.checkpoint.memory import InMemorySaver
+from pydantic import Field
 
 from memvet_langchain import MemVetMiddleware, MemVetStore, memvet_tools
 
@@ -33,7 +34,7 @@ CACHE_REASON = "the cache served stale orders after writes"
 class ScriptedModel(GenericFakeChatModel):
     """A fake tool-calling chat model that keeps every input it was sent."""
 
-    seen: list[list[BaseMessage]] = []
+    seen: list[list[BaseMessage]] = Field(default_factory=list)
 
     def bind_tools(self, tools: Sequence[Any], **kwargs: Any) -> ScriptedModel:
         return self

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import memvet
 import pytest
 from click.testing import CliRunner
 from langchain_core.embeddings import DeterministicFakeEmbedding
 
+import memvet
 from memvet._embedding import as_embedder, load_embedding
 from memvet.cli import cli
 from memvet_langchain import memvet_tools

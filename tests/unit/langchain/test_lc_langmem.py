@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 import re
 
-import memvet
 import pytest
 
+import memvet
 from memvet_langchain import MemVetMiddleware, MemVetStore
 
 langmem = pytest.importorskip("langmem")
@@ -57,7 +57,7 @@ def test_create_search_update_delete(tools) -> None:
 
 
 async def test_async_tools(tools) -> None:
-    store, manage, search = tools
+    _store, manage, search = tools
     created = _id(await manage.ainvoke({"content": "The user writes Go", "action": "create"}, CONFIG))
     found = json.loads(await search.ainvoke({"query": "language", "limit": 3}, CONFIG))
     assert [f["key"] for f in found] == [created]

@@ -5,12 +5,12 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-import memvet
 import pytest
 from langchain.agents.middleware import AgentMiddleware, ModelRequest, ModelResponse
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
 
+import memvet
 from memvet_langchain import MemVetMiddleware
 
 SAVE = "shop/store.py::OrderStore.save"
@@ -167,7 +167,7 @@ def test_store_outage_is_not_an_empty_memory(ledger) -> None:
 def test_middleware_misuse_is_loud(ledger) -> None:
     import memvet
 
-    with pytest.raises(TypeError, match="MemVetMiddleware needs a memvet.Ledger as its first argument"):
+    with pytest.raises(TypeError, match=r"MemVetMiddleware needs a memvet\.Ledger as its first argument"):
         MemVetMiddleware("repo")  # type: ignore[arg-type]
     with pytest.raises(memvet.UsageError, match="k must be a whole number of zero or more, got '5'"):
         MemVetMiddleware(ledger, k="5")  # type: ignore[arg-type]

@@ -5,12 +5,12 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-import memvet
 import pytest
 from langchain_core.documents import Document
 from langchain_core.retrievers import BaseRetriever
 from langchain_tests.integration_tests import RetrieversIntegrationTests
 
+import memvet
 from memvet_langchain import MemVetRetriever
 
 
@@ -161,9 +161,9 @@ def test_misuse_at_construction_is_loud(ledger, kwargs, error, message) -> None:
 
 
 def test_ledger_is_checked_and_positional(ledger) -> None:
-    with pytest.raises(TypeError, match="MemVetRetriever needs a memvet.Ledger as its first argument .*got str"):
+    with pytest.raises(TypeError, match=r"MemVetRetriever needs a memvet\.Ledger as its first argument .*got str"):
         MemVetRetriever("/path/to/repo")
-    with pytest.raises(TypeError, match="needs a memvet.Ledger"):
+    with pytest.raises(TypeError, match=r"needs a memvet\.Ledger"):
         MemVetRetriever(k=3)
     with pytest.raises(TypeError, match="ledger given twice"):
         MemVetRetriever(ledger, ledger=ledger)
@@ -174,7 +174,7 @@ def test_ledger_is_checked_and_positional(ledger) -> None:
 def test_misuse_at_invoke_is_loud(ledger) -> None:
     _tagged(ledger)
     r = MemVetRetriever(ledger)
-    with pytest.raises(memvet.UsageError, match="expects the query as a string, got dict .*'question'"):
+    with pytest.raises(memvet.UsageError, match=r"expects the query as a string, got dict .*'question'"):
         r.invoke({"question": "how are orders saved?"})  # type: ignore[arg-type]
     with pytest.raises(memvet.UsageError, match="k must be at least 1, got 0"):
         r.invoke("orders", k=0)

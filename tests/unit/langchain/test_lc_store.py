@@ -6,7 +6,6 @@ import logging
 import threading
 from typing import Any
 
-import memvet
 import pytest
 from langchain_core.messages import HumanMessage
 from langgraph.store.base import (
@@ -19,6 +18,7 @@ from langgraph.store.base import (
     SearchOp,
 )
 
+import memvet
 from memvet_langchain import MemVetMiddleware, MemVetStore
 
 NS = ("memories", "team a")
@@ -348,7 +348,7 @@ def test_empty_delete_reason_is_refused(ledger) -> None:
 
 
 def test_store_misuse_is_loud(ledger) -> None:
-    with pytest.raises(TypeError, match="MemVetStore needs a memvet.Ledger as its first argument"):
+    with pytest.raises(TypeError, match=r"MemVetStore needs a memvet\.Ledger as its first argument"):
         MemVetStore("repo")  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="unexpected keyword argument 'index'"):
         MemVetStore(ledger, index={"dims": 3})  # type: ignore[call-arg]

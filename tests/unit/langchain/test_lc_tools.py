@@ -6,13 +6,13 @@ import threading
 from typing import Any
 from unittest.mock import Mock
 
-import memvet
 import pytest
 from langchain_core.messages import ToolCall
 from langchain_core.tools import BaseTool
 from langchain_tests.integration_tests import ToolsIntegrationTests
 from langchain_tests.unit_tests import ToolsUnitTests
 
+import memvet
 from memvet_langchain import (
     MemVetCheckTool,
     MemVetRecallTool,
@@ -315,7 +315,7 @@ def test_tools_take_a_checked_ledger_positionally(ledger, cls) -> None:
 
 
 def test_memvet_tools_checks_its_ledger() -> None:
-    with pytest.raises(TypeError, match="memvet_tools needs a memvet.Ledger .*got str '.'"):
+    with pytest.raises(TypeError, match=r"memvet_tools needs a memvet\.Ledger .*got str '\.'"):
         memvet_tools(".")  # type: ignore[arg-type]
 
 

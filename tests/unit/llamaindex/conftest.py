@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import memvet
 import pytest
+
+import memvet
 
 SAVE_LINE = 'handle.write(json.dumps(order) + "\\n")'
 LOAD_METHOD = '''    def load(self):

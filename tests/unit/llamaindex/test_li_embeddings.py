@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import uuid
 
-import memvet
 from llama_index.core import MockEmbedding
 from llama_index.core.base.embeddings.base import BaseEmbedding
 
+import memvet
 from memvet._embedding import as_embedder
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import memvet
 import pytest
 from llama_index.core.vector_stores.types import (
     FilterCondition,
@@ -11,12 +10,13 @@ from llama_index.core.vector_stores.types import (
     MetadataFilters,
 )
 
+import memvet
 from memvet_llamaindex import MemVetMemoryBlock, MemVetPostprocessor, MemVetRetriever, MemVetToolSpec
 
 QUESTION = "orders"
 
 
-def F(key, value, op=FilterOperator.EQ):  # noqa: N802
+def F(key, value, op=FilterOperator.EQ):
     return MetadataFilter(key=key, value=value, operator=op)
 
 
@@ -58,7 +58,8 @@ def test_tags_paths_and_status_filters(ledger, tagged):
 def test_status_filter_fills_k(ledger, tagged):
     r = MemVetRetriever(ledger, similarity_top_k=1, filters=MetadataFilters(filters=[F("status", "unanchored")]))
     assert [n.node.node_id for n in r.retrieve(QUESTION)] == [tagged["loose"]]
-    history_only = MemVetRetriever(ledger, include="current", filters=MetadataFilters(filters=[F("status", "rejected")]))
+    history_only = MemVetRetriever(ledger, include="current",
+                                   filters=MetadataFilters(filters=[F("status", "rejected")]))
     assert history_only.retrieve(QUESTION) == []
 
 
@@ -94,7 +95,7 @@ def test_unsupported_conditions_are_clear_errors(ledger):
     lambda bad: MemVetToolSpec(bad),
 ])
 def test_every_adapter_checks_its_ledger(make):
-    with pytest.raises(TypeError, match="needs a memvet.Ledger as its first argument .*got str '.'"):
+    with pytest.raises(TypeError, match=r"needs a memvet\.Ledger as its first argument .*got str '\.'"):
         make(".")
 
 

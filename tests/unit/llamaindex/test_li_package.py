@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import memvet_llamaindex
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -44,6 +46,7 @@ def test_importing_memvet_does_not_import_llama_index():
     assert loaded == "[]"
 
 
+@pytest.mark.slow
 def test_the_adapter_does_not_import_the_langchain_adapter():
     loaded = run_python(
         "import sys, memvet_llamaindex\n"
@@ -57,6 +60,7 @@ def test_the_documented_example_is_the_example_file():
     assert EXAMPLE.read_text(encoding="utf-8") in blocks
 
 
+@pytest.mark.slow
 def test_the_example_runs_offline_and_shows_the_stale_decision(tmp_path):
     env = {
         **os.environ,

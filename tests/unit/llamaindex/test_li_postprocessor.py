@@ -3,13 +3,13 @@ verification without migrating the index."""
 
 from __future__ import annotations
 
-import memvet
 import pytest
 from llama_index.core import MockEmbedding, VectorStoreIndex
 from llama_index.core.llms import MockLLM
 from llama_index.core.postprocessor.types import BaseNodePostprocessor
 from llama_index.core.schema import MetadataMode, NodeWithScore, QueryBundle, TextNode
 
+import memvet
 from memvet_llamaindex import MemVetPostprocessor
 
 QUESTION = "how are orders saved?"

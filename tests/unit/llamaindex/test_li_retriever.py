@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import threading
 
-import memvet
 import pytest
 from llama_index.core.llms import MockLLM
 from llama_index.core.query_engine import RetrieverQueryEngine
 from llama_index.core.retrievers import BaseRetriever
 from llama_index.core.schema import MetadataMode, TextNode
 
+import memvet
 from memvet_llamaindex import MemVetRetriever
 
 QUESTION = "how are orders saved to the JSON-lines file?"

@@ -3,7 +3,6 @@ tool.acall with keyword arguments, and inside a FunctionAgent."""
 
 from __future__ import annotations
 
-import memvet
 import pytest
 from llama_index.core.agent.workflow import FunctionAgent
 from llama_index.core.base.llms.types import ChatMessage, MessageRole, ToolCallBlock
@@ -11,6 +10,7 @@ from llama_index.core.llms.mock import MockFunctionCallingLLM
 from llama_index.core.tools import FunctionTool
 from llama_index.core.tools.tool_spec.base import BaseToolSpec
 
+import memvet
 from memvet_llamaindex import MemVetToolSpec
 
 SAVE = "shop/store.py::OrderStore.save"
@@ -160,7 +160,7 @@ def test_include_and_budget_shape_recall(drifted):
 
 def test_bad_input_raises_a_message_the_model_can_act_on(ledger):
     tools = tools_of(ledger)
-    with pytest.raises(memvet.AnchorNotFoundError, match="OrderStore.remove"):
+    with pytest.raises(memvet.AnchorNotFoundError, match=r"OrderStore\.remove"):
         tools["record"].call(claim="Orders are never removed", anchors=["shop/store.py::OrderStore.remove"])
     with pytest.raises(memvet.UnknownDecisionError):
         tools["reject"].call(decision_id="0123456789ab", reason="wrong")
@@ -232,5 +232,6 @@ def test_record_and_supersede_take_quotes_and_unbound(ledger):
     out = tools["supersede"].call(decision_id=first, claim="OrderStore.save appends, later via `tempfile`",
                                   reason="planned", anchors=[save], unbound=["tempfile"]).content
     assert ledger.get(new_id(out)).unbound == ("tempfile",)
-    with pytest.raises(memvet.UnboundClaimError, match=r"`sha256` \(identifier\) is not in shop/store.py::OrderStore.save"):
+    with pytest.raises(memvet.UnboundClaimError,
+                       match=r"`sha256` \(identifier\) is not in shop/store\.py::OrderStore\.save"):
         tools["record"].call(claim="OrderStore.save hashes with sha256", anchors=[save])

@@ -13,7 +13,7 @@ from _mcp_serve import build_repo, child_env
 from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 
-pytestmark = pytest.mark.timeout(120)
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(120)]
 
 
 def free_port() -> int:
@@ -41,7 +41,8 @@ async def test_one_tool_over_streamable_http(tmp_path: Path) -> None:
     log = tmp_path / "server.log"
     with log.open("wb") as err:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "memvet", "--repo", str(repo.path), "mcp", "--http", f"127.0.0.1:{port}", "--agent-writes", "active"],
+            [sys.executable, "-m", "memvet", "--repo", str(repo.path), "mcp", "--http", f"127.0.0.1:{port}",
+             "--agent-writes", "active"],
             stdin=subprocess.DEVNULL, stdout=err, stderr=err, env=child_env(tmp_path / "ledger"), cwd=tmp_path)
     try:
         wait_listening(port, proc, log)

@@ -14,7 +14,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[3]
 CLIENT = ROOT / ".venv-mcp-client" / "bin" / "python"
 
-pytestmark = pytest.mark.timeout(240)
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(240)]
 
 
 def test_the_langchain_mcp_example_runs(tmp_path: Path) -> None:

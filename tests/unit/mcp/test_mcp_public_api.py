@@ -6,12 +6,12 @@ import subprocess
 import sys
 from pathlib import Path
 
-import memvet
 import pytest
 from click.testing import CliRunner
-from memvet.cli import cli
 
+import memvet
 import memvet_mcp
+from memvet.cli import cli
 
 EXPECTED = [
     "GROUPS",

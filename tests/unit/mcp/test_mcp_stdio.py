@@ -13,11 +13,10 @@ import sys
 from typing import Any
 
 import pytest
+from _mcp_serve import Served, child_env
 from mcp.types import CallToolResult
 
-from _mcp_serve import Served, child_env, mcp_repo, served  # noqa: F401 (fixtures)
-
-pytestmark = [pytest.mark.asyncio(loop_scope="module"), pytest.mark.timeout(120)]
+pytestmark = [pytest.mark.slow, pytest.mark.asyncio(loop_scope="module"), pytest.mark.timeout(120)]
 
 SAVE = "shop/store.py::OrderStore.save"
 LOAD = "shop/store.py::OrderStore.load"

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
-import memvet
 import pytest
 from mcp import Client
 from mcp.shared.exceptions import MCPError
 from mcp.types import CallToolResult
 
+import memvet
 from memvet_mcp import MemvetTools, create_server, http_address
 
 SAVE = "shop/store.py::OrderStore.save"

@@ -1,5 +1,6 @@
 ; Definitions in Java. Annotations live in the declaration's modifiers, so
-; they are inside the span already.
+; they are inside the span already. Methods and constructors are named with
+; their erased parameter types in _symbols.py (see _java.py).
 
 (class_declaration name: (identifier) @name) @definition.class
 (interface_declaration name: (identifier) @name) @definition.interface
@@ -11,3 +12,11 @@
 (compact_constructor_declaration name: (identifier) @name) @definition.constructor
 (field_declaration declarator: (variable_declarator name: (identifier) @name)) @definition.field
 (constant_declaration declarator: (variable_declarator name: (identifier) @name)) @definition.field
+
+; Enum constants are symbols; one with a body is the scope of its methods:
+; `enum Op { PLUS { int apply(...) } }` -> Op.PLUS.apply(...).
+(enum_constant name: (identifier) @name) @definition.const
+
+; An anonymous class is a scope named after its type, inside the method,
+; field or class around it: Outer.start().<anonymous Runnable>.run().
+(object_creation_expression type: (_) @name (class_body)) @scope.anonymous
