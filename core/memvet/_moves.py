@@ -85,6 +85,10 @@ class Evidence(Protocol):
 
     def table_at(self, path: str, language: str, snap: Snapshot) -> _code.SymbolTable | None: ...
 
+    def containing_at(self, path: str, language: str, words: Sequence[bytes], snap: Snapshot
+                      ) -> list[_code.Symbol]: ...
+
+
 __all__ = [
     "COPIES", "GENERATED", "RENAMED_SIMILARITY", "Lost", "MoveSearch", "compatible_kinds", "is_copy",
     "segments",

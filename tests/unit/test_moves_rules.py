@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import pytest
+
 from memvet._moves import compatible_kinds, is_build, is_copy
 
 
@@ -28,7 +29,8 @@ def test_sources_by_their_path(path):
 
 
 def test_a_build_is_told_by_its_versioned_banner():
-    assert is_build(b"/*! jQuery v3.7.1 | (c) OpenJS Foundation | jquery.org/license */\n(function(){})()", "javascript")
+    banner = b"/*! jQuery v3.7.1 | (c) OpenJS Foundation | jquery.org/license */\n(function(){})()"
+    assert is_build(banner, "javascript")
     assert is_build(b"/*!\n * Vue.js v2.6.14\n * (c) 2014-2021 Evan You\n */\n", "javascript")
     assert not is_build(b"/*!\n * express\n * Copyright(c) 2009-2013 TJ Holowaychuk\n */\n", "javascript")
     assert not is_build(b"// Backbone.js 1.6.0\n", "javascript")
