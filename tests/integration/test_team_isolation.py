@@ -30,7 +30,14 @@ from chromadb.config import Settings
 import memvet
 from memvet import Status
 
-pytestmark = pytest.mark.timeout(300)
+pytestmark = [
+    pytest.mark.timeout(300),
+    # chromadb's HttpClient (the operator's view in _direct) keeps an httpx
+    # connection it never closes; when the collector frees it mid-test it is
+    # an unclosed socket, not a finding of this test.
+    pytest.mark.filterwarnings(
+        "ignore:Exception ignored in. <socket.socket:pytest.PytestUnraisableExceptionWarning"),
+]
 
 FORBIDDEN = "this token reaches only its own team's database"
 UNAUTHORIZED = "missing or wrong bearer token"
@@ -163,7 +170,10 @@ def test_another_teams_token_is_refused_on_every_route(team_a, nginx_proxy: Prox
     a, b = nginx_proxy.database, nginx_proxy.other_database
     before = _snapshot(chroma_server, a)
     ids = [entry["id"] for entry in before.values()]
-    assert len(ids) == 3  # decisions, receipts, journal
+    # Team A's own namespace has three collections (decisions, receipts,
+    # journal); other tests of the session may have added theirs to the same
+    # team database. Every one of them must be out of team B's reach.
+    assert len(ids) >= 3
     routes = _routes(a, b, ids, list(before))
     wrong = []
     for method, target, body in routes:
