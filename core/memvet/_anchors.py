@@ -493,6 +493,11 @@ class Evidence:
         self._project_cache: LRU[tuple[str, str], list[str]] = LRU(256)
         self._contains_cache: LRU[tuple[str, bytes], bool] = LRU(65536)
         self.moves = MoveSearch(self)
+        # Checks at a commit: a commit's tree, an anchor and its recorded
+        # commit never change, so neither does the answer (a recall checks
+        # the same few candidates again and again). Unverifiable answers are
+        # not kept: what failed may work next time.
+        self._checked: LRU[tuple[Anchor, str, str], AnchorCheck] = LRU(65536)
 
     # ================================================================ resolve
 
@@ -742,8 +747,15 @@ class Evidence:
         """
         out: list[AnchorCheck | None] = []
         lost: list[tuple[int, Lost]] = []
+        at = snap.name if snap.commit is not None else None
         for anchor, recorded_commit in items:
-            found = self._check_one(anchor, snap, recorded_commit)
+            key = (anchor, recorded_commit, at) if at is not None else None
+            found = self._checked.get(key) if key is not None else None
+            if found is None:
+                found = self._check_one(anchor, snap, recorded_commit)
+                if key is not None and isinstance(found, AnchorCheck) \
+                        and found.result is not AnchorResult.UNVERIFIABLE:
+                    self._checked.put(key, found)
             if isinstance(found, Lost):
                 lost.append((len(out), found))
                 out.append(None)
@@ -805,6 +817,18 @@ class Evidence:
             return None
         table = self._table(path, blob, language, snap)
         return None if isinstance(table, str) else table
+
+    def containing_at(self, path: str, language: str, words: Sequence[bytes], snap: Snapshot
+                      ) -> list[_code.Symbol]:
+        """At least the symbols of ``path`` at ``snap`` whose span holds every
+        one of ``words`` (see :meth:`memvet._code.ParsedFile.containing`);
+        empty when the file is absent or cannot be parsed."""
+        blob = snap.blob_id(path)
+        if blob is None:
+            return []
+        # The move search reaches only files that passed the text check (the
+        # scan skips the others; an unparseable anchored file is unverifiable first).
+        return self.cache.containing(blob, language, words, self._loader(path, snap))
 
     def symbol_at(self, path: str, language: str, qualname: str, snap: Snapshot) -> _code.Symbol | None:
         """One symbol of ``path`` at ``snap`` by exact qualified name (None:

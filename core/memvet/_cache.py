@@ -22,7 +22,7 @@ import os
 import tempfile
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Generic, TypeVar
 
@@ -152,6 +152,18 @@ class SymbolCache:
             self._write_symbol_disk(key, qualname, hit)
         self._symbols.put(skey, hit)
         return hit
+
+    def containing(self, blob_id: str, language: str, words: Sequence[bytes], load: Callable[[], bytes]
+                   ) -> list[_code.Symbol]:
+        """At least the symbols of a blob whose span holds every one of
+        ``words``: from its table when one is cached, else from its kept (or
+        a new) parse, hashing only those spans."""
+        with self._lock:
+            key = (blob_id, language, _code.HASH_VERSION)
+            table = self._memory.get(key)
+            if table is not None:
+                return list(table.symbols.values())
+            return self._kept_or_parsed(key, load, language).containing(words)
 
     def _parse(self, load: Callable[[], bytes], language: str) -> tuple[_code.ParsedFile, int]:
         """The parse of ``load()``, and the size of what was parsed."""

@@ -6,7 +6,7 @@ for every missing anchor at once:
 
 1. The candidate files are those changed between each anchor's recorded
    commit and the target (renames of the anchor's path first), of the
-   anchor's language, leaving out generated and vendored files.
+   anchor's language, leaving out copies (see :func:`is_copy`).
 2. One pass over each candidate blob with every word of every missing anchor
    (the segments of its qualified name and three marker words of its recorded
    body) in one Aho-Corasick automaton tells which files can hold which
@@ -17,7 +17,8 @@ for every missing anchor at once:
 
 What counts as a move, in order:
 
-* the same qualified name in another file (a file move or split);
+* the same qualified name, of a compatible kind (see :func:`compatible_kinds`),
+  in another file (a file move or split);
 * the same body (or the same body under another name) in a file that holds
   the body's marker words;
 * the same method under a renamed class (``DirWatcher.onChange`` ->
@@ -30,11 +31,28 @@ What counts as a move, in order:
   :data:`RENAMED_SIMILARITY`, clearly ahead of any other candidate.
 
 Anything else is missing (``refuted`` as deleted).
+
+Copies are never where a symbol went. A repository holds code that is not
+its own: builds (``dist/``, ``build/``, ``*.min.js``, ``*.bundle.js``,
+``*.generated.*``), vendored packages (``vendor/``, ``third_party/``,
+``node_modules/``, ``bower_components/``...), test data and fixtures
+(``test/data/``, ``tests/fixtures/``, ``spec/fixtures/``,
+``src/test/resources/``, ``testdata/``, ``__fixtures__/``, ``__snapshots__/``)
+and whole-library copies: a JavaScript file named for a version
+(``test/data/jquery-3.7.1.js``, ``libs/underscore-1.8.3.js``) or opening with
+a preserved ``/*!`` licence banner that carries a version
+(``/*! jQuery v3.7.1 | (c) OpenJS Foundation``), the comment minifiers and
+bundlers keep on top of a build. Such a file holds old copies of the very
+functions a project deletes: on jQuery 3.0.0 -> 4.0.0, nine functions deleted
+from ``src/`` were all "found" in ``test/data/jquery-3.7.1.js``. The rule is
+waived for an anchor recorded in such a file itself (a decision about a test
+helper in ``test/data/`` may follow it to another file there).
 """
 
 from __future__ import annotations
 
 import difflib
+import functools
 import logging
 import re
 from collections.abc import Sequence
@@ -67,7 +85,14 @@ class Evidence(Protocol):
 
     def table_at(self, path: str, language: str, snap: Snapshot) -> _code.SymbolTable | None: ...
 
-__all__ = ["GENERATED", "RENAMED_SIMILARITY", "Lost", "MoveSearch", "segments"]
+    def containing_at(self, path: str, language: str, words: Sequence[bytes], snap: Snapshot
+                      ) -> list[_code.Symbol]: ...
+
+
+__all__ = [
+    "COPIES", "GENERATED", "RENAMED_SIMILARITY", "Lost", "MoveSearch", "compatible_kinds", "is_copy",
+    "segments",
+]
 
 log = logging.getLogger(__name__)
 
@@ -76,6 +101,31 @@ GENERATED = re.compile(
     r"(^|/)(dist|build|node_modules|vendor|third_party|\.venv|site-packages)/"
     r"|\.min\.(js|css)$|\.bundle\.js$|(^|/)[^/]*\.generated\.[^/]+$"
 )
+
+#: Code kept in the repository that is not the project's own: vendored
+#: packages, test data and fixtures, versioned whole-library builds.
+COPIES = re.compile(
+    r"(^|/)(vendor|vendors|vendored|_vendor|third_party|third-party|thirdparty|bower_components"
+    r"|jspm_packages|testdata|__fixtures__|__snapshots__)/"
+    r"|(^|/)(test|tests|spec|specs|__tests__)/(data|fixtures?|resources)/"
+    r"|(^|/)[A-Za-z][A-Za-z0-9_.]*-v?\d+(\.\d+)+[A-Za-z0-9.-]*\.(m?js|cjs)$"
+)
+#: The preserved licence banner of a JavaScript build, with a version:
+#: ``/*! jQuery v3.7.1 | ...`` or ``/*!\n * Vue.js v2.6.14``.
+_BANNER = re.compile(rb"\A(?:\xef\xbb\xbf)?\s*/\*!(?:[^*]|\*(?!/)){0,200}?\bv?\d+\.\d+\.\d+")
+_JS_BANNER_LANGUAGES = frozenset({"javascript", "typescript", "tsx"})
+
+#: Kinds one symbol can keep across a move; any other kind under the same
+#: name is another thing (``var Route = express.Route`` is not ``function Route``).
+_KIND_GROUPS: tuple[frozenset[str], ...] = (
+    frozenset({"function", "method", "constructor"}),
+    frozenset({"class", "interface", "struct", "enum", "trait", "type", "record", "namespace", "module",
+               "annotation"}),
+    frozenset({"const", "variable", "static", "field"}),
+    frozenset({"key", "table"}),
+)
+#: A JavaScript constructor function that became a ``class`` is the same thing.
+_JS_LANGUAGES = frozenset({"javascript", "typescript", "tsx"})
 
 #: How alike (difflib ratio over code tokens) a renamed symbol's changed body
 #: must be to the recorded one to count as the same symbol.
@@ -89,8 +139,39 @@ CLASS_OVERLAP = 0.5
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _MARKER = re.compile(rb"[A-Za-z_][A-Za-z0-9_]{3,}")
+# A keyword, not the end of a word: in ``@dataclasses.dataclass\n class A``
+# the first "class" would take the second as its name.
+_DEFINED = re.compile(rb"(?<![A-Za-z0-9_])(?:def|class)\s+([A-Za-z_][A-Za-z0-9_]*)")
 _IDENT = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_$")
 _CLASS_KINDS = frozenset({"class", "interface", "struct", "enum", "trait", "record", "type", "namespace"})
+
+
+@functools.lru_cache(maxsize=65536)
+def is_copy(path: str) -> bool:
+    """Whether ``path`` is, by its name, a build or a copy of other code
+    (never a move target; see the module docstring). Remembered: every
+    missing anchor asks about every changed file (91,076 calls for 141
+    anchors on sqlalchemy)."""
+    return bool(GENERATED.search(path) or COPIES.search(path))
+
+
+def is_build(data: bytes, language: str) -> bool:
+    """Whether a JavaScript/TypeScript file opens with a versioned ``/*!``
+    licence banner, the mark of a whole-library build."""
+    return language in _JS_BANNER_LANGUAGES and _BANNER.match(data[:400]) is not None
+
+
+def compatible_kinds(recorded: str, found: str, language: str) -> bool:
+    """Whether a symbol of kind ``found`` can be the recorded symbol of kind
+    ``recorded`` after a move: the same kind, or kinds of one group
+    (callables; types; values; structured keys). In JavaScript/TypeScript a
+    function and a class are one group too (a constructor function rewritten
+    as a class). An unknown recorded kind (an old record) accepts any."""
+    if not recorded or not found or recorded == found:
+        return True
+    if language in _JS_LANGUAGES and {recorded, found} == {"function", "class"}:
+        return True
+    return any(recorded in group and found in group for group in _KIND_GROUPS)
 
 
 def segments(name: str) -> list[str]:
@@ -125,7 +206,9 @@ class _Wanted:
     names: list[int]  # word ids every segment of the name needs
     python_defs: list[bytes]  # Python: each segment must be a def or class
     markers: list[int]  # word ids of the body's marker words
+    marker_words: list[bytes]  # the marker words themselves
     leaf: int  # word id of the last segment
+    skip_builds: bool = True  # leave out files with a build banner (see is_build)
     candidates: list[str] = field(default_factory=list)
     renamed_to: list[str] = field(default_factory=list)
     added: set[str] = field(default_factory=set)
@@ -202,8 +285,8 @@ class MoveSearch:
         """Where ``path``'s content may have gone: every candidate (rename
         targets first, then every file changed since the recorded commit, or
         every file when the commit is not in the history), the rename
-        targets, and the files added since; generated and vendored files
-        left out."""
+        targets, and the files added since; copies left out (by name, see
+        :func:`is_copy`) unless ``path`` is one itself."""
         changes = self.changes(recorded_commit, snap)
         added: set[str] = set()
         if changes is None:
@@ -216,8 +299,9 @@ class MoveSearch:
                     and c.new_path not in renamed]
             listed = renamed + rest
             added = {c.new_path for c in changes if c.kind == "added"}
-        keep = [p for p in listed if not GENERATED.search(p)]
-        return keep, [p for p in renamed if not GENERATED.search(p)], added
+        if is_copy(path):
+            return listed, renamed, added
+        return [p for p in listed if not is_copy(p)], [p for p in renamed if not is_copy(p)], added
 
     # ------------------------------------------------------------------ search
 
@@ -227,45 +311,65 @@ class MoveSearch:
         def word_ids(texts: list[str]) -> list[int]:
             return [words.setdefault(w, len(words)) for w in texts]
 
+        # Anchors of one recorded file one after another: its parse (for the
+        # body markers, then the recorded table) is kept between them.
+        order = sorted(range(len(lost)), key=lambda i: (lost[i].anchor.blob_id, i))
         wanted: list[_Wanted] = []
-        for item in lost:
+        for item in (lost[i] for i in order):
             a = item.anchor
+            recorded = self.evidence.git.blob_data(a.blob_id)
+            if recorded is not None and self.evidence.unreadable(recorded):
+                recorded = None
             segs = segments(a.name)
             name_words = [w for seg in segs for w in _WORD.findall(seg)]
             leaf_words = _WORD.findall(segs[-1]) if segs else []
+            markers = self._body_markers(a, recorded)
             w = _Wanted(
                 item,
                 names=word_ids(name_words),
                 python_defs=[seg.encode() for seg in segs] if a.language == "python" else [],
-                markers=word_ids(self._body_markers(a)),
+                markers=word_ids(markers),
+                marker_words=[m.encode() for m in markers],
                 leaf=word_ids(leaf_words[-1:] or [a.name])[0],
+                skip_builds=not is_copy(a.path) and not (recorded is not None and is_build(recorded, a.language)),
             )
             w.candidates, w.renamed_to, w.added = self.candidate_paths(item.recorded_commit, snap, a.path)
             w.candidates = [p for p in w.candidates if _code.language_for_path(p) == a.language]
             wanted.append(w)
-        found = self._scan(wanted, words, snap)
+        found, builds, defined = self._scan(wanted, words, snap)
         for w in wanted:
             need_name = set(w.names)
             need_body = set(w.markers)
             for path in w.candidates:
                 hits = found.get(path)
-                if not hits:
+                if not hits or (w.skip_builds and path in builds):
                     continue
-                if need_name <= hits and self._defines_all(path, w.python_defs, snap):
+                if need_name <= hits and (not w.python_defs or set(w.python_defs) <= defined.get(path, set())):
                     w.same_name.append(path)
                 if need_body and need_body <= hits:  # no words to look for: too small to chase
                     w.same_body.append(path)
                 if w.leaf in hits:
                     w.same_leaf.append(path)
-        return [self._resolve(w, snap) for w in wanted]
+        out: list[AnchorCheck | None] = [None] * len(lost)
+        for i, w in zip(order, wanted, strict=True):
+            out[i] = self._resolve(w, snap)
+        return [check for check in out if check is not None]
 
-    def _scan(self, wanted: list[_Wanted], words: dict[str, int], snap: Snapshot) -> dict[str, set[int]]:
-        """Which words each candidate file holds as whole words: one pass
-        over each blob with every word at once."""
+    def _scan(self, wanted: list[_Wanted], words: dict[str, int], snap: Snapshot
+              ) -> tuple[dict[str, set[int]], set[str], dict[str, set[bytes]]]:
+        """Which words each candidate file holds as whole words (one pass
+        over each blob with every word at once), which candidates are
+        whole-library builds by their banner, and, for a Python file that
+        holds every word of a wanted name, the names it writes after ``def``
+        or ``class`` (every segment of a Python qualified name is a function
+        or a class, so a file that only calls the function is not parsed)."""
         paths = list(dict.fromkeys(p for w in wanted for p in w.candidates))
         found: dict[str, set[int]] = {}
+        builds: set[str] = set()
+        defined: dict[str, set[bytes]] = {}
         if not paths or not words:
-            return found
+            return found, builds, defined
+        python_names = [set(w.names) for w in wanted if w.python_defs]
         patterns = [w.encode() for w in words]
         automaton = ahocorasick_rs.BytesAhoCorasick(patterns, implementation=ahocorasick_rs.Implementation.DFA)
         for path in paths:
@@ -273,6 +377,8 @@ class MoveSearch:
             if data is None or self.evidence.unreadable(data):
                 continue
             self.scanned += 1
+            if is_build(data, _code.language_for_path(path) or ""):
+                builds.add(path)
             hits: set[int] = set()
             end_of = len(data)
             for idx, start, end in automaton.find_matches_as_indexes(data, overlapping=True):
@@ -282,24 +388,16 @@ class MoveSearch:
                     hits.add(idx)
             if hits:
                 found[path] = hits
-        return found
+                if any(names <= hits for names in python_names):
+                    defined[path] = set(_DEFINED.findall(data))
+        return found, builds, defined
 
-    def _defines_all(self, path: str, segs: list[bytes], snap: Snapshot) -> bool:
-        """Python only: every segment of the name follows ``def`` or
-        ``class`` somewhere in the file (every segment of a Python qualified
-        name is a function or a class), so a file that only calls the
-        function is not parsed."""
-        if not segs:
-            return True
-        data = snap.read(path) or b""
-        return all(re.search(rb"(?:def|class)\s+" + re.escape(seg) + rb"\b", data) for seg in segs)
-
-    def _body_markers(self, a: Anchor) -> list[str]:
+    def _body_markers(self, a: Anchor, data: bytes | None) -> list[str]:
         """The three longest words of the recorded symbol's code (its own
-        name, comments and docstrings left out): the same body under another
-        name holds all of them, so other files are skipped without parsing."""
-        data = self.evidence.git.blob_data(a.blob_id)
-        if data is None or self.evidence.unreadable(data):
+        name, comments and docstrings left out; ``data`` is the recorded
+        file): the same body under another name holds all of them, so other
+        files are skipped without parsing."""
+        if data is None:
             return []
         sym, _ = self.evidence.cache.symbol(a.blob_id, a.language, a.name, lambda: data)
         if sym is None:
@@ -325,17 +423,20 @@ class MoveSearch:
         a = item.anchor
         for path in w.same_name:
             found = self.evidence.symbol_at(path, a.language, a.name, snap)
-            if found is not None:
+            if found is not None and compatible_kinds(a.symbol_kind, found.kind, a.language):
                 also = "" if found.hash == item.baseline else " (and its body changed)"
                 return AnchorCheck(
                     a, AnchorResult.MOVED, f"{a.spec}: moved from {a.path} to {path}{also}",
                     new_path=path, new_name=a.name, line=found.start_line,
                 )
         for path in ([a.path] if item.file_exists else []) + w.same_body:
-            table = self.evidence.table_at(path, a.language, snap)
-            if table is None:
-                continue
-            for sym in table.by_hash(item.shape) or table.by_hash(item.baseline):
+            # Only spans holding the body's marker words can hold the body.
+            spans = self.evidence.containing_at(path, a.language, w.marker_words, snap)
+            alike = [sym for sym in spans if item.shape in (sym.hash, sym.shape)] or [
+                sym for sym in spans if item.baseline in (sym.hash, sym.shape)]
+            for sym in alike:
+                if not compatible_kinds(a.symbol_kind, sym.kind, a.language):
+                    continue
                 return AnchorCheck(
                     a, AnchorResult.MOVED,
                     f"{a.spec}: moved from {a.path}::{a.name} to {path}::{sym.qualname} (same body)",
@@ -381,7 +482,7 @@ class MoveSearch:
             table = self.evidence.table_at(path, a.language, snap)
             renamed = None if table is None else _renamed_parent(old, table, parent)
             sym = None if renamed is None or table is None else table.symbols.get(f"{renamed}.{leaf}")
-            if sym is None:
+            if sym is None or not compatible_kinds(a.symbol_kind, sym.kind, a.language):
                 continue
             also = "" if sym.hash == item.baseline else "; its body changed"
             return AnchorCheck(

@@ -57,8 +57,15 @@ def clean(text: str) -> str:
 
 def one_line(text: str) -> str:
     """``text`` as one line: control sequences removed, each line break shown as ``⏎``."""
-    if not text:
+    # Everything the expressions below act on starts with or is a character
+    # Python calls unprintable (Cc, Cf, Zl, Zp): a printable text, the usual
+    # case, comes back as it is without three passes (a recall frames 15).
+    if not text or text.isprintable():
         return text
+    return _one_line(text)
+
+
+def _one_line(text: str) -> str:
     text = _SEQUENCE.sub("", text)
     text = _BREAKS.sub(NEWLINE_MARK, text)
     return _CONTROL.sub("", text)

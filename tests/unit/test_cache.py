@@ -156,3 +156,14 @@ def test_threads_sharing_a_cache_get_right_answers():
     finally:
         sys.setswitchinterval(interval)
     assert failures == []
+
+
+def test_containing_reuses_the_kept_parse_and_answers_from_a_table():
+    cache = SymbolCache()
+    load = Loads(A)
+    assert cache.symbol("a", "python", "helper", load) == (ALL_A.symbols["helper"], False)
+    assert cache.containing("a", "python", [b"pass"], load) == [ALL_A.symbols["helper"]]
+    assert cache.parses == 1 and load.calls == 1   # the parse kept for helper answered
+    cache.table("a", "python", load)
+    assert cache.containing("a", "python", [b"nowhere"], load) == list(ALL_A.symbols.values())  # from the table
+    assert cache.parses == 1

@@ -705,3 +705,34 @@ def test_a_long_lived_ledger_sees_a_later_working_tree_move(repo, ledger):
     repo.write("shop/later.py", text[text.index("def checksum"):], dedent=False)
     verdict = ledger.verify(rec.id)                              # same process, the tree moved on
     assert verdict.status is Status.NEEDS_REVALIDATION and "shop/later.py" in verdict.reason
+
+
+def _spy_checks(ledger) -> list:
+    """Count the anchor checks the evidence engine really runs."""
+    calls: list = []
+    real = ledger.evidence._check_one
+    ledger.evidence._check_one = lambda *args: calls.append(args) or real(*args)
+    return calls
+
+
+def test_a_check_at_a_commit_is_remembered_and_the_working_tree_is_checked_afresh(repo, ledger):
+    rec = ledger.record("save appends one line", ["shop/store.py::OrderStore.save"])
+    repo.write("shop/other.py", "x = 1\n")
+    repo.commit("unrelated")
+    calls = _spy_checks(ledger)
+    first = ledger.verify(rec.id, at="HEAD")
+    assert ledger.verify(rec.id, at="HEAD") == first and first.status is Status.VERIFIED
+    assert len(calls) == 1                      # a commit's answer never changes
+    ledger.verify(rec.id)
+    ledger.verify(rec.id)
+    assert len(calls) == 3                      # the working tree moves on
+
+
+def test_an_unverifiable_check_is_not_remembered(repo, ledger):
+    rec = ledger.record("save appends one line", ["shop/store.py::OrderStore.save"])
+    repo.write_bytes("shop/store.py", b"\x00\x01binary now")
+    repo.commit("a binary file under the same name")
+    calls = _spy_checks(ledger)
+    assert ledger.verify(rec.id, at="HEAD").status is Status.NEEDS_REVALIDATION
+    ledger.verify(rec.id, at="HEAD")
+    assert len(calls) == 2

@@ -157,6 +157,16 @@ def test_one_line_never_leaves_anything_active(text):
     assert "\n" not in out and "\t" not in out.replace("\t", "") and "\x1b" not in out
 
 
+@given(st.text() | st.text(st.characters(codec="utf-8", exclude_categories=["Cs"]), min_size=1).map(
+    lambda t: t + "\x1b[2J"))
+def test_one_line_skips_only_texts_the_expressions_would_leave_alone(text):
+    """The fast path (a printable text comes back as it is) answers what
+    the three substitutions would."""
+    assert _text.one_line(text) == _text._one_line(text)
+    if text.isprintable():
+        assert _text.one_line(text) is text
+
+
 @given(st.text())
 def test_markdown_never_leaves_html(text):
     out = _text.markdown(text)

@@ -310,3 +310,178 @@ def test_a_failing_move_search_is_unverifiable_and_the_batch_goes_on(repo, clien
     assert verdicts[gone.decision.id].status is Status.NEEDS_REVALIDATION
     assert "could not check: git diff failed" in verdicts[gone.decision.id].reason
     assert verdicts[kept.decision.id].status is Status.VERIFIED
+
+
+# ------------------------------------------------------------------ copies and kinds (issue 16, round 2)
+
+CORE_JS = """\
+(function (global) {
+  var jQuery = function (selector) {
+    return new jQuery.fn.init(selector);
+  };
+
+  jQuery.trim = function (text) {
+    return text == null ? "" : (text + "").replace(rtrim, "");
+  };
+
+  jQuery.isNumeric = function (obj) {
+    var type = jQuery.type(obj);
+    return (type === "number" || type === "string") && !isNaN(obj - parseFloat(obj));
+  };
+
+  global.jQuery = jQuery;
+})(this);
+"""
+
+
+def _delete_trim(repo, ledger, copy_path: str, copy_text: str):
+    """``jQuery.trim`` recorded in src/core.js, then deleted from it in the
+    commit that adds ``copy_text`` (which still defines it) at ``copy_path``."""
+    repo.write("src/core.js", CORE_JS)
+    repo.commit("core")
+    rec = ledger.record("trim strips whitespace from both ends", ["src/core.js::jQuery.trim"])
+    start = CORE_JS.index("  jQuery.trim")
+    repo.write("src/core.js", CORE_JS[:start] + CORE_JS[CORE_JS.index("  jQuery.isNumeric"):], dedent=False)
+    repo.write(copy_path, copy_text, dedent=False)
+    repo.commit("remove jQuery.trim; add " + copy_path)
+    return ledger.verify(rec.id, at="HEAD")
+
+
+def test_a_function_deleted_from_src_is_not_moved_into_a_versioned_copy_in_test_data(repo, ledger):
+    """jQuery 3.0.0 -> 4.0.0: deleted from src/, still in the old build kept
+    as test/data/jquery-3.7.1.js."""
+    verdict = _delete_trim(repo, ledger, "test/data/jquery-3.7.1.js", CORE_JS)
+    assert verdict.status is Status.REFUTED, verdict.reason
+    assert "no longer defined in src/core.js and was not found elsewhere" in verdict.reason
+
+
+def test_a_versioned_copy_outside_test_data_is_not_a_move_target_either(repo, ledger):
+    verdict = _delete_trim(repo, ledger, "site/libs/jquery-1.12.4.js", CORE_JS)
+    assert verdict.status is Status.REFUTED, verdict.reason
+
+
+def test_a_build_with_a_versioned_licence_banner_is_not_a_move_target(repo, ledger):
+    banner = "/*! jQuery v3.7.1 | (c) OpenJS Foundation and other contributors | jquery.org/license */\n"
+    verdict = _delete_trim(repo, ledger, "site/libs/jquery.js", banner + CORE_JS)
+    assert verdict.status is Status.REFUTED, verdict.reason
+
+
+def test_the_same_copy_without_banner_or_version_is_a_move(repo, ledger):
+    """The control for the three above: the rule, not the fixture, refutes them."""
+    check = _moved(_delete_trim(repo, ledger, "src/legacy/core.js", CORE_JS))
+    assert (check.new_path, check.new_name) == ("src/legacy/core.js", "jQuery.trim")
+
+
+def test_a_banner_without_a_version_is_source(repo, ledger):
+    """Express's lib files open with ``/*!`` banners naming the project, no version."""
+    banner = "/*!\n * express\n * Copyright(c) 2009-2013 TJ Holowaychuk\n * MIT Licensed\n */\n\n"
+    check = _moved(_delete_trim(repo, ledger, "src/legacy/core.js", banner + CORE_JS))
+    assert check.new_path == "src/legacy/core.js"
+
+
+def test_a_python_function_is_not_moved_into_a_test_fixture_project(repo, ledger):
+    text = repo.read("shop/store.py")
+    rec = ledger.record("checksum wraps at 255", ["shop/store.py::checksum"])
+    repo.write("shop/store.py", text[: text.index("def checksum")], dedent=False)
+    repo.write("tests/fixtures/sample_shop/store.py", text, dedent=False)
+    repo.write("vendor/shoplib/store.py", text, dedent=False)
+    repo.commit("drop checksum; add a sample project to the test fixtures and vendor shoplib")
+    verdict = ledger.verify(rec.id, at="HEAD")
+    assert verdict.status is Status.REFUTED, verdict.reason
+
+
+def test_a_symbol_recorded_in_test_data_may_move_within_test_data(repo, ledger):
+    helpers = "function waitForLoad(frame, done) {\n  frame.onload = function () {\n    done(frame);\n  };\n}\n"
+    repo.write("test/data/testinit.js", helpers + "\nfunction other() {\n  return 1;\n}\n")
+    repo.commit("test helpers")
+    rec = ledger.record("waitForLoad calls done once the frame loaded", ["test/data/testinit.js::waitForLoad"])
+    repo.write("test/data/testinit.js", "function other() {\n  return 1;\n}\n")
+    repo.write("test/data/frames.js", helpers)
+    repo.commit("split the frame helpers out")
+    check = _moved(ledger.verify(rec.id, at="HEAD"))
+    assert (check.new_path, check.new_name) == ("test/data/frames.js", "waitForLoad")
+
+
+def test_a_file_copied_into_test_data_is_not_where_a_deleted_file_went(repo, ledger):
+    rec = ledger.record("the store keeps one line per order", ["shop/store.py"])
+    text = repo.read("shop/store.py")
+    repo.delete("shop/store.py")
+    repo.write("tests/data/store.py", text, dedent=False)
+    repo.commit("delete the store; keep a copy as test data")
+    verdict = ledger.verify(rec.id, at="HEAD")
+    assert verdict.status is Status.REFUTED, verdict.reason
+    assert "the file was deleted" in verdict.reason
+
+
+ROUTE_JS = """\
+module.exports = Route;
+
+function Route(path) {
+  this.path = path;
+  this.stack = [];
+  this.methods = {};
+}
+
+Route.prototype.dispatch = function (req, res, done) {
+  var idx = 0;
+  var stack = this.stack;
+  next();
+};
+"""
+
+
+def test_a_deleted_function_is_not_moved_to_a_variable_of_that_name(repo, ledger):
+    """Express 4 -> 5: ``lib/router/route.js::Route`` went; test/Route.js has
+    ``var Route = express.Route``, a variable, not the function."""
+    repo.write("lib/router/route.js", ROUTE_JS)
+    repo.write("test/Route.js", "var assert = require('assert');\n")
+    repo.commit("route")
+    rec = ledger.record("Route keeps a stack of layers", ["lib/router/route.js::Route"])
+    repo.delete("lib/router/route.js")
+    repo.write("test/Route.js", "var assert = require('assert');\nvar express = require('../');\n"
+               "var Route = express.Route;\n\ndescribe('Route', function () {\n"
+               "  it('should work', function () {\n    assert.ok(new Route('/foo'));\n  });\n});\n")
+    repo.commit("use the router package")
+    verdict = ledger.verify(rec.id, at="HEAD")
+    assert verdict.status is Status.REFUTED, verdict.reason
+
+
+def test_a_constructor_function_rewritten_as_a_class_elsewhere_is_a_move(repo, ledger):
+    repo.write("lib/router/route.js", ROUTE_JS)
+    repo.commit("route")
+    rec = ledger.record("Route keeps a stack of layers", ["lib/router/route.js::Route"])
+    repo.delete("lib/router/route.js")
+    repo.write("lib/route.js", "class Route {\n  constructor(path) {\n    this.path = path;\n"
+               "    this.stack = [];\n  }\n}\n\nmodule.exports = Route;\n")
+    repo.commit("route as a class")
+    check = _moved(ledger.verify(rec.id, at="HEAD"))
+    assert (check.new_path, check.new_name) == ("lib/route.js", "Route")
+
+
+def test_a_python_function_is_not_moved_to_a_module_variable_of_that_name(repo, ledger):
+    """Held before the kind rule too: a Python name is a candidate only in a
+    file that has ``def`` or ``class`` before it."""
+    text = repo.read("shop/store.py")
+    rec = ledger.record("checksum wraps at 255", ["shop/store.py::checksum"])
+    repo.write("shop/store.py", text[: text.index("def checksum")], dedent=False)
+    repo.write("shop/codec.py", "import zlib\n\nchecksum = zlib.crc32\n")
+    repo.commit("use crc32")
+    verdict = ledger.verify(rec.id, at="HEAD")
+    assert verdict.status is Status.REFUTED, verdict.reason
+
+
+def test_a_class_under_a_dataclass_decorator_is_found_by_name_in_another_file(repo, ledger):
+    """Found on sqlalchemy: in ``@dataclasses.dataclass\\n class CommonMixin``
+    the word scan must not take the decorator's "class" for a keyword."""
+    text = ("import dataclasses\n\n\nclass PropagationTest:\n    def test_mixin(self, run):\n"
+            "        @dataclasses.dataclass\n        class CommonMixin:\n"
+            "            key = 'sa'\n            width = 3\n\n        run(CommonMixin)\n")
+    repo.write("tests/test_dataclasses_py3k.py", text)
+    repo.commit("tests")
+    rec = ledger.record("CommonMixin keeps its key", ["tests/test_dataclasses_py3k.py::"
+                                                      "PropagationTest.test_mixin.CommonMixin"])
+    repo.delete("tests/test_dataclasses_py3k.py")
+    repo.write("tests/test_dataclasses.py", text.replace("width = 3", "width = 4"))
+    repo.commit("merge the py3k tests")
+    check = _moved(ledger.verify(rec.id, at="HEAD"))
+    assert check.new_path == "tests/test_dataclasses.py" and "(and its body changed)" in check.detail

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
@@ -216,6 +216,13 @@ class ParsedFile:
     def symbol(self, qualname: str) -> Symbol | None:
         """The symbol named exactly ``qualname`` (no bare-name lookup), or ``None``."""
         return self.table().symbols.get(qualname)
+
+    def containing(self, words: Sequence[bytes]) -> list[Symbol]:
+        """At least the symbols whose span holds every one of ``words``, in
+        document order: a search for one body hashes only the spans that can
+        hold it where it can (source code, before :meth:`table`); here every
+        symbol is returned, a superset the caller filters by hash."""
+        return list(self.table().symbols.values())
 
     def table(self) -> SymbolTable:
         """Every symbol of the file."""

@@ -141,3 +141,53 @@ def test_generated_python_symbols_hash_the_same_alone(source):
 def test_broken_python_agrees_outside_the_error(source, cut, junk):
     cut = min(cut, len(source))
     _assert_lazy_equals_full((source[:cut] + junk + source[cut:]).encode(), "python")
+
+
+def test_containing_hashes_only_the_spans_that_hold_every_word():
+    """The move search's same-body lookup: the spans that hold the words,
+    hashed as the full table hashes them; after the table, every symbol."""
+    data = b"def total(items):\n    return sum(i.price for i in items)\n\n\n" \
+           b"def count(items):\n    return len(items)\n\n\nclass Cart:\n" \
+           b"    def total(self):\n        return sum(i.price for i in self.items)\n" \
+           + b"".join(b"\n\ndef other%d(x):\n    return x + %d\n" % (i, i) for i in range(20))
+    table = symbol_table(data, "python")
+    parsed = parse_file(data, "python")
+    assert parsed.containing([b"nowhere"]) == []
+    found = parsed.containing([b"price", b"sum"])
+    assert [s.qualname for s in found] == ["total", "Cart", "Cart.total"]
+    assert all(s == table.symbols[s.qualname] for s in found)
+    assert [s.qualname for s in parsed.containing([])] == list(table.symbols)
+    parsed.table()
+    assert parsed.containing([b"nowhere"]) == list(table.symbols.values())  # a superset, by contract
+
+
+def test_structured_files_contain_every_symbol():
+    data = b'[project]\nname = "x"\n'
+    assert parse_file(data, "toml").containing([b"nowhere"]) == list(symbol_table(data, "toml").symbols.values())
+
+
+def test_lookups_that_would_walk_more_than_the_file_walk_it_once():
+    """A class, then its methods: once the spans walked one by one would add
+    up to more than the file, the whole table is built and answers."""
+    data = textwrap.dedent(BASE).encode()
+    table = symbol_table(data, "python")
+    parsed = parse_file(data, "python")
+    by_size = sorted(table.symbols.values(), key=lambda s: s.start_line - s.end_line)  # largest first
+    for sym in by_size:
+        assert parsed.symbol(sym.qualname) == sym
+    assert parsed._table is not None  # switched to one walk of everything
+    single = parse_file(data, "python")
+    assert single.symbol(by_size[-1].qualname) == by_size[-1]
+    assert single._table is None  # one small lookup stays a span walk
+
+
+def test_containing_keeps_every_match_when_its_lookups_switch_to_the_full_walk():
+    """Found on sqlalchemy at 5,000 decisions: the spans that hold the words
+    add up to more than the file, the lookups switch to the full table half
+    way, and the matches after the switch must not be lost."""
+    methods = "".join(f"    def m{i}(self, price):\n        return price * {i}\n\n" for i in range(6))
+    data = f"class Prices:\n{methods}\n\ndef last(price):\n    return price\n".encode()
+    table = symbol_table(data, "python")
+    found = parse_file(data, "python").containing([b"price"])
+    assert {s.qualname for s in found} >= {f"Prices.m{i}" for i in range(6)} | {"Prices", "last"}
+    assert all(s == table.symbols[s.qualname] for s in found)

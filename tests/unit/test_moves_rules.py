@@ -1,0 +1,57 @@
+"""The move search's two rules as plain functions: which files are copies
+(never a move target) and which symbol kinds one symbol can keep."""
+
+from __future__ import annotations
+
+import pytest
+
+from memvet._moves import compatible_kinds, is_build, is_copy
+
+
+@pytest.mark.parametrize("path", [
+    "test/data/jquery-3.7.1.js", "tests/data/store.py", "test/fixtures/users/index.js", "spec/fixture/a.rb",
+    "src/test/resources/org/example/Sample.java", "pkg/testdata/input.go", "src/__fixtures__/a.ts",
+    "src/__snapshots__/a.js", "vendor/github.com/x/y.go", "third_party/zlib/zlib.c", "lib/third-party/a.js",
+    "bower_components/q/q.js", "site/libs/jquery-1.12.4.js", "libs/underscore-1.8.3.min.js",
+    "js/jquery-3.7.1.slim.js", "dist/axios.cjs", "build/app.js", "node_modules/a/index.js", "a.min.js",
+])
+def test_copies_by_their_path(path):
+    assert is_copy(path)
+
+
+@pytest.mark.parametrize("path", [
+    "src/core.js", "lib/sqlalchemy/testing/fixtures/base.py", "test/orm/_fixtures.py", "test/unit/data.js",
+    "src/test/java/org/example/data/Row.java", "lib/router/route.js", "migrations/0001_init.py",
+    "src/data/index.js", "tests/test_data.py", "src/utf-8.js",
+])
+def test_sources_by_their_path(path):
+    assert not is_copy(path)
+
+
+def test_a_build_is_told_by_its_versioned_banner():
+    banner = b"/*! jQuery v3.7.1 | (c) OpenJS Foundation | jquery.org/license */\n(function(){})()"
+    assert is_build(banner, "javascript")
+    assert is_build(b"/*!\n * Vue.js v2.6.14\n * (c) 2014-2021 Evan You\n */\n", "javascript")
+    assert not is_build(b"/*!\n * express\n * Copyright(c) 2009-2013 TJ Holowaychuk\n */\n", "javascript")
+    assert not is_build(b"// Backbone.js 1.6.0\n", "javascript")
+    assert not is_build(b"var a = 1; /*! v1.2.3 */\n", "javascript")  # not at the top: not a banner
+    assert not is_build(b"/*! v1.2.3 */\n", "python")
+
+
+@pytest.mark.parametrize(("recorded", "found", "language", "same"), [
+    ("function", "function", "python", True),
+    ("function", "method", "python", True),
+    ("method", "constructor", "java", True),
+    ("function", "class", "javascript", True),
+    ("function", "class", "python", False),
+    ("function", "variable", "javascript", False),
+    ("function", "const", "python", False),
+    ("class", "interface", "typescript", True),
+    ("const", "variable", "javascript", True),
+    ("field", "method", "java", False),
+    ("key", "table", "toml", True),
+    ("section", "key", "markdown", False),
+    ("", "variable", "javascript", True),  # an old record without a kind
+])
+def test_compatible_kinds(recorded, found, language, same):
+    assert compatible_kinds(recorded, found, language) is same
