@@ -62,11 +62,11 @@ from typing import TYPE_CHECKING, Protocol
 import ahocorasick_rs
 
 from memvet import _code, _vanished
-from memvet._vanished import tokens as _tokens
 from memvet._cache import LRU
 from memvet._errors import UnknownRevisionError
 from memvet._git import Change, Snapshot
 from memvet._model import Anchor, AnchorCheck, AnchorResult
+from memvet._vanished import tokens as _tokens
 
 if TYPE_CHECKING:
     from memvet._cache import SymbolCache
@@ -497,7 +497,8 @@ class MoveSearch:
             return None
         signals = ["the same name"] if found.same_name else []
         if found.calls:
-            signals.append(f"{found.calls} call{'s' if found.calls > 1 else ''} of it replaced by calls of the new name")
+            plural = "s" if found.calls > 1 else ""
+            signals.append(f"{found.calls} call{plural} of it replaced by calls of the new name")
         at = "the working tree" if where.after.commit is None else f"commit {found.commit[:8]}"
         return AnchorCheck(
             a, AnchorResult.MOVED,

@@ -49,7 +49,7 @@ import re
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import pygit2
 
@@ -62,7 +62,10 @@ if TYPE_CHECKING:
     from memvet._git import Change, GitRepo
     from memvet._model import Anchor
 
-__all__ = ["CALLS_SIMILARITY", "MARGIN", "MAX_WALK", "SIMILARITY_FLOOR", "Became", "Vanishing", "became", "tokens", "vanishing"]
+__all__ = [
+    "CALLS_SIMILARITY", "MARGIN", "MAX_WALK", "SIMILARITY_FLOOR", "Became", "Vanishing", "became", "tokens",
+    "vanishing",
+]
 
 #: First-parent commits walked back from the target looking for the recorded commit.
 MAX_WALK = 5000
@@ -83,7 +86,7 @@ CALL_LINE_SIMILARITY = 0.6
 MIN_TOKENS = 12
 
 
-class Evidence:
+class Evidence(Protocol):
     """What this module needs from the evidence engine (structural, like
     :class:`memvet._moves.Evidence`)."""
 

@@ -262,8 +262,8 @@ def _extract(repo, ledger, call: str):
     repo.commit("control")
     rec = ledger.record("expectedInvocation binds the matchers",
                         [f"{MC}::MockControl.expectedInvocation(Object, Method, Object[])"])
-    text = CONTROL.replace("        ExpectedInvocation invocationWithMatchers = expectedInvocation(proxy, method, args);\n",
-                           call)
+    old_call = "        ExpectedInvocation invocationWithMatchers = expectedInvocation(proxy, method, args);\n"
+    text = CONTROL.replace(old_call, call)
     repo.write(MC, text[: text.index("    private ExpectedInvocation")].rstrip() + "\n}\n", dedent=False)
     repo.write(IMF, FACTORY)
     repo.commit("refactored some responsibility to InvocationMatcherFactory")
