@@ -69,6 +69,8 @@ from memvet._model import Anchor, AnchorCheck, AnchorResult
 from memvet._vanished import tokens as _tokens
 
 if TYPE_CHECKING:
+    import pygit2
+
     from memvet._cache import SymbolCache
     from memvet._git import GitRepo
 
@@ -231,6 +233,8 @@ class MoveSearch:
         # Results at a commit never change (content addressed on both ends);
         # the working tree's are computed afresh.
         self._found: LRU[tuple[str, ...], AnchorCheck] = LRU(16384)
+        # First-parent lines walked by the last rule, for one batch.
+        self._lines: dict[tuple[str, str], list[pygit2.Commit] | None] = {}
         self.scanned = 0  # candidate blobs read by the word scan (for tests and benchmarks)
 
     # ------------------------------------------------------------------ entry
@@ -307,6 +311,7 @@ class MoveSearch:
     # ------------------------------------------------------------------ search
 
     def _search(self, lost: list[Lost], snap: Snapshot) -> list[AnchorCheck]:
+        self._lines.clear()
         words: dict[str, int] = {}
 
         def word_ids(texts: list[str]) -> list[int]:
@@ -478,7 +483,7 @@ class MoveSearch:
         a = item.anchor
         if not self.evidence.git.has_commit(item.recorded_commit):
             return None
-        where = _vanished.vanishing(self.evidence, a, item.recorded_commit, snap, old)
+        where = _vanished.vanishing(self.evidence, a, item.recorded_commit, snap, old, self._lines)
         if where is None:
             return None
         changes = self.changes(where.before.name, where.after)

@@ -63,7 +63,7 @@ if TYPE_CHECKING:
     from memvet._model import Anchor
 
 __all__ = [
-    "CALLS_SIMILARITY", "MARGIN", "MAX_WALK", "SIMILARITY_FLOOR", "Became", "Vanishing", "became", "tokens",
+    "CALLS_SIMILARITY", "MARGIN", "MAX_CALLING_FILES", "MAX_WALK", "SIMILARITY_FLOOR", "Became", "Vanishing", "became", "tokens",
     "vanishing",
 ]
 
@@ -82,6 +82,9 @@ CALLS_SIMILARITY = 0.7
 MARGIN = 0.15
 #: How alike a replacing call line must read once the names are swapped.
 CALL_LINE_SIMILARITY = 0.6
+#: A commit that changes more files calling the old name than this is a
+#: sweep (a reformat, a mass rename): its call lines are not compared.
+MAX_CALLING_FILES = 100
 #: Bodies shorter than this many tokens are too small to judge by similarity.
 MIN_TOKENS = 12
 
@@ -153,66 +156,96 @@ def _scope(qualname: str) -> str:
 
 
 def vanishing(evidence: Evidence, anchor: Anchor, recorded_commit: str, target: Snapshot,
-              recorded: _code.SymbolTable) -> Vanishing | None:
+              recorded: _code.SymbolTable, lines: dict[tuple[str, str], list[pygit2.Commit] | None] | None = None
+              ) -> Vanishing | None:
     """The commit ``anchor`` disappeared in between ``recorded_commit`` and
     ``target`` (see the module docstring), or ``None`` when it cannot be
     told (the recorded commit is not on the target's first-parent line
-    within :data:`MAX_WALK` commits, or the symbol is there all along)."""
+    within :data:`MAX_WALK` commits, or the symbol is there all along).
+
+    Args:
+        evidence: The evidence engine.
+        anchor: The missing anchor.
+        recorded_commit: The commit its decision was recorded at.
+        target: Where it is missing.
+        recorded: The recorded file's table.
+        lines: First-parent lines already walked, by (target commit,
+            recorded commit): the anchors of one check share them.
+    """
     git = evidence.git
-    repo = git.repo
     head = target.commit if target.commit is not None else git.head_commit()
-    line: list[pygit2.Commit] = []
-    commit: pygit2.Commit | None = head
-    stop = pygit2.Oid(hex=recorded_commit) if len(recorded_commit) == 40 else None
-    while commit is not None and commit.id != stop and len(line) < MAX_WALK:
-        line.append(commit)
-        commit = commit.parents[0] if commit.parents else None
-    if commit is None or commit.id != stop:
+    key = (str(head.id), recorded_commit)
+    line = lines.get(key) if lines is not None else None
+    if line is None:
+        line = _first_parent_line(head, recorded_commit)
+        if lines is not None:
+            lines[key] = line
+    if not line:
         return None
-    line.reverse()  # oldest first, the recorded commit left out
-    states: list[tuple[Snapshot, str]] = []
+    # The file's path at each commit after the recorded one (renames
+    # followed); a tree-entry lookup each, no blob read.
+    states: list[tuple[pygit2.Commit | None, str]] = []
     path = anchor.path
-    prev = commit
-    for c in line:
-        if _entry(c.tree, path) is None and _entry(prev.tree, path) is not None:
-            path = _renamed_in(repo, prev, c, path) or path
-        states.append((git.snapshot(str(c.id)), path))
-        prev = c
-        if _entry(c.tree, path) is None:
+    prev_entry = _entry(line[0].tree, path)
+    for c in line[1:]:
+        entry = _entry(c.tree, path)
+        if entry is None and prev_entry is not None:
+            renamed = _renamed_in(git.repo, c.parents[0], c, path)
+            if renamed is not None:
+                path, entry = renamed, _entry(c.tree, renamed)
+        states.append((c, path))
+        prev_entry = entry
+        if entry is None:
             break  # the file is gone: the symbol went here at the latest
-    if target.commit is None and (not states or _entry(line[-1].tree, path) is not None):
-        states.append((target, path))  # the working tree comes last
+    if target.commit is None and prev_entry is not None:
+        states.append((None, path))  # the working tree comes last
 
-    cache: dict[str, _code.Symbol | None] = {}
+    found: dict[int, tuple[Snapshot, _code.Symbol | None, _code.SymbolTable | None]] = {}
 
-    def present(i: int) -> tuple[_code.Symbol | None, _code.SymbolTable | None]:
-        snap, p = states[i]
-        table = evidence.table_at(p, anchor.language, snap)
-        if table is None:
-            return None, None
-        key = snap.blob_id(p) or ""
-        if key not in cache:
-            cache[key] = table.symbols.get(anchor.name) or _code.follow(recorded, table, anchor.name)
-        return cache[key], table
+    def probe(i: int) -> tuple[Snapshot, _code.Symbol | None, _code.SymbolTable | None]:
+        if i not in found:
+            c, p = states[i]
+            snap = target if c is None else git.snapshot(str(c.id))
+            table = evidence.table_at(p, anchor.language, snap)
+            sym = None if table is None else (table.symbols.get(anchor.name)
+                                              or _code.follow(recorded, table, anchor.name))
+            found[i] = (snap, sym, table)
+        return found[i]
 
-    if not states or present(len(states) - 1)[0] is not None:
+    if not states or probe(len(states) - 1)[1] is not None:
         return None
     lo, hi = -1, len(states) - 1  # present at lo (-1: the recorded commit), absent at hi
     while hi - lo > 1:
         mid = (lo + hi) // 2
-        if present(mid)[0] is not None:
+        if probe(mid)[1] is not None:
             lo = mid
         else:
             hi = mid
     if lo == -1:
-        before = git.snapshot(recorded_commit)
-        sym, table, path = recorded.symbols.get(anchor.name), recorded, anchor.path
+        before, sym, table, path = git.snapshot(recorded_commit), recorded.symbols.get(anchor.name), recorded, \
+            anchor.path
     else:
-        before, path = states[lo]
-        sym, table = present(lo)
+        before, sym, table = probe(lo)
+        path = states[lo][1]
     if sym is None or table is None:
         return None
-    return Vanishing(before, states[hi][0], path, sym, table)
+    return Vanishing(before, probe(hi)[0], path, sym, table)
+
+
+def _first_parent_line(head: pygit2.Commit, recorded_commit: str) -> list[pygit2.Commit]:
+    """The recorded commit and the first-parent commits after it up to
+    ``head``, oldest first; empty when the recorded commit is not on that
+    line within :data:`MAX_WALK` commits."""
+    stop = pygit2.Oid(hex=recorded_commit) if len(recorded_commit) == 40 else None
+    line: list[pygit2.Commit] = []
+    commit: pygit2.Commit | None = head
+    while commit is not None and len(line) <= MAX_WALK:
+        line.append(commit)
+        if commit.id == stop:
+            line.reverse()
+            return line
+        commit = commit.parents[0] if commit.parents else None
+    return []
 
 
 def _entry(tree: pygit2.Tree, path: str) -> pygit2.Oid | None:
@@ -378,12 +411,16 @@ def _replaced_calls(where: Vanishing, changes: list[Change], old_leaf: str, was:
     symbol's own definition do not count."""
     needle = re.compile(rb"(?<![A-Za-z0-9_$])" + re.escape(old_leaf.encode()) + rb"\s*\(")
     out: dict[str, dict[str, int]] = {}
+    calling: list[tuple[Change, bytes]] = []
     for change in changes:
         if change.kind not in ("modified", "renamed") or _code.language_for_path(change.new_path) != language:
             continue
         old = where.before.read(change.old_path) or b""
-        if not needle.search(old):
-            continue
+        if needle.search(old):
+            calling.append((change, old))
+    if len(calling) > MAX_CALLING_FILES:
+        return out  # a sweeping commit: line pairs would prove nothing and cost much
+    for change, old in calling:
         new = where.after.read(change.new_path) or b""
         a_lines, b_lines = old.splitlines(), new.splitlines()
         skip = range(was.start_line - 1, was.end_line) if change.old_path == where.path else range(0)

@@ -7,7 +7,7 @@ follow-up when several overloads went."""
 from __future__ import annotations
 
 import memvet
-from memvet import AnchorResult, Status
+from memvet import AnchorResult, Status, _vanished
 from memvet._model import Anchor, AnchorKind
 from memvet._moves import Lost
 
@@ -422,3 +422,40 @@ def test_one_overload_replaced_by_one_of_another_arity_still_follows(repo, ledge
     repo.write(SU, JOINED)
     repo.commit("one join")
     assert ledger.verify(three.id, at="HEAD").status is Status.STALE
+
+
+# ------------------------------------------------------------------ bounds
+
+
+def _rename_two_commits_later(repo, ledger):
+    repo.write(PATH, RUNNER)
+    repo.commit("runner")
+    rec = ledger.record("timeout wraps slow tests", [f"{PATH}::ClassRunner.timeout(Link, TestMethod)"])
+    repo.write("README.md", "first\n")
+    repo.commit("unrelated")
+    repo.write(PATH, RENAMED)
+    repo.commit("renamed")
+    return rec
+
+
+def test_a_recorded_commit_beyond_the_walk_is_not_searched(repo, ledger, monkeypatch):
+    """Past :data:`MAX_WALK` first-parent commits the last rule gives up
+    (the control of the next test's positive twin is the first test above)."""
+    monkeypatch.setattr(_vanished, "MAX_WALK", 1)
+    rec = _rename_two_commits_later(repo, ledger)
+    verdict = ledger.verify(rec.id, at="HEAD")
+    assert verdict.status is Status.REFUTED, verdict.reason
+
+
+def test_within_the_walk_the_rename_is_found(repo, ledger):
+    check = _moved(ledger.verify(_rename_two_commits_later(repo, ledger).id, at="HEAD"))
+    assert check.new_name == "ClassRunner.withPotentialTimeout(TestMethod,Link)"
+
+
+def test_a_sweeping_commit_compares_no_call_lines(repo, ledger, monkeypatch):
+    """More files calling the old name than :data:`MAX_CALLING_FILES`: no
+    replaced-call signal, so a rename known only by its calls stays a deletion."""
+    monkeypatch.setattr(_vanished, "MAX_CALLING_FILES", 0)
+    rec = _rename_two_commits_later(repo, ledger)
+    verdict = ledger.verify(rec.id, at="HEAD")
+    assert verdict.status is Status.REFUTED, verdict.reason
