@@ -63,8 +63,8 @@ if TYPE_CHECKING:
     from memvet._model import Anchor
 
 __all__ = [
-    "CALLS_SIMILARITY", "MARGIN", "MAX_CALLING_FILES", "MAX_WALK", "SIMILARITY_FLOOR", "Became", "Vanishing", "became", "tokens",
-    "vanishing",
+    "CALLS_SIMILARITY", "MARGIN", "MAX_CALLING_FILES", "MAX_WALK", "SIMILARITY_FLOOR", "Became", "Vanishing",
+    "became", "tokens", "vanishing",
 ]
 
 #: First-parent commits walked back from the target looking for the recorded commit.
