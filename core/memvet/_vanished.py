@@ -40,6 +40,14 @@ evidence is plain, and the choice is small:
    candidates are few and a strong signal is required. A candidate wins only
    when it is the only one with a strong signal, or is ahead of the others
    by :data:`MARGIN` in similarity; anything else stays a deletion.
+
+Cost: nothing unless every other rule failed for an anchor (in practice, a
+real deletion). Then one first-parent walk per (target, recorded commit) and
+batch (tree-entry lookups only), about log2(commits) parses of the recorded
+file's versions, the diff of one commit, and the parse of the files it
+added or renamed plus, when the recorded class went, the changed files that
+name the symbol. A commit where more than :data:`MAX_CALLING_FILES` files
+called the old name (a sweep) is not searched for replaced calls.
 """
 
 from __future__ import annotations
