@@ -35,7 +35,7 @@ evidence is plain, and the choice is small:
    and reads alike otherwise); and the code tokens of the old and new
    bodies (names masked) alike at a ratio of at least
    :data:`SIMILARITY_FLOOR` with the same name, :data:`CALLS_SIMILARITY`
-   with only a replaced call, far below the 85 % a rename needs without
+   with only a replaced call or in another existing class, far below the 85 % a rename needs without
    this evidence (:data:`memvet._moves.RENAMED_SIMILARITY`), because the
    candidates are few and a strong signal is required. A candidate wins only
    when it is the only one with a strong signal, or is ahead of the others
@@ -79,7 +79,9 @@ __all__ = [
 MAX_WALK = 5000
 #: How alike (difflib ratio over code tokens) a candidate with a strong signal must be.
 SIMILARITY_FLOOR = 0.5
-#: How alike a candidate must be whose only strong signal is a replaced call:
+#: How alike a candidate must be whose only strong signal is a replaced call,
+#: or that is a same-named method of another existing class (a merge; the
+#: oracle's three are at 77-83 %):
 #: a call line can read like another's (two calls renamed in one commit,
 #: ``link= handleExceptions(link, method)`` and ``link= timeout(link, method)``),
 #: so the body must say more. The oracle's real cases are at 79-96 %; a
@@ -355,7 +357,10 @@ def became(evidence: Evidence, anchor: Anchor, where: Vanishing, changes: list[C
             if matcher.real_quick_ratio() < SIMILARITY_FLOOR or matcher.quick_ratio() < SIMILARITY_FLOOR:
                 continue
             ratio = matcher.ratio()
-            if ratio >= (SIMILARITY_FLOOR if same_name else CALLS_SIMILARITY):
+            # A same-named method in another existing class (a merge) must
+            # be as alike as a replaced call's: short overrides of one name
+            # (``hashCode()``, ``close()``) resemble each other everywhere.
+            if ratio >= (SIMILARITY_FLOOR if same_name and not other else CALLS_SIMILARITY):
                 found.append(Became(path, sym, ratio, same_name, n_calls, where.after.name))
     if not found:
         return None

@@ -459,3 +459,33 @@ def test_a_sweeping_commit_compares_no_call_lines(repo, ledger, monkeypatch):
     rec = _rename_two_commits_later(repo, ledger)
     verdict = ledger.verify(rec.id, at="HEAD")
     assert verdict.status is Status.REFUTED, verdict.reason
+
+
+def _merge_unlike(repo, ledger):
+    repo.write(MR, METHOD_RUNNER)
+    repo.write(CR, CLASS_RUNNER)
+    repo.commit("runners")
+    rec = ledger.record("timeout wraps slow tests", [f"{MR}::MethodRunner.timeout(Link)"])
+    repo.delete(MR)
+    repo.write(CR, MERGED.replace(
+        "        long timeout= method.getTimeout();\n        return timeout > 0\n"
+        "            ? new Timeout(next, timeout)\n            : next;\n",
+        "        if (method.isSlow()) {\n            log(method.getName());\n"
+        "            return new Timeout(next, DEFAULT);\n        }\n        return next;\n"))
+    repo.commit("the class runner decides timeouts by itself")
+    return ledger.verify(rec.id, at="HEAD")
+
+
+def test_a_same_named_method_of_another_existing_class_must_be_alike(repo, ledger):
+    """The merge rule's control: ``MethodRunner`` goes, ``ClassRunner`` gains
+    a ``timeout`` that shares the shape but not the work (between 50 and
+    70 % of the tokens alike: enough in a new file, not in another existing
+    class)."""
+    verdict = _merge_unlike(repo, ledger)
+    assert verdict.status is Status.REFUTED, verdict.reason
+
+
+def test_the_same_merge_at_the_same_name_floor_would_be_a_move(repo, ledger, monkeypatch):
+    """The twin of the above: the 70 % bar, not the fixture, refutes it."""
+    monkeypatch.setattr(_vanished, "CALLS_SIMILARITY", _vanished.SIMILARITY_FLOOR)
+    _moved(_merge_unlike(repo, ledger))
