@@ -108,6 +108,8 @@ class Evidence(Protocol):
 
     def table_at(self, path: str, language: str, snap: Snapshot) -> _code.SymbolTable | None: ...
 
+    def symbol_at(self, path: str, language: str, qualname: str, snap: Snapshot) -> _code.Symbol | None: ...
+
 
 @dataclass(frozen=True)
 class Vanishing:
@@ -210,16 +212,24 @@ def vanishing(evidence: Evidence, anchor: Anchor, recorded_commit: str, target: 
     if target.commit is None and prev_entry is not None:
         states.append((None, path))  # the working tree comes last
 
-    found: dict[int, tuple[Snapshot, _code.Symbol | None, _code.SymbolTable | None]] = {}
+    found: dict[int, tuple[Snapshot, _code.Symbol | None]] = {}
+    leaf = re.compile(rb"(?<![A-Za-z0-9_$])" + re.escape(_leaf(anchor.name).encode()) + rb"(?![A-Za-z0-9_$])")
+    with_signature = split_signature(anchor.name) is not None
 
-    def probe(i: int) -> tuple[Snapshot, _code.Symbol | None, _code.SymbolTable | None]:
+    def probe(i: int) -> tuple[Snapshot, _code.Symbol | None]:
+        """The symbol at the i-th state: a file without its name as a word
+        is not parsed; one with it only to hash the symbol's own span; the
+        whole table only to follow a changed signature."""
         if i not in found:
             c, p = states[i]
             snap = target if c is None else git.snapshot(str(c.id))
-            table = evidence.table_at(p, anchor.language, snap)
-            sym = None if table is None else (table.symbols.get(anchor.name)
-                                              or _code.follow(recorded, table, anchor.name))
-            found[i] = (snap, sym, table)
+            sym = None
+            if leaf.search(snap.read(p) or b""):
+                sym = evidence.symbol_at(p, anchor.language, anchor.name, snap)
+                if sym is None and with_signature:
+                    table = evidence.table_at(p, anchor.language, snap)
+                    sym = None if table is None else _code.follow(recorded, table, anchor.name)
+            found[i] = (snap, sym)
         return found[i]
 
     if not states or probe(len(states) - 1)[1] is not None:
@@ -232,11 +242,11 @@ def vanishing(evidence: Evidence, anchor: Anchor, recorded_commit: str, target: 
         else:
             hi = mid
     if lo == -1:
-        before, sym, table, path = git.snapshot(recorded_commit), recorded.symbols.get(anchor.name), recorded, \
-            anchor.path
+        before, sym, path = git.snapshot(recorded_commit), recorded.symbols.get(anchor.name), anchor.path
     else:
-        before, sym, table = probe(lo)
+        before, sym = probe(lo)
         path = states[lo][1]
+    table = evidence.table_at(path, anchor.language, before)
     if sym is None or table is None:
         return None
     return Vanishing(before, probe(hi)[0], path, sym, table)
@@ -334,7 +344,8 @@ def became(evidence: Evidence, anchor: Anchor, where: Vanishing, changes: list[C
         old_path = change.old_path if change.kind != "added" else None
         prior = evidence.table_at(old_path, language, where.before) if old_path else None
         at_record = (evidence.table_at(old_path, language, recorded_snap)
-                     if old_path and recorded_snap is not None else None)
+                     if old_path and recorded_snap is not None
+                     and recorded_snap.blob_id(old_path) != where.before.blob_id(old_path) else None)
         claimed = _claimed(prior, table, keep=was.qualname if old_path == where.path else "")
         data = where.after.read(path) or b""
         for sym in table.symbols.values():
