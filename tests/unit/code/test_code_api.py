@@ -36,7 +36,7 @@ def test_public_names_are_pinned():
             "symbol_table",
         ]
     )
-    assert HASH_VERSION == 3
+    assert HASH_VERSION == 4
 
 
 @pytest.mark.parametrize(
