@@ -22,7 +22,7 @@ import tree_sitter
 from memvet._code._java import anonymous_name, erase_parameter
 from memvet._code._languages import parse, query
 from memvet._code._model import ParsedFile, Symbol, SymbolTable
-from memvet._code._parens import SLOTS, redundant_parens
+from memvet._code._parens import GROUPS, redundant_parens
 from memvet._code._tokens import Lexicon, TokenStream
 
 if TYPE_CHECKING:
@@ -54,7 +54,7 @@ LEXICONS: dict[str, Lexicon] = {
         blocks=frozenset({"block"}),
         docstrings=True,
         statements=_PY_STATEMENTS,
-        paren_slots=SLOTS,
+        paren_groups=GROUPS,
         redundant_parens=redundant_parens,
     ),
     "javascript": _JS_LEX,

@@ -260,3 +260,12 @@ def test_property_parentheses_inside_an_expression_are_always_kept(left, op, rig
     # even where Python would not need them.
     grouped = f"x = ({left}{op}{right}){outer}"
     assert h(grouped) != h(f"x = {left}{op}{right}{outer}")
+
+
+def test_a_lexicon_gives_each_node_type_one_role():
+    from memvet._code._tokens import Lexicon
+
+    with pytest.raises(ValueError, match="more than one"):
+        Lexicon(skip=frozenset(), atoms=frozenset(), blocks=frozenset({"block"}), statements=frozenset({"block"}))
+    with pytest.raises(ValueError, match="without redundant_parens"):
+        Lexicon(skip=frozenset(), atoms=frozenset(), paren_groups=frozenset({"tuple"}))
