@@ -42,18 +42,30 @@ What is dropped there, repeatedly from the outside in:
 * in a target, parentheses around one target without a comma, which group
   and nothing else: ``(x) = 1``, ``for (x) in y``, ``((a, b)) = c``.
 
+Anywhere else, parentheses holding one atom or primary are dropped too,
+because they group nothing: a name, a literal, an implicitly concatenated
+string, an attribute, a subscript, a call, a display or comprehension, or
+something in parentheses of its own: ``(a) + b`` -> ``a + b``, ``f((a))``
+-> ``f(a)``, ``[("a" "b"), c]`` -> ``["a" "b", c]``, ``(f)(x)`` -> ``f(x)``,
+``((a, b)).c`` -> ``(a, b).c``. Not ``await``, unary or binary operators,
+comparisons, ``not``, ``lambda``, conditionals: ``(-1) ** 2``, ``(await
+x).y`` and ``(a + b) * c`` keep theirs. (A second sqlalchemy sample,
+``--seed 1``, had exactly this case as its one false alarm: a
+parenthesized concatenated string inside a tuple.)
+
 Never dropped: the empty tuple ``()``; call parentheses; generator
-expressions (``f(x for x in y)`` needs its own); parentheses inside a
-larger expression, where precedence may depend on them (``(a + b) * c``,
-``(a) + b`` alike: the rule does not judge precedence at all); ``with``
+expressions (``f(x for x in y)`` needs its own); parentheses around an
+operator inside a larger expression, even where precedence would allow it
+(``(a * b) + c`` keeps them: the rule does not judge precedence); ``with``
 items (``with (a, b):`` is two context managers since 3.9, a tuple before);
 ``except (A, B):`` (bare ``except A, B:`` only parses since 3.14);
 ``assert (x, "m")`` (a non-empty tuple, always true, unlike ``assert x,
 "m"``); the target of an annotated assignment (``(x): int = 1`` is not
-recorded in ``__annotations__``, ``x: int = 1`` is); lambda bodies,
-arguments, ``await`` and ``yield from`` operands.
+recorded in ``__annotations__``, ``x: int = 1`` is); and, unless they
+hold an atom, parentheses around a lambda body, an argument, or an
+``await`` or ``yield from`` operand.
 
-The walk asks about the rare nodes that carry parentheses (on sqlalchemy's
+The walk asks about the nodes that carry parentheses (on sqlalchemy's
 ``lib/``, 6,400 of them against 51,000 assignments, returns, conditions and
 subscripts), looking up at their parent, so a file without any costs
 nothing: asking at every slot instead made the token walk 11 % slower.
@@ -83,6 +95,14 @@ GROUPS = frozenset({"parenthesized_expression", "tuple", "tuple_pattern"})
 
 # What a parenthesized expression must keep its parentheses around.
 _KEEP = frozenset({"named_expression", "yield", "list_splat", "dictionary_splat"})
+# Atoms and primaries without an operator of their own (await is one): in
+# parentheses anywhere, they group nothing.
+_ATOMS = frozenset({
+    "identifier", "string", "concatenated_string", "integer", "float", "true", "false", "none",
+    "ellipsis", "attribute", "subscript", "call", "list", "dictionary", "set", "tuple",
+    "list_comprehension", "dictionary_comprehension", "set_comprehension", "generator_expression",
+    "parenthesized_expression",
+})
 # The value recorded for a tuple whose parentheses were dropped: its items
 # are not slots (grouping parentheses record whether tuples may stand there).
 _TUPLE = -1
@@ -104,6 +124,10 @@ def redundant_parens(node: tree_sitter.Node, field: str | None, drop: dict[int, 
         return
     tuples = _slot(node, field, parent, drop)
     if tuples is None:
+        if node.type == "parenthesized_expression":
+            inner = _items(node)
+            if len(inner) == 1 and inner[0].type in _ATOMS:
+                _mark(node, drop, _TUPLE)  # what stands inside is no slot
         return
     if node.type == "parenthesized_expression":
         inner = _items(node)
