@@ -150,7 +150,7 @@ def test_redundant_parentheses_leave_the_hash_alone(with_parens, without):
     assert h(with_parens) == h(without)
 
 
-def test_every_redundant_pair_is_one_tree_to_python():
+def test_every_redundant_pair_is_one_program_to_python():
     # The table above is the claim "Python builds one program from both";
     # check it with Python's own parser and compiler (inside a function, for
     # return and yield).
