@@ -9,6 +9,9 @@ stalls), and a real ledger checks the same repository both ways.
 from __future__ import annotations
 
 import logging
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -101,9 +104,10 @@ def test_the_default_comes_from_the_environment_or_the_cores(monkeypatch):
     assert _workers.default_workers() == 0
     monkeypatch.delenv("MEMVET_PARSE_WORKERS")
     assert 0 <= _workers.default_workers() <= 3
-    monkeypatch.setenv("MEMVET_PARSE_WORKERS", "two")
-    with pytest.raises(ValueError, match="MEMVET_PARSE_WORKERS must be a whole number"):
-        _workers.default_workers()
+    for bad in ("two", "", " ", "-1"):
+        monkeypatch.setenv("MEMVET_PARSE_WORKERS", bad)
+        with pytest.raises(ValueError, match="MEMVET_PARSE_WORKERS must be a whole number"):
+            _workers.default_workers()
 
 
 def test_a_bad_setting_is_a_usage_error(open_ledger, monkeypatch):
@@ -194,3 +198,13 @@ def test_a_helper_that_does_not_exit_when_its_input_ends_is_killed(monkeypatch):
     assert _workers.share(jobs, 1, _local) > 0
     assert [j.hits for j in jobs] == _expected()
     assert started and started[0].proc.returncode == -9  # killed, not exited
+
+
+def test_the_cli_refuses_a_bad_setting_in_one_line(repo, tmp_path):
+    env = {**os.environ, "MEMVET_PARSE_WORKERS": "many", "MEMVET_LEDGER": str(tmp_path / "l")}
+    out = subprocess.run([sys.executable, "-m", "memvet", "--repo", str(repo.path), "check"], env=env,
+                         capture_output=True, text=True)
+    assert out.returncode == 2
+    assert out.stderr.strip().splitlines() == [
+        "memvet: error: MEMVET_PARSE_WORKERS must be a whole number of zero or more, not 'many' "
+        "(0 parses in this process only); set it, or unset it"]

@@ -81,12 +81,15 @@ def default_workers() -> int:
     (0 turns them off), else one per usable core beyond this one, at most 3.
 
     Raises:
-        ValueError: ``MEMVET_PARSE_WORKERS`` is not a whole number of zero or more.
+        ValueError: ``MEMVET_PARSE_WORKERS`` is set but not a whole number of
+            zero or more (empty included).
     """
-    raw = os.environ.get("MEMVET_PARSE_WORKERS", "").strip()
-    if raw:
-        if not raw.isdigit():
-            raise ValueError(f"MEMVET_PARSE_WORKERS must be a whole number of zero or more, not {raw!r}")
+    raw = os.environ.get("MEMVET_PARSE_WORKERS")
+    if raw is not None:
+        # Set but empty is an error, as for every MEMVET_* variable.
+        if not raw.strip().isdigit():
+            raise ValueError(f"MEMVET_PARSE_WORKERS must be a whole number of zero or more, not {raw!r} "
+                             "(0 parses in this process only); set it, or unset it")
         return int(raw)
     try:
         cores = len(os.sched_getaffinity(0))
