@@ -976,7 +976,15 @@ class Evidence:
     def _follow(self, a: Anchor, blob: str, snap: Snapshot) -> _code.Symbol | None:
         """The symbol ``a`` became in its own file when its exact name is
         gone: a new signature (see :func:`memvet._code.follow`). Parses the
-        recorded and the current file in full, only on this rare path."""
+        recorded and the current file in full, only on this rare path.
+
+        A Python name of the current hasher without ``(`` or ``#`` carries
+        no signature, so nothing can have followed it: no parse (in a cold
+        check each deleted function cost two whole-file tables here).
+        """
+        if a.language == "python" and a.hash_version == _code.HASH_VERSION and "(" not in a.name \
+                and "#" not in a.name:
+            return None
         data = self.git.blob_data(a.blob_id)
         if data is None or _text_problem(data, self.max_file_bytes):
             return None
