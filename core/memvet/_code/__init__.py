@@ -118,6 +118,7 @@ from memvet._code._languages import LANGUAGES, UnsupportedLanguage, language_for
 from memvet._code._model import HASH_VERSION, ParsedFile, Symbol, SymbolTable, follow
 from memvet._code._structured import structured_symbol_table
 from memvet._code._symbols import CodeFile
+from memvet._code._workers import default_workers
 
 __all__ = [
     "HASH_VERSION",
@@ -126,6 +127,7 @@ __all__ = [
     "Symbol",
     "SymbolTable",
     "UnsupportedLanguage",
+    "default_workers",
     "follow",
     "imports",
     "language_for_path",

@@ -101,6 +101,8 @@ _PUNCT_SPACE = re.compile(r"\s*([^\w\s])\s*")
 # The words of a qualified name (its segments, and the words of any
 # signature): the definitions a pruned outline enters.
 _WORDS = re.compile(r"\w+")
+# Pruned outlines of one file before the full one is built instead.
+_PRUNES = 3
 
 
 def quote_segment(segment: str) -> str:
@@ -623,6 +625,7 @@ class CodeFile(ParsedFile):
         self._tree: tree_sitter.Tree | None = parse(data, language)
         self._full: dict[str, _Entry] | None = None
         self._pruned: dict[str, _Entry] = {}
+        self._prunes = 0  # pruned outlines built
         self._done: dict[str, Symbol] = {}
         self._walked = 0  # bytes of spans walked one at a time so far
         super().__init__(language, self._tree.root_node.has_error)
@@ -654,7 +657,12 @@ class CodeFile(ParsedFile):
             return self._entries.get(qualname)
         entry = self._pruned.get(qualname)
         if entry is None:
+            if self._prunes >= _PRUNES:
+                # Many lookups in one file (thousands of decisions over a few
+                # hundred files): one full outline costs less than more pruned ones.
+                return self._entries.get(qualname)
             assert self._tree is not None
+            self._prunes += 1
             names = frozenset(w.encode() for w in _WORDS.findall(qualname))
             self._pruned.update(_outline(self._tree, self.language, names))
             entry = self._pruned.get(qualname)

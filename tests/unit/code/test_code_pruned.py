@@ -146,3 +146,15 @@ def test_a_name_the_words_do_not_cover_falls_back_to_the_full_outline():
     assert found is not None and found == symbol_table(data, "python").symbols["Cafe\u0301.run"]
     assert parsed._full is not None
     assert parsed.symbol("Cafe\u0301.missing") is None
+
+
+def test_after_a_few_pruned_outlines_one_full_outline_answers_the_rest():
+    data = "".join(f"class C{i}:\n    def run(self):\n        return {i}\n\n" for i in range(6)).encode()
+    table = symbol_table(data, "python")
+    parsed = CodeFile(data, "python")
+    for i in range(3):  # each enters another class: a pruned outline of its own
+        assert parsed.symbol(f"C{i}.run") == table.symbols[f"C{i}.run"]
+    assert parsed._full is None and parsed._prunes == 3
+    for i in range(3, 6):
+        assert parsed.symbol(f"C{i}.run") == table.symbols[f"C{i}.run"]
+    assert parsed._full is not None and parsed._prunes == 3
