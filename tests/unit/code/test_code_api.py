@@ -29,6 +29,7 @@ def test_public_names_are_pinned():
             "Symbol",
             "SymbolTable",
             "UnsupportedLanguage",
+            "default_workers",
             "follow",
             "imports",
             "language_for_path",
