@@ -22,6 +22,7 @@ import tree_sitter
 from memvet._code._java import anonymous_name, erase_parameter
 from memvet._code._languages import parse, query
 from memvet._code._model import ParsedFile, Symbol, SymbolTable
+from memvet._code._parens import GROUPS, redundant_parens
 from memvet._code._tokens import Lexicon, TokenStream
 
 if TYPE_CHECKING:
@@ -34,13 +35,27 @@ _JS_LEX = Lexicon(
     atoms=frozenset({"string", "template_string", "regex", "jsx_text"}),
 )
 _C_COMMENTS = frozenset({"line_comment", "block_comment"})
+# Every statement node of tree-sitter-python 0.25 (simple and compound).
+_PY_STATEMENTS = frozenset({
+    "assert_statement", "break_statement", "class_definition", "continue_statement",
+    "decorated_definition", "delete_statement", "exec_statement", "expression_statement",
+    "for_statement", "function_definition", "future_import_statement", "global_statement",
+    "if_statement", "import_from_statement", "import_statement", "match_statement",
+    "nonlocal_statement", "pass_statement", "print_statement", "raise_statement",
+    "return_statement", "try_statement", "type_alias_statement", "while_statement",
+    "with_statement",
+})
 
 LEXICONS: dict[str, Lexicon] = {
     "python": Lexicon(
-        skip=frozenset({"comment", "line_continuation"}),
+        # ";" only separates statements, which end markers delimit already.
+        skip=frozenset({"comment", "line_continuation", ";"}),
         atoms=frozenset({"string"}),
         blocks=frozenset({"block"}),
         docstrings=True,
+        statements=_PY_STATEMENTS,
+        paren_groups=GROUPS,
+        redundant_parens=redundant_parens,
     ),
     "javascript": _JS_LEX,
     "typescript": _JS_LEX,
