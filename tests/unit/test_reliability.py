@@ -459,5 +459,5 @@ def test_the_write_generation_reads_empty_before_the_first_write_then_each_token
 def test_an_unreadable_write_generation_is_a_store_error_not_a_fresh_ledger(tmp_path):
     lock = LocalLock(tmp_path)
     lock.generation_path.mkdir()  # reading a folder fails with EISDIR
-    with pytest.raises(memvet.StoreError, match="cannot read .*generation"):
+    with pytest.raises(memvet.StoreError, match=r"cannot read .*generation"):
         lock.generation()
