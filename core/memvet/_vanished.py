@@ -196,6 +196,8 @@ def vanishing(evidence: Evidence, anchor: Anchor, recorded_commit: str, target: 
         return None
     # The file's path at each commit after the recorded one (renames
     # followed); a tree-entry lookup each, no blob read.
+    # Only the commits that changed the file are kept: the symbol can only
+    # go in one of them, and the binary search probes log2 of their number.
     states: list[tuple[pygit2.Commit | None, str]] = []
     path = anchor.path
     prev_entry = _entry(line[0].tree, path)
@@ -205,7 +207,8 @@ def vanishing(evidence: Evidence, anchor: Anchor, recorded_commit: str, target: 
             renamed = _renamed_in(git.repo, c.parents[0], c, path)
             if renamed is not None:
                 path, entry = renamed, _entry(c.tree, renamed)
-        states.append((c, path))
+        if entry != prev_entry:
+            states.append((c, path))
         prev_entry = entry
         if entry is None:
             break  # the file is gone: the symbol went here at the latest
@@ -242,14 +245,17 @@ def vanishing(evidence: Evidence, anchor: Anchor, recorded_commit: str, target: 
         else:
             hi = mid
     if lo == -1:
-        before, sym, path = git.snapshot(recorded_commit), recorded.symbols.get(anchor.name), anchor.path
+        sym, path = recorded.symbols.get(anchor.name), anchor.path
     else:
-        before, sym = probe(lo)
-        path = states[lo][1]
+        sym, path = probe(lo)[1], states[lo][1]
+    after, gone_in = probe(hi)[0], states[hi][0]
+    # The file did not change between the last version with the symbol and
+    # the vanishing commit's first parent: that parent is "before".
+    before = git.snapshot(str(gone_in.parents[0].id) if gone_in is not None else str(head.id))
     table = evidence.table_at(path, anchor.language, before)
     if sym is None or table is None:
         return None
-    return Vanishing(before, probe(hi)[0], path, sym, table)
+    return Vanishing(before, after, path, sym, table)
 
 
 def _first_parent_line(head: pygit2.Commit, recorded_commit: str) -> list[pygit2.Commit]:
@@ -426,6 +432,14 @@ def _alike(one: Counter[bytes], two: Counter[bytes]) -> float:
 _CALL = re.compile(rb"(?<![A-Za-z0-9_$])(?<!new )([A-Za-z_$][A-Za-z0-9_$]*)\s*\(")
 
 
+def _take(left: dict[bytes, int], text: bytes) -> bool:
+    """Take one of ``text`` from the lines both sides keep, if any is left."""
+    if left.get(text, 0) > 0:
+        left[text] -= 1
+        return True
+    return False
+
+
 def _replaced_calls(where: Vanishing, changes: list[Change], old_leaf: str, was: _code.Symbol, language: str
                     ) -> dict[str, dict[str, int]]:
     """Per changed file (new path), the names whose calls replaced a call of
@@ -449,12 +463,14 @@ def _replaced_calls(where: Vanishing, changes: list[Change], old_leaf: str, was:
         a_lines, b_lines = old.splitlines(), new.splitlines()
         skip = range(was.start_line - 1, was.end_line) if change.old_path == where.path else range(0)
         names: dict[str, int] = {}
-        removed: list[int] = []
-        added: list[int] = []
-        for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a_lines, b_lines, autojunk=False).get_opcodes():
-            if op != "equal":
-                removed.extend(i for i in range(i1, i2) if i not in skip and needle.search(a_lines[i]))
-                added.extend(range(j1, j2))
+        # The lines only one side has (a multiset difference, not a diff: a
+        # line diff of a 5,000-line file costs more than this whole search).
+        kept = Counter(a_lines) & Counter(b_lines)
+        left = dict(kept)
+        removed = [i for i, text in enumerate(a_lines)
+                   if i not in skip and needle.search(text) and not _take(left, text)]
+        left = dict(kept)
+        added = [j for j, text in enumerate(b_lines) if not _take(left, text)]
         for i in removed:
             # The added lines of the file that read most like it, names
             # masked (the calling code may have moved within the file, as
