@@ -323,9 +323,14 @@ def became(evidence: Evidence, anchor: Anchor, where: Vanishing, changes: list[C
                 None)
     home_table = evidence.table_at(home, language, where.after) if home else None
     class_gone = bool(old_scope) and (home_table is None or old_scope not in home_table.symbols)
-    leaf_word = re.compile(rb"(?<![A-Za-z0-9_$])" + re.escape(old_leaf.encode()) + rb"(?![A-Za-z0-9_$])")
     calls = _replaced_calls(where, changes, old_leaf, was, language)
 
+    # A candidate needs the same name or a replaced call: a file holding
+    # none of those names as a word is not parsed, and one whose new
+    # table has no symbol of those names is not parsed at its parent.
+    wanted = {old_leaf} | {name for by_name in calls.values() for name in by_name}
+    any_wanted = re.compile(rb"(?<![A-Za-z0-9_$])(?:" + rb"|".join(re.escape(n.encode()) for n in sorted(wanted))
+                            + rb")(?![A-Za-z0-9_$])")
     found: list[Became] = []
     for change in changes:
         path = change.new_path
@@ -337,15 +342,14 @@ def became(evidence: Evidence, anchor: Anchor, where: Vanishing, changes: list[C
         # recorded class is gone or there was none (a merge, a move of a
         # function), and then only with the same name or a replaced call.
         other = path != home and change.kind == "modified"
-        if other:
-            if old_scope and not class_gone:
-                continue
-            if not leaf_word.search(where.after.read(path) or b"") and not calls.get(path):
-                continue
+        if other and old_scope and not class_gone:
+            continue
+        if not any_wanted.search(where.after.read(path) or b""):
+            continue
         if path != home and not path_ok(path):
             continue
         table = evidence.table_at(path, language, where.after)
-        if table is None:
+        if table is None or not any(_leaf(q) in wanted for q in table.symbols):
             continue
         old_path = change.old_path if change.kind != "added" else None
         prior = evidence.table_at(old_path, language, where.before) if old_path else None
