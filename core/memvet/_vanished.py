@@ -121,7 +121,8 @@ class Vanishing:
         path: The symbol's file in ``before``.
         symbol: The symbol in ``before`` (its signature may differ from the
             recorded one if it changed on the way).
-        table: The table of ``path`` in ``before``.
+        table: The recorded file's table (what the symbol's scope was: a
+            class or a function), not parsed again at ``before``.
     """
 
     before: Snapshot
@@ -252,10 +253,9 @@ def vanishing(evidence: Evidence, anchor: Anchor, recorded_commit: str, target: 
     # The file did not change between the last version with the symbol and
     # the vanishing commit's first parent: that parent is "before".
     before = git.snapshot(str(gone_in.parents[0].id) if gone_in is not None else str(head.id))
-    table = evidence.table_at(path, anchor.language, before)
-    if sym is None or table is None:
+    if sym is None:
         return None
-    return Vanishing(before, after, path, sym, table)
+    return Vanishing(before, after, path, sym, recorded)
 
 
 def _first_parent_line(head: pygit2.Commit, recorded_commit: str) -> list[pygit2.Commit]:
