@@ -108,16 +108,16 @@ def python_string(text: bytes) -> bytes:
     value: str | bytes
     try:
         if b"\r" not in body and (raw or b"\\" not in body):
-            value = body if is_bytes and body.isascii() else body.decode("utf-8")
-            if isinstance(value, str) and is_bytes:
+            if is_bytes and not body.isascii():
                 return text  # non-ASCII in a bytes literal: a syntax error
+            value = body if is_bytes else body.decode("utf-8")
         else:
             escapes = _BYTES_ESCAPES if is_bytes else _STR_ESCAPES
             if b"\\" in escapes.sub(b"", body):
                 return text  # an invalid escape: leave its meaning to Python
             value = ast.literal_eval(text.decode("utf-8"))
             if not isinstance(value, (str, bytes)):
-                return text
+                return text  # not one literal (never from a string node)
     except (UnicodeDecodeError, SyntaxError, ValueError):
         return text
     return prefix.replace(b"b", b"") + repr(value).encode("utf-8")

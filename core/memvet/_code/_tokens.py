@@ -28,6 +28,10 @@ Normalization (``HASH_VERSION`` 4):
 * Python parentheses that change nothing (``(a, b) = x``, ``return (x)``,
   ``if (a):``; the exact rule is in :mod:`memvet._code._parens`) are dropped
   (since v4);
+* Python and JavaScript/TypeScript string literals are written in a
+  canonical form where their quotes change nothing (``'x'`` is ``"x"``),
+  and trailing commas that change nothing (``f(a,)``, ``[a, b,]``) are
+  dropped; the exact rules are in :mod:`memvet._code._literals` (since v4);
 * each token is written as ``b"t" + decimal length + b":" + bytes``; the
   markers are the single bytes ``<``, ``>`` and ``;``, which no encoded
   token starts with, so no two different streams encode to the same bytes.
