@@ -123,6 +123,30 @@ def python_string(text: bytes) -> bytes:
     return prefix.replace(b"b", b"") + repr(value).encode("utf-8")
 
 
+_DIGITS = frozenset(b"0123456789.")
+
+
+def python_literal(text: bytes) -> bytes:
+    """The canonical token text of a Python string or number literal.
+
+    A number is lower-cased: its prefix (``0X``), hex digits, exponent
+    (``1E5``) and imaginary suffix (``10J``) mean the same in either case,
+    and black upper-cases hex digits and lower-cases the rest. A number
+    starts with a digit or ``.``, so it never meets a string or a name.
+    """
+    if text and text[0] in _DIGITS:
+        return text.lower()
+    return python_string(text)
+
+
+def js_literal(text: bytes) -> bytes:
+    """:func:`js_string`, and numbers lower-cased as in :func:`python_literal`
+    (``0XFF``, ``1E5``; a BigInt's ``n`` is lower case already)."""
+    if text and text[0] in _DIGITS:
+        return text.lower()
+    return js_string(text)
+
+
 # Python nodes whose trailing comma is cosmetic, by how many items they need.
 _PY_ALWAYS = frozenset({
     "argument_list", "parameters", "type_parameter", "list", "set", "dictionary",

@@ -54,6 +54,12 @@ PY_EQUAL = [
     ("x = rf'{a}'", 'x = Fr"{a}"'),
     ("x = 'a' 'b'", 'x = "a" "b"'),
     ("assert x, 'm'", 'assert x, "m"'),
+    # Numbers: case never matters (black upper-cases hex digits, lower-cases the rest).
+    ("x = 0XFF", "x = 0xff"),
+    ("x = 0xff", "x = 0xFF"),
+    ("x = 0O17 + 0B1", "x = 0o17 + 0b1"),
+    ("x = 1E5 + 1_000E-3", "x = 1e5 + 1_000e-3"),
+    ("x = 10J", "x = 10j"),
     ("d['k'] = 1", 'd["k"] = 1'),
     # Trailing commas.
     ("f(a,)", "f(a)"),
@@ -99,6 +105,9 @@ PY_EQUAL_DEFS = [
 PY_APART = [
     ("x = 'a'", "x = 'b'"),
     ("x = b'a'", "x = 'a'"),
+    ("x = 0xff", "x = 0xfe"),
+    ("x = 1e5", "x = 1e6"),
+    ("x = 1j", "x = 1"),
     ("x = f'{a}'", "x = '{a}'"),
     ("x = f'{a}'", "x = f'{b}'"),
     ("x = 'a '", "x = 'a'"),
@@ -200,6 +209,7 @@ JS_EQUAL = [
     ("const {a, b,} = x;", "const {a, b} = x;"),
     ("const [a, b,] = x;", "const [a, b] = x;"),
     ("f(a, // why\n);", "f(a);"),
+    ("x = 0XFF + 1E5 + 0B1;", "x = 0xff + 1e5 + 0b1;"),
 ]
 JS_MODULE_EQUAL = [
     ("import {a, b,} from 'm';\nfunction f() {}", "import {a, b} from 'm';\nfunction f() {}"),
@@ -207,6 +217,8 @@ JS_MODULE_EQUAL = [
 ]
 JS_APART = [
     ("x = 'a';", "x = 'b';"),
+    ("x = 0xff;", "x = 0xfe;"),
+    ("x = 10n;", "x = 10;"),
     ("x = 'a';", "x = `a`;"),
     ("x = [a,,];", "x = [a,];"),
     ("x = [,];", "x = [];"),
