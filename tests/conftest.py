@@ -41,9 +41,15 @@ def repo(tmp_path: Path) -> RepoBuilder:
     return builder
 
 
+#: Built once: a ``Settings`` takes 27 ms to build (pydantic-settings reads
+#: the environment for each field), and most tests take this fixture.
+_SETTINGS = Settings(anonymized_telemetry=False)
+
+
 @pytest.fixture
 def client() -> chromadb.api.ClientAPI:
-    return chromadb.EphemeralClient(settings=Settings(anonymized_telemetry=False))
+    # A copy: EphemeralClient writes into the settings it is given.
+    return chromadb.EphemeralClient(settings=_SETTINGS.model_copy(deep=True))
 
 
 class FakeClock:
