@@ -100,3 +100,14 @@ class OrderStore:
 def checksum(data):
     return sum(data) % 255
 '''
+
+
+def sample_repo(path: Path) -> RepoBuilder:
+    """The ``repo`` fixture's repository at ``path``: one commit holding
+    ``shop/store.py`` (:data:`SAMPLE_STORE`) and a README. For fixtures of a
+    wider scope than a test, which cannot take ``repo``."""
+    builder = RepoBuilder(path)
+    builder.write("shop/store.py", SAMPLE_STORE, dedent=False)
+    builder.write("README.md", "# Shop\n\nA sample.\n")
+    builder.commit("initial")
+    return builder
