@@ -53,14 +53,17 @@ def settings(**extra: Any) -> Any:
     fields from the environment and from a ``.env`` file in the working
     folder; cProfile, 499 builds in 13.5 s), a third of the time of a
     ``memvet`` command on a small local ledger. So one is built per
-    options, environment and ``.env`` file (its path, size and modification
-    time), and each caller gets its own copy: ``PersistentClient`` writes its
-    folder into the settings it is given. A changed variable or ``.env``
-    builds anew.
+    options, environment variables named like a field (Chroma reads them
+    without a prefix, in any case) and ``.env`` file (its path, size and
+    modification time), and each caller gets its own copy:
+    ``PersistentClient`` writes its folder into the settings it is given. A
+    changed variable or ``.env`` builds anew.
     """
     from chromadb.config import Settings
 
-    key = (tuple(sorted(extra.items())), tuple(sorted(os.environ.items())), _dotenv_state())
+    fields = Settings.model_fields
+    environment = tuple(sorted((k.lower(), v) for k, v in os.environ.items() if k.lower() in fields))
+    key = (tuple(sorted(extra.items())), environment, _dotenv_state())
     with _SETTINGS_LOCK:
         built = _SETTINGS.get(key)
         if built is None:

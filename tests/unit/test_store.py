@@ -311,9 +311,20 @@ def test_settings_keep_only_the_latest_environments(tmp_path, monkeypatch):
     monkeypatch.setattr(_chroma, "_SETTINGS", {})
     monkeypatch.setattr(_chroma, "_SETTINGS_KEPT", 2)
     for n in range(3):
-        monkeypatch.setenv("MEMVET_TEST_ENVIRONMENT", str(n))
-        assert not _chroma.settings().anonymized_telemetry
+        monkeypatch.setenv("CHROMA_SERVER_HOST", f"host-{n}")
+        assert _chroma.settings().chroma_server_host == f"host-{n}"
     assert len(_chroma._SETTINGS) == 1  # cleared at the third, then the third kept
+
+
+def test_settings_are_not_built_again_for_variables_chroma_does_not_read(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(_chroma, "_SETTINGS", {})
+    monkeypatch.setenv("MEMVET_LEDGER", str(tmp_path / "one"))
+    _chroma.settings()
+    monkeypatch.setenv("MEMVET_LEDGER", str(tmp_path / "two"))
+    monkeypatch.setenv("chroma_server_host", "lower-case")  # Chroma reads its variables in any case
+    assert _chroma.settings().chroma_server_host == "lower-case"
+    assert len(_chroma._SETTINGS) == 2  # the host made a second; the ledger variable did not
 
 
 def test_a_chroma_without_that_registry_fails_loudly(monkeypatch, tmp_path):
