@@ -199,10 +199,12 @@ class TempDir:
 
 
 def open_ledger(repo: str | os.PathLike[str], home: str | os.PathLike[str], embedding: Any,
-                namespace: str = "bench", disk_cache: bool = True) -> memvet.Ledger:
-    """A ledger whose store and symbol cache live in ``home`` (not in the repo)."""
+                namespace: str = "bench", disk_cache: bool = True,
+                parse_workers: int | None = None) -> memvet.Ledger:
+    """A ledger whose store and symbol cache live in ``home`` (not in the repo);
+    ``parse_workers`` as in :meth:`memvet.Ledger.open` (default: its default)."""
     return memvet.Ledger.open(repo, path=home, embedding=embedding, namespace=namespace,
-                              disk_cache=disk_cache)
+                              disk_cache=disk_cache, parse_workers=parse_workers)
 
 
 def cold_ledger(repo: str | os.PathLike[str], home: str | os.PathLike[str], embedding: Any) -> memvet.Ledger:

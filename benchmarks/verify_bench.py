@@ -304,13 +304,14 @@ def spread_symbols(repo: GitRepo, rev: str, n: int, seed: int) -> list[_bench.Sa
     return picked
 
 
-def fresh_check(root: Path, home: Path, emb: Any, runs: int) -> tuple[float, list[Any], Any]:
+def fresh_check(root: Path, home: Path, emb: Any, runs: int, parse_workers: int = 0
+                ) -> tuple[float, list[Any], Any]:
     """Median seconds of ``Ledger.check`` at HEAD on fresh ledgers without a
     disk cache (new repository handle, empty symbol caches), the verdicts
     and the last ledger."""
     times = []
     for _ in range(runs):
-        led = _bench.open_ledger(root, home, emb, disk_cache=False)
+        led = _bench.open_ledger(root, home, emb, disk_cache=False, parse_workers=parse_workers)
         elapsed, verdicts = _bench.timed(lambda: led.check(at="HEAD"))
         times.append(elapsed)
     return _bench.median(times), verdicts, led
@@ -326,8 +327,12 @@ def spread_run(root: Path, repo: GitRepo, base: str, head: str, n: int, seed: in
         writer = _bench.open_ledger(root, home, emb, disk_cache=False)
         record_s, _ = _bench.timed(lambda: _bench.record_sampled(writer, sampled, base))
         decisions = writer.decisions()
-        cold_s, verdicts, led = fresh_check(root, home, emb, runs)
+        cold_s, verdicts, led = fresh_check(root, home, emb, runs)  # this process only
         parses = led.evidence.cache.parses
+        workers = _code.default_workers()
+        shared_s, shared_verdicts, _ = fresh_check(root, home, emb, runs, workers) if workers else (0.0, [], None)
+        same_with_helpers = [(v.decision.id, v.status, v.reason) for v in shared_verdicts] == [
+            (v.decision.id, v.status, v.reason) for v in verdicts] if workers else True
         floor = parse_floor(repo, head, sampled, changed, runs)
         naive = [naive_check(repo, head, decisions) for _ in range(naive_runs)]
         naive_s = _bench.median([t for t, _ in naive])
@@ -353,6 +358,11 @@ def spread_run(root: Path, repo: GitRepo, base: str, head: str, n: int, seed: in
         "record_ms_total": _bench.ms(record_s),
         "cold_parses": parses,
         "cold_check_ms": _bench.ms(cold_s),
+        "parse_workers": workers,
+        "cold_check_helpers_ms": _bench.ms(shared_s),
+        "cold_helpers_vs_floor": shared_s / floor["seconds"] if floor["seconds"] and workers else 0.0,
+        "naive_vs_cold_helpers": naive_s / shared_s if shared_s else 0.0,
+        "same_verdicts_with_helpers": same_with_helpers,
         "parse_floor_ms": _bench.ms(floor["seconds"]),
         "naive_ms": _bench.ms(naive_s),
         "warm_check_ms": _bench.ms(warm_s),
@@ -392,6 +402,8 @@ def measure_spread(repo_path: str, jump: int, n_decisions: int, scale: int, repe
     targets: dict[str, Any] = {
         "cold_le_2x_floor": first["cold_vs_floor"] <= 2.0,
         "naive_ge_3x_cold": first["naive_vs_cold"] >= 3.0,
+        "with_helpers_cold_le_2x_floor": bool(first["parse_workers"]) and first["cold_helpers_vs_floor"] <= 2.0,
+        "with_helpers_naive_ge_3x_cold": bool(first["parse_workers"]) and first["naive_vs_cold_helpers"] >= 3.0,
         "recall_le_1.2x_plain": first["recall"]["recall_vs_plain"] <= 1.2,
     }
     if scale:
@@ -424,6 +436,12 @@ def render_spread(r: dict[str, Any]) -> str:
     for row in r["rows"]:
         parts.append(f"{row['decisions']} decisions: statuses {row['statuses']}; recorded in "
                      f"{_bench.fmt(row['record_ms_total'] / 1000)} s; {len(row['moves'])} moves reported")
+        if row["parse_workers"]:
+            parts.append(f"{row['decisions']} decisions, cold check with {row['parse_workers']} parse helper(s) "
+                         f"besides this process: {_bench.fmt(row['cold_check_helpers_ms'])} ms = "
+                         f"{_bench.fmt(row['cold_helpers_vs_floor'])}x the parse floor, naive / cold "
+                         f"{_bench.fmt(row['naive_vs_cold_helpers'])}x; same verdicts as without: "
+                         f"{row['same_verdicts_with_helpers']}")
     rec = r["rows"][0]["recall"]
     parts.append(_bench.table(["measure", "ms"], [
         (f"warm recall k={rec['k']} (verification included)", rec["recall_warm"]),
@@ -434,8 +452,10 @@ def render_spread(r: dict[str, Any]) -> str:
         ("warm recall / plain query (no embedding)", rec["recall_vs_plain_no_embed"]),
     ]))
     t = r["targets"]
-    lines = [f"cold check <= 2x parse floor: {t['cold_le_2x_floor']}",
-             f"naive >= 3x cold check: {t['naive_ge_3x_cold']}",
+    lines = [f"cold check <= 2x parse floor: {t['cold_le_2x_floor']} (with parse helpers: "
+             f"{t['with_helpers_cold_le_2x_floor']})",
+             f"naive >= 3x cold check: {t['naive_ge_3x_cold']} (with parse helpers: "
+             f"{t['with_helpers_naive_ge_3x_cold']})",
              f"warm recall <= 1.2x plain query: {t['recall_le_1.2x_plain']}"]
     if "cold_ratio" in t:
         lines.append(f"scale: {_bench.fmt(t['decisions_ratio'])}x the decisions and "

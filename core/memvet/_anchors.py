@@ -436,6 +436,11 @@ def _module_names(path: str) -> list[str]:
     return [".".join(parts[i:]) for i in range(len(parts))]
 
 
+#: Files to parse in one check before helper processes are worth starting
+#: (one starts in about 0.2 s, the parse of some 25 typical files).
+PARALLEL_FILES = 32
+
+
 class _Unparseable(Exception):
     """Internal: a file that cannot be parsed as text (the message says why)."""
 
@@ -484,10 +489,12 @@ class Evidence:
     """
 
     def __init__(self, git: GitRepo, cache: SymbolCache | None = None, *,
-                 max_file_bytes: int = MAX_FILE_BYTES) -> None:
+                 max_file_bytes: int = MAX_FILE_BYTES, parse_workers: int = 0) -> None:
         self.git = git
         self.cache = cache or SymbolCache()
         self.max_file_bytes = max_file_bytes
+        #: Helper processes a large batch may parse on (see :meth:`_parse_ahead`).
+        self.parse_workers = parse_workers
         self._import_cache: LRU[tuple[str, str], tuple[list[tuple[str, int]], str]] = LRU(16384)
         self._manifest_cache: LRU[tuple[str, str], list[_manifests.Declared]] = LRU(1024)
         self._project_cache: LRU[tuple[str, str], list[str]] = LRU(256)
@@ -748,6 +755,8 @@ class Evidence:
         out: list[AnchorCheck | None] = []
         lost: list[tuple[int, Lost]] = []
         at = snap.name if snap.commit is not None else None
+        if self.parse_workers > 0 and len(items) >= PARALLEL_FILES:
+            self._parse_ahead(items, snap, at)
         for anchor, recorded_commit in items:
             key = (anchor, recorded_commit, at) if at is not None else None
             found = self._checked.get(key) if key is not None else None
@@ -769,6 +778,39 @@ class Evidence:
             for (i, _), check in zip(lost, moved, strict=True):
                 out[i] = check
         return [c for c in out if c is not None]
+
+    def _parse_ahead(self, items: Sequence[tuple[Anchor, str]], snap: Snapshot, at: str | None) -> None:
+        """Look up the symbols a batch will ask of changed files all at once,
+        on helper processes as well as this one, when at least
+        :data:`PARALLEL_FILES` files need a parse; the checks then find their
+        answers cached. Only the common lookup is done ahead (a symbol of the
+        current hasher, in a file changed since it was recorded); anything
+        else, a file that is not text included, is left to the check itself.
+        """
+        wanted: dict[tuple[str, str, str], list[str]] = {}
+        for anchor, recorded_commit in items:
+            if anchor.kind is not AnchorKind.SYMBOL or anchor.hash_version != _code.HASH_VERSION:
+                continue
+            if at is not None and self._checked.get((anchor, recorded_commit, at)) is not None:
+                continue
+            try:
+                blob = snap.blob_id(anchor.path)
+            except MemvetError:
+                continue  # its check says why
+            if blob is not None and blob != anchor.blob_id:
+                wanted.setdefault((blob, anchor.language, anchor.path), []).append(anchor.name)
+        if len(wanted) < PARALLEL_FILES:
+            return
+        files = []
+        for (blob, language, path), names in wanted.items():
+            names = self.cache.missing(blob, language, names)
+            if not names:
+                continue
+            data = snap.read(path) or b""  # read already for its blob id: a failure was skipped above
+            if not _text_problem(data, self.max_file_bytes):
+                files.append((blob, language, data, names))
+        if len(files) >= PARALLEL_FILES:
+            self.cache.look_up_many(files, self.parse_workers)
 
     def _check_one(self, anchor: Anchor, snap: Snapshot, recorded_commit: str) -> AnchorCheck | Lost:
         try:
@@ -934,7 +976,15 @@ class Evidence:
     def _follow(self, a: Anchor, blob: str, snap: Snapshot) -> _code.Symbol | None:
         """The symbol ``a`` became in its own file when its exact name is
         gone: a new signature (see :func:`memvet._code.follow`). Parses the
-        recorded and the current file in full, only on this rare path."""
+        recorded and the current file in full, only on this rare path.
+
+        A Python name of the current hasher without ``(`` or ``#`` carries
+        no signature, so nothing can have followed it: no parse (in a cold
+        check each deleted function cost two whole-file tables here).
+        """
+        if a.language == "python" and a.hash_version == _code.HASH_VERSION and "(" not in a.name \
+                and "#" not in a.name:
+            return None
         data = self.git.blob_data(a.blob_id)
         if data is None or _text_problem(data, self.max_file_bytes):
             return None

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Generic, TypeVar
 
 from memvet import _code
+from memvet._code import _workers
 
 __all__ = ["LRU", "SymbolCache"]
 
@@ -152,6 +153,62 @@ class SymbolCache:
             self._write_symbol_disk(key, qualname, hit)
         self._symbols.put(skey, hit)
         return hit
+
+    def missing(self, blob_id: str, language: str, names: Sequence[str]) -> list[str]:
+        """Which of ``names`` a lookup of the blob would parse for (none is
+        in memory, kept, or on disk; disk hits are loaded into memory)."""
+        with self._lock:
+            key = (blob_id, language, _code.HASH_VERSION)
+            if self._memory.get(key) is not None or key in self._parsed:
+                return []
+            out = []
+            for name in dict.fromkeys(names):
+                skey = (*key, name)
+                if self._symbols.get(skey) is not None:
+                    continue
+                if self.directory is not None:
+                    table = self._read_disk(key)
+                    if table is not None:
+                        self.disk_hits += 1
+                        self._memory.put(key, table)
+                        return []
+                    hit = self._read_symbol_disk(key, name)
+                    if hit is not None:
+                        self.disk_hits += 1
+                        self._symbols.put(skey, hit)
+                        continue
+                out.append(name)
+            return out
+
+    def look_up_many(self, files: Sequence[tuple[str, str, bytes, list[str]]], workers: int) -> int:
+        """Look up ``(blob id, language, data, names)`` for many files at
+        once, parsing on up to ``workers`` helper processes besides this one
+        (see :mod:`memvet._code._workers`); the answers are cached as
+        :meth:`symbol` would cache them. Parses kept here stay kept.
+
+        Returns:
+            How many files the helpers parsed.
+        """
+        keys = {}
+        jobs = []
+        for blob_id, language, data, names in files:
+            job = _workers.Job(language, data, list(names))
+            keys[id(job)] = (blob_id, language, _code.HASH_VERSION)
+            jobs.append(job)
+
+        def local(job: _workers.Job) -> None:
+            parsed = self._kept_or_parsed(keys[id(job)], lambda: job.data, job.language)
+            job.hits = [(parsed.symbol(name), parsed.has_errors) for name in job.names]
+
+        with self._lock:
+            served = _workers.share(jobs, workers, local)
+            self.parses += served
+            for job in jobs:
+                key = keys[id(job)]
+                for name, hit in zip(job.names, job.hits, strict=True):
+                    self._symbols.put((*key, name), hit)
+                    self._write_symbol_disk(key, name, hit)
+            return served
 
     def containing(self, blob_id: str, language: str, words: Sequence[bytes], load: Callable[[], bytes]
                    ) -> list[_code.Symbol]:

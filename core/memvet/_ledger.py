@@ -227,12 +227,13 @@ class Ledger:
     def __init__(self, git: GitRepo, store: ChromaStore, embedder: Embedder, *,
                  namespace: str, cache: SymbolCache | None = None,
                  similarity_threshold: float = SIMILARITY_THRESHOLD, duplicate_threshold: float = DUPLICATE_THRESHOLD,
-                 agent_writes: str = "proposed", clock: Callable[[], float] = time.time) -> None:
+                 agent_writes: str = "proposed", clock: Callable[[], float] = time.time,
+                 parse_workers: int = 0) -> None:
         self.git = git
         self.store = store
         self.embedder = embedder
         self.namespace = namespace
-        self.evidence = Evidence(git, cache)
+        self.evidence = Evidence(git, cache, parse_workers=parse_workers)
         #: Seconds since the epoch: the time written on decisions and
         #: receipts, and the "now" that expiry is judged at.
         self.clock = clock
@@ -250,7 +251,7 @@ class Ledger:
              user: str | None = None, similarity_threshold: float = SIMILARITY_THRESHOLD,
              duplicate_threshold: float = DUPLICATE_THRESHOLD, disk_cache: bool = True,
              lock_timeout: float = DEFAULT_LOCK_TIMEOUT, agent_writes: str | None = None,
-             clock: Callable[[], float] = time.time) -> Ledger:
+             clock: Callable[[], float] = time.time, parse_workers: int | None = None) -> Ledger:
         """Open (or create) the ledger of a repository.
 
         Args:
@@ -296,11 +297,24 @@ class Ledger:
                 (default :func:`time.time`): stamped on decisions and
                 receipts, and the time expiry is judged at. Tests pass a
                 fake clock instead of sleeping between writes.
+            parse_workers: Helper processes a check may parse changed files
+                on, besides this one, when at least 32 files need a parse
+                (a cold check after a pull; see docs/benchmarks.md). Default:
+                ``MEMVET_PARSE_WORKERS``, else one per core beyond the first,
+                at most 3. ``0``: parse in this process only. The verdicts
+                are the same either way.
 
         Raises:
             NotARepositoryError, EmptyRepositoryError, StoreError
             (StoreUnavailableError, AuthenticationError), UsageError.
         """
+        if parse_workers is None:
+            try:
+                parse_workers = _code.default_workers()
+            except ValueError as exc:
+                raise UsageError(str(exc)) from exc
+        elif isinstance(parse_workers, bool) or not isinstance(parse_workers, int) or parse_workers < 0:
+            raise UsageError(f"parse_workers must be a whole number of zero or more, not {parse_workers!r}")
         if isinstance(repo, (str, os.PathLike)) and os.path.isfile(repo):
             raise UsageError(f"Ledger.open takes a folder inside a git repository, not a file: {os.fspath(repo)} "
                              f"(pass its folder, {os.path.dirname(os.path.abspath(repo))})")
@@ -371,7 +385,7 @@ class Ledger:
         cache = SymbolCache(home / "cache" if disk_cache else None)
         return cls(git, store, embedder, namespace=ns, cache=cache,
                    similarity_threshold=similarity_threshold, duplicate_threshold=duplicate_threshold,
-                   agent_writes=agent_writes, clock=clock)
+                   agent_writes=agent_writes, clock=clock, parse_workers=parse_workers)
 
     # ================================================================= reads
 

@@ -63,6 +63,7 @@ class LocalLock:
         self.lock_path = self.home / "write.lock"
         self.holder_path = self.home / "write.lock.holder"
         self.generation_path = self.home / "generation"
+        self._generation = str(self.generation_path)
         self._lock: filelock.BaseFileLock | None = None
         self._guard = threading.RLock()
         self._depth = 0
@@ -139,13 +140,22 @@ class LocalLock:
     # --------------------------------------------------------------- generation
 
     def generation(self) -> str:
-        """The token of the last write ("" before the first one)."""
+        """The token of the last write ("" before the first one).
+
+        Read with ``os.read``, not ``Path.read_text``: every read of the
+        ledger asks (5 against 16 us; a warm recall asks twice).
+        """
         try:
-            return self.generation_path.read_text(encoding="utf-8").strip()
+            fd = os.open(self._generation, os.O_RDONLY)
+            try:
+                data = os.read(fd, 4096)
+            finally:
+                os.close(fd)
         except FileNotFoundError:
             return ""
         except OSError as exc:
             raise StoreError(f"cannot read {self.generation_path}: {_os_reason(exc)}") from exc
+        return data.decode("utf-8", "replace").strip()
 
     def bump(self) -> str:
         """Record that a write happened; returns the new token."""

@@ -139,9 +139,6 @@ CLASS_OVERLAP = 0.5
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _MARKER = re.compile(rb"[A-Za-z_][A-Za-z0-9_]{3,}")
-# A keyword, not the end of a word: in ``@dataclasses.dataclass\n class A``
-# the first "class" would take the second as its name.
-_DEFINED = re.compile(rb"(?<![A-Za-z0-9_])(?:def|class)\s+([A-Za-z_][A-Za-z0-9_]*)")
 _IDENT = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_$")
 _CLASS_KINDS = frozenset({"class", "interface", "struct", "enum", "trait", "record", "type", "namespace"})
 
@@ -172,6 +169,34 @@ def compatible_kinds(recorded: str, found: str, language: str) -> bool:
     if language in _JS_LANGUAGES and {recorded, found} == {"function", "class"}:
         return True
     return any(recorded in group and found in group for group in _KIND_GROUPS)
+
+
+_SPACE = frozenset(b" \t\n\r\f\v")
+
+
+def _defines(data: bytes, name: bytes) -> bool:
+    """Whether ``data`` writes ``name`` right after the keyword ``def`` or
+    ``class`` (whitespace between; the keyword a whole word: in
+    ``@dataclasses.dataclass\\n class A`` the first "class" is not one).
+
+    Looks backwards from each whole-word occurrence of ``name``, which is
+    rare, instead of running an expression at every position: on the ~340
+    candidate files of a sqlalchemy cold check the expression took 0.22 s.
+    """
+    at = data.find(name)
+    while at >= 0:
+        end = at + len(name)
+        if end == len(data) or data[end] not in _IDENT:
+            i = at
+            while i > 0 and data[i - 1] in _SPACE:
+                i -= 1
+            if i < at:
+                for keyword in (b"def", b"class"):
+                    start = i - len(keyword)
+                    if start >= 0 and data[start:i] == keyword and (start == 0 or data[start - 1] not in _IDENT):
+                        return True
+        at = data.find(name, at + 1)
+    return False
 
 
 def segments(name: str) -> list[str]:
@@ -369,7 +394,7 @@ class MoveSearch:
         defined: dict[str, set[bytes]] = {}
         if not paths or not words:
             return found, builds, defined
-        python_names = [set(w.names) for w in wanted if w.python_defs]
+        python_names = [(set(w.names), w.python_defs) for w in wanted if w.python_defs]
         patterns = [w.encode() for w in words]
         automaton = ahocorasick_rs.BytesAhoCorasick(patterns, implementation=ahocorasick_rs.Implementation.DFA)
         for path in paths:
@@ -388,8 +413,9 @@ class MoveSearch:
                     hits.add(idx)
             if hits:
                 found[path] = hits
-                if any(names <= hits for names in python_names):
-                    defined[path] = set(_DEFINED.findall(data))
+                segs = {seg for names, defs in python_names if names <= hits for seg in defs}
+                if segs:
+                    defined[path] = {seg for seg in segs if _defines(data, seg)}
         return found, builds, defined
 
     def _body_markers(self, a: Anchor, data: bytes | None) -> list[str]:

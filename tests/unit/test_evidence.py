@@ -736,3 +736,18 @@ def test_an_unverifiable_check_is_not_remembered(repo, ledger):
     assert ledger.verify(rec.id, at="HEAD").status is Status.NEEDS_REVALIDATION
     ledger.verify(rec.id, at="HEAD")
     assert len(calls) == 2
+
+
+def test_a_deleted_python_function_is_refuted_with_one_parse(repo, open_ledger):
+    """A plain Python name has no signature to follow: the check parses the
+    current file once, not the recorded and current files in full again."""
+    writer = open_ledger()
+    writer.record("checksum sums the bytes modulo 255", ["shop/store.py::checksum"])
+    repo.replace("shop/store.py", "def checksum(data):\n    return sum(data) % 255\n", "")
+    repo.commit("drop checksum")
+    led = open_ledger(namespace=writer.namespace)
+    [verdict] = led.check(at="HEAD")
+    assert verdict.status is Status.REFUTED
+    parses = led.evidence.cache.parses
+    led.evidence._follow(verdict.decision.anchors[0], "0" * 40, led.snapshot("HEAD"))
+    assert led.evidence.cache.parses == parses

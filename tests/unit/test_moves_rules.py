@@ -3,8 +3,12 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 
+from memvet import _moves
 from memvet._moves import compatible_kinds, is_build, is_copy
 
 
@@ -55,3 +59,36 @@ def test_a_build_is_told_by_its_versioned_banner():
 ])
 def test_compatible_kinds(recorded, found, language, same):
     assert compatible_kinds(recorded, found, language) is same
+
+
+# Reference for _defines: the expression it replaced, run at every position.
+_DEFINED = re.compile(rb"(?<![A-Za-z0-9_])(?:def|class)\s+([A-Za-z_][A-Za-z0-9_]*)")
+_NAMES = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
+_ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_defines_answers_what_the_expression_it_replaced_finds_on_real_files():
+    tried = 0
+    for path in sorted((_ROOT / "core").rglob("*.py")):
+        data = path.read_bytes()
+        defined = set(_DEFINED.findall(data))
+        for name in set(_NAMES.findall(data)):
+            assert (name in defined) == _moves._defines(data, name), (path, name)
+            tried += 1
+    assert tried > 5000
+
+
+@pytest.mark.parametrize(("data", "name", "expected"), [
+    (b"def run(self):", b"run", True),
+    (b"class\tRunner:\n", b"Runner", True),
+    (b"async def run():", b"run", True),
+    (b"@dataclasses.dataclass\nclass CommonMixin:", b"CommonMixin", True),
+    (b"@dataclasses.dataclass\nclass CommonMixin:", b"dataclass", False),
+    (b"undef run():", b"run", False),
+    (b"def running():", b"run", False),
+    (b"defrun = 1", b"run", False),
+    (b"run()", b"run", False),
+    (b"", b"run", False),
+])
+def test_defines_reads_the_keyword_before_the_name(data, name, expected):
+    assert _moves._defines(data, name) is expected

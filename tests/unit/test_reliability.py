@@ -446,3 +446,19 @@ def test_an_import_reads_under_the_lock_and_an_interrupted_update_is_finished(re
     assert target.repair() == 1
     assert target.get(rec.decision.id).lifecycle is Lifecycle.REJECTED
     assert [r.action for r in target.history(rec.decision.id)] == ["record", "reject"]
+
+
+def test_the_write_generation_reads_empty_before_the_first_write_then_each_token(tmp_path):
+    lock = LocalLock(tmp_path)
+    assert lock.generation() == ""
+    first = lock.bump()
+    assert lock.generation() == first
+    second = lock.bump()
+    assert second != first and lock.generation() == second
+
+
+def test_an_unreadable_write_generation_is_a_store_error_not_a_fresh_ledger(tmp_path):
+    lock = LocalLock(tmp_path)
+    lock.generation_path.mkdir()  # reading a folder fails with EISDIR
+    with pytest.raises(memvet.StoreError, match=r"cannot read .*generation"):
+        lock.generation()

@@ -2,7 +2,7 @@
 
 Public interface (everything else is private)::
 
-    HASH_VERSION                  version of the hashing/naming rules (int, 3)
+    HASH_VERSION                  version of the hashing/naming rules (int, 4)
     LANGUAGES                     every accepted language name
     UnsupportedLanguage           unknown language name (an UnsupportedFileError)
     language_for_path(path)       "python" | ... | None, by extension
@@ -118,6 +118,7 @@ from memvet._code._languages import LANGUAGES, UnsupportedLanguage, language_for
 from memvet._code._model import HASH_VERSION, ParsedFile, Symbol, SymbolTable, follow
 from memvet._code._structured import structured_symbol_table
 from memvet._code._symbols import CodeFile
+from memvet._code._workers import default_workers
 
 __all__ = [
     "HASH_VERSION",
@@ -126,6 +127,7 @@ __all__ = [
     "Symbol",
     "SymbolTable",
     "UnsupportedLanguage",
+    "default_workers",
     "follow",
     "imports",
     "language_for_path",

@@ -11,7 +11,7 @@ from memvet._code._java import drop_signatures, normalize_qualname, split_signat
 
 __all__ = ["HASH_VERSION", "ParsedFile", "Symbol", "SymbolTable", "follow"]
 
-HASH_VERSION = 3
+HASH_VERSION = 4
 """Version of the normalization and hashing rules.
 
 Bumped whenever a change to this package can change any symbol's hash or
@@ -19,7 +19,9 @@ qualified name, so stored baselines are recomputed instead of reported as
 changed. 2: JS/TS functions named by assignment targets, mixins and bindings;
 Python ``@overload`` stubs folded into their implementation. 3: Java methods
 and constructors always carry their erased signature; anonymous classes and
-enum constants name scopes.
+enum constants name scopes. 4: Python parentheses that change nothing are
+left out (:mod:`memvet._code._parens`), every Python statement ends with a
+marker and ``;`` between statements is layout.
 """
 
 _JSON_FORMAT = 3

@@ -7,7 +7,7 @@ A stream can also cover only the sibling subtrees of one span (the walk
 starts at the span's depth): looking up one symbol of a large file then
 walks that symbol alone, with the same tokens and hash as the full pass.
 
-Normalization (``HASH_VERSION`` 1):
+Normalization (``HASH_VERSION`` 4):
 
 * a token is a leaf's source bytes, except that string-like nodes (string
   literals, template strings, regex literals, raw strings, f-strings) are one
@@ -20,16 +20,25 @@ Normalization (``HASH_VERSION`` 1):
   open marker ``<`` before its tokens and a close marker ``>`` after them,
   so dedenting a statement out of an ``if`` changes the hash while
   re-wrapping a call inside parentheses does not;
+* every Python statement ends with the marker ``;`` (and the ``;`` token
+  between two statements on one line is dropped): the newline that ends a
+  statement is layout to the parser, so without it ``return`` followed by
+  the statement ``x`` hashed like ``return x``, and ``a = b`` followed by
+  ``-c`` like ``a = b - c`` (since v4);
+* Python parentheses that change nothing (``(a, b) = x``, ``return (x)``,
+  ``if (a):``; the exact rule is in :mod:`memvet._code._parens`) are dropped
+  (since v4);
 * each token is written as ``b"t" + decimal length + b":" + bytes``; the
-  markers are the single bytes ``<`` and ``>``, which no encoded token
-  starts with, so no two different streams encode to the same bytes.
+  markers are the single bytes ``<``, ``>`` and ``;``, which no encoded
+  token starts with, so no two different streams encode to the same bytes.
 
 A span is a node (or a run of siblings) at some depth; it owns the markers
-of the blocks strictly inside it, even when a block starts or ends at the
-same byte as the span (a method that is the first or last statement of its
-class). Token keys therefore order by byte first and depth second.
+of the blocks and statements strictly inside it, even when one starts or
+ends at the same byte as the span (a method that is the first or last
+statement of its class), and the end markers of the siblings before its
+last node. Token keys therefore order by byte first and depth second.
 
-Node types are not hashed (only tokens and block markers), so a grammar
+Node types are not hashed (only tokens and markers), so a grammar
 upgrade that renames nodes does not change hashes by itself.
 """
 
@@ -37,11 +46,11 @@ from __future__ import annotations
 
 import hashlib
 from bisect import bisect_left
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
     import tree_sitter
 
@@ -49,6 +58,10 @@ __all__ = ["Lexicon", "TokenStream"]
 
 _OPEN = b"<"
 _CLOSE = b">"
+_STATEMENT = b";"
+_PARENS = frozenset({"(", ")"})
+# Roles of an inner node in the walk (Lexicon.roles).
+_BLOCK, _END, _GROUP = 1, 2, 3
 _NAME = b"n"  # stands for a masked name; never a token (tokens start with "t")
 # Sort keys: byte * _M + sub-position. A token sits at sub-position _H; the
 # open marker of a block at depth d at _H-range [0, _H) (outer first); the
@@ -75,12 +88,37 @@ class Lexicon:
         atoms: Node types emitted as one token (string-like literals).
         blocks: Node types bracketed by open/close markers.
         docstrings: Drop Python docstrings.
+        statements: Node types followed by a statement-end marker.
+        paren_groups: Node types passed to ``redundant_parens`` when the
+            walk enters them.
+        redundant_parens: Called with a ``paren_groups`` node, its field
+            name and a dict; records there the start bytes of the node's
+            ``(`` and ``)`` if they change nothing (see
+            :mod:`memvet._code._parens`), and those tokens are dropped.
+        roles: What the walk does on entering an inner node, by node type
+            (derived from the sets above; not to be mutated).
     """
 
     skip: frozenset[str]
     atoms: frozenset[str]
     blocks: frozenset[str] = frozenset()
     docstrings: bool = False
+    statements: frozenset[str] = frozenset()
+    paren_groups: frozenset[str] = frozenset()
+    redundant_parens: Callable[[tree_sitter.Node, str | None, dict[int, int]], None] | None = None
+    roles: dict[str, int] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # One lookup per inner node in the walk instead of one per set (the
+        # walk of sqlalchemy's lib/ enters 1.3 million nodes).
+        roles = dict.fromkeys(self.paren_groups, _GROUP)
+        roles.update(dict.fromkeys(self.statements, _END))
+        roles.update(dict.fromkeys(self.blocks, _BLOCK))
+        if len(roles) != len(self.paren_groups) + len(self.statements) + len(self.blocks):
+            raise ValueError("a node type is in more than one of blocks, statements, paren_groups")
+        if self.paren_groups and self.redundant_parens is None:
+            raise ValueError("paren_groups without redundant_parens")
+        object.__setattr__(self, "roles", roles)
 
 
 _DOC_OWNERS = frozenset({"function_definition", "class_definition"})
@@ -127,20 +165,27 @@ class TokenStream:
         """
         self._positions: list[int] = []
         self._tokens: list[bytes] = []
+        drop: dict[int, int] = {}
         if roots is None:
-            self._walk(tree.walk(), 0, data, lexicon)
+            self._walk(tree.walk(), 0, data, lexicon, drop)
         else:
             for node in roots:
-                self._walk(node.walk(), depth, data, lexicon)
+                self._walk(node.walk(), depth, data, lexicon, drop)
         self._errors = _error_spans(tree.root_node)
 
-    def _walk(self, cursor: tree_sitter.TreeCursor, depth: int, data: bytes, lexicon: Lexicon) -> None:
-        """Append the tokens of the cursor's subtree, whose root is at ``depth``."""
+    def _walk(self, cursor: tree_sitter.TreeCursor, depth: int, data: bytes, lexicon: Lexicon,
+              drop: dict[int, int]) -> None:
+        """Append the tokens of the cursor's subtree, whose root is at ``depth``.
+
+        ``drop`` collects the start bytes of redundant parentheses as the
+        walk enters the nodes that carry them (always before their tokens).
+        """
         positions, tokens = self._positions, self._tokens
-        skip, atoms, blocks = lexicon.skip, lexicon.atoms, lexicon.blocks
-        docstrings = lexicon.docstrings
+        skip, atoms, roles = lexicon.skip, lexicon.atoms, lexicon.roles
+        docstrings, find_parens = lexicon.docstrings, lexicon.redundant_parens
         # One entry per ancestor of the cursor: the end byte of a block
-        # ancestor (its close marker is due when we leave it), else -1. The
+        # ancestor (its close marker is due when we leave it), -2 - the end
+        # byte of a statement (its end marker is due), else -1. The
         # ancestors above the cursor's root only count for the depth.
         stack: list[int] = [-1] * depth
         while True:
@@ -151,21 +196,33 @@ class TokenStream:
                 pass
             elif kind in atoms or node.child_count == 0:
                 start = node.start_byte
-                text = data[start : node.end_byte]
-                key = start * _M + _H
-                positions.append(key if not positions or key >= positions[-1] else positions[-1])
-                tokens.append(b"t%d:%s" % (len(text), text))
+                if not (drop and start in drop and kind in _PARENS):
+                    text = data[start : node.end_byte]
+                    key = start * _M + _H
+                    positions.append(key if not positions or key >= positions[-1] else positions[-1])
+                    tokens.append(b"t%d:%s" % (len(text), text))
             else:
-                if kind in blocks:
+                role = roles.get(kind)
+                if role is None:
+                    stack.append(-1)
+                elif role == _BLOCK:
                     key = _open_key(node.start_byte, len(stack))
                     positions.append(key if not positions or key >= positions[-1] else positions[-1])
                     tokens.append(_OPEN)
                     stack.append(node.end_byte)
+                elif role == _END:
+                    stack.append(-2 - node.end_byte)
                 else:
                     stack.append(-1)
+                    assert find_parens is not None
+                    find_parens(node, cursor.field_name, drop)
                 cursor.goto_first_child()
                 continue
-            # A cursor never leaves its own root: the walk ends there.
+            # A cursor never leaves its own root: the walk ends there. The
+            # root's own marker is out by then (popped on the way back up to
+            # it), as in the walk of the whole file: a digest of the root's
+            # span leaves it out, one of a run of sibling roots keeps it for
+            # all but the last.
             while not cursor.goto_next_sibling():
                 if not cursor.goto_parent():
                     return
@@ -174,6 +231,10 @@ class TokenStream:
                     key = _close_key(end, len(stack))
                     positions.append(key if key >= positions[-1] else positions[-1])
                     tokens.append(_CLOSE)
+                elif end < -1:
+                    key = _close_key(-2 - end, len(stack))
+                    positions.append(key if not positions or key >= positions[-1] else positions[-1])
+                    tokens.append(_STATEMENT)
 
     def digest(self, start: int, end: int, depth: int, mask: int = -1) -> str:
         """SHA-256 hex of a span's tokens.
