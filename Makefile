@@ -39,9 +39,17 @@ test: $(STAMP) $(MCP_CLIENT_STAMP)
 
 # The unit tests without those marked slow (processes, thread stress, whole
 # repository parses), on two workers: the loop to run while editing. See
-# "Developing" in the README.
+# "Developing" in the README. Their temporary folders (hundreds of local
+# Chroma ledgers, each fsync'ed by SQLite) go to memory when /dev/shm is
+# there, and only a failed test's are kept; the notebook and LangSmith pytest
+# plugins (6 s of imports in each of the three processes) are left out, as no
+# unit test uses them; and pytest may keep its rewritten test modules in
+# __pycache__ even where PYTHONDONTWRITEBYTECODE is set (rewriting them all
+# again took 12 s of CPU in each worker).
+FAST_TMPDIR ?= $(if $(wildcard /dev/shm),/dev/shm,$(or $(TMPDIR),/tmp))
 test-fast: $(STAMP)
-	$(BIN)/python -m pytest -q -n 2 tests/unit -m "not slow"
+	env -u PYTHONDONTWRITEBYTECODE TMPDIR=$(FAST_TMPDIR) $(BIN)/python -m pytest -q -n 2 \
+		-p no:nbmake -p no:langsmith_plugin -o tmp_path_retention_policy=failed tests/unit -m "not slow"
 
 # ruff over the whole tree, mypy --strict over the core package (both
 # configured in pyproject.toml).

@@ -25,6 +25,18 @@ def history(repo, run):
 
     Returns the ids (save, checksum, readme, habit, rejected) and the commits.
     """
+    return _history(repo, run)
+
+
+@pytest.fixture(scope="module")
+def shared_history(shared_run):
+    """``history`` on the module's shared ledger, for cases that are refused
+    and check that nothing was written; ``(run, ids, commits)``."""
+    repo, run = shared_run
+    return run, *_history(repo, run)
+
+
+def _history(repo, run):
     ids = {
         "save": record(run, "save appends a line", "--symbol", "shop/store.py::OrderStore.save"),
         "checksum": record(run, "checksum is mod 255", "--symbol", "shop/store.py::checksum"),
@@ -233,7 +245,8 @@ def test_recall_diff(run, history, repo):
     (["recall", "--touching", "shop/store.py::"], "expected PATH::QUALIFIED.NAME"),
     (["recall", "--diff", "nope-rev"], "unknown revision: 'nope-rev'"),
 ])
-def test_recall_bad_input(run, history, args, message):
+def test_recall_bad_input(shared_history, args, message):
+    run = shared_history[0]
     result = run(*args, code=2)
     assert result.stderr.startswith("memvet: error: ") and result.stderr.count("\n") == 1
     assert message in result.stderr
@@ -540,7 +553,8 @@ DECISION = {"type": "decision", "id": "abc123def456", "claim": "x", "lifecycle":
                                       "action": "record", "from": "", "to": "active", "at": 1}) + "\n")
      + json.dumps(DECISION), "receipt r-2 appears twice"),
 ])
-def test_bad_import_is_one_line_exit_2_and_nothing_written(run, history, tmp_path, content, message):
+def test_bad_import_is_one_line_exit_2_and_nothing_written(shared_history, tmp_path, content, message):
+    run = shared_history[0]
     before = run("export", "--format", "jsonl").stdout
     source = tmp_path / "bad.jsonl"
     source.write_text(content)

@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from _repo import SAMPLE_STORE, RepoBuilder
 from click.testing import CliRunner
 
 import memvet
@@ -24,7 +25,6 @@ from memvet import Status
 from memvet._exchange import export_jsonl
 from memvet._store import collection_name
 from memvet.cli import cli
-from tests.conftest import SAMPLE_STORE, RepoBuilder
 
 KEY = "AKIA" + "ABCDEFGHIJKLMNOP"
 

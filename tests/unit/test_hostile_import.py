@@ -49,6 +49,18 @@ def local(run):
     return ids
 
 
+@pytest.fixture(scope="module")
+def shared_local(shared_run):
+    """``local`` on the module's shared ledger, for the cases that are all
+    refused: each asserts the ledger unchanged, so the next starts from the
+    same three decisions."""
+    _repo, run = shared_run
+    ids = {"save": record(run, "save appends a line", "--symbol", "shop/store.py::OrderStore.save"),
+           "habit": record(run, "we pair on Fridays")}
+    run("reject", record(run, "wrap saves in a global lock"), "--reason", "it deadlocked")
+    return run, ids
+
+
 def _state(run) -> tuple[str, str]:
     return run("export", "--format", "jsonl").stdout, run("log", "--json").stdout
 
@@ -156,7 +168,9 @@ CASES: list[tuple[str, list, str]] = [
 
 
 @pytest.mark.parametrize(("name", "extra", "message"), CASES, ids=[c[0] for c in CASES])
-def test_a_hostile_file_is_one_line_and_changes_nothing(run, local, tmp_path, name, extra, message):
+def test_a_hostile_file_is_one_line_and_changes_nothing(shared_local, tmp_path, name, extra, message):
+    run, local = shared_local
+
     def fill(text: str) -> str:
         return text.replace(LOCAL, local["save"])
 

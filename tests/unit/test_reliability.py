@@ -275,6 +275,7 @@ def test_approve_survives_a_kill_between_its_writes(crash_runs, step):
     assert {v.status for v in ledger.check()} == {Status.SUPERSEDED, Status.UNANCHORED}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("step", RECORD_STEPS)
 def test_record_survives_a_kill_between_its_writes(crash_runs, step):
     """Never a decision without its receipt once repaired, never two copies:

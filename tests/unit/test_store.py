@@ -274,6 +274,59 @@ def test_chromas_private_system_registry_is_where_memvet_expects_it(tmp_path):
     assert fresh.heartbeat() > 0 and _chroma.is_persistent(fresh)
 
 
+def test_settings_are_built_once_and_every_caller_gets_its_own_copy(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # no .env here
+    monkeypatch.setattr(_chroma, "_SETTINGS", {})
+    first = _chroma.settings()
+    first.persist_directory = "/somewhere/else"  # as PersistentClient does to the settings it gets
+    second = _chroma.settings()
+    assert second is not first and second.persist_directory != "/somewhere/else"
+    assert not second.anonymized_telemetry
+    assert len(_chroma._SETTINGS) == 1  # the second came from the first build
+    client = _chroma.persistent_client(tmp_path / "chroma")
+    assert client.get_settings().persist_directory == str(tmp_path / "chroma")
+    assert _chroma.settings().persist_directory != str(tmp_path / "chroma")
+
+
+def test_settings_follow_the_environment_and_the_dotenv_file(tmp_path, monkeypatch):
+    """Chroma reads its settings from the environment and from ./.env: a
+    change to either is seen by the next client, as it was before the cache."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("CHROMA_SERVER_HOST", raising=False)
+    before = _chroma.settings().chroma_server_host
+    monkeypatch.setenv("CHROMA_SERVER_HOST", "from-the-environment")
+    assert _chroma.settings().chroma_server_host == "from-the-environment"
+    monkeypatch.delenv("CHROMA_SERVER_HOST")
+    assert _chroma.settings().chroma_server_host == before
+    (tmp_path / ".env").write_text("CHROMA_SERVER_HOST=from-dotenv\n", encoding="utf-8")
+    assert _chroma.settings().chroma_server_host == "from-dotenv"
+    (tmp_path / ".env").write_text("CHROMA_SERVER_HOST=edited-dotenv\n", encoding="utf-8")
+    assert _chroma.settings().chroma_server_host == "edited-dotenv"
+    (tmp_path / ".env").unlink()
+    assert _chroma.settings().chroma_server_host == before
+
+
+def test_settings_keep_only_the_latest_environments(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(_chroma, "_SETTINGS", {})
+    monkeypatch.setattr(_chroma, "_SETTINGS_KEPT", 2)
+    for n in range(3):
+        monkeypatch.setenv("CHROMA_SERVER_HOST", f"host-{n}")
+        assert _chroma.settings().chroma_server_host == f"host-{n}"
+    assert len(_chroma._SETTINGS) == 1  # cleared at the third, then the third kept
+
+
+def test_settings_are_not_built_again_for_variables_chroma_does_not_read(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(_chroma, "_SETTINGS", {})
+    monkeypatch.setenv("MEMVET_LEDGER", str(tmp_path / "one"))
+    _chroma.settings()
+    monkeypatch.setenv("MEMVET_LEDGER", str(tmp_path / "two"))
+    monkeypatch.setenv("chroma_server_host", "lower-case")  # Chroma reads its variables in any case
+    assert _chroma.settings().chroma_server_host == "lower-case"
+    assert len(_chroma._SETTINGS) == 2  # the host made a second; the ledger variable did not
+
+
 def test_a_chroma_without_that_registry_fails_loudly(monkeypatch, tmp_path):
     from chromadb.api.shared_system_client import SharedSystemClient
 

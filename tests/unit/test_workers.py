@@ -46,6 +46,7 @@ def _expected() -> list[list[tuple[object, bool]]]:
     return out
 
 
+@pytest.mark.slow
 def test_a_helper_answers_what_this_process_would():
     jobs = _jobs()
     served = _workers.share(jobs, 1, _local)
@@ -54,6 +55,7 @@ def test_a_helper_answers_what_this_process_would():
     assert any(hit[0] is None for j in jobs for hit in j.hits)  # the missing name came back as None
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("boot", "python", "said"), [
     (_workers._BOOT, "/nonexistent/python3", "cannot start a parse helper"),
     ("import sys; sys.exit(3)", None, ""),
@@ -72,6 +74,7 @@ def test_a_helper_that_fails_leaves_its_files_to_this_process(monkeypatch, caplo
     assert said in caplog.text
 
 
+@pytest.mark.slow
 def test_a_stalled_helper_is_stopped_and_its_files_parsed_here(monkeypatch, caplog):
     monkeypatch.setattr(_workers, "_BOOT", "import sys, time\nsys.stdin.buffer.read(8)\ntime.sleep(120)")
     monkeypatch.setattr(_workers, "STALL", 0.5)
@@ -130,6 +133,7 @@ def helper_{i}(value):
 '''
 
 
+@pytest.mark.slow
 def test_a_ledger_checks_the_same_with_and_without_helpers(repo, open_ledger, monkeypatch):
     monkeypatch.setattr(_anchors, "PARALLEL_FILES", 4)
     for i in range(12):
@@ -183,6 +187,7 @@ def test_an_anchor_whose_file_cannot_be_read_is_checked_on_its_own(repo, open_le
     assert checks[6].result is AnchorResult.UNVERIFIABLE and "cannot read" in checks[6].detail
 
 
+@pytest.mark.slow
 def test_a_helper_that_does_not_exit_when_its_input_ends_is_killed(monkeypatch):
     monkeypatch.setattr(_workers, "_BOOT", _workers._BOOT + "import time\ntime.sleep(120)\n")
     monkeypatch.setattr(_workers, "EXIT_WAIT", 0.3)
@@ -200,6 +205,7 @@ def test_a_helper_that_does_not_exit_when_its_input_ends_is_killed(monkeypatch):
     assert started and started[0].proc.returncode == -9  # killed, not exited
 
 
+@pytest.mark.slow
 def test_the_cli_refuses_a_bad_setting_in_one_line(repo, tmp_path):
     env = {**os.environ, "MEMVET_PARSE_WORKERS": "many", "MEMVET_LEDGER": str(tmp_path / "l")}
     out = subprocess.run([sys.executable, "-m", "memvet", "--repo", str(repo.path), "check"], env=env,

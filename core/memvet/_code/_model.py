@@ -21,7 +21,8 @@ Python ``@overload`` stubs folded into their implementation. 3: Java methods
 and constructors always carry their erased signature; anonymous classes and
 enum constants name scopes. 4: Python parentheses that change nothing are
 left out (:mod:`memvet._code._parens`), every Python statement ends with a
-marker and ``;`` between statements is layout.
+marker and ``;`` between statements is layout; string quotes and trailing
+commas that change nothing are normalized away (:mod:`memvet._code._literals`).
 """
 
 _JSON_FORMAT = 3

@@ -21,6 +21,7 @@ import tree_sitter
 
 from memvet._code._java import anonymous_name, erase_parameter
 from memvet._code._languages import parse, query
+from memvet._code._literals import js_literal, js_trailing_comma, python_literal, python_trailing_comma
 from memvet._code._model import ParsedFile, Symbol, SymbolTable
 from memvet._code._parens import GROUPS, redundant_parens
 from memvet._code._tokens import Lexicon, TokenStream
@@ -33,6 +34,9 @@ __all__ = ["LEXICONS", "CodeFile", "code_symbol_table", "quote_segment", "unique
 _JS_LEX = Lexicon(
     skip=frozenset({"comment", "html_comment"}),
     atoms=frozenset({"string", "template_string", "regex", "jsx_text"}),
+    literals=frozenset({"string", "number"}),
+    literal=js_literal,
+    trailing_comma=js_trailing_comma,
 )
 _C_COMMENTS = frozenset({"line_comment", "block_comment"})
 # Every statement node of tree-sitter-python 0.25 (simple and compound).
@@ -56,6 +60,9 @@ LEXICONS: dict[str, Lexicon] = {
         statements=_PY_STATEMENTS,
         paren_groups=GROUPS,
         redundant_parens=redundant_parens,
+        literals=frozenset({"string", "integer", "float"}),
+        literal=python_literal,
+        trailing_comma=python_trailing_comma,
     ),
     "javascript": _JS_LEX,
     "typescript": _JS_LEX,

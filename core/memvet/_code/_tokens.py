@@ -28,6 +28,10 @@ Normalization (``HASH_VERSION`` 4):
 * Python parentheses that change nothing (``(a, b) = x``, ``return (x)``,
   ``if (a):``; the exact rule is in :mod:`memvet._code._parens`) are dropped
   (since v4);
+* Python and JavaScript/TypeScript string literals are written in a
+  canonical form where their quotes change nothing (``'x'`` is ``"x"``),
+  and trailing commas that change nothing (``f(a,)``, ``[a, b,]``) are
+  dropped; the exact rules are in :mod:`memvet._code._literals` (since v4);
 * each token is written as ``b"t" + decimal length + b":" + bytes``; the
   markers are the single bytes ``<``, ``>`` and ``;``, which no encoded
   token starts with, so no two different streams encode to the same bytes.
@@ -49,6 +53,8 @@ from bisect import bisect_left
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from memvet._code._literals import COMMA
+
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
@@ -60,6 +66,7 @@ _OPEN = b"<"
 _CLOSE = b">"
 _STATEMENT = b";"
 _PARENS = frozenset({"(", ")"})
+_CLOSERS = frozenset({")", "]", "}"})
 # Roles of an inner node in the walk (Lexicon.roles).
 _BLOCK, _END, _GROUP = 1, 2, 3
 _NAME = b"n"  # stands for a masked name; never a token (tokens start with "t")
@@ -95,6 +102,13 @@ class Lexicon:
             name and a dict; records there the start bytes of the node's
             ``(`` and ``)`` if they change nothing (see
             :mod:`memvet._code._parens`), and those tokens are dropped.
+        literals: Atom node types whose token text is ``literal(text)``.
+        literal: The canonical text of a string literal, so quotes that
+            change nothing leave the hash alone (see
+            :mod:`memvet._code._literals`).
+        trailing_comma: Called with a ``,`` leaf and the closing bracket
+            right after it (``None`` when the comma ends its parent): whether
+            the comma changes nothing, and is then dropped.
         roles: What the walk does on entering an inner node, by node type
             (derived from the sets above; not to be mutated).
     """
@@ -106,6 +120,9 @@ class Lexicon:
     statements: frozenset[str] = frozenset()
     paren_groups: frozenset[str] = frozenset()
     redundant_parens: Callable[[tree_sitter.Node, str | None, dict[int, int]], None] | None = None
+    literals: frozenset[str] = frozenset()
+    literal: Callable[[bytes], bytes] | None = None
+    trailing_comma: Callable[[tree_sitter.Node, tree_sitter.Node | None], bool] | None = None
     roles: dict[str, int] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -118,6 +135,8 @@ class Lexicon:
             raise ValueError("a node type is in more than one of blocks, statements, paren_groups")
         if self.paren_groups and self.redundant_parens is None:
             raise ValueError("paren_groups without redundant_parens")
+        if self.literals and self.literal is None:
+            raise ValueError("literals without literal")
         object.__setattr__(self, "roles", roles)
 
 
@@ -183,6 +202,7 @@ class TokenStream:
         positions, tokens = self._positions, self._tokens
         skip, atoms, roles = lexicon.skip, lexicon.atoms, lexicon.roles
         docstrings, find_parens = lexicon.docstrings, lexicon.redundant_parens
+        literals, literal, trailing = lexicon.literals, lexicon.literal, lexicon.trailing_comma
         # One entry per ancestor of the cursor: the end byte of a block
         # ancestor (its close marker is due when we leave it), -2 - the end
         # byte of a statement (its end marker is due), else -1. The
@@ -196,8 +216,18 @@ class TokenStream:
                 pass
             elif kind in atoms or node.child_count == 0:
                 start = node.start_byte
+                if trailing is not None and kind in _CLOSERS and tokens and tokens[-1] == COMMA:
+                    comma = node.prev_sibling
+                    while comma is not None and comma.type in skip:
+                        comma = comma.prev_sibling
+                    if comma is not None and comma.type == "," and trailing(comma, node):
+                        tokens.pop()
+                        positions.pop()
                 if not (drop and start in drop and kind in _PARENS):
                     text = data[start : node.end_byte]
+                    if kind in literals:
+                        assert literal is not None
+                        text = literal(text)
                     key = start * _M + _H
                     positions.append(key if not positions or key >= positions[-1] else positions[-1])
                     tokens.append(b"t%d:%s" % (len(text), text))
@@ -223,7 +253,12 @@ class TokenStream:
             # it), as in the walk of the whole file: a digest of the root's
             # span leaves it out, one of a run of sibling roots keeps it for
             # all but the last.
-            while not cursor.goto_next_sibling():
+            if cursor.goto_next_sibling():
+                continue
+            if kind == "," and trailing is not None and trailing(node, None):
+                tokens.pop()  # a trailing comma that ends its parent (a bare tuple)
+                positions.pop()
+            while True:
                 if not cursor.goto_parent():
                     return
                 end = stack.pop()
@@ -235,6 +270,8 @@ class TokenStream:
                     key = _close_key(-2 - end, len(stack))
                     positions.append(key if not positions or key >= positions[-1] else positions[-1])
                     tokens.append(_STATEMENT)
+                if cursor.goto_next_sibling():
+                    break
 
     def digest(self, start: int, end: int, depth: int, mask: int = -1) -> str:
         """SHA-256 hex of a span's tokens.
