@@ -18,6 +18,10 @@ derived without tree-sitter:
 * Not at its path any more: the same qualified name in another file (rename
   targets first, then every changed file) is ``moved``; for Python, the same
   body under another name also counts as ``moved``; otherwise ``deleted``.
+  A definition its file already had at ``--from`` is not where the symbol
+  went (jQuery 3 -> 4: ``src/event/focusin.js::handler`` was deleted with
+  its file; ``test/unit/callbacks.js`` had its own ``function handler()``
+  all along).
 
 Cases the ground truth cannot locate unambiguously are excluded and counted.
 Next to MemVet stands the file-level baseline: flag every decision whose
@@ -218,14 +222,14 @@ def python_truth(snap_from: Any, snap_to: Any, case: Case, candidates: list[str]
         if path == case.path or not path.endswith(".py"):
             continue
         defs = _defs_at(snap_to, path)
-        if defs and case.qualname in defs:
+        if defs and case.qualname in defs and case.qualname not in (_defs_at(snap_from, path) or {}):
             return "moved", f"same name in {path}"
     if len(body) > 300:  # a trivial body (``pass``) would match anything
         for path in [case.path, *candidates]:
             if not path.endswith(".py"):
                 continue
             for q in _bodies_at(snap_to, path).get(body, []):
-                if not (path == case.path and q == case.qualname):
+                if not (path == case.path and q == case.qualname) and q not in (_defs_at(snap_from, path) or {}):
                     return "moved", f"same body as {path}::{q}"
     return "deleted", "not found at --to"
 
@@ -467,7 +471,8 @@ def js_truth(root: Path, rev_from: str, rev_to: str, snap_from: Any, snap_to: An
     for path in candidates:
         if path == case.path or _code.language_for_path(path) not in JS_LANGUAGES:
             continue
-        if not isinstance(js_region(snap_to.read(path), case.qualname), str):
+        if not isinstance(js_region(snap_to.read(path), case.qualname), str) \
+                and isinstance(js_region(snap_from.read(path), case.qualname), str):
             return "moved", f"same name in {path}"
     return "deleted", "not found at --to"
 

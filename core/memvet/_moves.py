@@ -61,13 +61,16 @@ from typing import TYPE_CHECKING, Protocol
 
 import ahocorasick_rs
 
-from memvet import _claims, _code
+from memvet import _code, _vanished
 from memvet._cache import LRU
 from memvet._errors import UnknownRevisionError
 from memvet._git import Change, Snapshot
 from memvet._model import Anchor, AnchorCheck, AnchorResult
+from memvet._vanished import tokens as _tokens
 
 if TYPE_CHECKING:
+    import pygit2
+
     from memvet._cache import SymbolCache
     from memvet._git import GitRepo
 
@@ -255,6 +258,8 @@ class MoveSearch:
         # Results at a commit never change (content addressed on both ends);
         # the working tree's are computed afresh.
         self._found: LRU[tuple[str, ...], AnchorCheck] = LRU(16384)
+        # First-parent lines walked by the last rule, for one batch.
+        self._lines: dict[tuple[str, str], list[pygit2.Commit] | None] = {}
         self.scanned = 0  # candidate blobs read by the word scan (for tests and benchmarks)
 
     # ------------------------------------------------------------------ entry
@@ -331,6 +336,7 @@ class MoveSearch:
     # ------------------------------------------------------------------ search
 
     def _search(self, lost: list[Lost], snap: Snapshot) -> list[AnchorCheck]:
+        self._lines.clear()
         words: dict[str, int] = {}
 
         def word_ids(texts: list[str]) -> list[int]:
@@ -449,7 +455,8 @@ class MoveSearch:
         a = item.anchor
         for path in w.same_name:
             found = self.evidence.symbol_at(path, a.language, a.name, snap)
-            if found is not None and compatible_kinds(a.symbol_kind, found.kind, a.language):
+            if (found is not None and compatible_kinds(a.symbol_kind, found.kind, a.language)
+                    and not self._existed(path, found.qualname, item)):
                 also = "" if found.hash == item.baseline else " (and its body changed)"
                 return AnchorCheck(
                     a, AnchorResult.MOVED, f"{a.spec}: moved from {a.path} to {path}{also}",
@@ -461,7 +468,8 @@ class MoveSearch:
             alike = [sym for sym in spans if item.shape in (sym.hash, sym.shape)] or [
                 sym for sym in spans if item.baseline in (sym.hash, sym.shape)]
             for sym in alike:
-                if not compatible_kinds(a.symbol_kind, sym.kind, a.language):
+                if not compatible_kinds(a.symbol_kind, sym.kind, a.language) \
+                        or self._existed(path, sym.qualname, item):
                     continue
                 return AnchorCheck(
                     a, AnchorResult.MOVED,
@@ -470,7 +478,8 @@ class MoveSearch:
                 )
         old = self._recorded_table(a)
         if old is not None:
-            close = self._renamed_class(w, old, snap) or self._renamed_and_changed(w, old, snap)
+            close = (self._renamed_class(w, old, snap) or self._renamed_and_changed(w, old, snap)
+                     or self._in_vanishing_commit(w, old, snap))
             if close is not None:
                 return close
         if item.file_exists:
@@ -478,6 +487,56 @@ class MoveSearch:
         else:
             detail = f"{a.spec}: {a.path} was deleted and {a.name} was not found elsewhere"
         return AnchorCheck(a, AnchorResult.MISSING, detail)
+
+    def _existed(self, path: str, qualname: str, item: Lost) -> bool:
+        """Whether ``path`` already defined ``qualname`` at the recorded
+        commit: such a symbol is not where the recorded one went, it was
+        beside it all along. On commons-io, ``CopyUtils.copy`` checked before
+        it was created as a copy of ``IOUtils.copy`` was "moved" to
+        ``IOUtils.copy`` by its body, and the deprecated ``EndianUtil.read``
+        kept beside its copy ``EndianUtils.read`` took it the same way."""
+        if not self.evidence.git.has_commit(item.recorded_commit):
+            return False  # not in this history: nothing to compare with
+        table = self.evidence.table_at(path, item.anchor.language,
+                                       self.evidence.git.snapshot(item.recorded_commit))
+        return table is not None and qualname in table.symbols
+
+    def _in_vanishing_commit(self, w: _Wanted, old: _code.SymbolTable, snap: Snapshot) -> AnchorCheck | None:
+        """What the symbol became in the commit it disappeared in (see
+        :mod:`memvet._vanished`): the last rule, run only for an anchor no
+        other rule placed."""
+        item = w.lost
+        a = item.anchor
+        if not self.evidence.git.has_commit(item.recorded_commit):
+            return None
+        where = _vanished.vanishing(self.evidence, a, item.recorded_commit, snap, old, self._lines)
+        if where is None:
+            return None
+        changes = self.changes(where.before.name, where.after)
+        if not changes:
+            return None
+        kind = a.symbol_kind or where.symbol.kind
+        anywhere = is_copy(a.path)
+        found = _vanished.became(
+            self.evidence, a, where, changes,
+            kind_ok=lambda k: compatible_kinds(kind, k, a.language),
+            same_group=lambda one, two: compatible_kinds(one, two, a.language),
+            path_ok=lambda p: anywhere or not (is_copy(p) or is_build(where.after.read(p) or b"", a.language)),
+            recorded_snap=self.evidence.git.snapshot(item.recorded_commit),
+        )
+        if found is None:
+            return None
+        signals = ["the same name"] if found.same_name else []
+        if found.calls:
+            plural = "s" if found.calls > 1 else ""
+            signals.append(f"{found.calls} call{plural} of it replaced by calls of the new name")
+        at = "the working tree" if where.after.commit is None else f"commit {found.commit[:8]}"
+        return AnchorCheck(
+            a, AnchorResult.MOVED,
+            f"{a.spec}: moved from {a.path}::{a.name} to {found.path}::{found.symbol.qualname} in {at} "
+            f"({' and '.join(signals)}; {found.similarity:.0%} of its code alike)",
+            new_path=found.path, new_name=found.symbol.qualname, line=found.symbol.start_line,
+        )
 
     def _recorded_table(self, a: Anchor) -> _code.SymbolTable | None:
         data = self.evidence.git.blob_data(a.blob_id)
@@ -558,18 +617,10 @@ class MoveSearch:
         ratio, path, sym = scored[0]
         return AnchorCheck(
             a, AnchorResult.MOVED,
-            f"{a.spec}: renamed to {path}::{sym.qualname} and its body changed "
-            f"({ratio:.0%} of its code alike)",
+            f"{a.spec}: moved from {a.path}::{a.name} to {path}::{sym.qualname} "
+            f"(renamed; its body changed, {ratio:.0%} of its code alike)",
             new_path=path, new_name=sym.qualname, line=sym.start_line,
         )
-
-
-def _tokens(data: bytes, language: str, sym: _code.Symbol) -> list[str]:
-    """The code tokens of a symbol's span, comments dropped and its own name
-    masked (a rename alone changes nothing)."""
-    lines = data.decode("utf-8", errors="replace").splitlines()[sym.start_line - 1 : sym.end_line]
-    own = set(segments(sym.qualname)[-1:])
-    return ["\x00" if t in own else t for t in _claims.code_tokens("\n".join(lines), language, drop_comments=True)]
 
 
 def _renamed_parent(old: _code.SymbolTable, new: _code.SymbolTable, parent: str) -> str | None:

@@ -474,3 +474,41 @@ def test_writes_bench() -> None:
     assert part_b.startswith("Part B, 2 processes x 5 records at once")
     assert part_b.endswith("10 of 10 recorded, 10 stored, 10 by id, 10 by vector query, 10 with their receipt, "
                            "0 acts left in the journal")
+
+
+@pytest.mark.parametrize("existed", [True, False])
+def test_drift_truth_a_same_name_that_was_there_already_is_no_move(tmp_path: Path, existed: bool) -> None:
+    """jQuery 3 -> 4: ``src/event/focusin.js::handler`` went with its file;
+    ``test/unit/callbacks.js`` had a ``function handler()`` of its own all
+    along. The truth calls the same name elsewhere a move only when it is
+    new there (Python and JavaScript alike)."""
+    sys.path.insert(0, str(BENCH))
+    try:
+        import drift
+    finally:
+        sys.path.remove(str(BENCH))
+    from memvet._git import GitRepo
+
+    b = RepoBuilder(tmp_path / "r")
+    b.write("src/focusin.js", "var handler = function (event) {\n  dispatch(event);\n};\n")
+    b.write("src/focus.py", "def handler(event):\n    dispatch(event)\n")
+    other_js = "function handler() {\n  return 1;\n}\n"
+    other_py = "def handler():\n    return 1\n"
+    if existed:
+        b.write("test/callbacks.js", other_js)
+        b.write("test/callbacks.py", other_py)
+    b.write("README.md", "x\n")
+    first = b.commit("focusin")
+    b.delete("src/focusin.js")
+    b.delete("src/focus.py")
+    b.write("test/callbacks.js", other_js + "// touched\n")
+    b.write("test/callbacks.py", other_py + "# touched\n")
+    second = b.commit("drop focusin")
+    repo = GitRepo(b.path)
+    snap_a, snap_b = repo.snapshot(first), repo.snapshot(second)
+    js = drift.Case("c0", "src/focusin.js", "handler", "javascript")
+    py = drift.Case("c1", "src/focus.py", "handler", "python")
+    js_truth, _ = drift.js_truth(b.path, first, second, snap_a, snap_b, js, ["test/callbacks.js"])
+    py_truth, _ = drift.python_truth(snap_a, snap_b, py, ["test/callbacks.py"])
+    expected = "deleted" if existed else "moved"
+    assert (js_truth, py_truth) == (expected, expected)

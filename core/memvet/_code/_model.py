@@ -257,10 +257,20 @@ def follow(old: SymbolTable, new: SymbolTable, qualname: str) -> Symbol | None:
     if was.name == was.qualname:  # no signature to have changed
         return None
     fresh = [s for s in new.lookup(was.name) if s.kind == was.kind and s.qualname not in old.symbols]
+    arity = _arity(was.qualname)
     if len(fresh) > 1:  # a new overload too: the one with as many parameters
-        arity = _arity(was.qualname)
         fresh = [s for s in fresh if _arity(s.qualname) == arity]
-    return fresh[0] if len(fresh) == 1 else None
+    if len(fresh) != 1:
+        return None
+    # Several overloads gone and one new: it follows the one gone overload
+    # with as many parameters, or none. On mockito, ``join(String,String,Collection)``
+    # and ``join(String,Collection)`` were both replaced by
+    # ``join(String,Iterable)``: the 2-parameter one changed its signature,
+    # the 3-parameter one is gone.
+    gone = [s for s in old.lookup(was.name) if s.kind == was.kind and s.qualname not in new.symbols]
+    if len(gone) > 1 and [s for s in gone if _arity(s.qualname) == _arity(fresh[0].qualname)] != [was]:
+        return None
+    return fresh[0]
 
 
 def _arity(qualname: str) -> int:

@@ -1,0 +1,491 @@
+"""The move search's last rule on real repositories: what a symbol became in
+the commit it disappeared in (``memvet._vanished``), modelled on the cases of
+the CodeTracker oracles it was built for, each with its deletion control;
+a move target that existed at the recorded commit; and the signature
+follow-up when several overloads went."""
+
+from __future__ import annotations
+
+import memvet
+from memvet import AnchorResult, Status, _vanished
+from memvet._model import Anchor, AnchorKind
+from memvet._moves import Lost
+
+# junit4 44e7458b19: ``handleExceptions``/``timeout`` renamed, parameters
+# swapped, the link classes renamed, and ``chain`` (their caller) rewritten.
+RUNNER = """\
+package org.junit.internal.runners;
+
+public class ClassRunner {
+    protected Link chain(TestMethod method) {
+        Link link= anchor(method);
+        link= handleExceptions(link, method);
+        link= timeout(link, method);
+        return new Notifier(link);
+    }
+
+    public Link timeout(Link next, TestMethod method) {
+        long timeout= method.getTimeout();
+        return timeout > 0
+            ? new Timeout(next, timeout)
+            : next;
+    }
+
+    public Link handleExceptions(Link next, TestMethod method) {
+        return method.expectsException()
+            ? new ExpectedException(next, method.getExpectedException())
+            : new NoExpectedException(next);
+    }
+
+    protected Link anchor(TestMethod method) {
+        return new InvokeMethod(method);
+    }
+}
+"""
+
+RENAMED = """\
+package org.junit.internal.runners;
+
+public class ClassRunner {
+    protected Link chain(TestMethod method) {
+        Link link= invoke(method);
+        link= possiblyExpectingExceptions(method, link);
+        link= withPotentialTimeout(method, link);
+        return new Notifying(link);
+    }
+
+    protected Link invoke(TestMethod method) {
+        return new Invoke(method);
+    }
+
+    protected Link possiblyExpectingExceptions(TestMethod method, Link next) {
+        return method.expectsException()
+            ? new ExpectingException(next, method.getExpectedException())
+            : new ExpectingNoException(next);
+    }
+
+    protected Link withPotentialTimeout(TestMethod method, Link next) {
+        long timeout= method.getTimeout();
+        return timeout > 0
+            ? new WithTimeout(next, timeout)
+            : next;
+    }
+}
+"""
+
+PATH = "src/org/junit/internal/runners/ClassRunner.java"
+
+
+def _moved(verdict: memvet.Verdict) -> memvet.AnchorCheck:
+    assert verdict.status is Status.NEEDS_REVALIDATION, verdict.reason
+    (check,) = verdict.checks
+    assert check.result is AnchorResult.MOVED
+    return check
+
+
+def test_two_methods_renamed_with_new_bodies_in_one_commit_each_follow_its_own(repo, ledger):
+    repo.write(PATH, RUNNER)
+    repo.commit("runner")
+    timeout = ledger.record("timeout wraps slow tests", [f"{PATH}::ClassRunner.timeout(Link, TestMethod)"])
+    handle = ledger.record("handleExceptions expects exceptions",
+                           [f"{PATH}::ClassRunner.handleExceptions(Link, TestMethod)"])
+    repo.write(PATH, RENAMED)
+    renamed = repo.commit("renamed link classes; modifying phrases for the chain")
+    repo.write("README.md", "later\n")
+    repo.commit("an unrelated later commit")
+    check = _moved(ledger.verify(timeout.id, at="HEAD"))
+    assert check.new_name == "ClassRunner.withPotentialTimeout(TestMethod,Link)"
+    assert f"in commit {renamed[:8]}" in check.detail and "call of it replaced" in check.detail
+    check = _moved(ledger.verify(handle.id, at="HEAD"))
+    assert check.new_name == "ClassRunner.possiblyExpectingExceptions(TestMethod,Link)"
+
+
+def test_a_method_whose_calls_were_removed_is_deleted_though_a_new_method_came(repo, ledger):
+    """The control: the same new methods, but ``chain`` no longer calls
+    anything in place of ``timeout``: no replaced call, no same name."""
+    repo.write(PATH, RUNNER)
+    repo.commit("runner")
+    rec = ledger.record("timeout wraps slow tests", [f"{PATH}::ClassRunner.timeout(Link, TestMethod)"])
+    repo.write(PATH, RENAMED.replace("        link= withPotentialTimeout(method, link);\n", ""))
+    repo.commit("no timeouts any more")
+    verdict = ledger.verify(rec.id, at="HEAD")
+    assert verdict.status is Status.REFUTED, verdict.reason
+
+
+def test_a_replaced_call_needs_a_body_alike(repo, ledger):
+    """``timeout(link, method)`` replaced by a call of a new method whose
+    body has nothing in common with it: deleted."""
+    repo.write(PATH, RUNNER)
+    repo.commit("runner")
+    rec = ledger.record("timeout wraps slow tests", [f"{PATH}::ClassRunner.timeout(Link, TestMethod)"])
+    unlike = RENAMED.replace(
+        "        long timeout= method.getTimeout();\n        return timeout > 0\n"
+        "            ? new WithTimeout(next, timeout)\n            : next;\n",
+        "        for (Rule rule : rules()) {\n            next= rule.apply(next, describe(method));\n        }\n"
+        "        log(\"rules applied\");\n        return next;\n")
+    repo.write(PATH, unlike)
+    repo.commit("rules instead of timeouts")
+    verdict = ledger.verify(rec.id, at="HEAD")
+    assert verdict.status is Status.REFUTED, verdict.reason
+
+
+METHOD_RUNNER = """\
+package org.junit.internal.runners;
+
+public class MethodRunner {
+    protected final TestMethod fTestMethod;
+
+    public MethodRunner(TestMethod method) {
+        fTestMethod= method;
+    }
+
+    public Link timeout(Link next) {
+        return fTestMethod.getTimeout() > 0
+            ? new Timeout(next, fTestMethod.getTimeout())
+            : next;
+    }
+
+    public void run(Roadie context) {
+        timeout(new Invoke(fTestMethod)).run(context);
+    }
+}
+"""
+
+CLASS_RUNNER = """\
+package org.junit.internal.runners;
+
+public class ClassRunner {
+    protected void runMethods(RunNotifier notifier) {
+        for (TestMethod method : fTestMethods)
+            new MethodRunner(method).run(new Roadie(notifier));
+    }
+}
+"""
+
+MERGED = """\
+package org.junit.internal.runners;
+
+public class ClassRunner {
+    protected void runMethods(RunNotifier notifier) {
+        for (TestMethod method : fTestMethods)
+            timeout(new Invoke(method), method).run(new Roadie(notifier));
+    }
+
+    public Link timeout(Link next, TestMethod method) {
+        long timeout= method.getTimeout();
+        return timeout > 0
+            ? new Timeout(next, timeout)
+            : next;
+    }
+}
+"""
+
+MR = "src/org/junit/internal/runners/MethodRunner.java"
+CR = "src/org/junit/internal/runners/ClassRunner.java"
+
+
+def test_a_class_merged_into_another_takes_its_methods_along(repo, ledger):
+    """junit4 576377b9ad: ``JUnit4MethodRunner`` combined into
+    ``JUnit4ClassRunner``; ``timeout(Link)`` became ``timeout(Link,TestMethod)``
+    with a new body."""
+    repo.write(MR, METHOD_RUNNER)
+    repo.write(CR, CLASS_RUNNER)
+    repo.commit("runners")
+    rec = ledger.record("timeout wraps slow tests", [f"{MR}::MethodRunner.timeout(Link)"])
+    repo.delete(MR)
+    repo.write(CR, MERGED)
+    repo.commit("combine the method runner into the class runner")
+    check = _moved(ledger.verify(rec.id, at="HEAD"))
+    assert (check.new_path, check.new_name) == (CR, "ClassRunner.timeout(Link,TestMethod)")
+    assert "the same name" in check.detail
+
+
+def test_a_method_removed_from_a_class_that_stays_is_not_merged_elsewhere(repo, ledger):
+    """The control: ``MethodRunner`` is still there, without ``timeout``; the
+    same new method in another existing class is not where it went."""
+    repo.write(MR, METHOD_RUNNER)
+    repo.write(CR, CLASS_RUNNER)
+    repo.commit("runners")
+    rec = ledger.record("timeout wraps slow tests", [f"{MR}::MethodRunner.timeout(Link)"])
+    text = METHOD_RUNNER
+    repo.write(MR, text[: text.index("    public Link timeout")] + text[text.index("    public void run"):]
+               .replace("timeout(new Invoke(fTestMethod))", "new Invoke(fTestMethod)"), dedent=False)
+    repo.write(CR, MERGED)
+    repo.commit("timeouts belong to the class runner now")
+    verdict = ledger.verify(rec.id, at="HEAD")
+    assert verdict.status is Status.REFUTED, verdict.reason
+
+
+CONTROL = """\
+package org.mockito.internal;
+
+public class MockControl {
+    private final Stubber stubber = new Stubber();
+
+    public Object invoke(Object proxy, Method method, Object[] args) {
+        ExpectedInvocation invocationWithMatchers = expectedInvocation(proxy, method, args);
+        return stubber.resultFor(invocationWithMatchers.getInvocation());
+    }
+
+    private ExpectedInvocation expectedInvocation(Object proxy, Method method, Object[] args) {
+        Invocation invocation = new Invocation(proxy, method, args, MockitoState.instance().nextSequenceNumber());
+        List<IArgumentMatcher> lastMatchers = LastArguments.instance().pullMatchers();
+        validateMatchers(invocation, lastMatchers);
+        List<IArgumentMatcher> processedMatchers = createEqualsMatchers(invocation, lastMatchers);
+        ExpectedInvocation invocationWithMatchers = new ExpectedInvocation(invocation, processedMatchers);
+        return invocationWithMatchers;
+    }
+}
+"""
+
+FACTORY = """\
+package org.mockito.internal;
+
+public class InvocationMatcherFactory {
+    public InvocationMatcher create(Object proxy, Method method, Object[] args) {
+        Invocation invocation = new Invocation(proxy, method, args, MockitoState.instance().nextSequenceNumber());
+        List<IArgumentMatcher> lastMatchers = LastArguments.instance().pullMatchers();
+        validateMatchers(invocation, lastMatchers);
+        List<IArgumentMatcher> processedMatchers = createEqualsMatchers(invocation, lastMatchers);
+        InvocationMatcher invocationWithMatchers = new InvocationMatcher(invocation, processedMatchers);
+        return invocationWithMatchers;
+    }
+}
+"""
+
+MC = "src/org/mockito/internal/MockControl.java"
+IMF = "src/org/mockito/internal/InvocationMatcherFactory.java"
+
+
+def _extract(repo, ledger, call: str):
+    repo.write(MC, CONTROL)
+    repo.commit("control")
+    rec = ledger.record("expectedInvocation binds the matchers",
+                        [f"{MC}::MockControl.expectedInvocation(Object, Method, Object[])"])
+    old_call = "        ExpectedInvocation invocationWithMatchers = expectedInvocation(proxy, method, args);\n"
+    text = CONTROL.replace(old_call, call)
+    repo.write(MC, text[: text.index("    private ExpectedInvocation")].rstrip() + "\n}\n", dedent=False)
+    repo.write(IMF, FACTORY)
+    repo.commit("refactored some responsibility to InvocationMatcherFactory")
+    return ledger.verify(rec.id, at="HEAD")
+
+
+def test_a_method_extracted_renamed_into_a_new_class_is_found_by_its_replaced_calls(repo, ledger):
+    """mockito 363dce3b88: ``MockControl.expectedInvocation`` became
+    ``InvocationMatcherFactory.create`` in a new file."""
+    check = _moved(_extract(repo, ledger, "        InvocationMatcher invocationWithMatchers = "
+                                          "new InvocationMatcherFactory().create(proxy, method, args);\n"))
+    assert (check.new_path, check.new_name) == (IMF, "InvocationMatcherFactory.create(Object,Method,Object[])")
+
+
+def test_a_new_class_with_a_like_method_nobody_calls_instead_is_not_where_it_went(repo, ledger):
+    """The control: the caller now does without; the new class's method is
+    alike, but nothing says it replaced the recorded one."""
+    verdict = _extract(repo, ledger, "        InvocationMatcher invocationWithMatchers = null;\n")
+    assert verdict.status is Status.REFUTED, verdict.reason
+
+
+def test_a_rename_in_the_working_tree_is_found_there(repo, ledger):
+    repo.write(PATH, RUNNER)
+    repo.commit("runner")
+    rec = ledger.record("timeout wraps slow tests", [f"{PATH}::ClassRunner.timeout(Link, TestMethod)"])
+    repo.write(PATH, RENAMED)
+    check = _moved(ledger.verify(rec.id))
+    assert check.new_name == "ClassRunner.withPotentialTimeout(TestMethod,Link)"
+    assert "in the working tree" in check.detail
+
+
+# ------------------------------------------------------------------ a target that was there already
+
+COPY_UTILS = """\
+package org.apache.commons.io;
+
+public class CopyUtils {
+    public static void copy(byte[] input, OutputStream output) throws IOException {
+        output.write(input);
+        output.flush();
+        LOG.debug("copied " + input.length + " bytes");
+    }
+}
+"""
+
+IO_UTILS = COPY_UTILS.replace("CopyUtils", "IOUtils")
+
+
+def test_a_same_body_that_existed_at_the_recorded_commit_is_not_a_move_target(repo, ledger):
+    """commons-io 6a1bb4d535, checked backwards: ``CopyUtils.copy`` was a
+    copy of ``IOUtils.copy``, which was there all along."""
+    repo.write("src/org/apache/commons/io/IOUtils.java", IO_UTILS)
+    repo.write("src/org/apache/commons/io/CopyUtils.java", COPY_UTILS)
+    repo.commit("copy the copy methods to CopyUtils")
+    rec = ledger.record("copy flushes", ["src/org/apache/commons/io/CopyUtils.java::"
+                                         "CopyUtils.copy(byte[], OutputStream)"])
+    repo.delete("src/org/apache/commons/io/CopyUtils.java")
+    repo.write("src/org/apache/commons/io/IOUtils.java", IO_UTILS.replace("output.flush();", "output.flush(); "))
+    repo.commit("no CopyUtils")
+    verdict = ledger.verify(rec.id, at="HEAD")
+    assert verdict.status is Status.REFUTED, verdict.reason
+
+
+def test_the_same_body_in_a_class_new_since_the_recording_is_a_move(repo, ledger):
+    """The control: the same body in a class created after the recording."""
+    repo.write("src/org/apache/commons/io/CopyUtils.java", COPY_UTILS)
+    repo.commit("CopyUtils")
+    rec = ledger.record("copy flushes", ["src/org/apache/commons/io/CopyUtils.java::"
+                                         "CopyUtils.copy(byte[], OutputStream)"])
+    repo.delete("src/org/apache/commons/io/CopyUtils.java")
+    repo.write("src/org/apache/commons/io/IOUtils.java", IO_UTILS)
+    repo.commit("CopyUtils is IOUtils now")
+    check = _moved(ledger.verify(rec.id, at="HEAD"))
+    assert check.new_name == "IOUtils.copy(byte[],OutputStream)"
+
+
+def test_a_recorded_commit_missing_from_the_history_is_searched_without_the_rule(repo, ledger):
+    """A decision recorded in a clone whose commit this one lacks: there is
+    nothing to compare with, so the same name elsewhere is where it went."""
+    text = repo.read("shop/store.py")
+    rec = ledger.record("checksum wraps at 255", ["shop/store.py::checksum"])
+    repo.write("shop/store.py", text[: text.index("def checksum")], dedent=False)
+    repo.write("shop/codec.py", text[text.index("def checksum"):], dedent=False)
+    repo.commit("checksum to codec")
+    (anchor,) = [a for a in rec.decision.anchors if a.kind is AnchorKind.SYMBOL]
+    assert isinstance(anchor, Anchor)
+    evidence = ledger.evidence
+    snap = evidence.git.snapshot("HEAD")
+    baseline = evidence.cache.table(anchor.blob_id, anchor.language,
+                                    lambda: evidence.git.blob_data(anchor.blob_id)).symbols["checksum"]
+    (check,) = evidence.moves.find([Lost(anchor, "0" * 40, baseline.hash, baseline.shape, True)], snap)
+    assert check.result is AnchorResult.MOVED and check.new_path == "shop/codec.py"
+
+
+# ------------------------------------------------------------------ overloads replaced by one
+
+STRING_UTIL = """\
+package org.mockito.internal.util;
+
+public class StringUtil {
+    public static String join(String start, Collection<?> lines) {
+        return join(start, "", lines);
+    }
+
+    public static String join(String start, String linePrefix, Collection<?> lines) {
+        StringBuilder out = new StringBuilder(start);
+        for (Object line : lines) {
+            out.append(linePrefix).append(line).append("\\n");
+        }
+        return out.substring(0, out.length() - 1);
+    }
+}
+"""
+
+JOINED = """\
+package org.mockito.internal.util;
+
+public class StringUtil {
+    public static String join(String start, Iterable<?> lines) {
+        StringBuilder out = new StringBuilder(start);
+        for (Object line : lines) {
+            out.append(line.toString()).append("\\n");
+        }
+        int lastBreak = out.lastIndexOf("\\n");
+        return out.replace(lastBreak, lastBreak+1, "").toString();
+    }
+}
+"""
+
+SU = "src/main/java/org/mockito/internal/util/StringUtil.java"
+
+
+def test_two_overloads_replaced_by_one_the_one_with_as_many_parameters_follows(repo, ledger):
+    """mockito 3d2fb7a146, checked backwards: ``join(String,Collection)``
+    changed its signature into ``join(String,Iterable)``;
+    ``join(String,String,Collection)`` did not exist yet."""
+    repo.write(SU, STRING_UTIL)
+    repo.commit("string util")
+    two = ledger.record("join joins lines", [f"{SU}::StringUtil.join(String, Collection)"])
+    three = ledger.record("join prefixes lines", [f"{SU}::StringUtil.join(String, String, Collection)"])
+    repo.write(SU, JOINED)
+    repo.commit("one join")
+    assert ledger.verify(two.id, at="HEAD").status is Status.STALE
+    verdict = ledger.verify(three.id, at="HEAD")
+    assert verdict.status is Status.REFUTED, verdict.reason
+
+
+def test_one_overload_replaced_by_one_of_another_arity_still_follows(repo, ledger):
+    """The control: with one overload gone, the new signature is its own."""
+    repo.write(SU, STRING_UTIL.replace(STRING_UTIL[STRING_UTIL.index("    public static String join(String start, "
+                                                                      "Collection"):
+                                                   STRING_UTIL.index("    public static String join(String start, "
+                                                                     "String")], ""))
+    repo.commit("string util")
+    three = ledger.record("join prefixes lines", [f"{SU}::StringUtil.join(String, String, Collection)"])
+    repo.write(SU, JOINED)
+    repo.commit("one join")
+    assert ledger.verify(three.id, at="HEAD").status is Status.STALE
+
+
+# ------------------------------------------------------------------ bounds
+
+
+def _rename_two_commits_later(repo, ledger):
+    repo.write(PATH, RUNNER)
+    repo.commit("runner")
+    rec = ledger.record("timeout wraps slow tests", [f"{PATH}::ClassRunner.timeout(Link, TestMethod)"])
+    repo.write("README.md", "first\n")
+    repo.commit("unrelated")
+    repo.write(PATH, RENAMED)
+    repo.commit("renamed")
+    return rec
+
+
+def test_a_recorded_commit_beyond_the_walk_is_not_searched(repo, ledger, monkeypatch):
+    """Past :data:`MAX_WALK` first-parent commits the last rule gives up
+    (the control of the next test's positive twin is the first test above)."""
+    monkeypatch.setattr(_vanished, "MAX_WALK", 1)
+    rec = _rename_two_commits_later(repo, ledger)
+    verdict = ledger.verify(rec.id, at="HEAD")
+    assert verdict.status is Status.REFUTED, verdict.reason
+
+
+def test_within_the_walk_the_rename_is_found(repo, ledger):
+    check = _moved(ledger.verify(_rename_two_commits_later(repo, ledger).id, at="HEAD"))
+    assert check.new_name == "ClassRunner.withPotentialTimeout(TestMethod,Link)"
+
+
+def test_a_sweeping_commit_compares_no_call_lines(repo, ledger, monkeypatch):
+    """More files calling the old name than :data:`MAX_CALLING_FILES`: no
+    replaced-call signal, so a rename known only by its calls stays a deletion."""
+    monkeypatch.setattr(_vanished, "MAX_CALLING_FILES", 0)
+    rec = _rename_two_commits_later(repo, ledger)
+    verdict = ledger.verify(rec.id, at="HEAD")
+    assert verdict.status is Status.REFUTED, verdict.reason
+
+
+def _merge_unlike(repo, ledger):
+    repo.write(MR, METHOD_RUNNER)
+    repo.write(CR, CLASS_RUNNER)
+    repo.commit("runners")
+    rec = ledger.record("timeout wraps slow tests", [f"{MR}::MethodRunner.timeout(Link)"])
+    repo.delete(MR)
+    repo.write(CR, MERGED.replace(
+        "        long timeout= method.getTimeout();\n        return timeout > 0\n"
+        "            ? new Timeout(next, timeout)\n            : next;\n",
+        "        if (method.isSlow()) {\n            log(method.getName());\n"
+        "            return new Timeout(next, DEFAULT);\n        }\n        return next;\n"))
+    repo.commit("the class runner decides timeouts by itself")
+    return ledger.verify(rec.id, at="HEAD")
+
+
+def test_a_same_named_method_of_another_existing_class_must_be_alike(repo, ledger):
+    """The merge rule's control: ``MethodRunner`` goes, ``ClassRunner`` gains
+    a ``timeout`` that shares the shape but not the work (between 50 and
+    70 % of the tokens alike: enough in a new file, not in another existing
+    class)."""
+    verdict = _merge_unlike(repo, ledger)
+    assert verdict.status is Status.REFUTED, verdict.reason
+
+
+def test_the_same_merge_at_the_same_name_floor_would_be_a_move(repo, ledger, monkeypatch):
+    """The twin of the above: the 70 % bar, not the fixture, refutes it."""
+    monkeypatch.setattr(_vanished, "CALLS_SIMILARITY", _vanished.SIMILARITY_FLOOR)
+    _moved(_merge_unlike(repo, ledger))
