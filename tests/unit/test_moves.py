@@ -187,7 +187,8 @@ def test_a_function_renamed_with_a_changed_body_is_a_move(repo, ledger):
     repo.commit("rename and adjust")
     check = _moved(ledger.verify(rec.id, at="HEAD"))
     assert (check.new_path, check.new_name) == ("pkg/prices.py", "compute_total")
-    assert "moved from pkg/prices.py::total_price to pkg/prices.py::compute_total (renamed; its body changed" in check.detail
+    assert ("moved from pkg/prices.py::total_price to pkg/prices.py::compute_total (renamed; its body changed"
+            in check.detail)
 
 
 def test_a_java_method_renamed_with_a_changed_body_in_a_renamed_file(repo, ledger):
