@@ -860,6 +860,17 @@ class Evidence:
         table = self._table(path, blob, language, snap)
         return None if isinstance(table, str) else table
 
+    def outline_at(self, path: str, language: str, snap: Snapshot) -> _code.SymbolTable | None:
+        """The symbols of ``path`` at ``snap`` without their hashes (see
+        :meth:`memvet._code.ParsedFile.outline`); None: absent or unparseable."""
+        blob = snap.blob_id(path)
+        if blob is None:
+            return None
+        try:
+            return self.cache.outline(blob, language, self._loader(path, snap))
+        except _Unparseable:
+            return None
+
     def containing_at(self, path: str, language: str, words: Sequence[bytes], snap: Snapshot
                       ) -> list[_code.Symbol]:
         """At least the symbols of ``path`` at ``snap`` whose span holds every

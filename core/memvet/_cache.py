@@ -154,6 +154,16 @@ class SymbolCache:
         self._symbols.put(skey, hit)
         return hit
 
+    def outline(self, blob_id: str, language: str, load: Callable[[], bytes]) -> _code.SymbolTable:
+        """A blob's symbols without hashes (see :meth:`memvet._code.ParsedFile.outline`),
+        or its table when one is cached; from the kept (or a new) parse."""
+        with self._lock:
+            key = (blob_id, language, _code.HASH_VERSION)
+            table = self._memory.get(key)
+            if table is not None:
+                return table
+            return self._kept_or_parsed(key, load, language).outline()
+
     def missing(self, blob_id: str, language: str, names: Sequence[str]) -> list[str]:
         """Which of ``names`` a lookup of the blob would parse for (none is
         in memory, kept, or on disk; disk hits are loaded into memory)."""

@@ -88,6 +88,8 @@ class Evidence(Protocol):
 
     def table_at(self, path: str, language: str, snap: Snapshot) -> _code.SymbolTable | None: ...
 
+    def outline_at(self, path: str, language: str, snap: Snapshot) -> _code.SymbolTable | None: ...
+
     def containing_at(self, path: str, language: str, words: Sequence[bytes], snap: Snapshot
                       ) -> list[_code.Symbol]: ...
 
@@ -497,8 +499,8 @@ class MoveSearch:
         kept beside its copy ``EndianUtils.read`` took it the same way."""
         if not self.evidence.git.has_commit(item.recorded_commit):
             return False  # not in this history: nothing to compare with
-        table = self.evidence.table_at(path, item.anchor.language,
-                                       self.evidence.git.snapshot(item.recorded_commit))
+        table = self.evidence.outline_at(path, item.anchor.language,
+                                         self.evidence.git.snapshot(item.recorded_commit))
         return table is not None and qualname in table.symbols
 
     def _in_vanishing_commit(self, w: _Wanted, old: _code.SymbolTable, snap: Snapshot) -> AnchorCheck | None:
@@ -557,7 +559,7 @@ class MoveSearch:
         if not parent:
             return None
         if item.file_exists:
-            here = self.evidence.table_at(a.path, a.language, snap)
+            here = self.evidence.outline_at(a.path, a.language, snap)
             if here is None or parent in here.symbols:  # the class is still there: the method went
                 return None
         # Where a renamed class can be: its file, the file's new name, or a

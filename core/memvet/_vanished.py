@@ -106,7 +106,7 @@ class Evidence(Protocol):
     git: GitRepo
     cache: SymbolCache
 
-    def table_at(self, path: str, language: str, snap: Snapshot) -> _code.SymbolTable | None: ...
+    def outline_at(self, path: str, language: str, snap: Snapshot) -> _code.SymbolTable | None: ...
 
     def symbol_at(self, path: str, language: str, qualname: str, snap: Snapshot) -> _code.Symbol | None: ...
 
@@ -231,7 +231,7 @@ def vanishing(evidence: Evidence, anchor: Anchor, recorded_commit: str, target: 
             if leaf.search(snap.read(p) or b""):
                 sym = evidence.symbol_at(p, anchor.language, anchor.name, snap)
                 if sym is None and with_signature:
-                    table = evidence.table_at(p, anchor.language, snap)
+                    table = evidence.outline_at(p, anchor.language, snap)
                     sym = None if table is None else _code.follow(recorded, table, anchor.name)
             found[i] = (snap, sym)
         return found[i]
@@ -321,7 +321,7 @@ def became(evidence: Evidence, anchor: Anchor, where: Vanishing, changes: list[C
         return None
     home = next((c.new_path for c in changes if c.old_path == where.path and c.kind in ("modified", "renamed")),
                 None)
-    home_table = evidence.table_at(home, language, where.after) if home else None
+    home_table = evidence.outline_at(home, language, where.after) if home else None
     class_gone = bool(old_scope) and (home_table is None or old_scope not in home_table.symbols)
     calls = _replaced_calls(where, changes, old_leaf, was, language)
 
@@ -348,12 +348,12 @@ def became(evidence: Evidence, anchor: Anchor, where: Vanishing, changes: list[C
             continue
         if path != home and not path_ok(path):
             continue
-        table = evidence.table_at(path, language, where.after)
+        table = evidence.outline_at(path, language, where.after)
         if table is None or not any(_leaf(q) in wanted for q in table.symbols):
             continue
         old_path = change.old_path if change.kind != "added" else None
-        prior = evidence.table_at(old_path, language, where.before) if old_path else None
-        at_record = (evidence.table_at(old_path, language, recorded_snap)
+        prior = evidence.outline_at(old_path, language, where.before) if old_path else None
+        at_record = (evidence.outline_at(old_path, language, recorded_snap)
                      if old_path and recorded_snap is not None
                      and recorded_snap.blob_id(old_path) != where.before.blob_id(old_path) else None)
         claimed = _claimed(prior, table, keep=was.qualname if old_path == where.path else "")

@@ -232,6 +232,12 @@ class ParsedFile:
         assert self._table is not None, "a ParsedFile without a table must override table()"
         return self._table
 
+    def outline(self) -> SymbolTable:
+        """Every symbol's names, kind, lines and ``has_error``, for callers
+        that never compare hashes: source code leaves ``hash`` and ``shape``
+        empty there and skips the token walk (here: the table itself)."""
+        return self.table()
+
 
 def follow(old: SymbolTable, new: SymbolTable, qualname: str) -> Symbol | None:
     """The symbol of ``new`` that is ``qualname`` of ``old``, in the same file.

@@ -633,6 +633,7 @@ class CodeFile(ParsedFile):
         self._full: dict[str, _Entry] | None = None
         self._pruned: dict[str, _Entry] = {}
         self._prunes = 0  # pruned outlines built
+        self._outline: SymbolTable | None = None
         self._done: dict[str, Symbol] = {}
         self._walked = 0  # bytes of spans walked one at a time so far
         super().__init__(language, self._tree.root_node.has_error)
@@ -719,6 +720,27 @@ class CodeFile(ParsedFile):
                     found.append((first.start_byte, -last.end_byte, sym))
         found.sort(key=lambda f: (f[0], f[1]))
         return [sym for _, _, sym in found]
+
+    def outline(self) -> SymbolTable:
+        """Every symbol without its hash (``hash`` and ``shape`` are empty):
+        names, kinds, lines and ``has_error`` from the tree alone. Once the
+        table is built, the table. The move search's look at the commit a
+        symbol vanished in reads whole files this way: it compares names and
+        code tokens, never hashes, and the token walk of a whole file was
+        most of its cost."""
+        if self._table is not None:
+            return self._table
+        if self._outline is None:
+            rows = []
+            for qualname, entry in self._entries.items():
+                first, last = entry.span()
+                rows.append((first.start_byte, -end_line(first, last), Symbol(
+                    qualname=qualname, name=entry.d.name, kind=entry.d.kind, hash="",
+                    start_line=first.start_point.row + 1, end_line=end_line(first, last),
+                    has_error=any(node.has_error for node in entry.roots()))))
+            rows.sort(key=lambda r: (r[0], r[1]))
+            self._outline = SymbolTable(self.language, {sym.qualname: sym for _, _, sym in rows}, self.has_errors)
+        return self._outline
 
     def table(self) -> SymbolTable:
         """Every symbol, from one walk over the whole file."""

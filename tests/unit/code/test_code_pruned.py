@@ -158,3 +158,52 @@ def test_after_a_few_pruned_outlines_one_full_outline_answers_the_rest():
     for i in range(3, 6):
         assert parsed.symbol(f"C{i}.run") == table.symbols[f"C{i}.run"]
     assert parsed._full is not None and parsed._prunes == 3
+
+
+def _light(sym):
+    return (sym.qualname, sym.name, sym.kind, sym.start_line, sym.end_line, sym.has_error)
+
+
+@pytest.mark.parametrize("path", FILES[::7], ids=lambda p: str(p.relative_to(ROOT)))
+def test_an_outline_is_the_table_without_hashes(path):
+    data = path.read_bytes()
+    outline = CodeFile(data, "python").outline()
+    table = symbol_table(data, "python")
+    assert [_light(s) for s in outline.symbols.values()] == [_light(s) for s in table.symbols.values()]
+    assert all(s.hash == "" for s in outline.symbols.values())
+
+
+def test_an_outline_marks_the_same_symbols_broken_as_the_table():
+    rng = random.Random(7)
+    broken = 0
+    for _ in range(60):
+        data = bytearray(rng.choice(FILES).read_bytes())
+        at = rng.randrange(max(1, len(data)))
+        data[at:at] = rng.choice(BREAKERS)
+        outline = CodeFile(bytes(data), "python").outline()
+        table = symbol_table(bytes(data), "python")
+        assert [_light(s) for s in outline.symbols.values()] == [_light(s) for s in table.symbols.values()]
+        broken += any(s.has_error for s in table.symbols.values())
+    assert broken > 20
+
+
+JAVA = b"""
+class Outer {
+    void run() { new Thread(new Runnable() { public void run() { go(); } }).start(); }
+    static class Inner { int size(java.util.List<String> xs) { return xs.size(); } }
+    int size(int[] xs) { return xs.length; }
+}
+"""
+JS = b"""
+function Parser() {}
+Parser.prototype.parse = function (text) { return text.split(','); };
+var lib = (function () { function parse(x) { return x; } return { parse: parse }; })();
+"""
+
+
+@pytest.mark.parametrize(("data", "language"), [(JAVA, "java"), (JS, "javascript")])
+def test_an_outline_is_the_table_without_hashes_in_java_and_javascript(data, language):
+    outline = CodeFile(data, language).outline()
+    table = symbol_table(data, language)
+    assert len(table.symbols) >= 4
+    assert [_light(s) for s in outline.symbols.values()] == [_light(s) for s in table.symbols.values()]
