@@ -133,15 +133,23 @@ def helper_{i}(value):
 '''
 
 
-@pytest.mark.slow
-def test_a_ledger_checks_the_same_with_and_without_helpers(repo, open_ledger, monkeypatch):
+def _recorded(repo, open_ledger, monkeypatch, n: int, **options):
+    """``n`` modules committed, a ledger with a decision on each handler,
+    and helpers worth starting from 4 files to parse."""
     monkeypatch.setattr(_anchors, "PARALLEL_FILES", 4)
-    for i in range(12):
+    for i in range(n):
         repo.write(f"svc/mod_{i}.py", MODULE.format(i=i), dedent=False)
     repo.commit("modules")
-    writer = open_ledger(parse_workers=0)
-    for i in range(12):
+    writer = open_ledger(**options)
+    for i in range(n):
         writer.record(f"Request {i} is handled by handler_{i}", [f"svc/mod_{i}.py::handler_{i}"])
+    return writer
+
+
+@pytest.mark.slow
+def test_a_ledger_checks_the_same_with_and_without_helpers(repo, open_ledger, monkeypatch):
+    writer = _recorded(repo, open_ledger, monkeypatch, 12, parse_workers=0)
+    for i in range(12):
         writer.record(f"helper_{i} subtracts its index", [f"svc/mod_{i}.py::helper_{i}"])
     for i in range(12):
         if i % 3 == 0:
@@ -167,13 +175,7 @@ def test_a_ledger_checks_the_same_with_and_without_helpers(repo, open_ledger, mo
 
 
 def test_an_anchor_whose_file_cannot_be_read_is_checked_on_its_own(repo, open_ledger, monkeypatch):
-    monkeypatch.setattr(_anchors, "PARALLEL_FILES", 4)
-    for i in range(6):
-        repo.write(f"svc/mod_{i}.py", MODULE.format(i=i), dedent=False)
-    repo.commit("modules")
-    writer = open_ledger(parse_workers=1)
-    for i in range(6):
-        writer.record(f"Request {i} is handled by handler_{i}", [f"svc/mod_{i}.py::handler_{i}"])
+    writer = _recorded(repo, open_ledger, monkeypatch, 6, parse_workers=1)
     for i in range(6):
         repo.replace(f"svc/mod_{i}.py", "def helper", "# later\ndef helper")
     first = writer.decisions()[0]

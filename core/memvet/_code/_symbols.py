@@ -24,7 +24,7 @@ from memvet._code._languages import parse, query
 from memvet._code._literals import js_literal, js_trailing_comma, python_literal, python_trailing_comma
 from memvet._code._model import ParsedFile, Symbol, SymbolTable
 from memvet._code._parens import GROUPS, redundant_parens
-from memvet._code._tokens import Lexicon, TokenStream
+from memvet._code._tokens import Lexicon, TokenStream, error_spans, overlaps_error
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator, Sequence
@@ -731,13 +731,15 @@ class CodeFile(ParsedFile):
         if self._table is not None:
             return self._table
         if self._outline is None:
+            assert self._tree is not None
+            errors = error_spans(self._tree.root_node)
             rows = []
             for qualname, entry in self._entries.items():
                 first, last = entry.span()
                 rows.append((first.start_byte, -end_line(first, last), Symbol(
                     qualname=qualname, name=entry.d.name, kind=entry.d.kind, hash="",
                     start_line=first.start_point.row + 1, end_line=end_line(first, last),
-                    has_error=any(node.has_error for node in entry.roots()))))
+                    has_error=overlaps_error(errors, first.start_byte, last.end_byte))))
             rows.sort(key=lambda r: (r[0], r[1]))
             self._outline = SymbolTable(self.language, {sym.qualname: sym for _, _, sym in rows}, self.has_errors)
         return self._outline

@@ -190,7 +190,7 @@ class TokenStream:
         else:
             for node in roots:
                 self._walk(node.walk(), depth, data, lexicon, drop)
-        self._errors = _error_spans(tree.root_node)
+        self._errors = error_spans(tree.root_node)
 
     def _walk(self, cursor: tree_sitter.TreeCursor, depth: int, data: bytes, lexicon: Lexicon,
               drop: dict[int, int]) -> None:
@@ -295,15 +295,21 @@ class TokenStream:
 
     def has_error(self, start: int, end: int) -> bool:
         """Whether an ERROR or MISSING node overlaps ``[start, end)``."""
-        for err_start, err_end in self._errors:
-            if err_start < end and (err_end > start or (err_start == err_end and err_start >= start)):
-                return True
-            if err_start == err_end == end:
-                return True
-        return False
+        return overlaps_error(self._errors, start, end)
 
 
-def _error_spans(root: tree_sitter.Node) -> list[tuple[int, int]]:
+def overlaps_error(errors: list[tuple[int, int]], start: int, end: int) -> bool:
+    """Whether one of ``errors`` (see :func:`error_spans`) overlaps
+    ``[start, end)``; a zero-width MISSING node counts at either end."""
+    for err_start, err_end in errors:
+        if err_start < end and (err_end > start or (err_start == err_end and err_start >= start)):
+            return True
+        if err_start == err_end == end:
+            return True
+    return False
+
+
+def error_spans(root: tree_sitter.Node) -> list[tuple[int, int]]:
     """Byte spans of the syntax errors, descending only into erroneous nodes."""
     if not root.has_error:
         return []

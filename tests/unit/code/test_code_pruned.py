@@ -15,14 +15,13 @@ import random
 from pathlib import Path
 
 import pytest
+from _variants import FILES, broken_variant  # this folder is on sys.path
 
 from memvet._code import symbol_table
 from memvet._code._languages import parse
 from memvet._code._symbols import _WORDS, CodeFile, _outline
 
 ROOT = Path(__file__).resolve().parents[3]
-FILES = sorted(p for folder in ("core", "tests", "benchmarks") for p in (ROOT / folder).rglob("*.py"))
-BREAKERS = [b"(", b")", b"def ", b"class X:\n", b"\n    ", b":", b"'''", b"{", b"x = ", b"@"]
 
 
 def _words(qualname: str) -> frozenset[bytes]:
@@ -64,15 +63,9 @@ def test_a_pruned_outline_is_part_of_the_full_one_in_broken_files():
     rng = random.Random(15)
     tried = 0
     for _ in range(150):
-        data = bytearray(rng.choice(FILES).read_bytes())
-        for _ in range(rng.randint(1, 4)):
-            at = rng.randrange(max(1, len(data)))
-            if rng.random() < 0.5:
-                del data[at : at + rng.randint(1, 60)]
-            else:
-                data[at:at] = rng.choice(BREAKERS)
-        bad, n = _mismatches(bytes(data), sample=15, seed=len(data))
-        assert bad == [], bytes(data)[:200]
+        data = broken_variant(rng)
+        bad, n = _mismatches(data, sample=15, seed=len(data))
+        assert bad == [], data[:200]
         tried += n
     assert tried > 1000
 
@@ -177,11 +170,9 @@ def test_an_outline_marks_the_same_symbols_broken_as_the_table():
     rng = random.Random(7)
     broken = 0
     for _ in range(60):
-        data = bytearray(rng.choice(FILES).read_bytes())
-        at = rng.randrange(max(1, len(data)))
-        data[at:at] = rng.choice(BREAKERS)
-        outline = CodeFile(bytes(data), "python").outline()
-        table = symbol_table(bytes(data), "python")
+        data = broken_variant(rng)
+        outline = CodeFile(data, "python").outline()
+        table = symbol_table(data, "python")
         assert [_light(s) for s in outline.symbols.values()] == [_light(s) for s in table.symbols.values()]
         broken += any(s.has_error for s in table.symbols.values())
     assert broken > 20

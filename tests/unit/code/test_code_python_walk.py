@@ -15,14 +15,13 @@ from pathlib import Path
 
 import pytest
 import tree_sitter
+from _variants import FILES, broken_variant  # this folder is on sys.path
 
 from memvet._code import symbol_table
 from memvet._code._languages import parse, query
 from memvet._code._symbols import _python_matches
 
 ROOT = Path(__file__).resolve().parents[3]
-FILES = sorted(p for folder in ("core", "tests", "benchmarks") for p in (ROOT / folder).rglob("*.py"))
-BREAKERS = [b"(", b")", b"def ", b"class X:\n", b"\n    ", b":", b"'''", b"{", b"x = ", b"@"]
 
 
 def _normalized(matches) -> list[tuple[int, tuple[tuple[str, tuple[int, ...]], ...]]]:
@@ -50,14 +49,8 @@ def test_the_walk_finds_what_the_query_finds_in_broken_files():
     rng = random.Random(16)
     broken = 0
     for _ in range(400):
-        data = bytearray(rng.choice(FILES).read_bytes())
-        for _ in range(rng.randint(1, 4)):
-            at = rng.randrange(max(1, len(data)))
-            if rng.random() < 0.5:
-                del data[at : at + rng.randint(1, 60)]
-            else:
-                data[at:at] = rng.choice(BREAKERS)
-        same, has_error = _same(bytes(data))
+        data = broken_variant(rng)
+        same, has_error = _same(data)
         assert same, bytes(data)[:200]
         broken += has_error
     assert broken > 200  # most variants really are broken
