@@ -132,6 +132,17 @@ class SymbolCache:
 
     def _symbol(self, blob_id: str, language: str, qualname: str, load: Callable[[], bytes]) -> SymbolHit:
         key = (blob_id, language, _code.HASH_VERSION)
+        hit = self._cached(key, qualname)
+        if hit is None:
+            parsed = self._kept_or_parsed(key, load, language)
+            hit = (parsed.symbol(qualname), parsed.has_errors)
+            self._write_symbol_disk(key, qualname, hit)
+            self._symbols.put((*key, qualname), hit)
+        return hit
+
+    def _cached(self, key: _Key, qualname: str) -> SymbolHit | None:
+        """One symbol from the caches only (a table or the symbol, in
+        memory, then on disk; disk hits are kept in memory), or ``None``."""
         table = self._memory.get(key)
         if table is not None:
             return table.symbols.get(qualname), table.has_errors
@@ -147,11 +158,7 @@ class SymbolCache:
         hit = self._read_symbol_disk(key, qualname)
         if hit is not None:
             self.disk_hits += 1
-        else:
-            parsed = self._kept_or_parsed(key, load, language)
-            hit = (parsed.symbol(qualname), parsed.has_errors)
-            self._write_symbol_disk(key, qualname, hit)
-        self._symbols.put(skey, hit)
+            self._symbols.put(skey, hit)
         return hit
 
     def outline(self, blob_id: str, language: str, load: Callable[[], bytes]) -> _code.SymbolTable:
@@ -166,29 +173,12 @@ class SymbolCache:
 
     def missing(self, blob_id: str, language: str, names: Sequence[str]) -> list[str]:
         """Which of ``names`` a lookup of the blob would parse for (none is
-        in memory, kept, or on disk; disk hits are loaded into memory)."""
+        cached, see :meth:`_cached`, and no parse of the blob is kept)."""
         with self._lock:
             key = (blob_id, language, _code.HASH_VERSION)
-            if self._memory.get(key) is not None or key in self._parsed:
+            if key in self._parsed:
                 return []
-            out = []
-            for name in dict.fromkeys(names):
-                skey = (*key, name)
-                if self._symbols.get(skey) is not None:
-                    continue
-                if self.directory is not None:
-                    table = self._read_disk(key)
-                    if table is not None:
-                        self.disk_hits += 1
-                        self._memory.put(key, table)
-                        return []
-                    hit = self._read_symbol_disk(key, name)
-                    if hit is not None:
-                        self.disk_hits += 1
-                        self._symbols.put(skey, hit)
-                        continue
-                out.append(name)
-            return out
+            return [name for name in dict.fromkeys(names) if self._cached(key, name) is None]
 
     def look_up_many(self, files: Sequence[tuple[str, str, bytes, list[str]]], workers: int) -> int:
         """Look up ``(blob id, language, data, names)`` for many files at
