@@ -33,7 +33,7 @@ from memvet._errors import (
 )
 from memvet._git import GitRepo, Snapshot
 from memvet._model import Anchor, AnchorCheck, AnchorKind, AnchorResult
-from memvet._moves import GENERATED, Lost, MoveSearch
+from memvet._moves import GENERATED, Lost, MoveSearch, _defines, segments
 
 __all__ = [
     "QUOTE_INTACT",
@@ -755,13 +755,18 @@ class Evidence:
         out: list[AnchorCheck | None] = []
         lost: list[tuple[int, Lost]] = []
         at = snap.name if snap.commit is not None else None
+        ahead: dict[int, AnchorCheck | Lost] = {}
+        placed: dict[int, AnchorCheck] = {}
         if self.parse_workers > 0 and len(items) >= PARALLEL_FILES:
-            self._parse_ahead(items, snap, at)
-        for anchor, recorded_commit in items:
+            self._parse_ahead(items, snap, at, ahead, placed)
+        for i, (anchor, recorded_commit) in enumerate(items):
+            if i in placed:  # missing, and looked for while helpers parsed
+                out.append(placed[i])
+                continue
             key = (anchor, recorded_commit, at) if at is not None else None
             found = self._checked.get(key) if key is not None else None
             if found is None:
-                found = self._check_one(anchor, snap, recorded_commit)
+                found = ahead[i] if i in ahead else self._check_one(anchor, snap, recorded_commit)
                 if key is not None and isinstance(found, AnchorCheck) \
                         and found.result is not AnchorResult.UNVERIFIABLE:
                     self._checked.put(key, found)
@@ -771,33 +776,54 @@ class Evidence:
             else:
                 out.append(found)
         if lost:
-            try:
-                moved = self.moves.find([item for _, item in lost], snap)
-            except MemvetError as exc:
-                moved = [_unverifiable(item.anchor, exc) for _, item in lost]
-            for (i, _), check in zip(lost, moved, strict=True):
+            for (i, _), check in zip(lost, self._find_moves([item for _, item in lost], snap), strict=True):
                 out[i] = check
         return [c for c in out if c is not None]
 
-    def _parse_ahead(self, items: Sequence[tuple[Anchor, str]], snap: Snapshot, at: str | None) -> None:
+    def _find_moves(self, lost: list[Lost], snap: Snapshot) -> list[AnchorCheck]:
+        try:
+            return self.moves.find(lost, snap)
+        except MemvetError as exc:
+            return [_unverifiable(item.anchor, exc) for item in lost]
+
+    def _parse_ahead(self, items: Sequence[tuple[Anchor, str]], snap: Snapshot, at: str | None,
+                     ahead: dict[int, AnchorCheck | Lost], placed: dict[int, AnchorCheck]) -> None:
         """Look up the symbols a batch will ask of changed files all at once,
         on helper processes as well as this one, when at least
         :data:`PARALLEL_FILES` files need a parse; the checks then find their
         answers cached. Only the common lookup is done ahead (a symbol of the
         current hasher, in a file changed since it was recorded); anything
         else, a file that is not text included, is left to the check itself.
+
+        A symbol whose file is gone or no longer holds its name as a word
+        is most likely missing: while the helpers parse, this process checks
+        those (``ahead``, by item index) and runs the move search for the
+        ones that are missing (``placed``), so that search, which helpers
+        cannot share, overlaps their parses. A guess that was wrong costs
+        nothing but the overlap: a symbol found after all is an ordinary
+        check, and one missing that was not guessed is looked for after the
+        batch, as without helpers.
         """
         wanted: dict[tuple[str, str, str], list[str]] = {}
-        for anchor, recorded_commit in items:
+        likely_missing: list[int] = []
+        texts: dict[str, bytes | None] = {}
+        for i, (anchor, recorded_commit) in enumerate(items):
             if anchor.kind is not AnchorKind.SYMBOL or anchor.hash_version != _code.HASH_VERSION:
                 continue
             if at is not None and self._checked.get((anchor, recorded_commit, at)) is not None:
                 continue
             try:
                 blob = snap.blob_id(anchor.path)
+                if blob == anchor.blob_id:
+                    continue
+                if anchor.path not in texts:
+                    texts[anchor.path] = snap.read(anchor.path) if blob is not None else None
             except MemvetError:
                 continue  # its check says why
-            if blob is not None and blob != anchor.blob_id:
+            data = texts[anchor.path]
+            if data is None or not _may_define(data, anchor):
+                likely_missing.append(i)
+            elif blob is not None:
                 wanted.setdefault((blob, anchor.language, anchor.path), []).append(anchor.name)
         if len(wanted) < PARALLEL_FILES:
             return
@@ -806,11 +832,25 @@ class Evidence:
             names = self.cache.missing(blob, language, names)
             if not names:
                 continue
-            data = snap.read(path) or b""  # read already for its blob id: a failure was skipped above
+            data = texts[path] or b""
             if not _text_problem(data, self.max_file_bytes):
                 files.append((blob, language, data, names))
-        if len(files) >= PARALLEL_FILES:
-            self.cache.look_up_many(files, self.parse_workers)
+        if len(files) < PARALLEL_FILES:
+            return
+
+        def meanwhile() -> None:
+            missing: list[tuple[int, Lost]] = []
+            for i in likely_missing:
+                anchor, recorded_commit = items[i]
+                found = ahead[i] = self._check_one(anchor, snap, recorded_commit)
+                if isinstance(found, Lost):
+                    missing.append((i, found))
+            if missing:
+                moved = self._find_moves([item for _, item in missing], snap)
+                for (i, _), check in zip(missing, moved, strict=True):
+                    placed[i] = check
+
+        self.cache.look_up_many(files, self.parse_workers, meanwhile)
 
     def _check_one(self, anchor: Anchor, snap: Snapshot, recorded_commit: str) -> AnchorCheck | Lost:
         try:
@@ -1245,6 +1285,29 @@ class Evidence:
         if latin:
             holds += f" (read as Latin-1 or bytes, not being UTF-8: {_listed(latin)})"
         return AnchorCheck(a, AnchorResult.HOLDS, holds)
+
+
+def _may_define(data: bytes, anchor: Anchor) -> bool:
+    """Whether ``data`` may define ``anchor``'s symbol: it holds the name's
+    last segment as a word and, in Python, writes each segment that is a
+    function or a class (every enclosing one, and the last unless the
+    symbol is a variable) after ``def`` or ``class``. ``False`` means the
+    symbol is surely not there; ``True`` only that a parse must tell."""
+    segs = segments(anchor.name)
+    if not segs:
+        return True
+    leaf = segs[-1].encode()
+    if re.search(rb"(?<![A-Za-z0-9_$])" + re.escape(leaf) + rb"(?![A-Za-z0-9_$])", data) is None:
+        return False
+    if anchor.language != "python":
+        return True
+    scopes = segs if anchor.symbol_kind in ("function", "class", "method") else segs[:-1]
+    if not scopes:
+        return True
+    # The outermost one is usually written at the start of a line (one in an
+    # ``if`` block is not: then the guess is wrong and only costs overlap).
+    top = rb"(?m)^(?:async[ \t]+)?(?:def|class)[ \t]+" + re.escape(scopes[0].encode()) + rb"(?![A-Za-z0-9_])"
+    return re.search(top, data) is not None and all(_defines(data, seg.encode()) for seg in scopes[1:])
 
 
 def _unverifiable(anchor: Anchor, exc: MemvetError) -> AnchorCheck:

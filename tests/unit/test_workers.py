@@ -12,6 +12,7 @@ import logging
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -20,6 +21,7 @@ import memvet
 from memvet import _anchors
 from memvet._code import _workers, parse_file, symbol_table
 from memvet._model import Anchor, AnchorKind, AnchorResult
+from memvet._moves import MoveSearch
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = sorted((ROOT / "core" / "memvet").glob("*.py"))[:14]
@@ -174,6 +176,58 @@ def test_a_ledger_checks_the_same_with_and_without_helpers(repo, open_ledger, mo
     assert parses_shared >= parses_alone - 1  # helpers' parses are counted too
 
 
+@pytest.mark.slow
+def test_missing_symbols_are_looked_for_while_helpers_parse_and_wrong_guesses_change_nothing(
+        repo, open_ledger, monkeypatch):
+    writer = _recorded(repo, open_ledger, monkeypatch, 8, parse_workers=0)
+    for i in range(8):
+        writer.record(f"helper_{i} subtracts its index", [f"svc/mod_{i}.py::helper_{i}"])
+    for i in range(8):
+        repo.replace(f"svc/mod_{i}.py", f"* {i}\n", f"* {i + 100}\n")  # every file changes
+    # Gone, and guessed so: no ``def helper_1`` left.
+    repo.replace("svc/mod_1.py", "def helper_1(value):\n    return value - 1\n", "")
+    # Still there (a top-level function under an ``if``), though guessed gone.
+    repo.replace("svc/mod_2.py", "def helper_2(value):\n    return value - 2\n",
+                 "if True:\n    def helper_2(value):\n        return value - 2\n")
+    # Gone, but its text is still in a string: not guessed, found after the batch.
+    repo.replace("svc/mod_3.py", "def helper_3(value):\n    return value - 3\n",
+                 'EXAMPLE = """\ndef helper_3(value):\n    return value - 3\n"""\n')
+    repo.commit("edits")
+    searched: list[tuple[bool, list[str]]] = []
+    sharing = [False]
+    real_find, real_share = MoveSearch.find, _workers.share
+
+    def find(self, lost, snap):
+        searched.append((sharing[0], sorted(item.anchor.name for item in lost)))
+        return real_find(self, lost, snap)
+
+    def share(jobs, workers, local, meanwhile=None):
+        def during() -> None:
+            sharing[0] = True
+            try:
+                meanwhile()
+            finally:
+                sharing[0] = False
+        return real_share(jobs, workers, local, during if meanwhile else None)
+
+    monkeypatch.setattr(MoveSearch, "find", find)
+    monkeypatch.setattr(_workers, "share", share)
+
+    def verdicts(workers: int) -> dict[str, tuple[str, str]]:
+        led = open_ledger(namespace=writer.namespace, parse_workers=workers)
+        return {v.decision.claim: (v.status.value, v.reason) for v in led.check(at="HEAD")}
+
+    alone = verdicts(0)
+    assert searched == [(False, ["helper_1", "helper_3"])]  # one search, after the batch
+    searched.clear()
+    shared = verdicts(1)
+    assert shared == alone
+    # helper_1 looked for while the helpers parsed; helper_3 after the batch.
+    assert searched == [(True, ["helper_1"]), (False, ["helper_3"])]
+    assert alone["helper_2 subtracts its index"][0] == "verified"
+    assert alone["helper_1 subtracts its index"][0] == alone["helper_3 subtracts its index"][0] == "refuted"
+
+
 def test_an_anchor_whose_file_cannot_be_read_is_checked_on_its_own(repo, open_ledger, monkeypatch):
     writer = _recorded(repo, open_ledger, monkeypatch, 6, parse_workers=1)
     for i in range(6):
@@ -190,14 +244,49 @@ def test_an_anchor_whose_file_cannot_be_read_is_checked_on_its_own(repo, open_le
 
 
 @pytest.mark.slow
+def test_helpers_keep_taking_files_while_this_process_is_busy(monkeypatch, tmp_path):
+    # Each answer a helper sends is marked in a file; ``meanwhile`` waits for
+    # a third answer, which only comes if the helper was handed more files
+    # than the two chunks it starts with while this process did other work.
+    marks = tmp_path / "answers"
+    monkeypatch.setattr(_workers, "_BOOT", _workers._BOOT.replace("serve(parse_file)\n", (
+        "import memvet._code._workers as w\n"
+        "real = w._send\n"
+        "def send(stream, obj):\n"
+        "    real(stream, obj)\n"
+        f"    open({str(marks)!r}, 'a').write('x')\n"
+        "w._send = send\n"
+        "serve(parse_file)\n")))
+    seen = []
+
+    def meanwhile() -> None:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and len(marks.read_text() if marks.exists() else "") < 3:
+            time.sleep(0.05)
+        seen.append(len(marks.read_text() if marks.exists() else ""))
+
+    here = []
+
+    def local(job: _workers.Job) -> None:
+        here.append(job)
+        _local(job)
+
+    jobs = _jobs()
+    served = _workers.share(jobs, 1, local, meanwhile)
+    assert seen == [3]  # three chunks answered while this process was busy
+    assert served == 3 * _workers.CHUNK and len(here) == len(jobs) - served  # it parsed only what was left
+    assert [j.hits for j in jobs] == _expected()
+
+
+@pytest.mark.slow
 def test_a_helper_that_does_not_exit_when_its_input_ends_is_killed(monkeypatch):
     monkeypatch.setattr(_workers, "_BOOT", _workers._BOOT + "import time\ntime.sleep(120)\n")
     monkeypatch.setattr(_workers, "EXIT_WAIT", 0.3)
     started = []
     real = _workers._Helper.__init__
 
-    def spy(self, answers):
-        real(self, answers)
+    def spy(self, pool):
+        real(self, pool)
         started.append(self)
 
     monkeypatch.setattr(_workers._Helper, "__init__", spy)

@@ -21,6 +21,7 @@ checks with helpers that fail on purpose.
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import logging
 import os
@@ -151,12 +152,14 @@ def serve(parse_file: Callable[[bytes, str], Any]) -> None:
 
 class _Helper:
     """One helper process, with a thread that writes its chunks and one that
-    reads its answers (blocking pipe I/O, off this thread)."""
+    reads its answers (blocking pipe I/O, off this thread). The reading
+    thread also hands the helper its next chunk as each answer comes in, so
+    the helper keeps working while this process is busy elsewhere."""
 
-    def __init__(self, answers: queue.Queue[tuple[_Helper, list[Job], Any]]) -> None:
-        self.answers = answers
+    def __init__(self, pool: _Pool) -> None:
+        self.pool = pool
         self.inbox: queue.Queue[list[Job] | None] = queue.Queue()
-        self.sent: list[list[Job]] = []  # chunks given and not yet answered, in order
+        self.sent: list[list[Job]] = []  # chunks given and not yet answered, in order (under pool.lock)
         self.alive = True
         self.proc = subprocess.Popen(
             [_PYTHON, "-c", _BOOT, _PACKAGE], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -165,10 +168,6 @@ class _Helper:
                         threading.Thread(target=self._read, daemon=True)]
         for thread in self.threads:
             thread.start()
-
-    def give(self, chunk: list[Job]) -> None:
-        self.sent.append(chunk)
-        self.inbox.put(chunk)
 
     def _write(self) -> None:
         stdin = self.proc.stdin
@@ -196,10 +195,9 @@ class _Helper:
                     log.info("a parse helper answered garbage (%s); parsing its files here", exc)
                     answer = None
                 if not isinstance(answer, list):
-                    self.answers.put((self, [], None))  # gone: its unanswered chunks come back
+                    self.pool.answered(self, None)  # gone: its unanswered chunks come back
                     return
-                chunk = self.sent.pop(0) if self.sent else []
-                self.answers.put((self, chunk, answer))
+                self.pool.answered(self, answer)
 
     def stop(self) -> None:
         """End the helper (its stdin closes, so it returns) and its threads."""
@@ -213,88 +211,118 @@ class _Helper:
             thread.join(timeout=5)
 
 
-def share(jobs: Sequence[Job], workers: int, local: Callable[[Job], None]) -> int:
+class _Pool:
+    """The jobs left, shared between this process (which takes the smallest)
+    and the helpers' reading threads (which take the largest, a chunk at a
+    time, two in flight: one being parsed, one waiting in the pipe)."""
+
+    def __init__(self, jobs: Sequence[Job]) -> None:
+        self.todo: collections.deque[Job] = collections.deque(sorted(jobs, key=lambda j: -len(j.data)))
+        self.lock = threading.Lock()
+        self.answers: queue.Queue[tuple[_Helper, list[Job], Any]] = queue.Queue()
+        self.helpers: list[_Helper] = []
+
+    def feed(self, helper: _Helper) -> None:
+        with self.lock:
+            while helper.alive and len(helper.sent) < 2 and len(self.todo) > CHUNK:
+                chunk = [self.todo.popleft() for _ in range(CHUNK)]
+                helper.sent.append(chunk)
+                helper.inbox.put(chunk)
+
+    def answered(self, helper: _Helper, answer: Any) -> None:
+        """From a reading thread: one answer (``None``: the helper is gone)."""
+        with self.lock:
+            chunk = helper.sent.pop(0) if answer is not None and helper.sent else []
+            self.answers.put((helper, chunk, answer))
+        if answer is not None:
+            self.feed(helper)
+
+    def drop(self, helper: _Helper) -> None:
+        """Give up on a helper: its unanswered chunks come back to this process."""
+        with self.lock:
+            helper.alive = False
+            self.todo.extend(job for chunk in helper.sent for job in chunk)
+            helper.sent.clear()
+
+    def take_local(self) -> Job | None:
+        with self.lock:
+            return self.todo.pop() if self.todo else None
+
+    def give_back(self, job: Job) -> None:
+        with self.lock:
+            self.todo.append(job)
+
+    def busy(self) -> bool:
+        """Whether a helper has a chunk in flight or an answer is unread."""
+        with self.lock:
+            return not self.answers.empty() or any(h.alive and h.sent for h in self.helpers)
+
+
+def share(jobs: Sequence[Job], workers: int, local: Callable[[Job], None],
+          meanwhile: Callable[[], None] | None = None) -> int:
     """Fill every job's ``hits``, with up to ``workers`` helper processes.
 
     ``local(job)`` must fill ``job.hits`` in this process (it may keep the
     parse); it is called for every job no helper answered. Largest files go
-    first, so the last pieces of work are small.
+    first, so the last pieces of work are small. ``meanwhile()``, if given,
+    runs in this process once the helpers have their first files and before
+    it parses any itself: the helpers go on taking files while it runs.
 
     Returns:
         How many jobs helpers answered.
     """
-    todo = sorted(jobs, key=lambda j: -len(j.data))
-    answers: queue.Queue[tuple[_Helper, list[Job], Any]] = queue.Queue()
-    helpers: list[_Helper] = []
+    pool = _Pool(jobs)
     for _ in range(workers):
         try:
-            helpers.append(_Helper(answers))
+            pool.helpers.append(_Helper(pool))
         except OSError as exc:
             log.info("cannot start a parse helper (%s); parsing here", exc)
             break
     served = 0
-    pending = 0
 
-    def feed(helper: _Helper) -> int:
-        # Two chunks in flight: one being parsed, one waiting in the pipe.
-        given = 0
-        while helper.alive and len(helper.sent) < 2 and len(todo) > CHUNK:
-            chunk = [todo.pop(0) for _ in range(CHUNK)]
-            helper.give(chunk)
-            given += 1
-        return given
-
-    def take(helper: _Helper, chunk: list[Job], answer: Any) -> int:
-        """Use one answer; returns the change in chunks in flight."""
+    def take(helper: _Helper, chunk: list[Job], answer: Any) -> None:
         nonlocal served
         if not helper.alive:  # given up on already; its chunks were taken back
-            return 0
+            return
         if answer is None:  # the helper is gone: its unanswered chunks come back here
-            return -drop(helper)
+            pool.drop(helper)
+            return
         for job, (kind, value) in zip(chunk, answer, strict=False):
             if kind == "ok" and isinstance(value, list) and len(value) == len(job.names):
                 job.hits = value
                 served += 1
             else:
                 log.info("a parse helper could not parse a file (%s); parsing it here", value)
-                todo.append(job)
-        return -1
-
-    def drop(helper: _Helper) -> int:
-        helper.alive = False
-        lost = list(helper.sent)
-        helper.sent.clear()
-        todo.extend(job for chunk in lost for job in chunk)
-        return len(lost)
+                pool.give_back(job)
 
     try:
-        for helper in helpers:
-            pending += feed(helper)
-        while todo or pending > 0:
+        for helper in pool.helpers:
+            pool.feed(helper)
+        if meanwhile is not None:
+            meanwhile()
+        while True:
             try:
                 while True:
-                    helper, chunk, answer = answers.get_nowait()
-                    pending += take(helper, chunk, answer)
-                    pending += feed(helper)
+                    take(*pool.answers.get_nowait())
             except queue.Empty:
                 pass
-            if todo:
-                local(todo.pop())  # the smallest: helpers take from the front
-            elif pending > 0:
+            job = pool.take_local()
+            if job is not None:
+                local(job)  # the smallest: helpers take from the front
+            elif pool.busy():
                 try:
-                    helper, chunk, answer = answers.get(timeout=STALL)
+                    take(*pool.answers.get(timeout=STALL))
                 except queue.Empty:
                     # Nothing from any helper for a long time: parse their files here.
                     log.info("parse helpers stalled for %.0f s; parsing their files here", STALL)
-                    for helper in helpers:
+                    for helper in pool.helpers:
                         if helper.alive:
-                            pending -= drop(helper)
+                            pool.drop(helper)
                             helper.proc.kill()
-                    continue
-                pending += take(helper, chunk, answer)
-                pending += feed(helper)
+            else:
+                break
     finally:
-        for helper in helpers:
+        for helper in pool.helpers:
             helper.stop()
     for job in jobs:  # whatever no side filled (never expected; cheap to be sure)
         if len(job.hits) != len(job.names):
