@@ -348,6 +348,11 @@ def became(evidence: Evidence, anchor: Anchor, where: Vanishing, changes: list[C
             continue
         if path != home and not path_ok(path):
             continue
+        if other and not _adds_word(where.before.read(change.old_path) or b"", where.after.read(path) or b"",
+                                    any_wanted):
+            # A method of another file can only have come from this one if
+            # one of its lines naming it is new there: no parse otherwise.
+            continue
         table = evidence.outline_at(path, language, where.after)
         if table is None or not any(_leaf(q) in wanted for q in table.symbols):
             continue
@@ -389,6 +394,16 @@ def became(evidence: Evidence, anchor: Anchor, where: Vanishing, changes: list[C
     if len(found) > 1 and found[0].similarity - found[1].similarity < MARGIN:
         return None
     return found[0]
+
+
+def _adds_word(old: bytes, new: bytes, word: re.Pattern[bytes]) -> bool:
+    """Whether ``new`` has a line matching ``word`` that ``old`` does not
+    (lines compared as a multiset: moving a line within a file adds none)."""
+    fresh = [line for line in new.splitlines() if word.search(line)]
+    if not fresh:
+        return False
+    left = Counter(line for line in old.splitlines() if word.search(line))
+    return any(not _take(left, line) for line in fresh)
 
 
 def _same_kind_of_scope(old: _code.SymbolTable, old_scope: str, new: _code.SymbolTable, scope: str,
@@ -471,8 +486,9 @@ def _replaced_calls(where: Vanishing, changes: list[Change], old_leaf: str, was:
         # line diff of a 5,000-line file costs more than this whole search).
         kept = Counter(a_lines) & Counter(b_lines)
         left = dict(kept)
+        leaf = old_leaf.encode()  # a substring test first: most lines do not hold it
         removed = [i for i, text in enumerate(a_lines)
-                   if i not in skip and needle.search(text) and not _take(left, text)]
+                   if leaf in text and i not in skip and needle.search(text) and not _take(left, text)]
         left = dict(kept)
         added = [j for j, text in enumerate(b_lines) if not _take(left, text)]
         for i in removed:

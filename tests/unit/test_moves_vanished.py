@@ -6,6 +6,8 @@ follow-up when several overloads went."""
 
 from __future__ import annotations
 
+import re
+
 import memvet
 from memvet import AnchorResult, Status, _vanished
 from memvet._model import Anchor, AnchorKind
@@ -489,3 +491,13 @@ def test_the_same_merge_at_the_same_name_floor_would_be_a_move(repo, ledger, mon
     """The twin of the above: the 70 % bar, not the fixture, refutes it."""
     monkeypatch.setattr(_vanished, "CALLS_SIMILARITY", _vanished.SIMILARITY_FLOOR)
     _moved(_merge_unlike(repo, ledger))
+
+
+def test_a_file_adds_a_name_only_with_a_line_it_did_not_have():
+    name = re.compile(rb"(?<![A-Za-z0-9_$])(?:pre_exec)(?![A-Za-z0-9_$])")
+    old = b"class A:\n    def pre_exec(self):\n        pass\n\nclass B:\n    pass\n"
+    moved = b"class B:\n    pass\n\nclass A:\n    def pre_exec(self):\n        pass\n"
+    assert not _vanished._adds_word(old, moved, name)  # lines moved within the file add none
+    assert not _vanished._adds_word(old, b"class A:\n    pass\n", name)  # removed only
+    assert _vanished._adds_word(old, old + b"\nclass C:\n    def pre_exec(self):\n        pass\n", name)
+    assert not _vanished._adds_word(b"", b"def pre_execute(): pass\n", name)  # not as a word
