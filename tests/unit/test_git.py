@@ -133,3 +133,27 @@ def test_corrupt_index_is_a_repository_error(repo):
     (repo.path / ".git" / "index").write_bytes(b"DIRC garbage that is not an index")
     with pytest.raises(memvet.RepositoryError, match="cannot read the git index"):
         git.snapshot().paths()
+
+
+def test_recently_read_blobs_are_kept_within_a_budget(repo, monkeypatch):
+    from memvet import _git
+
+    monkeypatch.setattr(_git, "BLOB_CACHE_BYTES", 2000)
+    repo.write("a.py", "a = 1\n" * 20)   # 120 bytes: kept
+    repo.write("b.py", "b = 2\n" * 20)
+    repo.write("big.py", "c = 3\n" * 20 + "#" * 200)  # over an eighth of the budget: never kept
+    head = repo.commit("three files")
+    git = GitRepo(repo.path)
+    snap = git.snapshot(head)
+    first = snap.read("a.py")
+    assert first == b"a = 1\n" * 20
+    assert snap.read("a.py") is first  # the second read is the kept bytes, not a new inflate
+    assert git.blob_data(snap.blob_id("a.py")) is first  # by id too
+    assert snap.read("big.py") is not snap.read("big.py")
+    for i in range(20):  # more than the budget: the oldest go
+        repo.write(f"f{i}.py", f"v = {i:02}\n" * 20)
+    later = git.snapshot(repo.commit("twenty more"))
+    for i in range(20):
+        assert later.read(f"f{i}.py") == f"v = {i:02}\n".encode() * 20
+    assert 0 < git._blob_bytes <= 2000
+    assert snap.read("a.py") == first and snap.read("a.py") is not first  # evicted, read again
