@@ -33,7 +33,7 @@ from memvet._errors import (
 )
 from memvet._git import GitRepo, Snapshot
 from memvet._model import Anchor, AnchorCheck, AnchorKind, AnchorResult
-from memvet._moves import GENERATED, Lost, MoveSearch, _defines, segments
+from memvet._moves import GENERATED, Lost, MoveSearch, defines, segments
 
 __all__ = [
     "QUOTE_INTACT",
@@ -1302,12 +1302,7 @@ def _may_define(data: bytes, anchor: Anchor) -> bool:
     if anchor.language != "python":
         return True
     scopes = segs if anchor.symbol_kind in ("function", "class", "method") else segs[:-1]
-    if not scopes:
-        return True
-    # The outermost one is usually written at the start of a line (one in an
-    # ``if`` block is not: then the guess is wrong and only costs overlap).
-    top = rb"(?m)^(?:async[ \t]+)?(?:def|class)[ \t]+" + re.escape(scopes[0].encode()) + rb"(?![A-Za-z0-9_])"
-    return re.search(top, data) is not None and all(_defines(data, seg.encode()) for seg in scopes[1:])
+    return all(defines(data, seg.encode(), top=j == 0) for j, seg in enumerate(scopes))
 
 
 def _unverifiable(anchor: Anchor, exc: MemvetError) -> AnchorCheck:

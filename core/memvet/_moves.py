@@ -179,10 +179,12 @@ def compatible_kinds(recorded: str, found: str, language: str) -> bool:
 _SPACE = frozenset(b" \t\n\r\f\v")
 
 
-def _defines(data: bytes, name: bytes) -> bool:
+def defines(data: bytes, name: bytes, top: bool = False) -> bool:
     """Whether ``data`` writes ``name`` right after the keyword ``def`` or
     ``class`` (whitespace between; the keyword a whole word: in
-    ``@dataclasses.dataclass\\n class A`` the first "class" is not one).
+    ``@dataclasses.dataclass\\n class A`` the first "class" is not one), and
+    with ``top``, in such a statement that is not inside another ``def`` or
+    ``class`` (see :func:`_at_top`).
 
     Looks backwards from each whole-word occurrence of ``name``, which is
     rare, instead of running an expression at every position: on the ~340
@@ -198,10 +200,44 @@ def _defines(data: bytes, name: bytes) -> bool:
             if i < at:
                 for keyword in (b"def", b"class"):
                     start = i - len(keyword)
-                    if start >= 0 and data[start:i] == keyword and (start == 0 or data[start - 1] not in _IDENT):
+                    if start >= 0 and data[start:i] == keyword and (start == 0 or data[start - 1] not in _IDENT) \
+                            and (not top or _at_top(data, start)):
                         return True
         at = data.find(name, at + 1)
     return False
+
+
+_HEADERS = (b"def ", b"def\t", b"async ", b"class ", b"class\t")
+
+
+def _at_top(data: bytes, keyword: int) -> bool:
+    """Whether the ``def``/``class`` keyword at offset ``keyword`` is outside
+    every other definition: written at the start of a line, or only under
+    module-level blocks (``if``, ``try``, ``with``...). Judged by indentation
+    (each nearest less-indented line above): a definition counts as nested
+    only when such a line is plainly a ``def`` or ``class`` header, so text
+    the lines cannot tell about (strings, continuations) counts as top-level.
+    A move candidate is skipped on this, so it errs on the side of a parse.
+    """
+    line_start = data.rfind(b"\n", 0, keyword) + 1
+    head = data[line_start:keyword]
+    if head.strip(b" \t") not in (b"", b"async"):
+        return True  # not the first word of its line (``x = 1; class A``): cannot tell
+    indent = len(head) - len(head.lstrip(b" \t"))
+    end = line_start - 1
+    while indent > 0 and end > 0:
+        start = data.rfind(b"\n", 0, end) + 1
+        line = data[start:end]
+        end = start - 1
+        text = line.lstrip(b" \t")
+        if not text or text.startswith(b"#"):
+            continue
+        width = len(line) - len(text)
+        if width < indent:
+            if text.startswith(_HEADERS) and (not text.startswith(b"async ") or text[6:].lstrip().startswith(b"def")):
+                return False
+            indent = width
+    return True
 
 
 def segments(name: str) -> list[str]:
@@ -234,7 +270,7 @@ class _Wanted:
 
     lost: Lost
     names: list[int]  # word ids every segment of the name needs
-    python_defs: list[bytes]  # Python: each segment must be a def or class
+    python_defs: list[bytes]  # Python: each segment must be a def or class, the first (^) at the top
     markers: list[int]  # word ids of the body's marker words
     marker_words: list[bytes]  # the marker words themselves
     leaf: int  # word id of the last segment
@@ -360,7 +396,9 @@ class MoveSearch:
             w = _Wanted(
                 item,
                 names=word_ids(name_words),
-                python_defs=[seg.encode() for seg in segs] if a.language == "python" else [],
+                # The outermost segment must be defined at the top (^).
+                python_defs=[("^" if j == 0 else "").encode() + seg.encode() for j, seg in enumerate(segs)]
+                if a.language == "python" else [],
                 markers=word_ids(markers),
                 marker_words=[m.encode() for m in markers],
                 leaf=word_ids(leaf_words[-1:] or [a.name])[0],
@@ -423,7 +461,7 @@ class MoveSearch:
                 found[path] = hits
                 segs = {seg for names, defs in python_names if names <= hits for seg in defs}
                 if segs:
-                    defined[path] = {seg for seg in segs if _defines(data, seg)}
+                    defined[path] = {seg for seg in segs if defines(data, seg.lstrip(b"^"), top=seg.startswith(b"^"))}
         return found, builds, defined
 
     def _body_markers(self, a: Anchor, data: bytes | None) -> list[str]:
