@@ -8,8 +8,8 @@ for every missing anchor at once:
    commit and the target (renames of the anchor's path first), of the
    anchor's language, leaving out copies (see :func:`is_copy`).
 2. One pass over each candidate blob with every word of every missing anchor
-   (the segments of its qualified name and three marker words of its recorded
-   body) in one Aho-Corasick automaton tells which files can hold which
+   (the segments of its qualified name and :data:`MARKERS` marker words of its
+   recorded body) in one Aho-Corasick automaton tells which files can hold which
    anchor. Without it the cost was one read and one regular expression per
    (anchor, file): on sqlalchemy, 5 missing anchors over ~520 changed files
    took 3.75 s of a 4.1-4.9 s cold check.
@@ -143,7 +143,13 @@ RENAMED_MIN_TOKENS = 20
 CLASS_OVERLAP = 0.5
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_MARKER = re.compile(rb"[A-Za-z_][A-Za-z0-9_]{3,}")
+# Whole words only: the scan matches markers as whole words, so a piece
+# of one (``xFFFF`` of ``0xFFFF``, ``elem`` of ``$elem``) would never match.
+_MARKER = re.compile(rb"(?<![A-Za-z0-9_$])[A-Za-z_][A-Za-z0-9_]{3,}(?![A-Za-z0-9_$])")
+#: Marker words a same-body candidate file must hold (the longest of the
+#: recorded body's): each one more skips more files without a parse, and a
+#: file with the same body holds them all.
+MARKERS = 6
 _IDENT = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_$")
 _CLASS_KINDS = frozenset({"class", "interface", "struct", "enum", "trait", "record", "type", "namespace"})
 
@@ -465,7 +471,7 @@ class MoveSearch:
         return found, builds, defined
 
     def _body_markers(self, a: Anchor, data: bytes | None) -> list[str]:
-        """The three longest words of the recorded symbol's code (its own
+        """The :data:`MARKERS` longest words of the recorded symbol's code (its own
         name, comments and docstrings left out; ``data`` is the recorded
         file): the same body under another name holds all of them, so other
         files are skipped without parsing."""
@@ -484,9 +490,11 @@ class MoveSearch:
                 continue
             if text.startswith((b"#", b"//", b"/*", b"*")):
                 continue
-            found.update(_MARKER.findall(text))
+            # A trailing comment is not code (cut at the first mark: a
+            # string holding one only loses words, never adds a wrong one).
+            found.update(_MARKER.findall(text.split(b"#" if a.language == "python" else b"//", 1)[0]))
         found -= {w.encode() for seg in segments(a.name) for w in _WORD.findall(seg)}
-        return [w.decode() for w in sorted(found, key=lambda w: (-len(w), w))[:3]]
+        return [w.decode() for w in sorted(found, key=lambda w: (-len(w), w))[:MARKERS]]
 
     # ------------------------------------------------------------------ verdicts
 
