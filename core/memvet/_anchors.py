@@ -897,14 +897,6 @@ class Evidence:
         UTF-8), or ``""``."""
         return _text_problem(data, self.max_file_bytes)
 
-    def table_at(self, path: str, language: str, snap: Snapshot) -> _code.SymbolTable | None:
-        """The symbol table of ``path`` at ``snap`` (None: absent or unparseable)."""
-        blob = snap.blob_id(path)
-        if blob is None:
-            return None
-        table = self._table(path, blob, language, snap)
-        return None if isinstance(table, str) else table
-
     def outline_at(self, path: str, language: str, snap: Snapshot) -> _code.SymbolTable | None:
         """The symbols of ``path`` at ``snap`` without their hashes (see
         :meth:`memvet._code.ParsedFile.outline`); None: absent or unparseable."""
