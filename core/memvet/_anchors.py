@@ -34,7 +34,7 @@ from memvet._errors import (
 )
 from memvet._git import GitRepo, Snapshot
 from memvet._model import Anchor, AnchorCheck, AnchorKind, AnchorResult
-from memvet._moves import GENERATED, Lost, MoveSearch, defines, segments
+from memvet._moves import GENERATED, Lost, MoveSearch, may_define
 
 __all__ = [
     "QUOTE_INTACT",
@@ -830,7 +830,7 @@ class Evidence:
                 if anchor.path not in texts:  # a commit's file (reading it does not fail)
                     texts[anchor.path] = snap.read(anchor.path) if blob is not None else None
                 data = texts[anchor.path]
-                if data is None or not _may_define(data, anchor):
+                if data is None or not may_define(data, anchor):
                     likely_missing.append(i)
                 elif blob is not None:
                     wanted.setdefault((blob, anchor.language, anchor.path), []).append(anchor.name)
@@ -1282,24 +1282,6 @@ class Evidence:
         if latin:
             holds += f" (read as Latin-1 or bytes, not being UTF-8: {_listed(latin)})"
         return AnchorCheck(a, AnchorResult.HOLDS, holds)
-
-
-def _may_define(data: bytes, anchor: Anchor) -> bool:
-    """Whether ``data`` may define ``anchor``'s symbol: it holds the name's
-    last segment as a word and, in Python, writes each segment that is a
-    function or a class (every enclosing one, and the last unless the
-    symbol is a variable) after ``def`` or ``class``. ``False`` means the
-    symbol is surely not there; ``True`` only that a parse must tell."""
-    segs = segments(anchor.name)
-    if not segs:
-        return True
-    leaf = segs[-1].encode()
-    if re.search(rb"(?<![A-Za-z0-9_$])" + re.escape(leaf) + rb"(?![A-Za-z0-9_$])", data) is None:
-        return False
-    if anchor.language != "python":
-        return True
-    scopes = segs if anchor.symbol_kind in ("function", "class", "method") else segs[:-1]
-    return all(defines(data, seg.encode(), top=j == 0) for j, seg in enumerate(scopes))
 
 
 def _unverifiable(anchor: Anchor, exc: MemvetError) -> AnchorCheck:

@@ -67,6 +67,7 @@ from memvet._errors import UnknownRevisionError
 from memvet._git import Change, Snapshot
 from memvet._model import Anchor, AnchorCheck, AnchorResult
 from memvet._vanished import tokens as _tokens
+from memvet._words import has_word
 
 if TYPE_CHECKING:
     import pygit2
@@ -247,6 +248,23 @@ def _at_top(data: bytes, keyword: int) -> bool:
 def segments(name: str) -> list[str]:
     """The segments of a qualified name, without parameters or quotes."""
     return [seg.strip('"') for seg in name.split("(", 1)[0].split(".") if seg.strip('"')]
+
+
+def may_define(data: bytes, anchor: Anchor) -> bool:
+    """Whether ``data`` may define ``anchor``'s symbol: it holds the name's
+    last segment as a word and, in Python, writes each segment that is a
+    function or a class (every enclosing one, and the last unless the
+    symbol is a variable) after ``def`` or ``class``. ``False`` means the
+    symbol is surely not there; ``True`` only that a parse must tell."""
+    segs = segments(anchor.name)
+    if not segs:
+        return True
+    if not has_word(data, [segs[-1].encode()]):
+        return False
+    if anchor.language != "python":
+        return True
+    scopes = segs if anchor.symbol_kind in ("function", "class", "method") else segs[:-1]
+    return all(defines(data, seg.encode(), top=j == 0) for j, seg in enumerate(scopes))
 
 
 @dataclass(frozen=True)
@@ -555,7 +573,8 @@ class MoveSearch:
         a = item.anchor
         if not self.evidence.git.has_commit(item.recorded_commit):
             return None
-        where = _vanished.vanishing(self.evidence, a, item.recorded_commit, snap, old, self._lines)
+        where = _vanished.vanishing(self.evidence, a, item.recorded_commit, snap, old, self._lines,
+                                    may_hold=lambda data: may_define(data, a))
         if where is None:
             return None
         changes = self.changes(where.before.name, where.after)
