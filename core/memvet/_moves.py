@@ -250,21 +250,34 @@ def segments(name: str) -> list[str]:
     return [seg.strip('"') for seg in name.split("(", 1)[0].split(".") if seg.strip('"')]
 
 
-def may_define(data: bytes, anchor: Anchor) -> bool:
+def may_define(data: bytes, anchor: Anchor, exact: bool = False) -> bool:
     """Whether ``data`` may define ``anchor``'s symbol: it holds the name's
     last segment as a word and, in Python, writes each segment that is a
     function or a class (every enclosing one, and the last unless the
-    symbol is a variable) after ``def`` or ``class``. ``False`` means the
-    symbol is surely not there; ``True`` only that a parse must tell."""
+    symbol is a variable) after ``def`` or ``class``, the outermost at the
+    top of the file (by indentation, see :func:`defines`). ``False`` means
+    the symbol is not there; ``True`` only that a parse must tell.
+
+    With ``exact`` the answer decides a check without a parse, so only the
+    rules that cannot err are used: no indentation rule, and ``True`` for
+    any name that is not plain identifiers (a signature, a ``#2``
+    duplicate, a computed or quoted key), which a parse must read.
+    """
     segs = segments(anchor.name)
     if not segs:
+        return True
+    if exact and ("(" in anchor.name or "#" in anchor.name
+                  or not all(_PLAIN.fullmatch(seg) for seg in segs)):
         return True
     if not has_word(data, [segs[-1].encode()]):
         return False
     if anchor.language != "python":
         return True
     scopes = segs if anchor.symbol_kind in ("function", "class", "method") else segs[:-1]
-    return all(defines(data, seg.encode(), top=j == 0) for j, seg in enumerate(scopes))
+    return all(defines(data, seg.encode(), top=j == 0 and not exact) for j, seg in enumerate(scopes))
+
+
+_PLAIN = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
 
 
 @dataclass(frozen=True)

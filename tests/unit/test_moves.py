@@ -7,7 +7,7 @@ from __future__ import annotations
 import uuid
 
 import memvet
-from memvet import AnchorResult, Status
+from memvet import AnchorResult, Status, _anchors
 from memvet._errors import RepositoryError
 from memvet._git import GitRepo
 
@@ -502,3 +502,28 @@ def test_a_same_body_move_is_found_whatever_its_comments_and_number_case(repo, l
     check = _moved(ledger.verify(rec.id, at="HEAD"))
     assert (check.new_path, check.new_name) == ("pkg/bits.py", "clip_flags")
     assert "(same body)" in check.detail
+
+
+def test_a_symbol_whose_name_left_its_file_is_missing_without_parsing_the_file(repo, open_ledger, monkeypatch):
+    repo.write("pkg/prices.py", PRICES)
+    repo.commit("prices")
+    writer = open_ledger()
+    rec = writer.record("total_price discounts orders over 100", ["pkg/prices.py::total_price"])
+    repo.write("pkg/prices.py", "def other():\n    return 1\n")
+    repo.commit("drop total_price")
+
+    def checked() -> tuple[str, int, Status, str]:
+        """The lost anchor's own check (before any move search): what it
+        returned and how many parses it took; then the whole verdict."""
+        led = open_ledger(namespace=writer.namespace)
+        (decision,) = led.decisions()
+        lost = led.evidence._check_one(decision.anchors[0], led.evidence.git.snapshot("HEAD"), decision.commit)
+        parses = led.evidence.cache.parses
+        verdict = led.verify(rec.id, at="HEAD")
+        return type(lost).__name__, parses, verdict.status, verdict.reason
+
+    fast = checked()
+    monkeypatch.setattr(_anchors, "may_define", lambda data, anchor, exact=False: True)
+    slow = checked()
+    assert (fast[0], fast[1]) == ("Lost", 0) and (slow[0], slow[1]) == ("Lost", 1)  # parsed only to see it gone
+    assert fast[2:] == slow[2:] and fast[2] is Status.REFUTED

@@ -10,6 +10,7 @@ import pytest
 
 from memvet import _moves
 from memvet._code import symbol_table
+from memvet._model import Anchor, AnchorKind
 from memvet._moves import compatible_kinds, is_build, is_copy
 
 
@@ -127,3 +128,28 @@ def test_a_top_level_definition_is_never_taken_for_a_nested_one_on_real_files():
 ])
 def test_a_definition_at_the_top_is_told_from_a_nested_one(data, expected):
     assert _moves.defines(data, b"run", top=True) is expected
+
+
+@pytest.mark.parametrize(("name", "kind", "text", "exact", "expected"), [
+    ("Query.filter", "method", b"class Query:\n    def filter(self): pass\n", True, True),
+    ("Query.filter", "method", b"class Query:\n    def filter_by(self): pass\n", True, False),   # the name is gone
+    ("Query.filter", "method", b"class Query:\n    filter = other\n", True, False),  # a word, not a def
+    ("Query.filter", "method", b"class Other:\n    def filter(self): pass\n", True, False),  # the class is gone
+    ("LIMIT", "variable", b"LIMIT = 3\n", True, True),
+    ("f(int)", "method", b"nothing here", True, True),   # a signature: only a parse can tell
+    ("f#2", "function", b"nothing here", True, True),    # a duplicate's number: the same
+    # The guess (not exact) also wants the outermost at the top; exact does not.
+    ("run", "function", b"class A:\n    def run(self): pass\n", False, False),
+    ("run", "function", b"class A:\n    def run(self): pass\n", True, True),
+])
+def test_what_a_text_may_define(name, kind, text, exact, expected):
+    anchor = Anchor(kind=AnchorKind.SYMBOL, path="m.py", name=name, language="python", symbol_kind=kind,
+                    body_hash="0" * 64, blob_id="1" * 40)
+    assert _moves.may_define(text, anchor, exact=exact) is expected
+
+
+def test_a_javascript_key_that_is_not_a_plain_name_is_left_to_the_parse():
+    anchor = Anchor(kind=AnchorKind.SYMBOL, path="m.js", name="Store.[Symbol.iterator]", language="javascript",
+                    body_hash="0" * 64, blob_id="1" * 40)
+    assert _moves.may_define(b"nothing", anchor, exact=True) is True
+    assert _moves.may_define(b"nothing", anchor) is False  # the guess may be wrong: it only orders work
