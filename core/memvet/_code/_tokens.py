@@ -109,6 +109,22 @@ class Lexicon:
         trailing_comma: Called with a ``,`` leaf and the closing bracket
             right after it (``None`` when the comma ends its parent): whether
             the comma changes nothing, and is then dropped.
+        terminators: Leaf types (JavaScript's ``;``) dropped when their
+            parent is one of ``statements``: the statement's end marker
+            stands for them, present in the source or inserted by the parser.
+        separators: Leaf types dropped when their parent is of the given
+            type (``;`` between class members); the members they separate
+            are ``statements``, so their end markers keep them apart.
+        no_ops: Node types dropped with their subtree when their parent is
+            one of ``no_op_parents`` (an empty statement ``;`` in a block).
+        no_op_parents: See ``no_ops``.
+        raw_literal_parents: A ``literals`` node under one of these keeps its
+            text when it holds a backslash (a JSX attribute string, where a
+            backslash is no escape).
+        key_parents: Node types whose ``key`` field, when a ``literals``
+            node, has its token text from ``key`` instead of ``literal``
+            (``{"a": 1}`` is ``{a: 1}``).
+        key: See ``key_parents``.
         roles: What the walk does on entering an inner node, by node type
             (derived from the sets above; not to be mutated).
     """
@@ -123,7 +139,15 @@ class Lexicon:
     literals: frozenset[str] = frozenset()
     literal: Callable[[bytes], bytes] | None = None
     trailing_comma: Callable[[tree_sitter.Node, tree_sitter.Node | None], bool] | None = None
+    terminators: frozenset[str] = frozenset()
+    separators: dict[str, frozenset[str]] = field(default_factory=dict)
+    no_ops: frozenset[str] = frozenset()
+    no_op_parents: frozenset[str] = frozenset()
+    raw_literal_parents: frozenset[str] = frozenset()
+    key_parents: frozenset[str] = frozenset()
+    key: Callable[[bytes], bytes] | None = None
     roles: dict[str, int] = field(init=False, repr=False, compare=False)
+    dropped_leaves: frozenset[str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         # One lookup per inner node in the walk instead of one per set (the
@@ -137,7 +161,12 @@ class Lexicon:
             raise ValueError("paren_groups without redundant_parens")
         if self.literals and self.literal is None:
             raise ValueError("literals without literal")
+        if self.key_parents and (self.key is None or self.literal is None):
+            raise ValueError("key_parents without key and literal")
+        if self.terminators and not self.statements:
+            raise ValueError("terminators without statements")
         object.__setattr__(self, "roles", roles)
+        object.__setattr__(self, "dropped_leaves", self.terminators.union(*self.separators.values()))
 
 
 _DOC_OWNERS = frozenset({"function_definition", "class_definition"})
@@ -160,6 +189,11 @@ def _is_docstring(node: tree_sitter.Node) -> bool:
         return True
     owner = parent.parent
     return parent.type == "block" and owner is not None and owner.type in _DOC_OWNERS
+
+
+def _parent_type(node: tree_sitter.Node) -> str:
+    parent = node.parent
+    return "" if parent is None else parent.type
 
 
 class TokenStream:
@@ -203,6 +237,9 @@ class TokenStream:
         skip, atoms, roles = lexicon.skip, lexicon.atoms, lexicon.roles
         docstrings, find_parens = lexicon.docstrings, lexicon.redundant_parens
         literals, literal, trailing = lexicon.literals, lexicon.literal, lexicon.trailing_comma
+        dropped_leaves, terminators, separators = lexicon.dropped_leaves, lexicon.terminators, lexicon.separators
+        no_ops, no_op_parents, raw_parents = lexicon.no_ops, lexicon.no_op_parents, lexicon.raw_literal_parents
+        key_parents, key_text = lexicon.key_parents, lexicon.key
         # One entry per ancestor of the cursor: the end byte of a block
         # ancestor (its close marker is due when we leave it), -2 - the end
         # byte of a statement (its end marker is due), else -1. The
@@ -212,8 +249,13 @@ class TokenStream:
             node = cursor.node
             assert node is not None
             kind = node.type
-            if kind in skip or (docstrings and kind == "expression_statement" and _is_docstring(node)):
+            if kind in skip or (docstrings and kind == "expression_statement" and _is_docstring(node)) or (
+                    kind in no_ops and _parent_type(node) in no_op_parents):
                 pass
+            elif kind in dropped_leaves and (
+                    (kind in terminators and stack and stack[-1] < -1)
+                    or kind in separators.get(_parent_type(node), ())):
+                kind = ""  # dropped: no token, and no trailing comma either
             elif kind in atoms or node.child_count == 0:
                 start = node.start_byte
                 if trailing is not None and kind in _CLOSERS and tokens and tokens[-1] == COMMA:
@@ -227,7 +269,11 @@ class TokenStream:
                     text = data[start : node.end_byte]
                     if kind in literals:
                         assert literal is not None
-                        text = literal(text)
+                        if key_parents and cursor.field_name == "key" and _parent_type(node) in key_parents:
+                            assert key_text is not None
+                            text = key_text(text)
+                        elif not (raw_parents and b"\\" in text and _parent_type(node) in raw_parents):
+                            text = literal(text)
                     key = start * _M + _H
                     positions.append(key if not positions or key >= positions[-1] else positions[-1])
                     tokens.append(b"t%d:%s" % (len(text), text))
