@@ -1,5 +1,6 @@
 // Helper of format_sweep.py (run by it; not part of the library).
-// argv: <node_modules dir> <style> <folder>. Formats every .js file under
+// argv: <node_modules dir> <style> <folder>, or <node_modules dir> compare
+// (see below). Formats every .js file under
 // <folder> in place with <style> and prints one JSON line per file:
 // {"path", "parsed", "changed", "ast_equal"}; ast_equal compares acorn's ESTree
 // of the file before and after (positions, raw texts, comments and empty
@@ -53,6 +54,29 @@ function tree(text) {
     } catch (e) { /* try the other source type */ }
   }
   return null;
+}
+
+// Wrappers that make a lone class member or object member parse.
+const WRAPS = [["", ""], ["class X {\n", "\n}"], ["({\n", "\n})"]];
+
+function span(text) {
+  for (const [head, tail] of WRAPS) {
+    const t = tree(head + text + tail);
+    if (t !== null) return t;
+  }
+  return null;
+}
+
+if (style === "compare") {
+  // stdin: a JSON list of [before, after] source texts (one definition
+  // each); stdout: a JSON list of true (same tree), false, or null (either
+  // side does not parse).
+  const pairs = JSON.parse(fs.readFileSync(0, "utf8"));
+  console.log(JSON.stringify(pairs.map(([a, b]) => {
+    const ta = span(a), tb = span(b);
+    return ta === null || tb === null ? null : ta === tb;
+  })));
+  process.exit(0);
 }
 
 const all = files(folder);
