@@ -64,7 +64,7 @@ def rejudge(doc: dict[str, object], modules: Path, examples: int) -> dict[str, o
     out = {"cases": 0, "same_tree": 0, "other_tree": 0, "unparsed": 0, "false_alarms": 0, "misses": 0,
            "text_truth_changed_same_tree": 0}
     found: list[str] = []
-    for case, verdict, (before, after) in zip(cases, same, pairs, strict=True):
+    for case, verdict in zip(cases, same, strict=True):
         if verdict is None:
             out["unparsed"] += 1
             continue

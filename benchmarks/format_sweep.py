@@ -124,7 +124,8 @@ def main(argv: list[str] | None = None) -> int:
                           "results": results}, indent=1))
         return 0
     print(f"format sweep: {args.repo} at {args.rev}, {len(files)} JavaScript files, hasher v{_code.HASH_VERSION}\n")
-    print("| style | files changed | same tree | symbols compared | false alarms | tree changed: symbols / hash changed |")
+    print("| style | files changed | same tree | symbols compared | false alarms "
+          "| tree changed: symbols / hash changed |")
     print("|---|---|---|---|---|---|")
     for r in results:
         print(f"| {r['style']} | {r['files_changed']} | {r['files_same_ast']} | {r['symbols']} | "

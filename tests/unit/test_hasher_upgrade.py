@@ -106,7 +106,8 @@ def test_a_v3_decision_whose_recorded_hash_would_read_stale_without_the_rehash(u
     rec = ledger.record("execute unpacks isdelete and listonly from uow.states", [SPEC])
     _as_v3(ledger, rec.id)
     stored = ledger.store.get_decisions([rec.id])[0]
-    ledger.store.replace_decision(stored.evolve(anchors=(dataclasses.replace(stored.anchors[0], hash_version=_code.HASH_VERSION),)))
+    claimed = dataclasses.replace(stored.anchors[0], hash_version=_code.HASH_VERSION)
+    ledger.store.replace_decision(stored.evolve(anchors=(claimed,)))
     uow_repo.write("orm/uow.py", FORMATTED, dedent=False)
     uow_repo.commit("black")
     assert ledger.verify(rec.id).status is Status.STALE

@@ -48,7 +48,11 @@ A one-item tuple keeps its comma: ``(a,)`` is a tuple where ``(a)`` is
 one, ``case (a,):`` matches a sequence. So does anything else (a
 generator argument, a lambda's parameters).
 
-JavaScript and TypeScript: see :func:`js_string` and :func:`js_trailing_comma`.
+JavaScript and TypeScript: see :func:`js_string`, :func:`js_number`,
+:func:`js_key` and :func:`js_trailing_comma`. Prettier (3, defaults or
+``--no-semi --single-quote``) run over six real libraries changed no
+symbol's hash where acorn saw one tree once these rules and the ones of
+:mod:`memvet._code._parens` were in (``benchmarks/format_sweep.py``).
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""Python parentheses that change nothing, left out of the normalized hash.
+"""Parentheses that change nothing, left out of the normalized hash: Python
+and (since hasher v5) JavaScript/TypeScript.
 
 A formatter that removes (or adds) parentheses Python does not need must not
 make a decision stale: on sqlalchemy (HEAD~500 -> HEAD, 300 decisions) the
@@ -75,19 +76,55 @@ Statement boundaries are marked in the token stream (see
 statements into one: ``x = (a)`` followed by the statement ``(b)`` still
 differs from ``x = a(b)``.
 
-JavaScript and TypeScript: only the parentheses around the parameter of an
-arrow function are dropped (prettier 2 adds them, ``arrowParens:
-"always"``; older prettier and standard remove them), when the parameter
-is one plain identifier: ``(x) => x`` is ``x => x`` and ``async (x) => x``
-is ``async x => x``, as the language defines them. A parameter with a type,
-a ``?``, a default, a rest, a destructuring, a modifier or a decorator, or
-an arrow with type parameters or a return type, keeps them: none of those
-can be written without (``<T>x => x``, ``x: T => x`` are syntax errors),
-so they stay apart from any form without. Nothing else is dropped: there
-the layout the hash ignores is syntax (automatic semicolon insertion makes
-``return (\\n x)`` return ``x`` and ``return\\n x`` return ``undefined``),
-``(a, b)`` is the comma operator, and ``() => ({})`` differs from
-``() => {}``.
+JavaScript and TypeScript (since hasher v5). Prettier adds parentheses
+(around an assignment used as a value, around mixed operators, around a
+multi-line ``return`` value, around an arrow's parameter) and removes every
+other pair it finds redundant; on six real libraries those were most of
+its false alarms under v4 (``benchmarks/format_sweep.py``). Dropped:
+
+* around an arrow function's parameter when it is one plain identifier:
+  ``(x) => x`` is ``x => x``, ``async (x) => x`` is ``async x => x``. A
+  parameter with a type, a ``?``, a default, a rest, a destructuring, a
+  modifier or a decorator, or an arrow with type parameters or a return
+  type, keeps them: none can be written without (``<T>x => x`` and
+  ``x: T => x`` are syntax errors), so they stay apart from any form
+  without;
+* around an expression in a slot that takes any expression: doubled
+  parentheses (an ``if``/``while``/``switch`` condition is a parenthesized
+  expression of its own, so ``if ((m = f()))`` is ``if (m = f())``), a
+  ``return`` or ``throw`` value, a ``${...}`` substitution, a subscript's
+  index;
+* around anything but a sequence (``a, b``) in a slot that takes an
+  AssignmentExpression: a declarator's value, an assignment's right side,
+  a call argument, an array element, a property value, a spread, a default
+  value, a conditional's branches (``var a = (b = c)`` is ``var a = b = c``);
+* around an operand whose binding is tighter than its operator's, or as
+  tight on the left of a left-associative one (``(a * b) | 0``,
+  ``(a + b) + c``, ``!(x)``); never where the grammar needs them:
+  ``a - (b - c)``, ``a ** b`` with a unary base, ``??`` mixed with ``||`` or
+  ``&&``;
+* around a call or member chain without ``?.`` or a literal (not a number)
+  before ``.``, ``[`` or ``(``: ``(/re/).exec(s)``, ``(a.b)()`` (the same
+  ``this``), ``(new Date()).getTime()`` (but ``(new A).b`` is not
+  ``new A.b``, and ``(a?.b).c`` ends the chain where ``a?.b.c`` does not);
+* in an expression statement, around an assignment or a sequence (prettier
+  writes ``((a = 1), (b = 2));``) or anything else;
+* the ``()`` of ``new A()`` when nothing follows it: ``new A`` is
+  ``new A()``, but ``new A().b`` is not ``new A.b``.
+
+Where the parentheses would start a statement (or an arrow's body), they
+stay around anything starting with ``{``, ``function``, ``class``, ``let``
+or ``async``, which would read as a block or a declaration there
+(``({}).x = 1``, ``() => ({})``, ``(function () {})()``); a string in an
+expression statement keeps them (``('use strict')`` is no directive); and
+nothing is dropped in the head of a ``for`` statement, where ``in`` needs
+them (``for (var a = (b in c);;)``). TypeScript's ``as``, ``satisfies``,
+``<T>x`` and ``x!`` are left alone.
+
+Statement ends are markers in the stream (see :mod:`memvet._code._tokens`),
+so automatic semicolon insertion cannot join what dropping parentheses
+leaves: ``return (\\n x)`` returns ``x`` and hashes as ``return x``;
+``return\\n x`` returns ``undefined`` and hashes apart.
 """
 
 from __future__ import annotations
@@ -247,6 +284,12 @@ _JS_NEW_FOLLOWED = frozenset({
     "member_expression", "subscript_expression", "call_expression", "new_expression",
     "parenthesized_expression", "non_null_expression",
 })
+# The other parents whose parenthesized children may lose their parentheses.
+_JS_LEADING_SLOTS = frozenset({
+    "ternary_expression", "expression_statement", "sequence_expression", "arrow_function",
+    "binary_expression", "unary_expression", "await_expression",
+    "member_expression", "subscript_expression", "call_expression",
+})
 _JS_HAZARDS = frozenset({"{", "function", "class", "let", "async"})
 _JS_MEMBERS = frozenset({"member_expression", "subscript_expression", "call_expression"})
 
@@ -297,7 +340,9 @@ def _js_redundant(inner: tree_sitter.Node, parent: tree_sitter.Node, field: str 
         slot = _JS_ASSIGNMENT_SLOTS[kind]
         return (slot is None or field == slot) and level >= 1 and not _in_for_header(parent)
     # The slots left may stand first in a statement.
-    if _in_for_header(parent) or not _starts_safely(inner) and _leads_statement(inner):
+    if kind not in _JS_LEADING_SLOTS:
+        return False  # an `if` condition's own parentheses, a call's callee in `new (f())()`...
+    if _in_for_header(parent) or (not _starts_safely(inner) and _leads_statement(inner)):
         return False
     if kind == "ternary_expression":
         return field == "condition" and level >= 3

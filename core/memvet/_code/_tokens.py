@@ -7,11 +7,14 @@ A stream can also cover only the sibling subtrees of one span (the walk
 starts at the span's depth): looking up one symbol of a large file then
 walks that symbol alone, with the same tokens and hash as the full pass.
 
-Normalization (``HASH_VERSION`` 4):
+Normalization (``HASH_VERSION`` 5):
 
 * a token is a leaf's source bytes, except that string-like nodes (string
-  literals, template strings, regex literals, raw strings, f-strings) are one
-  token holding their whole text, so the spacing inside them counts;
+  literals, regex literals, raw strings, f-strings; JavaScript template
+  strings before v5) are one token holding their whole text, so the spacing
+  inside them counts. A JavaScript template string is walked since v5: its
+  text is string fragments and escapes, one token each, and the expressions
+  in its ``${...}`` are tokens like any other;
 * comments are dropped (doc comments are comments in every grammar here),
   and so are Python docstrings: a string expression statement that is the
   first statement of a module, class or function body;
@@ -25,13 +28,28 @@ Normalization (``HASH_VERSION`` 4):
   statement is layout to the parser, so without it ``return`` followed by
   the statement ``x`` hashed like ``return x``, and ``a = b`` followed by
   ``-c`` like ``a = b - c`` (since v4);
+* every JavaScript/TypeScript statement whose grammar ends in an optional
+  ``;`` (expression statements, declarations, ``return``, ``throw``,
+  ``break``, ``continue``, ``do``, ``import``, ``export``, class fields,
+  TypeScript members and signatures...) ends with the marker ``;``, and its
+  ``;`` token, written or inserted by automatic semicolon insertion, is
+  dropped, as are ``;`` and ``,`` between class and interface members and
+  empty statements in a block (since v5). The stream is then the token
+  stream of the same program with every semicolon written out: ``return b``
+  is ``return b;``, while ``a = b\\n(c)`` (one call) and ``a = b;\\n(c)``
+  (two statements) stay apart, as do ``return\\nx`` and ``return x``;
 * Python parentheses that change nothing (``(a, b) = x``, ``return (x)``,
   ``if (a):``; the exact rule is in :mod:`memvet._code._parens`) are dropped
-  (since v4);
+  (since v4), and so are JavaScript/TypeScript ones (an arrow function's
+  lone parameter, operands that bind tighter than their operator, an
+  assignment used as a value, ``new A()`` with nothing after it; since v5);
 * Python and JavaScript/TypeScript string literals are written in a
   canonical form where their quotes change nothing (``'x'`` is ``"x"``),
   and trailing commas that change nothing (``f(a,)``, ``[a, b,]``) are
-  dropped; the exact rules are in :mod:`memvet._code._literals` (since v4);
+  dropped; the exact rules are in :mod:`memvet._code._literals` (since v4;
+  since v5 a JavaScript string whose escapes are only quote escapes is
+  compared by value, a decimal number by its exact value, and a quoted
+  object key that is a name is that name);
 * each token is written as ``b"t" + decimal length + b":" + bytes``; the
   markers are the single bytes ``<``, ``>`` and ``;``, which no encoded
   token starts with, so no two different streams encode to the same bytes.
