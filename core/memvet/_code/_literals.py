@@ -304,8 +304,10 @@ def js_trailing_comma(comma: tree_sitter.Node, closer: tree_sitter.Node | None) 
     Call arguments, parameters, object literals and patterns, import and
     export lists: always. Arrays and array patterns only after an element:
     ``[a,]`` is ``[a]``, but ``[a,,]`` has length 2 and ``[,]`` length 1.
-    TypeScript type parameter lists keep it (``<T,>`` tells a generic arrow
-    function from JSX in ``.tsx``), and so does everything not listed.
+    TypeScript type parameter and type argument lists: always (prettier adds
+    it when it breaks them over lines, and writes ``<T,>(a: T) => a`` in
+    ``.ts`` files too, where it is ``<T>(a: T) => a``; in ``.tsx`` the form
+    without the comma is JSX, another tree). Everything not listed keeps it.
 
     Args:
         comma: A ``,`` leaf.
@@ -322,4 +324,4 @@ def js_trailing_comma(comma: tree_sitter.Node, closer: tree_sitter.Node | None) 
         while before is not None and before.type == "comment":
             before = before.prev_sibling
         return before is not None and before.is_named
-    return False
+    return kind in ("type_parameters", "type_arguments")

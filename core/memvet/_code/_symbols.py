@@ -64,6 +64,7 @@ _JS_LEX = Lexicon(
     },
     no_ops=frozenset({"empty_statement"}),
     no_op_parents=frozenset({"program", "statement_block", "switch_case", "switch_default"}),
+    leading={"union_type": frozenset({"|"}), "intersection_type": frozenset({"&"})},
     raw_literal_parents=frozenset({"jsx_attribute"}),
     key_parents=frozenset({"pair", "pair_pattern"}),
     key=js_key,

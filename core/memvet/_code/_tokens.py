@@ -84,7 +84,7 @@ _OPEN = b"<"
 _CLOSE = b">"
 _STATEMENT = b";"
 _PARENS = frozenset({"(", ")"})
-_CLOSERS = frozenset({")", "]", "}"})
+_CLOSERS = frozenset({")", "]", "}", ">"})  # ">": TypeScript type parameters
 # Roles of an inner node in the walk (Lexicon.roles).
 _BLOCK, _END, _GROUP = 1, 2, 3
 _NAME = b"n"  # stands for a masked name; never a token (tokens start with "t")
@@ -136,6 +136,9 @@ class Lexicon:
         no_ops: Node types dropped with their subtree when their parent is
             one of ``no_op_parents`` (an empty statement ``;`` in a block).
         no_op_parents: See ``no_ops``.
+        leading: Leaf types dropped when they are the first child of a
+            parent of the given type (the leading ``|`` of a TypeScript union
+            type written one member per line).
         raw_literal_parents: A ``literals`` node under one of these keeps its
             text when it holds a backslash (a JSX attribute string, where a
             backslash is no escape).
@@ -161,6 +164,7 @@ class Lexicon:
     separators: dict[str, frozenset[str]] = field(default_factory=dict)
     no_ops: frozenset[str] = frozenset()
     no_op_parents: frozenset[str] = frozenset()
+    leading: dict[str, frozenset[str]] = field(default_factory=dict)
     raw_literal_parents: frozenset[str] = frozenset()
     key_parents: frozenset[str] = frozenset()
     key: Callable[[bytes], bytes] | None = None
@@ -184,7 +188,8 @@ class Lexicon:
         if self.terminators and not self.statements:
             raise ValueError("terminators without statements")
         object.__setattr__(self, "roles", roles)
-        object.__setattr__(self, "dropped_leaves", self.terminators.union(*self.separators.values()))
+        object.__setattr__(self, "dropped_leaves",
+                           self.terminators.union(*self.separators.values(), *self.leading.values()))
 
 
 _DOC_OWNERS = frozenset({"function_definition", "class_definition"})
@@ -256,6 +261,7 @@ class TokenStream:
         docstrings, find_parens = lexicon.docstrings, lexicon.redundant_parens
         literals, literal, trailing = lexicon.literals, lexicon.literal, lexicon.trailing_comma
         dropped_leaves, terminators, separators = lexicon.dropped_leaves, lexicon.terminators, lexicon.separators
+        leading = lexicon.leading
         no_ops, no_op_parents, raw_parents = lexicon.no_ops, lexicon.no_op_parents, lexicon.raw_literal_parents
         key_parents, key_text = lexicon.key_parents, lexicon.key
         # One entry per ancestor of the cursor: the end byte of a block
@@ -272,7 +278,8 @@ class TokenStream:
                 pass
             elif kind in dropped_leaves and (
                     (kind in terminators and stack and stack[-1] < -1)
-                    or kind in separators.get(_parent_type(node), ())):
+                    or kind in separators.get(_parent_type(node), ())
+                    or (kind in leading.get(_parent_type(node), ()) and node.prev_sibling is None)):
                 kind = ""  # dropped: no token, and no trailing comma either
             elif kind in atoms or node.child_count == 0:
                 start = node.start_byte
