@@ -48,7 +48,8 @@ function tree(text) {
         if ((key === "body" || key === "consequent") && Array.isArray(value)) {
           return value.filter((node) => !(node && node.type === "EmptyStatement"));
         }
-        if (value instanceof RegExp) return String(value);
+        if (value instanceof RegExp) return undefined;  // the "regex" field says it
+        if (key === "regex" && value) return { pattern: value.pattern, flags: [...value.flags].sort().join("") };
         return value;
       });
     } catch (e) { /* try the other source type */ }

@@ -146,9 +146,14 @@ def python_literal(text: bytes) -> bytes:
 
 
 def js_literal(text: bytes) -> bytes:
-    """:func:`js_string`, or :func:`js_number`."""
+    """:func:`js_string`, :func:`js_number`, or a regular expression literal
+    with its flags sorted (prettier writes ``/a/mg`` as ``/a/gm``; flags are
+    a set, and a repeated one is a syntax error)."""
     if text and text[0] in _DIGITS:
         return js_number(text)
+    if text[:1] == b"/":
+        end = text.rfind(b"/")
+        return text[: end + 1] + bytes(sorted(text[end + 1 :])) if end > 0 else text
     return js_string(text)
 
 

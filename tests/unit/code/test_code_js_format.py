@@ -44,6 +44,9 @@ def _value(node, data: bytes) -> object:
     text = data[node.start_byte : node.end_byte].decode()
     if node.type == "string":
         return ("str", pyast.literal_eval(text))
+    if node.type == "regex":
+        pattern, flags = text.rsplit("/", 1)
+        return ("regex", pattern, frozenset(flags))
     if node.type == "number" and not text.startswith(("0x", "0b", "0o")) and "_" not in text \
             and not text.endswith("n") and not (len(text) > 1 and text[0] == "0" and text[1].isdigit()):
         from fractions import Fraction
@@ -174,6 +177,7 @@ EQUAL = [
     ("x = (a + b) + c", "x = a + b + c"),
     # ... and the ones it removes.
     ("m = (/re/i).exec(s)", "m = /re/i.exec(s)"),
+    ("r = /^(.*?):$/mg", "r = /^(.*?):$/gm"),
     ("u = !p && (s || (e !== undefined))", "u = !p && (s || e !== undefined)"),
     ("x = (a.b)()", "x = a.b()"),
     ("x = (a()).b", "x = a().b"),
@@ -199,6 +203,8 @@ APART = [
     ("s = '\\x41'", "s = 'B'"),
     ("s = 'a\\\\'", "s = 'a\\''"),               # a backslash, or a quote
     ("s = 'a'", "s = `a`"),
+    ("r = /a/g", "r = /a/"),
+    ("r = /a/g", "r = /b/g"),
     ("t = `a ${b} c`", "t = `a ${b}  c`"),
     ("n = 0.5", "n = 0.50001"),
     ("n = 017", "n = 17"),
