@@ -39,11 +39,16 @@ into the repository: the ledger lives in a temporary folder.
 Examples::
 
     python benchmarks/verify_bench.py --repo /tmp/sqlalchemy --jump 500 --decisions 10 --samples 10
-    python benchmarks/verify_bench.py --repo /tmp/sqlalchemy --jump 500 --spread --scale 5000
+    python benchmarks/verify_bench.py --repo /tmp/sqlalchemy --jump 500 --spread --scale 5000 --keep /tmp/memvet-bench
+
+With ``--keep DIR`` the spread runs' ledgers are recorded once into ``DIR``
+and reused by later runs of the same sample (recording 5,000 decisions
+takes about 18 minutes; the recording time is then reported as 0).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import sys
@@ -317,16 +322,34 @@ def fresh_check(root: Path, home: Path, emb: Any, runs: int, parse_workers: int 
     return _bench.median(times), verdicts, led
 
 
+def _recorded_home(keep: Path | None, base: str, n: int, seed: int) -> Any:
+    """Where a spread run's ledger lives: a temporary folder, or with
+    ``--keep`` a folder under it named for the sample, reused by later runs
+    (recording 5,000 decisions takes about 18 minutes)."""
+    if keep is None:
+        return _bench.TempDir("memvet-spread-")
+    path = keep / f"spread-{base[:12]}-{n}-seed{seed}"
+    path.mkdir(parents=True, exist_ok=True)
+    return contextlib.nullcontext(path)
+
+
 def spread_run(root: Path, repo: GitRepo, base: str, head: str, n: int, seed: int, changed: set[str],
-               runs: int, naive_runs: int, recall: tuple[int, int] | None = None) -> dict[str, Any]:
+               runs: int, naive_runs: int, recall: tuple[int, int] | None = None,
+               keep: Path | None = None) -> dict[str, Any]:
     """One spread configuration: record ``n`` spread decisions at ``base``
-    (hashing embedding), then cold check, parse floor and naive at ``head``."""
+    (hashing embedding; with ``keep``, once), then cold check, parse floor
+    and naive at ``head``."""
     sampled = spread_symbols(repo, base, n, seed)
-    with _bench.TempDir("memvet-spread-") as home:
+    with _recorded_home(keep, base, n, seed) as home:
         emb = _bench.make_embedder("hashing")
         writer = _bench.open_ledger(root, home, emb, disk_cache=False)
-        record_s, _ = _bench.timed(lambda: _bench.record_sampled(writer, sampled, base))
         decisions = writer.decisions()
+        record_s = 0.0
+        if len(decisions) != len(sampled):
+            if decisions:
+                raise SystemExit(f"{home} holds {len(decisions)} decisions, not {len(sampled)}: remove it")
+            record_s, _ = _bench.timed(lambda: _bench.record_sampled(writer, sampled, base))
+            decisions = writer.decisions()
         cold_s, verdicts, led = fresh_check(root, home, emb, runs)  # this process only
         parses = led.evidence.cache.parses
         workers = _code.default_workers()
@@ -385,7 +408,7 @@ def _progress(row: dict[str, Any]) -> None:
 
 
 def measure_spread(repo_path: str, jump: int, n_decisions: int, scale: int, repeat: int, k: int,
-                   seed: int) -> dict[str, Any]:
+                   seed: int, keep: Path | None = None) -> dict[str, Any]:
     """The issue-16 configuration (see the module docstring)."""
     root = _bench.repo_root(repo_path)
     head = _bench.rev_parse(root, "HEAD")
@@ -393,10 +416,11 @@ def measure_spread(repo_path: str, jump: int, n_decisions: int, scale: int, repe
     repo = GitRepo(root)
     changed = set(_bench.git(root, "diff", "--name-only", base, head).splitlines())
     runs = max(1, min(repeat, 5))
-    rows = [spread_run(root, repo, base, head, n_decisions, seed, changed, runs, runs, recall=(k, repeat))]
+    rows = [spread_run(root, repo, base, head, n_decisions, seed, changed, runs, runs, recall=(k, repeat),
+                       keep=keep)]
     _progress(rows[-1])
     if scale:
-        rows.append(spread_run(root, repo, base, head, scale, seed, changed, max(1, min(runs, 3)), 1))
+        rows.append(spread_run(root, repo, base, head, scale, seed, changed, max(1, min(runs, 3)), 1, keep=keep))
         _progress(rows[-1])
     first = rows[0]
     targets: dict[str, Any] = {
@@ -434,8 +458,10 @@ def render_spread(r: dict[str, Any]) -> str:
          "warm check ms", "cold / floor", "naive / cold", "cold ms per changed file", "parses",
          "agrees with naive"], rows)]
     for row in r["rows"]:
-        parts.append(f"{row['decisions']} decisions: statuses {row['statuses']}; recorded in "
-                     f"{_bench.fmt(row['record_ms_total'] / 1000)} s; {len(row['moves'])} moves reported")
+        recorded = (f"recorded in {_bench.fmt(row['record_ms_total'] / 1000)} s" if row["record_ms_total"]
+                    else "ledger reused from --keep")
+        parts.append(f"{row['decisions']} decisions: statuses {row['statuses']}; {recorded}; "
+                     f"{len(row['moves'])} moves reported")
         if row["parse_workers"]:
             parts.append(f"{row['decisions']} decisions, cold check with {row['parse_workers']} parse helper(s) "
                          f"besides this process: {_bench.fmt(row['cold_check_helpers_ms'])} ms = "
@@ -535,11 +561,13 @@ def main(argv: list[str] | None = None) -> int:
                              "embedding (issue 16); --decisions defaults to 300")
     parser.add_argument("--scale", type=int, default=0,
                         help="with --spread: measure again at this many decisions (e.g. 5000)")
+    parser.add_argument("--keep", type=Path, default=None,
+                        help="with --spread: keep the recorded ledgers in this folder and reuse them on later runs")
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     args = parser.parse_args(argv)
     if args.spread:
         spread = measure_spread(args.repo, args.jump, args.decisions or 300, args.scale, args.repeat or 5,
-                                args.k, args.seed)
+                                args.k, args.seed, args.keep)
         _bench.emit(spread, args.json, render_spread)
         return 0
     result = measure(args.repo, args.jump, args.decisions or 10, args.embedding, args.repeat or 20, args.k,

@@ -22,6 +22,7 @@ from packaging.utils import canonicalize_name
 
 from memvet import _claims, _code, _manifests
 from memvet._cache import LRU, SymbolCache, SymbolHit
+from memvet._code import _workers
 from memvet._errors import (
     AmbiguousSymbolError,
     AnchorNotFoundError,
@@ -33,7 +34,7 @@ from memvet._errors import (
 )
 from memvet._git import GitRepo, Snapshot
 from memvet._model import Anchor, AnchorCheck, AnchorKind, AnchorResult
-from memvet._moves import GENERATED, Lost, MoveSearch, _defines, segments
+from memvet._moves import GENERATED, Lost, MoveSearch, may_define
 
 __all__ = [
     "QUOTE_INTACT",
@@ -804,8 +805,7 @@ class Evidence:
         check, and one missing that was not guessed is looked for after the
         batch, as without helpers.
         """
-        wanted: dict[tuple[str, str, str], list[str]] = {}
-        likely_missing: list[int] = []
+        changed: list[tuple[int, Anchor, str | None]] = []
         texts: dict[str, bytes | None] = {}
         for i, (anchor, recorded_commit) in enumerate(items):
             if anchor.kind is not AnchorKind.SYMBOL or not _code.hash_is_current(anchor.hash_version,
@@ -815,43 +815,48 @@ class Evidence:
                 continue
             try:
                 blob = snap.blob_id(anchor.path)
-                if blob == anchor.blob_id:
-                    continue
-                if anchor.path not in texts:
-                    texts[anchor.path] = snap.read(anchor.path) if blob is not None else None
+                if blob is not None and blob != anchor.blob_id and snap.commit is None and anchor.path not in texts:
+                    texts[anchor.path] = snap.read(anchor.path)  # a working-tree file: its failure is caught here
             except MemvetError:
                 continue  # its check says why
-            data = texts[anchor.path]
-            if data is None or not _may_define(data, anchor):
-                likely_missing.append(i)
-            elif blob is not None:
-                wanted.setdefault((blob, anchor.language, anchor.path), []).append(anchor.name)
-        if len(wanted) < PARALLEL_FILES:
+            if blob != anchor.blob_id:
+                changed.append((i, anchor, blob))
+        if len({anchor.path for _, anchor, blob in changed if blob is not None}) < PARALLEL_FILES:
             return
-        files = []
-        for (blob, language, path), names in wanted.items():
-            names = self.cache.missing(blob, language, names)
-            if not names:
-                continue
-            data = texts[path] or b""
-            if not _text_problem(data, self.max_file_bytes):
-                files.append((blob, language, data, names))
-        if len(files) < PARALLEL_FILES:
-            return
+        # The helpers start (about 0.2 s) while the files are read.
+        with _workers.Helpers(self.parse_workers) as helpers:
+            wanted: dict[tuple[str, str, str], list[str]] = {}
+            likely_missing: list[int] = []
+            for i, anchor, blob in changed:
+                if anchor.path not in texts:  # a commit's file (reading it does not fail)
+                    texts[anchor.path] = snap.read(anchor.path) if blob is not None else None
+                data = texts[anchor.path]
+                if data is None or not may_define(data, anchor):
+                    likely_missing.append(i)
+                elif blob is not None:
+                    wanted.setdefault((blob, anchor.language, anchor.path), []).append(anchor.name)
+            files = []
+            for (blob, language, path), names in wanted.items():
+                names = self.cache.missing(blob, language, names)
+                data = texts[path] or b""
+                if names and data and not _text_problem(data, self.max_file_bytes):
+                    files.append((blob, language, data, names))
+            if len(files) < PARALLEL_FILES:
+                return
 
-        def meanwhile() -> None:
-            missing: list[tuple[int, Lost]] = []
-            for i in likely_missing:
-                anchor, recorded_commit = items[i]
-                found = ahead[i] = self._check_one(anchor, snap, recorded_commit)
-                if isinstance(found, Lost):
-                    missing.append((i, found))
-            if missing:
-                moved = self._find_moves([item for _, item in missing], snap)
-                for (i, _), check in zip(missing, moved, strict=True):
-                    placed[i] = check
+            def meanwhile() -> None:
+                missing: list[tuple[int, Lost]] = []
+                for i in likely_missing:
+                    anchor, recorded_commit = items[i]
+                    found = ahead[i] = self._check_one(anchor, snap, recorded_commit)
+                    if isinstance(found, Lost):
+                        missing.append((i, found))
+                if missing:
+                    moved = self._find_moves([item for _, item in missing], snap)
+                    for (i, _), check in zip(missing, moved, strict=True):
+                        placed[i] = check
 
-        self.cache.look_up_many(files, self.parse_workers, meanwhile)
+            self.cache.look_up_many(files, helpers, meanwhile)
 
     def _check_one(self, anchor: Anchor, snap: Snapshot, recorded_commit: str) -> AnchorCheck | Lost:
         try:
@@ -892,14 +897,6 @@ class Evidence:
         """Why ``data`` cannot be parsed as text (too large, binary, not
         UTF-8), or ``""``."""
         return _text_problem(data, self.max_file_bytes)
-
-    def table_at(self, path: str, language: str, snap: Snapshot) -> _code.SymbolTable | None:
-        """The symbol table of ``path`` at ``snap`` (None: absent or unparseable)."""
-        blob = snap.blob_id(path)
-        if blob is None:
-            return None
-        table = self._table(path, blob, language, snap)
-        return None if isinstance(table, str) else table
 
     def outline_at(self, path: str, language: str, snap: Snapshot) -> _code.SymbolTable | None:
         """The symbols of ``path`` at ``snap`` without their hashes (see
@@ -1286,29 +1283,6 @@ class Evidence:
         if latin:
             holds += f" (read as Latin-1 or bytes, not being UTF-8: {_listed(latin)})"
         return AnchorCheck(a, AnchorResult.HOLDS, holds)
-
-
-def _may_define(data: bytes, anchor: Anchor) -> bool:
-    """Whether ``data`` may define ``anchor``'s symbol: it holds the name's
-    last segment as a word and, in Python, writes each segment that is a
-    function or a class (every enclosing one, and the last unless the
-    symbol is a variable) after ``def`` or ``class``. ``False`` means the
-    symbol is surely not there; ``True`` only that a parse must tell."""
-    segs = segments(anchor.name)
-    if not segs:
-        return True
-    leaf = segs[-1].encode()
-    if re.search(rb"(?<![A-Za-z0-9_$])" + re.escape(leaf) + rb"(?![A-Za-z0-9_$])", data) is None:
-        return False
-    if anchor.language != "python":
-        return True
-    scopes = segs if anchor.symbol_kind in ("function", "class", "method") else segs[:-1]
-    if not scopes:
-        return True
-    # The outermost one is usually written at the start of a line (one in an
-    # ``if`` block is not: then the guess is wrong and only costs overlap).
-    top = rb"(?m)^(?:async[ \t]+)?(?:def|class)[ \t]+" + re.escape(scopes[0].encode()) + rb"(?![A-Za-z0-9_])"
-    return re.search(top, data) is not None and all(_defines(data, seg.encode()) for seg in scopes[1:])
 
 
 def _unverifiable(anchor: Anchor, exc: MemvetError) -> AnchorCheck:

@@ -180,14 +180,14 @@ class SymbolCache:
                 return []
             return [name for name in dict.fromkeys(names) if self._cached(key, name) is None]
 
-    def look_up_many(self, files: Sequence[tuple[str, str, bytes, list[str]]], workers: int,
+    def look_up_many(self, files: Sequence[tuple[str, str, bytes, list[str]]], helpers: _workers.Helpers,
                      meanwhile: Callable[[], None] | None = None) -> int:
         """Look up ``(blob id, language, data, names)`` for many files at
-        once, parsing on up to ``workers`` helper processes besides this one
-        (see :mod:`memvet._code._workers`); the answers are cached as
+        once, parsing on ``helpers`` besides this process (see
+        :mod:`memvet._code._workers`); the answers are cached as
         :meth:`symbol` would cache them. Parses kept here stay kept.
         ``meanwhile()`` runs in this process while the helpers start on the
-        files (see :func:`memvet._code._workers.share`).
+        files (see :meth:`memvet._code._workers.Helpers.share`).
 
         Returns:
             How many files the helpers parsed.
@@ -204,7 +204,7 @@ class SymbolCache:
             job.hits = [(parsed.symbol(name), parsed.has_errors) for name in job.names]
 
         with self._lock:
-            served = _workers.share(jobs, workers, local, meanwhile)
+            served = helpers.share(jobs, local, meanwhile)
             self.parses += served
             for job in jobs:
                 key = keys[id(job)]

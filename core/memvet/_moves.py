@@ -8,8 +8,8 @@ for every missing anchor at once:
    commit and the target (renames of the anchor's path first), of the
    anchor's language, leaving out copies (see :func:`is_copy`).
 2. One pass over each candidate blob with every word of every missing anchor
-   (the segments of its qualified name and three marker words of its recorded
-   body) in one Aho-Corasick automaton tells which files can hold which
+   (the segments of its qualified name and :data:`MARKERS` marker words of its
+   recorded body) in one Aho-Corasick automaton tells which files can hold which
    anchor. Without it the cost was one read and one regular expression per
    (anchor, file): on sqlalchemy, 5 missing anchors over ~520 changed files
    took 3.75 s of a 4.1-4.9 s cold check.
@@ -67,6 +67,7 @@ from memvet._errors import UnknownRevisionError
 from memvet._git import Change, Snapshot
 from memvet._model import Anchor, AnchorCheck, AnchorResult
 from memvet._vanished import tokens as _tokens
+from memvet._words import has_word
 
 if TYPE_CHECKING:
     import pygit2
@@ -85,8 +86,6 @@ class Evidence(Protocol):
     def unreadable(self, data: bytes) -> str: ...
 
     def symbol_at(self, path: str, language: str, qualname: str, snap: Snapshot) -> _code.Symbol | None: ...
-
-    def table_at(self, path: str, language: str, snap: Snapshot) -> _code.SymbolTable | None: ...
 
     def outline_at(self, path: str, language: str, snap: Snapshot) -> _code.SymbolTable | None: ...
 
@@ -143,7 +142,13 @@ RENAMED_MIN_TOKENS = 20
 CLASS_OVERLAP = 0.5
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_MARKER = re.compile(rb"[A-Za-z_][A-Za-z0-9_]{3,}")
+# Whole words only: the scan matches markers as whole words, so a piece
+# of one (``xFFFF`` of ``0xFFFF``, ``elem`` of ``$elem``) would never match.
+_MARKER = re.compile(rb"(?<![A-Za-z0-9_$])[A-Za-z_][A-Za-z0-9_]{3,}(?![A-Za-z0-9_$])")
+#: Marker words a same-body candidate file must hold (the longest of the
+#: recorded body's): each one more skips more files without a parse, and a
+#: file with the same body holds them all.
+MARKERS = 6
 _IDENT = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_$")
 _CLASS_KINDS = frozenset({"class", "interface", "struct", "enum", "trait", "record", "type", "namespace"})
 
@@ -179,10 +184,12 @@ def compatible_kinds(recorded: str, found: str, language: str) -> bool:
 _SPACE = frozenset(b" \t\n\r\f\v")
 
 
-def _defines(data: bytes, name: bytes) -> bool:
+def defines(data: bytes, name: bytes, top: bool = False) -> bool:
     """Whether ``data`` writes ``name`` right after the keyword ``def`` or
     ``class`` (whitespace between; the keyword a whole word: in
-    ``@dataclasses.dataclass\\n class A`` the first "class" is not one).
+    ``@dataclasses.dataclass\\n class A`` the first "class" is not one), and
+    with ``top``, in such a statement that is not inside another ``def`` or
+    ``class`` (see :func:`_at_top`).
 
     Looks backwards from each whole-word occurrence of ``name``, which is
     rare, instead of running an expression at every position: on the ~340
@@ -198,15 +205,66 @@ def _defines(data: bytes, name: bytes) -> bool:
             if i < at:
                 for keyword in (b"def", b"class"):
                     start = i - len(keyword)
-                    if start >= 0 and data[start:i] == keyword and (start == 0 or data[start - 1] not in _IDENT):
+                    if start >= 0 and data[start:i] == keyword and (start == 0 or data[start - 1] not in _IDENT) \
+                            and (not top or _at_top(data, start)):
                         return True
         at = data.find(name, at + 1)
     return False
 
 
+_HEADERS = (b"def ", b"def\t", b"async ", b"class ", b"class\t")
+
+
+def _at_top(data: bytes, keyword: int) -> bool:
+    """Whether the ``def``/``class`` keyword at offset ``keyword`` is outside
+    every other definition: written at the start of a line, or only under
+    module-level blocks (``if``, ``try``, ``with``...). Judged by indentation
+    (each nearest less-indented line above): a definition counts as nested
+    only when such a line is plainly a ``def`` or ``class`` header, so text
+    the lines cannot tell about (strings, continuations) counts as top-level.
+    A move candidate is skipped on this, so it errs on the side of a parse.
+    """
+    line_start = data.rfind(b"\n", 0, keyword) + 1
+    head = data[line_start:keyword]
+    if head.strip(b" \t") not in (b"", b"async"):
+        return True  # not the first word of its line (``x = 1; class A``): cannot tell
+    indent = len(head) - len(head.lstrip(b" \t"))
+    end = line_start - 1
+    while indent > 0 and end > 0:
+        start = data.rfind(b"\n", 0, end) + 1
+        line = data[start:end]
+        end = start - 1
+        text = line.lstrip(b" \t")
+        if not text or text.startswith(b"#"):
+            continue
+        width = len(line) - len(text)
+        if width < indent:
+            if text.startswith(_HEADERS) and (not text.startswith(b"async ") or text[6:].lstrip().startswith(b"def")):
+                return False
+            indent = width
+    return True
+
+
 def segments(name: str) -> list[str]:
     """The segments of a qualified name, without parameters or quotes."""
     return [seg.strip('"') for seg in name.split("(", 1)[0].split(".") if seg.strip('"')]
+
+
+def may_define(data: bytes, anchor: Anchor) -> bool:
+    """Whether ``data`` may define ``anchor``'s symbol: it holds the name's
+    last segment as a word and, in Python, writes each segment that is a
+    function or a class (every enclosing one, and the last unless the
+    symbol is a variable) after ``def`` or ``class``. ``False`` means the
+    symbol is surely not there; ``True`` only that a parse must tell."""
+    segs = segments(anchor.name)
+    if not segs:
+        return True
+    if not has_word(data, [segs[-1].encode()]):
+        return False
+    if anchor.language != "python":
+        return True
+    scopes = segs if anchor.symbol_kind in ("function", "class", "method") else segs[:-1]
+    return all(defines(data, seg.encode(), top=j == 0) for j, seg in enumerate(scopes))
 
 
 @dataclass(frozen=True)
@@ -234,7 +292,7 @@ class _Wanted:
 
     lost: Lost
     names: list[int]  # word ids every segment of the name needs
-    python_defs: list[bytes]  # Python: each segment must be a def or class
+    python_defs: list[bytes]  # Python: each segment must be a def or class, the first (^) at the top
     markers: list[int]  # word ids of the body's marker words
     marker_words: list[bytes]  # the marker words themselves
     leaf: int  # word id of the last segment
@@ -360,7 +418,9 @@ class MoveSearch:
             w = _Wanted(
                 item,
                 names=word_ids(name_words),
-                python_defs=[seg.encode() for seg in segs] if a.language == "python" else [],
+                # The outermost segment must be defined at the top (^).
+                python_defs=[("^" if j == 0 else "").encode() + seg.encode() for j, seg in enumerate(segs)]
+                if a.language == "python" else [],
                 markers=word_ids(markers),
                 marker_words=[m.encode() for m in markers],
                 leaf=word_ids(leaf_words[-1:] or [a.name])[0],
@@ -423,11 +483,11 @@ class MoveSearch:
                 found[path] = hits
                 segs = {seg for names, defs in python_names if names <= hits for seg in defs}
                 if segs:
-                    defined[path] = {seg for seg in segs if _defines(data, seg)}
+                    defined[path] = {seg for seg in segs if defines(data, seg.lstrip(b"^"), top=seg.startswith(b"^"))}
         return found, builds, defined
 
     def _body_markers(self, a: Anchor, data: bytes | None) -> list[str]:
-        """The three longest words of the recorded symbol's code (its own
+        """The :data:`MARKERS` longest words of the recorded symbol's code (its own
         name, comments and docstrings left out; ``data`` is the recorded
         file): the same body under another name holds all of them, so other
         files are skipped without parsing."""
@@ -446,9 +506,11 @@ class MoveSearch:
                 continue
             if text.startswith((b"#", b"//", b"/*", b"*")):
                 continue
-            found.update(_MARKER.findall(text))
+            # A trailing comment is not code (cut at the first mark: a
+            # string holding one only loses words, never adds a wrong one).
+            found.update(_MARKER.findall(text.split(b"#" if a.language == "python" else b"//", 1)[0]))
         found -= {w.encode() for seg in segments(a.name) for w in _WORD.findall(seg)}
-        return [w.decode() for w in sorted(found, key=lambda w: (-len(w), w))[:3]]
+        return [w.decode() for w in sorted(found, key=lambda w: (-len(w), w))[:MARKERS]]
 
     # ------------------------------------------------------------------ verdicts
 
@@ -478,7 +540,7 @@ class MoveSearch:
                     f"{a.spec}: moved from {a.path}::{a.name} to {path}::{sym.qualname} (same body)",
                     new_path=path, new_name=sym.qualname, line=sym.start_line,
                 )
-        old = self._recorded_table(a)
+        old = self._recorded_outline(a)
         if old is not None:
             close = (self._renamed_class(w, old, snap) or self._renamed_and_changed(w, old, snap)
                      or self._in_vanishing_commit(w, old, snap))
@@ -511,7 +573,8 @@ class MoveSearch:
         a = item.anchor
         if not self.evidence.git.has_commit(item.recorded_commit):
             return None
-        where = _vanished.vanishing(self.evidence, a, item.recorded_commit, snap, old, self._lines)
+        where = _vanished.vanishing(self.evidence, a, item.recorded_commit, snap, old, self._lines,
+                                    may_hold=lambda data: may_define(data, a))
         if where is None:
             return None
         changes = self.changes(where.before.name, where.after)
@@ -540,11 +603,14 @@ class MoveSearch:
             new_path=found.path, new_name=found.symbol.qualname, line=found.symbol.start_line,
         )
 
-    def _recorded_table(self, a: Anchor) -> _code.SymbolTable | None:
+    def _recorded_outline(self, a: Anchor) -> _code.SymbolTable | None:
+        """The recorded file's symbols without hashes: the last rules compare
+        names, kinds and code tokens, never hashes (at 5,000 decisions the
+        hashed tables of 47 recorded files cost 0.7 s)."""
         data = self.evidence.git.blob_data(a.blob_id)
         if data is None or self.evidence.unreadable(data):
             return None
-        return self.evidence.cache.table(a.blob_id, a.language, lambda: data)
+        return self.evidence.cache.outline(a.blob_id, a.language, lambda: data)
 
     def _home_paths(self, w: _Wanted) -> list[str]:
         """The recorded file (if still there) and the files it was renamed to."""
@@ -566,12 +632,13 @@ class MoveSearch:
         # file that did not exist at the recorded commit (in any other file
         # the "new" class may be an old one that inherited the method).
         for path in dict.fromkeys(self._home_paths(w) + [p for p in w.same_leaf if p in w.added]):
-            table = self.evidence.table_at(path, a.language, snap)
+            table = self.evidence.outline_at(path, a.language, snap)
             renamed = None if table is None else _renamed_parent(old, table, parent)
             sym = None if renamed is None or table is None else table.symbols.get(f"{renamed}.{leaf}")
             if sym is None or not compatible_kinds(a.symbol_kind, sym.kind, a.language):
                 continue
-            also = "" if sym.hash == item.baseline else "; its body changed"
+            hashed = self.evidence.symbol_at(path, a.language, sym.qualname, snap)  # the one hash it needs
+            also = "" if hashed is not None and hashed.hash == item.baseline else "; its body changed"
             return AnchorCheck(
                 a, AnchorResult.MOVED,
                 f"{a.spec}: moved from {a.path}::{a.name} to {path}::{sym.qualname} "
@@ -595,7 +662,7 @@ class MoveSearch:
         parent = a.name.rpartition(".")[0]
         scored: list[tuple[float, str, _code.Symbol]] = []
         for path in self._home_paths(w):
-            table = self.evidence.table_at(path, a.language, snap)
+            table = self.evidence.outline_at(path, a.language, snap)
             if table is None:
                 continue
             # The scope may have been renamed too (a class and its method).

@@ -115,9 +115,10 @@ def test_verify_bench(history: RepoBuilder) -> None:
     assert r["files_changed_parsed"] >= 1 and r["lines_changed_files"] > 0
 
 
-def test_verify_bench_spread(history: RepoBuilder) -> None:
+def test_verify_bench_spread(history: RepoBuilder, tmp_path: Path) -> None:
+    keep = tmp_path / "kept"
     r = _run("verify_bench.py", "--repo", str(history.path), "--jump", "2", "--spread", "--decisions", "3",
-             "--scale", "6", "--repeat", "2")
+             "--scale", "6", "--repeat", "2", "--keep", str(keep))
     assert r["mode"] == "spread"
     small, big = r["rows"]
     assert small["decisions"] == 3 and small["files_anchored"] == 2   # one per file first
@@ -129,6 +130,10 @@ def test_verify_bench_spread(history: RepoBuilder) -> None:
         assert row["files_changed"] >= 1
     assert small["recall"]["recall_warm"] > 0 and small["recall"]["plain_query"] > 0
     assert set(r["targets"]) >= {"cold_le_2x_floor", "naive_ge_3x_cold", "recall_le_1.2x_plain", "cold_ratio"}
+    assert small["record_ms_total"] > 0 and len(list(keep.iterdir())) == 2  # both ledgers kept
+    again = _run("verify_bench.py", "--repo", str(history.path), "--jump", "2", "--spread", "--decisions", "3",
+                 "--repeat", "1", "--keep", str(keep))["rows"][0]
+    assert again["record_ms_total"] == 0 and again["statuses"] == small["statuses"]  # reused, not recorded
 
 
 def test_latency(history: RepoBuilder) -> None:

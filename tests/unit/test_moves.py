@@ -486,3 +486,19 @@ def test_a_class_under_a_dataclass_decorator_is_found_by_name_in_another_file(re
     repo.commit("merge the py3k tests")
     check = _moved(ledger.verify(rec.id, at="HEAD"))
     assert check.new_path == "tests/test_dataclasses.py" and "(and its body changed)" in check.detail
+
+
+def test_a_same_body_move_is_found_whatever_its_comments_and_number_case(repo, ledger):
+    # Marker words are whole code words: not the comment's "sixteen", not
+    # "xFFFF" from inside a number the move wrote in lower case.
+    repo.write("pkg/flags.py", "def mask_bits(flags, width):\n    limit = 0xFFFF  # sixteen bits\n"
+               "    shifted = flags << width\n    return shifted & limit\n\n\ndef other():\n    return 1\n")
+    repo.commit("flags")
+    rec = ledger.record("mask_bits keeps the low sixteen bits", ["pkg/flags.py::mask_bits"])
+    repo.write("pkg/flags.py", "def other():\n    return 1\n")
+    repo.write("pkg/bits.py", "def clip_flags(flags, width):\n    limit = 0xffff  # the low half\n"
+               "    shifted = flags << width\n    return shifted & limit\n")
+    repo.commit("move mask_bits to bits.py as clip_flags")
+    check = _moved(ledger.verify(rec.id, at="HEAD"))
+    assert (check.new_path, check.new_name) == ("pkg/bits.py", "clip_flags")
+    assert "(same body)" in check.detail

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from memvet import _moves
+from memvet._code import symbol_table
 from memvet._moves import compatible_kinds, is_build, is_copy
 
 
@@ -61,7 +62,7 @@ def test_compatible_kinds(recorded, found, language, same):
     assert compatible_kinds(recorded, found, language) is same
 
 
-# Reference for _defines: the expression it replaced, run at every position.
+# Reference for defines: the expression it replaced, run at every position.
 _DEFINED = re.compile(rb"(?<![A-Za-z0-9_])(?:def|class)\s+([A-Za-z_][A-Za-z0-9_]*)")
 _NAMES = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
 _ROOT = Path(__file__).resolve().parents[2]
@@ -73,7 +74,7 @@ def test_defines_answers_what_the_expression_it_replaced_finds_on_real_files():
         data = path.read_bytes()
         defined = set(_DEFINED.findall(data))
         for name in set(_NAMES.findall(data)):
-            assert (name in defined) == _moves._defines(data, name), (path, name)
+            assert (name in defined) == _moves.defines(data, name), (path, name)
             tried += 1
     assert tried > 5000
 
@@ -91,4 +92,38 @@ def test_defines_answers_what_the_expression_it_replaced_finds_on_real_files():
     (b"", b"run", False),
 ])
 def test_defines_reads_the_keyword_before_the_name(data, name, expected):
-    assert _moves._defines(data, name) is expected
+    assert _moves.defines(data, name) is expected
+
+
+def test_a_top_level_definition_is_never_taken_for_a_nested_one_on_real_files():
+    # Every top-level function and class of this repository's code is found
+    # with top=True; names defined only inside other definitions mostly not.
+    tops = nested = judged_nested = 0
+    for path in sorted((_ROOT / "core").rglob("*.py")):
+        data = path.read_bytes()
+        symbols = symbol_table(data, "python").symbols.values()
+        top = {s.qualname for s in symbols if "." not in s.qualname and s.kind in ("function", "class")}
+        for name in top:
+            assert _moves.defines(data, name.encode(), top=True), (path, name)
+            tops += 1
+        inner = {s.qualname.rsplit(".", 1)[-1] for s in symbols if "." in s.qualname} - top
+        for name in inner:
+            nested += 1
+            judged_nested += not _moves.defines(data, name.encode(), top=True)
+    assert tops > 500 and judged_nested > 0.9 * nested
+
+
+@pytest.mark.parametrize(("data", "expected"), [
+    (b"def run():\n    pass\n", True),
+    (b"@decorated\nasync def run():\n    pass\n", True),
+    (b"if TYPE_CHECKING:\n    def run(): ...\nelse:\n    # a comment\n\n    def run(): pass\n", True),
+    (b"try:\n    import x\nexcept ImportError:\n    class run:\n        pass\n", True),
+    (b"class A:\n    def run(self):\n        pass\n", False),
+    (b"def outer():\n    if x:\n        def run():\n            pass\n", False),
+    (b"class A:\n    async def go(self):\n        class run:\n            pass\n", False),
+    # Lines it cannot read (a string at the margin) count as top-level: a parse decides.
+    (b'class A:\n    doc = """\ntext\n"""\n    def run(self):\n        pass\n', True),
+    (b"x = 1; def_ = 2\nclass A:\n    def run(self): pass\n", False),
+])
+def test_a_definition_at_the_top_is_told_from_a_nested_one(data, expected):
+    assert _moves.defines(data, b"run", top=True) is expected

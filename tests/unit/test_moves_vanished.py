@@ -6,10 +6,10 @@ follow-up when several overloads went."""
 
 from __future__ import annotations
 
-import re
+import pytest
 
 import memvet
-from memvet import AnchorResult, Status, _vanished
+from memvet import AnchorResult, Status, _vanished, _words
 from memvet._model import Anchor, AnchorKind
 from memvet._moves import Lost
 
@@ -494,10 +494,25 @@ def test_the_same_merge_at_the_same_name_floor_would_be_a_move(repo, ledger, mon
 
 
 def test_a_file_adds_a_name_only_with_a_line_it_did_not_have():
-    name = re.compile(rb"(?<![A-Za-z0-9_$])(?:pre_exec)(?![A-Za-z0-9_$])")
+    name = [b"pre_exec"]
     old = b"class A:\n    def pre_exec(self):\n        pass\n\nclass B:\n    pass\n"
     moved = b"class B:\n    pass\n\nclass A:\n    def pre_exec(self):\n        pass\n"
     assert not _vanished._adds_word(old, moved, name)  # lines moved within the file add none
     assert not _vanished._adds_word(old, b"class A:\n    pass\n", name)  # removed only
     assert _vanished._adds_word(old, old + b"\nclass C:\n    def pre_exec(self):\n        pass\n", name)
     assert not _vanished._adds_word(b"", b"def pre_execute(): pass\n", name)  # not as a word
+
+
+def test_the_lines_naming_a_word_are_found_once_each():
+    name = [b"run", b"stop"]
+    data = b"def run(): stop()\nx = 1\n  run()\nrunner = 2\n$run = 3\nstop"
+    assert _words.lines_with(data, name) == [b"def run(): stop()", b"  run()", b"stop"]
+    assert _words.lines_with(b"", name) == []
+
+
+@pytest.mark.parametrize(("data", "found"), [
+    (b"run()", [0]), (b"x.run (a)", [2]), (b"run\n  ()", [0]), (b"run = 1", []), (b"rerun()", []),
+    (b"run_fast()", []), (b"$run()", []), (b"run", []), (b"", []),
+])
+def test_a_call_is_a_whole_word_then_a_parenthesis(data, found):
+    assert _words.occurrences(data, [b"run"], call=True) == found

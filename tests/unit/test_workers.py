@@ -195,23 +195,23 @@ def test_missing_symbols_are_looked_for_while_helpers_parse_and_wrong_guesses_ch
     repo.commit("edits")
     searched: list[tuple[bool, list[str]]] = []
     sharing = [False]
-    real_find, real_share = MoveSearch.find, _workers.share
+    real_find, real_share = MoveSearch.find, _workers.Helpers.share
 
     def find(self, lost, snap):
         searched.append((sharing[0], sorted(item.anchor.name for item in lost)))
         return real_find(self, lost, snap)
 
-    def share(jobs, workers, local, meanwhile=None):
+    def share(self, jobs, local, meanwhile=None):
         def during() -> None:
             sharing[0] = True
             try:
                 meanwhile()
             finally:
                 sharing[0] = False
-        return real_share(jobs, workers, local, during if meanwhile else None)
+        return real_share(self, jobs, local, during if meanwhile else None)
 
     monkeypatch.setattr(MoveSearch, "find", find)
-    monkeypatch.setattr(_workers, "share", share)
+    monkeypatch.setattr(_workers.Helpers, "share", share)
 
     def verdicts(workers: int) -> dict[str, tuple[str, str]]:
         led = open_ledger(namespace=writer.namespace, parse_workers=workers)
@@ -226,6 +226,28 @@ def test_missing_symbols_are_looked_for_while_helpers_parse_and_wrong_guesses_ch
     assert searched == [(True, ["helper_1"]), (False, ["helper_3"])]
     assert alone["helper_2 subtracts its index"][0] == "verified"
     assert alone["helper_1 subtracts its index"][0] == alone["helper_3 subtracts its index"][0] == "refuted"
+
+
+@pytest.mark.slow
+def test_helpers_started_for_a_batch_the_disk_cache_answers_are_stopped_unused(repo, open_ledger, monkeypatch):
+    writer = _recorded(repo, open_ledger, monkeypatch, 6, parse_workers=0, disk_cache=True)
+    for i in range(6):
+        repo.replace(f"svc/mod_{i}.py", f"* {i}\n", f"* {i + 100}\n")
+    repo.commit("edits")
+    first = open_ledger(namespace=writer.namespace, parse_workers=0, disk_cache=True)
+    expected = [(v.status, v.reason) for v in first.check(at="HEAD")]  # fills the disk cache
+    started = []
+    real = _workers._Helper.__init__
+
+    def spy(self, pool):
+        real(self, pool)
+        started.append(self)
+
+    monkeypatch.setattr(_workers._Helper, "__init__", spy)
+    again = open_ledger(namespace=writer.namespace, parse_workers=1, disk_cache=True)
+    assert [(v.status, v.reason) for v in again.check(at="HEAD")] == expected
+    assert again.evidence.cache.parses == 0  # every answer came from the disk
+    assert len(started) == 1 and started[0].proc.returncode == 0  # started ahead, then ended
 
 
 def test_an_anchor_whose_file_cannot_be_read_is_checked_on_its_own(repo, open_ledger, monkeypatch):
