@@ -319,6 +319,8 @@ def js_redundant_parens(node: tree_sitter.Node, field: str | None, drop: dict[in
                 and parent.type not in _JS_NEW_FOLLOWED:
             _mark(args, drop, 1)
         return
+    if parent.type not in _JS_SLOTS:
+        return  # most often an `if`/`while` condition's own parentheses
     if parent.type == "parenthesized_expression" and parent.start_byte in drop:
         return  # ((x)) whose outer pair is gone already: the inner pair stays
     items = _items(node)
@@ -464,3 +466,7 @@ def _lone_name(params: tree_sitter.Node, arrow: tree_sitter.Node) -> bool:
             return False
         item = item.children[0]
     return item.type == "identifier"
+
+
+_JS_SLOTS = frozenset(_JS_EXPRESSION_SLOTS) | frozenset(_JS_ASSIGNMENT_SLOTS) | _JS_LEADING_SLOTS
+"""Every parent whose parenthesized children :func:`js_redundant_parens` may unwrap."""
