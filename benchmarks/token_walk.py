@@ -9,6 +9,7 @@ variant's best time and its ratio to the walk without the rules::
 
     python benchmarks/token_walk.py /tmp/sqlalchemy/lib/sqlalchemy/orm
     python benchmarks/token_walk.py /tmp/express/lib --language javascript
+    python benchmarks/token_walk.py /tmp/jquery/src --language javascript
 """
 
 from __future__ import annotations
@@ -43,8 +44,16 @@ def main(argv: list[str] | None = None) -> int:
     full = LEXICONS[args.language]
     variants = {
         "full": full,
-        "no quotes/commas": dataclasses.replace(full, literals=frozenset(), literal=None, trailing_comma=None),
+        "no quotes/commas": dataclasses.replace(full, literals=frozenset(), literal=None, trailing_comma=None,
+                                                key_parents=frozenset(), key=None),
     }
+    if full.terminators:
+        # JavaScript/TypeScript: the walk as hasher v4 did it (no statement
+        # markers, parentheses, keys or template walk of v5).
+        variants["v4 rules"] = dataclasses.replace(
+            full, statements=frozenset(), terminators=frozenset(), separators={}, no_ops=frozenset(),
+            paren_groups=frozenset(), redundant_parens=None, key_parents=frozenset(), key=None,
+            atoms=full.atoms | {"template_string"})
     if full.paren_groups:
         variants["no quotes/commas/parens"] = dataclasses.replace(
             variants["no quotes/commas"], paren_groups=frozenset(), redundant_parens=None)

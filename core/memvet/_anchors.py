@@ -808,7 +808,8 @@ class Evidence:
         changed: list[tuple[int, Anchor, str | None]] = []
         texts: dict[str, bytes | None] = {}
         for i, (anchor, recorded_commit) in enumerate(items):
-            if anchor.kind is not AnchorKind.SYMBOL or anchor.hash_version != _code.HASH_VERSION:
+            if anchor.kind is not AnchorKind.SYMBOL or not _code.hash_is_current(anchor.hash_version,
+                                                                                 anchor.language):
                 continue
             if at is not None and self._checked.get((anchor, recorded_commit, at)) is not None:
                 continue
@@ -945,7 +946,7 @@ class Evidence:
         ``None`` when the recorded file cannot be read; a reason when it can
         but the current naming rules no longer give a symbol that name.
         """
-        if anchor.hash_version == _code.HASH_VERSION:
+        if _code.hash_is_current(anchor.hash_version, anchor.language):
             return anchor.body_hash, anchor.shape or anchor.body_hash
         then = recorded_file(self.git, anchor, recorded_commit)
         data = then.data
@@ -1038,7 +1039,7 @@ class Evidence:
         no signature, so nothing can have followed it: no parse (in a cold
         check each deleted function cost two whole-file tables here).
         """
-        if a.language == "python" and a.hash_version == _code.HASH_VERSION and "(" not in a.name \
+        if a.language == "python" and _code.hash_is_current(a.hash_version, a.language) and "(" not in a.name \
                 and "#" not in a.name:
             return None
         data = self.git.blob_data(a.blob_id)

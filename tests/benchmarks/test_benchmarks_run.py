@@ -90,13 +90,21 @@ def _run(script: str, *args: str) -> dict:
 
 
 def test_every_script_has_help() -> None:
-    scripts = ("verify_bench.py", "latency.py", "drift.py", "contamination.py", "mcp_bench.py")
+    scripts = ("verify_bench.py", "latency.py", "drift.py", "contamination.py", "mcp_bench.py", "format_sweep.py")
     procs = [subprocess.Popen([sys.executable, str(BENCH / s), "--help"], stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE, text=True) for s in scripts]
     for proc in procs:
         out, err = proc.communicate(timeout=60)
         assert proc.returncode == 0, err
         assert "--json" in out and "--repo" in out
+
+
+def test_drift_ast_has_help() -> None:
+    # It reads drift.py's JSON (no --repo); the run itself needs node and acorn.
+    out = subprocess.run([sys.executable, str(BENCH / "drift_ast.py"), "--help"], capture_output=True, text=True,
+                         timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert "--json" in out.stdout and "--node-modules" in out.stdout
 
 
 def test_verify_bench(history: RepoBuilder) -> None:

@@ -1,6 +1,7 @@
 """Hasher v4 on real repositories: a formatter's parentheses never make a
 decision stale, a decision recorded by hasher v3 still reads right, and the
-disk cache never serves a table of another hasher version."""
+disk cache never serves a table of another hasher version (v5 for the
+JavaScript rules: test_hasher_v5.py)."""
 
 from __future__ import annotations
 
@@ -67,7 +68,7 @@ def _as_v3(ledger: memvet.Ledger, decision_id: str) -> None:
 
 def test_the_formatted_file_really_differs():
     assert FORMATTED.count("(") == UOW.count("(") - 7
-    assert _code.HASH_VERSION == 4
+    assert _code.HASH_VERSION == 5
 
 
 def test_a_formatter_removing_parentheses_keeps_the_decision_verified(uow_repo, ledger):
@@ -85,11 +86,11 @@ def test_a_formatter_removing_parentheses_keeps_the_decision_verified(uow_repo, 
 def test_a_decision_recorded_by_hasher_v3_reads_verified_after_the_bump(uow_repo, ledger):
     rec = ledger.record("execute unpacks isdelete and listonly from uow.states", [SPEC])
     now = ledger.store.get_decisions([rec.id])[0].anchors[0]
-    assert now.hash_version == 4 and now.body_hash != V3_HASH  # v4 hashes this body otherwise
+    assert now.hash_version == 5 and now.body_hash != V3_HASH  # v4 and later hash this body otherwise
     _as_v3(ledger, rec.id)
     # The file unchanged: verified from the blob id, no hashing at all.
     assert ledger.verify(rec.id).status is Status.VERIFIED
-    # Formatted: the v3 baseline is re-hashed by v4 from the recorded commit.
+    # Formatted: the v3 baseline is re-hashed from the recorded commit.
     uow_repo.write("orm/uow.py", FORMATTED, dedent=False)
     uow_repo.commit("black")
     verdict = ledger.verify(rec.id)
@@ -105,7 +106,8 @@ def test_a_v3_decision_whose_recorded_hash_would_read_stale_without_the_rehash(u
     rec = ledger.record("execute unpacks isdelete and listonly from uow.states", [SPEC])
     _as_v3(ledger, rec.id)
     stored = ledger.store.get_decisions([rec.id])[0]
-    ledger.store.replace_decision(stored.evolve(anchors=(dataclasses.replace(stored.anchors[0], hash_version=4),)))
+    claimed = dataclasses.replace(stored.anchors[0], hash_version=_code.HASH_VERSION)
+    ledger.store.replace_decision(stored.evolve(anchors=(claimed,)))
     uow_repo.write("orm/uow.py", FORMATTED, dedent=False)
     uow_repo.commit("black")
     assert ledger.verify(rec.id).status is Status.STALE
@@ -119,7 +121,7 @@ def test_a_check_with_the_disk_cache_passes_a_v3_ledger_after_the_formatter(uow_
     uow_repo.commit("black")
     assert [v.status for v in ledger.check()] == [Status.VERIFIED]
     cache = uow_repo.path / ".memvet" / "cache"
-    assert sorted(p.name for p in cache.iterdir()) == ["symbols-v4"]
+    assert sorted(p.name for p in cache.iterdir()) == ["symbols-v5"]
 
 
 def test_the_disk_cache_never_reads_a_table_of_another_hasher(tmp_path):
@@ -128,9 +130,9 @@ def test_the_disk_cache_never_reads_a_table_of_another_hasher(tmp_path):
     one = SymbolCache(tmp_path)
     table = one.table(blob, "python", lambda: data)
     (entry,) = tmp_path.rglob("*.json")
-    assert entry.relative_to(tmp_path).parts[0] == "symbols-v4"
+    assert entry.relative_to(tmp_path).parts[0] == "symbols-v5"
     # A v3 cache beside it, for the same blob, with v3's hash: never read.
-    v3 = tmp_path / "symbols-v3" / entry.relative_to(tmp_path / "symbols-v4")
+    v3 = tmp_path / "symbols-v3" / entry.relative_to(tmp_path / "symbols-v5")
     v3.parent.mkdir(parents=True)
     v3.write_text(entry.read_text().replace(table.symbols["_ProcessAll.execute"].hash, V3_HASH))
     entry.unlink()

@@ -2,7 +2,8 @@
 
 Public interface (everything else is private)::
 
-    HASH_VERSION                  version of the hashing/naming rules (int, 4)
+    HASH_VERSION                  version of the hashing/naming rules (int, 5)
+    hash_is_current(v, language)  whether a hash of version v needs no re-hash
     LANGUAGES                     every accepted language name
     UnsupportedLanguage           unknown language name (an UnsupportedFileError)
     language_for_path(path)       "python" | ... | None, by extension
@@ -115,7 +116,7 @@ from __future__ import annotations
 
 from memvet._code._imports import imports
 from memvet._code._languages import LANGUAGES, UnsupportedLanguage, language_for_path
-from memvet._code._model import HASH_VERSION, ParsedFile, Symbol, SymbolTable, follow
+from memvet._code._model import HASH_VERSION, ParsedFile, Symbol, SymbolTable, follow, hash_is_current
 from memvet._code._structured import structured_symbol_table
 from memvet._code._symbols import CodeFile
 from memvet._code._workers import default_workers
@@ -129,6 +130,7 @@ __all__ = [
     "UnsupportedLanguage",
     "default_workers",
     "follow",
+    "hash_is_current",
     "imports",
     "language_for_path",
     "parse_file",

@@ -48,7 +48,11 @@ A one-item tuple keeps its comma: ``(a,)`` is a tuple where ``(a)`` is
 one, ``case (a,):`` matches a sequence. So does anything else (a
 generator argument, a lambda's parameters).
 
-JavaScript and TypeScript: see :func:`js_string` and :func:`js_trailing_comma`.
+JavaScript and TypeScript: see :func:`js_string`, :func:`js_number`,
+:func:`js_key` and :func:`js_trailing_comma`. Prettier (3, defaults or
+``--no-semi --single-quote``) run over six real libraries changed no
+symbol's hash where acorn saw one tree once these rules and the ones of
+:mod:`memvet._code._parens` were in (``benchmarks/format_sweep.py``).
 """
 
 from __future__ import annotations
@@ -62,6 +66,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "COMMA",
+    "js_key",
+    "js_number",
     "js_string",
     "js_trailing_comma",
     "python_string",
@@ -140,11 +146,65 @@ def python_literal(text: bytes) -> bytes:
 
 
 def js_literal(text: bytes) -> bytes:
-    """:func:`js_string`, and numbers lower-cased as in :func:`python_literal`
-    (``0XFF``, ``1E5``; a BigInt's ``n`` is lower case already)."""
+    """:func:`js_string`, :func:`js_number`, or a regular expression literal
+    with its flags sorted (prettier writes ``/a/mg`` as ``/a/gm``; flags are
+    a set, and a repeated one is a syntax error)."""
     if text and text[0] in _DIGITS:
-        return text.lower()
+        return js_number(text)
+    if text[:1] == b"/":
+        end = text.rfind(b"/")
+        return text[: end + 1] + bytes(sorted(text[end + 1 :])) if end > 0 else text
     return js_string(text)
+
+
+_JS_NAME = re.compile(rb"""(['"])([A-Za-z_$][A-Za-z0-9_$]*)\1""")
+
+
+def js_key(text: bytes) -> bytes:
+    """The token text of a string literal that is a property key in an
+    object literal or pattern: the bare name when the string is an
+    identifier name (``{"a": 1}`` and ``{'a': 1}`` are ``{a: 1}``, which
+    prettier writes when no key needs quotes), else :func:`js_literal`.
+    A key is never computed here (``{[a]: 1}`` has no string key), and
+    ``"__proto__"`` sets the prototype quoted or not."""
+    found = _JS_NAME.fullmatch(text)
+    return found.group(2) if found else js_literal(text)
+
+
+_JS_DECIMAL = re.compile(rb"(?:([0-9]*)\.?([0-9]*))(?:[eE]([+-]?[0-9]+))?")
+
+
+def js_number(text: bytes) -> bytes:
+    """The canonical token text of a JavaScript/TypeScript number literal.
+
+    A decimal literal is written as its exact value, ``<digits>e<exponent>``
+    with no leading or trailing zero in the digits: ``0.50``, ``.5``,
+    ``5e-1`` and ``0.5`` are one token, ``1.``, ``1.0`` and ``1e0`` another
+    (prettier writes ``0.50`` as ``0.5``, ``.5`` as ``0.5``, ``1e+5`` as
+    ``1e5``). Two literals with one exact value are one IEEE double, so the
+    rewrite never joins two numbers. Anything else is lower-cased only
+    (``0XFF``, ``1E5n``: prefixes, hex digits and a BigInt's ``n`` mean the
+    same in either case), and legacy octal-looking integers (``017`` is 15,
+    ``08`` is 8) and literals with ``_`` separators keep their text.
+
+    Args:
+        text: The literal's source bytes.
+    """
+    found = _JS_DECIMAL.fullmatch(text)
+    if found is None:
+        return text.lower()
+    whole, fraction, exponent = found.group(1), found.group(2), found.group(3)
+    if not whole and not fraction:
+        return text  # "." alone: not a number
+    if len(whole) > 1 and whole[0] == ord("0"):
+        return text  # 017, 08: legacy octal or decimal by their digits
+    digits = (whole + fraction).lstrip(b"0")
+    power = int(exponent or b"0") - len(fraction)
+    stripped = digits.rstrip(b"0")
+    power += len(digits) - len(stripped)
+    if not stripped:
+        return b"0"
+    return b"%se%d" % (stripped, power)
 
 
 # Python nodes whose trailing comma is cosmetic, by how many items they need.
@@ -183,20 +243,56 @@ def _commas(node: tree_sitter.Node) -> int:
 def js_string(text: bytes) -> bytes:
     """The canonical token text of a JavaScript/TypeScript string literal.
 
-    Only a literal without any backslash is rewritten: its value is then its
-    body, and ``'x'`` becomes ``"x"`` when the body holds no ``"``
-    (prettier's choice of quotes never needs more). Everything else keeps
-    its text. Template literals are other nodes and are never rewritten.
+    The literal is read as a sequence of units: a backslash before a quote
+    character (``\\'`` or ``\\"``) is that quote, any other escape is kept
+    as written (``\\n``, ``\\x41``, ``\\\\``, a line continuation), every
+    other byte is itself. The canonical text writes those units between
+    double quotes, a ``"`` as ``\\"``: so ``'it\\'s'``, ``"it's"`` and
+    ``"it\\'s"`` are one token (prettier picks whichever quote needs fewer
+    escapes; standard picks single quotes), and ``'\\n'`` is ``"\\n"``.
+    Each unit keeps its value and reads back from the canonical text
+    unchanged, so two literals share a token only if they have one value;
+    one value spelled with different escapes (``"\\x41"`` and ``"A"``) keeps
+    two tokens. A literal that does not end where it should (error
+    recovery) keeps its text, and so do JSX attribute strings, where a
+    backslash is no escape (the walk never passes those here: see
+    :attr:`memvet._code._tokens.Lexicon.raw_literal_parents`). Template
+    literals are other nodes and are never rewritten.
 
     Args:
         text: The literal's source bytes, quotes included.
     """
-    if len(text) < 2 or text[0] != text[-1] or text[0] not in _QUOTES or b"\\" in text:
+    if len(text) < 2 or text[0] != text[-1] or text[0] not in _QUOTES:
         return text
     body = text[1:-1]
-    if b'"' in body:
-        return text
-    return b'"' + body + b'"'
+    if b"\\" not in body:
+        return b'"' + body.replace(b'"', b'\\"') + b'"' if b'"' in body else b'"' + body + b'"'
+    out = bytearray(b'"')
+    i, n = 0, len(body)
+    while i < n:
+        c = body[i]
+        if c == _BACKSLASH:
+            if i + 1 == n:
+                return text  # the closing quote is escaped: not one literal
+            d = body[i + 1]
+            if d == _DOUBLE:
+                out += b'\\"'
+            elif d == _SINGLE:
+                out.append(d)
+            else:
+                out += body[i : i + 2]
+            i += 2
+            continue
+        if c == _DOUBLE:
+            out += b'\\"'
+        else:
+            out.append(c)
+        i += 1
+    out += b'"'
+    return bytes(out)
+
+
+_BACKSLASH, _DOUBLE, _SINGLE = ord("\\"), ord('"'), ord("'")
 
 
 # JavaScript/TypeScript nodes whose trailing comma is cosmetic.
@@ -213,8 +309,10 @@ def js_trailing_comma(comma: tree_sitter.Node, closer: tree_sitter.Node | None) 
     Call arguments, parameters, object literals and patterns, import and
     export lists: always. Arrays and array patterns only after an element:
     ``[a,]`` is ``[a]``, but ``[a,,]`` has length 2 and ``[,]`` length 1.
-    TypeScript type parameter lists keep it (``<T,>`` tells a generic arrow
-    function from JSX in ``.tsx``), and so does everything not listed.
+    TypeScript type parameter and type argument lists: always (prettier adds
+    it when it breaks them over lines, and writes ``<T,>(a: T) => a`` in
+    ``.ts`` files too, where it is ``<T>(a: T) => a``; in ``.tsx`` the form
+    without the comma is JSX, another tree). Everything not listed keeps it.
 
     Args:
         comma: A ``,`` leaf.
@@ -231,4 +329,4 @@ def js_trailing_comma(comma: tree_sitter.Node, closer: tree_sitter.Node | None) 
         while before is not None and before.type == "comment":
             before = before.prev_sibling
         return before is not None and before.is_named
-    return False
+    return kind in ("type_parameters", "type_arguments")

@@ -9,9 +9,9 @@ from types import MappingProxyType
 
 from memvet._code._java import drop_signatures, normalize_qualname, split_signature
 
-__all__ = ["HASH_VERSION", "ParsedFile", "Symbol", "SymbolTable", "follow"]
+__all__ = ["HASH_VERSION", "ParsedFile", "Symbol", "SymbolTable", "follow", "hash_is_current"]
 
-HASH_VERSION = 4
+HASH_VERSION = 5
 """Version of the normalization and hashing rules.
 
 Bumped whenever a change to this package can change any symbol's hash or
@@ -23,7 +23,42 @@ enum constants name scopes. 4: Python parentheses that change nothing are
 left out (:mod:`memvet._code._parens`), every Python statement ends with a
 marker and ``;`` between statements is layout; string quotes and trailing
 commas that change nothing are normalized away (:mod:`memvet._code._literals`).
+5: JavaScript/TypeScript only (what prettier and standard rewrite): statement
+ends are markers, so a ``;`` that automatic semicolon insertion would supply
+changes nothing; parentheses that change nothing (an arrow function's lone
+parameter, operands, assignments as values, ``new A()``) are left out
+(:mod:`memvet._code._parens`); strings compare by value where a quote
+escape is all that differs, numbers by exact value, and a quoted key that
+is a name is that name (:mod:`memvet._code._literals`); template literals are
+walked, so the layout inside ``${...}`` is free.
 """
+
+_RENORMALIZED: dict[int, frozenset[str]] = {5: frozenset({"javascript", "typescript", "tsx"})}
+"""The languages whose hashes or qualified names changed at each version
+after 4. A version missing here changed every language."""
+
+
+def hash_is_current(version: int, language: str) -> bool:
+    """Whether a hash (and qualified name) recorded by hasher ``version``
+    for ``language`` is what the current hasher gives, so it is compared as
+    it is instead of being re-hashed from the recorded commit.
+
+    True for :data:`HASH_VERSION`, and for an older version when no version
+    after it changed the language: a Python, Java, Go or Rust anchor of v4
+    holds its v5 hash, and re-hashing it would only parse its recorded file
+    again in every cold check. Versions before 4 are always re-hashed, and
+    so is a version newer than this package.
+
+    Args:
+        version: The anchor's ``hash_version``.
+        language: The anchor's language.
+    """
+    if version == HASH_VERSION:
+        return True
+    if version < 4 or version > HASH_VERSION:
+        return False
+    return all(language not in _RENORMALIZED.get(v, frozenset({language}))
+               for v in range(version + 1, HASH_VERSION + 1))
 
 _JSON_FORMAT = 3
 

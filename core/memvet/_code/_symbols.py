@@ -21,9 +21,9 @@ import tree_sitter
 
 from memvet._code._java import anonymous_name, erase_parameter
 from memvet._code._languages import parse, query
-from memvet._code._literals import js_literal, js_trailing_comma, python_literal, python_trailing_comma
+from memvet._code._literals import js_key, js_literal, js_trailing_comma, python_literal, python_trailing_comma
 from memvet._code._model import ParsedFile, Symbol, SymbolTable
-from memvet._code._parens import GROUPS, redundant_parens
+from memvet._code._parens import GROUPS, JS_GROUPS, js_redundant_parens, redundant_parens
 from memvet._code._tokens import Lexicon, TokenStream, error_spans, overlaps_error
 
 if TYPE_CHECKING:
@@ -31,12 +31,43 @@ if TYPE_CHECKING:
 
 __all__ = ["LEXICONS", "CodeFile", "code_symbol_table", "quote_segment", "unique_qualnames"]
 
+# JavaScript/TypeScript nodes whose grammar rule ends in an optional ";"
+# (written, or inserted by automatic semicolon insertion), tree-sitter-
+# javascript 0.25 and tree-sitter-typescript 0.23; TypeScript class and
+# interface members too.
+_JS_STATEMENTS = frozenset({
+    "expression_statement", "variable_declaration", "lexical_declaration", "return_statement",
+    "throw_statement", "break_statement", "continue_statement", "debugger_statement",
+    "do_statement", "import_statement", "export_statement", "empty_statement",
+    "field_definition",
+    "type_alias_declaration", "function_signature", "import_alias", "public_field_definition",
+    "abstract_method_signature", "method_signature", "index_signature", "property_signature",
+    "call_signature", "construct_signature",
+})
 _JS_LEX = Lexicon(
     skip=frozenset({"comment", "html_comment"}),
-    atoms=frozenset({"string", "template_string", "regex", "jsx_text"}),
-    literals=frozenset({"string", "number"}),
+    # Template literals are walked: their text is string fragments and
+    # escapes, one token each, so an expression in ${...} is tokens like
+    # any other and its layout is free.
+    atoms=frozenset({"string", "regex", "jsx_text"}),
+    statements=_JS_STATEMENTS,
+    paren_groups=JS_GROUPS,
+    redundant_parens=js_redundant_parens,
+    literals=frozenset({"string", "number", "regex"}),
     literal=js_literal,
     trailing_comma=js_trailing_comma,
+    terminators=frozenset({";"}),
+    separators={
+        "class_body": frozenset({";"}),
+        "interface_body": frozenset({";", ","}),
+        "object_type": frozenset({";", ","}),
+    },
+    no_ops=frozenset({"empty_statement"}),
+    no_op_parents=frozenset({"program", "statement_block", "switch_case", "switch_default"}),
+    leading={"union_type": frozenset({"|"}), "intersection_type": frozenset({"&"})},
+    raw_literal_parents=frozenset({"jsx_attribute"}),
+    key_parents=frozenset({"pair", "pair_pattern"}),
+    key=js_key,
 )
 _C_COMMENTS = frozenset({"line_comment", "block_comment"})
 # Every statement node of tree-sitter-python 0.25 (simple and compound).

@@ -7,11 +7,14 @@ A stream can also cover only the sibling subtrees of one span (the walk
 starts at the span's depth): looking up one symbol of a large file then
 walks that symbol alone, with the same tokens and hash as the full pass.
 
-Normalization (``HASH_VERSION`` 4):
+Normalization (``HASH_VERSION`` 5):
 
 * a token is a leaf's source bytes, except that string-like nodes (string
-  literals, template strings, regex literals, raw strings, f-strings) are one
-  token holding their whole text, so the spacing inside them counts;
+  literals, regex literals, raw strings, f-strings; JavaScript template
+  strings before v5) are one token holding their whole text, so the spacing
+  inside them counts. A JavaScript template string is walked since v5: its
+  text is string fragments and escapes, one token each, and the expressions
+  in its ``${...}`` are tokens like any other;
 * comments are dropped (doc comments are comments in every grammar here),
   and so are Python docstrings: a string expression statement that is the
   first statement of a module, class or function body;
@@ -25,13 +28,28 @@ Normalization (``HASH_VERSION`` 4):
   statement is layout to the parser, so without it ``return`` followed by
   the statement ``x`` hashed like ``return x``, and ``a = b`` followed by
   ``-c`` like ``a = b - c`` (since v4);
+* every JavaScript/TypeScript statement whose grammar ends in an optional
+  ``;`` (expression statements, declarations, ``return``, ``throw``,
+  ``break``, ``continue``, ``do``, ``import``, ``export``, class fields,
+  TypeScript members and signatures...) ends with the marker ``;``, and its
+  ``;`` token, written or inserted by automatic semicolon insertion, is
+  dropped, as are ``;`` and ``,`` between class and interface members and
+  empty statements in a block (since v5). The stream is then the token
+  stream of the same program with every semicolon written out: ``return b``
+  is ``return b;``, while ``a = b\\n(c)`` (one call) and ``a = b;\\n(c)``
+  (two statements) stay apart, as do ``return\\nx`` and ``return x``;
 * Python parentheses that change nothing (``(a, b) = x``, ``return (x)``,
   ``if (a):``; the exact rule is in :mod:`memvet._code._parens`) are dropped
-  (since v4);
+  (since v4), and so are JavaScript/TypeScript ones (an arrow function's
+  lone parameter, operands that bind tighter than their operator, an
+  assignment used as a value, ``new A()`` with nothing after it; since v5);
 * Python and JavaScript/TypeScript string literals are written in a
   canonical form where their quotes change nothing (``'x'`` is ``"x"``),
   and trailing commas that change nothing (``f(a,)``, ``[a, b,]``) are
-  dropped; the exact rules are in :mod:`memvet._code._literals` (since v4);
+  dropped; the exact rules are in :mod:`memvet._code._literals` (since v4;
+  since v5 a JavaScript string whose escapes are only quote escapes is
+  compared by value, a decimal number by its exact value, and a quoted
+  object key that is a name is that name);
 * each token is written as ``b"t" + decimal length + b":" + bytes``; the
   markers are the single bytes ``<``, ``>`` and ``;``, which no encoded
   token starts with, so no two different streams encode to the same bytes.
@@ -66,7 +84,7 @@ _OPEN = b"<"
 _CLOSE = b">"
 _STATEMENT = b";"
 _PARENS = frozenset({"(", ")"})
-_CLOSERS = frozenset({")", "]", "}"})
+_CLOSERS = frozenset({")", "]", "}", ">"})  # ">": TypeScript type parameters
 # Roles of an inner node in the walk (Lexicon.roles).
 _BLOCK, _END, _GROUP = 1, 2, 3
 _NAME = b"n"  # stands for a masked name; never a token (tokens start with "t")
@@ -109,6 +127,25 @@ class Lexicon:
         trailing_comma: Called with a ``,`` leaf and the closing bracket
             right after it (``None`` when the comma ends its parent): whether
             the comma changes nothing, and is then dropped.
+        terminators: Leaf types (JavaScript's ``;``) dropped when their
+            parent is one of ``statements``: the statement's end marker
+            stands for them, present in the source or inserted by the parser.
+        separators: Leaf types dropped when their parent is of the given
+            type (``;`` between class members); the members they separate
+            are ``statements``, so their end markers keep them apart.
+        no_ops: Node types dropped with their subtree when their parent is
+            one of ``no_op_parents`` (an empty statement ``;`` in a block).
+        no_op_parents: See ``no_ops``.
+        leading: Leaf types dropped when they are the first child of a
+            parent of the given type (the leading ``|`` of a TypeScript union
+            type written one member per line).
+        raw_literal_parents: A ``literals`` node under one of these keeps its
+            text when it holds a backslash (a JSX attribute string, where a
+            backslash is no escape).
+        key_parents: Node types whose ``key`` field, when a ``literals``
+            node, has its token text from ``key`` instead of ``literal``
+            (``{"a": 1}`` is ``{a: 1}``).
+        key: See ``key_parents``.
         roles: What the walk does on entering an inner node, by node type
             (derived from the sets above; not to be mutated).
     """
@@ -123,7 +160,16 @@ class Lexicon:
     literals: frozenset[str] = frozenset()
     literal: Callable[[bytes], bytes] | None = None
     trailing_comma: Callable[[tree_sitter.Node, tree_sitter.Node | None], bool] | None = None
+    terminators: frozenset[str] = frozenset()
+    separators: dict[str, frozenset[str]] = field(default_factory=dict)
+    no_ops: frozenset[str] = frozenset()
+    no_op_parents: frozenset[str] = frozenset()
+    leading: dict[str, frozenset[str]] = field(default_factory=dict)
+    raw_literal_parents: frozenset[str] = frozenset()
+    key_parents: frozenset[str] = frozenset()
+    key: Callable[[bytes], bytes] | None = None
     roles: dict[str, int] = field(init=False, repr=False, compare=False)
+    dropped_leaves: frozenset[str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         # One lookup per inner node in the walk instead of one per set (the
@@ -137,7 +183,13 @@ class Lexicon:
             raise ValueError("paren_groups without redundant_parens")
         if self.literals and self.literal is None:
             raise ValueError("literals without literal")
+        if self.key_parents and (self.key is None or self.literal is None):
+            raise ValueError("key_parents without key and literal")
+        if self.terminators and not self.statements:
+            raise ValueError("terminators without statements")
         object.__setattr__(self, "roles", roles)
+        object.__setattr__(self, "dropped_leaves",
+                           self.terminators.union(*self.separators.values(), *self.leading.values()))
 
 
 _DOC_OWNERS = frozenset({"function_definition", "class_definition"})
@@ -160,6 +212,11 @@ def _is_docstring(node: tree_sitter.Node) -> bool:
         return True
     owner = parent.parent
     return parent.type == "block" and owner is not None and owner.type in _DOC_OWNERS
+
+
+def _parent_type(node: tree_sitter.Node) -> str:
+    parent = node.parent
+    return "" if parent is None else parent.type
 
 
 class TokenStream:
@@ -203,6 +260,10 @@ class TokenStream:
         skip, atoms, roles = lexicon.skip, lexicon.atoms, lexicon.roles
         docstrings, find_parens = lexicon.docstrings, lexicon.redundant_parens
         literals, literal, trailing = lexicon.literals, lexicon.literal, lexicon.trailing_comma
+        dropped_leaves, terminators, separators = lexicon.dropped_leaves, lexicon.terminators, lexicon.separators
+        leading = lexicon.leading
+        no_ops, no_op_parents, raw_parents = lexicon.no_ops, lexicon.no_op_parents, lexicon.raw_literal_parents
+        key_parents, key_text = lexicon.key_parents, lexicon.key
         # One entry per ancestor of the cursor: the end byte of a block
         # ancestor (its close marker is due when we leave it), -2 - the end
         # byte of a statement (its end marker is due), else -1. The
@@ -212,8 +273,14 @@ class TokenStream:
             node = cursor.node
             assert node is not None
             kind = node.type
-            if kind in skip or (docstrings and kind == "expression_statement" and _is_docstring(node)):
+            if kind in skip or (docstrings and kind == "expression_statement" and _is_docstring(node)) or (
+                    kind in no_ops and _parent_type(node) in no_op_parents):
                 pass
+            elif kind in dropped_leaves and (
+                    (kind in terminators and stack and stack[-1] < -1)
+                    or kind in separators.get(_parent_type(node), ())
+                    or (kind in leading.get(_parent_type(node), ()) and node.prev_sibling is None)):
+                kind = ""  # dropped: no token, and no trailing comma either
             elif kind in atoms or node.child_count == 0:
                 start = node.start_byte
                 if trailing is not None and kind in _CLOSERS and tokens and tokens[-1] == COMMA:
@@ -227,7 +294,11 @@ class TokenStream:
                     text = data[start : node.end_byte]
                     if kind in literals:
                         assert literal is not None
-                        text = literal(text)
+                        if key_parents and cursor.field_name == "key" and _parent_type(node) in key_parents:
+                            assert key_text is not None
+                            text = key_text(text)
+                        elif not (raw_parents and b"\\" in text and _parent_type(node) in raw_parents):
+                            text = literal(text)
                     key = start * _M + _H
                     positions.append(key if not positions or key >= positions[-1] else positions[-1])
                     tokens.append(b"t%d:%s" % (len(text), text))
