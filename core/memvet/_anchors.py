@@ -989,7 +989,7 @@ class Evidence:
         if isinstance(baselines, str):
             return AnchorCheck(a, AnchorResult.UNVERIFIABLE, baselines)
         baseline, shape = baselines
-        if blob is not None and a.hash_version == _code.HASH_VERSION:
+        if blob is not None and _code.hash_is_current(a.hash_version, a.language):
             # A file whose text cannot define the name needs no parse to
             # say so (see memvet._moves.may_define): at 5,000 decisions on
             # sqlalchemy, the files of its 141 missing symbols.
