@@ -306,7 +306,10 @@ def claim_terms(claim: str) -> list[Term]:
     for pattern in (_DQ, _SQ):
         for m in list(pattern.finditer(text)):
             if m.group(1).strip():
-                take(m.start(), m.end(), Term(m.group(1), TermKind.STRING))
+                # The quoted text as the claim wrote it: a call inside it
+                # (``"... {type(value).__name__}"``) was taken as a term
+                # above, and its blanks must not stand in the string.
+                take(m.start(), m.end(), Term(claim[m.start(1):m.end(1)], TermKind.STRING))
     for m in list(_PATH.finditer(text)):
         if not _plain_path(m.group(0)):
             take(m.start(), m.end(), Term(m.group(0), TermKind.PATH))

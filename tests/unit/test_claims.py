@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 import memvet
 from memvet import Status, TermKind
-from memvet._claims import EvidenceText, bind, claim_terms, code_tokens, find_quote
+from memvet._claims import EvidenceText, Term, bind, claim_terms, code_tokens, find_quote
 
 CACHE = '''\
 """A tiny cache."""
@@ -346,3 +346,13 @@ def test_import_binds_every_new_claim_before_writing_anything(cached, client):
     assert other.decisions() == []
     report = memvet.import_jsonl(other, lines)
     assert len(report.added) == 2
+
+
+def test_a_quoted_message_holding_a_call_is_one_string_as_written():
+    # Found by the property above: the call inside the quotes was taken as
+    # a term first, and the string term kept blanks where it had been.
+    terms = claim_terms('it raises "{where} must be a table, not {type(value).__name__}" the')
+    assert Term("{where} must be a table, not {type(value).__name__}", TermKind.STRING) in terms
+    code = 'raise ManifestError(path, f"{where} must be a table, not {type(value).__name__}")\n'
+    assert bind('it raises "{where} must be a table, not {type(value).__name__}"',
+                [EvidenceText("x.py::f", code, ("f",))]) == []
