@@ -33,12 +33,13 @@ demo: $(STAMP)
 	$(BIN)/memvet demo
 
 # Everything: unit, integration (a real `chroma run` behind nginx), notebooks
-# and the benchmark scripts. What CI runs. The unit tests run on two workers
-# (13.6 min serial for the whole suite on a quiet 2-core machine); the rest,
-# which start servers and notebooks, one at a time.
+# and the benchmark scripts. What CI runs. Both parts run on two workers
+# (13.6 min serial for the whole suite on a quiet 2-core machine; the
+# servers each worker starts listen on free ports). The unit tests come
+# first: a broken core fails fast, before servers and notebooks start.
 test: $(STAMP) $(MCP_CLIENT_STAMP)
 	$(BIN)/python -m pytest -q -n 2 tests/unit
-	$(BIN)/python -m pytest -q tests --ignore=tests/unit
+	$(BIN)/python -m pytest -q -n 2 tests --ignore=tests/unit
 
 # The unit tests without those marked slow (processes, thread stress, whole
 # repository parses), on two workers: the loop to run while editing. See
