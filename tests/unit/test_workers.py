@@ -48,6 +48,19 @@ def _expected() -> list[list[tuple[object, bool]]]:
     return out
 
 
+def _started_helpers(monkeypatch) -> list[_workers._Helper]:
+    """The helpers started from now on, in order (to look at their processes)."""
+    started: list[_workers._Helper] = []
+    real = _workers._Helper.__init__
+
+    def spy(self, pool):
+        real(self, pool)
+        started.append(self)
+
+    monkeypatch.setattr(_workers._Helper, "__init__", spy)
+    return started
+
+
 @pytest.mark.slow
 def test_a_helper_answers_what_this_process_would():
     jobs = _jobs()
@@ -236,14 +249,7 @@ def test_helpers_started_for_a_batch_the_disk_cache_answers_are_stopped_unused(r
     repo.commit("edits")
     first = open_ledger(namespace=writer.namespace, parse_workers=0, disk_cache=True)
     expected = [(v.status, v.reason) for v in first.check(at="HEAD")]  # fills the disk cache
-    started = []
-    real = _workers._Helper.__init__
-
-    def spy(self, pool):
-        real(self, pool)
-        started.append(self)
-
-    monkeypatch.setattr(_workers._Helper, "__init__", spy)
+    started = _started_helpers(monkeypatch)
     again = open_ledger(namespace=writer.namespace, parse_workers=1, disk_cache=True)
     assert [(v.status, v.reason) for v in again.check(at="HEAD")] == expected
     assert again.evidence.cache.parses == 0  # every answer came from the disk
@@ -304,14 +310,7 @@ def test_helpers_keep_taking_files_while_this_process_is_busy(monkeypatch, tmp_p
 def test_a_helper_that_does_not_exit_when_its_input_ends_is_killed(monkeypatch):
     monkeypatch.setattr(_workers, "_BOOT", _workers._BOOT + "import time\ntime.sleep(120)\n")
     monkeypatch.setattr(_workers, "EXIT_WAIT", 0.3)
-    started = []
-    real = _workers._Helper.__init__
-
-    def spy(self, pool):
-        real(self, pool)
-        started.append(self)
-
-    monkeypatch.setattr(_workers._Helper, "__init__", spy)
+    started = _started_helpers(monkeypatch)
     jobs = _jobs()
     assert _workers.share(jobs, 1, _local) > 0
     assert [j.hits for j in jobs] == _expected()
