@@ -16,8 +16,10 @@ evidence is plain, and the choice is small:
    off that line is not searched), following the recorded file through
    renames. Tree entries give each commit's blob id without reading it, so
    commits that did not touch the file cost nothing; a binary search over
-   the file's versions finds the first commit ``C`` without the symbol
-   (parsing each version at most once, cached by blob id).
+   the file's versions finds the first commit ``C`` without the symbol: by
+   their text first (a version that does not write the name where a
+   definition would cannot hold it), then one parse to confirm, and only
+   when that fails by parsing (each version at most once, cached by blob id).
 2. **The candidates** are the symbols ``C`` added (absent from the same
    file at ``C``'s parent and at the recorded commit) of a compatible kind,
    in the recorded file (or its rename), in a file ``C`` added or renamed,
@@ -43,8 +45,8 @@ evidence is plain, and the choice is small:
 
 Cost: nothing unless every other rule failed for an anchor (in practice, a
 real deletion). Then one first-parent walk per (target, recorded commit) and
-batch (tree-entry lookups only), about log2(commits) parses of the recorded
-file's versions, the diff of one commit, and the parse of the files it
+batch (tree-entry lookups only), usually one parse of the recorded file's
+versions (about log2 of their number when the text cannot tell), the diff of one commit, and the parse of the files it
 added or renamed plus, when the recorded class went, the changed files that
 name the symbol. A commit where more than :data:`MAX_CALLING_FILES` files
 called the old name (a sweep) is not searched for replaced calls.
