@@ -187,3 +187,26 @@ def test_workflow_doc_commands_work_on_the_sample_history(tmp_path):
     touching = subprocess.run([*exe, "recall", "--touching", "shop/", "shop/money.py::round_price"], cwd=shop,
                               env=env, capture_output=True, text=True, check=True).stdout
     assert "moved from shop/pricing.py to shop/money.py" in touching
+
+
+@pytest.mark.slow
+def test_the_cli_does_not_load_the_iri_grammar_chroma_would_pull_in(repo, tmp_path):
+    # jsonschema (under chromadb) loads rfc3987_syntax when installed, for a
+    # string format nobody here checks: 2 s of every command. The CLI's own
+    # process skips it; a plain import of chromadb still loads it.
+    pytest.importorskip("rfc3987_syntax")
+    env = {**os.environ, "MEMVET_EMBEDDING": "hashing", "MEMVET_LEDGER": str(tmp_path / "ledger")}
+    probe = ("import sys\n"
+             "from memvet.cli import main\n"
+             "try:\n"
+             "    main(['record', 'Stock is kept in the shop store', '--file', 'shop/store.py'])\n"
+             "except SystemExit as exc:\n"
+             "    assert not exc.code, exc.code\n"
+             "print('chromadb' in sys.modules, sys.modules.get('rfc3987_syntax', 'absent'))\n")
+    done = subprocess.run([sys.executable, "-c", probe], cwd=repo.path, env=env, capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == "True None"  # Chroma ran; the grammar module never loaded
+    plain = subprocess.run([sys.executable, "-c", "import sys, chromadb; print('rfc3987_syntax' in sys.modules)"],
+                           env=env, capture_output=True, text=True, timeout=120)
+    assert plain.stdout.strip() == "True"

@@ -1076,7 +1076,25 @@ def mcp_(ctx: click.Context, http: str | None, allow_remote: bool, on_conflict: 
 def main(argv: list[str] | None = None) -> None:
     """Console-script entry point."""
     os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
+    _skip_iri_grammar()
     cli.main(args=argv, prog_name="memvet")
+
+
+def _skip_iri_grammar() -> None:
+    """Keep ``rfc3987_syntax`` from loading in the CLI's own process.
+
+    Chroma imports jsonschema, which imports ``rfc3987_syntax`` when it is
+    installed (the ``jupyter`` metapackage of the notebooks extra brings
+    it) only to check the "iri" string formats, which neither Chroma nor
+    MemVet uses; it builds a parser grammar at import: ``import chromadb``
+    took 3.4 s with it and 1.2 s without, on every command and every MCP
+    server start. jsonschema treats the module as absent when its import
+    fails. The CLI is a process of its own; importing :mod:`memvet` as a
+    library changes nothing, and a process that already loaded the module
+    keeps it.
+    """
+    if "rfc3987_syntax" not in sys.modules:
+        sys.modules["rfc3987_syntax"] = None  # type: ignore[assignment]  # an import of it now fails
 
 
 if __name__ == "__main__":  # pragma: no cover
