@@ -884,12 +884,13 @@ class Evidence:
         except _Unparseable as exc:
             return str(exc)
 
-    def _symbol(self, path: str, blob: str, language: str, name: str, snap: Snapshot) -> SymbolHit | str:
+    def _symbol(self, path: str, blob: str, language: str, name: str, snap: Snapshot,
+                load: Callable[[], bytes] | None = None) -> SymbolHit | str:
         """One symbol of ``path`` at ``snap`` (hashing only its span on a
         miss) and whether the file has syntax errors, or why the file cannot
-        be parsed."""
+        be parsed. ``load`` gives the file's text when it was read already."""
         try:
-            return self.cache.symbol(blob, language, name, self._loader(path, snap))
+            return self.cache.symbol(blob, language, name, load or self._loader(path, snap))
         except _Unparseable as exc:
             return str(exc)
 
@@ -989,16 +990,22 @@ class Evidence:
         if isinstance(baselines, str):
             return AnchorCheck(a, AnchorResult.UNVERIFIABLE, baselines)
         baseline, shape = baselines
-        if blob is not None and _code.hash_is_current(a.hash_version, a.language):
-            # A file whose text cannot define the name needs no parse to
-            # say so (see memvet._moves.may_define): at 5,000 decisions on
-            # sqlalchemy, the files of its 141 missing symbols.
-            data = snap.read(a.path)
-            if data is not None and not _text_problem(data, self.max_file_bytes) \
-                    and not may_define(data, a, exact=True):
-                return Lost(a, recorded_commit, baseline, shape, file_exists=True)
         if blob is not None:
-            found = self._symbol(a.path, blob, a.language, a.name, snap)
+            load = self._loader(a.path, snap)
+            if _code.hash_is_current(a.hash_version, a.language) and self.cache.missing(blob, a.language, [a.name]):
+                # About to parse: a file whose text cannot define the name
+                # needs no parse to say so (see memvet._moves.may_define; at
+                # 5,000 decisions on sqlalchemy, the files of its 141 missing
+                # symbols). The text read here is the one parsed otherwise.
+                try:
+                    data = load()
+                except _Unparseable:
+                    pass  # not text: the lookup below says why
+                else:
+                    if not may_define(data, a, exact=True):
+                        return Lost(a, recorded_commit, baseline, shape, file_exists=True)
+                    load = lambda: data  # noqa: E731  # read once
+            found = self._symbol(a.path, blob, a.language, a.name, snap, load)
             if isinstance(found, str):
                 return AnchorCheck(a, AnchorResult.UNVERIFIABLE, f"{a.spec}: {a.path} is now {found}")
             sym, has_errors = found
