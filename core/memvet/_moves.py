@@ -67,7 +67,7 @@ from memvet._errors import UnknownRevisionError
 from memvet._git import Change, Snapshot
 from memvet._model import Anchor, AnchorCheck, AnchorResult
 from memvet._vanished import tokens as _tokens
-from memvet._words import has_word
+from memvet._words import IDENT, SPACE, has_word
 
 if TYPE_CHECKING:
     import pygit2
@@ -149,7 +149,6 @@ _MARKER = re.compile(rb"(?<![A-Za-z0-9_$])[A-Za-z_][A-Za-z0-9_]{3,}(?![A-Za-z0-9
 #: recorded body's): each one more skips more files without a parse, and a
 #: file with the same body holds them all.
 MARKERS = 6
-_IDENT = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_$")
 _CLASS_KINDS = frozenset({"class", "interface", "struct", "enum", "trait", "record", "type", "namespace"})
 
 
@@ -181,7 +180,6 @@ def compatible_kinds(recorded: str, found: str, language: str) -> bool:
     return any(recorded in group and found in group for group in _KIND_GROUPS)
 
 
-_SPACE = frozenset(b" \t\n\r\f\v")
 
 
 def defines(data: bytes, name: bytes, top: bool = False) -> bool:
@@ -198,14 +196,14 @@ def defines(data: bytes, name: bytes, top: bool = False) -> bool:
     at = data.find(name)
     while at >= 0:
         end = at + len(name)
-        if end == len(data) or data[end] not in _IDENT:
+        if end == len(data) or data[end] not in IDENT:
             i = at
-            while i > 0 and data[i - 1] in _SPACE:
+            while i > 0 and data[i - 1] in SPACE:
                 i -= 1
             if i < at:
                 for keyword in (b"def", b"class"):
                     start = i - len(keyword)
-                    if start >= 0 and data[start:i] == keyword and (start == 0 or data[start - 1] not in _IDENT) \
+                    if start >= 0 and data[start:i] == keyword and (start == 0 or data[start - 1] not in IDENT) \
                             and (not top or _at_top(data, start)):
                         return True
         at = data.find(name, at + 1)
@@ -490,7 +488,7 @@ class MoveSearch:
             for idx, start, end in automaton.find_matches_as_indexes(data, overlapping=True):
                 if idx in hits:
                     continue
-                if (start == 0 or data[start - 1] not in _IDENT) and (end == end_of or data[end] not in _IDENT):
+                if (start == 0 or data[start - 1] not in IDENT) and (end == end_of or data[end] not in IDENT):
                     hits.add(idx)
             if hits:
                 found[path] = hits

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-__all__ = ["IDENT", "has_word", "lines_with", "occurrences"]
+__all__ = ["IDENT", "SPACE", "has_word", "lines_with", "occurrences"]
 
 IDENT = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_$")
-_SPACE = frozenset(b" \t\n\r\f\v")
+SPACE = frozenset(b" \t\n\r\f\v")
 
 
 def occurrences(data: bytes, words: list[bytes], call: bool = False) -> list[int]:
@@ -36,7 +36,7 @@ def _found(data: bytes, words: list[bytes], call: bool) -> Iterator[int]:
             end = at + len(word)
             if (at == 0 or data[at - 1] not in IDENT) and (end == len(data) or data[end] not in IDENT):
                 if call:
-                    while end < len(data) and data[end] in _SPACE:
+                    while end < len(data) and data[end] in SPACE:
                         end += 1
                 if not call or data[end:end + 1] == b"(":
                     yield at
