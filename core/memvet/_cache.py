@@ -200,8 +200,9 @@ class SymbolCache:
             jobs.append(job)
 
         def local(job: _workers.Job) -> None:
-            parsed = self._kept_or_parsed(keys[id(job)], lambda: job.data, job.language)
-            job.hits = [(parsed.symbol(name), parsed.has_errors) for name in job.names]
+            # What a helper does, on this process's kept parse when there is one.
+            job.hits = _workers.lookups(
+                job, lambda data, language: self._kept_or_parsed(keys[id(job)], lambda: data, language))
 
         with self._lock:
             served = helpers.share(jobs, local, meanwhile)
