@@ -213,8 +213,7 @@ class GitRepo:
         """
         try:
             oid = pygit2.Oid(hex=blob_id)
-            with self._blob_lock:
-                kept = self._blobs.get(oid)
+            kept = self._kept_blob(oid)
             if kept is not None:
                 return kept
             obj = self.repo.get(oid)
@@ -222,14 +221,20 @@ class GitRepo:
             return None
         return self.blob_bytes(obj) if isinstance(obj, pygit2.Blob) else None
 
-    def blob_bytes(self, blob: pygit2.Blob) -> bytes:
-        """``blob.data``, inflated once while it stays among the recently read."""
-        oid = blob.id
+    def _kept_blob(self, oid: pygit2.Oid) -> bytes | None:
+        """A blob's kept contents (now the most recently used), or ``None``."""
         with self._blob_lock:
             kept = self._blobs.get(oid)
             if kept is not None:
                 self._blobs.move_to_end(oid)
-                return kept
+            return kept
+
+    def blob_bytes(self, blob: pygit2.Blob) -> bytes:
+        """``blob.data``, inflated once while it stays among the recently read."""
+        oid = blob.id
+        kept = self._kept_blob(oid)
+        if kept is not None:
+            return kept
         data = blob.data
         if len(data) <= BLOB_CACHE_BYTES // 8:
             with self._blob_lock:
