@@ -303,7 +303,8 @@ class _Wanted:
 
     lost: Lost
     names: list[int]  # word ids every segment of the name needs
-    python_defs: list[bytes]  # Python: each segment must be a def or class, the first (^) at the top
+    # Python: each segment must be a def or class, the first at the top: (segment, at the top).
+    python_defs: list[tuple[bytes, bool]]
     markers: list[int]  # word ids of the body's marker words
     marker_words: list[bytes]  # the marker words themselves
     leaf: int  # word id of the last segment
@@ -429,8 +430,7 @@ class MoveSearch:
             w = _Wanted(
                 item,
                 names=word_ids(name_words),
-                # The outermost segment must be defined at the top (^).
-                python_defs=[("^" if j == 0 else "").encode() + seg.encode() for j, seg in enumerate(segs)]
+                python_defs=[(seg.encode(), j == 0) for j, seg in enumerate(segs)]
                 if a.language == "python" else [],
                 markers=word_ids(markers),
                 marker_words=[m.encode() for m in markers],
@@ -460,17 +460,18 @@ class MoveSearch:
         return [check for check in out if check is not None]
 
     def _scan(self, wanted: list[_Wanted], words: dict[str, int], snap: Snapshot
-              ) -> tuple[dict[str, set[int]], set[str], dict[str, set[bytes]]]:
+              ) -> tuple[dict[str, set[int]], set[str], dict[str, set[tuple[bytes, bool]]]]:
         """Which words each candidate file holds as whole words (one pass
         over each blob with every word at once), which candidates are
         whole-library builds by their banner, and, for a Python file that
         holds every word of a wanted name, the names it writes after ``def``
-        or ``class`` (every segment of a Python qualified name is a function
-        or a class, so a file that only calls the function is not parsed)."""
+        or ``class``, as ``(name, at the top)`` (every segment of a Python
+        qualified name is a function or a class, so a file that only calls
+        the function is not parsed)."""
         paths = list(dict.fromkeys(p for w in wanted for p in w.candidates))
         found: dict[str, set[int]] = {}
         builds: set[str] = set()
-        defined: dict[str, set[bytes]] = {}
+        defined: dict[str, set[tuple[bytes, bool]]] = {}
         if not paths or not words:
             return found, builds, defined
         python_names = [(set(w.names), w.python_defs) for w in wanted if w.python_defs]
@@ -494,7 +495,7 @@ class MoveSearch:
                 found[path] = hits
                 segs = {seg for names, defs in python_names if names <= hits for seg in defs}
                 if segs:
-                    defined[path] = {seg for seg in segs if defines(data, seg.lstrip(b"^"), top=seg.startswith(b"^"))}
+                    defined[path] = {(seg, top) for seg, top in segs if defines(data, seg, top=top)}
         return found, builds, defined
 
     def _body_markers(self, a: Anchor, data: bytes | None) -> list[str]:
