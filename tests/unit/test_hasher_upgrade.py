@@ -8,6 +8,7 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
+from _verdicts import assert_cosmetic
 
 import memvet
 from memvet import Status, _code
@@ -73,14 +74,8 @@ def test_the_formatted_file_really_differs():
 
 def test_a_formatter_removing_parentheses_keeps_the_decision_verified(uow_repo, ledger):
     rec = ledger.record("execute unpacks isdelete and listonly from uow.states", [SPEC])
-    uow_repo.write("orm/uow.py", FORMATTED, dedent=False)
-    uow_repo.commit("black: remove redundant parentheses")
-    verdict = ledger.verify(rec.id)
-    assert verdict.status is Status.VERIFIED, verdict.reason
-    assert "body unchanged" in verdict.checks[0].detail
-    # A real change after it is still caught.
-    uow_repo.replace("orm/uow.py", "return state, listonly", "return listonly, state")
-    assert ledger.verify(rec.id).status is Status.STALE
+    assert_cosmetic(uow_repo, ledger, rec.id, "orm/uow.py", FORMATTED, "black: remove redundant parentheses",
+                    ("return state, listonly", "return listonly, state"))
 
 
 def test_a_decision_recorded_by_hasher_v3_reads_verified_after_the_bump(uow_repo, ledger):

@@ -8,6 +8,7 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
+from _verdicts import assert_cosmetic
 
 import memvet
 from memvet import Status, _code
@@ -169,15 +170,8 @@ def _rewrite(ledger: memvet.Ledger, decision_id: str, **changes: object) -> None
 @pytest.mark.parametrize("formatted", [PRETTIER, NO_SEMI], ids=["prettier", "prettier-no-semi"])
 def test_a_prettier_run_keeps_the_decision_verified(js_repo, ledger, formatted):
     rec = ledger.record(CLAIM, [SPEC])
-    js_repo.write("lib/router.js", formatted, dedent=False)
-    js_repo.commit("style: prettier")
-    verdict = ledger.verify(rec.id)
-    assert verdict.status is Status.VERIFIED, verdict.reason
-    assert "body unchanged" in verdict.checks[0].detail
-    # A real change after it is still caught.
-    js_repo.replace("lib/router.js", "next, keys, msg, width", "next, msg, keys, width")
-    verdict = ledger.verify(rec.id)
-    assert verdict.status is Status.STALE, verdict.reason
+    assert_cosmetic(js_repo, ledger, rec.id, "lib/router.js", formatted, "style: prettier",
+                    ("next, keys, msg, width", "next, msg, keys, width"))
 
 
 def test_a_javascript_decision_of_hasher_v4_is_rehashed_from_its_commit(js_repo, ledger):

@@ -8,12 +8,12 @@ import ast
 import textwrap
 
 import pytest
+from _verdicts import assert_cosmetic
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_code_lazy import _assert_lazy_equals_full  # this folder is on sys.path
 from test_code_python_parens import _in_function, _same_program
 
-from memvet import Status
 from memvet._code import parse_file, symbol_table
 from memvet._code._languages import parse
 from memvet._code._literals import js_string, python_string
@@ -360,10 +360,4 @@ def test_a_black_style_requote_reads_verified(repo, ledger):
     repo.write("api.py", before, dedent=False)
     repo.commit("api")
     rec = ledger.record("Session.request sends a memvet User-Agent header", ["api.py::Session.request"])
-    repo.write("api.py", after, dedent=False)
-    repo.commit("black")
-    verdict = ledger.verify(rec.id)
-    assert verdict.status is Status.VERIFIED, verdict.reason
-    assert "body unchanged" in verdict.checks[0].detail
-    repo.replace("api.py", '"memvet"', '"memvet2"')
-    assert ledger.verify(rec.id).status is Status.STALE
+    assert_cosmetic(repo, ledger, rec.id, "api.py", after, "black", ('"memvet"', '"memvet2"'))
