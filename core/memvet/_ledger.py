@@ -56,7 +56,7 @@ from memvet._reads import OnVerdict
 from memvet._recall import GROUPS, check_include, group_recall
 from memvet._relations import contradictions, render_refusal
 from memvet._store import ChromaStore, Intent, collection_name
-from memvet._verify import Verifier
+from memvet._verify import Verifier, collector_paused
 
 if TYPE_CHECKING:
     import pygit2
@@ -486,8 +486,9 @@ class Ledger:
                 records included (for a progress bar).
         """
         snap = self.snapshot(at)
-        found, bad = self.records()
-        verdicts = self.verifier.verdicts(self._effective(found), snap, on_verdict=on_verdict)
+        with collector_paused():  # thousands of records stay alive meanwhile
+            found, bad = self.records()
+            verdicts = self.verifier.verdicts(self._effective(found), snap, on_verdict=on_verdict)
         for exc in bad:
             verdicts.append(_corrupt_verdict(exc, snap.name))
             if on_verdict is not None:

@@ -464,3 +464,39 @@ def test_repository_identity_is_remembered_and_rechecked(repo, tmp_path, client)
     blocked = tmp_path / "file-not-folder"
     blocked.write_text("")
     assert _identity(git, blocked / "identity.json") == orphan   # cannot remember: still answers
+
+
+def test_a_check_pauses_the_collector_and_resumes_it_after(repo, ledger):
+    """The cyclic collector is off while a whole-namespace check runs (its
+    full passes over thousands of live records cost a tenth of a large
+    check), and on again afterwards, after a failed check too."""
+    import gc
+
+    from memvet._verify import collector_paused
+
+    ledger.record("checksum is mod 255", ["shop/store.py::checksum"])
+    during: list[bool] = []
+    assert gc.isenabled()
+    ledger.check(on_verdict=lambda v: during.append(gc.isenabled()))
+    assert during == [False]
+    assert gc.isenabled()
+
+    def boom(verdict: memvet.Verdict) -> None:
+        raise RuntimeError("a progress bar failed")
+
+    with pytest.raises(RuntimeError, match="progress bar"):
+        ledger.check(on_verdict=boom)
+    assert gc.isenabled()
+    # Nested pauses resume when the last one ends; a collector the host
+    # turned off stays off.
+    with collector_paused():
+        with collector_paused():
+            assert not gc.isenabled()
+        assert not gc.isenabled()
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        ledger.check()
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
