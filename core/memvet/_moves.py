@@ -309,6 +309,7 @@ class _Wanted:
     marker_words: list[bytes]  # the marker words themselves
     leaf: int  # word id of the last segment
     skip_builds: bool = True  # leave out files with a build banner (see is_build)
+    old: _code.SymbolTable | None = None  # the recorded file's outline (None: unreadable)
     candidates: list[str] = field(default_factory=list)
     renamed_to: list[str] = field(default_factory=list)
     added: set[str] = field(default_factory=set)
@@ -423,10 +424,13 @@ class MoveSearch:
             recorded = self.evidence.git.blob_data(a.blob_id)
             if recorded is not None and self.evidence.unreadable(recorded):
                 recorded = None
+            # Outlined once while its parse is kept: the markers' lines now,
+            # the last rules' names later.
+            old = None if recorded is None else self._recorded_outline(a)
             segs = segments(a.name)
             name_words = [w for seg in segs for w in _WORD.findall(seg)]
             leaf_words = _WORD.findall(segs[-1]) if segs else []
-            markers = self._body_markers(a, recorded)
+            markers = self._body_markers(a, recorded, old)
             w = _Wanted(
                 item,
                 names=word_ids(name_words),
@@ -436,6 +440,7 @@ class MoveSearch:
                 marker_words=[m.encode() for m in markers],
                 leaf=word_ids(leaf_words[-1:] or [a.name])[0],
                 skip_builds=not is_copy(a.path) and not (recorded is not None and is_build(recorded, a.language)),
+                old=old,
             )
             w.candidates, w.renamed_to, w.added = self.candidate_paths(item.recorded_commit, snap, a.path)
             w.candidates = [p for p in w.candidates if _code.language_for_path(p) == a.language]
@@ -498,15 +503,13 @@ class MoveSearch:
                     defined[path] = {(seg, top) for seg, top in segs if defines(data, seg, top=top)}
         return found, builds, defined
 
-    def _body_markers(self, a: Anchor, data: bytes | None) -> list[str]:
+    def _body_markers(self, a: Anchor, data: bytes | None, old: _code.SymbolTable | None) -> list[str]:
         """The :data:`MARKERS` longest words of the recorded symbol's code (its own
         name, comments and docstrings left out; ``data`` is the recorded
-        file): the same body under another name holds all of them, so other
+        file, ``old`` its outline): the same body under another name holds all of them, so other
         files are skipped without parsing."""
-        if data is None:
-            return []
-        sym, _ = self.evidence.cache.symbol(a.blob_id, a.language, a.name, lambda: data)
-        if sym is None:
+        sym = None if data is None or old is None else old.symbols.get(a.name)
+        if data is None or sym is None:
             return []
         found: set[bytes] = set()
         in_docstring = False
@@ -552,7 +555,7 @@ class MoveSearch:
                     f"{a.spec}: moved from {a.path}::{a.name} to {path}::{sym.qualname} (same body)",
                     new_path=path, new_name=sym.qualname, line=sym.start_line,
                 )
-        old = self._recorded_outline(a)
+        old = w.old
         if old is not None:
             close = (self._renamed_class(w, old, snap) or self._renamed_and_changed(w, old, snap)
                      or self._in_vanishing_commit(w, old, snap))
