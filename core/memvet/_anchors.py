@@ -927,17 +927,18 @@ class Evidence:
         except _Unparseable:
             return None
 
-    def containing_at(self, path: str, language: str, words: Sequence[bytes], snap: Snapshot
-                      ) -> list[_code.Symbol]:
+    def containing_at(self, path: str, language: str, words: Sequence[bytes], snap: Snapshot,
+                      kind_ok: Callable[[str], bool] | None = None) -> list[_code.Symbol]:
         """At least the symbols of ``path`` at ``snap`` whose span holds every
-        one of ``words`` (see :meth:`memvet._code.ParsedFile.containing`);
-        empty when the file is absent or cannot be parsed."""
+        one of ``words`` and whose kind passes ``kind_ok`` (see
+        :meth:`memvet._code.ParsedFile.containing`); empty when the file is
+        absent or cannot be parsed."""
         blob = snap.blob_id(path)
         if blob is None:
             return []
         # The move search reaches only files that passed the text check (the
         # scan skips the others; an unparseable anchored file is unverifiable first).
-        return self.cache.containing(blob, language, words, self._loader(path, snap))
+        return self.cache.containing(blob, language, words, self._loader(path, snap), kind_ok)
 
     def symbol_at(self, path: str, language: str, qualname: str, snap: Snapshot) -> _code.Symbol | None:
         """One symbol of ``path`` at ``snap`` by exact qualified name (None:

@@ -227,17 +227,18 @@ class SymbolCache:
                     self._write_symbol_disk(key, name, hit)
             return served
 
-    def containing(self, blob_id: str, language: str, words: Sequence[bytes], load: Callable[[], bytes]
-                   ) -> list[_code.Symbol]:
+    def containing(self, blob_id: str, language: str, words: Sequence[bytes], load: Callable[[], bytes],
+                   kind_ok: Callable[[str], bool] | None = None) -> list[_code.Symbol]:
         """At least the symbols of a blob whose span holds every one of
-        ``words``: from its table when one is cached, else from its kept (or
-        a new) parse, hashing only those spans."""
+        ``words`` and whose kind passes ``kind_ok``: from its table when one
+        is cached, else from its kept (or a new) parse, hashing only those
+        spans."""
         with self._lock:
             key = (blob_id, language, _code.HASH_VERSION)
             table = self._memory.get(key)
             if table is not None:
-                return list(table.symbols.values())
-            return self._kept_or_parsed(key, load, language).containing(words)
+                return [sym for sym in table.symbols.values() if kind_ok is None or kind_ok(sym.kind)]
+            return self._kept_or_parsed(key, load, language).containing(words, kind_ok)
 
     def _parse(self, load: Callable[[], bytes], language: str) -> tuple[_code.ParsedFile, int]:
         """The parse of ``load()``, and the size of what was parsed."""

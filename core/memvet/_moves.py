@@ -55,7 +55,7 @@ import difflib
 import functools
 import logging
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
@@ -89,8 +89,8 @@ class Evidence(Protocol):
 
     def outline_at(self, path: str, language: str, snap: Snapshot) -> _code.SymbolTable | None: ...
 
-    def containing_at(self, path: str, language: str, words: Sequence[bytes], snap: Snapshot
-                      ) -> list[_code.Symbol]: ...
+    def containing_at(self, path: str, language: str, words: Sequence[bytes], snap: Snapshot,
+                      kind_ok: Callable[[str], bool] | None = None) -> list[_code.Symbol]: ...
 
 
 __all__ = [
@@ -419,6 +419,8 @@ class MoveSearch:
         # body markers, then the recorded table) is kept between them.
         order = sorted(range(len(lost)), key=lambda i: (lost[i].anchor.blob_id, i))
         wanted: list[_Wanted] = []
+        # Each missing anchor filters the same few hundred changed paths by language.
+        language_of: dict[str, str | None] = {}
         for item in (lost[i] for i in order):
             a = item.anchor
             recorded = self.evidence.git.blob_data(a.blob_id)
@@ -443,7 +445,10 @@ class MoveSearch:
                 old=old,
             )
             w.candidates, w.renamed_to, w.added = self.candidate_paths(item.recorded_commit, snap, a.path)
-            w.candidates = [p for p in w.candidates if _code.language_for_path(p) == a.language]
+            for p in w.candidates:
+                if p not in language_of:
+                    language_of[p] = _code.language_for_path(p)
+            w.candidates = [p for p in w.candidates if language_of[p] == a.language]
             wanted.append(w)
         found, builds, defined = self._scan(wanted, words, snap)
         for w in wanted:
@@ -543,12 +548,12 @@ class MoveSearch:
                 )
         for path in ([a.path] if item.file_exists else []) + w.same_body:
             # Only spans holding the body's marker words can hold the body.
-            spans = self.evidence.containing_at(path, a.language, w.marker_words, snap)
+            spans = self.evidence.containing_at(path, a.language, w.marker_words, snap,
+                                                lambda kind: compatible_kinds(a.symbol_kind, kind, a.language))
             alike = [sym for sym in spans if item.shape in (sym.hash, sym.shape)] or [
                 sym for sym in spans if item.baseline in (sym.hash, sym.shape)]
             for sym in alike:
-                if not compatible_kinds(a.symbol_kind, sym.kind, a.language) \
-                        or self._existed(path, sym.qualname, item):
+                if self._existed(path, sym.qualname, item):
                     continue
                 return AnchorCheck(
                     a, AnchorResult.MOVED,

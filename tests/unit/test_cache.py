@@ -166,4 +166,9 @@ def test_containing_reuses_the_kept_parse_and_answers_from_a_table():
     assert cache.parses == 1 and load.calls == 1   # the parse kept for helper answered
     cache.table("a", "python", load)
     assert cache.containing("a", "python", [b"nowhere"], load) == list(ALL_A.symbols.values())  # from the table
+    kinds = {sym.kind for sym in ALL_A.symbols.values()}
+    assert len(kinds) > 1
+    one = sorted(kinds)[0]
+    assert cache.containing("a", "python", [b"nowhere"], load, lambda kind: kind == one) == [
+        sym for sym in ALL_A.symbols.values() if sym.kind == one]
     assert cache.parses == 1

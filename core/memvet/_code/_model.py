@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
@@ -255,12 +255,13 @@ class ParsedFile:
         """The symbol named exactly ``qualname`` (no bare-name lookup), or ``None``."""
         return self.table().symbols.get(qualname)
 
-    def containing(self, words: Sequence[bytes]) -> list[Symbol]:
-        """At least the symbols whose span holds every one of ``words``, in
-        document order: a search for one body hashes only the spans that can
-        hold it where it can (source code, before :meth:`table`); here every
-        symbol is returned, a superset the caller filters by hash."""
-        return list(self.table().symbols.values())
+    def containing(self, words: Sequence[bytes], kind_ok: Callable[[str], bool] | None = None) -> list[Symbol]:
+        """At least the symbols whose span holds every one of ``words`` (and
+        whose kind passes ``kind_ok``), in document order: a search for one
+        body hashes only the spans that can hold it where it can (source
+        code, before :meth:`table`); here every symbol of a passing kind is
+        returned, a superset the caller filters by hash."""
+        return [sym for sym in self.table().symbols.values() if kind_ok is None or kind_ok(sym.kind)]
 
     def table(self) -> SymbolTable:
         """Every symbol of the file."""

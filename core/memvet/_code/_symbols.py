@@ -27,7 +27,7 @@ from memvet._code._parens import GROUPS, JS_GROUPS, js_redundant_parens, redunda
 from memvet._code._tokens import Lexicon, TokenStream, error_spans, overlaps_error
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Iterator, Sequence
+    from collections.abc import Callable, Iterable, Iterator, Sequence
 
 __all__ = ["LEXICONS", "CodeFile", "code_symbol_table", "quote_segment", "unique_qualnames"]
 
@@ -733,20 +733,24 @@ class CodeFile(ParsedFile):
         done = self._done[qualname] = entry.symbol(stream)
         return done
 
-    def containing(self, words: Sequence[bytes]) -> list[Symbol]:
-        """The symbols whose span holds every one of ``words``, each hashed
-        on its own (a search for one body in a large file hashes the few
-        spans that can hold it, not the file)."""
+    def containing(self, words: Sequence[bytes], kind_ok: Callable[[str], bool] | None = None) -> list[Symbol]:
+        """The symbols whose span holds every one of ``words`` and whose kind
+        passes ``kind_ok``, each hashed on its own (a search for one body in
+        a large file hashes the few spans that can hold it, not the file;
+        a method's search does not hash the class around it, which holds
+        every word of it too)."""
         if self._table is not None:  # the source is gone; every symbol is hashed already
-            return list(self._table.symbols.values())
+            return super().containing(words, kind_ok)
         data = self._data
         found = []
         for qualname, entry in list(self._entries.items()):
+            if kind_ok is not None and not kind_ok(entry.d.kind):
+                continue
             first, last = entry.span()
             if all(word in data[first.start_byte : last.end_byte] for word in words):
                 sym = self.symbol(qualname)
                 if self._table is not None:  # the lookups switched to one walk of everything
-                    return list(self._table.symbols.values())
+                    return super().containing(words, kind_ok)
                 if sym is not None:
                     found.append((first.start_byte, -last.end_byte, sym))
         found.sort(key=lambda f: (f[0], f[1]))

@@ -157,8 +157,24 @@ def test_containing_hashes_only_the_spans_that_hold_every_word():
     assert [s.qualname for s in found] == ["total", "Cart", "Cart.total"]
     assert all(s == table.symbols[s.qualname] for s in found)
     assert [s.qualname for s in parsed.containing([])] == list(table.symbols)
+    # A method's search leaves out the class around it (it holds the words too), unhashed.
+    callables = parsed.containing([b"price", b"sum"], lambda kind: kind != "class")
+    assert [s.qualname for s in callables] == ["total", "Cart.total"]
     parsed.table()
     assert parsed.containing([b"nowhere"]) == list(table.symbols.values())  # a superset, by contract
+    assert "Cart" not in [s.qualname for s in parsed.containing([b"nowhere"], lambda kind: kind != "class")]
+
+
+def test_a_search_by_kind_does_not_hash_the_class_around_its_methods():
+    methods = "".join(f"    def m{i}(self, price):\n        return price * {i}\n\n" for i in range(6))
+    data = f"class Prices:\n{methods}".encode()
+    parsed = parse_file(data, "python")
+    found = parsed.containing([b"price"], lambda kind: kind == "method")
+    assert [s.qualname for s in found] == [f"Prices.m{i}" for i in range(6)]
+    assert parsed._table is None and parsed._walked < len(data)  # the methods' spans only
+    everything = parse_file(data, "python")
+    everything.containing([b"price"])
+    assert everything._table is not None  # the class too: more than the file, so one walk of it all
 
 
 def test_structured_files_contain_every_symbol():
