@@ -749,8 +749,11 @@ class Evidence:
     def check_many(self, items: Sequence[tuple[Anchor, str]], snap: Snapshot) -> list[AnchorCheck]:
         """Check ``(anchor, recorded commit)`` pairs at ``snap``, in order.
 
-        The symbols missing from their paths are looked for together, in one
-        move search (see :mod:`memvet._moves`), after every other check.
+        The symbols missing from their paths are looked for together (see
+        :mod:`memvet._moves`): in a batch of :data:`PARALLEL_FILES` changed
+        files or more, those whose file text no longer holds their name in
+        one search ahead of the other checks (see :meth:`_parse_ahead`),
+        the rest in one search after them.
         Never raises for drift; an anchor that could not be checked is
         ``UNVERIFIABLE`` and the batch goes on.
         """

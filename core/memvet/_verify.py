@@ -79,7 +79,7 @@ class Verifier:
         the symbol cache keeps the parse of the last few files only, so this
         order is what makes a batch parse each changed blob once, whatever
         the order of its decisions. The symbols missing from their paths are
-        then looked for in one move search for the whole batch.
+        looked for together, not one by one (see ``Evidence.check_many``).
 
         Args:
             decisions: What to check, with their effective lifecycle.
