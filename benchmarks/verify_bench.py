@@ -29,9 +29,13 @@ no disk cache: the report sets the cold check (``Ledger.check``, median of
 fresh ledgers) against the parse floor (each changed anchored file parsed
 once) and the naive re-parse of each decision's file, then does the same at
 ``--scale`` decisions (as many per file as it takes), where the cold check
-should follow the number of distinct changed files, not of decisions. Warm
-recall is measured with the hashing embedding against a plain Chroma query of
-the same collection.
+should follow the number of distinct changed files, not of decisions. As a
+control at the same changed files, the ``--scale`` ledger's verification
+alone (records fetched first) is timed for all its decisions and for one
+decision per anchored file, alternately on fresh ledgers in this process:
+what grows between the two grows with decisions alone. Warm recall is
+measured with the hashing embedding against a plain Chroma query of the
+same collection.
 
 Ratios are computed from figures measured in the same run. Nothing is written
 into the repository: the ledger lives in a temporary folder.
@@ -62,6 +66,7 @@ import _bench
 from memvet import _code
 from memvet._code._languages import parse
 from memvet._git import GitRepo
+from memvet._verify import collector_paused
 
 
 def naive_check(repo: GitRepo, rev: str, decisions: list[Any]) -> tuple[float, dict[str, str]]:
@@ -322,6 +327,31 @@ def fresh_check(root: Path, home: Path, emb: Any, runs: int, parse_workers: int 
     return _bench.median(times), verdicts, led
 
 
+def same_files(root: Path, home: Path, emb: Any, runs: int) -> dict[str, Any]:
+    """Decisions per file at the same changed files: the cold verification
+    (records fetched first, untimed) of every decision of the ledger, and
+    of one decision per anchored file, each on fresh ledgers, alternately.
+    What grows between the two is what grows with decisions alone."""
+    every, one = [], []
+    counts = (0, 0)
+    for _ in range(runs):
+        for keep_all, times in ((True, every), (False, one)):
+            led = _bench.open_ledger(root, home, emb, disk_cache=False, parse_workers=0)
+            decisions = led.decisions()
+            if not keep_all:
+                first: dict[str, Any] = {}
+                for d in decisions:
+                    first.setdefault(d.anchors[0].path, d)
+                decisions = list(first.values())
+            snap = led.snapshot("HEAD")
+            with collector_paused():
+                elapsed, _ = _bench.timed(lambda: led.verdicts(decisions, snap))
+            times.append(elapsed)
+            counts = (len(decisions), counts[1]) if keep_all else (counts[0], len(decisions))
+    return {"decisions": counts[0], "one_per_file": counts[1], "all_ms": _bench.ms(_bench.median(every)),
+            "one_per_file_ms": _bench.ms(_bench.median(one))}
+
+
 def _recorded_home(keep: Path | None, base: str, n: int, seed: int) -> Any:
     """Where a spread run's ledger lives: a temporary folder, or with
     ``--keep`` a folder under it named for the sample, reused by later runs
@@ -360,6 +390,7 @@ def spread_run(root: Path, repo: GitRepo, base: str, head: str, n: int, seed: in
         naive = [naive_check(repo, head, decisions) for _ in range(naive_runs)]
         naive_s = _bench.median([t for t, _ in naive])
         warm_s = _bench.median([_bench.timed(lambda: led.check(at="HEAD"))[0] for _ in range(runs)])
+        control = same_files(root, home, emb, runs) if recall is None else None
         timings = None
         if recall is not None:
             k, repeat = recall
@@ -395,6 +426,8 @@ def spread_run(root: Path, repo: GitRepo, base: str, head: str, n: int, seed: in
         "cold_ms_per_decision": _bench.ms(cold_s) / max(1, len(decisions)),
         "naive_agreement": f"{agree}/{len(naive[0][1])}",
     }
+    if control is not None:
+        out["same_files"] = control
     if timings is not None:
         out["recall"] = {**timings, "k": recall[0] if recall else 0,
                          "recall_vs_plain": timings["recall_warm"] / timings["plain_query"],
@@ -488,6 +521,16 @@ def render_spread(r: dict[str, Any]) -> str:
                      f"{_bench.fmt(t['changed_files_ratio'])}x the changed files took "
                      f"{_bench.fmt(t['cold_ratio'])}x the cold check "
                      f"({_bench.fmt(t['cold_per_changed_file_ratio'])}x per changed file)")
+    for row in r["rows"]:
+        same = row.get("same_files")
+        if same:
+            lines.append(
+                f"same {row['files_changed']} changed files, this process only, verification alone: "
+                f"{same['one_per_file']} decisions (one per anchored file) "
+                f"{_bench.fmt(same['one_per_file_ms'])} ms, all {same['decisions']} "
+                f"{_bench.fmt(same['all_ms'])} ms: "
+                f"{_bench.fmt(same['decisions'] / max(1, same['one_per_file']))}x the decisions took "
+                f"{_bench.fmt(same['all_ms'] / max(1e-9, same['one_per_file_ms']))}x the time")
     parts.append("\n".join(lines))
     parts.append(f"command: {r['command']}")
     return "\n\n".join(parts)

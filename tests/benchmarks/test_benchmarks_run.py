@@ -137,6 +137,10 @@ def test_verify_bench_spread(history: RepoBuilder, tmp_path: Path) -> None:
         assert row["cold_check_ms"] > 0 and row["parse_floor_ms"] > 0 and row["naive_ms"] > 0
         assert row["files_changed"] >= 1
     assert small["recall"]["recall_warm"] > 0 and small["recall"]["plain_query"] > 0
+    # The control at the same files: all 6 decisions against one per anchored file.
+    assert "same_files" not in small
+    assert big["same_files"]["decisions"] == 6 and big["same_files"]["one_per_file"] == 2
+    assert big["same_files"]["all_ms"] > 0 and big["same_files"]["one_per_file_ms"] > 0
     assert set(r["targets"]) >= {"cold_le_2x_floor", "naive_ge_3x_cold", "recall_le_1.2x_plain", "cold_ratio"}
     assert small["record_ms_total"] > 0 and len(list(keep.iterdir())) == 2  # both ledgers kept
     again = _run("verify_bench.py", "--repo", str(history.path), "--jump", "2", "--spread", "--decisions", "3",
