@@ -472,7 +472,8 @@ class Ledger:
             One verdict per decision, in the input order.
         """
         snap = at if isinstance(at, Snapshot) else self.snapshot(at)
-        return self.verifier.verdicts(decisions, snap, now, on_verdict=on_verdict)
+        with collector_paused():
+            return self.verifier.verdicts(decisions, snap, now, on_verdict=on_verdict)
 
     def check(self, at: str | None = None, *, on_verdict: OnVerdict | None = None) -> list[Verdict]:
         """Verdicts on every decision in the namespace, whatever its status.

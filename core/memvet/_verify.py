@@ -37,7 +37,7 @@ _pauses_lock = threading.Lock()
 
 @contextlib.contextmanager
 def collector_paused() -> Iterator[None]:
-    """Python's cyclic garbage collector off while a whole-namespace check runs.
+    """Python's cyclic garbage collector off while a batch of decisions is checked.
 
     A check of thousands of decisions keeps every record and many symbols
     alive, and the collector's full passes walk all of them again and

@@ -478,7 +478,8 @@ def test_a_check_pauses_the_collector_and_resumes_it_after(repo, ledger):
     during: list[bool] = []
     assert gc.isenabled()
     ledger.check(on_verdict=lambda v: during.append(gc.isenabled()))
-    assert during == [False]
+    ledger.verdicts(ledger.decisions(), "HEAD", on_verdict=lambda v: during.append(gc.isenabled()))
+    assert during == [False, False]
     assert gc.isenabled()
 
     def boom(verdict: memvet.Verdict) -> None:
