@@ -11,7 +11,6 @@ The fast path: equal blob ids mean the evidence holds, without parsing.
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import re
 from collections.abc import Callable, Iterable, Sequence
@@ -750,10 +749,10 @@ class Evidence:
         """Check ``(anchor, recorded commit)`` pairs at ``snap``, in order.
 
         The symbols missing from their paths are looked for together (see
-        :mod:`memvet._moves`): in a batch of :data:`PARALLEL_FILES` changed
-        files or more, those whose file text no longer holds their name in
-        one search ahead of the other checks (see :meth:`_parse_ahead`),
-        the rest in one search after them.
+        :mod:`memvet._moves`), in one search after the other checks; with
+        parse helpers and :data:`PARALLEL_FILES` changed files or more,
+        those whose file text no longer holds their name are searched while
+        the helpers parse (see :meth:`_parse_ahead`), the rest after.
         Never raises for drift; an anchor that could not be checked is
         ``UNVERIFIABLE`` and the batch goes on.
         """
@@ -762,27 +761,24 @@ class Evidence:
         at = snap.name if snap.commit is not None else None
         ahead: dict[int, AnchorCheck | Lost] = {}
         placed: dict[int, AnchorCheck] = {}
-        try:
-            if len(items) >= PARALLEL_FILES:
-                self._parse_ahead(items, snap, at, ahead, placed)
-            for i, (anchor, recorded_commit) in enumerate(items):
-                if i in placed:  # missing, and looked for ahead of the batch
-                    out.append(placed[i])
-                    continue
-                key = (anchor, recorded_commit, at) if at is not None else None
-                found = self._checked.get(key) if key is not None else None
-                if found is None:
-                    found = ahead[i] if i in ahead else self._check_one(anchor, snap, recorded_commit)
-                    if key is not None and isinstance(found, AnchorCheck) \
-                            and found.result is not AnchorResult.UNVERIFIABLE:
-                        self._checked.put(key, found)
-                if isinstance(found, Lost):
-                    lost.append((len(out), found))
-                    out.append(None)
-                else:
-                    out.append(found)
-        finally:
-            self.cache.expect(())  # what _parse_ahead expected of the batch's files
+        if self.parse_workers > 0 and len(items) >= PARALLEL_FILES:
+            self._parse_ahead(items, snap, at, ahead, placed)
+        for i, (anchor, recorded_commit) in enumerate(items):
+            if i in placed:  # missing, and looked for while helpers parsed
+                out.append(placed[i])
+                continue
+            key = (anchor, recorded_commit, at) if at is not None else None
+            found = self._checked.get(key) if key is not None else None
+            if found is None:
+                found = ahead[i] if i in ahead else self._check_one(anchor, snap, recorded_commit)
+                if key is not None and isinstance(found, AnchorCheck) \
+                        and found.result is not AnchorResult.UNVERIFIABLE:
+                    self._checked.put(key, found)
+            if isinstance(found, Lost):
+                lost.append((len(out), found))
+                out.append(None)
+            else:
+                out.append(found)
         if lost:
             for (i, _), check in zip(lost, self._find_moves([item for _, item in lost], snap), strict=True):
                 out[i] = check
@@ -810,13 +806,7 @@ class Evidence:
         cannot share, overlaps their parses. A guess that was wrong costs
         nothing but the overlap: a symbol found after all is an ordinary
         check, and one missing that was not guessed is looked for after the
-        batch.
-
-        Without helpers the search runs first, and the batch's lookups of a
-        changed file are answered by whichever parse of it comes first
-        (:meth:`SymbolCache.expect`): the search's candidates are mostly
-        the batch's own changed files, and on sqlalchemy at 5,000 decisions
-        each was otherwise parsed twice (50 files, 3 MB).
+        batch, as without helpers.
         """
         changed: list[tuple[int, Anchor, str | None]] = []
         texts: dict[str, bytes | None] = {}
@@ -837,8 +827,7 @@ class Evidence:
         if len({anchor.path for _, anchor, blob in changed if blob is not None}) < PARALLEL_FILES:
             return
         # The helpers start (about 0.2 s) while the files are read.
-        with (_workers.Helpers(self.parse_workers) if self.parse_workers > 0
-              else contextlib.nullcontext()) as helpers:
+        with _workers.Helpers(self.parse_workers) as helpers:
             wanted: dict[tuple[str, str, str], list[str]] = {}
             likely_missing: list[int] = []
             for i, anchor, blob in changed:
@@ -870,13 +859,7 @@ class Evidence:
                     for (i, _), check in zip(missing, moved, strict=True):
                         placed[i] = check
 
-            if helpers is not None:
-                self.cache.look_up_many(files, helpers, meanwhile)
-                return
-            # One process: the search first, and a changed file it parses
-            # answers the checks' lookups on that parse (SymbolCache.expect).
-            self.cache.expect((blob, language, names) for blob, language, _, names in files)
-            meanwhile()
+            self.cache.look_up_many(files, helpers, meanwhile)
 
     def _check_one(self, anchor: Anchor, snap: Snapshot, recorded_commit: str) -> AnchorCheck | Lost:
         try:

@@ -22,7 +22,7 @@ import os
 import tempfile
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Generic, TypeVar
 
@@ -92,8 +92,6 @@ class SymbolCache:
         self._parsed: OrderedDict[_Key, tuple[_code.ParsedFile, int]] = OrderedDict()
         self._parsed_bytes = 0
         self._parsed_limit = parsed_bytes
-        # Names a batch will look up, by blob (see :meth:`expect`).
-        self._expected: dict[_Key, list[str]] = {}
         # One lookup at a time: a kept parse (and its tree) is not safe to
         # share, and tree-sitter holds the GIL while parsing anyway.
         self._lock = threading.RLock()
@@ -137,11 +135,9 @@ class SymbolCache:
         hit = self._cached(key, qualname)
         if hit is None:
             parsed = self._kept_or_parsed(key, load, language)
-            hit = self._symbols.get((*key, qualname))  # answered as one of the parse's expected names
-            if hit is None:
-                hit = (parsed.symbol(qualname), parsed.has_errors)
-                self._write_symbol_disk(key, qualname, hit)
-                self._symbols.put((*key, qualname), hit)
+            hit = (parsed.symbol(qualname), parsed.has_errors)
+            self._write_symbol_disk(key, qualname, hit)
+            self._symbols.put((*key, qualname), hit)
         return hit
 
     def _cached(self, key: _Key, qualname: str) -> SymbolHit | None:
@@ -174,15 +170,6 @@ class SymbolCache:
             if table is not None:
                 return table
             return self._kept_or_parsed(key, load, language).outline()
-
-    def expect(self, files: Iterable[tuple[str, str, Sequence[str]]]) -> None:
-        """The names a batch will look up, as ``(blob id, language, names)``
-        (replacing those of an earlier batch; none: forget them). Whichever
-        lookup parses one of these blobs first looks up all its names on
-        that parse: a changed file the move search reads before the checks
-        reach it is not parsed again for them."""
-        with self._lock:
-            self._expected = {(blob, language, _code.HASH_VERSION): list(names) for blob, language, names in files}
 
     def missing(self, blob_id: str, language: str, names: Sequence[str]) -> list[str]:
         """Which of ``names`` a lookup of the blob would parse for (none is
@@ -249,19 +236,12 @@ class SymbolCache:
 
     def _kept_or_parsed(self, key: _Key, load: Callable[[], bytes], language: str) -> _code.ParsedFile:
         """The kept parse of a blob, or a new one kept for the blob's next
-        lookups within the byte budget (oldest parses go first); a new one
-        first answers the names a batch expects of the blob (:meth:`expect`)."""
+        lookups within the byte budget (oldest parses go first)."""
         kept = self._parsed.get(key)
         if kept is not None:
             self._parsed.move_to_end(key)
             return kept[0]
         parsed, size = self._parse(load, language)
-        for name in self._expected.pop(key, ()):
-            skey = (*key, name)
-            if self._symbols.get(skey) is None:
-                hit = (parsed.symbol(name), parsed.has_errors)
-                self._symbols.put(skey, hit)
-                self._write_symbol_disk(key, name, hit)
         if size <= self._parsed_limit:
             self._parsed[key] = (parsed, size)
             self._parsed_bytes += size

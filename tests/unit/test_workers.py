@@ -19,7 +19,6 @@ import pytest
 
 import memvet
 from memvet import _anchors
-from memvet._cache import SymbolCache
 from memvet._code import _workers, parse_file, symbol_table
 from memvet._model import Anchor, AnchorKind, AnchorResult
 from memvet._moves import MoveSearch
@@ -232,8 +231,7 @@ def test_missing_symbols_are_looked_for_while_helpers_parse_and_wrong_guesses_ch
         return {v.decision.claim: (v.status.value, v.reason) for v in led.check(at="HEAD")}
 
     alone = verdicts(0)
-    # One process: helper_1 looked for ahead of the batch, helper_3 after it.
-    assert searched == [(False, ["helper_1"]), (False, ["helper_3"])]
+    assert searched == [(False, ["helper_1", "helper_3"])]  # one search, after the batch
     searched.clear()
     shared = verdicts(1)
     assert shared == alone
@@ -241,32 +239,6 @@ def test_missing_symbols_are_looked_for_while_helpers_parse_and_wrong_guesses_ch
     assert searched == [(True, ["helper_1"]), (False, ["helper_3"])]
     assert alone["helper_2 subtracts its index"][0] == "verified"
     assert alone["helper_1 subtracts its index"][0] == alone["helper_3 subtracts its index"][0] == "refuted"
-
-
-def test_in_one_process_a_changed_file_the_move_search_parses_is_not_parsed_again(repo, open_ledger, monkeypatch):
-    """The search for a deleted helper parses every changed module (each
-    holds its body's words); the checks of those modules' handlers are
-    answered on those parses, even when no parse is kept between lookups."""
-    writer = _recorded(repo, open_ledger, monkeypatch, 8, parse_workers=0)
-    writer.record("helper_1 subtracts its index", ["svc/mod_1.py::helper_1"])
-    for i in range(8):
-        repo.replace(f"svc/mod_{i}.py", f"* {i}\n", f"* {i + 100}\n")
-    repo.replace("svc/mod_1.py", "def helper_1(value):\n    return value - 1\n", "")
-    repo.commit("edits")
-
-    def check(parsed_bytes: int) -> tuple[list[tuple[str, str]], int]:
-        led = open_ledger(namespace=writer.namespace, parse_workers=0)
-        led.evidence.cache = SymbolCache(parsed_bytes=parsed_bytes)
-        found = [(v.status.value, v.reason) for v in led.check(at="HEAD")]
-        return found, led.evidence.cache.parses
-
-    kept, _ = check(2 << 20)
-    unkept, parses = check(0)
-    assert unkept == kept
-    assert ("refuted", "svc/mod_1.py::helper_1: helper_1 is no longer defined in svc/mod_1.py and was not "
-            "found elsewhere") in kept
-    assert [s for s, _ in kept].count("stale") == 8
-    assert parses == 8 + 1  # each changed module once, and the recorded mod_1 for the body's words
 
 
 @pytest.mark.slow
