@@ -415,8 +415,8 @@ class MoveSearch:
         def word_ids(texts: list[str]) -> list[int]:
             return [words.setdefault(w, len(words)) for w in texts]
 
-        # Anchors of one recorded file one after another: its parse (for the
-        # body markers, then the recorded table) is kept between them.
+        # Anchors of one recorded file one after another: its parse (for its
+        # outline and the body markers) is kept between them.
         order = sorted(range(len(lost)), key=lambda i: (lost[i].anchor.blob_id, i))
         wanted: list[_Wanted] = []
         # Each missing anchor filters the same few hundred changed paths by language.
@@ -511,8 +511,8 @@ class MoveSearch:
     def _body_markers(self, a: Anchor, data: bytes | None, old: _code.SymbolTable | None) -> list[str]:
         """The :data:`MARKERS` longest words of the recorded symbol's code (its own
         name, comments and docstrings left out; ``data`` is the recorded
-        file, ``old`` its outline): the same body under another name holds all of them, so other
-        files are skipped without parsing."""
+        file, ``old`` its outline): the same body under another name holds
+        all of them, so other files are skipped without parsing."""
         sym = None if data is None or old is None else old.symbols.get(a.name)
         if data is None or sym is None:
             return []
