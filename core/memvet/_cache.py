@@ -223,9 +223,9 @@ class SymbolCache:
         with self._lock:
             key = (blob_id, language, _code.HASH_VERSION)
             table = self._memory.get(key)
-            if table is not None:
-                return [sym for sym in table.symbols.values() if kind_ok is None or kind_ok(sym.kind)]
-            return self._kept_or_parsed(key, load, language).containing(words, kind_ok)
+            parsed = (_code.ParsedFile(language, table.has_errors, table) if table is not None
+                      else self._kept_or_parsed(key, load, language))
+            return parsed.containing(words, kind_ok)
 
     def _parse(self, load: Callable[[], bytes], language: str) -> tuple[_code.ParsedFile, int]:
         """The parse of ``load()``, and the size of what was parsed."""
