@@ -66,7 +66,6 @@ import _bench
 from memvet import _code
 from memvet._code._languages import parse
 from memvet._git import GitRepo
-from memvet._verify import collector_paused
 
 
 def naive_check(repo: GitRepo, rev: str, decisions: list[Any]) -> tuple[float, dict[str, str]]:
@@ -332,10 +331,10 @@ def same_files(root: Path, home: Path, emb: Any, runs: int) -> dict[str, Any]:
     (records fetched first, untimed) of every decision of the ledger, and
     of one decision per anchored file, each on fresh ledgers, alternately.
     What grows between the two is what grows with decisions alone."""
-    every, one = [], []
-    counts = (0, 0)
+    times: dict[bool, list[float]] = {True: [], False: []}  # by "all decisions"
+    sizes: dict[bool, int] = {}
     for _ in range(runs):
-        for keep_all, times in ((True, every), (False, one)):
+        for keep_all in (True, False):
             led = _bench.open_ledger(root, home, emb, disk_cache=False, parse_workers=0)
             decisions = led.decisions()
             if not keep_all:
@@ -344,12 +343,11 @@ def same_files(root: Path, home: Path, emb: Any, runs: int) -> dict[str, Any]:
                     first.setdefault(d.anchors[0].path, d)
                 decisions = list(first.values())
             snap = led.snapshot("HEAD")
-            with collector_paused():
-                elapsed, _ = _bench.timed(lambda: led.verdicts(decisions, snap))
-            times.append(elapsed)
-            counts = (len(decisions), counts[1]) if keep_all else (counts[0], len(decisions))
-    return {"decisions": counts[0], "one_per_file": counts[1], "all_ms": _bench.ms(_bench.median(every)),
-            "one_per_file_ms": _bench.ms(_bench.median(one))}
+            elapsed, _ = _bench.timed(lambda: led.verdicts(decisions, snap))  # the collector paused, as a check does
+            times[keep_all].append(elapsed)
+            sizes[keep_all] = len(decisions)
+    return {"decisions": sizes[True], "one_per_file": sizes[False], "all_ms": _bench.ms(_bench.median(times[True])),
+            "one_per_file_ms": _bench.ms(_bench.median(times[False]))}
 
 
 def _recorded_home(keep: Path | None, base: str, n: int, seed: int) -> Any:
