@@ -1,11 +1,22 @@
-"""Assertions about verdicts shared by the hasher tests (``tests/`` is on
+"""Assertions about verdicts, and stored records rewritten as an older
+hasher wrote them, shared by the hasher tests (``tests/`` is on
 ``sys.path``: ``from _verdicts import assert_cosmetic``)."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from memvet import Status
+
+
+def rewrite_anchors(ledger: Any, decision_id: str, **changes: Any) -> None:
+    """Store the decision again with ``changes`` made to each of its anchors
+    (an older ``hash_version``, its hash, its naming): what a ledger written
+    by an older hasher holds."""
+    stored = ledger.store.get_decisions([decision_id])[0]
+    anchors = tuple(dataclasses.replace(a, **changes) for a in stored.anchors)
+    ledger.store.replace_decision(stored.evolve(anchors=anchors))
 
 
 def assert_cosmetic(repo: Any, ledger: Any, decision_id: str, path: str, rewritten: str, message: str,

@@ -9,6 +9,7 @@ import subprocess
 import uuid
 
 import pytest
+from _verdicts import rewrite_anchors
 
 import memvet
 from memvet import AnchorResult, Status
@@ -525,11 +526,8 @@ def test_absent_anchor_already_violated_is_refused(repo, ledger):
 
 def test_hasher_version_change_never_reports_untouched_code(repo, ledger):
     rec = ledger.record("save appends", ["shop/store.py::OrderStore.save"])
-    stored = ledger.store.get_decisions([rec.id])[0]
     # Pretend the anchor was hashed by an older hasher whose hashes differ.
-    old = stored.anchors[0].__class__(**{**stored.anchors[0].__dict__, "hash_version": 0,
-                                         "body_hash": "0" * 64, "shape": "1" * 64})
-    ledger.store.replace_decision(stored.evolve(anchors=(old,)))
+    rewrite_anchors(ledger, rec.id, hash_version=0, body_hash="0" * 64, shape="1" * 64)
     repo.replace("shop/store.py", "% 255", "% 256")    # the file changes, the symbol does not
     repo.commit("unrelated")
     verdict = ledger.verify(rec.id)
@@ -547,9 +545,7 @@ def _shallow_clone(repo, tmp_path):
 def test_shallow_clone_without_the_recorded_commit(repo, ledger, client, tmp_path):
     rec = ledger.record("save appends", ["shop/store.py::OrderStore.save"])
     moved = ledger.record("checksum", ["shop/store.py::checksum"])
-    stored = ledger.store.get_decisions([rec.id])[0]
-    old = stored.anchors[0].__class__(**{**stored.anchors[0].__dict__, "hash_version": 0})
-    ledger.store.replace_decision(stored.evolve(anchors=(old,)))
+    rewrite_anchors(ledger, rec.id, hash_version=0)
     repo.replace("shop/store.py", "% 255", "% 256")
     repo.commit("second")
     text = repo.read("shop/store.py")

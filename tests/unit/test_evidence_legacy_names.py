@@ -4,6 +4,7 @@ real repository, commit, check (issue 16)."""
 from __future__ import annotations
 
 import pytest
+from _verdicts import rewrite_anchors
 
 import memvet
 from memvet import Status
@@ -121,12 +122,9 @@ def test_an_overloaded_function_is_named_by_its_implementation(legacy, ledger):
 
 def test_a_v1_name_the_new_rules_do_not_give_is_reported_as_such(legacy, ledger):
     rec = ledger.record("select lists its entities", ["lib/select.py::select"])
-    stored = ledger.store.get_decisions([rec.id])[0]
     # Under hasher v1 the implementation was one of three `select`s and had to
     # be named with its parameters.
-    old = stored.anchors[0].__class__(**{**stored.anchors[0].__dict__, "hash_version": 1,
-                                         "name": "select(*entities:Any)"})
-    ledger.store.replace_decision(stored.evolve(anchors=(old,)))
+    rewrite_anchors(ledger, rec.id, hash_version=1, name="select(*entities:Any)")
     legacy.replace("lib/select.py", "return 1", "return 2")
     legacy.commit("unrelated")
     verdict = ledger.verify(rec.id)

@@ -5,10 +5,8 @@ JavaScript rules: test_hasher_v5.py)."""
 
 from __future__ import annotations
 
-import dataclasses
-
 import pytest
-from _verdicts import assert_cosmetic
+from _verdicts import assert_cosmetic, rewrite_anchors
 
 import memvet
 from memvet import Status, _code
@@ -61,10 +59,7 @@ def uow_repo(repo):
 
 def _as_v3(ledger: memvet.Ledger, decision_id: str) -> None:
     """Rewrite the stored anchor the way hasher v3 recorded it."""
-    stored = ledger.store.get_decisions([decision_id])[0]
-    (anchor,) = stored.anchors
-    old = dataclasses.replace(anchor, hash_version=3, body_hash=V3_HASH, shape=V3_SHAPE)
-    ledger.store.replace_decision(stored.evolve(anchors=(old,)))
+    rewrite_anchors(ledger, decision_id, hash_version=3, body_hash=V3_HASH, shape=V3_SHAPE)
 
 
 def test_the_formatted_file_really_differs():
@@ -100,9 +95,7 @@ def test_a_v3_decision_whose_recorded_hash_would_read_stale_without_the_rehash(u
     # the formatter, so the test above passes because of the re-hash.
     rec = ledger.record("execute unpacks isdelete and listonly from uow.states", [SPEC])
     _as_v3(ledger, rec.id)
-    stored = ledger.store.get_decisions([rec.id])[0]
-    claimed = dataclasses.replace(stored.anchors[0], hash_version=_code.HASH_VERSION)
-    ledger.store.replace_decision(stored.evolve(anchors=(claimed,)))
+    rewrite_anchors(ledger, rec.id, hash_version=_code.HASH_VERSION)
     uow_repo.write("orm/uow.py", FORMATTED, dedent=False)
     uow_repo.commit("black")
     assert ledger.verify(rec.id).status is Status.STALE

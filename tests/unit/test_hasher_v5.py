@@ -5,12 +5,9 @@ change keeps its v4 hash without parsing its recorded file again."""
 
 from __future__ import annotations
 
-import dataclasses
-
 import pytest
-from _verdicts import assert_cosmetic
+from _verdicts import assert_cosmetic, rewrite_anchors
 
-import memvet
 from memvet import Status, _code
 from memvet._cache import SymbolCache
 
@@ -161,12 +158,6 @@ def js_repo(repo):
     return repo
 
 
-def _rewrite(ledger: memvet.Ledger, decision_id: str, **changes: object) -> None:
-    stored = ledger.store.get_decisions([decision_id])[0]
-    anchors = tuple(dataclasses.replace(a, **changes) for a in stored.anchors)  # type: ignore[arg-type]
-    ledger.store.replace_decision(stored.evolve(anchors=anchors))
-
-
 @pytest.mark.parametrize("formatted", [PRETTIER, NO_SEMI], ids=["prettier", "prettier-no-semi"])
 def test_a_prettier_run_keeps_the_decision_verified(js_repo, ledger, formatted):
     rec = ledger.record(CLAIM, [SPEC])
@@ -178,7 +169,7 @@ def test_a_javascript_decision_of_hasher_v4_is_rehashed_from_its_commit(js_repo,
     rec = ledger.record(CLAIM, [SPEC])
     now = ledger.store.get_decisions([rec.id])[0].anchors[0]
     assert now.hash_version == 5 and now.body_hash != V4_HASH  # v5 hashes this body otherwise
-    _rewrite(ledger, rec.id, hash_version=4, body_hash=V4_HASH, shape=V4_SHAPE)
+    rewrite_anchors(ledger, rec.id, hash_version=4, body_hash=V4_HASH, shape=V4_SHAPE)
     js_repo.write("lib/router.js", PRETTIER, dedent=False)
     js_repo.commit("style: prettier")
     verdict = ledger.verify(rec.id)
@@ -191,7 +182,7 @@ def test_the_same_v4_record_claimed_current_reads_stale(js_repo, ledger):
     # Control: without the re-hash the v4 baseline would call prettier's
     # rewrite a body change, so the test above passes because of it.
     rec = ledger.record(CLAIM, [SPEC])
-    _rewrite(ledger, rec.id, hash_version=_code.HASH_VERSION, body_hash=V4_HASH, shape=V4_SHAPE)
+    rewrite_anchors(ledger, rec.id, hash_version=_code.HASH_VERSION, body_hash=V4_HASH, shape=V4_SHAPE)
     js_repo.write("lib/router.js", PRETTIER, dedent=False)
     js_repo.commit("style: prettier")
     assert ledger.verify(rec.id).status is Status.STALE
@@ -201,7 +192,7 @@ def test_a_python_decision_of_hasher_v4_is_not_parsed_again(repo, ledger):
     # v5 changed no Python rule: the v4 hash is compared as it is, so a
     # check parses the current file only, never the recorded one.
     rec = ledger.record("OrderStore.save appends one JSON line", ["shop/store.py::OrderStore.save"])
-    _rewrite(ledger, rec.id, hash_version=4)
+    rewrite_anchors(ledger, rec.id, hash_version=4)
     repo.replace("shop/store.py", "return sum(data) % 255", "return sum(data) % 251")
     repo.commit("checksum mod 251")
     ledger.evidence.cache = SymbolCache()  # cold: the record's parse is not in it
@@ -218,7 +209,7 @@ def test_a_python_decision_of_hasher_v3_is_parsed_at_its_commit(repo, ledger):
     # Control for the test above: an older version is re-hashed, which
     # parses the recorded file as well.
     rec = ledger.record("OrderStore.save appends one JSON line", ["shop/store.py::OrderStore.save"])
-    _rewrite(ledger, rec.id, hash_version=3)
+    rewrite_anchors(ledger, rec.id, hash_version=3)
     repo.replace("shop/store.py", "return sum(data) % 255", "return sum(data) % 251")
     repo.commit("checksum mod 251")
     ledger.evidence.cache = SymbolCache()  # cold: the record's parse is not in it
