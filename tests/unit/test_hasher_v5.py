@@ -170,12 +170,7 @@ def test_a_javascript_decision_of_hasher_v4_is_rehashed_from_its_commit(js_repo,
     now = ledger.store.get_decisions([rec.id])[0].anchors[0]
     assert now.hash_version == 5 and now.body_hash != V4_HASH  # v5 hashes this body otherwise
     rewrite_anchors(ledger, rec.id, hash_version=4, body_hash=V4_HASH, shape=V4_SHAPE)
-    js_repo.write("lib/router.js", PRETTIER, dedent=False)
-    js_repo.commit("style: prettier")
-    verdict = ledger.verify(rec.id)
-    assert verdict.status is Status.VERIFIED, verdict.reason
-    js_repo.replace("lib/router.js", '"route"', '"router"')
-    assert ledger.verify(rec.id).status is Status.STALE
+    assert_cosmetic(js_repo, ledger, rec.id, "lib/router.js", PRETTIER, "style: prettier", ('"route"', '"router"'))
 
 
 def test_the_same_v4_record_claimed_current_reads_stale(js_repo, ledger):
