@@ -326,28 +326,45 @@ def fresh_check(root: Path, home: Path, emb: Any, runs: int, parse_workers: int 
     return _bench.median(times), verdicts, led
 
 
-def same_files(root: Path, home: Path, emb: Any, runs: int) -> dict[str, Any]:
-    """Decisions per file at the same changed files: the cold verification
-    (records fetched first, untimed) of every decision of the ledger, and
-    of one decision per anchored file, each on fresh ledgers, alternately.
-    What grows between the two is what grows with decisions alone."""
-    times: dict[bool, list[float]] = {True: [], False: []}  # by "all decisions"
-    sizes: dict[bool, int] = {}
+def same_files(root: Path, home: Path, emb: Any, runs: int, left: set[str]) -> dict[str, Any]:
+    """Decisions per file at the same changed files, taken apart: the cold
+    verification (records fetched first, untimed) of four sets of the
+    ledger's decisions, each on fresh ledgers, in turn: one per anchored
+    file; that and every decision whose symbol left its file (``left``: a
+    move or a deletion, which the move search must place); every decision
+    but those; every decision. Between the first and the third, what grows
+    is decisions on symbols still in place; between the first and the
+    second, symbols to look for."""
+    arms = ("one_per_file", "one_per_file_and_left", "all_but_left", "all")
+    times: dict[str, list[float]] = {arm: [] for arm in arms}
+    sizes: dict[str, int] = {}
     for _ in range(runs):
-        for keep_all in (True, False):
+        for arm in arms:
             led = _bench.open_ledger(root, home, emb, disk_cache=False, parse_workers=0)
-            decisions = led.decisions()
-            if not keep_all:
-                first: dict[str, Any] = {}
-                for d in decisions:
-                    first.setdefault(d.anchors[0].path, d)
-                decisions = list(first.values())
+            everything = led.decisions()
+            first: dict[str, Any] = {}
+            for d in everything:
+                first.setdefault(d.anchors[0].path, d)
+            chosen = {
+                "one_per_file": list(first.values()),
+                "one_per_file_and_left": list(first.values())
+                + [d for d in everything if d.id in left and first[d.anchors[0].path] is not d],
+                "all_but_left": [d for d in everything if d.id not in left],
+                "all": everything,
+            }[arm]
             snap = led.snapshot("HEAD")
-            elapsed, _ = _bench.timed(lambda: led.verdicts(decisions, snap))  # the collector paused, as a check does
-            times[keep_all].append(elapsed)
-            sizes[keep_all] = len(decisions)
-    return {"decisions": sizes[True], "one_per_file": sizes[False], "all_ms": _bench.ms(_bench.median(times[True])),
-            "one_per_file_ms": _bench.ms(_bench.median(times[False]))}
+            elapsed, _ = _bench.timed(lambda: led.verdicts(chosen, snap))  # the collector paused, as a check does
+            times[arm].append(elapsed)
+            sizes[arm] = len(chosen)
+    out: dict[str, Any] = {"left": len(left)}
+    for arm in arms:
+        out[arm] = sizes[arm]
+        out[f"{arm}_ms"] = _bench.ms(_bench.median(times[arm]))
+    # What one more decision costs, by kind (differences of medians: noisy when small).
+    base, ms = sizes["one_per_file"], out["one_per_file_ms"]
+    out["ms_per_added_in_place"] = (out["all_but_left_ms"] - ms) / max(1, sizes["all_but_left"] - base)
+    out["ms_per_added_left"] = (out["one_per_file_and_left_ms"] - ms) / max(1, sizes["one_per_file_and_left"] - base)
+    return out
 
 
 def _recorded_home(keep: Path | None, base: str, n: int, seed: int) -> Any:
@@ -388,7 +405,9 @@ def spread_run(root: Path, repo: GitRepo, base: str, head: str, n: int, seed: in
         naive = [naive_check(repo, head, decisions) for _ in range(naive_runs)]
         naive_s = _bench.median([t for t, _ in naive])
         warm_s = _bench.median([_bench.timed(lambda: led.check(at="HEAD"))[0] for _ in range(runs)])
-        control = same_files(root, home, emb, runs) if recall is None else None
+        left = {v.decision.id for v in verdicts
+                if any(c.result.value in ("moved", "missing") and c.anchor.kind.value == "symbol" for c in v.checks)}
+        control = same_files(root, home, emb, runs, left) if recall is None else None
         timings = None
         if recall is not None:
             k, repeat = recall
@@ -522,13 +541,20 @@ def render_spread(r: dict[str, Any]) -> str:
     for row in r["rows"]:
         same = row.get("same_files")
         if same:
+            one, one_ms = same["one_per_file"], same["one_per_file_ms"]
+
+            def grew(arm: str) -> str:
+                return (f"{same[arm]} decisions {_bench.fmt(same[arm + '_ms'])} ms "
+                        f"({_bench.fmt(same[arm] / max(1, one))}x the decisions, "
+                        f"{_bench.fmt(same[arm + '_ms'] / max(1e-9, one_ms))}x the time)")
+
             lines.append(
                 f"same {row['files_changed']} changed files, this process only, verification alone: "
-                f"{same['one_per_file']} decisions (one per anchored file) "
-                f"{_bench.fmt(same['one_per_file_ms'])} ms, all {same['decisions']} "
-                f"{_bench.fmt(same['all_ms'])} ms: "
-                f"{_bench.fmt(same['decisions'] / max(1, same['one_per_file']))}x the decisions took "
-                f"{_bench.fmt(same['all_ms'] / max(1e-9, same['one_per_file_ms']))}x the time")
+                f"one decision per anchored file: {one} decisions {_bench.fmt(one_ms)} ms; "
+                f"all: {grew('all')}; all but the {same['left']} whose symbol left its file: "
+                f"{grew('all_but_left')}; one per file and those: {grew('one_per_file_and_left')}; "
+                f"each added decision in place {_bench.fmt(same['ms_per_added_in_place'])} ms, "
+                f"each added symbol to look for {_bench.fmt(same['ms_per_added_left'])} ms")
     parts.append("\n".join(lines))
     parts.append(f"command: {r['command']}")
     return "\n\n".join(parts)

@@ -137,10 +137,15 @@ def test_verify_bench_spread(history: RepoBuilder, tmp_path: Path) -> None:
         assert row["cold_check_ms"] > 0 and row["parse_floor_ms"] > 0 and row["naive_ms"] > 0
         assert row["files_changed"] >= 1
     assert small["recall"]["recall_warm"] > 0 and small["recall"]["plain_query"] > 0
-    # The control at the same files: all 6 decisions against one per anchored file.
+    # The control at the same files: all 6 decisions, one per anchored file,
+    # and the decisions whose symbol left its file added to the one or taken from the all.
     assert "same_files" not in small
-    assert big["same_files"]["decisions"] == 6 and big["same_files"]["one_per_file"] == 2
-    assert big["same_files"]["all_ms"] > 0 and big["same_files"]["one_per_file_ms"] > 0
+    same = big["same_files"]
+    left = sum(1 for m in big["moves"]) + big["statuses"].get("refuted", 0)
+    assert same["all"] == 6 and same["one_per_file"] == 2 and 1 <= same["left"] <= left
+    assert same["all_but_left"] == 6 - same["left"]
+    assert 2 < same["one_per_file_and_left"] <= 2 + same["left"]
+    assert all(same[f"{arm}_ms"] > 0 for arm in ("one_per_file", "one_per_file_and_left", "all_but_left", "all"))
     assert set(r["targets"]) >= {"cold_le_2x_floor", "naive_ge_3x_cold", "recall_le_1.2x_plain", "cold_ratio"}
     assert small["record_ms_total"] > 0 and len(list(keep.iterdir())) == 2  # both ledgers kept
     again = _run("verify_bench.py", "--repo", str(history.path), "--jump", "2", "--spread", "--decisions", "3",
