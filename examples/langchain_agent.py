@@ -21,8 +21,9 @@ from pydantic import Field
 import memvet
 from memvet_langchain import MemVetMiddleware, MemVetStore, memvet_tools
 
-# A scratch repository with one commit.
-repo = Path(tempfile.mkdtemp()) / "shop"
+# A scratch repository with one commit (removed when the script ends).
+scratch = tempfile.TemporaryDirectory()
+repo = Path(scratch.name) / "shop"
 repo.mkdir()
 (repo / "store.py").write_text(
     "class OrderStore:\n"
@@ -99,3 +100,5 @@ answer = agent.invoke({"messages": [{"role": "user", "content": "How are orders 
 print(model.seen[-1][0].content)  # the system message the model saw on the second turn
 print("---")
 print(answer["messages"][-1].content)
+
+scratch.cleanup()  # the scratch repository and its ledger

@@ -16,8 +16,9 @@ from llama_index.core.schema import TextNode
 import memvet
 from memvet_llamaindex import MemVetPostprocessor, MemVetRetriever
 
-# 1. A small repository (any git repository works).
-repo = Path(tempfile.mkdtemp()) / "shop"
+# 1. A small repository (any git repository works), removed when the script ends.
+scratch = tempfile.TemporaryDirectory()
+repo = Path(scratch.name) / "shop"
 repo.mkdir()
 env = {**os.environ, "GIT_AUTHOR_NAME": "Ada", "GIT_AUTHOR_EMAIL": "ada@example.com",
        "GIT_COMMITTER_NAME": "Ada", "GIT_COMMITTER_EMAIL": "ada@example.com"}
@@ -68,3 +69,5 @@ index = VectorStoreIndex(nodes, embed_model=MockEmbedding(embed_dim=8))
 engine = index.as_query_engine(llm=MockLLM(), node_postprocessors=[MemVetPostprocessor(ledger)])
 for scored in engine.query("how are orders saved?").source_nodes:
     print(scored.node.metadata["memvet_status"], "|", scored.node.text)
+
+scratch.cleanup()  # the scratch repository

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import re
 import runpy
+import tempfile
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+import pytest
 from langchain.agents import create_agent
 from langchain.tools import ToolRuntime
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
@@ -136,13 +138,15 @@ async def test_agent_runs_async(repo, ledger) -> None:
     assert system.startswith("MemVet memory") and f"] {SAVE_CLAIM}" in _block(system, "Current decisions")
 
 
-def test_the_documented_example_runs(capsys) -> None:
+def test_the_documented_example_runs(capsys, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     example = ROOT / "examples" / "langchain_agent.py"
     docs = (ROOT / "docs" / "langchain.md").read_text(encoding="utf-8")
     block = re.search(r"```python\n(.*?)```", docs, re.S)
     assert block is not None
     assert block.group(1) == example.read_text(encoding="utf-8"), "docs/langchain.md and the example differ"
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     runpy.run_path(str(example), run_name="__main__")  # in process: warnings are errors here too
+    assert not any(tmp_path.iterdir())  # its scratch repository and ledger are gone
     out = capsys.readouterr().out
     assert "## Verify before relying" in out
     assert "previously tried, rejected: the cache served stale orders after writes" in out

@@ -83,3 +83,4 @@ def test_the_example_runs_offline_and_shows_the_stale_decision(tmp_path):
         and line.endswith("): Orders are appended to a text file, one per line")
     ]
     assert len(lines) == 3
+    assert not any(tmp_path.iterdir())  # its scratch repository is gone
