@@ -31,11 +31,13 @@ once) and the naive re-parse of each decision's file, then does the same at
 ``--scale`` decisions (as many per file as it takes), where the cold check
 should follow the number of distinct changed files, not of decisions. As a
 control at the same changed files, the ``--scale`` ledger's verification
-alone (records fetched first) is timed for all its decisions and for one
-decision per anchored file, alternately on fresh ledgers in this process:
-what grows between the two grows with decisions alone. Warm recall is
-measured with the hashing embedding against a plain Chroma query of the
-same collection.
+alone (records fetched first) is timed, in turn on fresh ledgers in this
+process, for one decision per anchored file, for that and every decision
+whose symbol left its file (moved or deleted: the move search must place
+it), for every decision but those, and for all: what grows from the first
+to the third grows with decisions whose symbol is in place, from the first
+to the second with symbols to look for. Warm recall is measured with the
+hashing embedding against a plain Chroma query of the same collection.
 
 Ratios are computed from figures measured in the same run. Nothing is written
 into the repository: the ledger lives in a temporary folder.
