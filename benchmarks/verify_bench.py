@@ -343,17 +343,7 @@ def same_files(root: Path, home: Path, emb: Any, runs: int, left: set[str]) -> d
     for _ in range(runs):
         for arm in arms:
             led = _bench.open_ledger(root, home, emb, disk_cache=False, parse_workers=0)
-            everything = led.decisions()
-            first: dict[str, Any] = {}
-            for d in everything:
-                first.setdefault(d.anchors[0].path, d)
-            chosen = {
-                "one_per_file": list(first.values()),
-                "one_per_file_and_left": list(first.values())
-                + [d for d in everything if d.id in left and first[d.anchors[0].path] is not d],
-                "all_but_left": [d for d in everything if d.id not in left],
-                "all": everything,
-            }[arm]
+            chosen = _decision_set(arm, led.decisions(), left)
             snap = led.snapshot("HEAD")
             elapsed, _ = _bench.timed(lambda: led.verdicts(chosen, snap))  # the collector paused, as a check does
             times[arm].append(elapsed)
@@ -367,6 +357,21 @@ def same_files(root: Path, home: Path, emb: Any, runs: int, left: set[str]) -> d
     out["ms_per_added_in_place"] = (out["all_but_left_ms"] - ms) / max(1, sizes["all_but_left"] - base)
     out["ms_per_added_left"] = (out["one_per_file_and_left_ms"] - ms) / max(1, sizes["one_per_file_and_left"] - base)
     return out
+
+
+def _decision_set(arm: str, everything: list[Any], left: set[str]) -> list[Any]:
+    """One set of :func:`same_files`, by its name."""
+    if arm == "all":
+        return everything
+    if arm == "all_but_left":
+        return [d for d in everything if d.id not in left]
+    first: dict[str, Any] = {}
+    for d in everything:
+        first.setdefault(d.anchors[0].path, d)
+    if arm == "one_per_file":
+        return list(first.values())
+    # one_per_file_and_left: a decision that left its file may be its file's first already
+    return list(first.values()) + [d for d in everything if d.id in left and first[d.anchors[0].path] is not d]
 
 
 def _recorded_home(keep: Path | None, base: str, n: int, seed: int) -> Any:

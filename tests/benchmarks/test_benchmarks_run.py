@@ -141,7 +141,7 @@ def test_verify_bench_spread(history: RepoBuilder, tmp_path: Path) -> None:
     # and the decisions whose symbol left its file added to the one or taken from the all.
     assert "same_files" not in small
     same = big["same_files"]
-    left = sum(1 for m in big["moves"]) + big["statuses"].get("refuted", 0)
+    left = len(big["moves"]) + big["statuses"].get("refuted", 0)
     assert same["all"] == 6 and same["one_per_file"] == 2 and 1 <= same["left"] <= left
     assert same["all_but_left"] == 6 - same["left"]
     assert 2 < same["one_per_file_and_left"] <= 2 + same["left"]
