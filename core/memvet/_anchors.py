@@ -334,23 +334,28 @@ def _mib(n: int) -> str:
 
 
 def _text_problem(data: bytes, limit: int) -> str:
-    """Why a file cannot be parsed as text, or ``""``."""
+    """Why a file cannot be read as source code, or ``""``. A file that is
+    not UTF-8 is source all the same: it is read through
+    :func:`memvet._code.as_utf8` (each byte that is not UTF-8 its Latin-1
+    character), as every reader of an anchored file here does."""
     if len(data) > limit:
         return f"larger than {limit // 1024} KiB"
     if b"\x00" in data[:8192]:
         return "a binary file"
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        return f"not valid UTF-8 (byte {exc.start})"
     return ""
 
 
 def is_text(data: bytes) -> bool:
-    """True for content MemVet reads as text: no NUL byte in its first 8 KiB
-    and valid UTF-8 (the rule every anchor check applies, without its size
-    limit)."""
-    return not _text_problem(data, len(data))
+    """True for content shown as text as it is: no NUL byte in its first
+    8 KiB and valid UTF-8 (diffs and excerpts; an anchored file that is not
+    UTF-8 is still checked, see :func:`_text_problem`)."""
+    if b"\x00" in data[:8192]:
+        return False
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 @dataclass(frozen=True)
@@ -527,7 +532,8 @@ class Evidence:
                 problem = _text_problem(data, self.max_file_bytes)
                 if problem:
                     raise UnsupportedFileError(f"{path}: cannot quote from {problem}")
-                self._require_quote(spec.quote, data.decode("utf-8"), _code.language_for_path(path), path, 1)
+                self._require_quote(spec.quote, _code.as_utf8(data).decode("utf-8"), _code.language_for_path(path),
+                                    path, 1)
             return Anchor(AnchorKind.FILE, path=path, blob_id=blob, quote=spec.quote)
         if spec.kind is AnchorKind.DEPENDENCY:
             return self._resolve_dependency(spec, snap)
@@ -544,6 +550,7 @@ class Evidence:
         problem = _text_problem(data, self.max_file_bytes)
         if problem:
             raise UnsupportedFileError(f"{path}: cannot anchor a symbol in {problem}")
+        data = _code.as_utf8(data)
         blob = snap.blob_id(path)
         assert blob is not None
         table = self.cache.table(blob, language, lambda: data)
@@ -632,7 +639,7 @@ class Evidence:
             names: list[str] = [a.spec]
             text = ""
             if a.kind in (AnchorKind.SYMBOL, AnchorKind.FILE):
-                data = snap.read(a.path) or b""
+                data = _code.as_utf8(snap.read(a.path) or b"")
                 modules = _module_names(a.path)
                 names += [a.path, *modules]
                 if not _text_problem(data, self.max_file_bytes):
@@ -706,7 +713,7 @@ class Evidence:
         for a in anchors:
             if a.kind not in (AnchorKind.SYMBOL, AnchorKind.FILE) or not a.path.endswith(".py"):
                 continue
-            data = snap.read(a.path) or b""
+            data = _code.as_utf8(snap.read(a.path) or b"")
             if _text_problem(data, self.max_file_bytes):
                 continue
             source = data.decode("utf-8")
@@ -941,7 +948,7 @@ class Evidence:
             problem = _text_problem(data, self.max_file_bytes)
             if problem:
                 raise _Unparseable(problem)
-            return data
+            return _code.as_utf8(data)
 
         return load
 
@@ -1072,6 +1079,7 @@ class Evidence:
             problem = _text_problem(data, self.max_file_bytes)
             if problem:
                 return AnchorCheck(a, AnchorResult.UNVERIFIABLE, f"{a.spec}: {a.path} is now {problem}")
+            data = _code.as_utf8(data)
             text = data.decode("utf-8") if not end_line else _span_text(data, start_line, end_line)
             intact = _claims.find_quote(a.quote, text, _code.language_for_path(a.path))
             self._contains_cache.put(key, intact)

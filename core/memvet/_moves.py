@@ -424,8 +424,8 @@ class MoveSearch:
         for item in (lost[i] for i in order):
             a = item.anchor
             recorded = self.evidence.git.blob_data(a.blob_id)
-            if recorded is not None and self.evidence.unreadable(recorded):
-                recorded = None
+            if recorded is not None:
+                recorded = None if self.evidence.unreadable(recorded) else _code.as_utf8(recorded)
             # Outlined once while its parse is kept: the markers' lines now,
             # the last rules' names later.
             old = None if recorded is None else self._recorded_outline(a, recorded)
@@ -491,6 +491,7 @@ class MoveSearch:
             data = snap.read(path)
             if data is None or self.evidence.unreadable(data):
                 continue
+            data = _code.as_utf8(data)  # the text as parsed: a name written in Latin-1 matches too
             self.scanned += 1
             if is_build(data, _code.language_for_path(path) or ""):
                 builds.add(path)

@@ -237,10 +237,35 @@ def test_file_became_binary_or_too_large_is_unverifiable(repo, ledger):
     assert verdict.status is Status.NEEDS_REVALIDATION and "larger than" in verdict.reason
 
 
-def test_invalid_utf8_is_refused_at_write(repo, ledger):
-    repo.write_bytes("latin.py", "def f():\n    return 'caf\xe9'\n".encode("latin-1"))
-    with pytest.raises(memvet.UnsupportedFileError, match="not valid UTF-8"):
-        ledger.record("latin", ["latin.py::f"])
+LATIN = "# J\u00falio wrote this\ndef f():\n    return 'caf\u00e9'\n\n\ndef g():\n    return 'na\u00efve'\n"
+
+
+def test_a_latin1_source_is_anchored_and_checked_like_any_other(repo, ledger):
+    # Older Java and Python 2 sources are often Latin-1 (javaparser's
+    # VoidVisitorAdapter.java was refused here): each byte that is not UTF-8
+    # reads as its Latin-1 character.
+    repo.write_bytes("latin.py", LATIN.encode("latin-1"))
+    rec = ledger.record("f returns cafe with an accent", ["latin.py::f"])
+    assert ledger.verify(rec.id).status is Status.VERIFIED
+    repo.write("latin.py", LATIN)  # the same text in UTF-8: the same code
+    assert ledger.verify(rec.id).status is Status.VERIFIED
+    repo.write_bytes("latin.py", LATIN.replace("caf\u00e9", "caf\u00e8").encode("latin-1"))
+    verdict = ledger.verify(rec.id)
+    assert verdict.status is Status.STALE and "the body changed" in verdict.reason
+
+
+def test_a_stray_latin1_byte_reads_as_its_character(repo, ledger):
+    repo.write("mixed.py", LATIN)
+    f = ledger.record("f returns cafe", ["mixed.py::f"])
+    g = ledger.record("g returns naive", ["mixed.py::g"])
+    utf8 = LATIN.encode()
+    # The i of g written as one Latin-1 byte into the UTF-8 file: the same text.
+    repo.write_bytes("mixed.py", utf8.replace("na\u00efve".encode(), b"na\xefve"))
+    assert ledger.verify(f.id).status is Status.VERIFIED and ledger.verify(g.id).status is Status.VERIFIED
+    # Another character there is a change of g alone; f's UTF-8 text reads as it did.
+    repo.write_bytes("mixed.py", utf8.replace("na\u00efve".encode(), b"na\xeeve"))
+    assert ledger.verify(f.id).status is Status.VERIFIED
+    assert ledger.verify(g.id).status is Status.STALE
 
 
 # ------------------------------------------------------------------ dependencies

@@ -8,6 +8,7 @@ a file with a warm parser costs microseconds per line.
 
 from __future__ import annotations
 
+import codecs
 import functools
 import logging
 import posixpath
@@ -21,6 +22,7 @@ __all__ = [
     "CODE_LANGUAGES",
     "LANGUAGES",
     "UnsupportedLanguage",
+    "as_utf8",
     "language_for_path",
     "parse",
     "query",
@@ -137,6 +139,38 @@ def get_language(language: str) -> tree_sitter.Language:
     if language not in LANGUAGES:
         raise UnsupportedLanguage(f"no grammar for language {language!r}")
     return tree_sitter.Language(_grammar(language))
+
+
+def _byte_as_latin1(exc: UnicodeError) -> tuple[str, int]:
+    """Decoding error handler: each byte that is not UTF-8 is its Latin-1 character."""
+    if not isinstance(exc, UnicodeDecodeError):
+        raise exc
+    return exc.object[exc.start : exc.end].decode("latin-1"), exc.end
+
+
+codecs.register_error("memvet-latin-1", _byte_as_latin1)
+
+
+def as_utf8(data: bytes) -> bytes:
+    """The source text a parser reads, in UTF-8: ``data`` itself when it is
+    UTF-8 (ASCII included), else with each byte that is not part of a UTF-8
+    character read as its Latin-1 character.
+
+    Older Java, Python 2 and C sources are often Latin-1 (javaparser's
+    ``VoidVisitorAdapter.java`` carries its author's name, ``J\xfalio``, in
+    its licence header): their symbols are code like any other. Reading
+    byte by byte keeps every character of such a file, and a file moved
+    from Latin-1 to UTF-8 reads the same after as before, so its symbols
+    keep their hashes. A UTF-8 file with one stray byte keeps every other
+    character as it was.
+    """
+    if data.isascii():
+        return data
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data.decode("utf-8", "memvet-latin-1").encode("utf-8")
+    return data
 
 
 @functools.cache

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 import tree_sitter
 
 from memvet._code._java import anonymous_name, erase_parameter
-from memvet._code._languages import parse, query
+from memvet._code._languages import as_utf8, parse, query
 from memvet._code._literals import js_key, js_literal, js_trailing_comma, python_literal, python_trailing_comma
 from memvet._code._model import ParsedFile, Symbol, SymbolTable
 from memvet._code._parens import GROUPS, JS_GROUPS, js_redundant_parens, redundant_parens
@@ -659,6 +659,7 @@ class CodeFile(ParsedFile):
     """
 
     def __init__(self, data: bytes, language: str) -> None:
+        data = as_utf8(data)  # a Latin-1 file is parsed as the text it holds (see as_utf8)
         self._data = data
         self._tree: tree_sitter.Tree | None = parse(data, language)
         self._full: dict[str, _Entry] | None = None

@@ -29,6 +29,7 @@ def test_public_names_are_pinned():
             "Symbol",
             "SymbolTable",
             "UnsupportedLanguage",
+            "as_utf8",
             "default_workers",
             "follow",
             "hash_is_current",
@@ -147,3 +148,25 @@ def test_deep_nesting_does_not_overflow():
     assert symbol_table(data, "json").symbols == {}  # arrays name no keys
     deep = symbol_table(b'{"a":' * 3000 + b"1" + b"}" * 3000, "json").symbols
     assert len(deep) == 3000 and ".".join(["a"] * 3000) in deep  # every level, down to the innermost key
+
+
+def test_as_utf8_reads_bytes_that_are_not_utf8_as_latin1():
+    ascii_text = b"def f():\n    return 1\n"
+    assert code.as_utf8(ascii_text) is ascii_text
+    utf8 = "s = 'caf\u00e9'\n".encode()
+    assert code.as_utf8(utf8) is utf8  # already UTF-8: untouched
+    latin1 = "# J\u00falio\ns = 'caf\u00e9'\n".encode("latin-1")
+    assert code.as_utf8(latin1) == "# J\u00falio\ns = 'caf\u00e9'\n".encode()
+    # Only the bytes that are not UTF-8 are read as Latin-1: a stray byte
+    # leaves the UTF-8 characters around it as they were.
+    mixed = "a = '\u00e9'\n".encode() + b"b = '\xe9'\n"
+    assert code.as_utf8(mixed) == "a = '\u00e9'\nb = '\u00e9'\n".encode()
+    # The same text in either encoding parses to the same hash.
+    source = "def f():\n    return 'caf\u00e9'\n"
+    assert (symbol_table(source.encode("latin-1"), "python").symbols["f"].hash
+            == symbol_table(source.encode(), "python").symbols["f"].hash)
+
+
+def test_the_latin1_error_handler_is_for_decoding_only():
+    with pytest.raises(UnicodeEncodeError):
+        "caf\u00e9".encode("ascii", "memvet-latin-1")
