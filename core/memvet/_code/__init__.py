@@ -142,8 +142,9 @@ __all__ = [
 def symbol_table(data: bytes, language: str) -> SymbolTable:
     """Parse ``data`` as ``language`` and return its symbols.
 
-    Never fails on content: arbitrary or undecodable bytes parse into a tree
-    with ERROR nodes, whose symbols carry ``has_error``.
+    Never fails on content: bytes that are not UTF-8 are read as Latin-1
+    characters (see :func:`as_utf8`), and what does not parse becomes ERROR
+    nodes, whose symbols carry ``has_error``.
 
     Args:
         data: The file's bytes.
