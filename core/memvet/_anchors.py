@@ -349,7 +349,7 @@ def is_text(data: bytes) -> bool:
     """True for content shown as text as it is: no NUL byte in its first
     8 KiB and valid UTF-8 (diffs and excerpts; an anchored file that is not
     UTF-8 is still checked, see :func:`_text_problem`)."""
-    if b"\x00" in data[:8192]:
+    if _text_problem(data, len(data)):
         return False
     try:
         data.decode("utf-8")
@@ -532,8 +532,7 @@ class Evidence:
                 problem = _text_problem(data, self.max_file_bytes)
                 if problem:
                     raise UnsupportedFileError(f"{path}: cannot quote from {problem}")
-                self._require_quote(spec.quote, _code.as_utf8(data).decode("utf-8"), _code.language_for_path(path),
-                                    path, 1)
+                self._require_quote(spec.quote, _code.source_text(data), _code.language_for_path(path), path, 1)
             return Anchor(AnchorKind.FILE, path=path, blob_id=blob, quote=spec.quote)
         if spec.kind is AnchorKind.DEPENDENCY:
             return self._resolve_dependency(spec, snap)

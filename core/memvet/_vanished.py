@@ -150,7 +150,7 @@ class Became:
 def tokens(data: bytes, language: str, sym: _code.Symbol) -> list[str]:
     """The code tokens of a symbol's span, comments dropped and its own name
     masked (a rename alone changes nothing)."""
-    lines = _code.as_utf8(data).decode("utf-8").splitlines()[sym.start_line - 1 : sym.end_line]
+    lines = _code.source_text(data).splitlines()[sym.start_line - 1 : sym.end_line]
     own = set(_leaf(sym.qualname).split("(")[:1])
     return ["\x00" if t in own else t for t in _claims.code_tokens("\n".join(lines), language, drop_comments=True)]
 

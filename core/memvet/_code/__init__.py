@@ -115,7 +115,7 @@ parses are 22 ms of that and the definition query 8 ms.
 from __future__ import annotations
 
 from memvet._code._imports import imports
-from memvet._code._languages import LANGUAGES, UnsupportedLanguage, as_utf8, language_for_path
+from memvet._code._languages import LANGUAGES, UnsupportedLanguage, as_utf8, language_for_path, source_text
 from memvet._code._model import HASH_VERSION, ParsedFile, Symbol, SymbolTable, follow, hash_is_current
 from memvet._code._structured import structured_symbol_table
 from memvet._code._symbols import CodeFile
@@ -135,6 +135,7 @@ __all__ = [
     "imports",
     "language_for_path",
     "parse_file",
+    "source_text",
     "symbol_table",
 ]
 

@@ -26,6 +26,7 @@ __all__ = [
     "language_for_path",
     "parse",
     "query",
+    "source_text",
 ]
 
 logger = logging.getLogger(__name__)
@@ -169,8 +170,14 @@ def as_utf8(data: bytes) -> bytes:
     try:
         data.decode("utf-8")
     except UnicodeDecodeError:
-        return data.decode("utf-8", "memvet-latin-1").encode("utf-8")
+        return source_text(data).encode("utf-8")
     return data
+
+
+def source_text(data: bytes) -> str:
+    """The text of :func:`as_utf8` as a string, in one decoding pass (for a
+    reader that wants characters, not the parser's bytes)."""
+    return data.decode("utf-8", "memvet-latin-1")
 
 
 @functools.cache

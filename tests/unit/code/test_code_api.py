@@ -36,6 +36,7 @@ def test_public_names_are_pinned():
             "imports",
             "language_for_path",
             "parse_file",
+            "source_text",
             "symbol_table",
         ]
     )
@@ -161,6 +162,7 @@ def test_as_utf8_reads_bytes_that_are_not_utf8_as_latin1():
     # leaves the UTF-8 characters around it as they were.
     mixed = "a = '\u00e9'\n".encode() + b"b = '\xe9'\n"
     assert code.as_utf8(mixed) == "a = '\u00e9'\nb = '\u00e9'\n".encode()
+    assert code.source_text(mixed) == code.as_utf8(mixed).decode() == "a = '\u00e9'\nb = '\u00e9'\n"
     # The same text in either encoding parses to the same hash.
     source = "def f():\n    return 'caf\u00e9'\n"
     assert (symbol_table(source.encode("latin-1"), "python").symbols["f"].hash
