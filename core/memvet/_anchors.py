@@ -638,10 +638,11 @@ class Evidence:
             names: list[str] = [a.spec]
             text = ""
             if a.kind in (AnchorKind.SYMBOL, AnchorKind.FILE):
-                data = _code.as_utf8(snap.read(a.path) or b"")
+                data = snap.read(a.path) or b""
                 modules = _module_names(a.path)
                 names += [a.path, *modules]
                 if not _text_problem(data, self.max_file_bytes):
+                    data = _code.as_utf8(data)
                     if a.kind is AnchorKind.FILE:
                         text = data.decode("utf-8")
                     else:
@@ -712,9 +713,10 @@ class Evidence:
         for a in anchors:
             if a.kind not in (AnchorKind.SYMBOL, AnchorKind.FILE) or not a.path.endswith(".py"):
                 continue
-            data = _code.as_utf8(snap.read(a.path) or b"")
+            data = snap.read(a.path) or b""
             if _text_problem(data, self.max_file_bytes):
                 continue
+            data = _code.as_utf8(data)
             source = data.decode("utf-8")
             span = source
             if a.kind is AnchorKind.SYMBOL:
