@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import inspect
 import socket
+import uuid
 
 import chromadb.errors
 import httpx
@@ -365,3 +366,57 @@ def test_a_corrupt_receipt_is_skipped_with_a_warning_never_an_error(ledger, capl
     with caplog.at_level("WARNING", logger="memvet._store"):
         assert [r.decision_id for r in ledger.log()] == [rec.decision.id]
     assert "skipping a corrupt record while reading receipts: receipt r-bad" in caplog.text
+
+
+# ------------------------------------------------------------------ decoded records of a local ledger
+
+def _local_pair(repo, tmp_path):
+    ns = f"t{uuid.uuid4().hex[:12]}"
+    home = tmp_path / "ledger"
+    return [memvet.Ledger.open(repo.path, path=home, embedding=memvet.HashingEmbedder(), namespace=ns)
+            for _ in range(2)]
+
+
+def test_a_local_ledger_query_serves_records_decoded_under_the_current_generation(repo, tmp_path, caplog):
+    """A local query reads its records with it once per generation token;
+    then it asks Chroma for ids and distances, takes the records it decoded
+    and reads only the others. A write by another ledger object (another
+    process) makes it read them again; a corrupt one is skipped either way."""
+    one, two = _local_pair(repo, tmp_path)
+    good, other, bad = (one.record(claim).decision for claim in (
+        "prices are integers in cents", "totals are rounded half even", "taxes are per line"))
+    vec = one.embedder.embed_query("prices totals taxes")
+    assert len(one.store.query(vec, 1)) == 1                                   # decodes one
+    assert {d.id for d, _ in one.store.query(vec, 5)} == {good.id, other.id, bad.id}   # reads two more
+    # Spoil one stored record behind the ledger's back (no write, no new token).
+    one.store.decisions.update(ids=[bad.id], metadatas=[{"lifecycle": "nonsense"}])
+    assert {d.id for d, _ in one.store.query(vec, 5)} == {good.id, other.id, bad.id}   # decoded before: served
+    two.reject(good.id, reason="cents overflow on refunds")                  # another writer
+    expected = {(good.id, Lifecycle.REJECTED), (other.id, Lifecycle.ACTIVE)}
+    warning = f"skipping a corrupt record while querying the ledger: decision {bad.id}"
+    for _ in range(2):  # read with the query, then by the `get` of records not decoded
+        caplog.clear()
+        with caplog.at_level("WARNING", logger="memvet._store"):
+            assert {(d.id, d.lifecycle) for d, _ in one.store.query(vec, 5)} == expected
+        assert warning in caplog.text
+
+
+def test_a_write_is_seen_by_the_next_query_of_the_same_act(repo, tmp_path):
+    one, _ = _local_pair(repo, tmp_path)
+    rec = one.record("prices are integers in cents").decision
+    vec = one.embedder.embed_query("prices")
+    with one.store.writing():
+        assert one.store.query(vec, 1)[0][0].lifecycle is Lifecycle.ACTIVE
+        one.store.replace_decision(rec.evolve(lifecycle=Lifecycle.REJECTED, reason="overflow"))
+        assert one.store.query(vec, 1)[0][0].lifecycle is Lifecycle.REJECTED
+    assert one.recall("prices", k=1).items[0].status is memvet.Status.REJECTED
+
+
+def test_a_server_ledger_reads_every_record_with_its_query(ledger):
+    """No generation token tells a server's reader about other writers, so
+    nothing decoded is kept: a change made behind the ledger's back shows."""
+    rec = ledger.record("prices are integers in cents").decision
+    vec = ledger.embedder.embed_query("prices")
+    assert ledger.store.query(vec, 1)[0][0].claim == rec.claim
+    ledger.store.decisions.update(ids=[rec.id], documents=["prices are floats"], embeddings=[vec])
+    assert ledger.store.query(vec, 1)[0][0].claim == "prices are floats"
