@@ -142,7 +142,10 @@ def cold_sample(root: Path, repo: GitRepo, base: str, head: str, n_decisions: in
 def recall_vs_plain(led: Any, queries: list[str], k: int, repeat: int) -> dict[str, float]:
     """Median ms of warm ``Ledger.recall`` (verification included) and of a
     plain Chroma query of the same collection, interleaved query by query;
-    then both again with the query vectors precomputed."""
+    then both again with the query vectors precomputed; then the recall
+    again as the first one after a write (the decoded records forgotten, as
+    a new generation token does: the query reads them with it), against
+    the plain query once more."""
     for q in queries:  # warm-up: model loaded, symbol tables cached
         led.recall(q, k=k, at="HEAD")
         led.store.decisions.query(query_embeddings=[led.embedder.embed_query(q)], n_results=k)
@@ -151,6 +154,17 @@ def recall_vs_plain(led: Any, queries: list[str], k: int, repeat: int) -> dict[s
         for q in queries:
             recall_t.append(_bench.timed(lambda: led.recall(q, k=k, at="HEAD"))[0])
             plain_t.append(_bench.timed(lambda: led.store.decisions.query(
+                query_embeddings=[led.embedder.embed_query(q)], n_results=k))[0])
+    first_t, first_plain_t = [], []
+
+    def first_recall(q: str) -> None:
+        led.store._forget_records()
+        led.recall(q, k=k, at="HEAD")
+
+    for _ in range(repeat):
+        for q in queries:
+            first_t.append(_bench.timed(lambda: first_recall(q))[0])
+            first_plain_t.append(_bench.timed(lambda: led.store.decisions.query(
                 query_embeddings=[led.embedder.embed_query(q)], n_results=k))[0])
     inner = led.embedder
     led.embedder = _bench.MemoEmbedder(inner)
@@ -168,7 +182,9 @@ def recall_vs_plain(led: Any, queries: list[str], k: int, repeat: int) -> dict[s
         led.embedder = inner
     return {"recall_warm": _bench.ms(_bench.median(recall_t)), "plain_query": _bench.ms(_bench.median(plain_t)),
             "recall_warm_no_embed": _bench.ms(_bench.median(recall_ne)),
-            "plain_query_no_embed": _bench.ms(_bench.median(plain_ne))}
+            "plain_query_no_embed": _bench.ms(_bench.median(plain_ne)),
+            "recall_first_after_write": _bench.ms(_bench.median(first_t)),
+            "plain_query_beside_first": _bench.ms(_bench.median(first_plain_t))}
 
 
 def measure(repo_path: str, jump: int, n_decisions: int, embedding: str, repeat: int, k: int,
@@ -263,10 +279,13 @@ def measure(repo_path: str, jump: int, n_decisions: int, embedding: str, repeat:
             "plain_query": plain_ms,
             "recall_warm_no_embed": recall_ne_ms,
             "plain_query_no_embed": plain_ne_ms,
+            "recall_first_after_write": recall["recall_first_after_write"],
+            "plain_query_beside_first": recall["plain_query_beside_first"],
         },
         "ratios": {
             "recall_vs_plain": recall_ms / plain_ms,
             "recall_vs_plain_no_embed": recall_ne_ms / plain_ne_ms,
+            "first_recall_vs_plain": recall["recall_first_after_write"] / recall["plain_query_beside_first"],
             "naive_vs_cold_verify": naive_ms / cold_verify_ms,
             "cold_verify_vs_parse_floor": cold_verify_ms / floor_ms if floor_ms else 0.0,
             "naive_vs_warm_verify": naive_ms / warm_verify_ms,
@@ -455,7 +474,9 @@ def spread_run(root: Path, repo: GitRepo, base: str, head: str, n: int, seed: in
     if timings is not None:
         out["recall"] = {**timings, "k": recall[0] if recall else 0,
                          "recall_vs_plain": timings["recall_warm"] / timings["plain_query"],
-                         "recall_vs_plain_no_embed": timings["recall_warm_no_embed"] / timings["plain_query_no_embed"]}
+                         "recall_vs_plain_no_embed": timings["recall_warm_no_embed"] / timings["plain_query_no_embed"],
+                         "first_recall_vs_plain": (timings["recall_first_after_write"]
+                                                   / timings["plain_query_beside_first"])}
     return out
 
 
@@ -533,6 +554,9 @@ def render_spread(r: dict[str, Any]) -> str:
         ("plain Chroma query, query vector precomputed", rec["plain_query_no_embed"]),
         ("warm recall / plain query", rec["recall_vs_plain"]),
         ("warm recall / plain query (no embedding)", rec["recall_vs_plain_no_embed"]),
+        ("first recall after a write (records read with the query)", rec["recall_first_after_write"]),
+        ("plain Chroma query, timed beside it", rec["plain_query_beside_first"]),
+        ("first recall after a write / plain query", rec["first_recall_vs_plain"]),
     ]))
     t = r["targets"]
     lines = [f"cold check <= 2x parse floor: {t['cold_le_2x_floor']} (with parse helpers: "
@@ -588,10 +612,13 @@ def render(r: dict[str, Any]) -> str:
         (f"plain Chroma query k={r['k']} (same store)", t["plain_query"], ""),
         ("warm recall, query vector precomputed", t["recall_warm_no_embed"], ""),
         ("plain Chroma query, query vector precomputed", t["plain_query_no_embed"], ""),
+        ("first recall after a write (records read with the query)", t["recall_first_after_write"], ""),
+        ("plain Chroma query, timed beside it", t["plain_query_beside_first"], ""),
     ]
     ratios = [
         ("warm recall / plain query", x["recall_vs_plain"], "target <= 1.2"),
         ("warm recall / plain query (no embedding)", x["recall_vs_plain_no_embed"], ""),
+        ("first recall after a write / plain query", x["first_recall_vs_plain"], ""),
         ("naive / cold verification", x["naive_vs_cold_verify"], ""),
         ("cold verification / parse floor", x["cold_verify_vs_parse_floor"], ""),
         ("naive / warm verification", x["naive_vs_warm_verify"], "target >= 20"),

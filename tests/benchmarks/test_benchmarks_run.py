@@ -113,7 +113,8 @@ def test_verify_bench(history: RepoBuilder) -> None:
     assert r["benchmark"] == "verify_bench"
     assert r["decisions"] == 4
     assert sum(r["statuses_at_head"].values()) == 4
-    assert set(r["timings_ms"]) >= {"cold_check", "warm_check", "naive_reparse", "recall_warm", "plain_query"}
+    assert set(r["timings_ms"]) >= {"cold_check", "warm_check", "naive_reparse", "recall_warm", "plain_query",
+                                    "recall_first_after_write", "plain_query_beside_first"}
     assert all(v > 0 for v in r["timings_ms"].values())
     assert all(v > 0 for v in r["ratios"].values())
     assert r["naive_agreement"] == "4/4"
@@ -137,6 +138,7 @@ def test_verify_bench_spread(history: RepoBuilder, tmp_path: Path) -> None:
         assert row["cold_check_ms"] > 0 and row["parse_floor_ms"] > 0 and row["naive_ms"] > 0
         assert row["files_changed"] >= 1
     assert small["recall"]["recall_warm"] > 0 and small["recall"]["plain_query"] > 0
+    assert small["recall"]["recall_first_after_write"] > 0 and small["recall"]["first_recall_vs_plain"] > 0
     # The control at the same files: all 6 decisions, one per anchored file,
     # and the decisions whose symbol left its file added to the one or taken from the all.
     assert "same_files" not in small
