@@ -279,6 +279,44 @@ def test_drift_oracle(tmp_path: Path) -> None:
     assert r["summary"]["refused_memvet"] == 0 and r["summary"]["accuracy_memvet"] == 1.0
 
 
+def test_drift_oracle_merge_is_scored_as_restructured(tmp_path: Path) -> None:
+    """A method merged into another is neither moved nor deleted: it is
+    right when flagged, and counts in none of the issue's categories."""
+    b = RepoBuilder(tmp_path / "merge-demo")
+    path = "src/main/java/org/demo/Auth.java"
+    b.write(path, "package org.demo;\n\npublic class Auth {\n"
+                  "    public String authenticate(String route) {\n        return route.trim();\n    }\n\n"
+                  "    public String authenticateProxy(String proxy) {\n        return proxy.toLowerCase();\n    }\n}\n",
+            dedent=False)
+    c0 = b.commit("two methods")
+    b.write(path, "package org.demo;\n\npublic class Auth {\n"
+                  "    public String authenticate(String route, boolean proxy) {\n"
+                  "        return proxy ? route.toLowerCase() : route.trim();\n    }\n}\n", dedent=False)
+    c1 = b.commit("one method for both")
+    key = "src/main/java/org.demo.Auth#"
+    oracle = {
+        "repositoryName": "merge-demo", "startCommitId": c1, "filePath": path,
+        "functionKey": key + "authenticate(String, boolean)",
+        "expectedChanges": [
+            _change("method merge", c0, c1, path, key + "authenticateProxy(String)", path,
+                    key + "authenticate(String, boolean)"),
+            _change("method merge", c0, c1, path, key + "authenticate(String)", path,
+                    key + "authenticate(String, boolean)"),
+        ],
+    }
+    folder = tmp_path / "oracle"
+    folder.mkdir()
+    (folder / "merge-demo-Auth-authenticate.json").write_text(json.dumps(oracle))
+    r = _run("drift.py", "--repo", str(b.path), "--oracle", str(folder))
+    [case] = [c for c in r["cases"] if c["truth"]]
+    assert (case["qualname"], case["truth"]) == ("Auth.authenticateProxy(String)", "restructured")
+    assert case["memvet"] in {"changed", "moved", "deleted"}
+    s = r["summary"]
+    assert s["restructured_cases"] == 1 and s["restructured_flagged_memvet"] == 1
+    assert s["unrelated_edit_cases"] == s["move_cases"] == s["deletion_cases"] == s["body_change_cases"] == 0
+    assert s["accuracy_memvet"] == 1.0
+
+
 def test_drift_oracle_for_another_repository_is_an_error(tmp_path: Path) -> None:
     b = RepoBuilder(tmp_path / "no-oracle")
     b.write("README.md", "# demo\n")
