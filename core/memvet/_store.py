@@ -186,7 +186,8 @@ def _readable(rows: Iterable[tuple[Any, ...]], decode: Callable[..., _T], action
     return out
 
 
-#: Decoded decisions a local store keeps for its queries (a few KB each).
+#: Decoded decisions a local store keeps for its queries (about 1.1 KB each
+#: with one anchor, measured on sqlalchemy decisions: 4.5 MB in all).
 RECORD_CACHE = 4096
 
 #: In server mode an unfinished intent younger than this may belong to a
