@@ -286,7 +286,8 @@ def test_drift_oracle_merge_is_scored_as_restructured(tmp_path: Path) -> None:
     path = "src/main/java/org/demo/Auth.java"
     b.write(path, "package org.demo;\n\npublic class Auth {\n"
                   "    public String authenticate(String route) {\n        return route.trim();\n    }\n\n"
-                  "    public String authenticateProxy(String proxy) {\n        return proxy.toLowerCase();\n    }\n}\n",
+                  "    public String authenticateProxy(String proxy) {\n"
+                  "        return proxy.toLowerCase();\n    }\n}\n",
             dedent=False)
     c0 = b.commit("two methods")
     b.write(path, "package org.demo;\n\npublic class Auth {\n"
