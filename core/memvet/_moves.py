@@ -63,6 +63,7 @@ import ahocorasick_rs
 
 from memvet import _code, _vanished
 from memvet._cache import LRU
+from memvet._code._java import split_signature
 from memvet._errors import UnknownRevisionError
 from memvet._git import Change, Snapshot
 from memvet._model import Anchor, AnchorCheck, AnchorResult
@@ -536,6 +537,36 @@ class MoveSearch:
     # ------------------------------------------------------------------ verdicts
 
     def _resolve(self, w: _Wanted, snap: Snapshot) -> AnchorCheck:
+        return self._new_signature(w, self._place(w, snap), snap)
+
+    def _new_signature(self, w: _Wanted, check: AnchorCheck, snap: Snapshot) -> AnchorCheck:
+        """A "move" to the same name in the same scope of the same file is
+        the symbol itself with a new signature, and reads as its own file's
+        follow does (:func:`memvet._code.follow`): changed. The move search reaches it when that follow
+        could not choose, as when several overloads of a visitor changed
+        their parameter types in one commit (pmd's
+        ``visit(ASTInterfaceDeclaration,Object)`` became
+        ``visit(ASTClassOrInterfaceDeclaration,Object)``): the truth is a
+        changed method, not a moved one."""
+        a = w.lost.anchor
+        if check.result is not AnchorResult.MOVED or check.new_path != a.path or check.new_name in ("", a.name):
+            return check
+        was, now = split_signature(a.name), split_signature(check.new_name)
+        if was is None or now is None or was[0] != now[0]:
+            return check
+        sym = self.evidence.symbol_at(a.path, a.language, check.new_name, snap)
+        if sym is None:  # the new signature was found in the commit it came in and went since
+            return check
+        # The declaration is hashed with its parameters: never the same hash.
+        return AnchorCheck(
+            a, AnchorResult.CHANGED,
+            f"{a.spec}: the body changed since {w.lost.recorded_commit[:8]} "
+            f"(now {sym.qualname}, lines {sym.start_line}-{sym.end_line})",
+            line=sym.start_line,
+        )
+
+    def _place(self, w: _Wanted, snap: Snapshot) -> AnchorCheck:
+        """Where a missing symbol went (``MOVED``), or ``MISSING``."""
         item = w.lost
         a = item.anchor
         for path in w.same_name:

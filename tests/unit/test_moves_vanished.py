@@ -516,3 +516,88 @@ def test_the_lines_naming_a_word_are_found_once_each():
 ])
 def test_a_call_is_a_whole_word_then_a_parenthesis(data, found):
     assert _words.occurrences(data, [b"run"], call=True) == found
+
+
+# ------------------------------------------------------------------ a new signature found by the move search
+
+# pmd 1d8de6b34e: two overloads of a visitor's ``visit`` took new node types in
+# one commit, so its own file's follow cannot choose (two gone, two new of
+# the same arity); the move search places it, in the same class.
+VISITOR = "src/main/java/org/demo/rules/AssertsRule.java"
+VISITOR_V1 = """\
+package org.demo.rules;
+
+public class AssertsRule {
+    public Object visit(ASTInterfaceDeclaration node, Object data) {
+        if (node.isNested()) {
+            return data;
+        }
+        return super.visit(node, data);
+    }
+
+    public Object visit(ASTMethodDeclaration method, Object data) {
+        if (method.isAbstract() || method.isNative()) {
+            return data;
+        }
+        return countAsserts(method, data);
+    }
+
+    public Object visit(ASTStatement statement, Object data) {
+        return statement.isAssert() ? record(statement, data) : data;
+    }
+}
+"""
+
+
+def _visitor_retyped(repo, ledger, body: str):
+    repo.write(VISITOR, VISITOR_V1)
+    repo.commit("rule")
+    rec = ledger.record("interfaces are skipped when nested",
+                        [f"{VISITOR}::AssertsRule.visit(ASTInterfaceDeclaration, Object)"])
+    retyped = (VISITOR_V1.replace("visit(ASTInterfaceDeclaration node", "visit(ASTClassOrInterfaceDeclaration node")
+               .replace("visit(ASTMethodDeclaration method", "visit(ASTMethodOrConstructor method"))
+    repo.write(VISITOR, retyped.replace("        if (node.isNested()) {\n", body))
+    repo.commit("visit the new node types")
+    return ledger.verify(rec.id, at="HEAD")
+
+
+def test_a_new_signature_the_move_search_places_in_its_own_class_reads_changed(repo, ledger):
+    verdict = _visitor_retyped(repo, ledger, "        if (node.isNested() || node.isInterface()) {\n")
+    assert verdict.status is Status.STALE, verdict.reason
+    assert "(now AssertsRule.visit(ASTClassOrInterfaceDeclaration,Object), lines 4-9)" in verdict.reason
+    assert "moved" not in verdict.reason
+
+
+def test_a_same_name_found_in_another_class_still_reads_moved(repo, ledger):
+    """The control: only the same scope makes a new signature; the same
+    method under a renamed class is a move."""
+    repo.write(VISITOR, VISITOR_V1)
+    repo.commit("rule")
+    rec = ledger.record("interfaces are skipped when nested",
+                        [f"{VISITOR}::AssertsRule.visit(ASTInterfaceDeclaration, Object)"])
+    repo.write(VISITOR, VISITOR_V1.replace("class AssertsRule", "class AssertionsRule"))
+    repo.commit("rename the rule")
+    check = _moved(ledger.verify(rec.id, at="HEAD"))
+    assert check.new_name == "AssertionsRule.visit(ASTInterfaceDeclaration,Object)"
+
+
+def test_a_new_signature_gone_again_by_the_target_stays_a_move_in_its_commit(repo, ledger):
+    """The last rule places the symbol in the commit it went in; when that
+    new signature is itself gone at the target, the move is all there is to say."""
+    repo.write(VISITOR, VISITOR_V1)
+    repo.commit("rule")
+    rec = ledger.record("interfaces are skipped when nested",
+                        [f"{VISITOR}::AssertsRule.visit(ASTInterfaceDeclaration, Object)"])
+    retyped = (VISITOR_V1.replace("visit(ASTInterfaceDeclaration node", "visit(ASTClassOrInterfaceDeclaration node")
+               .replace("visit(ASTMethodDeclaration method", "visit(ASTMethodOrConstructor method"))
+    repo.write(VISITOR, retyped)
+    retyped_at = repo.commit("visit the new node types")
+    repo.write(VISITOR, retyped.replace(
+        "    public Object visit(ASTClassOrInterfaceDeclaration node, Object data) {\n"
+        "        if (node.isNested()) {\n            return data;\n        }\n"
+        "        return super.visit(node, data);\n",
+        "    public Object enter(Scope scope) {\n        scope.push(this);\n        return scope.top();\n"))
+    repo.commit("scopes instead")
+    check = _moved(ledger.verify(rec.id, at="HEAD"))
+    assert check.new_name == "AssertsRule.visit(ASTClassOrInterfaceDeclaration,Object)"
+    assert f"in commit {retyped_at[:8]}" in check.detail
