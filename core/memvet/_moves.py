@@ -549,8 +549,9 @@ class MoveSearch:
         ``visit(ASTClassOrInterfaceDeclaration,Object)``): the truth is a
         changed method, not a moved one."""
         a = w.lost.anchor
-        if check.result is not AnchorResult.MOVED or check.new_path != a.path or check.new_name in ("", a.name):
-            return check
+        if (a.language != "java" or check.result is not AnchorResult.MOVED or check.new_path != a.path
+                or check.new_name in ("", a.name)):
+            return check  # only Java names carry a signature (a Markdown heading may end in parentheses)
         was, now = split_signature(a.name), split_signature(check.new_name)
         if was is None or now is None or was[0] != now[0]:
             return check

@@ -601,3 +601,16 @@ def test_a_new_signature_gone_again_by_the_target_stays_a_move_in_its_commit(rep
     check = _moved(ledger.verify(rec.id, at="HEAD"))
     assert check.new_name == "AssertsRule.visit(ASTClassOrInterfaceDeclaration,Object)"
     assert f"in commit {retyped_at[:8]}" in check.detail
+
+
+def test_a_markdown_heading_renamed_in_its_parentheses_stays_a_move(repo, ledger):
+    """Only Java names carry a signature: a section whose heading ends in
+    parentheses and was renamed there moved, it did not change."""
+    doc = "# Decision\n\n## Rollout (draft)\n\nShip behind the flag for a week, then remove the flag.\n"
+    repo.write("docs/adr.md", doc)
+    repo.commit("adr")
+    rec = ledger.record("rollout goes behind the flag", ["docs/adr.md::Decision.Rollout (draft)"])
+    repo.write("docs/adr.md", doc.replace("(draft)", "(final)"))
+    repo.commit("final")
+    check = _moved(ledger.verify(rec.id, at="HEAD"))
+    assert check.new_name == "Decision.Rollout (final)"
