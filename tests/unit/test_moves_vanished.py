@@ -549,20 +549,23 @@ public class AssertsRule {
 """
 
 
-def _visitor_retyped(repo, ledger, body: str):
+RETYPED = (VISITOR_V1.replace("visit(ASTInterfaceDeclaration node", "visit(ASTClassOrInterfaceDeclaration node")
+           .replace("visit(ASTMethodDeclaration method", "visit(ASTMethodOrConstructor method"))
+
+
+def _visitor_rule(repo, ledger) -> str:
+    """The rule committed, a decision on its interface visit; its id."""
     repo.write(VISITOR, VISITOR_V1)
     repo.commit("rule")
-    rec = ledger.record("interfaces are skipped when nested",
-                        [f"{VISITOR}::AssertsRule.visit(ASTInterfaceDeclaration, Object)"])
-    retyped = (VISITOR_V1.replace("visit(ASTInterfaceDeclaration node", "visit(ASTClassOrInterfaceDeclaration node")
-               .replace("visit(ASTMethodDeclaration method", "visit(ASTMethodOrConstructor method"))
-    repo.write(VISITOR, retyped.replace("        if (node.isNested()) {\n", body))
-    repo.commit("visit the new node types")
-    return ledger.verify(rec.id, at="HEAD")
+    return ledger.record("interfaces are skipped when nested",
+                         [f"{VISITOR}::AssertsRule.visit(ASTInterfaceDeclaration, Object)"]).id
 
 
 def test_a_new_signature_the_move_search_places_in_its_own_class_reads_changed(repo, ledger):
-    verdict = _visitor_retyped(repo, ledger, "        if (node.isNested() || node.isInterface()) {\n")
+    rec = _visitor_rule(repo, ledger)
+    repo.write(VISITOR, RETYPED.replace("node.isNested()", "node.isNested() || node.isInterface()"))
+    repo.commit("visit the new node types")
+    verdict = ledger.verify(rec, at="HEAD")
     assert verdict.status is Status.STALE, verdict.reason
     assert "(now AssertsRule.visit(ASTClassOrInterfaceDeclaration,Object), lines 4-9)" in verdict.reason
     assert "moved" not in verdict.reason
@@ -571,34 +574,25 @@ def test_a_new_signature_the_move_search_places_in_its_own_class_reads_changed(r
 def test_a_same_name_found_in_another_class_still_reads_moved(repo, ledger):
     """The control: only the same scope makes a new signature; the same
     method under a renamed class is a move."""
-    repo.write(VISITOR, VISITOR_V1)
-    repo.commit("rule")
-    rec = ledger.record("interfaces are skipped when nested",
-                        [f"{VISITOR}::AssertsRule.visit(ASTInterfaceDeclaration, Object)"])
+    rec = _visitor_rule(repo, ledger)
     repo.write(VISITOR, VISITOR_V1.replace("class AssertsRule", "class AssertionsRule"))
     repo.commit("rename the rule")
-    check = _moved(ledger.verify(rec.id, at="HEAD"))
+    check = _moved(ledger.verify(rec, at="HEAD"))
     assert check.new_name == "AssertionsRule.visit(ASTInterfaceDeclaration,Object)"
 
 
 def test_a_new_signature_gone_again_by_the_target_stays_a_move_in_its_commit(repo, ledger):
     """The last rule places the symbol in the commit it went in; when that
     new signature is itself gone at the target, the move is all there is to say."""
-    repo.write(VISITOR, VISITOR_V1)
-    repo.commit("rule")
-    rec = ledger.record("interfaces are skipped when nested",
-                        [f"{VISITOR}::AssertsRule.visit(ASTInterfaceDeclaration, Object)"])
-    retyped = (VISITOR_V1.replace("visit(ASTInterfaceDeclaration node", "visit(ASTClassOrInterfaceDeclaration node")
-               .replace("visit(ASTMethodDeclaration method", "visit(ASTMethodOrConstructor method"))
-    repo.write(VISITOR, retyped)
+    rec = _visitor_rule(repo, ledger)
+    repo.write(VISITOR, RETYPED)
     retyped_at = repo.commit("visit the new node types")
-    repo.write(VISITOR, retyped.replace(
-        "    public Object visit(ASTClassOrInterfaceDeclaration node, Object data) {\n"
-        "        if (node.isNested()) {\n            return data;\n        }\n"
-        "        return super.visit(node, data);\n",
-        "    public Object enter(Scope scope) {\n        scope.push(this);\n        return scope.top();\n"))
+    interface_visit = RETYPED[RETYPED.index("    public Object visit(ASTClassOrInterfaceDeclaration"):
+                              RETYPED.index("    public Object visit(ASTMethodOrConstructor")]
+    repo.write(VISITOR, RETYPED.replace(interface_visit, "    public Object enter(Scope scope) {\n"
+                                        "        scope.push(this);\n        return scope.top();\n    }\n\n"))
     repo.commit("scopes instead")
-    check = _moved(ledger.verify(rec.id, at="HEAD"))
+    check = _moved(ledger.verify(rec, at="HEAD"))
     assert check.new_name == "AssertsRule.visit(ASTClassOrInterfaceDeclaration,Object)"
     assert f"in commit {retyped_at[:8]}" in check.detail
 
