@@ -34,7 +34,7 @@ from memvet._errors import (
 )
 from memvet._git import GitRepo, Snapshot
 from memvet._model import Anchor, AnchorCheck, AnchorKind, AnchorResult
-from memvet._moves import GENERATED, Lost, MoveSearch, may_define
+from memvet._moves import GENERATED, Lost, MoveSearch, body_changed, may_define
 
 __all__ = [
     "QUOTE_INTACT",
@@ -1034,13 +1034,7 @@ class Evidence:
                     return AnchorCheck(a, AnchorResult.HOLDS, f"{a.spec}: body unchanged", line=sym.start_line)
                 if a.quote:
                     return self._quote_check(a, snap, sym.start_line, sym.end_line)
-                now = "now lines" if sym.qualname == a.name else f"now {sym.qualname}, lines"
-                return AnchorCheck(
-                    a, AnchorResult.CHANGED,
-                    f"{a.spec}: the body changed since {recorded_commit[:8]} "
-                    f"({now} {sym.start_line}-{sym.end_line})",
-                    line=sym.start_line,
-                )
+                return body_changed(a, recorded_commit, sym)
             if has_errors:
                 return AnchorCheck(
                     a, AnchorResult.UNVERIFIABLE,

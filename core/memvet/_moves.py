@@ -95,8 +95,8 @@ class Evidence(Protocol):
 
 
 __all__ = [
-    "COPIES", "GENERATED", "RENAMED_SIMILARITY", "Lost", "MoveSearch", "compatible_kinds", "is_copy",
-    "segments",
+    "COPIES", "GENERATED", "RENAMED_SIMILARITY", "Lost", "MoveSearch", "body_changed", "compatible_kinds",
+    "is_copy", "segments",
 ]
 
 log = logging.getLogger(__name__)
@@ -559,12 +559,7 @@ class MoveSearch:
         if sym is None:  # the new signature was found in the commit it came in and went since
             return check
         # The declaration is hashed with its parameters: never the same hash.
-        return AnchorCheck(
-            a, AnchorResult.CHANGED,
-            f"{a.spec}: the body changed since {w.lost.recorded_commit[:8]} "
-            f"(now {sym.qualname}, lines {sym.start_line}-{sym.end_line})",
-            line=sym.start_line,
-        )
+        return body_changed(a, w.lost.recorded_commit, sym)
 
     def _place(self, w: _Wanted, snap: Snapshot) -> AnchorCheck:
         """Where a missing symbol went (``MOVED``), or ``MISSING``."""
@@ -741,6 +736,18 @@ class MoveSearch:
             f"(renamed; its body changed, {ratio:.0%} of its code alike)",
             new_path=path, new_name=sym.qualname, line=sym.start_line,
         )
+
+
+def body_changed(a: Anchor, recorded_commit: str, sym: _code.Symbol) -> AnchorCheck:
+    """``CHANGED`` for ``a``, whose symbol is now ``sym`` (under its recorded
+    name, or a new signature of it): one wording for the check of its own
+    file and for the move search."""
+    now = "now lines" if sym.qualname == a.name else f"now {sym.qualname}, lines"
+    return AnchorCheck(
+        a, AnchorResult.CHANGED,
+        f"{a.spec}: the body changed since {recorded_commit[:8]} ({now} {sym.start_line}-{sym.end_line})",
+        line=sym.start_line,
+    )
 
 
 def _renamed_parent(old: _code.SymbolTable, new: _code.SymbolTable, parent: str) -> str | None:
