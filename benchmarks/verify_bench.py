@@ -55,6 +55,7 @@ takes about 18 minutes; the recording time is then reported as 0).
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
 import random
 import sys
@@ -349,14 +350,20 @@ def fresh_check(root: Path, home: Path, emb: Any, runs: int, parse_workers: int 
 
 def same_files(root: Path, home: Path, emb: Any, runs: int, left: set[str]) -> dict[str, Any]:
     """Decisions per file at the same changed files, taken apart: the cold
-    verification (records fetched first, untimed) of four sets of the
-    ledger's decisions, each on fresh ledgers, in turn: one per anchored
-    file; that and every decision whose symbol left its file (``left``: a
-    move or a deletion, which the move search must place); every decision
-    but those; every decision. Between the first and the third, what grows
-    is decisions on symbols still in place; between the first and the
-    second, symbols to look for."""
-    arms = ("one_per_file", "one_per_file_and_left", "all_but_left", "all")
+    verification (records fetched first, untimed) of sets of the ledger's
+    decisions, each on fresh ledgers, in turn: one per anchored file; that
+    and every decision whose symbol left its file (``left``: a move or a
+    deletion, which the move search must place); every decision but those;
+    every decision. Between the first and the third, what grows is decisions
+    on symbols still in place; between the first and the second, symbols to
+    look for.
+
+    The decisions in place are also added a quarter at a time
+    (``in_place_steps``: one per file, without those that left; then a
+    quarter, half, three quarters and all of the rest, in one fixed random
+    order): a cost that follows the files levels off once each file is
+    walked whole, one that follows the decisions does not."""
+    arms = ("one_per_file", "one_per_file_and_left", "all_but_left", "all", *_STEPS)
     times: dict[str, list[float]] = {arm: [] for arm in arms}
     sizes: dict[str, int] = {}
     for _ in range(runs):
@@ -375,11 +382,29 @@ def same_files(root: Path, home: Path, emb: Any, runs: int, left: set[str]) -> d
     base, ms = sizes["one_per_file"], out["one_per_file_ms"]
     out["ms_per_added_in_place"] = (out["all_but_left_ms"] - ms) / max(1, sizes["all_but_left"] - base)
     out["ms_per_added_left"] = (out["one_per_file_and_left_ms"] - ms) / max(1, sizes["one_per_file_and_left"] - base)
+    steps = [{"decisions": sizes[arm], "ms": out[f"{arm}_ms"]} for arm in _STEPS]
+    out["in_place_steps"] = steps
+    for a, b in itertools.pairwise(steps):  # what each decision of a step added (noisy when few)
+        b["ms_per_added"] = (b["ms"] - a["ms"]) / max(1, b["decisions"] - a["decisions"])
     return out
+
+
+# The decisions in place, a quarter at a time (see same_files): the fraction of
+# the in-place decisions beyond one per file that each set adds.
+_STEPS = ("in_place_0", "in_place_25", "in_place_50", "in_place_75", "in_place_100")
 
 
 def _decision_set(arm: str, everything: list[Any], left: set[str]) -> list[Any]:
     """One set of :func:`same_files`, by its name."""
+    if arm.startswith("in_place_"):
+        first_in_place: dict[str, Any] = {}
+        for d in everything:
+            if d.id not in left:
+                first_in_place.setdefault(d.anchors[0].path, d)
+        chosen = {d.id for d in first_in_place.values()}
+        rest = [d for d in everything if d.id not in left and d.id not in chosen]
+        random.Random(0).shuffle(rest)
+        return list(first_in_place.values()) + rest[: len(rest) * int(arm.rsplit("_", 1)[1]) // 100]
     if arm == "all":
         return everything
     if arm == "all_but_left":
@@ -586,6 +611,10 @@ def render_spread(r: dict[str, Any]) -> str:
                 f"{grew('all_but_left')}; one per file and those: {grew('one_per_file_and_left')}; "
                 f"each added decision in place {_bench.fmt(same['ms_per_added_in_place'])} ms, "
                 f"each added symbol to look for {_bench.fmt(same['ms_per_added_left'])} ms")
+            lines.append("the decisions in place a quarter at a time: " + "; ".join(
+                f"{step['decisions']} decisions {_bench.fmt(step['ms'])} ms"
+                + (f" ({_bench.fmt(step['ms_per_added'])} ms per added one)" if "ms_per_added" in step else "")
+                for step in same["in_place_steps"]))
     parts.append("\n".join(lines))
     parts.append(f"command: {r['command']}")
     return "\n\n".join(parts)

@@ -148,6 +148,12 @@ def test_verify_bench_spread(history: RepoBuilder, tmp_path: Path) -> None:
     assert same["all_but_left"] == 6 - same["left"]
     assert 2 < same["one_per_file_and_left"] <= 2 + same["left"]
     assert all(same[f"{arm}_ms"] > 0 for arm in ("one_per_file", "one_per_file_and_left", "all_but_left", "all"))
+    # The decisions in place a quarter at a time: one per file, up to every one.
+    steps = same["in_place_steps"]
+    assert len(steps) == 5 and steps[-1]["decisions"] == same["all_but_left"]
+    assert steps[0]["decisions"] <= 2 and "ms_per_added" not in steps[0]
+    assert [s["decisions"] for s in steps] == sorted(s["decisions"] for s in steps)
+    assert all(s["ms"] > 0 for s in steps) and all("ms_per_added" in s for s in steps[1:])
     assert set(r["targets"]) >= {"cold_le_2x_floor", "naive_ge_3x_cold", "recall_le_1.2x_plain", "cold_ratio"}
     assert small["record_ms_total"] > 0 and len(list(keep.iterdir())) == 2  # both ledgers kept
     again = _run("verify_bench.py", "--repo", str(history.path), "--jump", "2", "--spread", "--decisions", "3",
