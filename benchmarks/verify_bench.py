@@ -144,8 +144,11 @@ def recall_vs_plain(led: Any, queries: list[str], k: int, repeat: int) -> dict[s
     """Median ms of warm ``Ledger.recall`` (verification included) and of a
     plain Chroma query of the same collection, interleaved query by query;
     then both again with the query vectors precomputed; then the recall
-    again as the first one after a write (the decoded records forgotten, as
-    a new generation token does: the query reads them with it), against
+    again as the first one after another process's write (the decoded
+    records forgotten, as a token that process changed does: the query
+    reads them with it), and as the first one after a write of this
+    process (a decision's lifecycle rewritten as it was, under the write
+    lock: the token changes, the ledger's content does not), each against
     the plain query once more."""
     for q in queries:  # warm-up: model loaded, symbol tables cached
         led.recall(q, k=k, at="HEAD")
@@ -167,6 +170,15 @@ def recall_vs_plain(led: Any, queries: list[str], k: int, repeat: int) -> dict[s
             first_t.append(_bench.timed(lambda: first_recall(q))[0])
             first_plain_t.append(_bench.timed(lambda: led.store.decisions.query(
                 query_embeddings=[led.embedder.embed_query(q)], n_results=k))[0])
+    own_t, own_plain_t = [], []
+    some = led.decisions()[: len(queries)]
+    for _ in range(repeat):
+        for q, d in zip(queries, itertools.cycle(some), strict=False):
+            with led.store.writing():  # untimed: the write itself
+                led.store.replace_decision(d)
+            own_t.append(_bench.timed(lambda: led.recall(q, k=k, at="HEAD"))[0])
+            own_plain_t.append(_bench.timed(lambda: led.store.decisions.query(
+                query_embeddings=[led.embedder.embed_query(q)], n_results=k))[0])
     inner = led.embedder
     led.embedder = _bench.MemoEmbedder(inner)
     try:
@@ -185,7 +197,9 @@ def recall_vs_plain(led: Any, queries: list[str], k: int, repeat: int) -> dict[s
             "recall_warm_no_embed": _bench.ms(_bench.median(recall_ne)),
             "plain_query_no_embed": _bench.ms(_bench.median(plain_ne)),
             "recall_first_after_write": _bench.ms(_bench.median(first_t)),
-            "plain_query_beside_first": _bench.ms(_bench.median(first_plain_t))}
+            "plain_query_beside_first": _bench.ms(_bench.median(first_plain_t)),
+            "recall_after_own_write": _bench.ms(_bench.median(own_t)),
+            "plain_query_beside_own": _bench.ms(_bench.median(own_plain_t))}
 
 
 def measure(repo_path: str, jump: int, n_decisions: int, embedding: str, repeat: int, k: int,
@@ -501,7 +515,9 @@ def spread_run(root: Path, repo: GitRepo, base: str, head: str, n: int, seed: in
                          "recall_vs_plain": timings["recall_warm"] / timings["plain_query"],
                          "recall_vs_plain_no_embed": timings["recall_warm_no_embed"] / timings["plain_query_no_embed"],
                          "first_recall_vs_plain": (timings["recall_first_after_write"]
-                                                   / timings["plain_query_beside_first"])}
+                                                   / timings["plain_query_beside_first"]),
+                         "own_write_recall_vs_plain": (timings["recall_after_own_write"]
+                                                       / timings["plain_query_beside_own"])}
     return out
 
 
@@ -579,9 +595,13 @@ def render_spread(r: dict[str, Any]) -> str:
         ("plain Chroma query, query vector precomputed", rec["plain_query_no_embed"]),
         ("warm recall / plain query", rec["recall_vs_plain"]),
         ("warm recall / plain query (no embedding)", rec["recall_vs_plain_no_embed"]),
-        ("first recall after a write (records read with the query)", rec["recall_first_after_write"]),
+        ("first recall after another process's write (records read with the query)",
+         rec["recall_first_after_write"]),
         ("plain Chroma query, timed beside it", rec["plain_query_beside_first"]),
-        ("first recall after a write / plain query", rec["first_recall_vs_plain"]),
+        ("first recall after another process's write / plain query", rec["first_recall_vs_plain"]),
+        ("first recall after this process's own write", rec["recall_after_own_write"]),
+        ("plain Chroma query, timed beside it", rec["plain_query_beside_own"]),
+        ("first recall after its own write / plain query", rec["own_write_recall_vs_plain"]),
     ]))
     t = r["targets"]
     lines = [f"cold check <= 2x parse floor: {t['cold_le_2x_floor']} (with parse helpers: "

@@ -61,6 +61,11 @@ class LRU(Generic[K, V]):
             while len(self._data) > self.maxsize:
                 self._data.popitem(last=False)
 
+    def drop(self, key: K) -> None:
+        """Forget ``key`` (nothing happens when it is not kept)."""
+        with self._lock:
+            self._data.pop(key, None)
+
     def __len__(self) -> int:
         return len(self._data)
 

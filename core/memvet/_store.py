@@ -483,14 +483,31 @@ class ChromaStore:
             self._fresh()
             # Bumped before the first write too: a writer killed mid-act still
             # tells every other process that its cached index is stale.
-            self._seen = self.lock.bump()
+            self._bump()
             try:
                 self.replayed = self.replay()
                 yield
             finally:
-                self._seen = self.lock.bump()
+                self._bump()
             if self.after_write is not None:
                 self.after_write()
+
+    def _bump(self) -> None:
+        """Change the generation token, with the write lock held.
+
+        The decoded records stay valid when they were before: under the lock
+        no other process writes, and this store's own writes drop the records
+        they touch (:meth:`add_decision`, :meth:`replace_decision`), so an
+        agent's first recall after its own write is as warm as the ones
+        before it. Records stamped with an older token (another process
+        wrote since they were read) are forgotten by the next query, as
+        before.
+        """
+        assert self.lock is not None
+        current = self._records_stamp == self._seen
+        self._seen = self.lock.bump()
+        if current:
+            self._records_stamp = self._seen
 
     def _step(self, name: str) -> None:
         """A point between two writes of an act (a seam for crash tests)."""
@@ -590,7 +607,7 @@ class ChromaStore:
     @_serialized
     def add_decision(self, decision: Decision, embedding: Sequence[float]) -> None:
         meta = _codec.decision_metadata(decision)
-        self._forget_records()
+        self._drop_record(decision.id)
         with translate("writing a decision"):
             self.decisions.add(ids=[decision.id], documents=[decision.claim], embeddings=[list(embedding)],
                                metadatas=[meta])
@@ -599,7 +616,7 @@ class ChromaStore:
     def replace_decision(self, decision: Decision) -> None:
         """Rewrite a decision's metadata (lifecycle, anchors, counters)."""
         meta = _codec.lifecycle_update(decision)
-        self._forget_records()
+        self._drop_record(decision.id)
         with translate("updating a decision"):
             self.decisions.update(ids=[decision.id], metadatas=[meta])
 
@@ -769,9 +786,10 @@ class ChromaStore:
         warned about, as by a query).
 
         A local ledger's token changes with every write by any process, and
-        a write of this store forgets the records at once (a read later in
-        the same act sees the write), so a record served here is the one
-        stored. Call with :attr:`guard` held."""
+        a write of this store forgets the records it writes at once (a read
+        later in the same act sees the write; see :meth:`_bump` for why the
+        others stay), so a record served here is the one stored. Call with
+        :attr:`guard` held."""
         found: dict[str, Decision] = {}
         missing = []
         for rid in ids:
@@ -787,6 +805,12 @@ class ChromaStore:
                 records.put(decision.id, decision)
                 found[decision.id] = decision
         return found
+
+    def _drop_record(self, decision_id: str) -> None:
+        """Forget one decoded record, before this store writes it: a read
+        later in the same act, or after it, reads what was written."""
+        if self._records is not None:
+            self._records.drop(decision_id)
 
     def _forget_records(self) -> LRU[str, Decision] | None:
         """Drop the decoded records (a local ledger's write, a new token)."""

@@ -139,6 +139,7 @@ def test_verify_bench_spread(history: RepoBuilder, tmp_path: Path) -> None:
         assert row["files_changed"] >= 1
     assert small["recall"]["recall_warm"] > 0 and small["recall"]["plain_query"] > 0
     assert small["recall"]["recall_first_after_write"] > 0 and small["recall"]["first_recall_vs_plain"] > 0
+    assert small["recall"]["recall_after_own_write"] > 0 and small["recall"]["own_write_recall_vs_plain"] > 0
     # The control at the same files: all 6 decisions, one per anchored file,
     # and the decisions whose symbol left its file added to the one or taken from the all.
     assert "same_files" not in small

@@ -412,6 +412,34 @@ def test_a_write_is_seen_by_the_next_query_of_the_same_act(repo, tmp_path):
     assert one.recall("prices", k=1).items[0].status is memvet.Status.REJECTED
 
 
+def test_an_own_write_drops_only_the_records_it_wrote(repo, tmp_path, caplog):
+    """The ledger holds the write lock through its own act, so no other
+    process wrote meanwhile: the records it did not write stay decoded
+    across it (a recall right after an agent's write stays warm), the one it
+    wrote is read afresh. A write by another ledger object still makes it
+    read everything again."""
+    one, two = _local_pair(repo, tmp_path)
+    good, other, bad = (one.record(claim).decision for claim in (
+        "prices are integers in cents", "totals are rounded half even", "taxes are per line"))
+    vec = one.embedder.embed_query("prices totals taxes")
+    assert {d.id for d, _ in one.store.query(vec, 5)} == {good.id, other.id, bad.id}   # all decoded
+    # Spoil one stored record behind the ledger's back (no write, no new token).
+    one.store.decisions.update(ids=[bad.id], metadatas=[{"lifecycle": "nonsense"}])
+    generation = one.store.lock.generation()
+    one.reject(good.id, reason="cents overflow on refunds")                  # its own write
+    assert one.store.lock.generation() != generation                         # other processes hear of it
+    with caplog.at_level("WARNING", logger="memvet._store"):
+        got = {d.id: d.lifecycle for d, _ in one.store.query(vec, 5)}
+    assert got == {good.id: Lifecycle.REJECTED, other.id: Lifecycle.ACTIVE, bad.id: Lifecycle.ACTIVE}
+    assert "corrupt" not in caplog.text                                      # bad: still the decoded one
+    assert {i.id: i.status for i in one.recall("prices", k=3).items}[good.id] is memvet.Status.REJECTED
+    two.reject(other.id, reason="banks round half up")                       # another writer
+    with caplog.at_level("WARNING", logger="memvet._store"):
+        got = {d.id: d.lifecycle for d, _ in one.store.query(vec, 5)}
+    assert got == {good.id: Lifecycle.REJECTED, other.id: Lifecycle.REJECTED}
+    assert f"skipping a corrupt record while querying the ledger: decision {bad.id}" in caplog.text
+
+
 def test_a_server_ledger_reads_every_record_with_its_query(ledger):
     """No generation token tells a server's reader about other writers, so
     nothing decoded is kept: a change made behind the ledger's back shows."""
