@@ -66,6 +66,12 @@ class LRU(Generic[K, V]):
         with self._lock:
             self._data.pop(key, None)
 
+    def drop_where(self, unwanted: Callable[[K, V], bool]) -> None:
+        """Forget every entry for which ``unwanted(key, value)`` holds."""
+        with self._lock:
+            for key in [k for k, v in self._data.items() if unwanted(k, v)]:
+                del self._data[key]
+
     def __len__(self) -> int:
         return len(self._data)
 

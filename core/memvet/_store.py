@@ -236,11 +236,17 @@ class ChromaStore:
         #: Held around every Chroma call of this store, the reload and whole writes.
         self.guard = threading.RLock()
         self._seen = lock.opened_generation if lock is not None else ""
-        self._successor_cache: LRU[tuple[str, tuple[str, ...]], dict[str, Decision]] = LRU(1024)
+        #: successors_of answers by the ids asked, valid for one generation
+        #: token (``_successors_stamp``; a server keeps none).
+        self._successor_cache: LRU[tuple[str, ...], dict[str, Decision]] = LRU(1024)
+        self._successors_stamp = self._seen
         #: Decoded decisions of a local ledger by id, valid for one
         #: generation token (see :meth:`query`); ``None`` for a server.
         self._records: LRU[str, Decision] | None = LRU(RECORD_CACHE) if lock is not None else None
         self._records_stamp = self._seen
+        #: Whether this store's own write dropped a record since its last
+        #: full query (the next query reads its records with it again).
+        self._records_dropped = False
         #: How many interrupted acts the last write finished first.
         self.replayed = 0
         #: Called after every outermost write that did not raise (the
@@ -426,6 +432,7 @@ class ChromaStore:
         self.embedder_name = embedder_name
         self._pin = ""
         self._successor_cache = LRU(1024)
+        self._successors_stamp = self._seen
         self._forget_records()
         self.drop_stale()
         return moved
@@ -499,15 +506,18 @@ class ChromaStore:
         no other process writes, and this store's own writes drop the records
         they touch (:meth:`add_decision`, :meth:`replace_decision`), so an
         agent's first recall after its own write is as warm as the ones
-        before it. Records stamped with an older token (another process
-        wrote since they were read) are forgotten by the next query, as
-        before.
+        before it. The same holds for the answers of :meth:`successors_of`,
+        of which a write drops those it may change. Anything stamped with an
+        older token (another process wrote since it was read) is forgotten
+        by the next read, as before.
         """
         assert self.lock is not None
-        current = self._records_stamp == self._seen
+        records, successors = self._records_stamp == self._seen, self._successors_stamp == self._seen
         self._seen = self.lock.bump()
-        if current:
+        if records:
             self._records_stamp = self._seen
+        if successors:
+            self._successors_stamp = self._seen
 
     def _step(self, name: str) -> None:
         """A point between two writes of an act (a seam for crash tests)."""
@@ -607,7 +617,7 @@ class ChromaStore:
     @_serialized
     def add_decision(self, decision: Decision, embedding: Sequence[float]) -> None:
         meta = _codec.decision_metadata(decision)
-        self._drop_record(decision.id)
+        self._drop_record(decision)
         with translate("writing a decision"):
             self.decisions.add(ids=[decision.id], documents=[decision.claim], embeddings=[list(embedding)],
                                metadatas=[meta])
@@ -616,7 +626,7 @@ class ChromaStore:
     def replace_decision(self, decision: Decision) -> None:
         """Rewrite a decision's metadata (lifecycle, anchors, counters)."""
         meta = _codec.lifecycle_update(decision)
-        self._drop_record(decision.id)
+        self._drop_record(decision)
         with translate("updating a decision"):
             self.decisions.update(ids=[decision.id], metadatas=[meta])
 
@@ -694,8 +704,11 @@ class ChromaStore:
         # only if its own read found no newer token. (A server has no such
         # token, so it is asked every time.)
         stamp = self._seen if self.lock is not None else None
-        key = (stamp or "", tuple(ids))
+        key = tuple(ids)
         if stamp is not None:
+            if self._successors_stamp != stamp:
+                self._successor_cache = LRU(1024)
+                self._successors_stamp = stamp
             cached = self._successor_cache.get(key)
             if cached is not None:
                 return dict(cached)
@@ -751,7 +764,7 @@ class ChromaStore:
         records = self._records
         if records is not None and self._records_stamp != self._seen:
             records = self._forget_records()
-        if records:
+        if records and not self._records_dropped:
             # A local ledger that has decoded records under this generation
             # token: ids and distances only. Reading the documents and
             # metadata was about a third of the query (sqlalchemy ledgers of
@@ -764,7 +777,9 @@ class ChromaStore:
             return [(known[rid], 1.0 - float(dist)) for rid, dist in zip(ids, distances, strict=True)
                     if rid in known]
         # The first query of a generation (or a server's: no token tells it
-        # of other writers) reads the records with it, in one call.
+        # of other writers), or the first after this store wrote (what it
+        # wrote is likely among the hits: reading it with the query costs
+        # less than a `get` after it), reads the records with it, in one call.
         got = read_through_index_race("querying the ledger", lambda: self.decisions.query(
             query_embeddings=[list(embedding)], n_results=max(n, 1), where=where,
             include=["documents", "metadatas", "distances"],
@@ -777,6 +792,7 @@ class ChromaStore:
         if records is not None:
             for decision, _ in out:
                 records.put(decision.id, decision)
+            self._records_dropped = False
         return out
 
     def _known(self, records: LRU[str, Decision], ids: Sequence[str]) -> dict[str, Decision]:
@@ -806,17 +822,25 @@ class ChromaStore:
                 found[decision.id] = decision
         return found
 
-    def _drop_record(self, decision_id: str) -> None:
-        """Forget one decoded record, before this store writes it: a read
-        later in the same act, or after it, reads what was written."""
+    def _drop_record(self, decision: Decision) -> None:
+        """Forget what a write of ``decision`` may change, before this store
+        writes it: its decoded record, and the successor answers that hold
+        it or ask about the decision it supersedes (it may become, or stop
+        being, that one's successor). A read later in the same act, or
+        after it, reads what was written."""
         if self._records is not None:
-            self._records.drop(decision_id)
+            self._records.drop(decision.id)
+            self._records_dropped = True
+        gone = decision.supersedes
+        self._successor_cache.drop_where(lambda ids, found: (bool(gone) and gone in ids) or any(
+            d.id == decision.id for d in found.values()))
 
     def _forget_records(self) -> LRU[str, Decision] | None:
         """Drop the decoded records (a local ledger's write, a new token)."""
         if self._records is not None:
             self._records = LRU(RECORD_CACHE)
             self._records_stamp = self._seen
+            self._records_dropped = False
         return self._records
 
     @_serialized

@@ -428,6 +428,9 @@ def test_an_own_write_drops_only_the_records_it_wrote(repo, tmp_path, caplog):
     generation = one.store.lock.generation()
     one.reject(good.id, reason="cents overflow on refunds")                  # its own write
     assert one.store.lock.generation() != generation                         # other processes hear of it
+    # The first query after it reads its hits with it (what was written is likely one).
+    assert [(d.id, d.lifecycle) for d, _ in one.store.query(one.embedder.embed_query(good.claim), 1)] == [
+        (good.id, Lifecycle.REJECTED)]
     with caplog.at_level("WARNING", logger="memvet._store"):
         got = {d.id: d.lifecycle for d, _ in one.store.query(vec, 5)}
     assert got == {good.id: Lifecycle.REJECTED, other.id: Lifecycle.ACTIVE, bad.id: Lifecycle.ACTIVE}
@@ -438,6 +441,39 @@ def test_an_own_write_drops_only_the_records_it_wrote(repo, tmp_path, caplog):
         got = {d.id: d.lifecycle for d, _ in one.store.query(vec, 5)}
     assert got == {good.id: Lifecycle.REJECTED, other.id: Lifecycle.REJECTED}
     assert f"skipping a corrupt record while querying the ledger: decision {bad.id}" in caplog.text
+
+
+def test_an_own_write_drops_the_successor_answers_it_changes(repo, tmp_path):
+    """Successor answers also live across the ledger's own writes, less those
+    a write may change: a new successor of a decision asked about, a
+    successor unlinked, and one whose lifecycle changed. (The store is written directly, as a
+    crashed supersede leaves it: the successor lands, the old record stays
+    active.)"""
+    one, two = _local_pair(repo, tmp_path)
+    old, other = (one.record(claim).decision for claim in ("prices are integers in cents",
+                                                              "totals are rounded half even"))
+    store = one.store
+    assert store.successors_of([old.id]) == {} and store.successors_of([other.id]) == {}
+    # A successor of `other` behind the ledger's back (no write, no new token): not seen.
+    sneaked = other.evolve(id="sneaked", claim="totals are rounded half up", supersedes=other.id)
+    store.decisions.add(ids=[sneaked.id], documents=[sneaked.claim], embeddings=[one.embedder.embed_query("x")],
+                        metadatas=[_codec.decision_metadata(sneaked)])
+    succ = old.evolve(id="succ", claim="prices are decimals in cents", supersedes=old.id)
+    with store.writing():
+        store.add_decision(succ, one.embedder.embed_query(succ.claim))
+    assert {k: d.id for k, d in store.successors_of([old.id]).items()} == {old.id: "succ"}  # a new successor
+    assert store.successors_of([other.id]) == {}                             # kept across the write
+    with store.writing():  # unlinked: only the answer holding it tells
+        store.replace_decision(succ.evolve(supersedes=""))
+    assert store.successors_of([old.id]) == {}
+    with store.writing():
+        store.replace_decision(succ)
+    assert {k: d.id for k, d in store.successors_of([old.id]).items()} == {old.id: "succ"}
+    with store.writing():
+        store.replace_decision(succ.evolve(lifecycle=Lifecycle.REJECTED, reason="sub-cent taxes"))
+    assert store.successors_of([old.id]) == {}                               # the successor went
+    assert store.successors_of([other.id]) == {}
+    assert {k: d.id for k, d in two.store.successors_of([other.id]).items()} == {other.id: "sneaked"}
 
 
 def test_a_server_ledger_reads_every_record_with_its_query(ledger):
