@@ -114,7 +114,8 @@ def test_verify_bench(history: RepoBuilder) -> None:
     assert r["decisions"] == 4
     assert sum(r["statuses_at_head"].values()) == 4
     assert set(r["timings_ms"]) >= {"cold_check", "warm_check", "naive_reparse", "recall_warm", "plain_query",
-                                    "recall_first_after_write", "plain_query_beside_first"}
+                                    "recall_first_after_write", "plain_query_beside_first",
+                                    "recall_after_own_write", "plain_query_beside_own"}
     assert all(v > 0 for v in r["timings_ms"].values())
     assert all(v > 0 for v in r["ratios"].values())
     assert r["naive_agreement"] == "4/4"
