@@ -505,8 +505,8 @@ class ChromaStore:
         The decoded records stay valid when they were before: under the lock
         no other process writes, and this store's own writes drop the records
         they touch (:meth:`add_decision`, :meth:`replace_decision`), so an
-        agent's first recall after its own write is as warm as the ones
-        before it. The same holds for the answers of :meth:`successors_of`,
+        agent's first recall after its own write reads only its hits again
+        (see :meth:`query`), and the later ones none. The same holds for the answers of :meth:`successors_of`,
         of which a write drops those it may change. Anything stamped with an
         older token (another process wrote since it was read) is forgotten
         by the next read, as before.
