@@ -420,25 +420,29 @@ _STEPS = ("in_place_0", "in_place_25", "in_place_50", "in_place_75", "in_place_1
 def _decision_set(arm: str, everything: list[Any], left: set[str]) -> list[Any]:
     """One set of :func:`same_files`, by its name."""
     if arm.startswith("in_place_"):
-        first_in_place: dict[str, Any] = {}
-        for d in everything:
-            if d.id not in left:
-                first_in_place.setdefault(d.anchors[0].path, d)
+        in_place = [d for d in everything if d.id not in left]
+        first_in_place = _first_per_file(in_place)
         chosen = {d.id for d in first_in_place.values()}
-        rest = [d for d in everything if d.id not in left and d.id not in chosen]
+        rest = [d for d in in_place if d.id not in chosen]
         random.Random(0).shuffle(rest)
         return list(first_in_place.values()) + rest[: len(rest) * int(arm.rsplit("_", 1)[1]) // 100]
     if arm == "all":
         return everything
     if arm == "all_but_left":
         return [d for d in everything if d.id not in left]
-    first: dict[str, Any] = {}
-    for d in everything:
-        first.setdefault(d.anchors[0].path, d)
+    first = _first_per_file(everything)
     if arm == "one_per_file":
         return list(first.values())
     # one_per_file_and_left: a decision that left its file may be its file's first already
     return list(first.values()) + [d for d in everything if d.id in left and first[d.anchors[0].path] is not d]
+
+
+def _first_per_file(decisions: list[Any]) -> dict[str, Any]:
+    """The first of ``decisions`` anchored in each file, by path."""
+    first: dict[str, Any] = {}
+    for d in decisions:
+        first.setdefault(d.anchors[0].path, d)
+    return first
 
 
 def _recorded_home(keep: Path | None, base: str, n: int, seed: int) -> Any:

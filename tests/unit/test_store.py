@@ -415,9 +415,9 @@ def test_a_write_is_seen_by_the_next_query_of_the_same_act(repo, tmp_path):
 def test_an_own_write_drops_only_the_records_it_wrote(repo, tmp_path, caplog):
     """The ledger holds the write lock through its own act, so no other
     process wrote meanwhile: the records it did not write stay decoded
-    across it (a recall right after an agent's write stays warm), the one it
-    wrote is read afresh. A write by another ledger object still makes it
-    read everything again."""
+    across it, the one it wrote is read afresh (the first query after the
+    write reads its hits with it, the later ones only ids). A write by
+    another ledger object still makes it read everything again."""
     one, two = _local_pair(repo, tmp_path)
     good, other, bad = (one.record(claim).decision for claim in (
         "prices are integers in cents", "totals are rounded half even", "taxes are per line"))
@@ -446,9 +446,9 @@ def test_an_own_write_drops_only_the_records_it_wrote(repo, tmp_path, caplog):
 def test_an_own_write_drops_the_successor_answers_it_changes(repo, tmp_path):
     """Successor answers also live across the ledger's own writes, less those
     a write may change: a new successor of a decision asked about, a
-    successor unlinked, and one whose lifecycle changed. (The store is written directly, as a
-    crashed supersede leaves it: the successor lands, the old record stays
-    active.)"""
+    successor unlinked, and one whose lifecycle changed. (The store is
+    written directly, as a crashed supersede leaves it: the successor
+    lands, the old record stays active.)"""
     one, two = _local_pair(repo, tmp_path)
     old, other = (one.record(claim).decision for claim in ("prices are integers in cents",
                                                               "totals are rounded half even"))
