@@ -62,6 +62,11 @@ Only oracle files whose ``repositoryName`` is the ``--repo`` folder's name
 (or ``--oracle-name``) are read. Methods of anonymous or local classes are
 excluded (the oracle names them by variable, not by type).
 
+``--signature-follows`` (with ``--oracle``) runs no drift: it lists every
+change or deletion case where the method's own file follows it to a new
+signature, with how alike the two bodies are and whether it crossed
+``static`` (the calibration of ``memvet._vanished.follow``).
+
 Examples::
 
     python benchmarks/drift.py --repo /tmp/sqlalchemy --sample 300 --from HEAD~500 --to HEAD
@@ -71,6 +76,7 @@ Examples::
 from __future__ import annotations
 
 import ast
+import difflib
 import fnmatch
 import json
 import re
@@ -84,7 +90,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import _bench
 
-from memvet import _code
+from memvet import _code, _vanished
 from memvet._git import GitRepo
 
 TRUTHS = ("unchanged", "cosmetic", "changed", "moved", "deleted", "restructured")
@@ -769,6 +775,77 @@ def run_oracle(repo_path: str, oracle_dir: str, name: str, per_method: int) -> d
     }
 
 
+def signature_follows(repo_path: str, oracle_dir: str, name: str) -> dict[str, Any]:
+    """How alike the two ends of every signature follow are (the
+    calibration of :func:`memvet._vanished.follow`).
+
+    For each oracle case that is a change or a deletion (an ``introduced``
+    commit reversed), the recorded file and the checked file are parsed;
+    where :func:`memvet._code.follow` takes a new signature in the same
+    file, one row: the truth, how alike the two bodies' code tokens are
+    (difflib ratio, names masked), whether the method crossed ``static``,
+    and whether MemVet's follow keeps it.
+    """
+    root = _bench.repo_root(repo_path)
+    name = name or root.name
+    files = [f for f in sorted(Path(oracle_dir).rglob("*.json"))
+             if json.loads(f.read_text(encoding="utf-8")).get("repositoryName") == name]
+    if not files:
+        raise SystemExit(f"no CodeTracker oracle for repository {name!r} under {oracle_dir}")
+    repo = GitRepo(root)
+    rows: list[dict[str, Any]] = []
+    seen: set[tuple[str, str, str, str]] = set()
+    for case in oracle_cases(root, files, 1):
+        key = (case.path, case.qualname, case.rev_from, case.rev_to)
+        if case.excluded or case.truth not in ("changed", "deleted") or key in seen:
+            continue
+        seen.add(key)
+        old = repo.snapshot(case.rev_from).read(case.path)
+        new = repo.snapshot(case.rev_to).read(case.path)
+        if old is None or new is None:
+            continue
+        before, after = _code.symbol_table(old, "java"), _code.symbol_table(new, "java")
+        was = before.lookup(case.qualname)
+        sym = _code.follow(before, after, case.qualname) if len(was) == 1 else None
+        if sym is None or sym.qualname == was[0].qualname:
+            continue
+        t1, t2 = _vanished.tokens(old, "java", was[0]), _vanished.tokens(new, "java", sym)
+        rows.append({
+            "truth": case.truth, "path": case.path, "from": was[0].qualname, "to": sym.qualname,
+            "rev_from": case.rev_from, "rev_to": case.rev_to,
+            "alike": round(difflib.SequenceMatcher(None, t1, t2, autojunk=False).ratio(), 3),
+            "crosses_static": _vanished.is_static(t1) != _vanished.is_static(t2),
+            "kept": _vanished.follow(old, before, new, after, case.qualname) is not None,
+        })
+    by_truth: dict[str, dict[str, Any]] = {}
+    for truth in ("changed", "deleted"):
+        mine = [r for r in rows if r["truth"] == truth]
+        by_truth[truth] = {
+            "n": len(mine),
+            "alike_min": min((r["alike"] for r in mine), default=None),
+            "alike_max": max((r["alike"] for r in mine), default=None),
+            "crossing_static": sum(r["crosses_static"] for r in mine),
+            "kept": sum(r["kept"] for r in mine),
+        }
+    return {"benchmark": "signature-follows", "command": _bench.command_line(), "repo": str(root),
+            "oracle_files": len(files), "by_truth": by_truth, "follows": rows}
+
+
+def render_follows(r: dict[str, Any]) -> str:
+    rows = [(t, v["n"], v["alike_min"], v["alike_max"], v["crossing_static"], v["kept"])
+            for t, v in r["by_truth"].items()]
+    lines = [f"- {f['truth']}: {f['path']}::{f['from']} -> {f['to']}, {f['alike']:.0%} alike"
+             f"{', crosses static' if f['crosses_static'] else ''}{'' if f['kept'] else ', not followed'}"
+             for f in r["follows"] if f["crosses_static"] or f["truth"] == "deleted"]
+    parts = [f"signature follows: {r['repo']}, {r['oracle_files']} oracle files",
+             _bench.table(["truth", "follows", "least alike", "most alike", "crossing static",
+                           "kept by MemVet"], rows)]
+    if lines:
+        parts.append("\n".join(lines))
+    parts.append(f"command: {r['command']}")
+    return "\n\n".join(parts)
+
+
 def _rate(num: int, den: int) -> float | None:
     return None if den == 0 else num / den
 
@@ -866,6 +943,9 @@ def main(argv: list[str] | None = None) -> int:
     source.add_argument("--oracle", help="folder of CodeTracker method oracles (Java; see above)")
     parser.add_argument("--oracle-name", default="",
                         help="the oracle's repositoryName (default: the --repo folder's name)")
+    parser.add_argument("--signature-follows", action="store_true",
+                        help="with --oracle: instead of the drift run, how alike the two ends of every "
+                             "signature follow are, by truth (the calibration of the follow across static)")
     parser.add_argument("--unchanged-per-method", type=int, default=10,
                         help="with --oracle: at most this many unchanged cases per method (default 10)")
     parser.add_argument("--from", dest="rev_from", help="revision the decisions are recorded at")
@@ -882,6 +962,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.sample is not None and not args.rev_from:
         parser.error("--sample needs --from (and optionally --to)")
+    if args.signature_follows and not args.oracle:
+        parser.error("--signature-follows needs --oracle")
+    if args.signature_follows:
+        _bench.emit(signature_follows(args.repo, args.oracle, args.oracle_name), args.json, render_follows)
+        return 0
     if args.oracle:
         _bench.emit(run_oracle(args.repo, args.oracle, args.oracle_name, args.unchanged_per_method),
                     args.json, render)

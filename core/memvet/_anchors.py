@@ -20,7 +20,7 @@ from typing import Any
 import pygit2
 from packaging.utils import canonicalize_name
 
-from memvet import _claims, _code, _manifests
+from memvet import _claims, _code, _manifests, _vanished
 from memvet._cache import LRU, SymbolCache, SymbolHit
 from memvet._code import _workers
 from memvet._errors import (
@@ -1045,7 +1045,7 @@ class Evidence:
 
     def _follow(self, a: Anchor, blob: str, snap: Snapshot) -> _code.Symbol | None:
         """The symbol ``a`` became in its own file when its exact name is
-        gone: a new signature (see :func:`memvet._code.follow`). Parses the
+        gone: a new signature (see :func:`memvet._vanished.follow`). Parses the
         recorded and the current file in full, only on this rare path.
 
         A Python name of the current hasher without ``(`` or ``#`` carries
@@ -1061,7 +1061,8 @@ class Evidence:
         table = self._table(a.path, blob, a.language, snap)
         if isinstance(table, str):
             return None
-        return _code.follow(self.cache.table(a.blob_id, a.language, lambda: data), table, a.name)
+        return _vanished.follow(data, self.cache.table(a.blob_id, a.language, lambda: data),
+                                snap.read(a.path) or b"", table, a.name)
 
     def _quote_check(self, a: Anchor, snap: Snapshot, start_line: int, end_line: int) -> AnchorCheck:
         """A changed body (or file, ``end_line`` 0) judged by its quote: the

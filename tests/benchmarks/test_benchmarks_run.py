@@ -326,6 +326,56 @@ def test_drift_oracle_merge_is_scored_as_restructured(tmp_path: Path) -> None:
     assert s["accuracy_memvet"] == 1.0
 
 
+def test_drift_signature_follows(tmp_path: Path) -> None:
+    """The calibration mode: a parameter added (kept, same kind of call)
+    and a method introduced where a static factory of its name stood
+    (crossing static, unlike: not followed), each with its likeness."""
+    b = RepoBuilder(tmp_path / "follows-demo")
+    path = "src/main/java/org/demo/Conn.java"
+    factory = ("    public static Conn open(String uri, int timeout) {\n        Conn c = pool.get(uri);\n"
+               "        c.timeout = timeout;\n        return c;\n    }\n")
+    b.write(path, f"package org.demo;\n\npublic class Conn {{\n{factory}}}\n", dedent=False)
+    c0 = b.commit("a factory")
+    instance = ("    public void open(int timeout) {\n        socket = new Socket();\n"
+                "        socket.connect(address, timeout);\n        in = socket.getInputStream();\n    }\n")
+    b.write(path, f"package org.demo;\n\npublic class Conn {{\n{instance}}}\n", dedent=False)
+    c1 = b.commit("connections open themselves")
+    b.replace(path, "public void open(int timeout) {", "public void open(int timeout, boolean tls) {")
+    b.replace(path, "in = socket.getInputStream();", "in = tls ? wrap(socket) : socket.getInputStream();")
+    c2 = b.commit("tls")
+    key = "src/main/java/org.demo.Conn#"
+    oracle = {
+        "repositoryName": "follows-demo", "startCommitId": c2, "filePath": path,
+        "functionKey": key + "open(int, boolean)",
+        "expectedChanges": [
+            _change("parameter change", c1, c2, path, key + "open(int)", path, key + "open(int, boolean)"),
+            _change("body change", c1, c2, path, key + "open(int)", path, key + "open(int, boolean)"),
+            _change("introduced", c0, c1, path, key + "open(int)", path, key + "open(int)"),
+        ],
+    }
+    folder = tmp_path / "oracle"
+    folder.mkdir()
+    (folder / "follows-demo-Conn-open.json").write_text(json.dumps(oracle))
+    r = _run("drift.py", "--repo", str(b.path), "--oracle", str(folder), "--signature-follows")
+    rows = {f["truth"]: f for f in r["follows"]}
+    assert len(r["follows"]) == 2
+    assert (rows["changed"]["from"], rows["changed"]["to"]) == ("Conn.open(int)", "Conn.open(int,boolean)")
+    assert rows["changed"]["kept"] and not rows["changed"]["crosses_static"] and rows["changed"]["alike"] > 0.5
+    assert rows["deleted"]["to"] == "Conn.open(String,int)"
+    assert rows["deleted"]["crosses_static"] and not rows["deleted"]["kept"] and rows["deleted"]["alike"] < 0.5
+    assert r["by_truth"]["changed"] == {"n": 1, "alike_min": rows["changed"]["alike"],
+                                        "alike_max": rows["changed"]["alike"], "crossing_static": 0, "kept": 1}
+    assert r["by_truth"]["deleted"]["crossing_static"] == 1 and r["by_truth"]["deleted"]["kept"] == 0
+
+
+def test_drift_signature_follows_needs_an_oracle(tmp_path: Path) -> None:
+    env = {**os.environ, "ORT_DISABLE_TELEMETRY": "1"}
+    out = subprocess.run([sys.executable, str(BENCH / "drift.py"), "--repo", str(tmp_path), "--signature-follows",
+                          "--sample", "3", "--from", "HEAD"], capture_output=True, text=True, env=env, cwd=ROOT,
+                         timeout=110, check=False)
+    assert out.returncode == 2 and "--signature-follows needs --oracle" in out.stderr
+
+
 def test_drift_oracle_for_another_repository_is_an_error(tmp_path: Path) -> None:
     b = RepoBuilder(tmp_path / "no-oracle")
     b.write("README.md", "# demo\n")
