@@ -36,7 +36,12 @@ process, for one decision per anchored file, for that and every decision
 whose symbol left its file (moved or deleted: the move search must place
 it), for every decision but those, and for all: what grows from the first
 to the third grows with decisions whose symbol is in place, from the first
-to the second with symbols to look for. Warm recall is measured with the
+to the second with symbols to look for. Each spread configuration also
+times two bounds: every changed anchored file parsed and hashed whole
+(``whole_files_ms``: what checking every symbol of those files costs,
+which no number of decisions on them needs to pass), and every decision
+verified at the commit it was recorded at (``unchanged_check_ms``: no file
+changed, so what a decision costs by itself). Warm recall is measured with the
 hashing embedding against a plain Chroma query of the same collection.
 
 Ratios are computed from figures measured in the same run. Nothing is written
@@ -123,7 +128,32 @@ def parse_floor(repo: GitRepo, head: str, sampled: list[_bench.Sampled], changed
             files.append((data, language))
     seconds = _bench.median([_bench.timed(lambda: [parse(d, lang) for d, lang in files])[0]
                              for _ in range(runs)])
-    return {"files": len(files), "lines": sum(d.count(b"\n") for d, _ in files), "seconds": seconds}
+    return {"files": len(files), "lines": sum(d.count(b"\n") for d, _ in files), "seconds": seconds,
+            "data": files}
+
+
+def whole_files(files: list[tuple[bytes, str]], runs: int) -> float:
+    """Median seconds of parsing each file and hashing every symbol in it
+    with one walk of the file (:meth:`memvet._code.CodeFile.table`): what
+    checking every symbol of those files costs, however many decisions
+    there are. A cold check's lookups in one file switch to this walk once
+    their spans add up to the file (``CodeFile.symbol``), so in-place
+    decisions on these files level off near it."""
+    return _bench.median([_bench.timed(lambda: [_code.parse_file(d, lang).table() for d, lang in files])[0]
+                          for _ in range(runs)])
+
+
+def unchanged_check(root: Path, home: Path, emb: Any, base: str, runs: int) -> float:
+    """Median seconds of verifying every decision at the commit it was
+    recorded at, on fresh ledgers (records fetched first, untimed): no file
+    changed, so this is the cost a decision adds by itself, without a
+    parse."""
+    times = []
+    for _ in range(runs):
+        led = _bench.open_ledger(root, home, emb, disk_cache=False, parse_workers=0)
+        chosen, snap = led.decisions(), led.snapshot(base)
+        times.append(_bench.timed(lambda: led.verdicts(chosen, snap))[0])
+    return _bench.median(times)
 
 
 def cold_sample(root: Path, repo: GitRepo, base: str, head: str, n_decisions: int, seed: int,
@@ -480,6 +510,8 @@ def spread_run(root: Path, repo: GitRepo, base: str, head: str, n: int, seed: in
         same_with_helpers = [(v.decision.id, v.status, v.reason) for v in shared_verdicts] == [
             (v.decision.id, v.status, v.reason) for v in verdicts] if workers else True
         floor = parse_floor(repo, head, sampled, changed, runs)
+        whole_s = whole_files(floor["data"], runs)
+        unchanged_s = unchanged_check(root, home, emb, base, runs)
         naive = [naive_check(repo, head, decisions) for _ in range(naive_runs)]
         naive_s = _bench.median([t for t, _ in naive])
         warm_s = _bench.median([_bench.timed(lambda: led.check(at="HEAD"))[0] for _ in range(runs)])
@@ -514,6 +546,10 @@ def spread_run(root: Path, repo: GitRepo, base: str, head: str, n: int, seed: in
         "naive_vs_cold_helpers": naive_s / shared_s if shared_s else 0.0,
         "same_verdicts_with_helpers": same_with_helpers,
         "parse_floor_ms": _bench.ms(floor["seconds"]),
+        "whole_files_ms": _bench.ms(whole_s),
+        "cold_vs_whole_files": cold_s / whole_s if whole_s else 0.0,
+        "unchanged_check_ms": _bench.ms(unchanged_s),
+        "unchanged_us_per_decision": unchanged_s * 1e6 / max(1, len(decisions)),
         "naive_ms": _bench.ms(naive_s),
         "warm_check_ms": _bench.ms(warm_s),
         "cold_vs_floor": cold_s / floor["seconds"] if floor["seconds"] else 0.0,
@@ -623,6 +659,12 @@ def render_spread(r: dict[str, Any]) -> str:
              f"naive >= 3x cold check: {t['naive_ge_3x_cold']} (with parse helpers: "
              f"{t['with_helpers_naive_ge_3x_cold']})",
              f"warm recall <= 1.2x plain query: {t['recall_le_1.2x_plain']}"]
+    for row in r["rows"]:
+        lines.append(f"{row['decisions']} decisions: every changed anchored file parsed and hashed whole "
+                     f"{_bench.fmt(row['whole_files_ms'])} ms (cold check / that "
+                     f"{_bench.fmt(row['cold_vs_whole_files'])}x); every decision verified where no file "
+                     f"changed (at the recorded commit) {_bench.fmt(row['unchanged_check_ms'])} ms, "
+                     f"{_bench.fmt(row['unchanged_us_per_decision'])} us per decision")
     if "cold_ratio" in t:
         lines.append(f"scale: {_bench.fmt(t['decisions_ratio'])}x the decisions and "
                      f"{_bench.fmt(t['changed_files_ratio'])}x the changed files took "

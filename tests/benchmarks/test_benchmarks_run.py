@@ -138,6 +138,9 @@ def test_verify_bench_spread(history: RepoBuilder, tmp_path: Path) -> None:
     for row in (small, big):
         assert row["cold_check_ms"] > 0 and row["parse_floor_ms"] > 0 and row["naive_ms"] > 0
         assert row["files_changed"] >= 1
+        assert row["whole_files_ms"] > 0 and row["cold_vs_whole_files"] > 0
+        assert row["unchanged_check_ms"] > 0
+        assert row["unchanged_us_per_decision"] == pytest.approx(row["unchanged_check_ms"] * 1000 / row["decisions"])
     assert small["recall"]["recall_warm"] > 0 and small["recall"]["plain_query"] > 0
     assert small["recall"]["recall_first_after_write"] > 0 and small["recall"]["first_recall_vs_plain"] > 0
     assert small["recall"]["recall_after_own_write"] > 0 and small["recall"]["own_write_recall_vs_plain"] > 0
