@@ -608,6 +608,12 @@ def measure_spread(repo_path: str, jump: int, n_decisions: int, scale: int, repe
         targets["decisions_ratio"] = big["decisions"] / first["decisions"]
         targets["changed_files_ratio"] = big["files_changed"] / max(1, first["files_changed"])
         targets["cold_ratio"] = big["cold_check_ms"] / first["cold_check_ms"]
+        # Bounded by what the files cost: the decisions in place on the
+        # changed files, against hashing those files whole.
+        same = big.get("same_files")
+        if same:
+            targets["in_place_vs_whole_files"] = same["all_but_left_ms"] / max(1e-9, big["whole_files_ms"])
+            targets["in_place_within_whole_files"] = targets["in_place_vs_whole_files"] <= 1.0
     return {"benchmark": "verify_bench", "mode": "spread", "command": _bench.command_line(),
             "repo": str(root), "base": base, "head": head, "jump": jump, "seed": seed, "repeat": repeat,
             "cold_runs": runs, "rows": rows, "targets": targets}
@@ -670,6 +676,9 @@ def render_spread(r: dict[str, Any]) -> str:
                      f"{_bench.fmt(t['changed_files_ratio'])}x the changed files took "
                      f"{_bench.fmt(t['cold_ratio'])}x the cold check "
                      f"({_bench.fmt(t['cold_per_changed_file_ratio'])}x per changed file)")
+    if "in_place_vs_whole_files" in t:
+        lines.append(f"scale: the decisions in place took {_bench.fmt(t['in_place_vs_whole_files'])}x hashing "
+                     f"their changed files whole (within it: {t['in_place_within_whole_files']})")
     for row in r["rows"]:
         same = row.get("same_files")
         if same:

@@ -8,11 +8,13 @@ written for. The tests check the JSON's shape and that the figures are sane.
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from _repo import RepoBuilder  # tests/ is on sys.path (the rootdir conftest lives there)
@@ -79,6 +81,13 @@ def history(tmp_path: Path) -> RepoBuilder:
     b.replace("pkg/util.py", "def delta(s):\n    s = s.strip()\n    return s.upper()\n", "")
     b.commit("move helpers, delete delta")
     return b
+
+
+def _script(name: str) -> Any:
+    """A benchmark script imported as a module (its ``render`` functions)."""
+    if str(BENCH) not in sys.path:
+        sys.path.insert(0, str(BENCH))
+    return importlib.import_module(name)
 
 
 def _run(script: str, *args: str) -> dict:
@@ -159,7 +168,12 @@ def test_verify_bench_spread(history: RepoBuilder, tmp_path: Path) -> None:
     assert steps[0]["decisions"] <= 2 and "ms_per_added" not in steps[0]
     assert [s["decisions"] for s in steps] == sorted(s["decisions"] for s in steps)
     assert all(s["ms"] > 0 for s in steps) and all("ms_per_added" in s for s in steps[1:])
-    assert set(r["targets"]) >= {"cold_le_2x_floor", "naive_ge_3x_cold", "recall_le_1.2x_plain", "cold_ratio"}
+    assert set(r["targets"]) >= {"cold_le_2x_floor", "naive_ge_3x_cold", "recall_le_1.2x_plain", "cold_ratio",
+                                 "in_place_within_whole_files"}
+    assert r["targets"]["in_place_vs_whole_files"] == pytest.approx(same["all_but_left_ms"] / big["whole_files_ms"])
+    text = _script("verify_bench").render_spread(r)  # the report a person reads, from the same figures
+    assert "every changed anchored file parsed and hashed whole" in text
+    assert "the decisions in place took" in text and f"{big['decisions']} decisions:" in text
     assert small["record_ms_total"] > 0 and len(list(keep.iterdir())) == 2  # both ledgers kept
     again = _run("verify_bench.py", "--repo", str(history.path), "--jump", "2", "--spread", "--decisions", "3",
                  "--repeat", "1", "--keep", str(keep))["rows"][0]
