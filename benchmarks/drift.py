@@ -717,14 +717,21 @@ def run(repo_path: str, rev_from: str | None, rev_to: str | None, sample: int, c
     }
 
 
-def run_oracle(repo_path: str, oracle_dir: str, name: str, per_method: int) -> dict[str, Any]:
-    """Score MemVet on Java cases built from CodeTracker oracles (see the module docs)."""
+def _oracle_files(repo_path: str, oracle_dir: str, name: str) -> tuple[Path, list[Path]]:
+    """The repository's root and the oracle files whose ``repositoryName``
+    is ``name`` (default: the root folder's name); none is an error."""
     root = _bench.repo_root(repo_path)
     name = name or root.name
     files = [f for f in sorted(Path(oracle_dir).rglob("*.json"))
              if json.loads(f.read_text(encoding="utf-8")).get("repositoryName") == name]
     if not files:
         raise SystemExit(f"no CodeTracker oracle for repository {name!r} under {oracle_dir}")
+    return root, files
+
+
+def run_oracle(repo_path: str, oracle_dir: str, name: str, per_method: int) -> dict[str, Any]:
+    """Score MemVet on Java cases built from CodeTracker oracles (see the module docs)."""
+    root, files = _oracle_files(repo_path, oracle_dir, name)
     cases = oracle_cases(root, files, per_method)
     repo = GitRepo(root)
     for case in cases:
@@ -786,12 +793,7 @@ def signature_follows(repo_path: str, oracle_dir: str, name: str) -> dict[str, A
     (difflib ratio, names masked), whether the method crossed ``static``,
     and whether MemVet's follow keeps it.
     """
-    root = _bench.repo_root(repo_path)
-    name = name or root.name
-    files = [f for f in sorted(Path(oracle_dir).rglob("*.json"))
-             if json.loads(f.read_text(encoding="utf-8")).get("repositoryName") == name]
-    if not files:
-        raise SystemExit(f"no CodeTracker oracle for repository {name!r} under {oracle_dir}")
+    root, files = _oracle_files(repo_path, oracle_dir, name)
     repo = GitRepo(root)
     rows: list[dict[str, Any]] = []
     seen: set[tuple[str, str, str, str]] = set()

@@ -252,6 +252,17 @@ def _change(kind: str, parent: str, commit: str, path_before: str, name_before: 
             "elementFileAfter": path_after, "elementNameAfter": name_after}
 
 
+def _one_oracle(tmp_path: Path, repo_name: str, start: str, path: str, key: str, changes: list[dict]) -> Path:
+    """A folder holding one CodeTracker-style oracle file, for the method
+    ``key`` of ``repo_name`` as it is at ``start``."""
+    folder = tmp_path / "oracle"
+    folder.mkdir()
+    oracle = {"repositoryName": repo_name, "startCommitId": start, "filePath": path, "functionKey": key,
+              "expectedChanges": changes}
+    (folder / f"{repo_name}-method.json").write_text(json.dumps(oracle))
+    return folder
+
+
 def test_drift_oracle(tmp_path: Path) -> None:
     """CodeTracker-style oracle: introduced, an untouched commit, a body
     change, a parameter change, a source-folder move; one anonymous-class
@@ -320,19 +331,12 @@ def test_drift_oracle_merge_is_scored_as_restructured(tmp_path: Path) -> None:
                   "        return proxy ? route.toLowerCase() : route.trim();\n    }\n}\n", dedent=False)
     c1 = b.commit("one method for both")
     key = "src/main/java/org.demo.Auth#"
-    oracle = {
-        "repositoryName": "merge-demo", "startCommitId": c1, "filePath": path,
-        "functionKey": key + "authenticate(String, boolean)",
-        "expectedChanges": [
-            _change("method merge", c0, c1, path, key + "authenticateProxy(String)", path,
-                    key + "authenticate(String, boolean)"),
-            _change("method merge", c0, c1, path, key + "authenticate(String)", path,
-                    key + "authenticate(String, boolean)"),
-        ],
-    }
-    folder = tmp_path / "oracle"
-    folder.mkdir()
-    (folder / "merge-demo-Auth-authenticate.json").write_text(json.dumps(oracle))
+    folder = _one_oracle(tmp_path, "merge-demo", c1, path, key + "authenticate(String, boolean)", [
+        _change("method merge", c0, c1, path, key + "authenticateProxy(String)", path,
+                key + "authenticate(String, boolean)"),
+        _change("method merge", c0, c1, path, key + "authenticate(String)", path,
+                key + "authenticate(String, boolean)"),
+    ])
     r = _run("drift.py", "--repo", str(b.path), "--oracle", str(folder))
     [case] = [c for c in r["cases"] if c["truth"]]
     assert (case["qualname"], case["truth"]) == ("Auth.authenticateProxy(String)", "restructured")
@@ -361,18 +365,11 @@ def test_drift_signature_follows(tmp_path: Path) -> None:
     b.replace(path, "in = socket.getInputStream();", "in = tls ? wrap(socket) : socket.getInputStream();")
     c2 = b.commit("tls")
     key = "src/main/java/org.demo.Conn#"
-    oracle = {
-        "repositoryName": "follows-demo", "startCommitId": c2, "filePath": path,
-        "functionKey": key + "open(int, boolean)",
-        "expectedChanges": [
-            _change("parameter change", c1, c2, path, key + "open(int)", path, key + "open(int, boolean)"),
-            _change("body change", c1, c2, path, key + "open(int)", path, key + "open(int, boolean)"),
-            _change("introduced", c0, c1, path, key + "open(int)", path, key + "open(int)"),
-        ],
-    }
-    folder = tmp_path / "oracle"
-    folder.mkdir()
-    (folder / "follows-demo-Conn-open.json").write_text(json.dumps(oracle))
+    folder = _one_oracle(tmp_path, "follows-demo", c2, path, key + "open(int, boolean)", [
+        _change("parameter change", c1, c2, path, key + "open(int)", path, key + "open(int, boolean)"),
+        _change("body change", c1, c2, path, key + "open(int)", path, key + "open(int, boolean)"),
+        _change("introduced", c0, c1, path, key + "open(int)", path, key + "open(int)"),
+    ])
     r = _run("drift.py", "--repo", str(b.path), "--oracle", str(folder), "--signature-follows")
     rows = {f["truth"]: f for f in r["follows"]}
     assert len(r["follows"]) == 2

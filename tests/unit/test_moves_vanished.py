@@ -555,12 +555,17 @@ RETYPED = (VISITOR_V1.replace("visit(ASTInterfaceDeclaration node", "visit(ASTCl
            .replace("visit(ASTMethodDeclaration method", "visit(ASTMethodOrConstructor method"))
 
 
+def _committed_decision(repo, ledger, path: str, text: str, claim: str, name: str) -> str:
+    """``text`` committed at ``path``, a decision on its symbol ``name``; its id."""
+    repo.write(path, text)
+    repo.commit(f"add {path}")
+    return ledger.record(claim, [f"{path}::{name}"]).id
+
+
 def _visitor_rule(repo, ledger) -> str:
     """The rule committed, a decision on its interface visit; its id."""
-    repo.write(VISITOR, VISITOR_V1)
-    repo.commit("rule")
-    return ledger.record("interfaces are skipped when nested",
-                         [f"{VISITOR}::AssertsRule.visit(ASTInterfaceDeclaration, Object)"]).id
+    return _committed_decision(repo, ledger, VISITOR, VISITOR_V1, "interfaces are skipped when nested",
+                               "AssertsRule.visit(ASTInterfaceDeclaration, Object)")
 
 
 def test_a_new_signature_the_move_search_places_in_its_own_class_reads_changed(repo, ledger):
@@ -649,20 +654,21 @@ CONNECT = CONNECTION[CONNECTION.index("    public void connect("):CONNECTION.ind
 CONNECTION_PATH = "src/main/java/libcore/net/http/HttpConnection.java"
 
 
-def _connection(repo, ledger) -> str:
-    repo.write(CONNECTION_PATH, CONNECTION)
-    repo.commit("connection")
-    return ledger.record("a connection connects its own socket, tunnelling for TLS through a proxy",
-                         [f"{CONNECTION_PATH}::HttpConnection.connect(int, int, TunnelConfig)"]).id
+def _connection_rewritten(repo, ledger, body: str):
+    """The verdict on a decision on the instance ``connect``, once that
+    method became ``body``."""
+    rec = _committed_decision(repo, ledger, CONNECTION_PATH, CONNECTION,
+                              "a connection connects its own socket, tunnelling for TLS through a proxy",
+                              "HttpConnection.connect(int, int, TunnelConfig)")
+    repo.write(CONNECTION_PATH, CONNECTION.replace(CONNECT, body))
+    repo.commit("connect rewritten")
+    return ledger.verify(rec, at="HEAD")
 
 
 def test_a_same_name_that_crosses_static_with_an_unlike_body_is_another_method(repo, ledger):
     """okhttp's held-out miss: CodeTracker counts the static factory as a
     new method, and the decision on the instance method is refuted."""
-    rec = _connection(repo, ledger)
-    repo.write(CONNECTION_PATH, CONNECTION.replace(CONNECT, STATIC_FACTORY))
-    repo.commit("a factory per route")
-    verdict = ledger.verify(rec, at="HEAD")
+    verdict = _connection_rewritten(repo, ledger, STATIC_FACTORY)
     assert verdict.status is Status.REFUTED, verdict.reason
     assert "is no longer defined in" in verdict.reason
 
@@ -674,10 +680,14 @@ MADE_STATIC = (CONNECT.replace("public void connect(", "public static void conne
                         "        c.out = c.socket.getOutputStream();\n        if (c.address.ssl"))
 
 
+# The factory's body as an instance method: a new signature, its body unlike.
+BY_URI = STATIC_FACTORY.replace("public static HttpConnection", "public HttpConnection")
+
+
 @pytest.mark.parametrize(("body", "follows", "alike"), [
     (STATIC_FACTORY, False, (0.4, 0.5)),
     (MADE_STATIC, True, (0.5, 0.85)),
-    (STATIC_FACTORY.replace("public static HttpConnection", "public HttpConnection"), True, (0.4, 0.5)),
+    (BY_URI, True, (0.4, 0.5)),
 ])
 def test_a_follow_across_static_needs_half_the_code_alike(body, follows, alike):
     """Only crossing ``static`` asks for the body; each case's likeness is
@@ -697,10 +707,7 @@ def test_a_follow_across_static_needs_half_the_code_alike(body, follows, alike):
 def test_a_method_made_static_with_its_body_kept_follows(repo, ledger):
     """The control end to end: the method followed across ``static`` is
     the same one, changed."""
-    rec = _connection(repo, ledger)
-    repo.write(CONNECTION_PATH, CONNECTION.replace(CONNECT, MADE_STATIC))
-    repo.commit("static")
-    verdict = ledger.verify(rec, at="HEAD")
+    verdict = _connection_rewritten(repo, ledger, MADE_STATIC)
     assert verdict.status is Status.STALE, verdict.reason
     assert "now HttpConnection.connect(HttpConnection,int,int,TunnelConfig)" in verdict.reason
 
@@ -709,11 +716,6 @@ def test_a_new_signature_with_an_unlike_body_that_stays_an_instance_method_follo
     """The other control: without crossing ``static`` a new signature keeps
     the method however much its body changed (okhttp's ``newStream`` kept
     16 % of its code)."""
-    rec = _connection(repo, ledger)
-    rewritten = STATIC_FACTORY.replace("public static HttpConnection connect(URI uri, Proxy proxy, ",
-                                "public HttpConnection connect(URI uri, Proxy proxy, ")
-    repo.write(CONNECTION_PATH, CONNECTION.replace(CONNECT, rewritten))
-    repo.commit("connect by uri")
-    verdict = ledger.verify(rec, at="HEAD")
+    verdict = _connection_rewritten(repo, ledger, BY_URI)
     assert verdict.status is Status.STALE, verdict.reason
     assert "now HttpConnection.connect(URI,Proxy,int,int,TunnelConfig)" in verdict.reason
