@@ -54,7 +54,7 @@ Examples::
 
 With ``--keep DIR`` the spread runs' ledgers are recorded once into ``DIR``
 and reused by later runs of the same sample (recording 5,000 decisions
-takes about 18 minutes; the recording time is then reported as 0).
+takes 14-18 minutes on two cores; the recording time is then reported as 0).
 """
 
 from __future__ import annotations
@@ -478,7 +478,7 @@ def _first_per_file(decisions: list[Any]) -> dict[str, Any]:
 def _recorded_home(keep: Path | None, base: str, n: int, seed: int) -> Any:
     """Where a spread run's ledger lives: a temporary folder, or with
     ``--keep`` a folder under it named for the sample, reused by later runs
-    (recording 5,000 decisions takes about 18 minutes)."""
+    (recording 5,000 decisions takes 14-18 minutes)."""
     if keep is None:
         return _bench.TempDir("memvet-spread-")
     path = keep / f"spread-{base[:12]}-{n}-seed{seed}"
