@@ -380,6 +380,8 @@ def test_drift_signature_follows(tmp_path: Path) -> None:
     assert r["by_truth"]["changed"] == {"n": 1, "alike_min": rows["changed"]["alike"],
                                         "alike_max": rows["changed"]["alike"], "crossing_static": 0, "kept": 1}
     assert r["by_truth"]["deleted"]["crossing_static"] == 1 and r["by_truth"]["deleted"]["kept"] == 0
+    text = _script("drift").render_follows(r)  # the report a person reads: the one case that crossed static
+    assert "Conn.open(int) -> Conn.open(String,int)" in text and "crosses static, not followed" in text
 
 
 def test_drift_signature_follows_needs_an_oracle(tmp_path: Path) -> None:
