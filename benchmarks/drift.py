@@ -817,7 +817,7 @@ def signature_follows(repo_path: str, oracle_dir: str, name: str) -> dict[str, A
             "rev_from": case.rev_from, "rev_to": case.rev_to,
             "alike": round(difflib.SequenceMatcher(None, t1, t2, autojunk=False).ratio(), 3),
             "crosses_static": _vanished.is_static(t1) != _vanished.is_static(t2),
-            "kept": _vanished.follow(old, before, new, after, case.qualname) is not None,
+            "kept": _vanished.follow(before, after, case.qualname, lambda: old, lambda: new) is not None,
         })
     by_truth: dict[str, dict[str, Any]] = {}
     for truth in ("changed", "deleted"):

@@ -1061,8 +1061,8 @@ class Evidence:
         table = self._table(a.path, blob, a.language, snap)
         if isinstance(table, str):
             return None
-        return _vanished.follow(data, self.cache.table(a.blob_id, a.language, lambda: data),
-                                snap.read(a.path) or b"", table, a.name)
+        return _vanished.follow(self.cache.table(a.blob_id, a.language, lambda: data), table, a.name,
+                                lambda: data, lambda: snap.read(a.path) or b"")
 
     def _quote_check(self, a: Anchor, snap: Snapshot, start_line: int, end_line: int) -> AnchorCheck:
         """A changed body (or file, ``end_line`` 0) judged by its quote: the

@@ -542,7 +542,7 @@ class MoveSearch:
     def _new_signature(self, w: _Wanted, check: AnchorCheck, snap: Snapshot) -> AnchorCheck:
         """A "move" to the same name in the same scope of the same file is
         the symbol itself with a new signature, and reads as its own file's
-        follow does (:func:`memvet._code.follow`): changed. The move search
+        follow does (:func:`memvet._vanished.follow`): changed. The move search
         reaches it when that follow could not choose, as when several
         overloads of a visitor changed their parameter types in one commit
         (pmd's ``visit(ASTInterfaceDeclaration,Object)`` became

@@ -55,6 +55,7 @@ called the old name (a sweep) is not searched for replaced calls.
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 from collections import Counter
 from collections.abc import Callable
@@ -155,12 +156,14 @@ def tokens(data: bytes, language: str, sym: _code.Symbol) -> list[str]:
     return ["\x00" if t in own else t for t in _claims.code_tokens("\n".join(lines), language, drop_comments=True)]
 
 
-def follow(old_data: bytes, old: _code.SymbolTable, new_data: bytes, new: _code.SymbolTable,
-           qualname: str) -> _code.Symbol | None:
+def follow(old: _code.SymbolTable, new: _code.SymbolTable, qualname: str,
+           old_data: Callable[[], bytes], new_data: Callable[[], bytes]) -> _code.Symbol | None:
     """:func:`memvet._code.follow`, less a Java method that would follow to
     a new signature across ``static``: one that was an instance method and is
     now static (or the reverse) is the same method only if its code tokens
-    are still :data:`SIMILARITY_FLOOR` alike.
+    are still :data:`SIMILARITY_FLOOR` alike. The two files' texts
+    (``old_data()``, ``new_data()``) are read only for a Java method that
+    took a new signature.
 
     A new signature alone keeps a method: the 86 signature changes of
     CodeTracker's oracle that the follow takes, in 11 repositories, are
@@ -178,7 +181,7 @@ def follow(old_data: bytes, old: _code.SymbolTable, new_data: bytes, new: _code.
     was = old.lookup(qualname)[0]  # follow found exactly one
     if sym.qualname == was.qualname:
         return sym
-    before, after = tokens(old_data, "java", was), tokens(new_data, "java", sym)
+    before, after = tokens(old_data(), "java", was), tokens(new_data(), "java", sym)
     if is_static(before) == is_static(after):
         return sym
     ratio = difflib.SequenceMatcher(None, before, after, autojunk=False).ratio()
@@ -262,7 +265,8 @@ def vanishing(evidence: Evidence, anchor: Anchor, recorded_commit: str, target: 
 
     found: dict[int, tuple[Snapshot, _code.Symbol | None]] = {}
 
-    def recorded_data() -> bytes:
+    @functools.cache
+    def recorded_data() -> bytes:  # read once, by the first follow that needs it
         return git.blob_data(anchor.blob_id) or b""
 
     leaf = [_leaf(anchor.name).encode()]
@@ -293,8 +297,8 @@ def vanishing(evidence: Evidence, anchor: Anchor, recorded_commit: str, target: 
                 sym = evidence.symbol_at(p, anchor.language, anchor.name, snap)
                 if sym is None and with_signature:
                     table = evidence.outline_at(p, anchor.language, snap)
-                    sym = None if table is None else follow(recorded_data(), recorded, snap.read(p) or b"",
-                                                            table, anchor.name)
+                    sym = None if table is None else follow(recorded, table, anchor.name, recorded_data,
+                                                            lambda: snap.read(p) or b"")
             found[i] = (snap, sym)
         return found[i]
 

@@ -701,7 +701,7 @@ def test_a_follow_across_static_needs_half_the_code_alike(body, follows, alike):
                                     autojunk=False).ratio()
     assert alike[0] <= ratio < alike[1]
     assert _code.follow(before, after, was.qualname) == now  # the plain follow takes it whatever
-    assert (_vanished.follow(old, before, new, after, was.qualname) == now) is follows
+    assert (_vanished.follow(before, after, was.qualname, lambda: old, lambda: new) == now) is follows
 
 
 def test_a_method_made_static_with_its_body_kept_follows(repo, ledger):
