@@ -193,7 +193,7 @@ def receipt_metadata(receipt: Receipt) -> dict[str, Any]:
         "to": receipt.to_lifecycle,
         "at": float(receipt.at),
     }
-    for key in ("reason", "author", "commit", "related", "imported_by"):
+    for key in ("reason", "author", "commit", "related", "imported_by", "author_kind", "via"):
         value = getattr(receipt, key)
         if value:
             meta[key] = value
@@ -224,6 +224,8 @@ def receipt_from_record(record_id: str, meta: Mapping[str, Any] | None) -> Recei
             related=str(meta.get("related", "")),
             imported_at=float(meta.get("imported_at", 0.0)),
             imported_by=str(meta.get("imported_by", "")),
+            author_kind=str(meta.get("author_kind", "")),
+            via=str(meta.get("via", "")),
         )
     except (KeyError, ValueError, TypeError) as exc:
         raise CorruptRecordError(f"receipt {record_id}: cannot decode ({exc})", record_id) from exc

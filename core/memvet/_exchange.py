@@ -63,6 +63,7 @@ from memvet._model import (
     FieldType,
     Lifecycle,
     Receipt,
+    ReceiptAction,
     Status,
     Verdict,
 )
@@ -90,7 +91,7 @@ DUMP_SCHEMA = 1
 _DRIFTED = (Status.UNANCHORED, Status.NEEDS_REVALIDATION, Status.STALE, Status.REFUTED)
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
 #: The acts a receipt can record (what :class:`memvet.Ledger` writes).
-_ACTIONS = frozenset({"record", "propose", "supersede", "reject", "approve", "revalidate", "confirm"})
+_ACTIONS = frozenset(a.value for a in ReceiptAction)
 #: Bound of the whole-number fields (counters, versions, lines): a Chroma
 #: metadata integer is 64-bit, and none of these comes anywhere near it.
 _MAX_INT = 2**31 - 1
@@ -230,9 +231,15 @@ def agent_context(ledger: Ledger, at: str | None = None, *, current_only: bool =
 # ===================================================================== dump
 
 
+#: Fields added with author kinds (issue 29): left out of an export when
+#: empty, so a ledger without them exports the same bytes as before.
+_NEW_WHEN_SET = frozenset({"author_kind", "retire_reason", "retire_by", "retire_with"})
+
+
 def decision_to_dict(decision: Decision) -> dict[str, Any]:
     """Every field of a decision as JSON-ready values (:data:`DECISION_FIELDS` in order)."""
-    return {spec.name: spec.to_json(getattr(decision, spec.name)) for spec in DECISION_FIELDS}
+    return {spec.name: spec.to_json(getattr(decision, spec.name)) for spec in DECISION_FIELDS
+            if spec.name not in _NEW_WHEN_SET or getattr(decision, spec.name)}
 
 
 def _str(data: dict[str, Any], key: str, default: str = "") -> str:
@@ -350,8 +357,15 @@ def _receipt_from_dict(data: dict[str, Any]) -> Receipt:
         id=receipt_id, decision_id=_str(data, "decision_id"), action=action,
         from_lifecycle=before, to_lifecycle=after, reason=_str(data, "reason"),
         author=_str(data, "author"), at=float(_num(data, "at")), commit=_str(data, "commit"),
-        related=_ref(data, "related"),
+        related=_ref(data, "related"), author_kind=_kind(data), via=_str(data, "via"),
     )
+
+
+def _kind(data: dict[str, Any]) -> str:
+    kind = _str(data, "author_kind")
+    if kind and kind not in ("person", "agent"):
+        raise ValueError(f"author_kind must be person or agent, not {kind!r}")
+    return kind
 
 
 def _unmarked(receipt: Receipt) -> Receipt:
@@ -809,7 +823,7 @@ def _mark(ledger: Ledger, plan: _Plan, local_receipts: dict[str, Receipt], sourc
     importer = ledger._author(None)
     # Marked: `log` shows who imported it and when, never a file's receipt
     # as an act of this ledger (a file can say any author and any date).
-    plan.receipts = [dataclasses.replace(r, imported_at=now, imported_by=importer) for r in plan.receipts]
+    plan.receipts = [dataclasses.replace(r, imported_at=now, imported_by=importer.name) for r in plan.receipts]
     commit = str(ledger.git.head_commit().id) if plan.links else ""
     for successor, old in plan.links:
         if old.lifecycle is Lifecycle.ACTIVE:
@@ -819,7 +833,8 @@ def _mark(ledger: Ledger, plan: _Plan, local_receipts: dict[str, Receipt], sourc
         if receipt_id not in local_receipts:
             plan.receipts.append(Receipt(
                 id=receipt_id, decision_id=old.id, action="supersede", from_lifecycle=Lifecycle.ACTIVE.value,
-                to_lifecycle=Lifecycle.SUPERSEDED.value, author=importer, at=now, commit=commit,
+                to_lifecycle=Lifecycle.SUPERSEDED.value, author=importer.name, author_kind=importer.kind.value,
+                at=now, commit=commit,
                 reason=f"superseded by {successor.id}, imported from {source} with --link-local"
                        + (f": {successor.reason}" if successor.reason else ""),
                 related=successor.id,

@@ -40,6 +40,7 @@ from memvet._model import (
     Anchor,
     AnchorKind,
     AnchorResult,
+    Author,
     Conflict,
     Decision,
     Lifecycle,
@@ -66,6 +67,10 @@ __all__ = ["Ledger", "require_ledger"]
 log = logging.getLogger(__name__)
 
 AnchorLike = str | AnchorSpec
+
+#: What ``author=`` takes: an :class:`Author`, a person's name, or ``None``
+#: (a person: the repository's ``user.name``).
+AuthorLike = Author | str | None
 
 #: Longest claim accepted (characters); a claim is a decision, not a document.
 MAX_CLAIM_CHARS = 4000
@@ -187,7 +192,7 @@ class _Draft:
     tags: tuple[str, ...]
     old: Decision | None
     reason: str
-    author: str
+    author: Author
     now: float
     snap: Snapshot
     proposed: bool
@@ -199,7 +204,8 @@ class _Draft:
             id=_new_id(), claim=self.claim, anchors=self.anchors,
             lifecycle=Lifecycle.PROPOSED if self.proposed else Lifecycle.ACTIVE,
             supersedes=self.old.id if self.old else "", reason=self.reason if self.old else "", tags=self.tags,
-            author=self.author, created_at=self.now, commit=self.snap.base_commit,
+            author=self.author.name, author_kind=self.author.kind.value, created_at=self.now,
+            commit=self.snap.base_commit,
             hash_version=_code.HASH_VERSION, namespace=self.namespace, expires_at=float(expires_at or 0.0),
             unbound=self.declared,
         )
@@ -630,10 +636,13 @@ class Ledger:
     # ================================================================= writes
 
     def _receipt(self, decision_id: str, action: ReceiptAction, before: str, after: str, *, reason: str,
-                 author: str, at: float, commit: str, related: str = "") -> Receipt:
+                 author: Author | str, at: float, commit: str, related: str = "") -> Receipt:
+        if not isinstance(author, Author):
+            author = Author.person(author)
         return Receipt(
             id="r-" + _new_id(), decision_id=decision_id, action=action, from_lifecycle=before,
-            to_lifecycle=after, reason=reason, author=author, at=at, commit=commit, related=related,
+            to_lifecycle=after, reason=reason, author=author.name, at=at, commit=commit, related=related,
+            author_kind=author.kind.value, via=author.via,
         )
 
     def repair(self) -> int:
@@ -707,13 +716,36 @@ class Ledger:
         self.embedder = embedder
         return count
 
-    def _author(self, author: str | None) -> str:
-        if author:
-            return author
+    def _author(self, author: AuthorLike) -> Author:
+        """``author`` as an :class:`Author`: a plain name is a person; a
+        person without a name is the repository's ``user.name``."""
+        if isinstance(author, Author):
+            if author.name or author.is_agent:
+                return author
+            return Author.person(self._git_user(), author.via)
+        if author is not None and not isinstance(author, str):
+            raise UsageError(f"author must be a memvet.Author or a name, not {type(author).__name__}")
+        return Author.person((author or "").strip() or self._git_user())
+
+    def _git_user(self) -> str:
         try:
             return str(self.git.repo.config["user.name"])
         except KeyError:
             return ""
+
+    @staticmethod
+    def _require_person(author: Author, act: str) -> None:
+        """Refuse an agent where only a person may act.
+
+        Raises:
+            NotAllowedError: ``author`` is an agent; the message names the
+                person's channels.
+        """
+        if author.is_agent:
+            raise NotAllowedError(
+                f"an agent ({author.name}) cannot {act}: that is a person's act, through `memvet {act} ID` "
+                "in a terminal, MCP elicitation (the client asks its user) or a LangGraph interrupt()"
+            )
 
     def _require_active(self, decision_id: str, *, proposals: bool = False) -> Decision:
         """The decision, if it is active (or, with ``proposals``, a proposal)."""
@@ -808,9 +840,9 @@ class Ledger:
         return declared
 
     def record(self, claim: str, anchors: Iterable[AnchorLike] = (), *, supersedes: str | None = None,
-               reason: str | None = None, tags: Iterable[str] = (), author: str | None = None,
+               reason: str | None = None, tags: Iterable[str] = (), author: AuthorLike = None,
                at: str | None = None, on_conflict: str = "warn", expires_at: float | None = None,
-               base: str | None = None, unbound: Iterable[str] = (), proposed: bool = False,
+               base: str | None = None, unbound: Iterable[str] = (), proposed: bool | None = None,
                confirm_duplicates: bool = True) -> RecordResult:
         """Record a decision with its evidence.
 
@@ -822,7 +854,12 @@ class Ledger:
             supersedes: Id of the active decision this one replaces (needs ``reason``).
             reason: Why (required with ``supersedes``).
             tags: Free labels.
-            author: Who; default the repository's ``user.name``.
+            author: Who: an :class:`Author`, or a person's name; default the
+                person named by the repository's ``user.name``. An agent
+                never retires a decision on its own: its write that names
+                ``supersedes`` is always a proposal, and the decision it
+                would replace stays as it is, served under caution with the
+                request, until a person approves or declines it.
             at: Where to resolve anchors; default the working tree.
             on_conflict: ``"warn"`` (record and report conflicts) or
                 ``"error"`` (raise :class:`ConflictError`, write nothing).
@@ -835,6 +872,9 @@ class Ledger:
             proposed: Write a proposal: served as ``proposed, not yet
                 reviewed`` until :meth:`approve`. A proposal that names
                 ``supersedes`` replaces nothing until it is approved.
+                Default (``None``): a person's write is active, an agent's
+                follows :attr:`agent_writes` (read from the committed
+                ``[tool.memvet] agent-writes``; proposals by default).
             confirm_duplicates: ``False`` always writes a new decision, even
                 for a near duplicate with the same anchors (the LangGraph
                 store: two items with one claim are still two items).
@@ -858,9 +898,9 @@ class Ledger:
                                 confirm_duplicates=confirm_duplicates)
 
     def _record(self, claim: str, anchors: Iterable[AnchorLike], *, supersedes: str | None,
-                reason: str | None, tags: Iterable[str], author: str | None, at: str | None,
+                reason: str | None, tags: Iterable[str], author: AuthorLike, at: str | None,
                 on_conflict: str, expires_at: float | None, base: str | None,
-                unbound: Iterable[str] = (), proposed: bool = False,
+                unbound: Iterable[str] = (), proposed: bool | None = None,
                 confirm_duplicates: bool = True) -> RecordResult:
         """:meth:`record` under the write lock, step by step: check the input
         and bind the claim (nothing written yet), embed it, confirm a near
@@ -889,8 +929,8 @@ class Ledger:
         return RecordResult(decision, outcome, tuple(conflicts), tuple(warnings))
 
     def _draft(self, claim: str, anchors: Iterable[AnchorLike], *, supersedes: str | None, reason: str | None,
-               tags: Iterable[str], author: str | None, at: str | None, on_conflict: str, base: str | None,
-               unbound: Iterable[str], proposed: bool) -> _Draft:
+               tags: Iterable[str], author: AuthorLike, at: str | None, on_conflict: str, base: str | None,
+               unbound: Iterable[str], proposed: bool | None) -> _Draft:
         """The write's input checked, its anchors resolved and its claim bound.
 
         Raises:
@@ -908,15 +948,22 @@ class Ledger:
         elif isinstance(tags, str):
             tags = (tags,)  # one tag, never its characters
         cleaned = tuple(dict.fromkeys(str(t).strip() for t in tags if str(t).strip()))
+        writer = self._author(author)
+        if proposed is None:
+            # A person's write is current at once; an agent's follows the
+            # committed policy (`agent-writes`, proposals by default).
+            proposed = writer.is_agent and self.agent_writes == "proposed"
         old = None
         if supersedes:
             reason = self._reason(reason, "a supersede")
             old = self._require_active(supersedes)
+            if writer.is_agent:
+                proposed = True  # agents retire nothing on their own
         snap = self.snapshot(at)
         resolved = tuple(self._resolve_anchors(anchors, snap, base))
         declared = self._bind_claim(claim, resolved, snap, unbound)
         return _Draft(claim=claim, anchors=resolved, declared=declared, tags=cleaned, old=old,
-                      reason=reason or "", author=self._author(author), now=self.clock(), snap=snap,
+                      reason=reason or "", author=writer, now=self.clock(), snap=snap,
                       proposed=proposed, namespace=self.namespace)
 
     def _duplicate(self, draft: _Draft, candidates: Sequence[Decision], scores: dict[str, float],
@@ -976,6 +1023,14 @@ class Ledger:
         receipts = [self._receipt(decision.id, action, "", decision.lifecycle.value, reason=draft.reason,
                                   author=draft.author, at=now, commit=commit, related=old.id if old else "")]
         updates = []
+        if old is not None and draft.proposed and draft.author.is_agent:
+            # The decision it would replace is served under caution with the
+            # request until a person answers it (one journaled act: both land).
+            updates.append(old.evolve(retire_reason=draft.reason, retire_by=draft.author.name,
+                                      retire_with=decision.id))
+            receipts.append(self._receipt(old.id, ReceiptAction.PROPOSE_RETIRE, Lifecycle.ACTIVE.value,
+                                          Lifecycle.ACTIVE.value, reason=draft.reason, author=draft.author,
+                                          at=now, commit=commit, related=decision.id))
         if old is not None and not draft.proposed:
             receipts.append(self._receipt(old.id, ReceiptAction.SUPERSEDE, Lifecycle.ACTIVE.value,
                                           Lifecycle.SUPERSEDED.value, reason=draft.reason, author=draft.author,
@@ -986,7 +1041,7 @@ class Ledger:
         self.store.apply(Intent(action, add=(decision, tuple(embedding)), updates=tuple(updates),
                                 receipts=tuple(receipts)))
 
-    def _settle_race(self, old: Decision, mine: Decision, author: str, commit: str) -> None:
+    def _settle_race(self, old: Decision, mine: Decision, author: Author, commit: str) -> None:
         """Never two current successors: when two writers of a shared server
         superseded the same decision at once, the earliest successor wins and
         the later one is withdrawn (kept as rejected history)."""
@@ -1044,7 +1099,7 @@ class Ledger:
                 )
         return conflicts, warnings
 
-    def _confirm(self, decision: Decision, author: str, now: float, commit: str) -> RecordResult:
+    def _confirm(self, decision: Decision, author: Author, now: float, commit: str) -> RecordResult:
         updated = decision.evolve(confirmations=decision.confirmations + 1)
         state = decision.lifecycle.value
         receipt = self._receipt(decision.id, ReceiptAction.CONFIRM, state, state, reason="recorded again",
@@ -1053,20 +1108,24 @@ class Ledger:
         return RecordResult(updated, RecordOutcome.CONFIRMED)
 
     def supersede(self, old_id: str, claim: str, anchors: Iterable[AnchorLike] = (), *, reason: str,
-                  tags: Iterable[str] = (), author: str | None = None, at: str | None = None,
-                  base: str | None = None, unbound: Iterable[str] = (), proposed: bool = False) -> RecordResult:
+                  tags: Iterable[str] = (), author: AuthorLike = None, at: str | None = None,
+                  base: str | None = None, unbound: Iterable[str] = (), proposed: bool | None = None) -> RecordResult:
         """Replace an active decision with a new one; the old one becomes history.
 
         The new claim is bound to its evidence as in :meth:`record`. With
         ``proposed=True`` the new decision is a proposal and the old one stays
-        current until the proposal is approved (:meth:`approve`).
+        current until the proposal is approved (:meth:`approve`). An agent's
+        supersede is always such a proposal, and the old decision is served
+        under caution with the agent's reason until a person answers it.
         """
         return self.record(claim, anchors, supersedes=old_id, reason=reason, tags=tags, author=author,
                            at=at, base=base, unbound=unbound, proposed=proposed)
 
-    def approve(self, decision_id: str, *, reason: str | None = None, author: str | None = None) -> Decision:
-        """Approve a proposal: it becomes active, and if it names a decision it
-        supersedes, that one becomes history now.
+    def approve(self, decision_id: str, *, reason: str | None = None, author: AuthorLike = None) -> Decision:
+        """A person's approval: of a proposal (it becomes active, and if it
+        names a decision it supersedes, that one becomes history now), or of
+        an agent's open request to retire an active decision (it is rejected,
+        or superseded by the proposal the agent wrote, now).
 
         The supersede is crash-safe like :meth:`supersede`'s: one journaled
         act whose first write makes the approved decision active (from then
@@ -1074,79 +1133,219 @@ class Ledger:
         by the old record's update and the receipts.
 
         Args:
-            decision_id: The proposal's id (or a unique prefix).
+            decision_id: The proposal's id, or the id of an active decision
+                an agent asked to retire (or a unique prefix).
             reason: What the reviewer checked (kept in the receipt).
-            author: Who approves; default the repository's ``user.name``.
+            author: The person who approves (an :class:`Author` or a name);
+                default the repository's ``user.name``. The receipt keeps
+                the channel (``Author.person(name, via=...)``).
 
         Returns:
-            The approved decision.
+            The approved decision (for a retire request, the decision as
+            retired).
 
         Raises:
-            NotAllowedError: It is not a proposal, or the decision it
-                supersedes is no longer active.
+            NotAllowedError: The approver is an agent, or is the proposal's
+                own author; it is neither a proposal nor a decision with an
+                open retire request; or the decision it supersedes is no
+                longer active.
             UnknownDecisionError, AmbiguousIdError.
         """
+        approver = self._author(author)
+        self._require_person(approver, "approve")
         with self.store.writing():
             decision = self.get(decision_id)
+            if decision.lifecycle is Lifecycle.ACTIVE and decision.retiring:
+                if decision.retire_with:
+                    return self._retire(decision, self._approve(self.get(decision.retire_with), approver, reason))
+                return self._reject(decision, decision.retire_reason, approver,
+                                    note=f"approved the request of {decision.retire_by} (agent)"
+                                         + (f": {reason.strip()}" if reason and reason.strip() else ""))
             if decision.lifecycle is not Lifecycle.PROPOSED:
                 raise NotAllowedError(
-                    f"decision {decision.id} is {decision.lifecycle.value}, not a proposal; only a proposal "
-                    "can be approved"
+                    f"decision {decision.id} is {decision.lifecycle.value}, not a proposal; only a proposal can be "
+                    "approved (or an agent's open request to retire an active decision)"
                 )
-            old = self.get(decision.supersedes) if decision.supersedes else None
-            if old is not None and old.lifecycle is not Lifecycle.ACTIVE:
-                by = f" by {old.superseded_by}" if old.superseded_by else ""
-                raise NotAllowedError(
-                    f"cannot approve {decision.id}: the decision it supersedes, {old.id}, is already "
-                    f"{old.lifecycle.value}{by}; record anew or supersede the current one"
-                )
-            author = self._author(author)
-            now = self.clock()
-            commit = str(self.git.head_commit().id)
-            approved = decision.evolve(lifecycle=Lifecycle.ACTIVE)
-            receipts = [self._receipt(decision.id, ReceiptAction.APPROVE, Lifecycle.PROPOSED.value,
-                                      Lifecycle.ACTIVE.value,
-                                      reason=(reason or "").strip(), author=author, at=now, commit=commit,
-                                      related=old.id if old else "")]
-            updates = [approved]
-            if old is not None:
-                updates.append(old.evolve(lifecycle=Lifecycle.SUPERSEDED, superseded_by=decision.id,
-                                          reason=decision.reason, resolved_at=now))
-                receipts.append(self._receipt(old.id, ReceiptAction.SUPERSEDE, Lifecycle.ACTIVE.value,
-                                              Lifecycle.SUPERSEDED.value, reason=decision.reason, author=author,
-                                              at=now, commit=commit, related=decision.id))
-            self.store.apply(Intent(ReceiptAction.APPROVE, updates=tuple(updates), receipts=tuple(receipts)))
-            if old is not None:
-                self._settle_race(old, approved, author, commit)
-            return approved
+            return self._approve(decision, approver, reason)
 
-    def reject(self, decision_id: str, *, reason: str, author: str | None = None) -> Decision:
+    def _approve(self, decision: Decision, approver: Author, reason: str | None) -> Decision:
+        if decision.lifecycle is not Lifecycle.PROPOSED:
+            raise NotAllowedError(f"decision {decision.id} is {decision.lifecycle.value}, not a proposal; "
+                                  "only a proposal can be approved")
+        if approver.same_as(decision.author, decision.author_kind):
+            raise NotAllowedError(
+                f"{approver.name} proposed {decision.id} and cannot also approve it: another person reviews a "
+                "proposal (to make your own claim current, record it without --propose)"
+            )
+        old = self.get(decision.supersedes) if decision.supersedes else None
+        if old is not None and old.lifecycle is not Lifecycle.ACTIVE:
+            by = f" by {old.superseded_by}" if old.superseded_by else ""
+            raise NotAllowedError(
+                f"cannot approve {decision.id}: the decision it supersedes, {old.id}, is already "
+                f"{old.lifecycle.value}{by}; record anew or supersede the current one"
+            )
+        now = self.clock()
+        commit = str(self.git.head_commit().id)
+        approved = decision.evolve(lifecycle=Lifecycle.ACTIVE)
+        receipts = [self._receipt(decision.id, ReceiptAction.APPROVE, Lifecycle.PROPOSED.value,
+                                  Lifecycle.ACTIVE.value,
+                                  reason=(reason or "").strip(), author=approver, at=now, commit=commit,
+                                  related=old.id if old else "")]
+        updates = [approved]
+        if old is not None:
+            updates.append(old.evolve(lifecycle=Lifecycle.SUPERSEDED, superseded_by=decision.id,
+                                      reason=decision.reason, resolved_at=now, retire_reason="", retire_by="",
+                                      retire_with=""))
+            receipts.append(self._receipt(old.id, ReceiptAction.SUPERSEDE, Lifecycle.ACTIVE.value,
+                                          Lifecycle.SUPERSEDED.value, reason=decision.reason, author=approver,
+                                          at=now, commit=commit, related=decision.id))
+        self.store.apply(Intent(ReceiptAction.APPROVE, updates=tuple(updates), receipts=tuple(receipts)))
+        if old is not None:
+            self._settle_race(old, approved, approver, commit)
+        return approved
+
+    def _retire(self, decision: Decision, successor: Decision) -> Decision:
+        """``decision`` as the approval of ``successor`` left it (superseded)."""
+        return self.get(decision.id) if successor.lifecycle is Lifecycle.ACTIVE else decision
+
+    def reject(self, decision_id: str, *, reason: str, author: AuthorLike = None) -> Decision:
         """Retract a decision (tried, did not work), or turn down a proposal.
-        It stays as history."""
+        It stays as history.
+
+        An agent retires nothing on its own: its reject of an active
+        decision, or of a proposal it did not write, is a request that a
+        person approves or declines (:meth:`approve`, :meth:`decline`); the
+        decision keeps its lifecycle, served under caution with the request.
+        An agent may withdraw its own proposal.
+
+        Returns:
+            The decision as it now stands (rejected, or with the request).
+        """
         reason = self._reason(reason, "a rejection")
+        writer = self._author(author)
         with self.store.writing():
             decision = self._require_active(decision_id, proposals=True)
-            author = self._author(author)
+            own_proposal = (decision.lifecycle is Lifecycle.PROPOSED
+                            and writer.same_as(decision.author, decision.author_kind))
+            if writer.is_agent and not own_proposal:
+                return self._request_retire(decision, reason, writer)
+            return self._reject(decision, reason, writer)
+
+    def _reject(self, decision: Decision, reason: str, author: Author, note: str = "") -> Decision:
+        now = self.clock()
+        commit = str(self.git.head_commit().id)
+        # The decision's own record changes first (one atomic update), so
+        # reads see the rejection the moment it lands; the receipt follows.
+        updated = decision.evolve(lifecycle=Lifecycle.REJECTED, reason=reason, resolved_at=now,
+                                  retire_reason="", retire_by="", retire_with="")
+        updates = [updated]
+        receipts = [self._receipt(decision.id, ReceiptAction.REJECT, decision.lifecycle.value,
+                                  Lifecycle.REJECTED.value, reason=reason + (f" ({note})" if note else ""),
+                                  author=author, at=now, commit=commit)]
+        if decision.lifecycle is Lifecycle.PROPOSED and decision.supersedes:
+            # A turned-down proposal's request on the decision it would replace ends with it.
+            old = self._request_target(decision)
+            if old is not None:
+                updates.append(old.evolve(retire_reason="", retire_by="", retire_with=""))
+        self.store.apply(Intent(ReceiptAction.REJECT, updates=tuple(updates), receipts=tuple(receipts)))
+        return updated
+
+    def _request_target(self, proposal: Decision) -> Decision | None:
+        """The active decision whose open retire request is ``proposal``, if any."""
+        try:
+            old = self.get(proposal.supersedes)
+        except UnknownDecisionError:
+            return None
+        if old.lifecycle is Lifecycle.ACTIVE and old.retire_with == proposal.id:
+            return old
+        return None
+
+    def _request_retire(self, decision: Decision, reason: str, agent: Author) -> Decision:
+        now = self.clock()
+        commit = str(self.git.head_commit().id)
+        updated = decision.evolve(retire_reason=reason, retire_by=agent.name, retire_with="")
+        state = decision.lifecycle.value
+        receipt = self._receipt(decision.id, ReceiptAction.PROPOSE_RETIRE, state, state,
+                                reason=reason, author=agent, at=now, commit=commit)
+        self.store.apply(Intent(ReceiptAction.PROPOSE_RETIRE, updates=(updated,), receipts=(receipt,)))
+        return updated
+
+    def decline(self, decision_id: str, *, reason: str, author: AuthorLike = None) -> Decision:
+        """A person turns down an agent's request to retire a decision (it
+        stays as it is, served as before), or turns down a proposal (as
+        :meth:`reject` does).
+
+        Raises:
+            NotAllowedError: The author is an agent; or there is no open
+                request or proposal to decline.
+        """
+        reason = self._reason(reason, "a decline")
+        person = self._author(author)
+        self._require_person(person, "decline")
+        with self.store.writing():
+            decision = self.get(decision_id)
+            if decision.lifecycle is Lifecycle.PROPOSED:
+                return self._reject(decision, reason, person, note="declined")
+            if decision.lifecycle is not Lifecycle.ACTIVE or not decision.retiring:
+                raise NotAllowedError(
+                    f"decision {decision.id} is {decision.lifecycle.value} with no open request to retire it; "
+                    "nothing to decline"
+                )
             now = self.clock()
             commit = str(self.git.head_commit().id)
-            # The decision's own record changes first (one atomic update), so
-            # reads see the rejection the moment it lands; the receipt follows.
-            updated = decision.evolve(lifecycle=Lifecycle.REJECTED, reason=reason, resolved_at=now)
-            receipt = self._receipt(decision.id, ReceiptAction.REJECT, decision.lifecycle.value,
-                                    Lifecycle.REJECTED.value,
-                                    reason=reason, author=author, at=now, commit=commit)
-            self.store.apply(Intent(ReceiptAction.REJECT, updates=(updated,), receipts=(receipt,)))
+            updates = [decision.evolve(retire_reason="", retire_by="", retire_with="")]
+            receipts = [self._receipt(decision.id, ReceiptAction.DECLINE, Lifecycle.ACTIVE.value,
+                                      Lifecycle.ACTIVE.value, reason=reason, author=person, at=now,
+                                      commit=commit, related=decision.retire_with)]
+            if decision.retire_with:
+                successor = self.store.get_decisions([decision.retire_with])
+                if successor and successor[0].lifecycle is Lifecycle.PROPOSED:
+                    updates.append(successor[0].evolve(lifecycle=Lifecycle.REJECTED, reason=reason,
+                                                       resolved_at=now))
+                    receipts.append(self._receipt(successor[0].id, ReceiptAction.REJECT,
+                                                  Lifecycle.PROPOSED.value, Lifecycle.REJECTED.value,
+                                                  reason=reason + " (declined)", author=person, at=now,
+                                                  commit=commit, related=decision.id))
+            self.store.apply(Intent(ReceiptAction.DECLINE, updates=tuple(updates), receipts=tuple(receipts)))
+            return updates[0]
+
+    def reopen(self, decision_id: str, *, reason: str, author: AuthorLike = None) -> Decision:
+        """A person makes a rejected decision active again (its rejection
+        stays in the receipts). It is verified at every read as before.
+
+        Raises:
+            NotAllowedError: The author is an agent, or the decision is not rejected.
+        """
+        reason = self._reason(reason, "a reopen")
+        person = self._author(author)
+        self._require_person(person, "reopen")
+        with self.store.writing():
+            decision = self.get(decision_id)
+            if decision.lifecycle is not Lifecycle.REJECTED:
+                raise NotAllowedError(
+                    f"decision {decision.id} is {decision.lifecycle.value}; only a rejected decision can be reopened"
+                )
+            now = self.clock()
+            commit = str(self.git.head_commit().id)
+            updated = decision.evolve(lifecycle=Lifecycle.ACTIVE, reason="", resolved_at=0.0)
+            receipt = self._receipt(decision.id, ReceiptAction.REOPEN, Lifecycle.REJECTED.value,
+                                    Lifecycle.ACTIVE.value, reason=reason, author=person, at=now, commit=commit)
+            self.store.apply(Intent(ReceiptAction.REOPEN, updates=(updated,), receipts=(receipt,)))
             return updated
 
-    def revalidate(self, decision_id: str, *, reason: str, author: str | None = None,
+    def revalidate(self, decision_id: str, *, reason: str, author: AuthorLike = None,
                    at: str | None = None) -> Verdict:
         """Re-baseline a decision's anchors at the code as it is now, after a
         person confirmed the claim still holds. Moved anchors follow the move.
 
         Raises:
             AnchorNotFoundError: an anchor is gone; supersede or reject instead.
+            NotAllowedError: The author is an agent (a revalidation makes a
+                drifted decision current again: a person's act).
         """
         reason = self._reason(reason, "a revalidation")
+        person = self._author(author)
+        self._require_person(person, "revalidate")
         with self.store.writing():
             decision = self._require_active(decision_id)
             snap = self.snapshot(at)
@@ -1159,11 +1358,10 @@ class Ledger:
                     )
                 specs.append(_respec(anchor, check.new_path, check.new_name))
             anchors = [self.evidence.resolve(spec, snap) for spec in specs]
-            author = self._author(author)
             now = self.clock()
             receipt = self._receipt(decision.id, ReceiptAction.REVALIDATE, Lifecycle.ACTIVE.value,
                                     Lifecycle.ACTIVE.value,
-                                    reason=reason, author=author, at=now, commit=snap.base_commit)
+                                    reason=reason, author=person, at=now, commit=snap.base_commit)
             updated = decision.evolve(anchors=tuple(anchors), commit=snap.base_commit,
                                       hash_version=_code.HASH_VERSION, expires_at=0.0)
             self.store.apply(Intent(ReceiptAction.REVALIDATE, updates=(updated,), receipts=(receipt,)))

@@ -20,6 +20,8 @@ __all__ = [
     "AnchorCheck",
     "AnchorKind",
     "AnchorResult",
+    "Author",
+    "AuthorKind",
     "ChangeKind",
     "Conflict",
     "Decision",
@@ -36,6 +38,7 @@ __all__ = [
     "RecordResult",
     "Status",
     "Verdict",
+    "describe_author",
 ]
 
 #: The target name for "the files as they are on disk now".
@@ -90,7 +93,13 @@ class RecallGroup(enum.StrEnum):
 
 
 class ReceiptAction(enum.StrEnum):
-    """What a receipt records (:attr:`Receipt.action`)."""
+    """What a receipt records (:attr:`Receipt.action`).
+
+    ``propose-retire``: an agent asked to reject or supersede a decision it
+    may not retire on its own (the decision stays as it was; see
+    :attr:`Decision.retire_reason`). ``decline``: a person turned down such a
+    request. ``reopen``: a person made a rejected decision active again.
+    """
 
     RECORD = "record"
     PROPOSE = "propose"
@@ -99,6 +108,71 @@ class ReceiptAction(enum.StrEnum):
     APPROVE = "approve"
     REJECT = "reject"
     REVALIDATE = "revalidate"
+    PROPOSE_RETIRE = "propose-retire"
+    DECLINE = "decline"
+    REOPEN = "reopen"
+
+
+class AuthorKind(enum.StrEnum):
+    """Who made a write or an act: a person, or an agent acting for one.
+
+    Agents propose; only a person makes a proposal current or retires an
+    active decision (see :class:`Author`).
+    """
+
+    PERSON = "person"
+    AGENT = "agent"
+
+
+@dataclass(frozen=True)
+class Author:
+    """Who writes, of which kind, and through which channel.
+
+    ``Ledger`` methods take ``author=`` as an :class:`Author` or, as before,
+    a plain name (a person). Adapters write as :meth:`agent`; a person's
+    channel (the CLI, MCP elicitation, a LangGraph ``interrupt``) writes as
+    :meth:`person` with ``via`` naming it, which the receipt keeps.
+
+    Attributes:
+        name: A name (git ``user.name``, an MCP client's name, ``langchain``).
+        kind: :class:`AuthorKind`.
+        via: The channel a person acted through (``"MCP elicitation in
+            claude-code"``); ``""`` for a direct call.
+    """
+
+    name: str = ""
+    kind: AuthorKind = AuthorKind.PERSON
+    via: str = ""
+
+    @classmethod
+    def person(cls, name: str = "", via: str = "") -> Author:
+        """A person (``name`` empty: the repository's ``user.name``)."""
+        return cls(str(name or "").strip(), AuthorKind.PERSON, str(via or "").strip())
+
+    @classmethod
+    def agent(cls, name: str) -> Author:
+        """An agent; ``name`` says which (an MCP client, an adapter)."""
+        return cls(str(name or "").strip() or "agent", AuthorKind.AGENT)
+
+    @property
+    def is_agent(self) -> bool:
+        return self.kind is AuthorKind.AGENT
+
+    def same_as(self, name: str, kind: str) -> bool:
+        """True when ``name``/``kind`` (as stored on a decision) is this author."""
+        stored = AuthorKind(kind) if kind in (AuthorKind.PERSON, AuthorKind.AGENT) else AuthorKind.PERSON
+        return bool(self.name) and stored is self.kind and name.strip().casefold() == self.name.casefold()
+
+    def __str__(self) -> str:
+        who = f"{self.name or '?'} ({self.kind.value}"
+        return who + (f", via {self.via})" if self.via else ")")
+
+
+def describe_author(name: str, kind: str, via: str = "") -> str:
+    """``name (kind[, via ...])`` for a stored author; a record written before
+    author kinds existed shows ``?`` for its kind (it was taken as a person)."""
+    shown = kind or "?"
+    return f"{name or '?'} ({shown}" + (f", via {via})" if via else ")")
 
 
 class RecordOutcome(enum.StrEnum):
@@ -232,7 +306,15 @@ class Decision:
     ``commit`` is the commit the decision was recorded at (for a record made
     against the working tree, the ``HEAD`` it was made on). ``unbound`` lists
     the claim's code-like terms its writer declared as deliberately not found
-    in the anchored evidence.
+    in the anchored evidence. ``author_kind`` is ``person`` or ``agent``
+    (``""``: written before author kinds, taken as a person).
+
+    ``retire_reason``, ``retire_by`` and ``retire_with`` hold an agent's
+    open request to retire this decision: its reason, the agent's name, and
+    for a supersede the proposal that would replace it. Agents retire
+    nothing on their own: the decision keeps its lifecycle and is served
+    under caution with the request as its reason until a person approves
+    the request or declines it (``memvet review``).
     """
 
     id: str
@@ -252,6 +334,15 @@ class Decision:
     confirmations: int = 0
     expires_at: float = 0.0
     unbound: tuple[str, ...] = ()
+    author_kind: str = ""
+    retire_reason: str = ""
+    retire_by: str = ""
+    retire_with: str = ""
+
+    @property
+    def retiring(self) -> bool:
+        """True when an agent asked to retire it and no person has answered."""
+        return bool(self.retire_reason)
 
     def evolve(self, **changes: Any) -> Decision:
         """A copy with some fields changed."""
@@ -323,6 +414,10 @@ DECISION_FIELDS: tuple[Field, ...] = (
     Field("confirmations", FieldType.WHOLE, shown=True),
     Field("expires_at", FieldType.REAL),
     Field("unbound", FieldType.TEXTS, shown=True),
+    Field("author_kind", FieldType.TEXT, shown=True),
+    Field("retire_reason", FieldType.TEXT, shown=True),
+    Field("retire_by", FieldType.TEXT, shown=True),
+    Field("retire_with", FieldType.REF, shown=True),
 )
 
 #: Every field of :class:`Anchor`, in declaration order (``kind`` first).
@@ -404,6 +499,8 @@ class Receipt:
     ``imported_at`` and ``imported_by`` are set on a receipt that came in by
     ``memvet import``: when and by whom it was imported. Its ``author`` and
     ``at`` are then what the file said, which this ledger cannot vouch for.
+    ``author_kind`` is ``person`` or ``agent`` (``""`` on receipts written
+    before author kinds), ``via`` the channel a person acted through.
     """
 
     id: str
@@ -418,6 +515,8 @@ class Receipt:
     related: str = ""
     imported_at: float = 0.0
     imported_by: str = ""
+    author_kind: str = ""
+    via: str = ""
 
     @property
     def imported(self) -> bool:
@@ -437,10 +536,19 @@ class Receipt:
             "commit": self.commit,
             "related": self.related,
         }
+        if self.author_kind:
+            out["author_kind"] = self.author_kind
+        if self.via:
+            out["via"] = self.via
         if self.imported_at:  # only then: a ledger's own exports keep their bytes
             out["imported_at"] = self.imported_at
             out["imported_by"] = self.imported_by
         return out
+
+    @property
+    def who(self) -> str:
+        """The author as ``name (kind[, via ...])``."""
+        return describe_author(self.author, self.author_kind, self.via)
 
 
 @dataclass(frozen=True)

@@ -21,11 +21,12 @@ from memvet._model import (
     AnchorCheck,
     Decision,
     Lifecycle,
+    RecallGroup,
     Status,
     Verdict,
 )
 
-__all__ = ["UNANCHORED_REASON", "Verifier", "collector_paused"]
+__all__ = ["UNANCHORED_REASON", "Verifier", "collector_paused", "retire_request"]
 
 UNANCHORED_REASON = "no evidence in the code; unconfirmed"
 
@@ -177,9 +178,39 @@ class Verifier:
 
 def _proposal(verdict: Verdict) -> Verdict:
     """A proposal is never served as current, whatever its evidence says:
-    its status is ``proposed`` and the reason carries the evidence verdict."""
-    if verdict.decision.lifecycle is not Lifecycle.PROPOSED:
+    its status is ``proposed`` and the reason carries the evidence verdict.
+    Nor is an active decision an agent asked to retire (see
+    :func:`retire_request`)."""
+    decision = verdict.decision
+    if decision.lifecycle is Lifecycle.ACTIVE and decision.retire_reason:
+        return _retiring(verdict)
+    if decision.lifecycle is not Lifecycle.PROPOSED:
         return verdict
-    return Verdict(verdict.decision, Status.PROPOSED,
+    return Verdict(decision, Status.PROPOSED,
                    f"not yet reviewed; its evidence: {verdict.status.value} ({verdict.reason})",
+                   verdict.checks, verdict.target)
+
+
+def retire_request(decision: Decision) -> str:
+    """The open request of an agent to retire ``decision``, as a reason
+    (``""`` when there is none)."""
+    if not decision.retire_reason:
+        return ""
+    act = f"superseding this with {decision.retire_with}" if decision.retire_with else "retiring this"
+    return (f"an agent ({decision.retire_by or '?'}) proposes {act}: {decision.retire_reason}; "
+            f"a person approves or declines it (memvet review)")
+
+
+def _retiring(verdict: Verdict) -> Verdict:
+    """An active decision with an agent's open retire request: it stays
+    active (only a person retires it), but a reader is told: what its
+    evidence says holds is served under caution as needing revalidation,
+    with the request as the reason; a worse verdict keeps its status and
+    gains the request."""
+    request = retire_request(verdict.decision)
+    if verdict.status.group is RecallGroup.CURRENT or verdict.status is Status.UNANCHORED:
+        return Verdict(verdict.decision, Status.NEEDS_REVALIDATION,
+                       f"{request}; its evidence: {verdict.status.value} ({verdict.reason})",
+                       verdict.checks, verdict.target)
+    return Verdict(verdict.decision, verdict.status, f"{verdict.reason}; also, {request}",
                    verdict.checks, verdict.target)

@@ -206,6 +206,7 @@ def record_sample_decisions(ledger: object, history: SampleHistory) -> dict[str,
     """
     from memvet._anchors import absent
     from memvet._ledger import Ledger
+    from memvet._model import Author
 
     assert isinstance(ledger, Ledger)
     at = history.early
@@ -238,7 +239,7 @@ def record_sample_decisions(ledger: object, history: SampleHistory) -> dict[str,
     # An agent's proposal, reviewed and approved by a person later (at HEAD).
     ids["load"] = ledger.record(
         "Orders are read back by OrderStore.load, one JSON object per line", ["shop/orders.py::OrderStore.load"],
-        tags=["storage"], at=at, author="agent", proposed=True).id
+        tags=["storage"], at=at, author=Author.agent("sample-agent")).id
     time.sleep(0.001)
     ledger.reject(ids["lock"], reason="the global lock deadlocked under concurrent checkouts")
     ledger.approve(ids["load"], reason="checked OrderStore.load")

@@ -173,8 +173,8 @@ def test_timeline_shows_a_proposal_until_the_commit_of_its_approval(repo, ledger
                            proposed=True).id
     turned_down = ledger.record("Orders are kept in memory", proposed=True).id
     touch_readme(repo, 1)
-    ledger.approve(load)
-    ledger.approve(new)
+    ledger.approve(load, author="Rev")
+    ledger.approve(new, author="Rev")
     touch_readme(repo, 2)
     ledger.reject(turned_down, reason="they must survive a restart")
     pending = ledger.record("Orders are never deleted", [SAVE], proposed=True).id

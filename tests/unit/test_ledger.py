@@ -149,7 +149,7 @@ def test_the_ledger_clock_stamps_every_act_and_judges_expiry(open_ledger, clock)
     assert ledger.get(decimals).created_at == ledger.get(floats).resolved_at == start + 3600
     clock.advance(60)
     ledger.reject(freeze, reason="the freeze ended")
-    ledger.approve(saved, reason="checked OrderStore.save")
+    ledger.approve(saved, reason="checked OrderStore.save", author="Rev")
     assert ledger.get(freeze).resolved_at == start + 3660
     clock.advance(60)
     ledger.revalidate(decimals, reason="still true")

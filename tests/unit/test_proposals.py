@@ -57,7 +57,7 @@ def test_a_supersede_proposal_replaces_nothing_until_approved(ledger):
     assert actions(ledger, old.id) == [("record", "", "active")]
     assert ledger.history(prop.id)[0].related == old.id
 
-    ledger.approve(prop.id)
+    ledger.approve(prop.id, author="Rev")
     got = ledger.get(old.id)
     assert got.lifecycle is Lifecycle.SUPERSEDED and got.superseded_by == prop.id
     assert ledger.verify(old.id).reason == f"superseded by {prop.id}: durability"
@@ -70,13 +70,13 @@ def test_a_supersede_proposal_replaces_nothing_until_approved(ledger):
 def test_approve_is_only_for_a_proposal(ledger):
     active = ledger.record("save appends", [SAVE])
     with pytest.raises(memvet.NotAllowedError, match=f"decision {active.id} is active, not a proposal"):
-        ledger.approve(active.id)
+        ledger.approve(active.id, author="Rev")
     prop = ledger.record("checksum is mod 255", ["shop/store.py::checksum"], proposed=True)
-    ledger.approve(prop.id)
+    ledger.approve(prop.id, author="Rev")
     with pytest.raises(memvet.NotAllowedError, match="only a proposal can be approved"):
-        ledger.approve(prop.id)
+        ledger.approve(prop.id, author="Rev")
     with pytest.raises(memvet.UnknownDecisionError):
-        ledger.approve("nope0000")
+        ledger.approve("nope0000", author="Rev")
 
 
 def test_approve_refuses_when_the_superseded_one_moved_on(ledger):
@@ -84,7 +84,7 @@ def test_approve_refuses_when_the_superseded_one_moved_on(ledger):
     prop = ledger.supersede(old.id, "save appends and fsyncs", [SAVE], reason="durability", proposed=True)
     direct = ledger.supersede(old.id, "save writes a temp file then renames", [SAVE], reason="atomicity")
     with pytest.raises(memvet.NotAllowedError) as caught:
-        ledger.approve(prop.id)
+        ledger.approve(prop.id, author="Rev")
     message = str(caught.value)
     assert f"{old.id}, is already superseded by {direct.id}" in message
     assert "record anew or supersede the current one" in message
@@ -102,7 +102,7 @@ def test_a_proposal_can_be_rejected_but_not_revalidated_or_superseded(ledger):
     assert ledger.verify(prop.id).status is Status.REJECTED
     assert actions(ledger, prop.id) == [("propose", "", "proposed"), ("reject", "proposed", "rejected")]
     with pytest.raises(memvet.NotAllowedError, match="is rejected, not a proposal"):
-        ledger.approve(prop.id)
+        ledger.approve(prop.id, author="Rev")
 
 
 def test_near_duplicates_confirm_instead_of_copying(ledger):
@@ -183,7 +183,7 @@ def test_an_approval_killed_between_its_writes_is_finished_by_repair(repo, tmp_p
     prop = ledger.supersede(old.id, "totals are decimals", reason="floats lose cents", proposed=True)
     ledger.store.__class__ = SecondUpdateFails
     with pytest.raises(RuntimeError, match="killed"):
-        ledger.approve(prop.id)
+        ledger.approve(prop.id, author="Rev")
     fresh = open_()
     # The approved successor landed first: the old one already reads as superseded.
     assert fresh.store.get_decisions([old.id])[0].lifecycle is Lifecycle.ACTIVE
@@ -232,7 +232,7 @@ def test_two_approvals_racing_on_a_server_settle_on_the_earliest(repo, client):
     ledger.store.add_decision(mine, ledger.embedder.embed_query("totals are decimals"))
     ledger.store.__class__ = BlindToRival
     with pytest.raises(memvet.ConflictError, match="lost a race"):
-        ledger.approve(mine.id)
+        ledger.approve(mine.id, author="Rev")
     assert ledger.get(mine.id).lifecycle is Lifecycle.REJECTED
     assert ledger.get(old.id).superseded_by == rival.id
 

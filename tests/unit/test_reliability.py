@@ -401,7 +401,7 @@ def _main(argv: list[str]) -> int:
         if act == "supersede":
             ledger.supersede(decision_id, "totals are Decimal, rounded half-up", reason="floats lost cents")
         elif act == "approve":
-            ledger.approve(decision_id, reason="checked the totals")
+            ledger.approve(decision_id, reason="checked the totals", author="Rev")
         elif act == "record":
             ledger.record("orders are JSON lines")
         else:
