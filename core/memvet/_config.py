@@ -26,10 +26,16 @@ a decision whose every path-bearing anchor lies under an ignored glob is
 left out of ``check`` (and counted as ignored), and changes to ignored
 paths do not pull decisions into ``check --since``.
 
-``agent-writes`` (also spelled ``agent_writes``) says how agent-facing adapters (the LangChain tools and
-LangGraph store, the LlamaIndex tool spec) write: ``proposed`` (the
-default: a person reviews and approves with ``memvet approve``) or
-``active``. ``Ledger.open`` reads it into ``Ledger.agent_writes``.
+``agent-writes`` (also spelled ``agent_writes``) says how agents' new
+records are written (the MCP server, the LangChain tools and LangGraph
+store, the LlamaIndex tool spec): ``proposed`` (the default: a person
+reviews and approves with ``memvet approve``) or ``active``. It is review
+policy, so it is read from the configuration as committed at ``HEAD``
+(:func:`committed_agent_writes`), never from an uncommitted edit: an agent
+that can write files must not be able to turn review off by appending a
+line. ``Ledger.open`` reads it into ``Ledger.agent_writes``. Whatever it
+says, an agent never approves, and never retires an active decision on its
+own (its reject or supersede is a request a person answers).
 
 ``embedding`` names the embedding the CLI's ``record`` and ``recall`` use
 (see :func:`memvet._embedding.load_embedding`): ``minilm`` (the default),
@@ -41,18 +47,24 @@ command needs it, never by a read such as ``check``.
 
 from __future__ import annotations
 
+import logging
 import os
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from memvet._errors import UsageError
 from memvet._model import Status
 
+if TYPE_CHECKING:
+    from memvet._git import GitRepo
+
+log = logging.getLogger(__name__)
+
 __all__ = [
     "AGENT_WRITES", "DUPLICATE_THRESHOLD", "FORMATS", "SIMILARITY_THRESHOLD", "Config", "check_agent_writes",
-    "find_config", "load_config",
+    "committed_agent_writes", "find_config", "load_config",
 ]
 
 #: Cosine similarity above which a neighbour counts as a conflicting claim
@@ -152,16 +164,22 @@ def load_config(pyproject: str | os.PathLike[str]) -> Config:
     """
     path = Path(pyproject)
     try:
-        with path.open("rb") as handle:
-            data = tomllib.load(handle)
-    except tomllib.TOMLDecodeError as exc:
-        raise UsageError(f"{path}: not valid TOML ({exc})") from exc
+        raw = path.read_bytes()
     except OSError as exc:
         raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from exc
+    return _parse(raw, path, str(path))
+
+
+def _parse(raw: bytes, path: Path, shown: str) -> Config:
+    """:func:`load_config` of a file's bytes; ``shown`` names it in errors."""
+    try:
+        data = tomllib.loads(raw.decode("utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise UsageError(f"{shown}: not valid TOML ({exc})") from exc
     table = data.get("tool", {}).get("memvet")
     if table is None:
         return Config(path=None)
-    where = f"{path} [tool.memvet]"
+    where = f"{shown} [tool.memvet]"
     if not isinstance(table, dict):
         raise UsageError(f"{where}: expected a table")
     for alias, key in _ALIASES.items():
@@ -226,3 +244,50 @@ def find_config(start: str | os.PathLike[str]) -> Config:
         if (folder / ".git").exists():
             break
     return Config()
+
+
+def committed_agent_writes(git: GitRepo, start: str | os.PathLike[str]) -> str:
+    """The review policy (``agent-writes``) as committed at ``HEAD``.
+
+    Looks for the same ``[tool.memvet]`` table :func:`find_config` would
+    (the nearest pyproject.toml at or above ``start`` that holds one, up to
+    the repository root), but in the files of ``HEAD``. When the working
+    tree says otherwise (an uncommitted edit), the edit is ignored with a
+    warning that says why and how to change the policy.
+
+    Returns:
+        ``proposed`` or ``active`` (``proposed`` when HEAD sets none).
+
+    Raises:
+        UsageError: The committed table is invalid.
+    """
+    here = Path(start).resolve()
+    root = git.root
+    head = git.snapshot("HEAD")
+    committed: Config = Config()
+    for folder in (here, *here.parents):
+        try:
+            rel = (folder / "pyproject.toml").relative_to(root).as_posix()
+        except ValueError:
+            break  # above the repository
+        raw = head.read(rel)
+        if raw is not None:
+            found = _parse(raw, folder / "pyproject.toml", f"{rel} at HEAD")
+            if found.path is not None:
+                committed = found
+                break
+        if folder == root:
+            break
+    policy = committed.agent_writes or "proposed"
+    try:
+        working = find_config(start).agent_writes or "proposed"
+    except UsageError as exc:
+        log.warning("ignoring the working tree's [tool.memvet]: %s; review policy is read from HEAD", exc)
+        return policy
+    if working != policy:
+        log.warning(
+            "ignoring agent-writes = %r in the working tree: review policy is read from the committed "
+            "configuration, and HEAD says %r; commit the change (a person's act, seen in review) to make it count",
+            working, policy,
+        )
+    return policy

@@ -293,12 +293,15 @@ class Ledger:
             lock_timeout: Seconds a write waits for another process writing
                 the same local ledger before :class:`LedgerLockedError`
                 (local ``PersistentClient`` ledgers only; a server needs none).
-            agent_writes: How agent-facing adapters write: ``"proposed"``
-                (a person approves them) or ``"active"``. Default: the
-                ``agent-writes`` key of the repository's ``[tool.memvet]``
-                table (see :func:`memvet.find_config`; an invalid table is a
-                UsageError), else ``"proposed"``. Library and CLI writes are
-                active unless they pass ``proposed=True``.
+            agent_writes: How agents' new records are written:
+                ``"proposed"`` (a person approves them) or ``"active"``.
+                Default: the ``agent-writes`` key of the repository's
+                ``[tool.memvet]`` table as committed at ``HEAD`` (an
+                uncommitted edit is ignored with a warning; see
+                :func:`memvet._config.committed_agent_writes`), else
+                ``"proposed"``. A person's writes are active unless they
+                pass ``proposed=True``. Whatever it says, agents never
+                approve, and never retire an active decision on their own.
             clock: Returns the current time in seconds since the epoch
                 (default :func:`time.time`): stamped on decisions and
                 receipts, and the time expiry is judged at. Tests pass a
@@ -333,13 +336,13 @@ class Ledger:
             raise UsageError("the token is empty: give the server's token, or leave token out")
         git = GitRepo(repo)
         if agent_writes is None or namespace is None:
-            from memvet._config import find_config
+            from memvet._config import committed_agent_writes, find_config
 
-            config = find_config(repo)
             if agent_writes is None:
-                agent_writes = config.agent_writes or "proposed"
+                # Review policy: as committed at HEAD, never an uncommitted edit.
+                agent_writes = committed_agent_writes(git, repo)
             if namespace is None:
-                namespace = config.namespace
+                namespace = find_config(repo).namespace
         agent_writes = check_agent_writes(agent_writes, "agent_writes")
         if namespace is not None and (not isinstance(namespace, str) or not namespace.strip()):
             raise UsageError(f"invalid namespace {namespace!r}: it must be a non-empty string")
@@ -624,6 +627,15 @@ class Ledger:
                                                   anchor_keys(d.anchors), snap, {d.id, d.supersedes})
             out.append(Proposal(verdict, tuple(conflicts), tuple(warnings)))
         return out
+
+    def requests(self, at: str | None = None) -> list[Verdict]:
+        """The active decisions an agent asked to retire (reject, or
+        supersede by a proposal) that no person has answered yet, oldest
+        first, each with its verdict at ``at`` (served under caution with
+        the request as its reason). A person answers with :meth:`approve`
+        or :meth:`decline`."""
+        found = [d for d in self.decisions() if d.lifecycle is Lifecycle.ACTIVE and d.retiring]
+        return self.verifier.verdicts(found, self.snapshot(at))
 
     def history(self, decision_id: str) -> list[Receipt]:
         """The receipts of one decision, oldest first."""

@@ -122,6 +122,7 @@ class DecisionStatus:
         commit: Commit it was recorded at.
         created_at: When it was recorded (seconds since the epoch).
         anchors: Anchor specs, as a user writes them.
+        author_kind: ``person`` or ``agent`` (``""``: recorded before author kinds).
     """
 
     id: str
@@ -135,6 +136,7 @@ class DecisionStatus:
     commit: str
     created_at: float
     anchors: tuple[str, ...]
+    author_kind: str = ""
 
 
 @dataclass(frozen=True)
@@ -203,6 +205,15 @@ class Timeline:
         out = [[""] * len(self.commits) for _ in self.decisions]
         for cell in self.cells:
             out[row[cell.decision_id]][col[cell.commit]] = cell.status
+        return out
+
+    def labels(self, width: int = 48) -> list[str]:
+        """A label per row of :meth:`grid`: id, who wrote it (a person or an
+        agent) and the claim cut to ``width`` characters."""
+        out = []
+        for d in self.decisions:
+            cut = d.claim[:width] + ("…" if len(d.claim) > width else "")
+            out.append(f"{d.id[:6]} [{d.author_kind or '?'}] {cut}")
         return out
 
 
@@ -274,6 +285,7 @@ class ChainLink:
         author: Who recorded it.
         created_at: When it was recorded.
         resolved_at: When it was superseded or rejected (0 when active).
+        author_kind: ``person`` or ``agent`` (``""``: before author kinds).
     """
 
     id: str
@@ -283,6 +295,7 @@ class ChainLink:
     author: str
     created_at: float
     resolved_at: float
+    author_kind: str = ""
 
 
 @dataclass(frozen=True)
@@ -360,6 +373,7 @@ def _row(verdict: Verdict) -> DecisionStatus:
         id=d.id, claim=d.claim, status=verdict.status.value, group=verdict.status.group,
         reason=verdict.reason, lifecycle=d.lifecycle.value, tags=d.tags, author=d.author,
         commit=d.commit, created_at=d.created_at, anchors=tuple(a.spec for a in d.anchors),
+        author_kind=d.author_kind,
     )
 
 
@@ -720,7 +734,7 @@ def drift(ledger: Ledger, at: str | None = "HEAD",
 
 def _link(d: Decision) -> ChainLink:
     return ChainLink(d.id, d.claim, d.lifecycle.value, d.reason if d.lifecycle is not Lifecycle.ACTIVE else "",
-                     d.author, d.created_at, d.resolved_at)
+                     d.author, d.created_at, d.resolved_at, d.author_kind)
 
 
 def chains(ledger: Ledger, at: str | None = "HEAD") -> list[Chain]:

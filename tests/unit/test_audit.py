@@ -448,3 +448,16 @@ def test_the_module_does_not_import_pandas():
     code = "import sys, memvet.audit; print('pandas' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_the_audit_shows_who_wrote_each_decision(repo, ledger):
+    mine = ledger.record("Orders are appended as JSON lines", [SAVE]).id
+    theirs = ledger.record("Orders load line by line " + "and are parsed one by one" * 3, [LOAD],
+                           author=memvet.Author.agent("claude-code")).id
+    ledger.reject(mine, reason="wrong", author="Rev")
+    labels = dict(zip([d.id for d in audit.timeline(ledger).decisions], audit.timeline(ledger).labels(), strict=True))
+    assert labels[mine] == f"{mine[:6]} [person] Orders are appended as JSON lines"
+    assert labels[theirs].startswith(f"{theirs[:6]} [agent] Orders load line by line") and labels[theirs].endswith("…")
+    kinds = {row.id: row.author_kind for row in audit.status_table(ledger)}
+    assert kinds == {mine: "person", theirs: "agent"}
+    assert [(link.id, link.author_kind) for c in audit.chains(ledger) for link in c.links] == [(mine, "person")]

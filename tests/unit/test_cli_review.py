@@ -23,6 +23,13 @@ def statuses(run, *args: str, code: int = 0) -> dict[str, str]:
     return {d["id"]: d["status"] for d in json.loads(run("check", "--json", *args, code=code).stdout)["decisions"]}
 
 
+def reviewer(repo, name: str = "Bea Reviewer") -> None:
+    """Another person at the terminal: the repository's user.name changes."""
+    import pygit2
+
+    pygit2.Repository(str(repo.path)).config["user.name"] = name
+
+
 def test_propose_review_approve_end_to_end(run, repo):
     active = record(run, "checksum is mod 255", "--symbol", "shop/store.py::checksum")
     human = run("record", "--propose", "save appends one JSON line", "--symbol", SAVE)
@@ -33,7 +40,7 @@ def test_propose_review_approve_end_to_end(run, repo):
     assert prop in [i["id"] for i in recall["caution"]] and prop not in [i["id"] for i in recall["current"]]
 
     text = run("review").stdout
-    assert text.startswith(f"{prop}  proposed by Ada Tester on ")
+    assert text.startswith(f"{prop}  proposed by Ada Tester (person) on ")
     assert "  claim:    save appends one JSON line" in text
     assert "  evidence: verified (its anchor holds)" in text
     assert f"  anchor:   {SAVE}  [holds]" in text
@@ -49,6 +56,11 @@ def test_propose_review_approve_end_to_end(run, repo):
     assert item["quotes"] == [] and item["excerpts"][0]["spec"] == SAVE
     assert any("def save(self, order):" in line for line in item["excerpts"][0]["lines"])
 
+    own = run("approve", prop, code=2)  # its proposer is not its reviewer
+    assert own.stderr.strip() == (f"memvet: error: Ada Tester proposed {prop} and cannot also approve it: another "
+                                  "person reviews a proposal (to make your own claim current, record it without "
+                                  "--propose)")
+    reviewer(repo)
     done = run("approve", prop, "--reason", "checked save()")
     assert done.stdout.strip() == f"{prop} approved: verified (its anchor holds)"
     assert statuses(run) == {active: "verified", prop: "verified"}
@@ -60,9 +72,12 @@ def test_propose_review_approve_end_to_end(run, repo):
     receipts = json.loads(run("log", prop, "--json").stdout)["receipts"]
     assert [(r["action"], r["from"], r["to"]) for r in receipts] == [("propose", "", "proposed"),
                                                                      ("approve", "proposed", "active")]
+    assert [(r["author"], r["author_kind"], r["via"]) for r in receipts] == [
+        ("Ada Tester", "person", "memvet CLI"), ("Bea Reviewer", "person", "memvet CLI")]
+    assert "[Bea Reviewer (person, via memvet CLI) @ " in log
 
 
-def test_supersede_propose_waits_for_approval(run):
+def test_supersede_propose_waits_for_approval(run, repo):
     old = record(run, "save appends", "--symbol", SAVE)
     out = run("supersede", old, "save appends and fsyncs", "--symbol", SAVE, "--reason", "durability",
               "--propose")
@@ -74,6 +89,7 @@ def test_supersede_propose_waits_for_approval(run):
     review = run("review").stdout
     assert f"  replaces: {old} (on approval): durability" in review
     assert "conflict:" not in review  # what it supersedes is no conflict of it
+    reviewer(repo)
     data = json.loads(run("approve", prop, "--json").stdout)
     assert data == {"id": prop, "lifecycle": "active", "supersedes": old, "status": "verified",
                     "reason": "its anchor holds"}
@@ -183,3 +199,67 @@ def test_agent_writes_config_does_not_change_what_the_cli_writes(run, repo):
     repo.write("pyproject.toml", '[tool.memvet]\nagent-writes = "proposed"\n')
     data = json.loads(run("record", "save appends", "--symbol", SAVE, "--json").stdout)
     assert data["status"] == "recorded"  # a person at the command line writes active decisions
+
+
+def _as_agent(repo, env):
+    import memvet
+
+    return memvet.Ledger.open(repo.path, path=env["MEMVET_LEDGER"], embedding=memvet.HashingEmbedder())
+
+
+def test_an_agents_request_is_reviewed_approved_or_declined_on_the_command_line(run, repo, env):
+    import memvet
+
+    kept = record(run, "save appends one JSON line", "--symbol", SAVE)
+    other = record(run, "checksum is mod 255", "--symbol", "shop/store.py::checksum")
+    agent = memvet.Author.agent("claude-code")
+    ledger = _as_agent(repo, env)
+    ledger.reject(kept, reason="save was rewritten", author=agent)
+    ledger.reject(other, reason="checksum moved", author=agent)
+    assert statuses(run) == {kept: "needs_revalidation", other: "needs_revalidation"}
+
+    text = run("review", "--no-code").stdout
+    assert f"{kept}  claude-code (agent) asks to reject it" in text
+    assert "  claim:    save appends one JSON line  (by Ada Tester (person))" in text
+    assert "  reason:   save was rewritten" in text and "  now:      verified (its anchor holds)" in text
+    assert f"memvet decline {kept} --reason R" in text
+    assert text.rstrip().endswith("no proposals awaiting review; 2 request(s) to retire a decision")
+    asked = json.loads(run("review", "--json").stdout)["requests"]
+    assert [(r["id"], r["request"]["by"], r["request"]["reason"]) for r in asked] == [
+        (kept, "claude-code", "save was rewritten"), (other, "claude-code", "checksum moved")]
+    assert f"request:  claude-code (agent) asks to reject it: save was rewritten" in run("show", kept).stdout
+
+    done = run("approve", kept, "--reason", "read the diff")
+    assert done.stdout.strip() == f"{kept} rejected, as the agent asked: save was rewritten"
+    declined = run("decline", other, "--reason", "it is still mod 255")
+    assert declined.stdout.strip() == f"{other} declined; it is verified (its anchor holds)"
+    assert statuses(run) == {kept: "rejected", other: "verified"}
+    log = run("log").stdout
+    assert "propose-retire" in log and "[claude-code (agent) @ " in log
+    assert "decline" in log and "[Ada Tester (person, via memvet CLI) @ " in log
+    bad = run("decline", other, "--reason", "again", "--json", code=2).stderr
+    assert bad == (f"memvet: error: decision {other} is active with no open request to retire it; nothing to "
+                   "decline\n")
+
+    back = run("reopen", kept, "--reason", "the agent was wrong")
+    assert back.stdout.strip() == f"{kept} reopened: verified (its anchor holds)"
+    assert run("reopen", kept, "--reason", "x", "--json", code=2).stderr == (
+        f"memvet: error: decision {kept} is active; only a rejected decision can be reopened\n")
+    run("reject", kept, "--reason", "really")
+    assert json.loads(run("reopen", kept, "--reason", "y", "--json").stdout) == {
+        "id": kept, "lifecycle": "active", "status": "verified", "reason": "its anchor holds"}
+
+
+def test_decline_json_and_an_agents_supersede_on_the_command_line(run, repo, env):
+    import memvet
+
+    old = record(run, "save appends one JSON line", "--symbol", SAVE)
+    new = _as_agent(repo, env).supersede(old, "save writes SQLite", [SAVE], reason="rewritten",
+                                         author=memvet.Author.agent("cursor")).id
+    text = run("review", "--no-code").stdout
+    assert f"{old}  cursor (agent) asks to supersede it with {new}" in text
+    assert f"{new}  proposed by cursor (agent) on " in text
+    assert text.rstrip().endswith("1 proposal awaiting review; 1 request(s) to retire a decision")
+    assert json.loads(run("decline", old, "--reason", "still appends", "--json").stdout) == {
+        "id": old, "lifecycle": "active", "status": "verified", "reason": "its anchor holds"}
+    assert statuses(run) == {old: "verified", new: "rejected"}

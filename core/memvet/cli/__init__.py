@@ -36,9 +36,10 @@ from click.exceptions import NoArgsIsHelpError
 from click.shell_completion import CompletionItem
 
 import memvet
-from memvet import Ledger, MemvetError, Status
+from memvet import Author, Ledger, Lifecycle, MemvetError, Status
 from memvet._config import DUPLICATE_THRESHOLD, FORMATS, SIMILARITY_THRESHOLD, Config, find_config, parse_statuses
 from memvet._filter import MAX_K, make_filter
+from memvet._model import describe_author
 from memvet._secrets import redact
 from memvet._text import clean, json_safe, one_line
 from memvet.cli import _format
@@ -172,7 +173,10 @@ def _open(params: dict[str, Any], config: Config) -> Ledger:
                        user=params.get("user") or None,
                        similarity_threshold=SIMILARITY_THRESHOLD if similarity is None else similarity,
                        duplicate_threshold=DUPLICATE_THRESHOLD if duplicate is None else duplicate,
-                       agent_writes=config.agent_writes or "proposed")
+                       # Review policy matters only where agents write (`memvet mcp`):
+                       # Ledger.open reads it as committed at HEAD, and warns about an
+                       # uncommitted edit. The CLI itself writes as a person.
+                       agent_writes=None if params.get("serves_agents") else "proposed")
 
 
 def _ledger(ctx: click.Context, *, embeds: bool = False) -> Ledger:
@@ -301,6 +305,10 @@ def anchor_options(func: Any) -> Any:
         func = option(func)
     return func
 
+
+#: Who acts through the CLI: a person (the repository's git user.name), by
+#: this channel. Agents write through the MCP server and the adapters.
+_PERSON = Author.person(via="memvet CLI")
 
 ID_ARGUMENT = click.argument("decision_id", metavar="ID", shell_complete=_complete_ids)
 PROPOSE_OPTION = click.option(
@@ -434,7 +442,8 @@ def record(ctx: click.Context, claim: str, symbols: tuple[str, ...], files: tupl
         raise click.UsageError("--reason goes with --supersedes")
     specs = _anchor_specs(symbols, files, deps, absents, scope, quotes)
     result = _ledger(ctx, embeds=True).record(claim, specs, supersedes=supersedes, reason=reason, tags=tags, at=at,
-                                 on_conflict=on_conflict, base=os.getcwd(), unbound=unbound, proposed=propose)
+                                 on_conflict=on_conflict, base=os.getcwd(), unbound=unbound, proposed=propose,
+                                 author=_PERSON)
     _print_record(result, as_json)
 
 
@@ -459,7 +468,7 @@ def supersede(ctx: click.Context, decision_id: str, claim: str, symbols: tuple[s
     """
     specs = _anchor_specs(symbols, files, deps, absents, scope, quotes)
     result = _ledger(ctx, embeds=True).supersede(decision_id, claim, specs, reason=reason, tags=tags, at=at,
-                                    base=os.getcwd(), unbound=unbound, proposed=propose)
+                                    base=os.getcwd(), unbound=unbound, proposed=propose, author=_PERSON)
     _print_record(result, as_json)
 
 
@@ -475,7 +484,7 @@ def reject(ctx: click.Context, decision_id: str, reason: str, as_json: bool) -> 
     Example:
       memvet reject 3f2a9c --reason "the global lock deadlocked"
     """
-    decision = _ledger(ctx).reject(decision_id, reason=reason)
+    decision = _ledger(ctx).reject(decision_id, reason=reason, author=_PERSON)
     if as_json:
         _emit_json({"id": decision.id, "status": "rejected", "reason": decision.reason})
     else:
@@ -488,21 +497,72 @@ def reject(ctx: click.Context, decision_id: str, reason: str, as_json: bool) -> 
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.pass_context
 def approve(ctx: click.Context, decision_id: str, reason: str | None, as_json: bool) -> None:
-    """Approve a proposal: it becomes active (and supersedes what it names).
+    """Approve a proposal (it becomes active, and supersedes what it names),
+    or an agent's request to retire an active decision (it is rejected, or
+    superseded by the agent's proposal). A person's act: not an agent's, and
+    not the proposal's own author's.
 
     \b
     Example:
       memvet approve 3f2a9c --reason "checked total() uses Decimal"
     """
     ledger = _ledger(ctx)
-    decision = ledger.approve(decision_id, reason=reason)
+    decision = ledger.approve(decision_id, reason=reason, author=_PERSON)
     verdict = ledger.verify(decision.id)
     if as_json:
         _emit_json({"id": decision.id, "lifecycle": decision.lifecycle.value, "supersedes": decision.supersedes,
                     "status": verdict.status.value, "reason": verdict.reason})
         return
+    if decision.lifecycle is not Lifecycle.ACTIVE:
+        _say(f"{decision.id} {decision.lifecycle.value}, as the agent asked: {verdict.reason}")
+        return
     replaces = f"; it supersedes {decision.supersedes}" if decision.supersedes else ""
     _say(f"{decision.id} approved{replaces}: {verdict.status.value} ({verdict.reason})")
+
+
+@cli.command()
+@ID_ARGUMENT
+@click.option("--reason", required=True, help="Why you turn it down (kept in the receipt).")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.pass_context
+def decline(ctx: click.Context, decision_id: str, reason: str, as_json: bool) -> None:
+    """Turn down an agent's request to retire a decision (it stays as it is),
+    or a proposal (it is rejected).
+
+    \b
+    Example:
+      memvet decline 3f2a9c --reason "save() still appends; the agent misread the diff"
+    """
+    ledger = _ledger(ctx)
+    decision = ledger.decline(decision_id, reason=reason, author=_PERSON)
+    verdict = ledger.verify(decision.id)
+    if as_json:
+        _emit_json({"id": decision.id, "lifecycle": decision.lifecycle.value, "status": verdict.status.value,
+                    "reason": verdict.reason})
+        return
+    _say(f"{decision.id} declined; it is {verdict.status.value} ({verdict.reason})")
+
+
+@cli.command()
+@ID_ARGUMENT
+@click.option("--reason", required=True, help="Why it holds again (kept in the receipt).")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.pass_context
+def reopen(ctx: click.Context, decision_id: str, reason: str, as_json: bool) -> None:
+    """Make a rejected decision active again (its rejection stays in the log).
+
+    \b
+    Example:
+      memvet reopen 3f2a9c --reason "the rejection was an agent's mistake"
+    """
+    ledger = _ledger(ctx)
+    decision = ledger.reopen(decision_id, reason=reason, author=_PERSON)
+    verdict = ledger.verify(decision.id)
+    if as_json:
+        _emit_json({"id": decision.id, "lifecycle": decision.lifecycle.value, "status": verdict.status.value,
+                    "reason": verdict.reason})
+        return
+    _say(f"{decision.id} reopened: {verdict.status.value} ({verdict.reason})")
 
 
 def _print_checks(checks: Iterable[Any], found: Iterable[Any]) -> None:
@@ -541,12 +601,14 @@ def _print_excerpt(excerpt: Any, indent: str = "    ") -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.pass_context
 def review(ctx: click.Context, at: str | None, code: bool, as_json: bool) -> None:
-    """List the proposals awaiting review, with their evidence and conflicts.
+    """List what awaits a person: proposals, and agents' requests to retire decisions.
 
-    Each proposal comes with its claim, author and time, every anchor with
-    its check result and code, its quotes and unbound terms, and the active
-    decisions it collides with. Approve with `memvet approve ID`, turn down
-    with `memvet reject ID --reason R`.
+    Each proposal comes with its claim, author (and whether a person or an
+    agent) and time, every anchor with its check result and code, its
+    quotes and unbound terms, and the active decisions it collides with.
+    Each request names the decision, its verdict and the agent's reason.
+    Approve with `memvet approve ID`, turn down with `memvet decline ID
+    --reason R`.
 
     \b
     Example:
@@ -557,6 +619,7 @@ def review(ctx: click.Context, at: str | None, code: bool, as_json: bool) -> Non
 
     ledger = _ledger(ctx)
     found = ledger.proposals(at=at)
+    requests = ledger.requests(at=at)
     shown = [excerpts(ledger, p.verdict, at) if code else [] for p in found]
     if as_json:
         items = []
@@ -564,16 +627,29 @@ def review(ctx: click.Context, at: str | None, code: bool, as_json: bool) -> Non
             data = proposal.to_dict()
             data["excerpts"] = [e.to_dict() for e in excerpt_list]
             items.append(data)
-        _emit_json({"at": ledger.snapshot(at).name, "proposals": items})
+        asked = [{**v.to_dict(), "request": {"by": v.decision.retire_by, "reason": v.decision.retire_reason,
+                                             "successor": v.decision.retire_with}} for v in requests]
+        _emit_json({"at": ledger.snapshot(at).name, "proposals": items, "requests": asked})
         return
+    for v in requests:
+        d = v.decision
+        act = f"supersede it with {d.retire_with}" if d.retire_with else "reject it"
+        _say(f"{d.id}  {d.retire_by} (agent) asks to {act}")
+        _say(f"  claim:    {d.claim}  (by {describe_author(d.author, d.author_kind)})")
+        _say(f"  reason:   {d.retire_reason}")
+        _say(f"  now:      {v.reason.split('; its evidence: ', 1)[-1] if '; its evidence: ' in v.reason else v.reason}")
+        _say(f"  → memvet approve {d.id}   |   memvet decline {d.id} --reason R")
+        _say()
     if not found:
-        _say("no proposals awaiting review")
+        _say("no proposals awaiting review" + (f"; {len(requests)} request(s) to retire a decision"
+                                               if requests else ""))
         return
     prefix = "not yet reviewed; its evidence: "
     for proposal, excerpt_list in zip(found, shown, strict=True):
         d = proposal.decision
         v = proposal.verdict
-        _say(f"{d.id}  proposed by {d.author or '?'} on {when(d.created_at)} at {d.commit[:12]}")
+        _say(f"{d.id}  proposed by {describe_author(d.author, d.author_kind)} on {when(d.created_at)} "
+             f"at {d.commit[:12]}")
         _say(f"  claim:    {d.claim}")
         if d.supersedes:
             _say(f"  replaces: {d.supersedes} (on approval): {d.reason}")
@@ -589,9 +665,10 @@ def review(ctx: click.Context, at: str | None, code: bool, as_json: bool) -> Non
             _say(f"  conflict: {c.decision.id} [{c.status.value}] {short(c.decision.claim)} — {c.why}")
         for w in proposal.warnings:
             _say(f"  warning:  {w}")
-        _say(f"  → memvet approve {d.id}   |   memvet reject {d.id} --reason R")
+        _say(f"  → memvet approve {d.id}   |   memvet decline {d.id} --reason R")
         _say()
-    _say(f"{len(found)} proposal{'s' if len(found) != 1 else ''} awaiting review")
+    asked = f"; {len(requests)} request(s) to retire a decision" if requests else ""
+    _say(f"{len(found)} proposal{'s' if len(found) != 1 else ''} awaiting review{asked}")
 
 
 @cli.command()
@@ -607,7 +684,7 @@ def revalidate(ctx: click.Context, decision_id: str, reason: str, at: str | None
     Example:
       memvet revalidate 3f2a9c --reason "checked: round_price only moved"
     """
-    verdict = _ledger(ctx).revalidate(decision_id, reason=reason, at=at)
+    verdict = _ledger(ctx).revalidate(decision_id, reason=reason, at=at, author=_PERSON)
     if as_json:
         _emit_json(verdict.to_dict())
     else:
@@ -864,7 +941,7 @@ def log_(ctx: click.Context, decision_id: str | None, last: int | None, as_json:
         related = f"{'with' if successor_side else 'by'} {r.related}: " if r.related else ""
         why = f"{related}{r.reason}" if (related or r.reason) else ""
         imported = f", imported {when(r.imported_at, '%Y-%m-%d %H:%M')} by {r.imported_by or '?'}" if r.imported else ""
-        _say(f"  {'':<5}  {'':<12}  └ {why + '  ' if why else ''}[{r.author or '?'} @ {r.commit[:8]}{imported}]")
+        _say(f"  {'':<5}  {'':<12}  └ {why + '  ' if why else ''}[{r.who} @ {r.commit[:8]}{imported}]")
 
 
 def _write(output: str | None, text: str) -> None:
@@ -1045,8 +1122,9 @@ def demo(keep: str | None) -> None:
                    "and name the conflicts (the agent then supersedes), or record and name them.")
 @click.option("--agent-writes", type=click.Choice(["proposed", "active"]), default=None,
               help="Whether the agent's record and supersede write proposals that a person approves "
-                   "(memvet review / approve) or active decisions. Default: [tool.memvet] agent-writes, "
-                   "itself 'proposed'.")
+                   "(memvet review / approve) or active decisions. Default: [tool.memvet] agent-writes "
+                   "as committed at HEAD (an uncommitted edit is ignored), itself 'proposed'. Agents never "
+                   "approve, and their reject or supersede of an active decision is always a request.")
 @click.pass_context
 def mcp_(ctx: click.Context, http: str | None, allow_remote: bool, on_conflict: str,
          agent_writes: str | None) -> None:
@@ -1068,6 +1146,7 @@ def mcp_(ctx: click.Context, http: str | None, allow_remote: bool, on_conflict: 
         raise CliError("the MCP server needs the 'mcp' package: pip install 'memvet[mcp]'") from exc
     if http is not None:
         memvet_mcp.http_address(http, allow_remote=allow_remote)  # refused before the ledger opens
+    ctx.find_root().obj["serves_agents"] = True
     server = memvet_mcp.create_server(_ledger(ctx, embeds=True), on_conflict=on_conflict,
                                       agent_writes=agent_writes)
     memvet_mcp.serve(server, http=http, allow_remote=allow_remote)

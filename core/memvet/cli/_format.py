@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from memvet import AnchorResult, Lifecycle, Receipt, Status, Verdict, _text
 from memvet._about import Impact, ImpactReport
-from memvet._model import DECISION_FIELDS
+from memvet._model import DECISION_FIELDS, describe_author
 
 if TYPE_CHECKING:
     from memvet._excerpt import Excerpt
@@ -225,7 +225,7 @@ def show_head(verdict: Verdict) -> list[str]:
     out = [f"{d.id}  {verdict.status.value}",
            f"  claim:    {d.claim}",
            f"  reason:   {verdict.reason}",
-           f"  recorded: {when(d.created_at)} at {d.commit[:12]} by {d.author or '?'}"]
+           f"  recorded: {when(d.created_at)} at {d.commit[:12]} by {describe_author(d.author, d.author_kind)}"]
     if d.tags:
         out.append(f"  tags:     {', '.join(d.tags)}")
     if d.unbound:
@@ -235,6 +235,10 @@ def show_head(verdict: Verdict) -> list[str]:
         out.append(f"  replaces: {d.supersedes}{pending}")
     if d.superseded_by:
         out.append(f"  replaced by: {d.superseded_by}")
+    if d.retiring:
+        act = f"supersede it with {d.retire_with}" if d.retire_with else "reject it"
+        out.append(f"  request:  {d.retire_by} (agent) asks to {act}: {d.retire_reason}  "
+                   f"(memvet approve {d.id} | memvet decline {d.id} --reason R)")
     if not verdict.checks:
         out += [f"  anchor:   {anchor.spec}  (as recorded)" for anchor in d.anchors]
     return out
@@ -246,5 +250,5 @@ def history(receipts: Sequence[Receipt]) -> list[str]:
     for r in receipts:
         imported = f"  (imported {when(r.imported_at)} by {r.imported_by or '?'})" if r.imported else ""
         out.append(f"    {when(r.at)}  {r.action:<10} {r.from_lifecycle or '-'} → {r.to_lifecycle}  {r.reason}"
-                   f"{imported}")
+                   f"  [{r.who}]{imported}")
     return out
