@@ -227,7 +227,7 @@ def test_an_agents_request_is_reviewed_approved_or_declined_on_the_command_line(
     asked = json.loads(run("review", "--json").stdout)["requests"]
     assert [(r["id"], r["request"]["by"], r["request"]["reason"]) for r in asked] == [
         (kept, "claude-code", "save was rewritten"), (other, "claude-code", "checksum moved")]
-    assert f"request:  claude-code (agent) asks to reject it: save was rewritten" in run("show", kept).stdout
+    assert "request:  claude-code (agent) asks to reject it: save was rewritten" in run("show", kept).stdout
 
     done = run("approve", kept, "--reason", "read the diff")
     assert done.stdout.strip() == f"{kept} rejected, as the agent asked: save was rewritten"

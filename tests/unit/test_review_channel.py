@@ -38,7 +38,7 @@ def test_every_write_and_receipt_carries_its_author_kind(ledger):
 
 
 def test_an_author_that_is_neither_a_name_nor_an_author_is_refused(ledger):
-    with pytest.raises(UsageError, match="author must be a memvet.Author or a name, not int"):
+    with pytest.raises(UsageError, match=r"author must be a memvet\.Author or a name, not int"):
         ledger.record("save appends", [SAVE], author=7)
 
 
