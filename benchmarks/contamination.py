@@ -362,11 +362,11 @@ class MemvetBackend:
     def write(self, fact: dict[str, Any], rev: str) -> None:
         anchors = [self._anchor(a) for a in fact.get("anchors", [])]
         try:
-            if self.writes == "proposed":
-                res = self.ledger.record(fact["claim"], anchors, at=rev, tags=[fact["id"]], author="proxy-agent",
-                                         proposed=True)
-            else:
-                res = self.ledger.record(fact["claim"], anchors, at=rev, tags=[fact["id"]], author="proxy-agent")
+            # The proxy is an agent; `--writes active` stands for a team whose
+            # committed policy makes agents' records current at once.
+            res = self.ledger.record(fact["claim"], anchors, at=rev, tags=[fact["id"]],
+                                     author=memvet.Author.agent("proxy-agent"),
+                                     proposed=self.writes == "proposed")
         except memvet.MemvetError as exc:
             self.blocked.append(fact["id"])
             self.block_reasons[fact["id"]] = str(exc)
