@@ -3,9 +3,14 @@
 A thin adapter over :mod:`memvet`: verification, ranking and storage stay in
 the core; this package names the tools as the LangChain tools are named
 (``memvet_recall``, ``memvet_record``, ``memvet_supersede``,
-``memvet_reject``, ``memvet_check``, plus ``memvet_about`` and
-``memvet_show``), serves ``memvet://decision/{id}`` and ``memvet://check``,
-and a ``memvet_context`` prompt.
+``memvet_reject``, ``memvet_check``, plus ``memvet_about``,
+``memvet_show``, ``memvet_review`` and ``memvet_approve``), serves
+``memvet://decision/{id}`` and ``memvet://check``, and a ``memvet_context``
+prompt.
+
+Every write is the agent's, named after the MCP client; its supersede or
+reject is a request. Only a person approves: ``memvet_approve`` asks the
+person in the client's form (MCP elicitation) and acts on their answer.
 
 - :func:`create_server`: an ``MCPServer`` over one ledger.
 - :func:`serve`: run it on stdio or the streamable HTTP transport.

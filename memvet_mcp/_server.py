@@ -6,11 +6,19 @@ repository must not be used from several threads at once; so concurrent
 calls are safe and simply queue. Every read verifies afresh against the
 working tree (or the server's ``at``) at the moment of the call.
 
+Who acts: every write is the agent's, named after the client
+(``clientInfo.name`` of the MCP initialization). Approval is a person's act,
+enforced by the channel: ``memvet_approve`` puts the proposal (or the
+agent's request) before the person in the client's own form (MCP form
+elicitation) and acts only on the person's answer, recorded as that person's
+act through the client. A client that cannot show a form gets an error that
+names ``memvet approve ID`` for the terminal.
+
 Errors: a :class:`memvet.MemvetError` becomes a tool result with
 ``isError`` and its one-line message (a conflict also lists the conflicting
 decisions); arguments that fail the input schema come back the same way,
-naming the argument. Anything else is a bug: the SDK logs it and answers
-``isError``; the server keeps serving.
+naming the argument; so does a failure to ask the person. Anything else is a
+bug: the SDK logs it and answers ``isError``; the server keeps serving.
 """
 
 from __future__ import annotations
@@ -18,20 +26,29 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 import logging
+import re
 import threading
 from collections.abc import Callable
-from typing import Annotated, Any
+from typing import Annotated, Any, cast
 
+from mcp.server.elicitation import AcceptedElicitation, ElicitationResult
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.context import Context
-from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError, ToolError
+from mcp.server.mcpserver.exceptions import (
+    ResourceError,
+    ResourceNotFoundError,
+    ToolError,
+    UnexpectedToolError,
+)
+from mcp.server.mcpserver.resolve import Elicit, Resolve
+from mcp.server.session import ServerSession
 from mcp.shared.exceptions import MCPError
 from mcp.types import INVALID_PARAMS, CallToolResult, TextContent, ToolAnnotations
-from pydantic import BeforeValidator, Field, ValidationError
+from pydantic import BaseModel, BeforeValidator, Field, ValidationError
 
 import memvet
 from memvet import Ledger, MemvetError, UnknownDecisionError, UsageError
-from memvet_mcp._tools import MAX_K, Answer, MemvetTools, error_answer
+from memvet_mcp._tools import DEFAULT_AGENT, MAX_K, Answer, MemvetTools, error_answer
 
 __all__ = ["INSTRUCTIONS", "create_server", "http_address", "serve"]
 
@@ -48,6 +65,11 @@ repeat it). Decision ids are in square brackets.
 - Record a decision with memvet_record, anchored to the exact code that shows it.
 - When a recorded decision no longer holds, supersede it (memvet_supersede) rather than recording a \
 competing duplicate; when an approach was tried and failed, reject it with the reason (memvet_reject).
+- You never retire a decision or make your own writes current: your supersede or reject of a decision \
+is a request, and your records may be proposals. Only a person approves or declines them: in a terminal \
+(memvet review, memvet approve ID, memvet decline ID), or through memvet_approve, which shows the person \
+the proposal and its evidence in this client's form and acts on their answer. Call memvet_approve only \
+when the person asks to review something; never fill in that form yourself.
 """
 
 _ANCHORS = (
@@ -106,9 +128,106 @@ _Diff = _revision("A revision: also include every file changed since it ('HEAD':
 _READ = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
 _WRITE = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=False,
                          open_world_hint=False)
+#: Reject, supersede and approve can retire a decision (an agent's through a
+#: person's approval), so a client should confirm them with its user.
+_RETIRE = ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=False,
+                          open_world_hint=False)
+
+#: The tool whose answer comes from the person, through the client's form.
+_APPROVE = "memvet_approve"
+
+#: The SDK's prefix on its errors about an elicitation answer (internal names).
+_RESOLVER = re.compile(r"^Resolver '[^']*':? ")
 
 #: Hosts ``serve`` binds without ``allow_remote``.
 _LOOPBACK_NAMES = ("localhost",)
+
+
+class _Review(BaseModel):
+    """The form the person answers in the client (MCP form elicitation)."""
+
+    approve: bool = Field(title="Approve", description=(
+        "Yes to approve it (what that does is written above); no to decline it."))
+    reason: str = Field(default="", title="Reason", description=(
+        "What you checked, or why you decline it (kept in the receipt)."))
+    reviewer: str = Field(default="", title="Your name", description=(
+        "Kept in the receipt as the person who answered; empty: this repository's git user.name."))
+
+
+class _Refused(ToolError):
+    """A ``memvet_approve`` that stops before asking the person, with the answer to give."""
+
+    def __init__(self, answer: Answer) -> None:
+        super().__init__(answer.text)
+        self.answer = answer
+
+
+def _session(ctx: Context[Any, Any]) -> ServerSession | None:
+    """The client's session; ``None`` for a call outside a request
+    (``MCPServer.call_tool`` without a context)."""
+    try:
+        return ctx.session  # type: ignore[no-any-return]
+    except ValueError:
+        return None
+
+
+def _client_name(ctx: Context[Any, Any]) -> str:
+    """The client's name as it introduced itself (``clientInfo.name``)."""
+    session = _session(ctx)
+    params = session.client_params if session is not None else None
+    name = " ".join(params.client_info.name.split())[:100] if params is not None else ""
+    return name or DEFAULT_AGENT
+
+
+def _asks_forms(ctx: Context[Any, Any]) -> bool:
+    """True when the client declared form elicitation (a bare ``elicitation: {}``
+    counts as forms, as the SDK reads it)."""
+    session = _session(ctx)
+    capabilities = session.client_capabilities if session is not None else None
+    elicitation = capabilities.elicitation if capabilities is not None else None
+    return elicitation is not None and (elicitation.form is not None or elicitation.url is None)
+
+
+def _backend(ctx: Context[Any, Any]) -> _Server:
+    return cast("_Server", ctx.mcp_server)
+
+
+async def _review_request(decision_id: str, ctx: Context[Any, Any]) -> Answer:
+    """What the person is shown: :meth:`MemvetTools.approval_request`."""
+    server = _backend(ctx)
+    try:
+        return await server.serial.run(server.tools.approval_request, decision_id=decision_id)
+    except MemvetError as exc:
+        raise _Refused(error_answer(exc)) from exc
+
+
+async def _ask_person(request: Annotated[Answer, Resolve(_review_request)],
+                      ctx: Context[Any, Any]) -> Elicit[_Review]:
+    """Ask the person through the client's form, or refuse when it has none."""
+    if not _asks_forms(ctx):
+        did = request.data["id"]
+        text = (f"ElicitationUnavailable: this client ({_client_name(ctx)}) did not declare MCP form "
+                "elicitation, so the server cannot ask the person, and only a person approves. Nothing changed: "
+                f"{did} stays as it was. The person approves in a terminal: memvet review, then memvet approve "
+                f"{did} (or memvet decline {did} --reason R).")
+        raise _Refused(Answer(text, {"error": "ElicitationUnavailable", "message": text, "id": did},
+                              is_error=True))
+    return Elicit(request.text, _Review)
+
+
+# The parameters memvet_approve gets from its resolvers, not from the model.
+_ReviewRequest = Annotated[Answer, Resolve(_review_request)]
+_PersonsAnswer = Annotated[ElicitationResult[_Review], Resolve(_ask_person)]
+
+
+def _unasked(decision_id: Any, detail: str) -> CallToolResult:
+    """``memvet_approve`` when asking the person failed: an error, and nothing changed."""
+    did = decision_id if isinstance(decision_id, str) else "ID"
+    text = (f"ElicitationFailed: the person could not be asked, or their answer could not be read ({detail}). "
+            f"Nothing changed: {did} stays as it was. The person can answer in a terminal: memvet review, then "
+            f"memvet approve {did} (or memvet decline {did} --reason R).")
+    log.warning("memvet_approve %s: asking the person failed: %s", did, detail)
+    return _result(Answer(text, {"error": "ElicitationFailed", "message": text}, is_error=True))
 
 
 def _result(answer: Answer) -> CallToolResult:
@@ -125,11 +244,18 @@ def _invalid(name: str, exc: ValidationError) -> str:
 
 
 class _Server(MCPServer[Any]):
-    """``MCPServer`` whose argument-validation errors read as one clear line."""
+    """``MCPServer`` over one ledger (``tools``, called through ``serial``)
+    whose argument-validation errors read as one clear line, and whose
+    ``memvet_approve`` says plainly when the person could not be asked."""
+
+    tools: MemvetTools
+    serial: _Serial
 
     async def call_tool(self, name: str, arguments: dict[str, Any],
                         context: Context[Any, Any] | None = None) -> Any:
         try:
+            if name == _APPROVE:
+                return await self._approve(arguments, context)
             return await super().call_tool(name, arguments, context)
         except ToolError as exc:
             if isinstance(exc.__cause__, ValidationError):
@@ -138,6 +264,24 @@ class _Server(MCPServer[Any]):
                                       structured_content={"error": "InvalidArguments", "message": text},
                                       is_error=True)
             raise
+
+    async def _approve(self, arguments: dict[str, Any], context: Context[Any, Any] | None) -> Any:
+        """``memvet_approve``, whose failures to ask the person come back as error results."""
+        try:
+            return await super().call_tool(_APPROVE, arguments, context)
+        except ToolError as exc:
+            cause = exc.__cause__
+            if isinstance(cause, _Refused):
+                return _result(cause.answer)
+            if isinstance(cause, ValidationError) or isinstance(exc, UnexpectedToolError):
+                raise  # bad arguments (answered by call_tool), or a bug (the SDK logs it)
+            # The SDK's own ToolError about the person's answer: no content, or
+            # content that does not match the form.
+            return _unasked(arguments.get("decision_id"), _RESOLVER.sub("", str(cause or exc)))
+        except MCPError as exc:
+            # The client answered the elicitation request with an error, or
+            # this connection cannot carry a request to the client.
+            return _unasked(arguments.get("decision_id"), f"{type(exc).__name__}: {exc.message}")
 
 
 class _Serial:
@@ -185,8 +329,13 @@ def create_server(ledger: Ledger, *, at: str | None = None, on_conflict: str = "
             conflicts (the agent then supersedes explicitly), ``warn``
             records it and names them.
         name: The server's name as clients show it.
-        agent_writes: ``proposed`` or ``active``; default the ledger's
-            setting (``[tool.memvet] agent-writes``, itself ``proposed``).
+        agent_writes: ``proposed`` or ``active`` (``memvet mcp
+            --agent-writes``): how the agent's new records are written;
+            ``None`` (the default) leaves it to the ledger's policy
+            (``[tool.memvet] agent-writes`` as committed, ``proposed`` by
+            default). Whatever it says, an agent's supersede or reject is a
+            request, and only a person approves (through ``memvet_approve``'s
+            form, or ``memvet approve`` in a terminal).
 
     Returns:
         An ``MCPServer``; run it with :func:`serve` or its own ``run``.
@@ -194,6 +343,8 @@ def create_server(ledger: Ledger, *, at: str | None = None, on_conflict: str = "
     tools = MemvetTools(ledger, at=at, on_conflict=on_conflict, agent_writes=agent_writes)
     serial = _Serial()
     server = _Server(name, version=memvet.__version__, instructions=INSTRUCTIONS, log_level="WARNING")
+    server.tools = tools
+    server.serial = serial
 
     # ------------------------------------------------------------- tools
 
@@ -212,12 +363,15 @@ def create_server(ledger: Ledger, *, at: str | None = None, on_conflict: str = "
     ) -> CallToolResult:
         return await serial.call(tools.recall, query=query, k=k, tags=tags, paths=paths)
 
-    writes = ("Agent writes are proposals: served as 'proposed, not yet reviewed' until a person approves "
-              "them." if tools.agent_writes == "proposed" else "Writes are active decisions at once.")
+    writes = ("Your records are proposals: served as 'proposed, not yet reviewed' until a person approves "
+              "them." if tools.agent_writes == "proposed" else "Your records are active decisions at once.")
     conflicts = ("A claim that conflicts with an active decision is not recorded; the answer names the "
                  "conflicts." if on_conflict == "error" else
                  "A claim that conflicts with an active decision is recorded and the answer names the "
                  "conflicts: supersede them if yours replaces them.")
+    requests = ("It retires nothing on its own: {} stays current, served under caution with your reason, until "
+                "a person approves or declines the request (memvet review, or memvet_approve when the person "
+                "asks).")
 
     @server.tool(name="memvet_record", annotations=_WRITE, description=(
         "Record a decision (a convention, a design choice, a fact about this codebase) with the code it "
@@ -233,15 +387,18 @@ def create_server(ledger: Ledger, *, at: str | None = None, on_conflict: str = "
         tags: _Tags,
         quotes: _Quotes,
         unbound: _Unbound,
+        ctx: Context[Any, Any],
     ) -> CallToolResult:
         return await serial.call(tools.record, claim=claim, anchors=anchors, tags=tags, quotes=quotes,
-                                 unbound=unbound)
+                                 unbound=unbound, agent=_client_name(ctx))
 
-    @server.tool(name="memvet_supersede", annotations=_WRITE, description=(
-        "Replace an active decision with a new one, giving the reason. The old decision stays in history "
-        "as 'superseded by <new id>: <reason>', so nobody relies on it again. Use it when a decision no "
-        "longer holds, when memvet_record reported a conflict, or when a recall shows a decision as stale "
-        f"and you know what replaced it. Quote the evidence as for memvet_record. {writes}"))
+    @server.tool(name="memvet_supersede", annotations=_RETIRE, description=(
+        "Propose a new decision that replaces an active one, giving the reason: your new decision is a "
+        f"proposal, and the old one gets your request to supersede it. {requests.format('the old decision')} "
+        "Once approved, the old decision stays in history as 'superseded by <new id>: <reason>', so nobody "
+        "relies on it again. Use it when a decision no longer holds, when memvet_record reported a conflict, "
+        "or when a recall shows a decision as stale and you know what replaced it. Quote the evidence as for "
+        "memvet_record."))
     async def memvet_supersede(
         old_id: Annotated[str, Field(min_length=4, description="Id of the active decision to replace.")],
         claim: Annotated[str, Field(min_length=1, max_length=4000, description="The new decision. " + _CLAIM)],
@@ -251,20 +408,24 @@ def create_server(ledger: Ledger, *, at: str | None = None, on_conflict: str = "
         tags: _Tags,
         quotes: _Quotes,
         unbound: _Unbound,
+        ctx: Context[Any, Any],
     ) -> CallToolResult:
         return await serial.call(tools.supersede, old_id=old_id, claim=claim, reason=reason, anchors=anchors,
-                                 tags=tags, quotes=quotes, unbound=unbound)
+                                 tags=tags, quotes=quotes, unbound=unbound, agent=_client_name(ctx))
 
-    @server.tool(name="memvet_reject", annotations=_WRITE, description=(
-        "Retract an active decision that was tried and did not work, with the reason. It is kept and "
-        "served as 'previously tried, rejected: <reason>' so nobody repeats it. Give the concrete reason "
-        "(the error, the measurement), not just 'wrong'."))
+    @server.tool(name="memvet_reject", annotations=_RETIRE, description=(
+        "Ask to retract a decision that was tried and did not work, with the reason: a request to reject "
+        f"it. {requests.format('the decision')} Once "
+        "approved it is kept and served as 'previously tried, rejected: <reason>' so nobody repeats it. "
+        "Give the concrete reason (the error, the measurement), not just 'wrong'. Your own proposal you "
+        "withdraw at once."))
     async def memvet_reject(
-        decision_id: Annotated[str, Field(min_length=4, description="Id of the active decision to retract.")],
+        decision_id: Annotated[str, Field(min_length=4, description="Id of the decision to retract.")],
         reason: Annotated[str, Field(min_length=1, description=(
             "Why it is retracted: what was tried and how it failed."))],
+        ctx: Context[Any, Any],
     ) -> CallToolResult:
-        return await serial.call(tools.reject, decision_id=decision_id, reason=reason)
+        return await serial.call(tools.reject, decision_id=decision_id, reason=reason, agent=_client_name(ctx))
 
     @server.tool(name="memvet_check", annotations=_READ, description=(
         "Check recorded decisions against the code as it is now: each decision's status (verified, "
@@ -298,20 +459,43 @@ def create_server(ledger: Ledger, *, at: str | None = None, on_conflict: str = "
         return await serial.call(tools.show, decision_id=decision_id)
 
     @server.tool(name="memvet_review", annotations=_READ, description=(
-        "List the proposals awaiting review, each with its evidence checked now (its anchors, quotes, terms "
-        "declared unbound) and the active decisions it conflicts with. Show them to the person who reviews."))
+        "List what awaits a person: the proposals, each with its evidence checked now (its anchors, quotes, "
+        "terms declared unbound) and the active decisions it conflicts with, and the agents' requests to "
+        "retire decisions. Show them to the person who reviews; only a person approves or declines them."))
     async def memvet_review() -> CallToolResult:
         return await serial.call(tools.review)
 
-    @server.tool(name="memvet_approve", annotations=_WRITE, description=(
-        "Approve a proposal so it becomes an active decision (and supersedes what it names). Approval is a "
-        "person's act: call it only when the person you work for has reviewed the proposal and asked you to "
-        "approve it, never to approve your own writes on your own."))
+    @server.tool(name=_APPROVE, annotations=_RETIRE, description=(
+        "Put a proposal, or an agent's request to retire a decision, before the person you work for: the "
+        "server shows them the claim, its evidence checked now, conflicts and warnings in this client's form "
+        "(MCP elicitation) and acts on their answer: approve (the proposal becomes current, or the decision "
+        "is retired as requested) or decline. Approval is a person's act: you cannot answer for them, and "
+        "the receipt records the person through this client. Call it only when the person asks to review "
+        "something. A client without form elicitation gets an error: the person then runs memvet approve ID "
+        "in a terminal."))
     async def memvet_approve(
-        decision_id: Annotated[str, Field(min_length=4, description="Id of the proposal to approve.")],
-        reason: Annotated[str, _none_as(""), Field(description="What the person checked (kept in the receipt).")] = "",
+        decision_id: Annotated[str, Field(min_length=4, description=(
+            "Id of the proposal, or of the active decision an agent asked to retire."))],
+        request: _ReviewRequest,
+        answer: _PersonsAnswer,
+        ctx: Context[Any, Any],
     ) -> CallToolResult:
-        return await serial.call(tools.approve, decision_id=decision_id, reason=reason)
+        client = _client_name(ctx)
+        did = request.data["id"]
+        if not isinstance(answer, AcceptedElicitation):
+            stays = ("proposed" if request.data["kind"] == "proposal"
+                     else "as it was, with the agent's request open")
+            what = "declined to answer" if answer.action == "decline" else "cancelled"
+            text = (f"Nothing changed: the person {what} the review of {did} in {client}, so nothing was "
+                    f"approved or declined; {did} stays {stays}.")
+            return _result(Answer(text, {"id": did, "action": answer.action, "changed": False}))
+        form: _Review = answer.data
+        options: dict[str, Any] = {"decision_id": did, "reviewer": form.reviewer.strip(),
+                                   "via": f"MCP elicitation in {client}", "shown": request.data["state"]}
+        if form.approve:
+            return await serial.call(tools.approve, reason=form.reason.strip(), **options)
+        return await serial.call(tools.decline, reason=form.reason.strip() or f"declined through {client}",
+                                 **options)
 
     # ------------------------------------------------------------- resources
 

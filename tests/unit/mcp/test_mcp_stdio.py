@@ -7,13 +7,10 @@ its own claims and anchors, so the tests do not depend on their order.
 from __future__ import annotations
 
 import asyncio
-import os
-import subprocess
-import sys
 from typing import Any
 
 import pytest
-from _mcp_serve import Served, child_env
+from _mcp_serve import Served
 from mcp.types import CallToolResult
 
 pytestmark = [pytest.mark.slow, pytest.mark.asyncio(loop_scope="module"), pytest.mark.timeout(120)]
@@ -51,41 +48,57 @@ async def test_lists_tools_resources_and_prompt(served: Served) -> None:
 
 
 async def test_the_lifecycle_over_stdio(served: Served) -> None:
+    # The server runs with --agent-writes active: the agent's records are
+    # current at once, but retiring one is a request a person answers, and
+    # this client cannot show the person a form.
     save = (await ok(served, "memvet_record", {
         "claim": "OrderStore.save appends each order as one JSON line", "anchors": [SAVE],
         "tags": ["storage"]})).structured_content["id"]
     pickle = (await ok(served, "memvet_record", {
         "claim": "Persist the cart with pickle instead", "tags": ["storage"]})).structured_content["id"]
 
-    rejected = await ok(served, "memvet_reject", {"decision_id": pickle,
-                                                  "reason": "pickle files broke on a Python upgrade"})
-    assert "previously tried, rejected: pickle files broke on a Python upgrade" in text(rejected)
+    requested = await ok(served, "memvet_reject", {"decision_id": pickle,
+                                                   "reason": "pickle files broke on a Python upgrade"})
+    assert "requested; it stays current until a person approves or declines it (memvet review)" in text(requested)
+    assert requested.structured_content["outcome"] == "requested"
     recall = await ok(served, "memvet_recall", {"query": "Persist the cart with pickle", "k": 5})
-    assert (f"- [{pickle}] previously tried, rejected: pickle files broke on a Python upgrade "
-            "(was: Persist the cart with pickle instead)") in text(recall)
-    assert recall.structured_content["history"][0]["id"] == pickle
+    assert recall.structured_content["caution"][0]["id"] == pickle
+    assert ("an agent (mcp) proposes retiring this: pickle files broke on a Python upgrade"
+            in recall.structured_content["caution"][0]["text"])
 
     newer = await ok(served, "memvet_supersede", {
         "old_id": save, "claim": "OrderStore.save writes orders through a buffered handle",
         "reason": "appending line by line was too slow", "anchors": [SAVE]})
     new_id = newer.structured_content["id"]
+    assert newer.structured_content["status"] == "proposed"
     assert newer.structured_content["supersedes"] == save
+    assert f"{save} stays current until a person approves or declines it" in text(newer)
 
     shown = await ok(served, "memvet_show", {"decision_id": save})
-    assert shown.structured_content["status"] == "superseded"
-    assert f"superseded by {new_id}: appending line by line was too slow" in text(shown)
+    assert shown.structured_content["lifecycle"] == "active"
+    assert shown.structured_content["status"] == "needs_revalidation"
+    assert f"an agent (mcp) proposes superseding this with {new_id}" in text(shown)
+
+    refused = await call(served, "memvet_approve", {"decision_id": new_id})
+    assert refused.is_error
+    assert text(refused).startswith("ElicitationUnavailable: this client (mcp) did not declare MCP form elicitation")
+    assert f"memvet approve {new_id}" in text(refused)
+    review = await ok(served, "memvet_review", {})
+    assert [p["id"] for p in review.structured_content["proposals"]] == [new_id]
+    assert {r["id"] for r in review.structured_content["requests"]} == {save, pickle}
 
     about = await ok(served, "memvet_about", {"paths": ["shop/store.py"]})
-    assert f"[{new_id}] OrderStore.save writes orders through a buffered handle" in text(about)
-    assert f"[{save}] superseded by {new_id}" in text(about)
+    assert f"[{save}] needs revalidation" in text(about)
+    assert f"[{new_id}] proposed, not yet reviewed: OrderStore.save writes orders through a buffered handle" \
+        in text(about)
 
     checked = await ok(served, "memvet_check", {"ids": [new_id, pickle]})
-    assert [v["status"] for v in checked.structured_content["verdicts"]] == ["verified", "rejected"]
+    assert [v["status"] for v in checked.structured_content["verdicts"]] == ["proposed", "needs_revalidation"]
 
-    page = await served.session.read_resource(f"memvet://decision/{new_id}")
+    page = await served.session.read_resource(f"memvet://decision/{save}")
     assert "def save(self, order):" in page.contents[0].text  # type: ignore[union-attr]
     table = await served.session.read_resource("memvet://check")
-    assert f"| {pickle} | rejected |" in table.contents[0].text  # type: ignore[union-attr]
+    assert f"| {new_id} | proposed |" in table.contents[0].text  # type: ignore[union-attr]
     prompt = await served.session.get_prompt("memvet_context", {"paths": "shop/store.py"})
     assert new_id in prompt.messages[0].content.text  # type: ignore[union-attr]
 
@@ -154,12 +167,8 @@ async def test_ten_concurrent_calls_then_the_server_still_answers(served: Served
 async def test_a_cli_write_meanwhile_is_seen_at_the_next_call(served: Served) -> None:
     # Another process writes the same local ledger (the file lock, then the
     # server reloads what it wrote): the agent sees it at its next call.
-    env = {**os.environ, **child_env(served.repo.path.parent / "ledger")}
-    done = await asyncio.to_thread(
-        subprocess.run,
-        [sys.executable, "-m", "memvet", "record", "Checksums are recomputed when an order is loaded",
-         "--file", "README.md", "--json"],
-        cwd=served.repo.path, env=env, capture_output=True, text=True, timeout=120)
+    done = await asyncio.to_thread(served.cli, "record", "Checksums are recomputed when an order is loaded",
+                                   "--file", "README.md", "--json")
     assert done.returncode == 0, done.stderr
     recall = await ok(served, "memvet_recall", {"query": "Checksums are recomputed when an order is loaded",
                                                 "k": 1})

@@ -8,17 +8,23 @@ each case is fast; ``test_mcp_stdio.py`` drives the real subprocess.
 from __future__ import annotations
 
 from typing import Any
+from unittest.mock import Mock
 
 import pytest
+from _mcp_serve import Person
 from mcp import Client
 from mcp.shared.exceptions import MCPError
-from mcp.types import CallToolResult
+from mcp.types import CallToolResult, ElicitResult, ErrorData, Implementation
 
 import memvet
 from memvet_mcp import MemvetTools, create_server, http_address
 
 SAVE = "shop/store.py::OrderStore.save"
 LOAD = "shop/store.py::OrderStore.load"
+CHECKSUM = "shop/store.py::checksum"
+
+#: The client as it introduces itself; the name every MCP write is the agent's.
+AGENT = Implementation(name="test-agent", version="1.0")
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -33,8 +39,21 @@ async def call(ledger: memvet.Ledger, name: str, args: dict[str, Any], **options
         return await client.call_tool(name, args)
 
 
+def accept(approve: bool, reason: str = "", reviewer: str = "") -> ElicitResult:
+    """The person's answer to the approval form."""
+    return ElicitResult(action="accept", content={"approve": approve, "reason": reason, "reviewer": reviewer})
+
+
+def asking(ledger: memvet.Ledger, person: Person, **options: Any) -> Client:
+    """A client whose person answers the server's forms; it negotiates the
+    current protocol (forms ride ``InputRequiredResult``) unless ``mode``
+    says ``legacy`` (the server sends an ``elicitation/create`` request)."""
+    return Client(create_server(ledger), elicitation_callback=person, client_info=AGENT, **options)
+
+
 async def test_record_then_recall_frames_history(ledger: memvet.Ledger) -> None:
-    async with Client(create_server(ledger)) as client:
+    person = Person()
+    async with asking(ledger, person) as client:
         rec = await client.call_tool("memvet_record", {"claim": "Orders are stored with pickle",
                                                        "anchors": [SAVE], "tags": ["storage"]})
         assert not rec.is_error, text(rec)
@@ -45,8 +64,14 @@ async def test_record_then_recall_frames_history(ledger: memvet.Ledger) -> None:
 
         rej = await client.call_tool("memvet_reject", {"decision_id": did, "reason": "pickle broke on upgrade"})
         assert not rej.is_error
-        assert "previously tried, rejected: pickle broke on upgrade" in text(rej)
+        assert f"Rejection of decision {did} requested; it stays current until a person approves or declines " \
+            "it (memvet review)" in text(rej)
+        assert ledger.get(did).lifecycle is memvet.Lifecycle.ACTIVE
 
+        person.will(accept(True, "saw the upgrade break it"))
+        approved = await client.call_tool("memvet_approve", {"decision_id": did[:6]})
+        assert not approved.is_error, text(approved)
+        assert text(approved).startswith(f"Approved the request: decision {did} is rejected.")
         out = await client.call_tool("memvet_recall", {"query": "Orders are stored with pickle", "k": 3})
     assert not out.is_error
     assert f"- [{did}] previously tried, rejected: pickle broke on upgrade (was: Orders are stored with pickle)" \
@@ -55,20 +80,36 @@ async def test_record_then_recall_frames_history(ledger: memvet.Ledger) -> None:
     item = out.structured_content["history"][0]
     assert item["status"] == "rejected"
     assert item["text"].startswith("previously tried, rejected:")
+    receipt = ledger.history(did)[-1]
+    assert (receipt.action, receipt.author, receipt.author_kind, receipt.via) == (
+        "reject", "Ada Tester", "person", "MCP elicitation in test-agent")
 
 
-async def test_supersede_keeps_the_old_one_as_history(ledger: memvet.Ledger) -> None:
-    old = ledger.record("Orders are saved one line at a time", [SAVE]).id
-    async with Client(create_server(ledger)) as client:
+async def test_an_agents_supersede_is_a_proposal_the_person_approves(ledger: memvet.Ledger) -> None:
+    old = ledger.record("Orders are saved one line at a time", [SAVE]).id  # a person's decision
+    person = Person()
+    async with asking(ledger, person) as client:
         new = await client.call_tool("memvet_supersede", {
             "old_id": old, "claim": "Orders are saved in batches", "reason": "single writes were too slow",
             "anchors": [SAVE]})
         assert not new.is_error, text(new)
-        assert new.structured_content["status"] == "superseded"
+        new_id = new.structured_content["id"]
+        assert new.structured_content["status"] == "proposed"
         assert new.structured_content["supersedes"] == old
+        before = await client.call_tool("memvet_show", {"decision_id": old})
+        assert before.structured_content["lifecycle"] == "active"
+        assert before.structured_content["status"] == "needs_revalidation"
+        assert f"an agent (test-agent) proposes superseding this with {new_id}: single writes were too slow" \
+            in text(before)
+
+        person.will(accept(True))
+        approved = await client.call_tool("memvet_approve", {"decision_id": new_id})
         shown = await client.call_tool("memvet_show", {"decision_id": old})
+    assert text(approved).startswith(f"Approved decision {new_id}: verified")
+    assert f"It supersedes {old}, now history." in text(approved)
+    assert f"It would replace decision {old} (active, recorded by Ada Tester (person))" in person.shown[0]
     assert shown.structured_content["status"] == "superseded"
-    assert f"superseded by {new.structured_content['id']}" in text(shown)
+    assert f"superseded by {new_id}" in text(shown)
     assert "single writes were too slow" in text(shown)
 
 
@@ -126,6 +167,8 @@ async def test_bad_records_are_errors_naming_the_problem(ledger: memvet.Ledger, 
     ("memvet_check", {"since": "no-such-branch"}, "UnknownRevisionError"),
     ("memvet_about", {}, "UsageError: about() needs paths"),
     ("memvet_about", {"paths": ["../../etc/passwd"]}, "PathOutsideRepositoryError"),
+    ("memvet_approve", {}, "invalid arguments for memvet_approve: decision_id: Field required"),
+    ("memvet_approve", {"decision_id": "ab"}, "decision_id: String should have at least 4 characters"),
     ("memvet_nope", {}, "Unknown tool"),
 ])
 async def test_bad_calls_are_errors_naming_the_problem(ledger: memvet.Ledger, name: str, args: dict[str, Any],
@@ -309,6 +352,13 @@ async def test_tools_are_listed_with_teaching_schemas(ledger: memvet.Ledger) -> 
         assert all("anyOf" not in p for p in tool.input_schema["properties"].values()), tool.name
     assert record.input_schema["properties"]["anchors"]["type"] == "array"
     assert tools["memvet_record"].annotations.read_only_hint is False
+    destructive = {name for name, tool in tools.items() if tool.annotations.destructive_hint}
+    assert destructive == {"memvet_reject", "memvet_supersede", "memvet_approve"}
+    approve = tools["memvet_approve"]
+    assert list(approve.input_schema["properties"]) == ["decision_id"]  # the answer is the person's, not an argument
+    assert "Approval is a person's act" in approve.description and "memvet approve ID" in approve.description
+    assert "retires nothing on its own" in tools["memvet_reject"].description
+    assert "retires nothing on its own" in tools["memvet_supersede"].description
 
 
 async def test_calls_queue_on_one_lock_and_translate_errors() -> None:
@@ -363,29 +413,175 @@ def test_http_address_refuses(value: str, needle: str) -> None:
 
 async def test_agent_writes_are_proposals_by_default(ledger: memvet.Ledger) -> None:
     ledger.agent_writes = "proposed"  # what Ledger.open gives without [tool.memvet] agent-writes
-    async with Client(create_server(ledger)) as client:
+    person = Person()
+    async with asking(ledger, person) as client:
         tools = {t.name: t for t in (await client.list_tools()).tools}
-        assert "Agent writes are proposals" in (tools["memvet_record"].description or "")
+        assert "Your records are proposals" in (tools["memvet_record"].description or "")
         assert "person's act" in (tools["memvet_approve"].description or "")
         out = await client.call_tool("memvet_record", {"claim": "OrderStore.save appends JSON lines",
                                                        "anchors": [SAVE],
                                                        "quotes": {SAVE: "json.dumps(order)"}})
         assert not out.is_error and text(out).startswith("Proposed decision ")
         pid = out.structured_content["id"]
+        assert (ledger.get(pid).author, ledger.get(pid).author_kind) == ("test-agent", "agent")
         recall = text(await client.call_tool("memvet_recall", {"query": "how are orders saved?", "k": 3}))
         assert f"[{pid}] proposed, not yet reviewed: OrderStore.save appends JSON lines" in recall
         review = await client.call_tool("memvet_review", {})
         assert f"- [{pid}] OrderStore.save appends JSON lines" in text(review)
         assert f"  quote: `json.dumps(order)` in {SAVE}" in text(review)
         assert review.structured_content["proposals"][0]["id"] == pid
-        approved = await client.call_tool("memvet_approve", {"decision_id": pid, "reason": "checked"})
+        person.will(accept(True, "checked"))
+        approved = await client.call_tool("memvet_approve", {"decision_id": pid})
         assert text(approved).startswith(f"Approved decision {pid}: verified")
+        assert "Approved by Ada Tester (person, via MCP elicitation in test-agent)." in text(approved)
         again = await client.call_tool("memvet_approve", {"decision_id": pid})
-        assert again.is_error and "not a proposal" in text(again)
+        assert again.is_error and "nothing awaits a person's approval" in text(again)
+        assert len(person.shown) == 1  # nothing to ask the second time
         recall = text(await client.call_tool("memvet_recall", {"query": "how are orders saved?", "k": 3}))
         assert f"[{pid}] OrderStore.save appends JSON lines (evidence: `json.dumps(order)` in OrderStore.save)" \
             in recall
-        assert text(await client.call_tool("memvet_review", {})) == "No proposals await review."
+        assert text(await client.call_tool("memvet_review", {})) == "No proposals or requests await review."
+    form = person.shown[0]
+    assert form.startswith(f"Review proposal {pid}, proposed by test-agent (agent).")
+    assert "Claim: OrderStore.save appends JSON lines" in form
+    assert f"- anchor: `{SAVE}` [holds]" in form
+    assert "  quote: `json.dumps(order)`" in form
+    assert 'handle.write(json.dumps(order) + "\\n")' in form
+    assert "No conflicts with active decisions." in form
+
+
+@pytest.mark.parametrize(("ledger_policy", "server_flag", "expected"), [
+    ("active", None, "recorded"),
+    ("proposed", None, "proposed"),
+    ("active", "proposed", "proposed"),
+    ("proposed", "active", "recorded"),
+])
+async def test_agent_writes_follow_the_ledger_unless_the_server_says(
+        ledger: memvet.Ledger, ledger_policy: str, server_flag: str | None, expected: str) -> None:
+    ledger.agent_writes = ledger_policy
+    out = await call(ledger, "memvet_record", {"claim": "checksum is the byte sum modulo 255",
+                                               "anchors": [CHECKSUM]}, agent_writes=server_flag)
+    assert out.structured_content["status"] == expected
+    assert ledger.get(out.structured_content["id"]).author_kind == "agent"
+
+
+async def test_cancelling_the_form_on_a_request_leaves_the_request_open(ledger: memvet.Ledger) -> None:
+    did = ledger.record("Orders are saved one line at a time", [SAVE]).id
+    person = Person()
+    person.will(ElicitResult(action="cancel"))
+    async with asking(ledger, person) as client:
+        await client.call_tool("memvet_reject", {"decision_id": did, "reason": "too slow"})
+        out = await client.call_tool("memvet_approve", {"decision_id": did})
+    assert not out.is_error
+    assert text(out).endswith(f"{did} stays as it was, with the agent's request open.")
+    after = ledger.get(did)
+    assert after.lifecycle is memvet.Lifecycle.ACTIVE and after.retire_reason == "too slow"
+    assert [r.action for r in ledger.history(did)] == ["record", "propose-retire"]
+
+
+async def test_approve_without_form_elicitation_is_an_error(ledger: memvet.Ledger) -> None:
+    ledger.agent_writes = "proposed"
+    async with Client(create_server(ledger), client_info=AGENT) as client:
+        pid = (await client.call_tool("memvet_record", {"claim": "checksum is the byte sum modulo 255",
+                                                        "anchors": [CHECKSUM]})).structured_content["id"]
+        out = await client.call_tool("memvet_approve", {"decision_id": pid})
+    assert out.is_error
+    assert text(out).startswith("ElicitationUnavailable: this client (test-agent) did not declare MCP form "
+                                "elicitation")
+    assert f"memvet approve {pid}" in text(out)
+    assert out.structured_content["id"] == pid
+    assert ledger.get(pid).lifecycle is memvet.Lifecycle.PROPOSED
+
+
+async def test_approve_names_an_unknown_or_closed_decision_without_asking(ledger: memvet.Ledger) -> None:
+    closed = ledger.record("Orders are stored with pickle", []).id
+    ledger.reject(closed, reason="broke")
+    person = Person()
+    async with asking(ledger, person) as client:
+        unknown = await client.call_tool("memvet_approve", {"decision_id": "ffffffffffff"})
+        done = await client.call_tool("memvet_approve", {"decision_id": closed})
+    assert unknown.is_error and text(unknown).startswith("UnknownDecisionError: no decision 'ffffffffffff'")
+    assert done.is_error and text(done).startswith(f"NotAllowedError: decision {closed} is rejected with no open "
+                                                   "request; nothing awaits a person's approval")
+    assert person.shown == []
+
+
+async def test_an_answer_that_does_not_fit_the_form_changes_nothing(ledger: memvet.Ledger) -> None:
+    ledger.agent_writes = "proposed"
+    person = Person()
+    async with asking(ledger, person) as client:
+        pid = (await client.call_tool("memvet_record", {"claim": "checksum is the byte sum modulo 255",
+                                                        "anchors": [CHECKSUM]})).structured_content["id"]
+        person.will(ElicitResult(action="accept", content={"reason": "no yes or no"}))
+        out = await client.call_tool("memvet_approve", {"decision_id": pid})
+    assert out.is_error
+    assert text(out).startswith("ElicitationFailed: the person could not be asked, or their answer could not be "
+                                "read (received an accepted elicitation whose content does not match the "
+                                "requested schema). Nothing changed")
+    assert f"memvet approve {pid}" in text(out)
+    assert ledger.get(pid).lifecycle is memvet.Lifecycle.PROPOSED
+
+
+async def test_a_client_that_fails_to_ask_is_an_error_and_changes_nothing(ledger: memvet.Ledger) -> None:
+    # The handshake protocol: the server sends elicitation/create and the
+    # client answers it with an error instead of the person's answer.
+    ledger.agent_writes = "proposed"
+    person = Person()
+    person.will(ErrorData(code=-32600, message="the user closed the window"))
+    async with asking(ledger, person, mode="legacy") as client:
+        pid = (await client.call_tool("memvet_record", {"claim": "checksum is the byte sum modulo 255",
+                                                        "anchors": [CHECKSUM]})).structured_content["id"]
+        out = await client.call_tool("memvet_approve", {"decision_id": pid})
+    assert out.is_error
+    assert text(out).startswith("ElicitationFailed: the person could not be asked, or their answer could not be "
+                                "read (MCPError: the user closed the window). Nothing changed")
+    assert ledger.get(pid).lifecycle is memvet.Lifecycle.PROPOSED
+    assert [r.action for r in ledger.history(pid)] == ["propose"]
+
+
+async def test_a_bug_behind_approve_is_not_dressed_as_a_failed_form(ledger: memvet.Ledger) -> None:
+    server = create_server(ledger)
+    broken = Mock(spec=MemvetTools)
+    broken.approval_request.side_effect = ZeroDivisionError("a bug")
+    server.tools = broken  # type: ignore[attr-defined]
+    async with Client(server, elicitation_callback=Person()) as client:
+        out = await client.call_tool("memvet_approve", {"decision_id": "abcd1234"})
+    assert out.is_error and text(out) == "Error executing tool memvet_approve"
+
+
+async def test_a_request_replaced_while_the_person_decides_is_not_acted_on(ledger: memvet.Ledger) -> None:
+    did = ledger.record("Orders are saved one line at a time", [SAVE]).id
+    person = Person()
+
+    async def meanwhile(context: Any, params: Any) -> ElicitResult:
+        # While the form is open, another agent asks for something else.
+        ledger.reject(did, reason="another reason altogether", author=memvet.Author.agent("other-agent"))
+        return await person(context, params)
+
+    person.will(accept(True))
+    async with Client(create_server(ledger), elicitation_callback=meanwhile, client_info=AGENT,
+                      mode="legacy") as client:
+        await client.call_tool("memvet_reject", {"decision_id": did, "reason": "too slow"})
+        out = await client.call_tool("memvet_approve", {"decision_id": did})
+    assert out.is_error
+    assert text(out).startswith(f"NotAllowedError: decision {did} changed while the person was deciding")
+    assert "The agent's reason: too slow" in person.shown[0]
+    after = ledger.get(did)
+    assert after.lifecycle is memvet.Lifecycle.ACTIVE and after.retire_by == "other-agent"
+
+
+async def test_a_call_outside_a_request_is_an_anonymous_agent(ledger: memvet.Ledger) -> None:
+    # MCPServer.call_tool without a context (embedding code calling the server
+    # directly): no client, so the write is "mcp-client"'s and nobody can be asked.
+    server = create_server(ledger)
+    out = await server.call_tool("memvet_record", {"claim": "checksum is the byte sum modulo 255",
+                                                   "anchors": [CHECKSUM]})
+    did = out.structured_content["id"]
+    assert (ledger.get(did).author, ledger.get(did).author_kind) == ("mcp-client", "agent")
+    await server.call_tool("memvet_reject", {"decision_id": did, "reason": "the modulus changed"})
+    refused = await server.call_tool("memvet_approve", {"decision_id": did})
+    assert refused.is_error and "this client (mcp-client) did not declare MCP form elicitation" in text(refused)
+    assert ledger.get(did).retiring
 
 
 async def test_unbound_terms_and_bad_quotes_over_mcp(ledger: memvet.Ledger) -> None:
