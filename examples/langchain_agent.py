@@ -2,10 +2,11 @@
 
 A scripted fake chat model stands in for a real one; swap it for
 ``init_chat_model("...")`` and keep the rest. The script builds a scratch git
-repository, lets the agent propose a decision and reject an approach, has a
-person approve the proposal (agents write proposals unless the project sets
-``agent-writes = "active"``), rewrites the code the decision rests on, and
-prints what the model is told next turn.
+repository, lets the agent propose a decision and an approach and withdraw
+the approach, has a person approve the proposal (agents write proposals
+unless the project's committed configuration sets ``agent-writes =
+"active"``, and only a person approves), rewrites the code the decision
+rests on, and prints what the model is told next turn.
 """
 
 import re
@@ -53,7 +54,7 @@ class ScriptedModel(GenericFakeChatModel):
 
 
 def script():
-    # Turn 1: record a decision and an approach, then reject the approach.
+    # Turn 1: propose a decision and an approach, then withdraw the approach.
     yield AIMessage(content="", tool_calls=[
         {"name": "memvet_record", "id": "c1", "args": {
             "claim": "OrderStore.save appends one JSON line per order; keep it append-only",
@@ -87,9 +88,10 @@ agent = create_agent(
 
 agent.invoke({"messages": [{"role": "user", "content": "Remember how orders are saved."}]})
 
-# A person reviews what the agent proposed (`memvet review`) and approves it.
+# A person reviews what the agent proposed (`memvet review`) and approves it:
+# a person, never the agent that proposed it (`memvet approve ID` in a terminal).
 for proposal in ledger.proposals():
-    ledger.approve(proposal.id, reason="checked OrderStore.save")
+    ledger.approve(proposal.id, reason="checked OrderStore.save", author=memvet.Author.person("Ada"))
 
 # Someone rewrites the code the decision rests on.
 (repo / "store.py").write_text((repo / "store.py").read_text().replace(

@@ -8,6 +8,11 @@ the core; these classes translate types and use LangChain's names.
   decisions, verified, into the system message before each model call.
 - :func:`memvet_tools`: record, recall, supersede, reject and check tools.
 - :class:`MemVetStore`: a LangGraph ``BaseStore`` whose items are decisions.
+- :func:`review_proposal`: a person approves or declines an agent's
+  proposal or request inside a LangGraph graph, through ``interrupt()``.
+
+Every write through these adapters is an agent's; agents propose and
+request, and only a person approves. There is no approve tool.
 
     >>> import memvet
     >>> from memvet_langchain import MemVetRetriever
@@ -17,6 +22,7 @@ the core; these classes translate types and use LangChain's names.
 from memvet_langchain._convert import GROUPS
 from memvet_langchain._middleware import MemVetMiddleware
 from memvet_langchain._retriever import MemVetRetriever
+from memvet_langchain._review import ReviewAnswer, ReviewOutcome, review_proposal
 from memvet_langchain._store import MemVetStore
 from memvet_langchain._tools import (
     CheckInput,
@@ -46,6 +52,9 @@ __all__ = [
     "RecallInput",
     "RecordInput",
     "RejectInput",
+    "ReviewAnswer",
+    "ReviewOutcome",
     "SupersedeInput",
     "memvet_tools",
+    "review_proposal",
 ]

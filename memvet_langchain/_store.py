@@ -36,7 +36,7 @@ from langgraph.store.base import (
     validate_op_namespace,
 )
 
-from memvet import Decision, Ledger, Lifecycle, Verdict, frame
+from memvet import Author, Decision, Ledger, Lifecycle, Verdict, frame
 from memvet_langchain._convert import GROUPS, anchor_specs, check_groups, require_ledger
 
 __all__ = ["MemVetStore"]
@@ -138,20 +138,40 @@ class MemVetStore(BaseStore):
     the verdict re-checked now: ``status``, ``reason``, ``group``, ``text``
     (the framed line an agent reads), ``id``, ``lifecycle`` and
     ``anchors``. Putting a value back that carries it is fine (it is
-    dropped). Putting a different value under an existing key supersedes
-    the old decision; ``created_at`` stays the key's first put.
-    ``delete`` rejects the decision with a receipt (``delete(ns, key,
-    reason=...)``): it stays as history, never a silent loss.
+    dropped). Putting a different value under an existing key proposes
+    superseding the old decision; ``created_at`` stays the key's first put.
+    ``delete`` asks to reject the decision (``delete(ns, key,
+    reason=...)``): it is never a silent loss.
+
+    The store is agent-facing: every write is an agent's
+    (:meth:`memvet.Author.agent` named ``agent_name``), and an agent retires
+    nothing on its own.
+
+    - A ``put`` of a new key writes a proposal under the default review
+      policy (``ledger.agent_writes``, read from the committed
+      ``[tool.memvet] agent-writes``; the store's own ``agent_writes`` when
+      the host sets it), served with status ``proposed`` until a person
+      approves it (``memvet approve ID``, or :func:`review_proposal`).
+    - A ``put`` of a different value over an active item proposes the new
+      value as its replacement: ``get`` serves the proposal, and the active
+      decision stays current (for recall and the middleware), served under
+      caution with the request, until a person approves the replacement
+      (the old decision is then superseded) or declines it (the item is
+      back to the old value).
+    - A ``put`` over the store's own unreviewed proposal withdraws that
+      proposal (kept as rejected history) and proposes the new value in its
+      place; over another author's proposal it asks a person to turn that
+      one down and proposes the new value beside it.
+    - ``delete`` (or ``put(ns, key, None)``) of an active item is a request
+      to reject it: the item stays, served as ``needs_revalidation`` with
+      the request, until a person approves (it is rejected) or declines.
+      ``delete`` of the store's own proposal withdraws it; a pending
+      replacement is withdrawn and the value it would replace is asked to
+      be rejected.
 
     By default ``get`` and ``search`` serve all three recall groups, so a
-    deleted (rejected) or drifted item comes back with its status; pass
+    rejected or drifted item comes back with its status; pass
     ``include=("current", "caution")`` to hide history.
-
-    The store is agent-facing, so it follows ``agent_writes``: by default a
-    ``put`` writes a proposal, served with status ``proposed`` until a
-    person approves it (``memvet approve ID``). Putting a different value
-    over a key whose newest item is still a proposal withdraws that
-    proposal and proposes the new value in its place.
 
     Setup:
         Install the extra: ``pip install "memvet[langchain]"``.
@@ -176,15 +196,18 @@ class MemVetStore(BaseStore):
                                                  "anchors": ["shop/store.py::OrderStore.save"]})
             store.get(("decisions",), "orders").value["memvet"]["status"]   # "verified"
             store.search(("decisions",), query="how are orders saved?")
-            store.delete(("decisions",), "orders", reason="moved to the event log")
+            store.delete(("decisions",), "orders", reason="moved to the event log")   # a request
 
     Args:
         ledger: The ledger the items live in (also the first positional argument).
         at: Where to verify: ``None`` for the working tree, or a revision.
         include: The recall groups ``get`` and ``search`` serve.
         delete_reason: The rejection reason of a ``delete`` without one.
-        agent_writes: How ``put`` writes: ``"proposed"`` or ``"active"``;
-            default ``ledger.agent_writes``.
+        agent_writes: How ``put`` writes new items: ``"proposed"`` or
+            ``"active"``; default ``None``, the ledger's review policy
+            (``ledger.agent_writes``). A replacement is a proposal either way.
+        agent_name: The agent's name in receipts and requests
+            (``langgraph-store (agent)``).
         claim_keys: Value keys the claim is read from, in order (one string
             is one key).
         verdict_key: The key the verdict is served under (``None``: none).
@@ -193,7 +216,7 @@ class MemVetStore(BaseStore):
     def __init__(self, ledger: Ledger, *, at: str | None = None, include: Iterable[str] | str = GROUPS,
                  delete_reason: str = "deleted through the LangGraph store",
                  agent_writes: str | None = None, claim_keys: str | Sequence[str] = ("claim", "content"),
-                 verdict_key: str | None = VERDICT_KEY) -> None:
+                 verdict_key: str | None = VERDICT_KEY, agent_name: str = "langgraph-store") -> None:
         require_ledger(ledger, "MemVetStore")
         if not isinstance(delete_reason, str) or not delete_reason.strip():
             raise ValueError("delete_reason must not be empty: a rejection needs a reason")
@@ -204,7 +227,10 @@ class MemVetStore(BaseStore):
             raise ValueError(f"claim_keys must be one key or a list of keys, got {claim_keys!r}")
         if verdict_key is not None and (not isinstance(verdict_key, str) or not verdict_key):
             raise ValueError(f"verdict_key must be a key or None, got {verdict_key!r}")
-        self.agent_writes = agent_writes or ledger.agent_writes
+        if not isinstance(agent_name, str) or not agent_name.strip():
+            raise ValueError(f"agent_name must be a non-empty name, got {agent_name!r}")
+        self.agent_writes = agent_writes
+        self.author = Author.agent(agent_name)
         self.ledger = ledger
         self.at = at
         self.include = check_groups(include)
@@ -250,12 +276,25 @@ class MemVetStore(BaseStore):
 
     @staticmethod
     def _latest(decisions: Iterable[Decision]) -> dict[tuple[tuple[str, ...], str], tuple[Decision, float]]:
-        """Per item: its newest decision and the first put's time."""
+        """Per item: its current decision and the first put's time.
+
+        The current decision is the newest, except a replacement that never
+        took effect (withdrawn or turned down while it was a proposal): the
+        item is then what it was before.
+        """
+        decisions = list(decisions)
+        by_id = {d.id: d for d in decisions}
         latest: dict[tuple[tuple[str, ...], str], tuple[Decision, float]] = {}
         for d in decisions:  # oldest first: the last one per item wins
             item = _item_of(d)
-            if item is not None:
-                first = latest[item][1] if item in latest else d.created_at
+            if item is None:
+                continue
+            first = latest[item][1] if item in latest else d.created_at
+            replaced = by_id.get(d.supersedes)
+            if (item in latest and d.lifecycle is Lifecycle.REJECTED and replaced is not None
+                    and replaced.superseded_by != d.id):
+                latest[item] = (latest[item][0], first)
+            else:
                 latest[item] = (d, first)
         return latest
 
@@ -368,8 +407,8 @@ class MemVetStore(BaseStore):
         tags = [t for t in _names(value.get("tags"), "tags") if not t.startswith((NS_TAG, ITEM_TAG))]
         tags += [NS_TAG + _path(namespace[: i + 1]) for i in range(len(namespace))]
         tags.append(_item_tag(namespace, op.key))
-        proposed = self.agent_writes == "proposed"
-        ledger = self.ledger
+        proposed = None if self.agent_writes is None else self.agent_writes == "proposed"
+        ledger, author = self.ledger, self.author
         with self._lock:
             hit = self._find(namespace, op.key)
             old = hit[0] if hit is not None else None
@@ -380,20 +419,28 @@ class MemVetStore(BaseStore):
             else:
                 old = None
             if old is not None and old.lifecycle is Lifecycle.PROPOSED:
-                # An unreviewed value replaced before review: withdraw it, and
-                # propose the new one against what it would have replaced.
-                ledger.reject(old.id, reason=f"replaced through the LangGraph store before review (key {op.key!r})")
+                # An unreviewed value replaced before review: withdraw it (the
+                # store's own proposal; another author's is only asked to be
+                # turned down), and propose the new one against what it would
+                # have replaced.
+                asked = ledger.reject(old.id, reason=f"replaced through the LangGraph store before review "
+                                                     f"(key {op.key!r})", author=author)
+                if asked.lifecycle is Lifecycle.PROPOSED:
+                    log.warning("store item %s/%s: proposal %s is %s's, not this store's; a person is asked to "
+                                "turn it down, and the new value is proposed beside it", namespace, op.key,
+                                old.id, old.author)
                 target = ledger.get(old.supersedes) if old.supersedes else None
                 old = target if target is not None and target.lifecycle is Lifecycle.ACTIVE else None
             if old is not None:
                 reason = value.get("reason")
                 reason = reason if isinstance(reason, str) and reason.strip() else (
                     f"replaced through the LangGraph store (key {op.key!r})")
+                # An agent's supersede is a proposal, and a request on the old decision.
                 result = ledger.record(claim, anchors, supersedes=old.id, reason=reason, tags=tags, at=self.at,
-                                       proposed=proposed, confirm_duplicates=False)
+                                       proposed=proposed, confirm_duplicates=False, author=author)
             else:
                 result = ledger.record(claim, anchors, tags=tags, at=self.at, on_conflict="warn",
-                                       proposed=proposed, confirm_duplicates=False)
+                                       proposed=proposed, confirm_duplicates=False, author=author)
             self._values().upsert(ids=[result.decision.id], documents=[text], embeddings=[[1.0]],
                                   metadatas=[{"kind": "lg-value"}])
         for conflict in result.conflicts:
@@ -403,12 +450,30 @@ class MemVetStore(BaseStore):
             log.warning("store item %s/%s: %s", namespace, op.key, warning)
 
     def _delete(self, namespace: tuple[str, ...], key: str, reason: str | None) -> None:
-        hit = self._find(namespace, key)
-        if hit is not None and hit[0].lifecycle in (Lifecycle.ACTIVE, Lifecycle.PROPOSED):
-            self.ledger.reject(hit[0].id, reason=reason or self.delete_reason)
+        reason = reason or self.delete_reason
+        with self._lock:
+            hit = self._find(namespace, key)
+            decision = hit[0] if hit is not None else None
+            if decision is None or decision.lifecycle not in (Lifecycle.ACTIVE, Lifecycle.PROPOSED):
+                return  # gone, or already history: nothing to ask
+            if (decision.retire_reason == reason and not decision.retire_with
+                    and self.author.same_as(decision.retire_by, "agent")):
+                return  # asked already, for the same reason
+            asked = self.ledger.reject(decision.id, reason=reason, author=self.author)
+            if asked.lifecycle is Lifecycle.REJECTED and decision.supersedes:
+                # The store's own pending replacement is withdrawn; the value it
+                # would have replaced is what the item holds, so ask for that too.
+                target = self.ledger.get(decision.supersedes)
+                if target.lifecycle is Lifecycle.ACTIVE:
+                    self.ledger.reject(target.id, reason=reason, author=self.author)
 
     def delete(self, namespace: tuple[str, ...], key: str, *, reason: str | None = None) -> None:
-        """Reject the item's decision, with ``reason`` (default ``delete_reason``); it stays as history."""
+        """Ask to reject the item's decision, with ``reason`` (default ``delete_reason``).
+
+        An active item stays, served as ``needs_revalidation`` with the
+        request, until a person approves (it is rejected, kept as history)
+        or declines; the store's own proposal is withdrawn at once.
+        """
         self._check_namespace(namespace)
         if reason is not None and (not isinstance(reason, str) or not reason.strip()):
             raise ValueError("a delete reason must be a non-empty string (or None for the default)")

@@ -2,12 +2,17 @@
 
 Each tool is a ``BaseTool`` with a precise pydantic ``args_schema``.
 
-The writing tools (``memvet_record``, ``memvet_supersede``) write proposals
-by default: a person reviews them (``memvet review``) and approves them
-(``memvet approve ID``); until then recall serves them as "proposed, not yet
-reviewed" and a proposed supersede replaces nothing. The ledger's
-``agent_writes`` (from ``[tool.memvet] agent-writes`` when opened with
-``Ledger.open``) decides, and a tool's own ``agent_writes`` wins over it.
+Every write is an agent's (:meth:`memvet.Author.agent`, named by the tool's
+``agent_name``). ``memvet_record`` writes a proposal unless the review
+policy says otherwise: the ledger's ``agent_writes`` (read from the
+committed ``[tool.memvet] agent-writes`` by ``Ledger.open``), or the tool's
+own ``agent_writes`` when the host sets it. An agent retires nothing on its
+own: ``memvet_supersede`` always writes a proposal, and ``memvet_reject`` of
+an active decision (or of a proposal the agent did not write) is a request;
+the decision stays as it is, served under caution with the request, until a
+person approves or declines it (``memvet review``, or
+:func:`memvet_langchain.review_proposal` in a LangGraph graph). There is no
+approve tool: approval is a person's act.
 
 Errors
 the model can fix (an anchor that does not resolve, an unknown id, a
@@ -28,7 +33,9 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 import memvet
 from memvet import (
     AnchorNotFoundError,
+    Author,
     ConflictError,
+    Decision,
     Ledger,
     Lifecycle,
     RecordResult,
@@ -143,9 +150,9 @@ class SupersedeInput(BaseModel):
 class RejectInput(BaseModel):
     """Arguments of ``memvet_reject``."""
 
-    decision_id: str = Field(min_length=4, description="Id of the active decision to retract.")
+    decision_id: str = Field(min_length=4, description="Id of the decision to retract.")
     reason: str = Field(min_length=1,
-                        description="Why it is retracted (what was tried and did not work).")
+                        description="Why it should be retracted (what was tried and did not work).")
 
 
 class CheckInput(BaseModel):
@@ -190,21 +197,33 @@ class _LedgerTool(BaseTool):
         return await asyncio.to_thread(self._run, *args, **kwargs)
 
 
-class _WritingTool(_LedgerTool):
+class _AgentTool(_LedgerTool):
+    """A tool that acts on the ledger as an agent."""
+
+    agent_name: str = Field(default="langchain", min_length=1)
+    """The agent's name in receipts and requests (``langchain (agent)``)."""
+
+    def _author(self) -> Author:
+        return Author.agent(self.agent_name)
+
+
+class _WritingTool(_AgentTool):
     """A tool that writes decisions: as proposals, or active, per ``agent_writes``."""
 
     agent_writes: Literal["proposed", "active"] | None = None
-    """How the tool writes: ``proposed`` (a person approves), ``active``, or
-    ``None`` to follow ``ledger.agent_writes``."""
+    """How the tool's new records are written: ``proposed`` (a person
+    approves them), ``active``, or ``None`` to follow the ledger's review
+    policy (``ledger.agent_writes``). A supersede is a proposal either way."""
 
-    def _proposing(self) -> bool:
-        return (self.agent_writes or self.ledger.agent_writes) == "proposed"
+    def _proposed(self) -> bool | None:
+        """``proposed=`` for the core: ``None`` applies the ledger's policy."""
+        return None if self.agent_writes is None else self.agent_writes == "proposed"
 
 
 def _record_text(result: RecordResult) -> str:
     decision = result.decision
     anchors = ", ".join(a.spec for a in decision.anchors) or "none (stored as unconfirmed)"
-    review = (f"It awaits review by a person (memvet approve {decision.id}); until then it is served as "
+    review = ("It awaits a person's review (memvet review); until then it is served as "
               "'proposed, not yet reviewed', not as a current decision.")
     if result.outcome == "confirmed" and decision.lifecycle is Lifecycle.PROPOSED:
         head = (f"Confirmed existing proposal {decision.id} (proposed before with the same anchors; "
@@ -215,9 +234,8 @@ def _record_text(result: RecordResult) -> str:
     elif result.outcome == "proposed":
         head = f"Proposed decision {decision.id}; it is a proposal, not yet a decision. {review}"
         if decision.supersedes:
-            head += (f" If approved, it supersedes {decision.supersedes}, which stays current until then.")
-    elif result.outcome == "superseded":
-        head = f"Recorded decision {decision.id}; it supersedes {decision.supersedes}."
+            head += (f" If a person approves it, it supersedes {decision.supersedes}, which stays current "
+                     "until then, served under caution with your request to replace it.")
     else:
         head = f"Recorded decision {decision.id}."
     lines = [head, f"Anchors: {anchors}."]
@@ -229,6 +247,18 @@ def _record_text(result: RecordResult) -> str:
                      "if this decision replaces them.")
     lines.extend(f"Warning: {w}" for w in result.warnings)
     return "\n".join(lines)
+
+
+def _reject_text(decision: Decision, reason: str) -> str:
+    """What an agent's reject did: a withdrawal of its own proposal, or a request."""
+    if decision.lifecycle is Lifecycle.REJECTED:
+        return one_line(f"Withdrew your proposal {decision.id}: {reason}. It is kept as history: {decision.claim}")
+    what = "proposal" if decision.lifecycle is Lifecycle.PROPOSED else "decision"
+    stays = ("it stays a proposal" if decision.lifecycle is Lifecycle.PROPOSED
+             else "it stays current, served under caution with your request,")
+    return one_line(f"Requested rejecting {what} {decision.id}: {reason}. Only a person retires a decision: "
+                    f"{stays} until a person approves or declines the request (memvet review). "
+                    f"Claim: {decision.claim}")
 
 
 def _conflict_text(exc: ConflictError) -> str:
@@ -251,12 +281,14 @@ class MemVetRecordTool(_WritingTool):
     A record that conflicts with active decisions (same anchor or a very
     similar claim) is, by default, not written: the answer names the
     conflicting decisions and tells the agent to supersede them explicitly.
-    By default (``agent_writes``) the decision is written as a proposal.
+    The record is an agent's (``agent_name``); under the default review
+    policy it is a proposal, served as "proposed, not yet reviewed" until a
+    person approves it.
 
     Instantiate:
         .. code-block:: python
 
-            tool = MemVetRecordTool(ledger=ledger)
+            tool = MemVetRecordTool(ledger=ledger, agent_name="release-bot")
 
     Usage:
         .. code-block:: python
@@ -281,8 +313,8 @@ class MemVetRecordTool(_WritingTool):
              quotes: dict[str, str] | None = None, unbound: list[str] | str | None = None, **_: Any) -> str:
         try:
             result = self.ledger.record(claim, memvet.quoted(_names(anchors), quotes), tags=_names(tags),
-                                        at=self.at, on_conflict=self.on_conflict, proposed=self._proposing(),
-                                        unbound=_names(unbound))
+                                        at=self.at, on_conflict=self.on_conflict, proposed=self._proposed(),
+                                        unbound=_names(unbound), author=self._author())
         except ConflictError as exc:
             return _conflict_text(exc)
         except _MODEL_FIXABLE as exc:
@@ -336,7 +368,12 @@ class MemVetRecallTool(_LedgerTool):
 
 
 class MemVetSupersedeTool(_WritingTool):
-    """Replace an active decision with a new one; the old one becomes history.
+    """Propose replacing an active decision with a new one.
+
+    The new decision is always a proposal (an agent retires nothing on its
+    own); the old one stays current, served under caution with the request,
+    until a person approves the proposal (then the old one becomes history)
+    or declines it.
 
     Instantiate:
         .. code-block:: python
@@ -353,10 +390,11 @@ class MemVetSupersedeTool(_WritingTool):
 
     name: str = "memvet_supersede"
     description: str = (
-        "Replace an active decision with a new one, giving the reason. The old decision stays "
-        "in history as 'superseded by <new id>: <reason>'; when the answer says the new one is a "
-        "proposal, the old one stays current until a person approves it. Use it when a recorded "
-        "decision no longer holds or when memvet_record reported a conflict." + _WRITE_HABIT
+        "Propose replacing an active decision with a new one, giving the reason. The new decision is "
+        "a proposal and the old one stays current (served under caution with your request) until a "
+        "person approves the replacement; then the old one is kept in history as 'superseded by "
+        "<new id>: <reason>'. Use it when a recorded decision no longer holds or when memvet_record "
+        "reported a conflict." + _WRITE_HABIT
     )
     args_schema: type[BaseModel] = SupersedeInput
 
@@ -364,13 +402,20 @@ class MemVetSupersedeTool(_WritingTool):
              quotes: dict[str, str] | None = None, unbound: list[str] | str | None = None, **_: Any) -> str:
         result = self._guard(lambda: self.ledger.supersede(old_id, claim, memvet.quoted(_names(anchors), quotes),
                                                                reason=reason, at=self.at,
-                                                               proposed=self._proposing(),
-                                                               unbound=_names(unbound)))
+                                                               proposed=self._proposed(),
+                                                               unbound=_names(unbound),
+                                                               author=self._author()))
         return _record_text(result)
 
 
-class MemVetRejectTool(_LedgerTool):
-    """Retract a decision (tried, did not work), with the reason; it stays as history.
+class MemVetRejectTool(_AgentTool):
+    """Ask to retract a decision (tried, did not work), with the reason.
+
+    An agent retires nothing on its own: for an active decision, or a
+    proposal another author wrote, this files a request that a person
+    approves or declines; the decision stays as it is (an active one is
+    served under caution with the request) until then. The agent's own
+    proposal (same ``agent_name``) is withdrawn at once and kept as history.
 
     Instantiate:
         .. code-block:: python
@@ -385,14 +430,16 @@ class MemVetRejectTool(_LedgerTool):
 
     name: str = "memvet_reject"
     description: str = (
-        "Retract a decision that was tried and did not work, with the reason. It is kept as "
-        "'previously tried, rejected: <reason>' so nobody repeats it."
+        "Ask to retract a decision that was tried and did not work, with the reason. A person "
+        "approves or declines the request; until then the decision stays as it is, served under "
+        "caution with your reason. Once rejected it is kept as 'previously tried, rejected: "
+        "<reason>' so nobody repeats it. Your own proposal is withdrawn at once."
     )
     args_schema: type[BaseModel] = RejectInput
 
     def _run(self, decision_id: str, reason: str, **_: Any) -> str:
-        decision = self._guard(lambda: self.ledger.reject(decision_id, reason=reason))
-        return one_line(f"Rejected decision {decision.id}: {reason}. It is kept as history: {decision.claim}")
+        decision = self._guard(lambda: self.ledger.reject(decision_id, reason=reason, author=self._author()))
+        return _reject_text(decision, reason)
 
 
 class MemVetCheckTool(_LedgerTool):
@@ -442,8 +489,12 @@ _QUIET = ("verified", "superseded", "rejected")
 
 def memvet_tools(ledger: Ledger, *, at: str | None = None,
                  on_conflict: Literal["error", "warn"] = "error",
-                 agent_writes: Literal["proposed", "active"] | None = None) -> list[BaseTool]:
+                 agent_writes: Literal["proposed", "active"] | None = None,
+                 agent_name: str = "langchain") -> list[BaseTool]:
     """The MemVet tools for an agent: record, recall, supersede, reject, check.
+
+    There is no approve tool: a person approves, through ``memvet approve``
+    or :func:`review_proposal` in a LangGraph graph.
 
     Args:
         ledger: The ledger the tools read and write.
@@ -451,10 +502,14 @@ def memvet_tools(ledger: Ledger, *, at: str | None = None,
         on_conflict: What ``memvet_record`` does with a conflicting claim:
             ``error`` (the default) refuses it and names the conflicts,
             ``warn`` records it and names them.
-        agent_writes: How ``memvet_record`` and ``memvet_supersede`` write:
+        agent_writes: How ``memvet_record`` writes new decisions:
             ``proposed`` (a person approves them) or ``active``; default
-            ``ledger.agent_writes`` (``[tool.memvet] agent-writes``, else
-            ``proposed``).
+            ``None``, the ledger's review policy (``ledger.agent_writes``,
+            which ``Ledger.open`` reads from the committed ``[tool.memvet]
+            agent-writes``, else ``proposed``). A supersede is always a
+            proposal, and a reject of an active decision a request.
+        agent_name: The agent's name in receipts and requests (the writes
+            are :meth:`memvet.Author.agent`).
 
     Returns:
         Five tools, ready for ``create_agent(model, tools=...)``.
@@ -464,10 +519,10 @@ def memvet_tools(ledger: Ledger, *, at: str | None = None,
     """
     require_ledger(ledger, "memvet_tools")
     return [
-        MemVetRecordTool(ledger=ledger, at=at, on_conflict=on_conflict, agent_writes=agent_writes),
+        MemVetRecordTool(ledger=ledger, at=at, on_conflict=on_conflict, agent_writes=agent_writes,
+                         agent_name=agent_name),
         MemVetRecallTool(ledger=ledger, at=at),
-        MemVetSupersedeTool(ledger=ledger, at=at, agent_writes=agent_writes),
-        MemVetRejectTool(ledger=ledger, at=at),
+        MemVetSupersedeTool(ledger=ledger, at=at, agent_writes=agent_writes, agent_name=agent_name),
+        MemVetRejectTool(ledger=ledger, at=at, agent_name=agent_name),
         MemVetCheckTool(ledger=ledger, at=at),
     ]
-

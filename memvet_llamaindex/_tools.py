@@ -9,6 +9,8 @@ from llama_index.core.tools.tool_spec.base import BaseToolSpec
 
 import memvet
 from memvet import (
+    Author,
+    Decision,
     Ledger,
     Lifecycle,
     RecordResult,
@@ -36,6 +38,14 @@ class MemVetToolSpec(BaseToolSpec):
     observation. ``tool.acall`` runs the synchronous method in a worker
     thread (``FunctionTool``'s own executor), so it never blocks the loop.
 
+    Every write is an agent's (:meth:`memvet.Author.agent` named
+    ``agent_name``). An agent retires nothing on its own: ``supersede``
+    always writes a proposal, and ``reject`` of an active decision (or of a
+    proposal another author wrote) is a request; the decision stays as it
+    is, served under caution with the request, until a person approves or
+    declines it. There is no approve tool: a person approves with ``memvet
+    approve ID`` after ``memvet review``.
+
     Example::
 
         tools = MemVetToolSpec(ledger).to_tool_list()
@@ -48,29 +58,36 @@ class MemVetToolSpec(BaseToolSpec):
             working tree.
         include: The groups ``recall`` serves.
         max_chars: Character budget of ``recall``'s answer.
-        agent_writes: How ``record`` and ``supersede`` write: ``"proposed"``
+        agent_writes: How ``record`` writes new decisions: ``"proposed"``
             (a person reviews and approves them with ``memvet approve``;
-            until then recall serves them as "proposed, not yet reviewed"
-            and a proposed supersede replaces nothing) or ``"active"``.
-            Default: ``ledger.agent_writes``, which ``Ledger.open`` reads from
-            ``[tool.memvet] agent-writes`` (else ``"proposed"``).
+            until then recall serves them as "proposed, not yet reviewed")
+            or ``"active"``. Default ``None``: the ledger's review policy,
+            ``ledger.agent_writes``, which ``Ledger.open`` reads from the
+            committed ``[tool.memvet] agent-writes`` (else ``"proposed"``).
+            ``supersede`` writes a proposal either way.
+        agent_name: The agent's name in receipts and requests
+            (``llamaindex (agent)``).
     """
 
     spec_functions: ClassVar[list[str]] = ["record", "recall", "supersede", "reject", "check"]
 
     def __init__(self, ledger: Ledger, *, at: str | None = None,
                  include: tuple[str, ...] | str = GROUPS, max_chars: int | None = None,
-                 agent_writes: str | None = None) -> None:
+                 agent_writes: str | None = None, agent_name: str = "llamaindex") -> None:
         if agent_writes not in (None, "proposed", "active"):
             raise UsageError(f"agent_writes: expected one of proposed, active, got {agent_writes!r}")
+        if not isinstance(agent_name, str) or not agent_name.strip():
+            raise UsageError(f"agent_name must be a non-empty name, got {agent_name!r}")
         self.ledger = require_ledger(ledger, "MemVetToolSpec")
         self.at = at
         self.include = check_groups(include)
         self.max_chars = max_chars
         self.agent_writes = agent_writes
+        self.author = Author.agent(agent_name)
 
-    def _proposing(self) -> bool:
-        return (self.agent_writes or self.ledger.agent_writes) == "proposed"
+    def _proposed(self) -> bool | None:
+        """``proposed=`` for the core: ``None`` applies the ledger's policy."""
+        return None if self.agent_writes is None else self.agent_writes == "proposed"
 
     def record(self, claim: str, anchors: list[str] | None = None, tags: list[str] | None = None,
                quotes: dict[str, str] | None = None, unbound: list[str] | None = None) -> str:
@@ -88,7 +105,8 @@ class MemVetToolSpec(BaseToolSpec):
             unbound (list[str] | None): Claim terms deliberately not in the anchored code.
         """
         return _describe(self.ledger.record(claim, memvet.quoted(names(anchors), quotes), tags=names(tags),
-                                            proposed=self._proposing(), unbound=names(unbound)))
+                                            proposed=self._proposed(), unbound=names(unbound),
+                                            author=self.author))
 
     def recall(self, query: str, k: int = 5, tags: list[str] | None = None,
                paths: list[str] | None = None) -> str:
@@ -113,10 +131,11 @@ class MemVetToolSpec(BaseToolSpec):
 
     def supersede(self, decision_id: str, claim: str, reason: str, anchors: list[str] | None = None,
                   quotes: dict[str, str] | None = None, unbound: list[str] | None = None) -> str:
-        """Replace an active decision with a new one; the old one is kept as history.
+        """Propose replacing an active decision with a new one.
 
-        The old one is then served as "superseded by <new id>: <reason>", never as
-        current; if the new one is a proposal, the old stays current until approved.
+        The new one is a proposal; the old stays current, served under caution with
+        your reason, until a person approves the replacement (then the old is served
+        as "superseded by <new id>: <reason>") or declines it.
 
         Args:
             decision_id (str): Id of the decision to replace (in brackets in recall).
@@ -127,21 +146,21 @@ class MemVetToolSpec(BaseToolSpec):
             unbound (list[str] | None): Code terms not in the anchored code, as for record.
         """
         return _describe(self.ledger.supersede(decision_id, claim, memvet.quoted(names(anchors), quotes),
-                                               reason=reason, proposed=self._proposing(),
-                                               unbound=names(unbound)))
+                                               reason=reason, proposed=self._proposed(),
+                                               unbound=names(unbound), author=self.author))
 
     def reject(self, decision_id: str, reason: str) -> str:
-        """Retract an active decision that was tried and did not work.
+        """Ask to retract a decision that was tried and did not work.
 
-        It stays in memory as "previously tried, rejected: <reason>", so nobody
-        repeats it; nothing is deleted.
+        A person approves or declines the request; until then the decision stays as
+        it is, served under caution with your reason. Once rejected it is kept as
+        "previously tried, rejected: <reason>". Your own proposal is withdrawn at once.
 
         Args:
-            decision_id (str): Id of the active decision (as shown in brackets by recall).
-            reason (str): Why it was rejected, e.g. "the global lock deadlocked under load".
+            decision_id (str): Id of the decision (as shown in brackets by recall).
+            reason (str): Why it should be rejected, e.g. "the global lock deadlocked under load".
         """
-        decision = self.ledger.reject(decision_id, reason=reason)
-        return one_line(f"rejected decision {decision.id}: {decision.reason}")
+        return _reject_text(self.ledger.reject(decision_id, reason=reason, author=self.author), reason)
 
     def check(self, decision_id: str | None = None) -> str:
         """Re-verify recorded decisions against the code and list the ones that need attention.
@@ -171,9 +190,20 @@ class MemVetToolSpec(BaseToolSpec):
         return "\n".join([head, *lines, f"{len(verdicts)} decisions at {verdicts[0].target}: {summary}"])
 
 
+def _reject_text(decision: Decision, reason: str) -> str:
+    """What an agent's reject did: a withdrawal of its own proposal, or a request."""
+    if decision.lifecycle is Lifecycle.REJECTED:
+        return one_line(f"withdrew your proposal {decision.id}: {reason}")
+    stays = ("it stays a proposal" if decision.lifecycle is Lifecycle.PROPOSED
+             else "it stays current, served under caution with your request,")
+    what = "proposal" if decision.lifecycle is Lifecycle.PROPOSED else "decision"
+    return one_line(f"requested rejecting {what} {decision.id}: {reason}; only a person retires a decision: "
+                    f"{stays} until a person approves or declines the request (memvet review)")
+
+
 def _describe(result: RecordResult) -> str:
     decision = result.decision
-    review = (f"it awaits review by a person (memvet approve {decision.id}); until then it is served as "
+    review = ("it awaits a person's review (memvet review); until then it is served as "
               "'proposed, not yet reviewed', not as a current decision")
     if result.outcome == "confirmed" and decision.lifecycle is Lifecycle.PROPOSED:
         lines = [f"confirmed existing proposal {decision.id} (confirmations: {decision.confirmations}); "
@@ -184,9 +214,8 @@ def _describe(result: RecordResult) -> str:
     elif result.outcome == "proposed":
         lines = [f"proposed decision {decision.id}: a proposal, not yet a decision; {review}"]
         if decision.supersedes:
-            lines.append(f"if approved, it supersedes {decision.supersedes}, which stays current until then")
-    elif result.outcome == "superseded":
-        lines = [f"recorded decision {decision.id}; it supersedes {decision.supersedes}"]
+            lines.append(f"if a person approves it, it supersedes {decision.supersedes}, which stays current "
+                         "until then, served under caution with your request to replace it")
     else:
         lines = [f"recorded decision {decision.id}"]
     if decision.anchors:

@@ -88,11 +88,15 @@ def test_one_agent_message_with_parallel_memvet_calls(repo):
         if len(answers) != len(calls) or bad:
             failures.append(f"run {run}: {bad or answers}")
             continue
+        # An agent retires nothing on its own: each lands as a request on the
+        # decision, which stays active until a person answers it.
         landed = re.search(r"\b[0-9a-f]{12}\b", answers[f"s{run}"])
-        if not landed or ledger.get(old).lifecycle is not Lifecycle.SUPERSEDED:
-            failures.append(f"run {run}: supersede did not land: {answers[f's{run}']}")
-        if ledger.get(gone).lifecycle is not Lifecycle.REJECTED:
-            failures.append(f"run {run}: reject did not land: {answers[f'x{run}']}")
+        kept = ledger.get(old)
+        if not landed or kept.lifecycle is not Lifecycle.ACTIVE or kept.retire_with != landed.group(0):
+            failures.append(f"run {run}: supersede request did not land: {answers[f's{run}']}")
+        asked = ledger.get(gone)
+        if asked.lifecycle is not Lifecycle.ACTIVE or asked.retire_reason != "parallel run":
+            failures.append(f"run {run}: reject request did not land: {answers[f'x{run}']}")
     assert not failures, f"{len(failures)} of {AGENT_RUNS} runs failed:\n" + "\n".join(failures[:5])
 
 

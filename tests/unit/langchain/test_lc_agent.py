@@ -1,10 +1,12 @@
 """End to end: a ``create_agent`` agent whose memory is MemVet.
 
 The agent (a scripted fake tool-calling model) records a decision anchored to
-a symbol and an approach that it then rejects; the symbol is rewritten in a
-commit; on the next turn the model's input holds the decision under "verify
-before relying" with the reason, and the rejected approach only as
-"previously tried, rejected: <reason>".
+a symbol and an approach that it then asks to reject, and a person grants the
+request; the symbol is rewritten in a commit; on the next turn the model's
+input holds the decision under "verify before relying" with the reason, and
+the rejected approach only as "previously tried, rejected: <reason>". The
+documented examples run too: the agent with a person's approval, and the
+LangGraph review through ``interrupt()``.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from langchain_core.tools import tool
 from langgraph.checkpoint.memory import InMemorySaver
 from pydantic import Field
 
+import memvet
 from memvet_langchain import MemVetMiddleware, MemVetStore, memvet_tools
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -98,7 +101,10 @@ def test_agent_sees_drift_and_rejection_on_the_next_turn(repo, ledger) -> None:
     assert first["messages"][-1].content == "Noted."
     tool_answers = [m.content for m in first["messages"] if isinstance(m, ToolMessage)]
     assert "kept style: unanchored" in tool_answers
-    assert any(a.startswith("Rejected decision") for a in tool_answers)
+    # The agent's reject is a request; a person grants it (`memvet review`, `memvet approve`).
+    assert any(a.startswith("Requested rejecting decision") for a in tool_answers)
+    (request,) = ledger.requests()
+    ledger.approve(request.id, author=memvet.Author.person("Grace"))
     save_id = next(d.id for d in ledger.decisions() if d.claim == SAVE_CLAIM)
     assert store.get(("preferences",), "style").value["claim"] == "Prefer small pure functions"
 
@@ -151,3 +157,29 @@ def test_the_documented_example_runs(capsys, tmp_path: Path, monkeypatch: pytest
     assert "## Verify before relying" in out
     assert "previously tried, rejected: the cache served stale orders after writes" in out
     assert out.rstrip().endswith("Orders are appended as JSON lines, but that code changed: check it.")
+
+
+def test_the_review_example_runs(capsys, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    example = ROOT / "examples" / "langgraph_review.py"
+    docs = (ROOT / "docs" / "langchain.md").read_text(encoding="utf-8")
+    shown = [b for b in re.findall(r"```python\n(.*?)```", docs, re.S) if "review_proposal(" in b]
+    assert shown and all(block in example.read_text(encoding="utf-8") for block in shown), \
+        "docs/langchain.md shows review code that is not in examples/langgraph_review.py"
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    runpy.run_path(str(example), run_name="__main__")
+    assert not any(tmp_path.iterdir())
+    out = capsys.readouterr().out
+    questions, answers = out.split("---\n")
+    proposal = re.search(r"^proposal (\w+): Approve shop-agent \(agent\)'s proposal \1 as a current decision\?$",
+                         questions, re.M)
+    request = re.search(r"^retire_request (\w+): Grant shop-agent \(agent\)'s request to reject decision \1\?$",
+                        questions, re.M)
+    assert proposal and request
+    assert "  anchor store.py::OrderStore.save: holds" in questions
+    assert "  request: loading should stream, not read every line" in questions
+    assert answers.splitlines() == [
+        f"Ada approved {proposal[1]}: read OrderStore.save: it appends",
+        f"Ada declined {request[1]}: load still reads line by line",
+        f"{request[1]} verified: decline by Ada (person, via LangGraph interrupt)",
+        f"{proposal[1]} verified: approve by Ada (person, via LangGraph interrupt)",
+    ]

@@ -13,6 +13,7 @@ from memvet_langchain import MemVetMiddleware, MemVetStore
 langmem = pytest.importorskip("langmem")
 
 NS = ("memories", "{langgraph_user_id}")
+GRACE = memvet.Author.person("Grace")
 CONFIG = {"configurable": {"langgraph_user_id": "ada"}}
 
 
@@ -43,14 +44,24 @@ def test_create_search_update_delete(tools) -> None:
     assert found[0]["value"]["content"] == "The user prefers tea over coffee"
     assert found[0]["value"]["memvet"]["text"].startswith("unconfirmed, no evidence in the code")
 
+    # An update is the agent's proposal to replace the memory; the old one
+    # stays current (with the request) until a person approves.
     answer = manage.invoke({"content": "The user prefers green tea", "action": "update", "id": created}, CONFIG)
     assert answer == f"updated memory {created}"
     updated = store.get(("memories", "ada"), created)
     assert updated.value["content"] == "The user prefers green tea"
+    assert updated.value["memvet"]["status"] == "proposed"
     assert updated.created_at == item.created_at
-    assert store.ledger.get(item.value["memvet"]["id"]).lifecycle is memvet.Lifecycle.SUPERSEDED
+    old = item.value["memvet"]["id"]
+    assert store.ledger.get(old).lifecycle is memvet.Lifecycle.ACTIVE
+    store.ledger.approve(updated.value["memvet"]["id"], author=GRACE)
+    assert store.ledger.get(old).lifecycle is memvet.Lifecycle.SUPERSEDED
 
+    # langmem says "Deleted"; the store files a request that a person answers.
     assert manage.invoke({"action": "delete", "id": created}, CONFIG) == f"Deleted memory {created}"
+    asked = store.get(("memories", "ada"), created)
+    assert asked.value["memvet"]["status"] == "needs_revalidation"
+    store.ledger.approve(asked.value["memvet"]["id"], author=GRACE)
     gone = store.get(("memories", "ada"), created)
     assert gone.value["memvet"]["status"] == "rejected"
     assert MemVetStore(store.ledger, include=("current", "caution")).get(("memories", "ada"), created) is None

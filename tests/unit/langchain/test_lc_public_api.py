@@ -22,8 +22,11 @@ EXPECTED = [
     "RecallInput",
     "RecordInput",
     "RejectInput",
+    "ReviewAnswer",
+    "ReviewOutcome",
     "SupersedeInput",
     "memvet_tools",
+    "review_proposal",
 ]
 
 

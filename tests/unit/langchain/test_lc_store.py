@@ -24,6 +24,8 @@ from memvet_langchain import MemVetMiddleware, MemVetStore
 NS = ("memories", "team a")
 SAVE = "shop/store.py::OrderStore.save"
 SUM = "shop/store.py::checksum"
+#: The person who answers the store's proposals and requests.
+GRACE = memvet.Author.person("Grace")
 
 
 @pytest.fixture
@@ -37,6 +39,20 @@ def m(item: Item | None) -> dict[str, Any]:
     """The verdict MemVet adds to a served value."""
     assert item is not None
     return item.value["memvet"]
+
+
+def answer_all(ledger: memvet.Ledger, approve: bool = True) -> None:
+    """A person answers every open proposal and request (as after `memvet review`)."""
+    for proposal in ledger.proposals():
+        if approve:
+            ledger.approve(proposal.id, author=GRACE)
+        else:
+            ledger.decline(proposal.id, reason="not so", author=GRACE)
+    for verdict in ledger.requests():
+        if approve:
+            ledger.approve(verdict.id, author=GRACE)
+        else:
+            ledger.decline(verdict.id, reason="keep it", author=GRACE)
 
 
 def test_is_a_langgraph_store(store) -> None:
@@ -63,43 +79,73 @@ def test_put_records_a_decision_and_get_serves_its_verdict(store, repo) -> None:
     assert store.get(("elsewhere",), "orders") is None
 
 
-def test_delete_is_a_rejection_with_a_receipt(store) -> None:
+def test_delete_is_a_request_a_person_answers(store) -> None:
     store.put(NS, "cache", {"claim": "Cache orders in a module dict"})
     store.delete(NS, "cache")
+    # An agent retires nothing on its own: the item stays, under caution, with the request.
+    item = store.get(NS, "cache")
+    assert (m(item)["status"], m(item)["group"], m(item)["lifecycle"]) == ("needs_revalidation", "caution",
+                                                                          "active")
+    assert m(item)["reason"].startswith("an agent (langgraph-store) proposes retiring this: deleted through "
+                                        "the LangGraph store; a person approves or declines it")
+    receipts = store.ledger.history(m(item)["id"])
+    assert [(r.action, r.author_kind) for r in receipts] == [("record", "agent"), ("propose-retire", "agent")]
+    store.delete(NS, "cache")  # asked already: nothing more to do
+    assert len(store.ledger.history(m(item)["id"])) == 2
+
+    answer_all(store.ledger)  # a person approves: now it is rejected, kept as history
     item = store.get(NS, "cache")
     assert m(item)["status"] == "rejected" and m(item)["group"] == "history"
     assert m(item)["text"] == ("previously tried, rejected: deleted through the LangGraph store "
                                "(was: Cache orders in a module dict)")
-    receipts = store.ledger.history(m(item)["id"])
-    assert [r.action for r in receipts] == ["record", "reject"]
-    assert receipts[-1].reason == "deleted through the LangGraph store"
+    assert store.ledger.history(m(item)["id"])[-1].who == "Grace (person)"
     store.delete(NS, "cache")  # already rejected: nothing more to do
     store.delete(NS, "never-there")
     store.delete(("no", "such"), "key")
-    assert len(store.ledger.history(m(item)["id"])) == 2
+    assert len(store.ledger.history(m(item)["id"])) == 3
 
     hiding = MemVetStore(store.ledger, include=("current", "caution"), delete_reason="obsolete")
     assert hiding.get(NS, "cache") is None
     hiding.put(NS, "other", {"claim": "Invoices are PDF"})
+    answer_all(store.ledger)
     hiding.delete(NS, "other")
-    assert m(store.get(NS, "other"))["reason"] == "obsolete"
+    assert "proposes retiring this: obsolete;" in m(store.get(NS, "other"))["reason"]
     store.put(NS, "third", {"claim": "Invoices are mailed"})
     store.delete(NS, "third", reason="we stopped mailing")
+    answer_all(store.ledger)
     assert m(store.get(NS, "third"))["reason"] == "we stopped mailing"
     with pytest.raises(ValueError, match="a delete reason must be a non-empty string"):
         store.delete(NS, "third", reason=" ")
 
 
-def test_putting_a_new_claim_under_a_key_supersedes(store) -> None:
+def test_a_declined_delete_leaves_the_item_as_it_was(store) -> None:
+    store.put(NS, "k", {"claim": "Invoices are PDF"})
+    store.delete(NS, "k", reason="we send HTML")
+    answer_all(store.ledger, approve=False)
+    item = m(store.get(NS, "k"))
+    assert (item["status"], item["lifecycle"]) == ("unanchored", "active")
+    assert [r.action for r in store.ledger.history(item["id"])] == ["record", "propose-retire", "decline"]
+
+
+def test_putting_a_new_claim_under_a_key_supersedes_once_a_person_approves(store) -> None:
     store.put(NS, "orders", {"claim": "Orders are appended as JSON lines", "anchors": [SAVE]})
     first = store.get(NS, "orders")
     old_id = m(first)["id"]
     store.put(NS, "orders", {"claim": "Orders are written to SQLite", "anchors": [SAVE],
                              "reason": "we need queries"})
+    # The replacement is the agent's proposal; the old value stays current, with the request.
+    pending = m(store.get(NS, "orders"))
+    assert pending["id"] != old_id and pending["status"] == "proposed"
+    old = store.ledger.get(old_id)
+    assert old.lifecycle is memvet.Lifecycle.ACTIVE and old.retire_with == pending["id"]
+    assert store.ledger.verify(old_id).reason.startswith(
+        f"an agent (langgraph-store) proposes superseding this with {pending['id']}: we need queries")
+
+    answer_all(store.ledger)
     newer = store.get(NS, "orders")
     new = m(newer)
-    assert new["id"] != old_id and new["status"] == "verified"
-    assert newer.created_at == first.created_at and newer.updated_at > first.updated_at  # survives supersede
+    assert new["id"] == pending["id"] and new["status"] == "verified"
+    assert newer.created_at == first.created_at  # survives supersede
     old = store.ledger.get(old_id)
     assert old.lifecycle is memvet.Lifecycle.SUPERSEDED and old.reason == "we need queries"
     # A value read back and put again unchanged writes nothing.
@@ -108,16 +154,32 @@ def test_putting_a_new_claim_under_a_key_supersedes(store) -> None:
     assert len(store.ledger.decisions()) == 2
     # Re-putting a deleted key records afresh; the rejection stays as history.
     store.delete(NS, "orders")
+    answer_all(store.ledger)
     store.put(NS, "orders", {"claim": "Orders are written to SQLite", "anchors": [SAVE]})
     assert m(store.get(NS, "orders"))["status"] == "verified"
     lifecycles = sorted(d.lifecycle.value for d in store.ledger.decisions())
     assert lifecycles == ["active", "rejected", "superseded"]
 
 
+def test_a_declined_replacement_leaves_the_item_at_its_old_value(store) -> None:
+    store.put(NS, "k", {"claim": "Use tabs"})
+    first = m(store.get(NS, "k"))["id"]
+    store.put(NS, "k", {"claim": "Use four spaces"})
+    answer_all(store.ledger, approve=False)
+    item = store.get(NS, "k")
+    assert (m(item)["id"], m(item)["status"], item.value["claim"]) == (first, "unanchored", "Use tabs")
+    assert [i.value["claim"] for i in store.search(NS)] == ["Use tabs"]
+    # The next replacement is proposed against the old value again.
+    store.put(NS, "k", {"claim": "Use two spaces"})
+    assert store.ledger.get(m(store.get(NS, "k"))["id"]).supersedes == first
+
+
 def test_default_supersede_reason_names_the_key(store) -> None:
     store.put(NS, "k", {"claim": "Use tabs"})
     first = m(store.get(NS, "k"))["id"]
     store.put(NS, "k", {"claim": "Use four spaces"})
+    assert store.ledger.get(first).retire_reason == "replaced through the LangGraph store (key 'k')"
+    answer_all(store.ledger)
     assert store.ledger.get(first).reason == "replaced through the LangGraph store (key 'k')"
 
 
@@ -198,6 +260,7 @@ def test_conflicts_and_warnings_are_logged(store, caplog) -> None:
     store.put(NS, "a", {"claim": "Orders are appended as JSON lines", "anchors": [SAVE]})
     store.put(NS, "gone", {"claim": "Cache loaded orders in a module level dict"})
     store.delete(NS, "gone")
+    answer_all(store.ledger)
     with caplog.at_level(logging.WARNING, logger="memvet_langchain._store"):
         store.put(NS, "b", {"claim": "Orders are written to SQLite", "anchors": [SAVE]})
         store.put(NS, "c", {"claim": "Cache loaded orders in a module level dict!"})
@@ -320,7 +383,8 @@ def test_batch_keeps_order(store) -> None:
     assert results[0] is None and results[3] is None
     assert m(results[1])["status"] == "unanchored"
     assert [i.key for i in results[2]] == ["k"]
-    assert m(results[4])["status"] == "rejected"
+    assert m(results[4])["status"] == "needs_revalidation"  # put(ns, key, None) is a delete: a request
+    assert store.ledger.get(m(results[4])["id"]).retire_reason == "deleted through the LangGraph store"
 
 
 async def test_async_api_runs_in_a_worker_thread(store) -> None:
@@ -338,7 +402,7 @@ async def test_async_api_runs_in_a_worker_thread(store) -> None:
     assert [i.key for i in await store.asearch(NS, query="rule")] == ["k"]
     assert await store.alist_namespaces() == [NS]
     await store.adelete(NS, "k", reason="async delete")
-    assert m(await store.aget(NS, "k"))["reason"] == "async delete"
+    assert "proposes retiring this: async delete;" in m(await store.aget(NS, "k"))["reason"]
     assert threads and all(t != threading.main_thread().name for t in threads)
 
 
@@ -354,6 +418,8 @@ def test_store_misuse_is_loud(ledger) -> None:
         MemVetStore(ledger, index={"dims": 3})  # type: ignore[call-arg]
     with pytest.raises(ValueError, match="claim_keys must be"):
         MemVetStore(ledger, claim_keys=[])
+    with pytest.raises(ValueError, match="agent_name must be a non-empty name"):
+        MemVetStore(ledger, agent_name=" ")
     assert MemVetStore(ledger, include="current").include == ("current",)
 
 
@@ -368,33 +434,91 @@ def test_put_writes_a_proposal_by_default(ledger) -> None:
     assert item["text"] == "proposed, not yet reviewed: Orders are appended as JSON lines"
     inner = store.ledger
     assert inner.agent_writes == "proposed"
-    inner.approve(item["id"])
+    assert inner.get(item["id"]).author_kind == "agent"
+    inner.approve(item["id"], author=GRACE)  # a person, never the agent
     assert m(store.get(NS, "orders"))["status"] == "verified"
 
-    # Replacing an approved value proposes the replacement; the old one stays current.
+    # Replacing an approved value proposes the replacement; the old one stays
+    # current, served under caution with the agent's request.
     store.put(NS, "orders", {"claim": "Orders are written to SQLite", "anchors": [SAVE]})
     replacement = m(store.get(NS, "orders"))
     assert replacement["status"] == "proposed"
     assert inner.get(replacement["id"]).supersedes == item["id"]
-    assert inner.verify(item["id"]).status is memvet.Status.VERIFIED
+    assert inner.get(item["id"]).lifecycle is memvet.Lifecycle.ACTIVE
+    assert inner.verify(item["id"]).status is memvet.Status.NEEDS_REVALIDATION
+    assert inner.get(item["id"]).retire_with == replacement["id"]
 
-    # Replacing a proposal before review withdraws it and proposes against the same target.
+    # Replacing a proposal before review withdraws it (the store's own) and proposes against the same target.
     store.put(NS, "orders", {"claim": "Orders are written to Postgres", "anchors": [SAVE]})
     newest = m(store.get(NS, "orders"))
     assert inner.verify(replacement["id"]).status is memvet.Status.REJECTED
     assert "replaced through the LangGraph store before review (key 'orders')" in \
         inner.verify(replacement["id"]).reason
     assert inner.get(newest["id"]).supersedes == item["id"] and newest["status"] == "proposed"
-    inner.approve(newest["id"])
+    assert inner.get(item["id"]).retire_with == newest["id"]
+    inner.approve(newest["id"], author=GRACE)
     assert inner.verify(item["id"]).status is memvet.Status.SUPERSEDED
 
-    # The same value again writes nothing; delete turns a proposal down.
+    # The same value again writes nothing; delete withdraws the store's own proposal.
     store.put(NS, "style", {"claim": "Prefer small pure functions"})
     style = m(store.get(NS, "style"))
     store.put(NS, "style", {"claim": "Prefer small pure functions"})
     assert m(store.get(NS, "style"))["id"] == style["id"]
     store.delete(NS, "style")
     assert m(store.get(NS, "style"))["status"] == "rejected"
+
+
+def test_delete_withdraws_a_pending_replacement_and_asks_to_reject_the_value(ledger) -> None:
+    store = MemVetStore(ledger)
+    store.put(NS, "k", {"claim": "Use tabs"})
+    answer_all(ledger)
+    first = m(store.get(NS, "k"))["id"]
+    store.put(NS, "k", {"claim": "Use four spaces"})
+    pending = m(store.get(NS, "k"))["id"]
+    store.delete(NS, "k", reason="no style rules in memory")
+    assert ledger.get(pending).lifecycle is memvet.Lifecycle.REJECTED
+    item = m(store.get(NS, "k"))
+    assert (item["id"], item["status"]) == (first, "needs_revalidation")
+    assert ledger.get(first).retire_reason == "no style rules in memory" and not ledger.get(first).retire_with
+    answer_all(ledger)
+    assert (m(store.get(NS, "k"))["id"], m(store.get(NS, "k"))["status"]) == (first, "rejected")
+
+
+def test_writes_are_the_agents_and_named(ledger) -> None:
+    store = MemVetStore(ledger, agent_name="planner")
+    store.put(NS, "k", {"claim": "Use tabs"})
+    decision = ledger.get(m(store.get(NS, "k"))["id"])
+    assert (decision.author, decision.author_kind) == ("planner", "agent")
+    (receipt,) = ledger.history(decision.id)
+    assert (receipt.action, receipt.who) == ("propose", "planner (agent)")
+    assert MemVetStore(ledger).author == memvet.Author.agent("langgraph-store")
+
+
+def test_a_put_over_another_authors_proposal_asks_and_proposes_beside_it(ledger, caplog) -> None:
+    MemVetStore(ledger, agent_name="planner").put(NS, "k", {"claim": "Use tabs"})
+    theirs = m(MemVetStore(ledger).get(NS, "k"))["id"]
+    store = MemVetStore(ledger)
+    with caplog.at_level(logging.WARNING, logger="memvet_langchain._store"):
+        store.put(NS, "k", {"claim": "Use four spaces"})
+    assert f"proposal {theirs} is planner's, not this store's; a person is asked to turn it down" in caplog.text
+    assert ledger.get(theirs).lifecycle is memvet.Lifecycle.PROPOSED
+    assert ledger.get(theirs).retire_by == "langgraph-store"
+    mine = m(store.get(NS, "k"))
+    assert mine["id"] != theirs and mine["status"] == "proposed"
+    store.delete(NS, "k")  # its own proposal: withdrawn
+    assert ledger.get(mine["id"]).lifecycle is memvet.Lifecycle.REJECTED
+    assert m(store.get(NS, "k"))["id"] == mine["id"]  # the newest stays the item's (rejected, history)
+
+
+def test_an_uncommitted_policy_edit_changes_nothing(repo, open_ledger) -> None:
+    repo.write("pyproject.toml", '[tool.memvet]\nagent-writes = "active"\n')  # not committed
+    store = MemVetStore(open_ledger())
+    store.put(NS, "k", {"claim": "Use tabs"})
+    assert m(store.get(NS, "k"))["status"] == "proposed"
+    repo.commit("review off")
+    committed = MemVetStore(open_ledger())
+    committed.put(NS, "k", {"claim": "Use tabs"})
+    assert m(committed.get(NS, "k"))["status"] == "unanchored"
 
 
 def test_a_proposal_over_a_superseded_target_is_proposed_anew(ledger) -> None:
@@ -418,6 +542,7 @@ def test_the_store_follows_the_ledger_setting_and_its_own_argument(ledger) -> No
     store = MemVetStore(ledger)
     store.put(NS, "orders", {"claim": "Orders are appended as JSON lines", "anchors": [SAVE]})
     assert m(store.get(NS, "orders"))["status"] == "verified"
+    assert store.agent_writes is None  # the ledger's policy, applied by the core at each write
     assert MemVetStore(ledger, agent_writes="proposed").agent_writes == "proposed"
     with pytest.raises(ValueError, match="agent_writes must be 'proposed' or 'active'"):
         MemVetStore(ledger, agent_writes="yes")

@@ -24,6 +24,8 @@ from memvet_langchain import (
 
 SAVE = "shop/store.py::OrderStore.save"
 LOAD = "shop/store.py::OrderStore.load"
+#: A person who reviews what the agents propose (not the repository's git user).
+GRACE = memvet.Author.person("Grace")
 
 
 class _LedgerToolSuite:
@@ -136,7 +138,12 @@ def test_conflicting_record_names_the_conflict_and_asks_for_a_supersede(ledger) 
     done = _call(tools["memvet_supersede"], {"old_id": first, "claim": "Orders are written to SQLite",
                                              "reason": "JSON lines could not be queried",
                                              "anchors": [SAVE]})
-    assert "supersedes " + first in done.content
+    # Even with active writes, an agent's supersede is a proposal and a request on the old one.
+    assert f"If a person approves it, it supersedes {first}, which stays current until then" in done.content
+    proposal = next(d for d in ledger.decisions() if d.supersedes == first)
+    assert proposal.lifecycle is memvet.Lifecycle.PROPOSED
+    assert ledger.get(first).lifecycle is memvet.Lifecycle.ACTIVE and ledger.get(first).retire_with == proposal.id
+    ledger.approve(proposal.id, author=GRACE)
     assert ledger.get(first).lifecycle is memvet.Lifecycle.SUPERSEDED
 
 
@@ -164,7 +171,8 @@ def test_proposing_twice_confirms_the_proposal(ledger) -> None:
     (decision,) = ledger.decisions()
     assert first.startswith(f"Proposed decision {decision.id}")
     assert again.startswith(f"Confirmed existing proposal {decision.id}")
-    assert f"It awaits review by a person (memvet approve {decision.id})" in again
+    assert "It awaits a person's review (memvet review)" in again
+    assert "memvet approve" not in first + again  # nothing tells the agent how to approve
 
 
 def test_the_writing_tools_propose_by_default(ledger) -> None:
@@ -178,11 +186,18 @@ def test_the_writing_tools_propose_by_default(ledger) -> None:
     assert ledger.verify(new.id).status is memvet.Status.PROPOSED
     sup = tools["memvet_supersede"].invoke({"old_id": old, "claim": "Orders are loaded lazily",
                                             "reason": "eager loading ran out of memory", "anchors": [LOAD]})
-    assert f"If approved, it supersedes {old}, which stays current until then." in sup
-    assert ledger.verify(old).status is memvet.Status.VERIFIED
+    assert (f"If a person approves it, it supersedes {old}, which stays current until then, served under "
+            "caution with your request to replace it.") in sup
     proposal = next(d for d in ledger.decisions() if d.supersedes == old)
-    ledger.approve(proposal.id)
+    assert ledger.get(old).lifecycle is memvet.Lifecycle.ACTIVE
+    assert ledger.verify(old).reason.startswith(
+        f"an agent (langchain) proposes superseding this with {proposal.id}: eager loading ran out of memory")
+    # The proposals are the agent's; a person (any person but their author) approves them.
+    ledger.approve(new.id, author=GRACE)
+    ledger.approve(proposal.id, author=GRACE)
+    assert ledger.verify(new.id).status is memvet.Status.VERIFIED
     assert ledger.verify(old).status is memvet.Status.SUPERSEDED
+    assert ledger.history(proposal.id)[-1].who == "Grace (person)"
 
 
 def test_agent_writes_comes_from_the_ledger_and_the_tool_argument_wins(ledger) -> None:
@@ -191,12 +206,15 @@ def test_agent_writes_comes_from_the_ledger_and_the_tool_argument_wins(ledger) -
     assert text.startswith("Recorded decision ")
     proposing = _tools(ledger, agent_writes="proposed")["memvet_record"]
     assert proposing.invoke({"claim": "Prices are rounded half-up"}).startswith("Proposed decision ")
-    assert MemVetSupersedeTool(ledger=ledger, agent_writes="proposed")._proposing()
+    # None hands the ledger's policy to the core; a host's own setting is passed as it is.
+    assert MemVetRecordTool(ledger=ledger)._proposed() is None
+    assert MemVetSupersedeTool(ledger=ledger, agent_writes="proposed")._proposed() is True
     ledger.agent_writes = "proposed"
-    assert not MemVetRecordTool(ledger=ledger, agent_writes="active")._proposing()
+    assert MemVetRecordTool(ledger=ledger, agent_writes="active")._proposed() is False
     with pytest.raises(ValueError, match="agent_writes"):
         MemVetRecordTool(ledger=ledger, agent_writes="draft")
     assert "agent_writes" not in MemVetRecallTool.model_fields  # only the writing tools take it
+    assert "agent_name" not in MemVetRecallTool.model_fields  # nor act as an agent
 
 
 def test_record_warns_when_close_to_a_rejected_decision(ledger) -> None:
@@ -215,8 +233,7 @@ def test_unresolvable_anchor_is_answered_not_raised(ledger) -> None:
 def test_lifecycle_errors_are_answered(ledger) -> None:
     tools = _tools(ledger)
     decision = ledger.record("Orders are loaded line by line", [LOAD]).id
-    assert "Rejected decision" in _call(tools["memvet_reject"], {"decision_id": decision,
-                                                                 "reason": "too slow"}).content
+    ledger.reject(decision, reason="too slow", author=GRACE)
     again = _call(tools["memvet_reject"], {"decision_id": decision, "reason": "too slow"})
     assert again.status == "error" and "NotAllowedError" in again.content
     unknown = _call(tools["memvet_check"], {"decision_id": "ffffffffffff"})
@@ -229,7 +246,7 @@ def test_recall_answers_in_the_three_blocks(ledger, repo) -> None:
     kept = ledger.record("Orders are loaded line by line", [LOAD]).id
     drifted = ledger.record("Orders are saved by appending JSON lines", [SAVE]).id
     dropped = ledger.record("Orders were stored in pickle files").id
-    ledger.reject(dropped, reason="pickle broke across versions")
+    ledger.reject(dropped, reason="pickle broke across versions", author=GRACE)
     repo.replace("shop/store.py", '"a"', '"ab"')
     repo.commit("binary append")
     text = _tools(ledger)["memvet_recall"].invoke({"query": "how are orders stored", "k": 5})
@@ -239,7 +256,7 @@ def test_recall_answers_in_the_three_blocks(ledger, repo) -> None:
     assert history.startswith("Previously tried") and \
         f"[{dropped}] previously tried, rejected: pickle broke across versions" in history
     empty = MemVetRecallTool(ledger=ledger, include=("current",))
-    ledger.reject(kept, reason="gone")
+    ledger.reject(kept, reason="gone", author=GRACE)
     assert empty.invoke({"query": "orders"}) == "No decisions recorded about 'orders'."
 
 
@@ -342,3 +359,80 @@ def test_recall_tool_filters_by_tags_and_paths(ledger) -> None:
     assert "UsageError: path filter '/etc' must be relative to the repository root" in bad
     schema = recall.tool_call_schema.model_json_schema()
     assert {"tags", "paths"} <= set(schema["properties"])
+
+
+# ------------------------------------------------------------------ an agent's acts, a person's approval
+
+
+def test_every_write_is_an_agents(ledger) -> None:
+    tools = _tools(ledger, agent_name="release-bot")
+    _call(tools["memvet_record"], {"claim": "Orders are appended as JSON lines", "anchors": [SAVE]})
+    person = ledger.record("Orders are loaded line by line", [LOAD], author=GRACE).id
+    _call(tools["memvet_supersede"], {"old_id": person, "claim": "Orders are loaded lazily",
+                                      "reason": "memory", "anchors": [LOAD]})
+    _call(tools["memvet_reject"], {"decision_id": person, "reason": "it read the file twice"})
+    acts = sorted((r.action, r.author, r.author_kind) for r in ledger.log() if r.author != "Grace")
+    assert acts == [("propose", "release-bot", "agent"), ("propose", "release-bot", "agent"),
+                    ("propose-retire", "release-bot", "agent"), ("propose-retire", "release-bot", "agent")]
+    assert {d.author_kind for d in ledger.decisions() if d.author == "release-bot"} == {"agent"}
+    assert MemVetRecordTool(ledger).agent_name == "langchain"  # the default name
+    with pytest.raises(ValueError, match="at least 1 character"):
+        MemVetRejectTool(ledger, agent_name="")
+
+
+def test_an_agents_reject_of_a_persons_decision_is_a_request(ledger) -> None:
+    tools = _tools(ledger)
+    decision = ledger.record("Orders are loaded line by line", [LOAD], author=GRACE).id
+    answer = _call(tools["memvet_reject"], {"decision_id": decision, "reason": "it read the file twice"})
+    assert answer.status == "success"
+    assert answer.content.startswith(
+        f"Requested rejecting decision {decision}: it read the file twice. Only a person retires a decision: "
+        "it stays current, served under caution with your request, until a person approves or declines the "
+        "request (memvet review).")
+    kept = ledger.get(decision)
+    assert kept.lifecycle is memvet.Lifecycle.ACTIVE and kept.retire_reason == "it read the file twice"
+    verdict = ledger.verify(decision)
+    assert verdict.status is memvet.Status.NEEDS_REVALIDATION
+    assert verdict.reason.startswith("an agent (langchain) proposes retiring this: it read the file twice; "
+                                     "a person approves or declines it (memvet review)")
+    recalled = _call(tools["memvet_recall"], {"query": "how are orders loaded"}).content
+    assert "## Current decisions" not in recalled
+    assert f"[{decision}] needs revalidation (an agent (langchain) proposes retiring this" in recalled
+    ledger.decline(decision, reason="it reads once", author=GRACE)
+    assert ledger.verify(decision).status is memvet.Status.VERIFIED
+
+
+def test_an_agent_withdraws_its_own_proposal_and_asks_about_anothers(ledger) -> None:
+    mine = _tools(ledger)
+    other = _tools(ledger, agent_name="other-agent")
+    text = _call(mine["memvet_record"], {"claim": "Orders are appended as JSON lines", "anchors": [SAVE]}).content
+    proposal = text.split()[2].rstrip(";")
+    asked = _call(other["memvet_reject"], {"decision_id": proposal, "reason": "not mine to keep"}).content
+    assert asked.startswith(f"Requested rejecting proposal {proposal}: not mine to keep. Only a person retires "
+                            "a decision: it stays a proposal until a person approves or declines the request")
+    assert ledger.get(proposal).lifecycle is memvet.Lifecycle.PROPOSED
+    withdrawn = _call(mine["memvet_reject"], {"decision_id": proposal, "reason": "wrong anchor"}).content
+    assert withdrawn == (f"Withdrew your proposal {proposal}: wrong anchor. It is kept as history: "
+                         "Orders are appended as JSON lines")
+    assert ledger.get(proposal).lifecycle is memvet.Lifecycle.REJECTED
+
+
+def test_there_is_no_approve_tool(ledger) -> None:
+    import memvet_langchain
+
+    names = [t.name for t in memvet_tools(ledger)]
+    assert not [n for n in names if "approve" in n or "decline" in n]
+    assert not [n for n in memvet_langchain.__all__ if "Approve" in n or "approve_" in n]
+    # Nor does any tool tell the agent how a person approves.
+    assert not [t.name for t in memvet_tools(ledger) if "memvet approve" in t.description]
+
+
+def test_an_uncommitted_policy_edit_changes_nothing(repo, open_ledger) -> None:
+    repo.write("pyproject.toml", '[tool.memvet]\nagent-writes = "active"\n')  # not committed
+    tool = _tools(open_ledger())["memvet_record"]
+    assert tool.invoke({"claim": "Orders are appended as JSON lines", "anchors": [SAVE]}).startswith(
+        "Proposed decision ")
+    repo.commit("review off")  # a person's act, seen in review
+    tool = _tools(open_ledger())["memvet_record"]
+    assert tool.invoke({"claim": "Orders are appended as JSON lines", "anchors": [SAVE]}).startswith(
+        "Recorded decision ")

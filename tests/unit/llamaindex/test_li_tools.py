@@ -14,6 +14,9 @@ import memvet
 from memvet_llamaindex import MemVetToolSpec
 
 SAVE = "shop/store.py::OrderStore.save"
+LOAD = "shop/store.py::OrderStore.load"
+#: A person who answers the agents' proposals and requests.
+GRACE = memvet.Author.person("Grace")
 
 
 def tools_of(ledger, **kwargs) -> dict[str, FunctionTool]:
@@ -78,23 +81,34 @@ def test_record_reports_confirmation_conflicts_and_warnings(ledger):
 
     tried = new_id(tools["record"].call(claim="Orders are cached in Redis").content)
     tools["reject"].call(decision_id=tried, reason="no Redis in production")
+    ledger.approve(tried, author=GRACE)  # a person grants the agent's request
     warned = tools["record"].call(claim="Orders are cached in Redis").content
     assert "no anchors: it will be served as unconfirmed" in warned
     assert "warning: close to decision" in warned and "no Redis in production" in warned
 
 
-def test_supersede_and_reject(ledger):
+def test_supersede_and_reject_are_requests_a_person_answers(ledger):
     tools = tools_of(ledger, agent_writes="active")
     old = new_id(tools["record"].call(claim="Checksums are sums modulo 255",
                                       anchors=["shop/store.py::checksum"]).content)
     out = tools["supersede"].call(decision_id=old, claim="Checksums are sum(data) % 255, kept for speed",
                                   reason="sums collide", anchors=["shop/store.py::checksum"]).content
-    assert out.startswith("recorded decision ") and out.splitlines()[0].endswith(f"it supersedes {old}")
+    # Even with active writes, an agent's supersede is a proposal; the old one stays current.
+    successor = new_id(out)
+    assert out.startswith(f"proposed decision {successor}")
+    assert out.splitlines()[1] == (f"if a person approves it, it supersedes {old}, which stays current until "
+                                   "then, served under caution with your request to replace it")
+    assert ledger.get(old).lifecycle is memvet.Lifecycle.ACTIVE and ledger.get(old).retire_with == successor
+    ledger.approve(successor, author=GRACE)
     assert ledger.get(old).lifecycle is memvet.Lifecycle.SUPERSEDED
 
-    successor = new_id(out)
     assert tools["reject"].call(decision_id=successor, reason="too slow").content == (
-        f"rejected decision {successor}: too slow")
+        f"requested rejecting decision {successor}: too slow; only a person retires a decision: it stays "
+        "current, served under caution with your request, until a person approves or declines the request "
+        "(memvet review)")
+    caution = tools["recall"].call(query="checksums sum 255 speed", k=5).content
+    assert f"[{successor}] needs revalidation (an agent (llamaindex) proposes retiring this: too slow" in caution
+    ledger.approve(successor, author=GRACE)
     history = tools["recall"].call(query="checksums sum 255 speed", k=5).content
     assert f"[{old}] superseded by {successor}: sums collide" in history
     assert f"[{successor}] previously tried, rejected: too slow" in history
@@ -105,17 +119,17 @@ def test_record_and_supersede_propose_by_default(ledger):
     out = tools["record"].call(claim="Checksums are sums modulo 255", anchors=["shop/store.py::checksum"]).content
     proposal = new_id(out)
     assert out.splitlines()[0] == (
-        f"proposed decision {proposal}: a proposal, not yet a decision; it awaits review by a person "
-        f"(memvet approve {proposal}); until then it is served as 'proposed, not yet reviewed', "
-        "not as a current decision")
+        f"proposed decision {proposal}: a proposal, not yet a decision; it awaits a person's review "
+        "(memvet review); until then it is served as 'proposed, not yet reviewed', not as a current decision")
     again = tools["record"].call(claim="Checksums are sums modulo 255", anchors=["shop/store.py::checksum"]).content
     assert again.startswith(f"confirmed existing proposal {proposal} (confirmations: 1); no copy added; ")
-    ledger.approve(proposal)
+    # The agent proposed it; a person approves (never the agent, never the proposal's author).
+    ledger.approve(proposal, author=GRACE)
     out = tools["supersede"].call(decision_id=proposal, claim="Checksums are plain byte sums", reason="sums collide",
                                   anchors=["shop/store.py::checksum"]).content
-    assert out.splitlines()[1] == f"if approved, it supersedes {proposal}, which stays current until then"
-    assert ledger.verify(proposal).status is memvet.Status.VERIFIED
-    ledger.approve(new_id(out))
+    assert out.splitlines()[1].startswith(f"if a person approves it, it supersedes {proposal}, which stays current")
+    assert ledger.verify(proposal).status is memvet.Status.NEEDS_REVALIDATION  # with the request
+    ledger.approve(new_id(out), author=GRACE)
     assert ledger.verify(proposal).status is memvet.Status.SUPERSEDED
 
 
@@ -174,9 +188,9 @@ async def test_acall_runs_every_tool(drifted):
     assert f"[{decision_id}]" in (await tools["recall"].acall(query="orders carry an id", k=3)).content
     out = await tools["supersede"].acall(decision_id=decision_id, claim="Orders carry a uuid",
                                          reason="ids collided")
-    assert out.content.splitlines()[0].endswith(f"it supersedes {decision_id}")
+    assert out.content.splitlines()[1].startswith(f"if a person approves it, it supersedes {decision_id}")
     out = await tools["reject"].acall(decision_id=new_id(out.content), reason="uuids are too long")
-    assert out.content.endswith("uuids are too long")
+    assert out.content.startswith("withdrew your proposal ") and out.content.endswith("uuids are too long")
 
 
 # llama-index-workflows finds a FunctionAgent's steps with inspect.getmembers(),
@@ -235,3 +249,63 @@ def test_record_and_supersede_take_quotes_and_unbound(ledger):
     with pytest.raises(memvet.UnboundClaimError,
                        match=r"`sha256` \(identifier\) is not in shop/store\.py::OrderStore\.save"):
         tools["record"].call(claim="OrderStore.save hashes with sha256", anchors=[save])
+
+
+# ------------------------------------------------------------------ an agent's acts, a person's approval
+
+
+def test_every_write_is_an_agents(ledger):
+    tools = tools_of(ledger, agent_name="indexer")
+    tools["record"].call(claim="Orders are appended as JSON lines", anchors=[SAVE])
+    person = ledger.record("Orders are loaded line by line", [LOAD], author=GRACE).id
+    tools["supersede"].call(decision_id=person, claim="Orders are loaded lazily", reason="memory", anchors=[LOAD])
+    tools["reject"].call(decision_id=person, reason="it read the file twice")
+    acts = sorted((r.action, r.author, r.author_kind) for r in ledger.log() if r.author != "Grace")
+    assert acts == [("propose", "indexer", "agent"), ("propose", "indexer", "agent"),
+                    ("propose-retire", "indexer", "agent"), ("propose-retire", "indexer", "agent")]
+    assert MemVetToolSpec(ledger).author == memvet.Author.agent("llamaindex")
+    with pytest.raises(memvet.UsageError, match="agent_name must be a non-empty name"):
+        MemVetToolSpec(ledger, agent_name=" ")
+
+
+def test_an_agents_reject_of_a_persons_decision_is_a_request(ledger):
+    tools = tools_of(ledger)
+    decision = ledger.record("Orders are loaded line by line", [LOAD], author=GRACE).id
+    out = tools["reject"].call(decision_id=decision, reason="it read the file twice").content
+    assert out.startswith(f"requested rejecting decision {decision}: it read the file twice; only a person "
+                          "retires a decision")
+    assert ledger.get(decision).lifecycle is memvet.Lifecycle.ACTIVE
+    recalled = tools["recall"].call(query="how are orders loaded").content
+    assert "## Current decisions" not in recalled
+    assert (f"[{decision}] needs revalidation (an agent (llamaindex) proposes retiring this: it read the file "
+            "twice; a person approves or declines it (memvet review)") in recalled
+    checked = tools["check"].call(decision_id=decision).content
+    assert checked.startswith(f"[{decision}] needs_revalidation: Orders are loaded line by line (an agent")
+
+
+def test_an_agent_withdraws_its_own_proposal_and_asks_about_anothers(ledger):
+    proposal = new_id(tools_of(ledger)["record"].call(claim="Orders are appended as JSON lines",
+                                                      anchors=[SAVE]).content)
+    asked = tools_of(ledger, agent_name="other")["reject"].call(decision_id=proposal, reason="not so").content
+    assert asked.startswith(f"requested rejecting proposal {proposal}: not so; only a person retires a decision: "
+                            "it stays a proposal until a person approves or declines the request")
+    assert ledger.get(proposal).lifecycle is memvet.Lifecycle.PROPOSED
+    withdrawn = tools_of(ledger)["reject"].call(decision_id=proposal, reason="wrong anchor").content
+    assert withdrawn == f"withdrew your proposal {proposal}: wrong anchor"
+    assert ledger.get(proposal).lifecycle is memvet.Lifecycle.REJECTED
+
+
+def test_there_is_no_approve_tool(ledger):
+    names = [t.metadata.name for t in MemVetToolSpec(ledger).to_tool_list()]
+    assert not [n for n in names if "approve" in n or "decline" in n]
+    assert not [n for n in MemVetToolSpec.spec_functions if "approve" in n]
+    assert not [n for n, t in tools_of(ledger).items() if "memvet approve" in t.metadata.description]
+
+
+def test_an_uncommitted_policy_edit_changes_nothing(repo, open_ledger):
+    repo.write("pyproject.toml", '[tool.memvet]\nagent-writes = "active"\n')  # not committed
+    out = tools_of(open_ledger())["record"].call(claim="Orders are appended as JSON lines", anchors=[SAVE])
+    assert out.content.startswith("proposed decision ")
+    repo.commit("review off")
+    out = tools_of(open_ledger())["record"].call(claim="Orders are appended as JSON lines", anchors=[SAVE])
+    assert out.content.startswith("recorded decision ")
