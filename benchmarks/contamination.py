@@ -52,9 +52,36 @@ so its sha is the same on every run with the same inputs. A silent fact's
 probe may list ``absent_terms``: words checked to occur nowhere in the
 repository's tracked text files at A (violations are reported).
 
-Example::
+``--write-path`` measures MemVet's write path alone, with no agent, no
+retrieval and no review pass (issue 30). Each set, ``--set
+[NAME=]REPO:FACTS`` (repeatable; NAME defaults to the facts file's stem;
+``--repo`` and ``--facts`` give one set), is measured at its facts file's
+``commit`` (else the repository's HEAD; the commit must be in the
+repository, checked out or not). Every fact of the file, whatever its
+scenarios, is recorded with its claim and anchors (as the MemVet back end
+writes it) twice, each writer in a fresh ledger: by a person
+(``Author.person("proxy-person")``, ``proposed=None``: active) and by an
+agent (``Author.agent("proxy-agent")``, ``proposed=None``: the default
+policy, a proposal). A fact's outcome is ``refused`` (the write raised a
+``MemvetError``, whose message is kept) or the group its own decision is
+served in at that commit (``Ledger.verify`` -> ``status.group``: current,
+caution or history), with the status and its reason. A write that confirms
+an earlier fact's decision (a near duplicate with the same anchors) is
+judged by that decision (``same_as``). Reported per set and writer, with
+the fact ids: true facts refused, true facts served current, false and
+silent facts served current (counted together), beside the targets of
+issue 30: person writes 0 true refused, all but 2 true facts current
+(>= 23 of 25) and <= 2 false current; agent writes 0 false current before
+review. ``label_mismatch`` lists facts whose kind the code oracle disputes
+at that commit (a facts file to fix; the figures count by kind).
+``--write-path`` takes no ``--scenario``, ``-k``, ``--writes`` or
+``--no-review``.
+
+Examples::
 
     python benchmarks/contamination.py --repo . --facts benchmarks/facts/memvet.json
+    python benchmarks/contamination.py --write-path --set httpx=/tmp/httpx:benchmarks/facts/httpx.json \\
+        --set express=/tmp/express:benchmarks/facts/express.json --set ky=/tmp/ky:benchmarks/facts/ky.json
 """
 
 from __future__ import annotations
@@ -342,11 +369,26 @@ class MemvetBackend:
     name = "memvet"
     can_retract = True
 
-    def __init__(self, repo: Path, client: Any, embedder: Any, writes: str = "active") -> None:
+    def __init__(self, repo: Path, client: Any, embedder: Any, writes: str = "active",
+                 author: memvet.Author | None = None, agent_writes: str | None = None) -> None:
+        """A fresh ledger (its own namespace) on ``repo``.
+
+        Args:
+            writes: ``active`` or ``proposed`` (``proposed=False``/``True`` on
+                every record), or ``policy`` (``proposed=None``: the ledger
+                decides by the writer's kind, a person's write active, an
+                agent's by ``agent_writes``).
+            author: Who writes; default the proxy agent.
+            agent_writes: Passed to ``Ledger.open``; default the repository's
+                committed policy.
+        """
         self.ledger = memvet.Ledger.open(repo, client=client, embedding=embedder,
-                                         namespace=f"contamination-{uuid.uuid4().hex[:8]}", disk_cache=False)
+                                         namespace=f"contamination-{uuid.uuid4().hex[:8]}", disk_cache=False,
+                                         agent_writes=agent_writes)
         self.writes = writes
+        self.author = author if author is not None else memvet.Author.agent("proxy-agent")
         self.ids: dict[str, str] = {}  # fact id -> decision id
+        self.outcomes: dict[str, str] = {}  # fact id -> what the write did (recorded, proposed, confirmed)
         self.facts: dict[str, str] = {}  # decision id -> fact id
         self.blocked: list[str] = []
         self.block_reasons: dict[str, str] = {}
@@ -362,16 +404,16 @@ class MemvetBackend:
     def write(self, fact: dict[str, Any], rev: str) -> None:
         anchors = [self._anchor(a) for a in fact.get("anchors", [])]
         try:
-            # The proxy is an agent; `--writes active` stands for a team whose
-            # committed policy makes agents' records current at once.
-            res = self.ledger.record(fact["claim"], anchors, at=rev, tags=[fact["id"]],
-                                     author=memvet.Author.agent("proxy-agent"),
-                                     proposed=self.writes == "proposed")
+            # The proxy is an agent unless another writer is given; `--writes active`
+            # stands for a team whose committed policy makes agents' records current at once.
+            res = self.ledger.record(fact["claim"], anchors, at=rev, tags=[fact["id"]], author=self.author,
+                                     proposed=None if self.writes == "policy" else self.writes == "proposed")
         except memvet.MemvetError as exc:
             self.blocked.append(fact["id"])
             self.block_reasons[fact["id"]] = str(exc)
             return
         self.ids[fact["id"]] = res.decision.id
+        self.outcomes[fact["id"]] = res.outcome.value
         self.facts.setdefault(res.decision.id, fact["id"])
 
     def retract(self, fact_id: str, reason: str) -> None:
@@ -390,10 +432,15 @@ class MemvetBackend:
     def stored(self, fact_id: str) -> bool:
         return fact_id in self.ids
 
-    def usable_at_end(self, fact_id: str, rev: str) -> bool:
+    def verdict(self, fact_id: str, rev: str) -> memvet.Verdict | None:
+        """The verdict at ``rev`` on the fact's own decision; None when its write was refused."""
         if fact_id not in self.ids:
-            return False
-        return self.ledger.verify(self.ids[fact_id], at=rev).status is memvet.Status.VERIFIED
+            return None
+        return self.ledger.verify(self.ids[fact_id], at=rev)
+
+    def usable_at_end(self, fact_id: str, rev: str) -> bool:
+        verdict = self.verdict(fact_id, rev)
+        return verdict is not None and verdict.status is memvet.Status.VERIFIED
 
     def read(self, question: str, k: int, rev: str) -> tuple[list[Item], str]:
         recall = self.ledger.recall(question, k=k, at=rev)
@@ -432,6 +479,11 @@ def answer(arm: str, code: bool | None, items: list[Item], fact_id: str) -> tupl
     return bool(code), "code"
 
 
+def label_disagrees(kind: str, answer: bool | None) -> bool:
+    """True when the oracle's answer is not what the fact's ``kind`` says (true, false, silent)."""
+    return answer is not {"true": True, "false": False}.get(kind)
+
+
 def run_scenario(name: str, repo: Path, facts: list[dict[str, Any]], write_rev: str, read_rev: str,
                  embedder: Any, k: int, review: bool, tokenizer: Any, writes: str = "active",
                  exclude: frozenset[str] = frozenset()) -> dict[str, Any]:
@@ -445,9 +497,7 @@ def run_scenario(name: str, repo: Path, facts: list[dict[str, Any]], write_rev: 
     code_read = {f["id"]: at_read.answer(f["probe"]) for f in facts}
     def mismatch(f: dict[str, Any]) -> bool:
         t = truth_write[f["id"]]
-        if name == "temporal" or f["kind"] == "true":
-            return t is not True
-        return t is not (False if f["kind"] == "false" else None)
+        return t is not True if name == "temporal" else label_disagrees(f["kind"], t)
 
     label_mismatch = [f["id"] for f in facts if mismatch(f)]
     absent_violations = absent_term_violations(at_write, facts, set(exclude))
@@ -688,23 +738,257 @@ def render(r: dict[str, Any]) -> str:
     return "\n\n".join(parts)
 
 
+# ============================================================= the write path alone (issue 30)
+
+#: The two writers of ``--write-path``: a person's write is active at once, an
+#: agent's follows the default policy (a proposal, until a person reviews it).
+WRITERS = {"person": memvet.Author.person("proxy-person"), "agent": memvet.Author.agent("proxy-agent")}
+#: The agents' policy in ``--write-path`` (the library default, whatever the repository commits).
+WRITE_PATH_AGENT_WRITES = "proposed"
+#: The figures of ``--write-path``, and which facts each counts.
+WRITE_PATH_FIGURES = {
+    "true_refused": "true facts refused at write",
+    "true_current": "true facts served current",
+    "false_current": "false and silent facts served current",
+}
+#: The targets of issue 30, as the text and the JSON print them.
+WRITE_PATH_TARGETS = {
+    "person": "0 true refused, all but 2 true facts current (>= 23 of 25), <= 2 false or silent current",
+    "agent": "0 false or silent current (before review)",
+}
+
+
+class UsageProblem(ValueError):
+    """A command line or an input that cannot be measured (exit 2, one line)."""
+
+
+@dataclass(frozen=True)
+class FactSet:
+    """One facts file, the repository it is about and the commit it is measured at."""
+
+    name: str
+    repo: Path
+    facts_path: str
+    facts: list[dict[str, Any]]
+    rev: str
+    rev_source: str  # "facts file" (its ``commit``) or "HEAD"
+
+
+def parse_set(text: str) -> tuple[str, str, str]:
+    """``[NAME=]REPO:FACTS`` -> (name, repo, facts); the name defaults to the facts file's stem."""
+    m = re.fullmatch(r"(?:(?P<name>[A-Za-z0-9][\w.-]*)=)?(?P<repo>[^:]+):(?P<facts>.+)", text)
+    if m is None:
+        raise UsageProblem(f"--set {text!r}: expected [NAME=]REPO:FACTS, "
+                           "e.g. httpx=/tmp/httpx:benchmarks/facts/httpx.json")
+    return m["name"] or Path(m["facts"]).stem, m["repo"], m["facts"]
+
+
+def load_set(name: str, repo: str, facts_path: str) -> FactSet:
+    """Read a facts file and resolve the commit it is measured at (its ``commit``, else the repository's HEAD)."""
+    try:
+        spec = json.loads(Path(facts_path).read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise UsageProblem(f"set {name}: cannot read the facts file {facts_path}: {exc.strerror or exc}") from exc
+    except json.JSONDecodeError as exc:
+        raise UsageProblem(f"set {name}: the facts file {facts_path} is not JSON "
+                           f"({exc.msg}, line {exc.lineno})") from exc
+    facts = spec.get("facts") if isinstance(spec, dict) else None
+    if not facts or not isinstance(facts, list):
+        raise UsageProblem(f"set {name}: the facts file {facts_path} has no facts")
+    try:
+        root = _bench.repo_root(repo)
+    except (RuntimeError, OSError) as exc:
+        raise UsageProblem(f"set {name}: {repo} is not a git repository") from exc
+    commit = spec.get("commit")
+    try:
+        rev = _bench.rev_parse(root, commit or "HEAD")
+    except RuntimeError as exc:
+        raise UsageProblem(f"set {name}: the facts file's commit {commit or 'HEAD'} is not in {root} "
+                           f"(fetch it there)") from exc
+    return FactSet(name, root, facts_path, facts, rev, "facts file" if commit else "HEAD")
+
+
+def write_path_targets(writer: str, true_facts: int) -> dict[str, tuple[str, int]]:
+    """The targets of issue 30 for one writer: figure -> (``<=`` or ``>=``, value)."""
+    if writer == "person":
+        return {"true_refused": ("<=", 0), "true_current": (">=", max(0, true_facts - 2)),
+                "false_current": ("<=", 2)}
+    return {"false_current": ("<=", 0)}
+
+
+def write_path_fact(backend: MemvetBackend, fact: dict[str, Any], rev: str) -> dict[str, Any]:
+    """One fact's outcome: refused (with the message) or the group its own decision is served in at ``rev``."""
+    verdict = backend.verdict(fact["id"], rev)
+    if verdict is None:
+        return {"kind": fact["kind"], "outcome": "refused", "status": "", "reason": "",
+                "message": backend.block_reasons.get(fact["id"], ""), "write": "refused", "same_as": ""}
+    owner = backend.facts.get(backend.ids[fact["id"]], fact["id"])
+    return {"kind": fact["kind"], "outcome": verdict.status.group.value, "status": verdict.status.value,
+            "reason": verdict.reason, "message": "", "write": backend.outcomes.get(fact["id"], ""),
+            "same_as": "" if owner == fact["id"] else owner}
+
+
+def write_path_figures(per_fact: dict[str, dict[str, Any]], writer: str) -> dict[str, Any]:
+    """The three figures of one writer on one set, each with its ids and its target."""
+    true_ids = [i for i, x in per_fact.items() if x["kind"] == "true"]
+    wrong_ids = [i for i, x in per_fact.items() if x["kind"] in ("false", "silent")]
+    buckets = {
+        "true_refused": ([i for i in true_ids if per_fact[i]["outcome"] == "refused"], len(true_ids)),
+        "true_current": ([i for i in true_ids if per_fact[i]["outcome"] == "current"], len(true_ids)),
+        "false_current": ([i for i in wrong_ids if per_fact[i]["outcome"] == "current"], len(wrong_ids)),
+    }
+    figures: dict[str, Any] = {k: {"n": len(ids), "of": of, "ids": ids, "target": None}
+                               for k, (ids, of) in buckets.items()}
+    for key, (op, value) in write_path_targets(writer, len(true_ids)).items():
+        n = figures[key]["n"]
+        figures[key]["target"] = {"op": op, "value": value, "met": n <= value if op == "<=" else n >= value}
+    outcomes = {kind: {o: [i for i, x in per_fact.items() if x["kind"] == kind and x["outcome"] == o]
+                       for o in ("refused", "current", "caution", "history")}
+                for kind in ("true", "false", "silent")}
+    return {"figures": figures,
+            "targets_met": all(f["target"]["met"] for f in figures.values() if f["target"] is not None),
+            "outcomes": outcomes, "facts": per_fact}
+
+
+def write_path_set(fs: FactSet, client: Any, embedder: Any) -> dict[str, Any]:
+    """Every fact of one set written by each writer, each writer in a fresh ledger, read back at the set's commit."""
+    oracle = Oracle(GitRepo(fs.repo), fs.rev)
+    kinds = {k: sum(f["kind"] == k for f in fs.facts) for k in ("true", "false", "silent")}
+    out: dict[str, Any] = {"name": fs.name, "repo": str(fs.repo), "facts_file": fs.facts_path, "rev": fs.rev,
+                           "rev_source": fs.rev_source, "facts": len(fs.facts), **kinds,
+                           "label_mismatch": [f["id"] for f in fs.facts
+                                              if label_disagrees(f["kind"], oracle.answer(f["probe"]))],
+                           "writers": {}}
+    for writer, author in WRITERS.items():
+        backend = MemvetBackend(fs.repo, client, embedder, "policy", author, agent_writes=WRITE_PATH_AGENT_WRITES)
+        for f in fs.facts:
+            backend.write(f, fs.rev)
+        per_fact = {f["id"]: write_path_fact(backend, f, fs.rev) for f in fs.facts}
+        out["writers"][writer] = {"author": f"{author.kind.value}:{author.name}", "proposed": None,
+                                  **write_path_figures(per_fact, writer)}
+    return out
+
+
+def run_write_path(sets: list[FactSet], embedding: str) -> dict[str, Any]:
+    import chromadb
+    from chromadb.config import Settings
+
+    embedder = _bench.make_embedder(embedding)
+    client = chromadb.EphemeralClient(settings=Settings(anonymized_telemetry=False))
+    return {"benchmark": "contamination", "mode": "write-path", "command": _bench.command_line(),
+            "embedding": embedding, "review": False, "agent_writes": WRITE_PATH_AGENT_WRITES,
+            "figures": WRITE_PATH_FIGURES, "targets": WRITE_PATH_TARGETS,
+            "sets": [write_path_set(fs, client, embedder) for fs in sets]}
+
+
+def _figure_cell(f: dict[str, Any]) -> str:
+    cell = f"{f['n']}/{f['of']}"
+    t = f["target"]
+    if t is None:
+        return cell
+    want = str(t["value"]) if (t["op"], t["value"]) == ("<=", 0) else f"{t['op']} {t['value']}"
+    return f"{cell} (target {want}{'' if t['met'] else ', missed'})"
+
+
+def render_write_path(r: dict[str, Any]) -> str:
+    parts = [f"contamination --write-path: MemVet's write path at each facts file's commit, no review pass; "
+             f"embedding {r['embedding']}; person writes active, agent writes by the default policy "
+             f"({r['agent_writes']}); each writer in a fresh ledger"]
+    rows, notes = [], []
+    for s in r["sets"]:
+        if s["label_mismatch"]:
+            notes.append(f"{s['name']}: facts whose label disagrees with the code at {s['rev'][:12]}: "
+                         f"{', '.join(s['label_mismatch'])}")
+        for writer, w in s["writers"].items():
+            fig = w["figures"]
+            met = [f["target"]["met"] for f in fig.values() if f["target"] is not None]
+            rows.append((s["name"], writer, s["rev"][:12], _figure_cell(fig["true_refused"]),
+                         _figure_cell(fig["true_current"]), _figure_cell(fig["false_current"]),
+                         f"{sum(met)}/{len(met)}"))
+            said = []
+            if fig["true_refused"]["ids"]:
+                said.append("true refused " + ", ".join(fig["true_refused"]["ids"]))
+            aside = [f"{i} ({x['status']})" for i, x in w["facts"].items() if x["kind"] == "true"
+                     and x["outcome"] in ("caution", "history") and x["status"] != "proposed"]
+            if aside:
+                said.append("true served caution/history " + ", ".join(aside))
+            if fig["false_current"]["ids"]:
+                said.append("false or silent current " + ", ".join(fig["false_current"]["ids"]))
+            same = [f"{i} (as {x['same_as']})" for i, x in w["facts"].items() if x["same_as"]]
+            if same:
+                said.append("confirmed an earlier fact's decision " + ", ".join(same))
+            if said:
+                notes.append(f"{s['name']}, {writer}: " + "; ".join(said))
+    parts.append(_bench.table(["set", "writer", "commit", "true refused", "true current",
+                               "false/silent current", "targets met"], rows))
+    parts.append("targets (issue 30): " + "; ".join(f"{k} writes: {v}" for k, v in r["targets"].items()))
+    if notes:
+        parts.append("\n".join(notes))
+    parts.append(f"command: {r['command']}")
+    return "\n\n".join(parts)
+
+
+def main_write_path(args: Any) -> int:
+    """``--write-path``: check the options, load every set, measure, print."""
+    given = [flag for flag, value in (("--scenario", args.scenario), ("-k", args.k), ("--writes", args.writes),
+                                      ("--no-review", args.no_review or None)) if value is not None]
+    if given:
+        raise UsageProblem(f"--write-path takes no {', '.join(given)}: it writes and reads at one commit, "
+                           "with no agent and no review pass")
+    if args.sets and (args.facts is not None or args.repo is not None):
+        raise UsageProblem("--write-path takes either --set (repeatable) or --repo and --facts, not both")
+    if args.sets:
+        wanted = [parse_set(text) for text in args.sets]
+    elif args.facts is not None:
+        wanted = [(Path(args.facts).stem, args.repo or ".", args.facts)]
+    else:
+        raise UsageProblem("--write-path needs --set [NAME=]REPO:FACTS (repeatable), or --facts (with --repo)")
+    names = [name for name, _, _ in wanted]
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:
+        raise UsageProblem(f"--set names must differ: {', '.join(twice)} given twice (name them NAME=REPO:FACTS)")
+    sets = [load_set(*w) for w in wanted]
+    _bench.emit(run_write_path(sets, args.embedding), args.json, render_write_path)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = _bench.arg_parser(__doc__)
-    parser.add_argument("--repo", default=".", help="the repository the facts are about (default: .)")
-    parser.add_argument("--facts", required=True, help="facts file (JSON; format in docs/benchmarks.md)")
+    # Defaults of None are filled in below: --write-path refuses the options it has no use for.
+    parser.add_argument("--repo", help="the repository the facts are about (default: .)")
+    parser.add_argument("--facts", help="facts file (JSON; format in docs/benchmarks.md); required, except "
+                                        "with --write-path --set")
     parser.add_argument("--embedding", choices=("minilm", "hashing"), default="minilm")
-    parser.add_argument("-k", type=int, default=5, help="memories retrieved per question (default 5)")
-    parser.add_argument("--scenario", choices=("poisoned", "temporal", "both"), default="both")
+    parser.add_argument("-k", type=int, help="memories retrieved per question (default 5)")
+    parser.add_argument("--scenario", choices=("poisoned", "temporal", "both"), help="(default both)")
     parser.add_argument("--no-review", action="store_true",
                         help="skip the review pass that retracts contradicted memories")
-    parser.add_argument("--writes", choices=("active", "proposed"), default="active",
+    parser.add_argument("--writes", choices=("active", "proposed"),
                         help="how the MemVet back end writes memories: active decisions (default) or proposals "
                              "(the review pass then approves what the code confirms and rejects what it "
                              "contradicts; without review no proposal is ever current)")
+    parser.add_argument("--write-path", action="store_true",
+                        help="measure MemVet's write path alone, with no agent and no review pass: per set and "
+                             "writer (a person, active; an agent, proposals), true facts refused, true facts "
+                             "served current, false and silent facts served current (see below)")
+    parser.add_argument("--set", dest="sets", action="append", default=[], metavar="[NAME=]REPO:FACTS",
+                        help="with --write-path: a facts file and the repository it is about (repeatable; "
+                             "NAME defaults to the facts file's stem); or give one set as --repo and --facts")
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     args = parser.parse_args(argv)
-    scenarios = ["poisoned", "temporal"] if args.scenario == "both" else [args.scenario]
-    result = run(args.repo, args.facts, args.embedding, args.k, scenarios, not args.no_review, args.writes)
+    try:
+        if args.write_path:
+            return main_write_path(args)
+        if args.sets:
+            raise UsageProblem("--set needs --write-path (the other modes take --repo and --facts)")
+    except UsageProblem as exc:
+        print(f"contamination: {exc}", file=sys.stderr)
+        return 2
+    if args.facts is None:
+        parser.error("the following arguments are required: --facts")
+    scenarios = ["poisoned", "temporal"] if args.scenario in (None, "both") else [args.scenario]
+    result = run(args.repo or ".", args.facts, args.embedding, 5 if args.k is None else args.k, scenarios,
+                 not args.no_review, args.writes or "active")
     _bench.emit(result, args.json, render)
     return 0
 

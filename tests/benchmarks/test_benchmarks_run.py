@@ -516,6 +516,95 @@ def test_contamination_writes_proposed_on_own_facts(review: bool) -> None:
         assert all(a["group"] == "caution" for a in m["false_alarms"])
 
 
+def _write_path_facts(history: RepoBuilder, tmp_path: Path) -> Path:
+    """A tiny facts file pinned to the commit before the last (``delta`` is deleted at HEAD)."""
+    facts = {"format": "memvet-facts/1", "commit": history.git("rev-parse", "HEAD~1"), "facts": [
+        {"id": "t1", "kind": "true", "question": "What does Store.save return?",
+         "claim": "Store.save returns the length of the JSON text.", "anchors": ["pkg/core.py::Store.save"],
+         "probe": {"symbol": "pkg/core.py::Store.save", "contains": "len\\(data\\)"}},
+        {"id": "t2", "kind": "true", "question": "Does delta upper-case its input?",
+         "claim": "delta strips the string and returns it upper-cased.", "anchors": ["pkg/helpers.py::delta"],
+         "probe": {"symbol": "pkg/helpers.py::delta", "contains": "upper"}},
+        {"id": "f1", "kind": "false", "question": "Which function computes sums?",
+         "claim": "Sums are computed by pkg/core.py::summation.", "anchors": ["pkg/core.py::summation"],
+         "probe": {"symbol": "pkg/core.py::summation"}},
+        # pinned on a real symbol, plain prose: nothing at write can tell it is false
+        {"id": "f2", "kind": "false", "question": "Does Store.load cache what it loads?",
+         "claim": "Store.load keeps every value it loads in a cache.", "anchors": ["pkg/core.py::Store.load"],
+         "probe": {"symbol": "pkg/core.py::Store.load", "contains": "cache"}},
+        {"id": "s1", "kind": "silent", "question": "Is the data encrypted?",
+         "claim": "All data is encrypted at rest.", "anchors": [], "probe": {"silent": True}},
+    ]}
+    path = tmp_path / "tiny.json"
+    path.write_text(json.dumps(facts))
+    return path
+
+
+def test_contamination_write_path(history: RepoBuilder, tmp_path: Path) -> None:
+    path = _write_path_facts(history, tmp_path)
+    r = _run("contamination.py", "--write-path", "--set", f"one={history.path}:{path}", "--set",
+             f"{history.path}:{path}", "--embedding", "hashing")
+    assert r["mode"] == "write-path" and r["review"] is False and r["agent_writes"] == "proposed"
+    assert [s["name"] for s in r["sets"]] == ["one", "tiny"]  # a set is named by its file's stem by default
+    s = r["sets"][0]
+    assert s["rev"] == history.git("rev-parse", "HEAD~1") and s["rev_source"] == "facts file"
+    assert (s["true"], s["false"], s["silent"]) == (2, 2, 1) and s["label_mismatch"] == []
+    person, agent = s["writers"]["person"], s["writers"]["agent"]
+    assert person["author"] == "person:proxy-person" and agent["author"] == "agent:proxy-agent"
+    fig = person["figures"]
+    # delta is resolved at the facts file's commit, where it still exists
+    assert fig["true_refused"] == {"n": 0, "of": 2, "ids": [], "target": {"op": "<=", "value": 0, "met": True}}
+    assert fig["true_current"] == {"n": 2, "of": 2, "ids": ["t1", "t2"],
+                                   "target": {"op": ">=", "value": 0, "met": True}}
+    assert fig["false_current"] == {"n": 1, "of": 3, "ids": ["f2"], "target": {"op": "<=", "value": 2, "met": True}}
+    assert person["targets_met"] is True
+    facts = person["facts"]
+    assert facts["t1"]["outcome"] == "current" and facts["t1"]["status"] == "verified"
+    assert facts["f1"]["outcome"] == "refused" and "summation" in facts["f1"]["message"]
+    assert facts["s1"]["outcome"] == "caution" and facts["s1"]["status"] == "unanchored"
+    # an agent's write is a proposal: the same refusals, nothing current before review
+    fig = agent["figures"]
+    assert fig["true_refused"]["ids"] == [] and fig["true_refused"]["target"] is None
+    assert fig["true_current"]["n"] == 0 and fig["false_current"]["n"] == 0
+    assert fig["false_current"]["target"] == {"op": "<=", "value": 0, "met": True}
+    assert agent["facts"]["f1"]["outcome"] == "refused"
+    assert {x["status"] for i, x in agent["facts"].items() if i != "f1"} == {"proposed"}
+    assert all(set(x) == {"kind", "outcome", "status", "reason", "message", "write", "same_as"}
+               for x in agent["facts"].values())
+    assert r["sets"][1]["writers"]["person"]["figures"] == s["writers"]["person"]["figures"]
+    text = _script("contamination").render_write_path(r)
+    assert "| one  | person |" in text and "2/2 (target >= 0)" in text and "1/3 (target <= 2)" in text
+    assert "0/3 (target 0)" in text and "one, person: false or silent current f2" in text
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--set", "x=.:f.json"], "--set needs --write-path"),
+    (["--write-path"], "--write-path needs --set"),
+    (["--write-path", "--set", "no-colon"], "expected [NAME=]REPO:FACTS"),
+    (["--write-path", "--set", "a=.:FACTS", "--scenario", "poisoned", "-k", "3"], "takes no --scenario, -k"),
+    (["--write-path", "--set", "a=.:FACTS", "--facts", "FACTS"], "either --set (repeatable) or --repo and --facts"),
+    (["--write-path", "--set", "a=.:FACTS", "--set", "a=REPO:FACTS"], "a given twice"),
+    (["--write-path", "--set", "a=.:missing.json"], "cannot read the facts file missing.json"),
+    (["--write-path", "--set", "a=OUTSIDE:FACTS"], "is not a git repository"),
+    (["--write-path", "--set", "a=REPO:OTHER"], "the facts file's commit " + "0" * 40 + " is not in"),
+])
+def test_contamination_write_path_usage_errors(history: RepoBuilder, tmp_path: Path, args: list[str],
+                                               message: str) -> None:
+    facts = _write_path_facts(history, tmp_path)
+    other = tmp_path / "other.json"
+    other.write_text(json.dumps({**json.loads(facts.read_text()), "commit": "0" * 40}))
+    (tmp_path / "outside").mkdir()
+    subs = {"FACTS": str(facts), "OTHER": str(other), "REPO": str(history.path), "OUTSIDE": str(tmp_path / "outside")}
+    argv = [a.replace("REPO", subs["REPO"]).replace("OUTSIDE", subs["OUTSIDE"]).replace("OTHER", subs["OTHER"])
+            .replace("FACTS", subs["FACTS"]) for a in args]
+    env = {**os.environ, "ORT_DISABLE_TELEMETRY": "1"}
+    out = subprocess.run([sys.executable, str(BENCH / "contamination.py"), *argv], capture_output=True, text=True,
+                         env=env, cwd=history.path, timeout=110, check=False)
+    assert out.returncode == 2 and out.stdout == ""
+    assert len(out.stderr.splitlines()) == 1 and out.stderr.startswith("contamination: ")
+    assert message in out.stderr
+
+
 def test_mcp_bench(history: RepoBuilder) -> None:
     r = _run("mcp_bench.py", "--repo", str(history.path), "--decisions", "4", "--embedding", "hashing",
              "--queries", "3", "--repeat", "2")
