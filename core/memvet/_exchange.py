@@ -14,29 +14,62 @@ Two kinds of export:
   sorted and without timestamps of its own, so a team can commit it and
   review changes in pull requests.
 
+Import believes nothing it cannot check. Every decision it writes has its
+anchors resolved again on the code it was recorded on (each anchored file
+as recorded: its blob, from git or from the working tree while it still
+holds it, else the path at the recorded commit; the rest of the repository
+at that commit) and its claim bound to them there: hashes, blob ids, lines
+and shapes are recomputed, never taken from the file. A decision whose evidence cannot be reproduced
+(its commit and blobs are not here, an anchor does not resolve there, the
+claim does not bind there) is re-proposed against the working tree, and
+reported as unchecked; if it cannot be proposed there either, it is not
+imported (a conflict).
+
+Lifecycles and receipts are what the file says, which this ledger cannot
+check. Without ``trust``, a decision the ledger does not hold identically
+enters as a proposal, whatever its lifecycle in the file (history too: a
+rejected entry is served as "do not repeat", which an unvetted file must
+not be able to plant), with an ``import`` receipt saying so; the file's
+receipts are kept as its history, marked as imported. A record of the
+file that would change a decision this ledger holds is not written (a
+conflict that says to import with ``trust``). With ``trust=True``
+(``memvet import --trust``) the importing person vouches for the file: a
+lifecycle is kept when the file's receipts support it (its creation is
+recorded, and its last lifecycle act leads to it: ``record``, ``approve``
+or ``reopen`` to active, ``reject`` to rejected, ``supersede`` to
+superseded), the whole import is refused when one is not, and each
+decision whose lifecycle was kept on trust gets an ``import`` receipt by
+that person. ``import`` receipts are this ledger's bookkeeping: exports
+leave them out, and histories are compared without them.
+
 Import is idempotent and never overwrites. For each decision in the file:
-absent locally, it is added; identical, nothing happens; different, the
-receipts decide: if the local receipts are a subset of the file's, the file
-holds a later state of the same decision (it was rejected, superseded or
-revalidated elsewhere) and the local record is brought forward; if the
-file's are a subset of the local ones, the local record is newer and kept;
-otherwise the two histories diverged and the decision is reported as a
-conflict, untouched. Receipts are added when missing, marked as imported
-(when and by whom), so ``log`` never passes them off as acts of this ledger.
+absent locally, it is added (as above); identical, nothing happens (hashes
+are not compared: they are this ledger's own); taken in before by an
+import as it is now in the file, nothing happens (with ``trust``, a
+proposal it made of the record now keeps the file's lifecycle); different,
+the receipts decide: if the local receipts are a subset of the file's, the
+file holds a later state of the same decision (it was rejected,
+superseded or revalidated elsewhere) and, with ``trust``, the local record
+is brought forward; if the file's are a subset of the local ones, the
+local record is newer and kept; otherwise the two histories diverged and
+the decision is reported as a conflict, untouched. Receipts are added when
+missing, marked as imported (when and by whom), so ``log`` never passes
+them off as acts of this ledger.
 
 The whole file is validated before anything is written, and bad input
 changes nothing: every field's type and range, text that Chroma can store
 (no lone surrogates, no NaN), claims within the length limit, anchors that
 name paths inside the repository and requirements MemVet can evaluate,
-receipts with known acts, claims bound to their evidence. A decision that
-``supersedes`` another must find it in the file, coherent (the file's
-record of it says it was superseded by this one), never in a cycle; one
-that points at a decision only this ledger holds would make that local
-decision read as superseded without a receipt, so it is refused unless
-``link_local=True`` (``memvet import --link-local``), which supersedes the
-local decision with a receipt of its own. A write that fails half way (a
-full disk) is finished by importing the same file again: import is
-idempotent.
+receipts with known acts, and with ``trust`` the receipt chains. A
+decision that ``supersedes`` another must find it in the file, coherent
+(the file's record of it says it was superseded by this one), never in a
+cycle; one that points at a decision only this ledger holds would make
+that local decision read as superseded without a receipt, so it is
+refused unless ``link_local=True`` (``memvet import --link-local``), which
+supersedes the local decision with a receipt of its own when the
+successor enters active (with ``trust``; a proposal supersedes when a
+person approves it). A write that fails half way (a full disk) is
+finished by importing the same file again: import is idempotent.
 """
 
 from __future__ import annotations
@@ -50,15 +83,18 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from memvet import _manifests, _text
+from memvet import _code, _manifests, _text
+from memvet._anchors import AnchorSpec, Recorded, recorded_file
 from memvet._anchors import absent as _absent
-from memvet._errors import UnboundClaimError, UsageError
+from memvet._errors import AnchorNotFoundError, NotAllowedError, UsageError
+from memvet._git import Snapshot
 from memvet._ledger import MAX_CLAIM_CHARS as _MAX_CLAIM_CHARS
 from memvet._model import (
     ANCHOR_FIELDS,
     DECISION_FIELDS,
     Anchor,
     AnchorKind,
+    Author,
     Decision,
     FieldType,
     Lifecycle,
@@ -70,7 +106,7 @@ from memvet._model import (
 from memvet._store import Intent
 
 if TYPE_CHECKING:
-    from memvet._ledger import Ledger
+    from memvet._ledger import AuthorLike, Ledger
 
 __all__ = [
     "DUMP_SCHEMA",
@@ -233,7 +269,7 @@ def agent_context(ledger: Ledger, at: str | None = None, *, current_only: bool =
 
 #: Fields added with author kinds (issue 29): left out of an export when
 #: empty, so a ledger without them exports the same bytes as before.
-_NEW_WHEN_SET = frozenset({"author_kind", "retire_reason", "retire_by", "retire_with"})
+_NEW_WHEN_SET = frozenset({"author_kind", "retire_reason", "retire_by", "retire_with", "findings"})
 
 
 def decision_to_dict(decision: Decision) -> dict[str, Any]:
@@ -434,10 +470,13 @@ def export_jsonl(ledger: Ledger) -> LedgerDump:
     The output is sorted (decisions by creation time, receipts by time) and
     carries no export timestamp, so exporting an unchanged ledger twice gives
     the same bytes. Receipts go out without their import marks (the
-    importing ledger marks them again).
+    importing ledger marks them again), and this ledger's ``import``
+    receipts stay home: like the marks, they say how this ledger took a
+    record in, not what happened to the decision, and a shared dump must
+    not change with who imported it.
     """
     found, bad = ledger.records()
-    receipts = ledger.log()
+    receipts = [r for r in ledger.log() if r.action != ReceiptAction.IMPORT]
     header = {"memvet": "ledger", "schema": DUMP_SCHEMA, "namespace": ledger.namespace}
     lines = [_dumps("header", header)]
     lines += [_dumps("decision", decision_to_dict(d)) for d in found]
@@ -449,7 +488,13 @@ def export_jsonl(ledger: Ledger) -> LedgerDump:
 
 @dataclass(frozen=True)
 class ImportConflict:
-    """A record in the file that differs from the local one and was not written."""
+    """A record of the file that was not taken as the file has it, and why.
+
+    In :attr:`ImportReport.conflicts`, a record that was not written (it
+    differs from the local one, or could not be checked); in
+    :attr:`ImportReport.unchecked`, a decision that entered as a proposal
+    because its evidence could not be reproduced here.
+    """
 
     id: str
     kind: str  # decision | receipt
@@ -474,6 +519,12 @@ class ImportReport:
         receipts_present: Receipts already there.
         linked: Local decisions superseded by a decision of the file
             (``link_local=True`` only).
+        proposed: Decisions (of ``added`` and ``updated``) that entered as
+            proposals although the file gives them another lifecycle:
+            without ``trust``, or unchecked. ``memvet review`` lists them.
+        unchecked: Decisions whose evidence could not be reproduced at the
+            code they were recorded on, re-proposed against the working
+            tree, each with why.
     """
 
     added: tuple[str, ...] = ()
@@ -484,6 +535,8 @@ class ImportReport:
     receipts_added: int = 0
     receipts_present: int = 0
     linked: tuple[str, ...] = ()
+    proposed: tuple[str, ...] = ()
+    unchecked: tuple[ImportConflict, ...] = ()
 
     @property
     def changed(self) -> bool:
@@ -495,7 +548,8 @@ class ImportReport:
             "added": list(self.added), "updated": list(self.updated), "unchanged": list(self.unchanged),
             "kept": list(self.kept), "conflicts": [c.to_dict() for c in self.conflicts],
             "receipts_added": self.receipts_added, "receipts_present": self.receipts_present,
-            "linked": list(self.linked),
+            "linked": list(self.linked), "proposed": list(self.proposed),
+            "unchecked": [c.to_dict() for c in self.unchecked],
         }
 
 
@@ -553,33 +607,172 @@ def _parse(lines: Iterable[str], source: str) -> _Parsed:
     return parsed
 
 
-def _same(a: Decision, b: Decision) -> bool:
-    return decision_to_dict(a.evolve(namespace="")) == decision_to_dict(b.evolve(namespace=""))
+#: What an import works out again instead of taking it from the file (see
+#: :func:`_reproduce`): an anchor's hashes, blob id, line and language, a
+#: dependency's manifest, and the hasher's version.
+_DERIVED = frozenset({"language", "symbol_kind", "body_hash", "hash_version", "blob_id", "line", "shape"})
+#: What an import decides itself: the lifecycle (a proposal unless trusted),
+#: for a decision re-proposed against the working tree its commit, and the
+#: write path's findings (graded again here, never taken from the file, even
+#: on trust: a findings list a file leaves empty would settle them unseen;
+#: terms declared unbound travel with the claim, a quote that settled
+#: findings here is resolved again by a person there).
+_ADMITTED = frozenset({"lifecycle", "superseded_by", "resolved_at", "commit", "findings"})
+
+
+def _asked(anchor: Anchor) -> dict[str, Any]:
+    """An anchor as its writer asked for it, without what resolving it found."""
+    data = {k: v for k, v in anchor.to_dict().items() if k not in _DERIVED}
+    if anchor.kind is AnchorKind.DEPENDENCY:
+        data.pop("path", None)  # the manifest it was found in
+    return data
+
+
+def _key(decision: Decision) -> dict[str, Any]:
+    """A decision as two ledgers compare it: its namespace, its hasher's
+    version and its anchors' derived fields left out (each ledger works
+    those out itself; a file's are never believed)."""
+    data = decision_to_dict(decision)
+    data.pop("namespace")
+    data.pop("hash_version")
+    data["anchors"] = [_asked(a) for a in decision.anchors]
+    return data
+
+
+def _owned(decision: Decision) -> dict[str, Any]:
+    """:func:`_key` without what an import decides itself (:data:`_ADMITTED`)."""
+    return {k: v for k, v in _key(decision).items() if k not in _ADMITTED}
 
 
 def _differing(a: Decision, b: Decision) -> str:
-    left, right = decision_to_dict(a), decision_to_dict(b)
-    return ", ".join(k for k in left if k != "namespace" and left[k] != right[k])
+    left, right = _key(a), _key(b)
+    return ", ".join(k for k in left if left[k] != right.get(k))
 
 
-def _bind_imported(ledger: Ledger, decision: Decision, source: str) -> None:
-    """An imported claim binds like a recorded one, against its anchors at
-    the commit it was recorded at (the working tree when this history
-    lacks that commit).
+def _spec(anchor: Anchor) -> AnchorSpec:
+    """The spec to resolve ``anchor`` again from (its quote kept)."""
+    if anchor.kind is AnchorKind.SYMBOL:
+        return AnchorSpec(AnchorKind.SYMBOL, path=anchor.path, name=anchor.name, quote=anchor.quote)
+    if anchor.kind is AnchorKind.FILE:
+        return AnchorSpec(AnchorKind.FILE, path=anchor.path, quote=anchor.quote)
+    if anchor.kind is AnchorKind.DEPENDENCY:
+        return AnchorSpec(AnchorKind.DEPENDENCY, name=anchor.name, requirement=anchor.requirement,
+                          scope=anchor.scope)
+    return AnchorSpec(AnchorKind.ABSENT, name=anchor.name, scope=anchor.scope)
 
-    Raises:
-        UnboundClaimError, UsageError: named with the file and the id.
+
+class _AsRecorded(Snapshot):
+    """A snapshot whose anchored files read as they were recorded.
+
+    A decision recorded against the working tree stands on its ``HEAD``
+    then, but its anchored files are what was on disk: their blobs. Those
+    paths read from the recorded blobs; every other path reads from
+    ``base`` (the recorded commit, or the working tree when this
+    repository lacks it).
     """
-    if not decision.anchors:
-        return
-    at = decision.commit if decision.commit and ledger.git.has_commit(decision.commit) else None
+
+    def __init__(self, base: Snapshot, files: dict[str, tuple[str, bytes]]) -> None:
+        super().__init__(base.git, base.commit)
+        self._base = base
+        self._files = files
+        blobs = "".join(f"{path}\0{blob}\0" for path, (blob, _data) in sorted(files.items()))
+        # A name of its own: the evidence caches per commit key on it.
+        self.name = f"{base.name}+{hashlib.sha256(blobs.encode()).hexdigest()[:12]}"
+
+    def blob_id(self, path: str) -> str | None:
+        return self._files[path][0] if path in self._files else self._base.blob_id(path)
+
+    def read(self, path: str) -> bytes | None:
+        return self._files[path][1] if path in self._files else self._base.read(path)
+
+    def paths(self) -> list[str]:
+        if self._paths is None:
+            self._paths = sorted({*self._base.paths(), *self._files})
+        return self._paths
+
+
+def _one_line_error(exc: Exception) -> str:
+    return " ".join(str(exc).split())
+
+
+def _reproduce(ledger: Ledger, decision: Decision) -> tuple[Decision | None, str]:
+    """The decision with its anchors resolved again on the code it was
+    recorded on and its claim bound to them there, or ``None`` and why.
+
+    Each anchored file reads as recorded (:func:`memvet._anchors.recorded_file`:
+    its blob, when this repository has it, else the path at the recorded
+    commit; a blob git lacks is read from the working tree while the file
+    there still is that blob); the rest of the repository at the recorded
+    commit, or in the working tree when this repository lacks that commit.
+    A blob is named by its content's hash, so what is read is what was
+    recorded, whoever wrote the file.
+    """
+    git = ledger.git
+    known = bool(decision.commit) and git.has_commit(decision.commit)
+    base = ledger.snapshot(decision.commit if known else None)
+    files: dict[str, tuple[str, bytes]] = {}
+    worktree = ledger.snapshot(None)
+    for anchor in decision.anchors:
+        if anchor.kind not in (AnchorKind.SYMBOL, AnchorKind.FILE):
+            continue
+        then = recorded_file(git, anchor, decision.commit)
+        if then.blob_id != anchor.blob_id and anchor.blob_id and worktree.blob_id(anchor.path) == anchor.blob_id:
+            # Recorded on changes not committed yet, and still on disk here.
+            then = Recorded(worktree.read(anchor.path), anchor.blob_id)
+        if then.data is None:
+            where = (f"nor {anchor.path} at its recorded commit {decision.commit[:12]}" if known
+                     else f"nor its recorded commit {decision.commit[:12] or '(none)'}")
+            return None, (f"{anchor.spec}: the code it was recorded on is not in this repository (neither its "
+                          f"blob {anchor.blob_id[:12] or '(none)'} {where})")
+        if then.blob_id != base.blob_id(anchor.path):
+            files[anchor.path] = (then.blob_id, then.data)
+    snap = _AsRecorded(base, files) if files else base
+    where = f"commit {decision.commit[:12]}" if known else "the working tree (its recorded commit is not here)"
     try:
-        ledger.bind_claim(decision.claim, decision.anchors, at, unbound=decision.unbound)
-    except UnboundClaimError as exc:
-        raise UnboundClaimError(f"{source}: decision {decision.id}: {exc}; nothing was imported",
-                                exc.terms) from exc
-    except UsageError as exc:
-        raise UsageError(f"{source}: decision {decision.id}: {exc}; nothing was imported") from exc
+        anchors = tuple(ledger.evidence.resolve(_spec(a), snap) for a in decision.anchors)
+        unbound, findings = ledger._grade_claim(decision.claim, anchors, snap, decision.unbound)
+    except (UsageError, AnchorNotFoundError) as exc:
+        return None, f"at {where} as recorded: {_one_line_error(exc)}"
+    return decision.evolve(anchors=anchors, unbound=unbound, findings=findings, hash_version=_code.HASH_VERSION), ""
+
+
+def _repropose(ledger: Ledger, decision: Decision) -> Decision | str:
+    """The decision as a proposal resolved and bound against the working
+    tree (what ``record --propose`` would write now), or why it cannot be."""
+    snap = ledger.snapshot(None)
+    try:
+        anchors = tuple(ledger.evidence.resolve(_spec(a), snap) for a in decision.anchors)
+        unbound, findings = ledger._grade_claim(decision.claim, anchors, snap, decision.unbound)
+    except (UsageError, AnchorNotFoundError) as exc:
+        return _one_line_error(exc)
+    return decision.evolve(anchors=anchors, unbound=unbound, findings=findings, hash_version=_code.HASH_VERSION,
+                           commit=snap.base_commit, lifecycle=Lifecycle.PROPOSED, superseded_by="",
+                           resolved_at=0.0)
+
+
+#: The acts that lead to each lifecycle a trusted import keeps.
+_LEADS_TO: dict[Lifecycle, frozenset[str]] = {
+    Lifecycle.ACTIVE: frozenset({ReceiptAction.RECORD, ReceiptAction.APPROVE, ReceiptAction.REOPEN}),
+    Lifecycle.REJECTED: frozenset({ReceiptAction.REJECT}),
+    Lifecycle.SUPERSEDED: frozenset({ReceiptAction.SUPERSEDE}),
+}
+
+
+def _unsupported(decision: Decision, receipts: Iterable[Receipt]) -> str:
+    """Why the file's receipts do not support the decision's lifecycle
+    (``""`` when they do): its creation must be recorded, and its last
+    lifecycle act (the latest receipt that changes it) must lead there.
+    ``import`` receipts are another ledger's bookkeeping and support nothing."""
+    acts = [r for r in receipts if r.decision_id == decision.id and r.action != ReceiptAction.IMPORT]
+    if not any(not r.from_lifecycle for r in acts):
+        return "no receipt records its creation (record or propose)"
+    changes = [r for r in acts if r.from_lifecycle != r.to_lifecycle]
+    last = max(r.at for r in changes)
+    ends = sorted({f"{r.action} to {r.to_lifecycle}" for r in changes if r.at == last})
+    if any(r.at == last and r.to_lifecycle == decision.lifecycle.value and r.action in _LEADS_TO[decision.lifecycle]
+           for r in changes):
+        return ""
+    return f"its last lifecycle act is {' and '.join(ends)}"
 
 
 def _check_anchor(ledger: Ledger, anchor: Anchor) -> None:
@@ -680,7 +873,8 @@ def _plan_links(ledger: Ledger, parsed: _Parsed, writing: Iterable[Decision], li
             continue
         theirs = parsed.decisions.get(old_id)
         if theirs is not None:
-            if decision.lifecycle is Lifecycle.ACTIVE and theirs.superseded_by != decision.id:
+            # The file's own coherence, whatever lifecycle the import gives it.
+            if parsed.decisions[decision.id].lifecycle is Lifecycle.ACTIVE and theirs.superseded_by != decision.id:
                 by = f" by {theirs.superseded_by}" if theirs.superseded_by else ""
                 raise UsageError(
                     f"{source}: decision {decision.id} supersedes {old_id}, but the file's record of {old_id} "
@@ -727,17 +921,100 @@ class _Plan:
     present: int = 0
     links: list[tuple[Decision, Decision]] = field(default_factory=list)
     link_updates: list[Decision] = field(default_factory=list)
+    proposed: list[str] = field(default_factory=list)
+    unchecked: list[ImportConflict] = field(default_factory=list)
+    #: This ledger's ``import`` receipts, one per decision taken in otherwise
+    #: than the file has it, or on trust.
+    vouched: list[Receipt] = field(default_factory=list)
 
 
-def _plan(ledger: Ledger, parsed: _Parsed, source: str, link_local: bool) -> _Plan:
+@dataclass(frozen=True)
+class _Importer:
+    """Who imports, from where, and on whose word."""
+
+    ledger: Ledger
+    source: str
+    trust: bool
+    author: Author
+    now: float
+    commit: str
+
+    def receipt(self, decision_id: str, before: str, after: str, reason: str) -> Receipt:
+        return self.ledger._receipt(decision_id, ReceiptAction.IMPORT, before, after, reason=reason,
+                                    author=self.author, at=self.now, commit=self.commit)
+
+
+def _admit(who: _Importer, plan: _Plan, decision: Decision, mine: Decision | None, *, again: bool = False) -> None:
+    """Decide how one decision of the file enters: added (``mine`` is
+    ``None``) or brought forward over ``mine``, with its evidence
+    reproduced here and the lifecycle the import may give it. ``again``:
+    ``mine`` is the proposal an earlier import made of this very record."""
+    ledger, source = who.ledger, who.source
+    checked, why = _reproduce(ledger, decision)
+    since = mine.lifecycle.value if mine is not None else ""
+    if checked is None:
+        if mine is not None:
+            if again:
+                plan.unchanged.append(decision.id)  # still cannot be checked: the proposal it was
+            else:
+                plan.conflicts.append(ImportConflict(
+                    decision.id, "decision", f"its evidence cannot be checked here ({why}); not brought forward"))
+            return
+        proposal = _repropose(ledger, decision)
+        if isinstance(proposal, str):
+            plan.conflicts.append(ImportConflict(
+                decision.id, "decision",
+                f"its evidence cannot be checked here ({why}), nor proposed against the working tree "
+                f"({proposal}); not imported",
+            ))
+            return
+        plan.unchecked.append(ImportConflict(decision.id, "decision", why))
+        admitted = proposal
+        because = f"its evidence could not be checked here ({why}); re-proposed against the working tree"
+    elif who.trust or decision.lifecycle is Lifecycle.PROPOSED:
+        admitted, because = checked, ""
+    else:
+        admitted = checked.evolve(lifecycle=Lifecycle.PROPOSED, superseded_by="", resolved_at=0.0)
+        because = "without --trust, an import believes no lifecycle; a person approves it or rejects it"
+    if admitted.lifecycle is not decision.lifecycle:
+        plan.proposed.append(decision.id)
+        plan.vouched.append(who.receipt(decision.id, since, Lifecycle.PROPOSED.value,
+                                        f"imported from {source} as a proposal (the file says "
+                                        f"{decision.lifecycle.value}): {because}"))
+    elif because:
+        plan.vouched.append(who.receipt(decision.id, since, Lifecycle.PROPOSED.value,
+                                        f"imported from {source}: {because}"))
+    elif who.trust and decision.lifecycle is not Lifecycle.PROPOSED:
+        plan.vouched.append(who.receipt(decision.id, since, decision.lifecycle.value,
+                                        f"imported from {source} with --trust: {decision.lifecycle.value}, as its "
+                                        "receipts in the file record"))
+    fresh = [f for f in admitted.findings if mine is not None and f not in mine.findings]
+    if fresh:
+        # An update must not swap in evidence its claim does not follow from:
+        # a held decision changes only to one that binds as well as it did.
+        plan.conflicts.append(ImportConflict(
+            decision.id, "decision",
+            f"its evidence cannot be checked here (the claim, bound again on the evidence it would bring, "
+            f"has a finding: {fresh[0]}); not brought forward",
+        ))
+        plan.vouched = [r for r in plan.vouched if r.decision_id != decision.id]
+        plan.proposed = [i for i in plan.proposed if i != decision.id]
+        return
+    admitted = admitted.evolve(namespace=ledger.namespace)
+    (plan.added if mine is None else plan.updated).append(admitted)
+
+
+def _plan(who: _Importer, parsed: _Parsed, link_local: bool) -> _Plan:
     """Compare the file with the ledger (read under the write lock) and
     decide each record's fate (see the module docs for the rules).
 
     Raises:
         UsageError: A receipt whose decision is in neither the file nor the
             ledger, or only in the ledger (without ``link_local``); a
-            ``supersedes`` that cannot be linked (see :func:`_plan_links`).
+            ``supersedes`` that cannot be linked (see :func:`_plan_links`);
+            with ``trust``, a lifecycle the file's receipts do not support.
     """
+    ledger, source, trust = who.ledger, who.source, who.trust
     store = ledger.store
     local = {d.id: d for d in store.get_decisions(sorted(parsed.decisions))}
     local_receipts = {r.id: r for r in ledger.log()}
@@ -753,23 +1030,42 @@ def _plan(ledger: Ledger, parsed: _Parsed, source: str, link_local: bool) -> _Pl
                              "of this ledger that the file does not hold; pass --link-local (link_local=True) to "
                              "add it to that decision's history; nothing was imported")
 
-    def receipt_ids(receipts: Iterable[Receipt], decision_id: str) -> set[str]:
-        return {r.id for r in receipts if r.decision_id == decision_id}
+    def acts(receipts: Iterable[Receipt], decision_id: str) -> set[str]:
+        """The receipts two histories compare: every act but a ledger's own imports."""
+        return {r.id for r in receipts if r.decision_id == decision_id and r.action != ReceiptAction.IMPORT}
 
+    taken_in = {r.decision_id for r in local_receipts.values()
+                if r.action == ReceiptAction.IMPORT and not r.imported}
     plan = _Plan()
+    arriving: list[tuple[Decision, Decision | None, bool]] = []
     for decision in parsed.decisions.values():
         mine = local.get(decision.id)
-        incoming = decision.evolve(namespace=ledger.namespace)
         if mine is None:
-            plan.added.append(incoming)
+            arriving.append((decision, None, False))
             continue
-        if _same(mine, decision):
+        theirs_r = acts(parsed.receipts.values(), decision.id)
+        mine_r = acts(local_receipts.values(), decision.id)
+        if _key(mine) == _key(decision) and not mine_r < theirs_r:
+            # The same record (hashes are not compared: ours are worked out
+            # here); the file's receipts may add to its history.
             plan.unchanged.append(decision.id)
-            continue
-        theirs_r = receipt_ids(parsed.receipts.values(), decision.id)
-        mine_r = receipt_ids(local_receipts.values(), decision.id)
-        if mine_r < theirs_r and mine.claim == decision.claim and mine.supersedes == decision.supersedes:
-            plan.updated.append(incoming)
+        elif theirs_r == mine_r and decision.id in taken_in and _owned(mine) == _owned(decision):
+            # Taken in before by an import, as it is now in the file: as it
+            # is, unless trust now keeps the lifecycle of a proposal it made.
+            if trust and mine.lifecycle is Lifecycle.PROPOSED and decision.lifecycle is not Lifecycle.PROPOSED:
+                arriving.append((decision, mine, True))
+            else:
+                plan.unchanged.append(decision.id)
+        elif mine_r < theirs_r and mine.claim == decision.claim and mine.supersedes == decision.supersedes:
+            if trust:
+                arriving.append((decision, mine, False))
+            else:
+                plan.conflicts.append(ImportConflict(
+                    decision.id, "decision",
+                    f"the file holds a later state of it ({_differing(mine, decision) or 'receipts'}, by acts this "
+                    "ledger does not have); without --trust an import changes no decision this ledger holds: "
+                    "import with --trust to bring it forward, or act on it here",
+                ))
         elif theirs_r < mine_r:
             plan.kept.append(decision.id)
         else:
@@ -778,10 +1074,23 @@ def _plan(ledger: Ledger, parsed: _Parsed, source: str, link_local: bool) -> _Pl
                 f"differs from the local record ({_differing(mine, decision)}) and neither history "
                 "contains the other; resolve it by hand (memvet show / supersede / reject)",
             ))
+    if trust:  # refused before anything is reproduced: one line, nothing written
+        for decision, _mine, _again in arriving:
+            why = "" if decision.lifecycle is Lifecycle.PROPOSED else _unsupported(decision,
+                                                                                   parsed.receipts.values())
+            if why:
+                raise UsageError(
+                    f"{source}: decision {decision.id} is {decision.lifecycle.value} in the file, but its receipts "
+                    f"do not show how it got there ({why}); --trust keeps only a lifecycle its receipts support, "
+                    "so nothing was imported"
+                )
+    for decision, mine, again in arriving:
+        _admit(who, plan, decision, mine, again=again)
 
-    # A successor of a decision whose local record stays as it is (in
-    # conflict, or kept as newer) would supersede that record with no
-    # receipt here: it waits too, and so does its own successor.
+    # A successor of a decision whose local record stays (in conflict, or
+    # kept as newer) would supersede that record with no receipt here: it
+    # waits too, and so does its own successor. A proposal replaces
+    # nothing until a person approves it, and does not wait.
     waiting = True
     while waiting:
         waiting = False
@@ -790,7 +1099,7 @@ def _plan(ledger: Ledger, parsed: _Parsed, source: str, link_local: bool) -> _Pl
                     if local[i].superseded_by == "")
         for decision in [*plan.added, *plan.updated]:
             why = held.get(decision.supersedes)
-            if why is not None and decision.id not in held:
+            if why is not None and decision.id not in held and decision.lifecycle is not Lifecycle.PROPOSED:
                 plan.conflicts.append(ImportConflict(
                     decision.id, "decision", f"supersedes {decision.supersedes}, {why}; resolve that one first",
                 ))
@@ -811,20 +1120,19 @@ def _plan(ledger: Ledger, parsed: _Parsed, source: str, link_local: bool) -> _Pl
             plan.present += 1
         else:
             plan.conflicts.append(ImportConflict(receipt.id, "receipt", "a different receipt with this id exists"))
-    _mark(ledger, plan, local_receipts, source)
+    _mark(who, plan, local_receipts)
+    plan.receipts += [r for r in plan.vouched if r.decision_id not in skip]
     plan.receipts.sort(key=lambda r: (r.at, r.id))
     return plan
 
 
-def _mark(ledger: Ledger, plan: _Plan, local_receipts: dict[str, Receipt], source: str) -> None:
+def _mark(who: _Importer, plan: _Plan, local_receipts: dict[str, Receipt]) -> None:
     """Mark the file's receipts as imported, and add the supersede of each
     linked local decision with its receipt by the importer."""
-    now = ledger.clock()
-    importer = ledger._author(None)
+    now, importer = who.now, who.author
     # Marked: `log` shows who imported it and when, never a file's receipt
     # as an act of this ledger (a file can say any author and any date).
     plan.receipts = [dataclasses.replace(r, imported_at=now, imported_by=importer.name) for r in plan.receipts]
-    commit = str(ledger.git.head_commit().id) if plan.links else ""
     for successor, old in plan.links:
         if old.lifecycle is Lifecycle.ACTIVE:
             plan.link_updates.append(old.evolve(lifecycle=Lifecycle.SUPERSEDED, superseded_by=successor.id,
@@ -834,8 +1142,8 @@ def _mark(ledger: Ledger, plan: _Plan, local_receipts: dict[str, Receipt], sourc
             plan.receipts.append(Receipt(
                 id=receipt_id, decision_id=old.id, action="supersede", from_lifecycle=Lifecycle.ACTIVE.value,
                 to_lifecycle=Lifecycle.SUPERSEDED.value, author=importer.name, author_kind=importer.kind.value,
-                at=now, commit=commit,
-                reason=f"superseded by {successor.id}, imported from {source} with --link-local"
+                at=now, commit=who.commit,
+                reason=f"superseded by {successor.id}, imported from {who.source} with --link-local"
                        + (f": {successor.reason}" if successor.reason else ""),
                 related=successor.id,
             ))
@@ -851,15 +1159,16 @@ def _write(ledger: Ledger, plan: _Plan, vectors: Sequence[Sequence[float]]) -> N
     by_decision: dict[str, list[Receipt]] = {}
     for receipt in plan.receipts:
         by_decision.setdefault(receipt.decision_id, []).append(receipt)
+    for receipts in by_decision.values():
+        # This ledger's import receipt first: its `from` is the lifecycle the
+        # local record has, which is what a replay checks before updating.
+        receipts.sort(key=lambda r: r.action != ReceiptAction.IMPORT)
     for decision, vector in zip(plan.added, vectors, strict=True):
-        # Like a plain record, a new decision is not journaled: its record
-        # holds its whole state, and running the import again adds any
-        # receipt a crash left out.
+        # Journaled like a record: a new decision may enter otherwise than
+        # the file has it, and its import receipt is what says so.
         store.apply(Intent("import", add=(decision, tuple(vector)),
-                           receipts=tuple(by_decision.pop(decision.id, ()))), journaled=False)
+                           receipts=tuple(by_decision.pop(decision.id, ()))))
     for decision in [*plan.updated, *plan.link_updates]:
-        # Oldest receipt first: the act starts from the lifecycle the local
-        # record has, which is what a replay checks before updating.
         store.apply(Intent("import", updates=(decision,),
                            receipts=tuple(by_decision.pop(decision.id, ()))))
     rest = tuple(r for receipts in by_decision.values() for r in receipts)
@@ -868,7 +1177,7 @@ def _write(ledger: Ledger, plan: _Plan, vectors: Sequence[Sequence[float]]) -> N
 
 
 def import_jsonl(ledger: Ledger, lines: Iterable[str], *, source: str = "<input>",
-                 link_local: bool = False) -> ImportReport:
+                 link_local: bool = False, trust: bool = False, author: AuthorLike = None) -> ImportReport:
     """Import a dump made by :func:`export_jsonl` (see the module docs for the rules).
 
     The ledger is read and written under its write lock (a local ledger's
@@ -878,26 +1187,39 @@ def import_jsonl(ledger: Ledger, lines: Iterable[str], *, source: str = "<input>
     Args:
         ledger: The ledger to write into (decisions take its namespace).
         lines: The dump's lines.
-        source: The file name used in error messages.
+        source: The file name used in error messages and receipts.
         link_local: Let a decision of the file supersede a decision that
             only this ledger holds (the local one is superseded with a
-            receipt by the importer), and let a receipt of the file join
-            such a decision's history. Off, either is refused.
+            receipt by the importer, when the successor enters active), and
+            let a receipt of the file join such a decision's history. Off,
+            either is refused.
+        trust: The importing person vouches for the file: lifecycles its
+            receipts support are kept (each with an ``import`` receipt by
+            that person), and later states of decisions this ledger holds
+            are brought forward. Off, every decision the ledger does not
+            hold identically enters as a proposal, and none it holds changes.
+        author: Who imports (an :class:`~memvet.Author` or a person's name);
+            default the repository's ``user.name``. Only a person may trust.
 
     Raises:
         UsageError: The input is not a valid dump, a receipt or a
             ``supersedes`` refers to a decision in neither the file nor the
             ledger, or to one only the ledger holds (without
-            ``link_local``), or pointers go round; nothing is written.
+            ``link_local``), or pointers go round; with ``trust``, a
+            lifecycle the file's receipts do not support; nothing is written.
+        NotAllowedError: ``trust`` from an agent.
         StoreError: A write failed; import the same file again to finish.
     """
+    importer = ledger._author(author)
+    if trust and importer.is_agent:
+        raise NotAllowedError(f"an agent ({importer.name}) cannot import with trust: vouching for a file's "
+                              "lifecycles is a person's act (memvet import --trust FILE in a terminal)")
     parsed = _parse(lines, source)
     with ledger.store.writing():
         _check_anchors(ledger, parsed.decisions.values(), source)
         _check_cycles(ledger, parsed, source)
-        plan = _plan(ledger, parsed, source, link_local)
-        for decision in plan.added:  # every new claim is bound to its evidence before anything is written
-            _bind_imported(ledger, decision, source)
+        who = _Importer(ledger, source, trust, importer, ledger.clock(), str(ledger.git.head_commit().id))
+        plan = _plan(who, parsed, link_local)
         vectors: list[list[float]] = []
         if plan.added:
             ledger._require_embedder()  # new records get vectors: they must be the ledger's kind
@@ -906,5 +1228,5 @@ def import_jsonl(ledger: Ledger, lines: Iterable[str], *, source: str = "<input>
     return ImportReport(
         tuple(d.id for d in plan.added), tuple(d.id for d in plan.updated), tuple(plan.unchanged),
         tuple(plan.kept), tuple(plan.conflicts), len(plan.receipts), plan.present,
-        tuple(old.id for _s, old in plan.links),
+        tuple(old.id for _s, old in plan.links), tuple(plan.proposed), tuple(plan.unchecked),
     )

@@ -99,6 +99,12 @@ class ReceiptAction(enum.StrEnum):
     may not retire on its own (the decision stays as it was; see
     :attr:`Decision.retire_reason`). ``decline``: a person turned down such a
     request. ``reopen``: a person made a rejected decision active again.
+    ``resolve``: a person settled the write path's findings on a decision
+    (by a quote, or by declaring terms unbound).
+    ``import``: this ledger took a decision in from an export, as a proposal
+    (the file's lifecycle not believed), or with the file's lifecycle on the
+    word of the person who imported it with ``--trust``; bookkeeping of this
+    ledger, left out of exports.
     """
 
     RECORD = "record"
@@ -111,6 +117,8 @@ class ReceiptAction(enum.StrEnum):
     PROPOSE_RETIRE = "propose-retire"
     DECLINE = "decline"
     REOPEN = "reopen"
+    RESOLVE = "resolve"
+    IMPORT = "import"
 
 
 class AuthorKind(enum.StrEnum):
@@ -315,6 +323,13 @@ class Decision:
     nothing on their own: the decision keeps its lifecycle and is served
     under caution with the request as its reason until a person approves
     the request or declines it (``memvet review``).
+
+    ``findings`` are the write path's open doubts about the claim, one line
+    each ("the anchored code does not say `X`"; "the claim negates `Y`,
+    which the code calls"): a decision with a finding is served under
+    caution as unconfirmed with its findings as the reason, never as
+    current, until a person resolves them (``memvet resolve``) or corrects
+    the claim (``memvet supersede``).
     """
 
     id: str
@@ -338,6 +353,7 @@ class Decision:
     retire_reason: str = ""
     retire_by: str = ""
     retire_with: str = ""
+    findings: tuple[str, ...] = ()
 
     @property
     def retiring(self) -> bool:
@@ -418,6 +434,7 @@ DECISION_FIELDS: tuple[Field, ...] = (
     Field("retire_reason", FieldType.TEXT, shown=True),
     Field("retire_by", FieldType.TEXT, shown=True),
     Field("retire_with", FieldType.REF, shown=True),
+    Field("findings", FieldType.TEXTS, shown=True),
 )
 
 #: Every field of :class:`Anchor`, in declaration order (``kind`` first).
@@ -625,10 +642,16 @@ class RecordResult:
     def id(self) -> str:
         return self.decision.id
 
+    @property
+    def findings(self) -> tuple[str, ...]:
+        """The write path's doubts stored on the decision (see :attr:`Decision.findings`)."""
+        return self.decision.findings
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "id": self.decision.id,
             "status": self.outcome,
+            "findings": list(self.decision.findings),
             "conflicts": [c.to_dict() for c in self.conflicts],
             "warnings": list(self.warnings),
             "anchors": [a.to_dict() for a in self.decision.anchors],

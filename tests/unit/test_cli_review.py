@@ -182,13 +182,17 @@ def test_export_marks_proposals_and_import_round_trips_them(run, repo, tmp_path)
     lines = [json.loads(line) for line in dump.read_text().splitlines()]
     assert any(d.get("id") == prop and d.get("lifecycle") == "proposed" for d in lines)
     other = {"MEMVET_LEDGER": str(tmp_path / "other")}
-    assert json.loads(run("import", str(dump), "--json", extra=other).stdout)["added"] == [active, prop]
+    assert json.loads(run("import", "--trust", str(dump), "--json", extra=other).stdout)["added"] == [active, prop]
     moved = json.loads(run("check", "--json", extra=other).stdout)["decisions"]
     assert {d["id"]: d["status"] for d in moved} == {active: "verified", prop: "proposed"}
-    # Approved here, then exported again: the other ledger brings the proposal forward.
+    # Approved here, then exported again: the other ledger brings the proposal
+    # forward when a person vouches for the file, and only then.
+    reviewer(repo)
     run("approve", prop)
     run("export", "--format", "jsonl", "--output", str(dump))
-    report = json.loads(run("import", str(dump), "--json", extra=other).stdout)
+    held = json.loads(run("import", str(dump), "--json", extra=other, code=1).stdout)
+    assert [c["id"] for c in held["conflicts"]] == [prop] and "--trust" in held["conflicts"][0]["why"]
+    report = json.loads(run("import", "--trust", str(dump), "--json", extra=other).stdout)
     assert report["updated"] == [prop] and report["conflicts"] == []
     moved = json.loads(run("check", "--json", extra=other).stdout)["decisions"]
     assert {d["id"]: d["status"] for d in moved} == {active: "verified", prop: "verified"}

@@ -71,7 +71,7 @@ def test_every_command_as_a_subprocess(memvet, repo, tmp_path):
     dump = tmp_path / "decisions.jsonl"
     memvet("export", "--format", "jsonl", "--output", str(dump))
     other = {"MEMVET_LEDGER": str(tmp_path / "other")}
-    assert memvet("import", str(dump), extra=other).stdout.startswith("4 added, 0 updated")
+    assert memvet("import", "--trust", str(dump), extra=other).stdout.startswith("4 added, 0 updated")
     assert memvet("export", "--format", "jsonl", extra=other).stdout == dump.read_text()
 
     bad = tmp_path / "bad.jsonl"
@@ -126,7 +126,7 @@ def test_ci_workflow_parses_and_its_commands_run(memvet, repo, tmp_path):
     steps = workflow["jobs"]["memvet"]["steps"]
     assert steps[0]["with"]["fetch-depth"] == 0
     runs = [s["run"] for s in steps if "run" in s and "memvet" in s["run"] and "pip" not in s["run"]]
-    assert runs[0] == "memvet import decisions.jsonl"
+    assert runs[0] == "memvet import --trust decisions.jsonl"
     assert runs[-1] == 'memvet check --since "origin/$GITHUB_BASE_REF" --format github'
     # run the job's commands on a real history, with the dump the first doc command writes
     repo.git("checkout", "-q", "-b", "feature")

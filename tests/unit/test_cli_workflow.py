@@ -407,7 +407,7 @@ def test_log_is_a_timeline(run, history):
     first = out[1]
     assert re.match(r"^  \d\d:\d\d  [0-9a-f]{12}  record     → active\s+save appends a line$", first)
     assert any("reject     active → rejected" in line for line in out)
-    assert any(f"└ by {new}: appends tore  [Ada Tester @ " in line for line in out)
+    assert any(f"└ by {new}: appends tore  [Ada Tester (person, via memvet CLI) @ " in line for line in out)
     assert any(f"└ with {ids['save']}: appends tore" in line for line in out)
     last = run("log", "-n", "2").stdout.splitlines()  # the supersede's two receipts share a time
     assert len(last) == 5 and {last[1].split()[2], last[3].split()[2]} == {"record", "supersede"}
@@ -464,14 +464,19 @@ def test_export_import_round_trip_with_receipts(run, history, tmp_path):
     assert run("export", "--format", "jsonl").stdout == dump.read_text()  # deterministic
 
     other = {"MEMVET_LEDGER": str(tmp_path / "other")}
-    first = json.loads(run("import", str(dump), "--json", extra=other).stdout)
-    assert len(first["added"]) == 5 and first["receipts_added"] == 6 and first["conflicts"] == []
-    again = run("import", str(dump), extra=other).stdout
-    assert again.startswith("0 added, 0 updated, 5 unchanged, 0 kept (local is newer); 0 receipts added")
+    first = json.loads(run("import", "--trust", str(dump), "--json", extra=other).stdout)
+    # the file's 6 receipts, and one of the trust for each decision
+    assert len(first["added"]) == 5 and first["receipts_added"] == 6 + 5 and first["conflicts"] == []
+    assert first["proposed"] == [] and first["unchecked"] == []
+    again = run("import", "--trust", str(dump), extra=other).stdout
+    assert again == "0 added, 0 updated, 5 unchanged, 0 kept (local is newer); 0 receipts added\n"
     assert run("export", "--format", "jsonl", extra=other).stdout == dump.read_text()
-    imported = json.loads(run("log", "--json", extra=other).stdout)["receipts"]
+    receipts = json.loads(run("log", "--json", extra=other).stdout)["receipts"]
+    imported = [r for r in receipts if r["action"] != "import"]
+    vouched = [r for r in receipts if r["action"] == "import"]
     assert all(r.pop("imported_at") > 0 and r.pop("imported_by") == "Ada Tester" for r in imported)
     assert imported == json.loads(run("log", "--json").stdout)["receipts"]
+    assert len(vouched) == 5 and all("imported_at" not in r and r["author_kind"] == "person" for r in vouched)
     assert "imported_at" not in run("log", "--json").stdout  # the ledger's own acts carry no mark
     assert ", imported " in run("log", extra=other).stdout and ", imported " not in run("log").stdout
     assert (statuses(run("check", "--json", code=1, extra=other).stdout)
@@ -481,6 +486,7 @@ def test_export_import_round_trip_with_receipts(run, history, tmp_path):
     from_stdin = run("import", "-", "--json", extra={"MEMVET_LEDGER": str(tmp_path / "third")},
                      input=dump.read_text())
     assert len(json.loads(from_stdin.stdout)["added"]) == 5
+    assert len(json.loads(from_stdin.stdout)["proposed"]) == 5  # without --trust: all proposals
 
 
 def test_import_brings_forward_keeps_newer_and_reports_conflicts(run, history, tmp_path):
@@ -488,12 +494,14 @@ def test_import_brings_forward_keeps_newer_and_reports_conflicts(run, history, t
     before = tmp_path / "before.jsonl"
     run("export", "--format", "jsonl", "--output", str(before))
     other = {"MEMVET_LEDGER": str(tmp_path / "other")}
-    run("import", str(before), extra=other)
+    run("import", "--trust", str(before), extra=other)
     run("reject", ids["habit"], "--reason", "we stopped")
     after = tmp_path / "after.jsonl"
     run("export", "--format", "jsonl", "--output", str(after))
-    forward = json.loads(run("import", str(after), "--json", extra=other).stdout)
-    assert forward["updated"] == [ids["habit"]] and forward["receipts_added"] == 1
+    held = run("import", str(after), extra=other, code=1)  # a later state waits for a person's --trust
+    assert f"conflict: decision {ids['habit']}: the file holds a later state of it (lifecycle" in held.stderr
+    forward = json.loads(run("import", "--trust", str(after), "--json", extra=other).stdout)
+    assert forward["updated"] == [ids["habit"]] and forward["receipts_added"] == 2  # the reject, the trust's
     assert statuses(run("check", "--json", code=1, extra=other).stdout)[ids["habit"]] == "rejected"
     # the old dump into the newer ledger: local is newer, kept, not a conflict
     kept = json.loads(run("import", str(before), "--json").stdout)
@@ -740,7 +748,7 @@ def test_namespace_from_the_environment(run, repo):
 
 
 COMMANDS = ("record", "check", "recall", "supersede", "reject", "revalidate", "show", "log", "export",
-            "import", "repair", "demo", "review", "approve", "mcp", "reembed")
+            "import", "repair", "demo", "review", "approve", "decline", "reopen", "resolve", "mcp", "reembed")
 
 
 def test_every_command_has_help_with_an_example():

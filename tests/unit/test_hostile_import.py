@@ -1,6 +1,7 @@
 """Hostile imports (issue 18): every refused file is one line, exit 2, and
 the ledger exactly as it was; what is accepted never links into local
-history unasked, and its receipts read as imported.
+history unasked, and its receipts read as imported. (What an import
+believes, with and without --trust, is tests/unit/test_import_trust.py.)
 
 Each case runs the real CLI on a real repository and a real (local,
 on-disk) Chroma ledger; "unchanged" is the whole JSONL export and the log,
@@ -38,6 +39,12 @@ def _lines(*records: dict | str) -> str:
     """A file: the header, five good decisions, then ``records`` (a string is written raw)."""
     good = [json.dumps(_decision(n)) for n in range(5)]
     return "\n".join([HEADER, *good, *(r if isinstance(r, str) else json.dumps(r) for r in records)]) + "\n"
+
+
+def _file(*records: dict) -> str:
+    """A file of the header and ``records`` alone (for imports with --trust,
+    which refuse the five good decisions: no receipt records them)."""
+    return "\n".join([HEADER, *(json.dumps(r) for r in records)]) + "\n"
 
 
 @pytest.fixture
@@ -203,11 +210,11 @@ def test_a_local_link_needs_the_flag_and_then_leaves_a_receipt(run, local, tmp_p
     source = tmp_path / "link.jsonl"
     successor = _decision(9, supersedes=local["save"], reason="saves are batched now",
                           claim="saves are batched")
-    source.write_text(_lines(successor, _receipt(1, "d00000000009", related=local["save"])), encoding="utf-8")
-    assert "--link-local" in run("import", str(source), code=2).stderr
-    report = json.loads(run("import", str(source), "--link-local", "--json").stdout)
-    assert report["linked"] == [local["save"]] and "d00000000009" in report["added"]
-    assert report["receipts_added"] == 2  # the file's receipt, and the link's own
+    source.write_text(_file(successor, _receipt(1, "d00000000009", related=local["save"])), encoding="utf-8")
+    assert "--link-local" in run("import", str(source), "--trust", code=2).stderr
+    report = json.loads(run("import", str(source), "--link-local", "--trust", "--json").stdout)
+    assert report["linked"] == [local["save"]] and report["added"] == ["d00000000009"]
+    assert report["receipts_added"] == 3  # the file's receipt, the link's own, and the trust's
     shown = json.loads(run("show", local["save"], "--json").stdout)
     assert shown["status"] == "superseded"
     history = json.loads(run("log", local["save"], "--json").stdout)["receipts"]
@@ -216,7 +223,7 @@ def test_a_local_link_needs_the_flag_and_then_leaves_a_receipt(run, local, tmp_p
     assert link["author"] == "Ada Tester" and link["related"] == "d00000000009" and "imported_at" not in link
     assert link["reason"].startswith(f"superseded by d00000000009, imported from {source} with --link-local")
     # again: nothing new, no second receipt
-    again = json.loads(run("import", str(source), "--link-local", "--json").stdout)
+    again = json.loads(run("import", str(source), "--link-local", "--trust", "--json").stdout)
     assert again["linked"] == [] and again["receipts_added"] == 0
     assert len(json.loads(run("log", local["save"], "--json").stdout)["receipts"]) == 2
 
@@ -226,15 +233,19 @@ def test_a_link_to_a_decision_already_resolved_is_refused(run, local, tmp_path):
                     if d["status"] == "rejected")
     before = _state(run)
     source = tmp_path / "late.jsonl"
-    source.write_text(_lines(_decision(9, supersedes=rejected, reason="r")), encoding="utf-8")
-    result = run("import", str(source), "--link-local", code=2)
+    source.write_text(_file(_decision(9, supersedes=rejected, reason="r"), _receipt(1, "d00000000009")),
+                      encoding="utf-8")
+    result = run("import", str(source), "--link-local", "--trust", code=2)
     assert f"cannot link d00000000009 to {rejected}: {rejected} is already rejected" in result.stderr
     assert _state(run) == before
 
 
-def test_a_proposal_may_point_at_a_local_decision_with_the_flag_and_links_only_when_approved(run, local, tmp_path):
+@pytest.mark.parametrize("lifecycle", ["proposed", "active"])
+def test_a_proposal_may_point_at_a_local_decision_with_the_flag_and_links_only_when_approved(run, local, tmp_path,
+                                                                                              lifecycle):
+    """A proposal of the file, or without --trust any decision of it."""
     source = tmp_path / "proposal.jsonl"
-    source.write_text(_lines(_decision(9, supersedes=local["habit"], lifecycle="proposed", reason="we stopped",
+    source.write_text(_lines(_decision(9, supersedes=local["habit"], lifecycle=lifecycle, reason="we stopped",
                                        claim="we pair on Mondays")), encoding="utf-8")
     report = json.loads(run("import", str(source), "--link-local", "--json").stdout)
     assert report["linked"] == [] and "d00000000009" in report["added"]
@@ -250,7 +261,8 @@ def test_forged_receipts_read_as_imported(run, local, tmp_path):
     run("import", str(source))
     receipts = json.loads(run("log", "--json").stdout)["receipts"]
     mine, theirs = [r for r in receipts if "imported_at" not in r], [r for r in receipts if "imported_at" in r]
-    assert {r["author"] for r in mine} == {"Ada Tester"} and len(mine) == 4
+    assert {r["author"] for r in mine} == {"Ada Tester"} and len(mine) == 4 + 5  # 5 proposals made by the import
+    assert [r["action"] for r in mine].count("import") == 5
     assert [r["author"] for r in theirs] == ["Linus Torvalds"]
     assert theirs[0]["imported_by"] == "Ada Tester" and theirs[0]["imported_at"] > 1_700_000_000
     text = run("log").stdout
@@ -268,7 +280,7 @@ def test_a_coherent_supersede_imports_and_reads_the_same(run, tmp_path):
                          "--reason", "floats lose cents", "--json").stdout)["id"]
     dump = run("export", "--format", "jsonl").stdout
     other = {"MEMVET_LEDGER": str(tmp_path / "other")}
-    report = json.loads(run("import", "-", "--json", extra=other, input=dump).stdout)
+    report = json.loads(run("import", "-", "--trust", "--json", extra=other, input=dump).stdout)
     assert sorted(report["added"]) == sorted([old, new]) and report["conflicts"] == []
     statuses = {d["id"]: d["status"] for d in json.loads(run("check", "--json", extra=other).stdout)["decisions"]}
     assert statuses == {old: "superseded", new: "verified"}
@@ -284,17 +296,21 @@ def test_a_successor_of_a_decision_left_as_it_is_waits(run, tmp_path, foreign, w
     dump = [json.loads(line) for line in run("export", "--format", "jsonl").stdout.splitlines()]
     header, theirs = dump[0], next(r for r in dump if r.get("type") == "decision")
     diverged = {**theirs, "lifecycle": "superseded", "superseded_by": "d00000000009"}
-    records = [header, diverged, _decision(9, supersedes=old)]
+    records = [header, diverged, _decision(9, supersedes=old), _receipt(2, "d00000000009", related=old)]
     if foreign:
         records.append(_receipt(1, old, action="supersede", to="superseded", related="d00000000009",
                                 **{"from": "active"}))
     before = _state(run)
     source = tmp_path / "wait.jsonl"
     source.write_text("\n".join(json.dumps(r) for r in records) + "\n", encoding="utf-8")
-    report = json.loads(run("import", str(source), "--json", code=1).stdout)
+    report = json.loads(run("import", str(source), "--trust", "--json", code=1).stdout)
     assert report["conflicts"][-1] == {"id": "d00000000009", "kind": "decision",
                                        "why": f"supersedes {old}, {why}; resolve that one first"}
     assert report["added"] == [] and _state(run) == before
+    # Without --trust the successor is a proposal: it replaces nothing until approved, and does not wait.
+    report = json.loads(run("import", str(source), "--json", code=1 if foreign else 0).stdout)
+    assert report["added"] == report["proposed"] == ["d00000000009"]
+    assert json.loads(run("show", old, "--json").stdout)["status"] == "unanchored"
 
 
 def test_bringing_forward_never_changes_what_a_decision_supersedes(run, local, tmp_path):
@@ -330,26 +346,36 @@ class _FailingStore(ChromaStore):
 
 def test_an_import_that_fails_half_way_is_finished_by_importing_again(repo, tmp_path):
     client = chromadb.PersistentClient(str(tmp_path / "db"), settings=Settings(anonymized_telemetry=False))
-    source = memvet.Ledger.open(repo.path, client=client, embedding=memvet.HashingEmbedder(), namespace="src",
-                                disk_cache=False)
+
+    def open_ns(namespace: str) -> memvet.Ledger:
+        return memvet.Ledger.open(repo.path, client=client, embedding=memvet.HashingEmbedder(), namespace=namespace,
+                                  disk_cache=False)
+
+    source = open_ns("src")
     for claim in ("totals are floats", "we pair on Fridays", "saves append", "orders are JSON lines"):
         source.record(claim)
     source.reject(source.decisions()[1].id, reason="we stopped")
     dump = export_jsonl(source).lines
-    target = memvet.Ledger.open(repo.path, client=client, embedding=memvet.HashingEmbedder(), namespace="dst",
-                                disk_cache=False)
+    target = open_ns("dst")
     target.store.__class__ = _FailingStore
     with pytest.raises(memvet.StoreError, match="disk is full"):
-        import_jsonl(target, dump)
+        import_jsonl(target, dump, trust=True)
     assert len(target.decisions()) == 2  # half done: what a failed import leaves
     target.store.__class__ = ChromaStore
-    report = import_jsonl(target, dump)
-    # Each new decision is written with its receipts in one act: the 2 that
-    # landed brought theirs, the import again brings the rest.
-    assert len(report.added) == 2 and len(report.unchanged) == 2
-    assert report.receipts_added + report.receipts_present == 5 and report.receipts_added >= 2
+    report = import_jsonl(target, dump, trust=True)
+    # Each new decision is written with its receipts in one journaled act:
+    # the 2 that landed brought theirs, the one that failed is finished from
+    # the journal before the import reads the ledger, the import brings the rest.
+    assert len(report.added) == 1 and len(report.unchanged) == 3
     assert [(d.id, d.lifecycle) for d in target.decisions()] == [(d.id, d.lifecycle) for d in source.decisions()]
-    assert [r.id for r in target.log()] == [r.id for r in source.log()]
-    assert import_jsonl(target, dump).changed is False
+    file_receipts = [r for r in target.log() if r.action != "import"]
+    assert sorted(r.id for r in file_receipts) == sorted(r.id for r in source.log())
+    assert sorted(r.decision_id for r in target.log() if r.action == "import") == sorted(
+        d.id for d in source.decisions())  # one receipt of the trust each, none twice
+    assert import_jsonl(target, dump, trust=True).changed is False
     assert {v.status for v in target.check()} == {Status.UNANCHORED, Status.REJECTED}
     assert target.get(source.decisions()[1].id).lifecycle is Lifecycle.REJECTED
+    clean = open_ns("clean")
+    import_jsonl(clean, dump, trust=True)
+    assert list(export_jsonl(clean).lines[1:]) == [line.replace('"namespace": "dst"', '"namespace": "clean"')
+                                             for line in export_jsonl(target).lines[1:]]

@@ -258,15 +258,19 @@ def test_agent_writes_comes_from_the_repository_config(repo, client):
                                   namespace="cfg", disk_cache=False, **kw)
 
     assert open_().agent_writes == "proposed"
+    # Review policy counts once committed (an uncommitted edit is ignored: test_review_channel.py).
     repo.write("pyproject.toml", '[tool.memvet]\nagent-writes = "active"\n')
+    repo.commit("agents write active")
     assert open_().agent_writes == "active"
     assert memvet.load_config(repo.path / "pyproject.toml").agent_writes == "active"
     assert open_(agent_writes="proposed").agent_writes == "proposed"  # the argument wins
     repo.write("pyproject.toml", '[tool.memvet]\nagent_writes = "proposed"\n')  # the spelling
+    repo.commit("agents propose")
     assert open_().agent_writes == "proposed"
     repo.write("pyproject.toml", '[tool.memvet]\nagent_writes = "yes"\n')
-    with pytest.raises(memvet.UsageError, match=r"pyproject.toml \[tool.memvet\] agent-writes: expected one of "
-                                                r"proposed, active, got 'yes'"):
+    repo.commit("a bad policy")
+    with pytest.raises(memvet.UsageError, match=r"pyproject.toml at HEAD \[tool.memvet\] agent-writes: expected "
+                                                r"one of proposed, active, got 'yes'"):
         open_()
     with pytest.raises(memvet.UsageError, match="agent_writes: expected one of proposed, active, got 'Active'"):
         open_(agent_writes="Active")

@@ -428,7 +428,7 @@ def test_an_import_reads_under_the_lock_and_an_interrupted_update_is_finished(re
 
     target = memvet.Ledger.open(repo.path, path=tmp_path / "b", embedding=memvet.HashingEmbedder(),
                                 namespace=source.namespace)
-    assert import_jsonl(target, first).added == (rec.decision.id,)
+    assert import_jsonl(target, first, trust=True).added == (rec.decision.id,)
     depths: list[int] = []
     real_log = target.log
     monkeypatch.setattr(target, "log", lambda: depths.append(target.store.lock._depth) or real_log())
@@ -439,13 +439,15 @@ def test_an_import_reads_under_the_lock_and_an_interrupted_update_is_finished(re
 
     monkeypatch.setattr(target.store, "_step", crash)
     with pytest.raises(KeyboardInterrupt):
-        import_jsonl(target, later)
+        import_jsonl(target, later, trust=True)
     assert depths == [1]  # the local state was read with the write lock held
     monkeypatch.undo()
     assert target.get(rec.decision.id).lifecycle is Lifecycle.ACTIVE  # the update never landed
     assert target.repair() == 1
     assert target.get(rec.decision.id).lifecycle is Lifecycle.REJECTED
-    assert [r.action for r in target.history(rec.decision.id)] == ["record", "reject"]
+    history = target.history(rec.decision.id)
+    assert [r.action for r in history if r.action != "import"] == ["record", "reject"]
+    assert [r.to_lifecycle for r in history if r.action == "import"] == ["active", "rejected"]  # the trust's
 
 
 def test_the_write_generation_reads_empty_before_the_first_write_then_each_token(tmp_path):

@@ -409,6 +409,13 @@ def _print_record(result: memvet.RecordResult, as_json: bool) -> None:
         _say("supersede conflicting decisions explicitly: memvet supersede ID CLAIM --reason R", err=True)
     for w in result.warnings:
         _say(f"warning: {w}", err=True)
+    if result.findings and result.outcome != "confirmed":
+        n = len(result.findings)
+        _say(f"recorded with {n} finding{'s' if n != 1 else ''}: served as unconfirmed, not current, until a "
+             f"person resolves {'them' if n != 1 else 'it'} (memvet resolve {result.id} --quote CODE | "
+             f"--unbound TERM) or the claim is corrected (memvet supersede):", err=True)
+        for line in result.findings:
+            _say(f"  - {line}", err=True)
 
 
 @cli.command(cls=_AnchorCommand)
@@ -428,8 +435,11 @@ def record(ctx: click.Context, claim: str, symbols: tuple[str, ...], files: tupl
     """Record a decision with the evidence it rests on; prints its id.
 
     The claim's code-like terms (backticked spans, calls, dotted names,
-    identifiers, constants, numbers, strings, paths) must occur in the
-    anchored code, or the write is refused with one line per term.
+    identifiers, constants, numbers, strings, paths) are looked for in the
+    anchored code. One it does not say, or a relation the code states
+    otherwise, is a finding: the decision is stored and served as
+    unconfirmed (never as current) until a person resolves it. An anchor
+    that does not resolve, or a quote not in its span, refuses the write.
 
     \b
     Example:
@@ -545,6 +555,39 @@ def decline(ctx: click.Context, decision_id: str, reason: str, as_json: bool) ->
 
 @cli.command()
 @ID_ARGUMENT
+@click.option("--quote", default=None, metavar="CODE",
+              help="The code that says the claim, in one of its anchored symbols or files: it becomes evidence "
+                   "and settles the findings.")
+@click.option("--anchor", default=None, metavar="SPEC", help="The anchor the quote is in (default: the first).")
+@click.option("--unbound", "unbound", multiple=True, metavar="TERM",
+              help="A term of the claim to declare deliberately unbound (shown wherever the decision is).")
+@click.option("--reason", required=True, help="What you checked (kept in the receipt).")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.pass_context
+def resolve(ctx: click.Context, decision_id: str, quote: str | None, anchor: str | None,
+            unbound: tuple[str, ...], reason: str, as_json: bool) -> None:
+    """Settle the findings the write path left on a decision: quote the line that
+    says the claim, or declare terms unbound. To correct the claim, supersede it.
+
+    \b
+    Example:
+      memvet resolve 3f2a9c --quote 'http2: bool = False' --reason "read Client.__init__"
+      memvet resolve 3f2a9c --unbound HTTP/2 --reason "the product name, not an identifier"
+    """
+    ledger = _ledger(ctx)
+    decision = ledger.resolve(decision_id, quote=quote, anchor=anchor, unbound=unbound, reason=reason,
+                              author=_PERSON)
+    verdict = ledger.verify(decision.id)
+    if as_json:
+        _emit_json({"id": decision.id, "status": verdict.status.value, "reason": verdict.reason,
+                    "findings": list(decision.findings), "unbound": list(decision.unbound)})
+        return
+    left = f"; {len(decision.findings)} finding(s) left" if decision.findings else ""
+    _say(f"{decision.id} resolved{left}: {verdict.status.value} ({verdict.reason})")
+
+
+@cli.command()
+@ID_ARGUMENT
 @click.option("--reason", required=True, help="Why it holds again (kept in the receipt).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.pass_context
@@ -618,7 +661,9 @@ def review(ctx: click.Context, at: str | None, code: bool, as_json: bool) -> Non
     from memvet._excerpt import excerpts
 
     ledger = _ledger(ctx)
-    found = ledger.proposals(at=at)
+    # Findings first: a claim the code may not say is the doubt to settle first.
+    found = sorted(ledger.proposals(at=at), key=lambda p: not p.decision.findings)
+    doubted = ledger.unconfirmed(at=at)
     requests = ledger.requests(at=at)
     shown = [excerpts(ledger, p.verdict, at) if code else [] for p in found]
     if as_json:
@@ -629,8 +674,18 @@ def review(ctx: click.Context, at: str | None, code: bool, as_json: bool) -> Non
             items.append(data)
         asked = [{**v.to_dict(), "request": {"by": v.decision.retire_by, "reason": v.decision.retire_reason,
                                              "successor": v.decision.retire_with}} for v in requests]
-        _emit_json({"at": ledger.snapshot(at).name, "proposals": items, "requests": asked})
+        unsettled = [{**v.to_dict(), "findings": list(v.decision.findings)} for v in doubted]
+        _emit_json({"at": ledger.snapshot(at).name, "findings": unsettled, "proposals": items,
+                    "requests": asked})
         return
+    for v in doubted:
+        d = v.decision
+        _say(f"{d.id}  recorded by {describe_author(d.author, d.author_kind)}, unconfirmed")
+        _say(f"  claim:    {d.claim}")
+        for line in d.findings:
+            _say(f"  finding:  {line}")
+        _say(f"  → memvet resolve {d.id} --quote CODE --reason R   |   memvet supersede {d.id} CLAIM --reason R")
+        _say()
     for v in requests:
         d = v.decision
         act = f"supersede it with {d.retire_with}" if d.retire_with else "reject it"
@@ -640,9 +695,10 @@ def review(ctx: click.Context, at: str | None, code: bool, as_json: bool) -> Non
         _say(f"  now:      {v.reason.split('; its evidence: ', 1)[-1] if '; its evidence: ' in v.reason else v.reason}")
         _say(f"  → memvet approve {d.id}   |   memvet decline {d.id} --reason R")
         _say()
+    doubts = f"; {len(doubted)} decision(s) with findings" if doubted else ""
     if not found:
         _say("no proposals awaiting review" + (f"; {len(requests)} request(s) to retire a decision"
-                                               if requests else ""))
+                                               if requests else "") + doubts)
         return
     prefix = "not yet reviewed; its evidence: "
     for proposal, excerpt_list in zip(found, shown, strict=True):
@@ -661,6 +717,8 @@ def review(ctx: click.Context, at: str | None, code: bool, as_json: bool) -> Non
         _print_checks(v.checks, excerpt_list)
         if d.unbound:
             _say(f"  unbound:  {', '.join(d.unbound)} (declared as not in the anchored code)")
+        for line in d.findings:
+            _say(f"  finding:  {line}")
         for c in proposal.conflicts:
             _say(f"  conflict: {c.decision.id} [{c.status.value}] {short(c.decision.claim)} — {c.why}")
         for w in proposal.warnings:
@@ -668,7 +726,7 @@ def review(ctx: click.Context, at: str | None, code: bool, as_json: bool) -> Non
         _say(f"  → memvet approve {d.id}   |   memvet decline {d.id} --reason R")
         _say()
     asked = f"; {len(requests)} request(s) to retire a decision" if requests else ""
-    _say(f"{len(found)} proposal{'s' if len(found) != 1 else ''} awaiting review{asked}")
+    _say(f"{len(found)} proposal{'s' if len(found) != 1 else ''} awaiting review{asked}{doubts}")
 
 
 @cli.command()
@@ -996,23 +1054,35 @@ def export(ctx: click.Context, fmt: str, current_only: bool, at: str | None, out
 
 @cli.command(name="import")
 @click.argument("source", metavar="FILE", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("--trust", is_flag=True,
+              help="You vouch for the file (your team's own export): keep the lifecycles its receipts support, "
+                   "with a receipt by you, and bring forward later states of decisions you hold. Without it, "
+                   "what you do not hold enters as proposals and nothing you hold changes.")
 @click.option("--link-local", "link_local", is_flag=True,
               help="Let a decision of the file supersede one only this ledger holds (with a receipt), "
                    "and its receipts join that decision's history; refused without it.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.pass_context
-def import_(ctx: click.Context, source: str, link_local: bool, as_json: bool) -> None:
+def import_(ctx: click.Context, source: str, trust: bool, link_local: bool, as_json: bool) -> None:
     """Import a ledger exported with `memvet export --format jsonl`; exit 1 on conflicts.
 
-    Idempotent: records already present are left alone; a record that
-    differs is brought forward only when its receipts extend the local
-    ones, and otherwise reported as a conflict, never overwritten. The
-    whole file is checked first: one bad line, and nothing is written.
+    Import believes nothing it cannot check: every decision's anchors are
+    resolved again on the code it was recorded on and its claim bound
+    there (hashes are never taken from the file). Without --trust, each
+    decision you do not hold identically enters as a proposal for
+    `memvet review`, whatever the file says; with --trust, you vouch for
+    the file and the lifecycles its receipts support are kept (one that
+    no receipt supports refuses the whole import). Idempotent: records
+    already present are left alone; a record that differs is brought
+    forward (with --trust) only when its receipts extend the local ones,
+    and otherwise reported as a conflict, never overwritten. The whole
+    file is checked first: one bad line, and nothing is written.
     Imported receipts are marked as imported in `log` and `show`.
 
     \b
     Example:
-      memvet import decisions.jsonl
+      memvet import decisions.jsonl            # another team's file: proposals to review
+      memvet import --trust decisions.jsonl    # your team's own, reviewed in git
     """
     from memvet._exchange import import_jsonl
 
@@ -1027,14 +1097,20 @@ def import_(ctx: click.Context, source: str, link_local: bool, as_json: bool) ->
         raise CliError(f"{source}: not UTF-8 text (byte {exc.start})") from exc
     except OSError as exc:
         raise CliError(f"cannot read {source}: {exc.strerror or exc}") from exc
-    report = import_jsonl(_ledger(ctx, embeds=True), lines, source=source, link_local=link_local)
+    report = import_jsonl(_ledger(ctx, embeds=True), lines, source=source, link_local=link_local, trust=trust)
     if as_json:
         _emit_json(report.to_dict())
     else:
         linked = f"; {len(report.linked)} local decisions superseded (--link-local)" if report.linked else ""
+        proposed = ""
+        if report.proposed:
+            proposed = (f"; {len(report.proposed)} entered as proposals, not as the file has them "
+                        f"({'' if trust else 'without --trust; '}memvet review)")
         _say(f"{len(report.added)} added, {len(report.updated)} updated, {len(report.unchanged)} "
              f"unchanged, {len(report.kept)} kept (local is newer); {report.receipts_added} receipts "
-             f"added{linked}")
+             f"added{linked}{proposed}")
+        for note in report.unchecked:
+            _say(f"unchecked: decision {note.id}: {note.why}; entered as a proposal", err=True)
         for conflict in report.conflicts:
             _say(f"conflict: {conflict.kind} {conflict.id}: {conflict.why}", err=True)
     if report.conflicts:
