@@ -246,6 +246,10 @@ def _record_text(result: RecordResult) -> str:
         lines.append("Supersede them explicitly with memvet_supersede (old_id, claim, reason) "
                      "if this decision replaces them.")
     lines.extend(f"Warning: {w}" for w in result.warnings)
+    if result.findings and result.outcome != "confirmed":
+        lines.append("Findings (the claim is served as unconfirmed, not as current, until a person resolves "
+                     "them or the claim is corrected with memvet_supersede):")
+        lines.extend(one_line(f"- {f}") for f in result.findings)
     return "\n".join(lines)
 
 

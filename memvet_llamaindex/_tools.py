@@ -226,4 +226,8 @@ def _describe(result: RecordResult) -> str:
         lines.append(f"conflict: active decision {c.decision.id} [{c.status.value}] "
                      f"{c.decision.claim!r} ({c.why}); supersede or reject one of them")
     lines.extend(f"warning: {w}" for w in result.warnings)
+    if result.findings and result.outcome != "confirmed":
+        lines.append("findings (served as unconfirmed, not as current, until a person resolves them or the "
+                     "claim is corrected with supersede):")
+        lines.extend(one_line(f"- {f}") for f in result.findings)
     return "\n".join(lines)

@@ -146,7 +146,17 @@ def _record_text(result: RecordResult) -> str:
         lines.append("Supersede them with memvet_supersede (old_id, claim, reason) if this decision "
                      "replaces them.")
     lines.extend(f"Warning: {w}" for w in result.warnings)
+    lines.extend(_finding_lines(result))
     return "\n".join(lines)
+
+
+def _finding_lines(result: RecordResult) -> list[str]:
+    """What the write path doubts about the claim, and what that means for it."""
+    if not result.findings or result.outcome == "confirmed":
+        return []
+    return ["Findings (the claim is served as unconfirmed, not as current, until a person resolves them or "
+            "the claim is corrected with memvet_supersede):",
+            *(f"- {_one_line(f)}" for f in result.findings)]
 
 
 def _record_data(result: RecordResult) -> dict[str, Any]:

@@ -26,7 +26,7 @@ from memvet._model import (
     Verdict,
 )
 
-__all__ = ["UNANCHORED_REASON", "Verifier", "collector_paused", "retire_request"]
+__all__ = ["UNANCHORED_REASON", "Verifier", "collector_paused", "retire_request", "unconfirmed"]
 
 UNANCHORED_REASON = "no evidence in the code; unconfirmed"
 
@@ -179,16 +179,30 @@ class Verifier:
 def _proposal(verdict: Verdict) -> Verdict:
     """A proposal is never served as current, whatever its evidence says:
     its status is ``proposed`` and the reason carries the evidence verdict.
-    Nor is an active decision an agent asked to retire (see
+    Nor is an active decision with an open finding of the write path (see
+    :func:`unconfirmed`), or one an agent asked to retire (see
     :func:`retire_request`)."""
     decision = verdict.decision
-    if decision.lifecycle is Lifecycle.ACTIVE and decision.retire_reason:
-        return _retiring(verdict)
+    if decision.lifecycle is Lifecycle.ACTIVE:
+        if decision.findings:
+            verdict = _demoted(verdict, unconfirmed(decision))
+        if decision.retire_reason:
+            verdict = _demoted(verdict, retire_request(decision))
+        return verdict
     if decision.lifecycle is not Lifecycle.PROPOSED:
         return verdict
+    doubts = f"{unconfirmed(decision)}; " if decision.findings else ""
     return Verdict(decision, Status.PROPOSED,
-                   f"not yet reviewed; its evidence: {verdict.status.value} ({verdict.reason})",
+                   f"not yet reviewed; {doubts}its evidence: {verdict.status.value} ({verdict.reason})",
                    verdict.checks, verdict.target)
+
+
+def unconfirmed(decision: Decision) -> str:
+    """The write path's open findings on ``decision`` as one reason (``""``
+    when there are none)."""
+    if not decision.findings:
+        return ""
+    return "unconfirmed: " + "; ".join(decision.findings)
 
 
 def retire_request(decision: Decision) -> str:
@@ -201,16 +215,14 @@ def retire_request(decision: Decision) -> str:
             f"a person approves or declines it (memvet review)")
 
 
-def _retiring(verdict: Verdict) -> Verdict:
-    """An active decision with an agent's open retire request: it stays
-    active (only a person retires it), but a reader is told: what its
-    evidence says holds is served under caution as needing revalidation,
-    with the request as the reason; a worse verdict keeps its status and
-    gains the request."""
-    request = retire_request(verdict.decision)
+def _demoted(verdict: Verdict, doubt: str) -> Verdict:
+    """``verdict`` with a doubt no anchor check can settle (a finding, an
+    agent's retire request): what its evidence says holds is served under
+    caution as needing revalidation, with the doubt as the reason; a worse
+    verdict keeps its status and gains the doubt."""
     if verdict.status.group is RecallGroup.CURRENT or verdict.status is Status.UNANCHORED:
         return Verdict(verdict.decision, Status.NEEDS_REVALIDATION,
-                       f"{request}; its evidence: {verdict.status.value} ({verdict.reason})",
+                       f"{doubt}; its evidence: {verdict.status.value} ({verdict.reason})",
                        verdict.checks, verdict.target)
-    return Verdict(verdict.decision, verdict.status, f"{verdict.reason}; also, {request}",
+    return Verdict(verdict.decision, verdict.status, f"{verdict.reason}; also, {doubt}",
                    verdict.checks, verdict.target)

@@ -230,6 +230,8 @@ def show_head(verdict: Verdict) -> list[str]:
         out.append(f"  tags:     {', '.join(d.tags)}")
     if d.unbound:
         out.append(f"  unbound:  {', '.join(d.unbound)}  (declared not in its evidence)")
+    for line in d.findings:
+        out.append(f"  finding:  {line}  (memvet resolve {d.id})")
     if d.supersedes:
         pending = " (on approval)" if d.lifecycle is Lifecycle.PROPOSED else ""
         out.append(f"  replaces: {d.supersedes}{pending}")

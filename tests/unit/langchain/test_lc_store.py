@@ -230,9 +230,12 @@ def test_values_without_anchors_are_never_refused(store) -> None:
     assert m(store.get(NS, "k"))["status"] == "unanchored"
 
 
-def test_claims_with_anchors_are_bound_at_write(store) -> None:
-    with pytest.raises(memvet.UnboundClaimError):
-        store.put(NS, "k", {"claim": "OrderStore.save calls fsync_all()", "anchors": SAVE})
+def test_claims_with_anchors_are_graded_at_write(store) -> None:
+    store.put(NS, "k", {"claim": "OrderStore.save calls fsync_all()", "anchors": SAVE})
+    decision = store.ledger.get(m(store.get(NS, "k"))["id"])
+    assert len(decision.findings) == 1
+    assert decision.findings[0].startswith("`fsync_all()` (call) is not in shop/store.py::OrderStore.save")
+    assert store.ledger.verify(decision.id).status is memvet.Status.NEEDS_REVALIDATION  # unconfirmed
 
 
 def test_store_and_middleware_on_one_ledger_see_the_same_memories(store) -> None:

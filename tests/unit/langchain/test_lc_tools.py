@@ -310,9 +310,10 @@ def test_record_takes_quotes_and_unbound_and_answers_an_unbound_term(ledger) -> 
                         "quotes": {SAVE: quote}, "unbound": ["tempfile"]}).content
     decision = ledger.get(text.split()[2].rstrip(";:."))
     assert decision.anchors[0].quote == quote and decision.unbound == ("tempfile",)
-    refused = _call(tool, {"claim": "OrderStore.save writes with sha256", "anchors": [SAVE]})
-    assert refused.status == "error"
-    assert "`sha256` (identifier) is not in shop/store.py::OrderStore.save" in refused.content
+    graded = _call(tool, {"claim": "OrderStore.save writes with sha256", "anchors": [SAVE]})
+    assert graded.status != "error"  # grade, don't gate: stored, with the doubt, never served as current
+    assert "Findings (the claim is served as unconfirmed, not as current" in graded.content
+    assert "- `sha256` (identifier) is not in shop/store.py::OrderStore.save" in graded.content
     stray = _call(tool, {"claim": "OrderStore.save appends", "anchors": [SAVE], "quotes": {LOAD: "x"}})
     assert stray.status == "error" and "not one of the anchors" in stray.content
     assert "quote the line it rests on" in tool.description

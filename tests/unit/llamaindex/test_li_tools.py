@@ -246,9 +246,10 @@ def test_record_and_supersede_take_quotes_and_unbound(ledger):
     out = tools["supersede"].call(decision_id=first, claim="OrderStore.save appends, later via `tempfile`",
                                   reason="planned", anchors=[save], unbound=["tempfile"]).content
     assert ledger.get(new_id(out)).unbound == ("tempfile",)
-    with pytest.raises(memvet.UnboundClaimError,
-                       match=r"`sha256` \(identifier\) is not in shop/store\.py::OrderStore\.save"):
-        tools["record"].call(claim="OrderStore.save hashes with sha256", anchors=[save])
+    graded = tools["record"].call(claim="OrderStore.save hashes with sha256", anchors=[save]).content
+    assert "findings (served as unconfirmed, not as current" in graded
+    assert "- `sha256` (identifier) is not in shop/store.py::OrderStore.save" in graded
+    assert ledger.verify(new_id(graded)).status is memvet.Status.NEEDS_REVALIDATION
 
 
 # ------------------------------------------------------------------ an agent's acts, a person's approval

@@ -585,8 +585,10 @@ async def test_a_call_outside_a_request_is_an_anonymous_agent(ledger: memvet.Led
 
 
 async def test_unbound_terms_and_bad_quotes_over_mcp(ledger: memvet.Ledger) -> None:
-    refused = await call(ledger, "memvet_record", {"claim": "OrderStore.save hashes with sha256", "anchors": [SAVE]})
-    assert refused.is_error and "`sha256` (identifier) is not in shop/store.py::OrderStore.save" in text(refused)
+    graded = await call(ledger, "memvet_record", {"claim": "OrderStore.load hashes with sha256", "anchors": [LOAD]})
+    assert not graded.is_error and "Findings (the claim is served as unconfirmed" in text(graded)
+    assert "- `sha256` (identifier) is not in shop/store.py::OrderStore.load" in text(graded)
+    assert graded.structured_content["findings"][0].startswith("`sha256` (identifier) is not in")
     stray = await call(ledger, "memvet_record", {"claim": "OrderStore.save appends", "anchors": [SAVE],
                                                  "quotes": {LOAD: "x"}})
     assert stray.is_error and "not one of the anchors" in text(stray)
