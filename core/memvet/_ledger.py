@@ -58,6 +58,7 @@ from memvet._reads import OnVerdict
 from memvet._recall import GROUPS, check_include, group_recall
 from memvet._relations import Contradiction, contradictions, render_refusal
 from memvet._store import ChromaStore, Intent, collection_name
+from memvet._unicode import fold, fold_and_check, fold_spec
 from memvet._verify import Verifier, collector_paused
 
 if TYPE_CHECKING:
@@ -815,7 +816,7 @@ class Ledger:
             anchors = [anchors]  # one anchor, never its characters
         resolved: dict[tuple[str, str], Anchor] = {}
         for spec in anchors:
-            anchor = self.evidence.resolve(parse_anchor(spec), snap, base=base)
+            anchor = self.evidence.resolve(parse_anchor(fold_spec(spec)), snap, base=base)
             resolved.setdefault((anchor_keys([anchor])[0], anchor.quote), anchor)
         return list(resolved.values())
 
@@ -893,7 +894,8 @@ class Ledger:
         contradictions of a claim with its anchored evidence."""
         if isinstance(unbound, str):
             unbound = [unbound]
-        declared = tuple(dict.fromkeys(str(u).strip().strip("`") for u in unbound if str(u).strip()))
+        declared = tuple(dict.fromkeys(fold(str(u)).strip().strip("`") for u in unbound if fold(str(u)).strip()))
+        claim = fold_and_check(claim, "the claim")
         terms = claim_terms(claim)
         texts = [t.text for t in terms]
         # A declared word is a term of the claim, or a word a relation rule
@@ -1009,7 +1011,12 @@ class Ledger:
         """
         if not isinstance(claim, str) or not claim.strip():
             raise UsageError("a decision needs a non-empty claim")
-        claim = claim.strip()
+        if len(claim) > 4 * MAX_CLAIM_CHARS:  # before folding, which can lengthen text
+            raise UsageError(f"the claim is {len(claim)} characters; the limit is {MAX_CLAIM_CHARS}")
+        # NFKC, invisible characters out, look-alike identifiers refused (memvet._unicode).
+        claim = fold_and_check(claim, "the claim").strip()
+        if not claim:
+            raise UsageError("a decision needs a non-empty claim")
         if len(claim) > MAX_CLAIM_CHARS:
             raise UsageError(f"the claim is {len(claim)} characters; the limit is {MAX_CLAIM_CHARS}")
         if on_conflict not in ("warn", "error"):
