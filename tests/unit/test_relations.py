@@ -1,16 +1,23 @@
-"""Claims that name real code but state a relation the code states otherwise.
+"""The relation rules as one pipeline: the write path stores their findings.
 
-Each rule is tested both ways: the false claim is refused with a line naming
-what it said and the code that says otherwise, and the true claim written
-about the same code is recorded. A rule that cannot find both sides says
-nothing. The fixture code follows patterns from psf/requests (an `or` chain
-of environment variables, a loop over preferred libraries, a digest built
-from a hash, a branch per content type, exception classes with two bases).
+Each rule has its own fixture, both ways, in ``test_rules_<rule>.py``. This
+file tests what they share: the table that registers them (one module per
+rule, each with a rationale and a fixture), the ledger's use of their
+findings (a contradicted claim is stored with the finding and served as
+unconfirmed, never as current; the true claim about the same code is
+served current), declaring a word unbound, the CLI, and properties no rule
+may break (a claim that states the code's own order or values is never
+contradicted; backticks never switch a rule off; comments, docstrings and
+absence rules are never evidence). The fixture code follows patterns from
+psf/requests (an `or` chain of environment variables, a loop over preferred
+libraries, a digest built from a hash, a branch per content type, exception
+classes with two bases).
 """
 
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -19,7 +26,9 @@ from hypothesis import strategies as st
 import memvet
 from memvet import Status
 from memvet._claims import EvidenceText
-from memvet._relations import _parse, contradictions
+from memvet._relations import contradictions
+from memvet._rules import RULES
+from memvet._rules._common import _parse
 
 SETTINGS = '''\
 import hashlib
@@ -111,122 +120,154 @@ def net(repo, ledger):
     return ledger
 
 
-def refused(ledger, claim: str, anchor: str) -> str:
-    with pytest.raises(memvet.ClaimContradictsCodeError) as err:
-        ledger.record(claim, [anchor])
-    assert ledger.store.count() == 0, "a refused write wrote something"
-    return str(err.value)
+def flagged(ledger, claim: str, anchor: str) -> str:
+    """Record a claim its code contradicts: it is stored with findings and served unconfirmed."""
+    result = ledger.record(claim, [anchor])
+    assert result.findings, "a contradicted claim was stored without a finding"
+    verdict = ledger.verify(result.decision.id)
+    assert verdict.status is not Status.VERIFIED and "unconfirmed" in verdict.reason
+    return "\n".join(result.findings)
 
 
 def recorded(ledger, claim: str, anchor: str) -> None:
     result = ledger.record(claim, [anchor])
+    assert result.findings == (), result.findings
     assert ledger.verify(result.decision.id).status is Status.VERIFIED
 
 
-# ------------------------------------------------------------------ order
+# ------------------------------------------------------------------ the table
 
 
-def test_precedence_in_one_statement(net):
-    message = refused(net, "CURL_CA_BUNDLE takes precedence over REQUESTS_CA_BUNDLE.",
+def test_every_rule_is_one_module_with_a_rationale_and_a_fixture():
+    here = Path(__file__).parent
+    names = [rule.name for rule in RULES]
+    assert len(names) == len(set(names))
+    for rule in RULES:
+        assert rule.check.__module__ == f"memvet._rules.{rule.name}"
+        assert rule.rationale.startswith(f"{rule.name}: ")
+        assert "Rationale:" in rule.rationale and "ever fires" in rule.rationale, rule.name
+        assert (here / f"test_rules_{rule.name}.py").is_file(), f"no fixture for the {rule.name} rule"
+
+
+def test_the_public_names_still_work():
+    assert memvet.contradictions is contradictions
+    ev = [EvidenceText("x.py::f", "def f():\n    a()\n    b()\n")]
+    [found] = memvet.contradictions("f calls `b` before `a`.", ev)
+    assert isinstance(found, memvet.Contradiction) and found.rule == "order"
+    assert found.to_dict()["operands"] == ["b", "a"]
+
+
+def test_contradictions_runs_the_rules_it_is_given():
+    ev = [EvidenceText("x.py::f", "def f():\n    a()\n    b()\n")]
+    only_value = [r for r in RULES if r.name == "value"]
+    assert contradictions("f calls `b` before `a`.", ev, rules=only_value) == []
+
+
+# ------------------------------------------------------------------ the ledger stores findings
+
+
+def test_a_contradicted_claim_is_stored_with_its_finding_and_served_unconfirmed(net):
+    message = flagged(net, "CURL_CA_BUNDLE takes precedence over REQUESTS_CA_BUNDLE.",
                       "net/settings.py::merge_environment")
-    assert message.startswith("memvet") is False and "nothing was written" in message.splitlines()[0]
-    assert ("the claim puts `CURL_CA_BUNDLE` before `REQUESTS_CA_BUNDLE` (takes precedence over), but "
-            "net/settings.py::merge_environment says `verify = ( os.environ.get(\"REQUESTS_CA_BUNDLE\")") in message
+    assert ("the claim lets `CURL_CA_BUNDLE` win over `REQUESTS_CA_BUNDLE` (takes precedence over), but "
+            "net/settings.py::merge_environment says `os.environ.get(\"REQUESTS_CA_BUNDLE\")`") in message
     recorded(net, "merge_environment takes the bundle from REQUESTS_CA_BUNDLE, falling back to CURL_CA_BUNDLE.",
              "net/settings.py::merge_environment")
 
 
-def test_fallback_names_a_plain_word_the_code_uses_as_a_string(net):
-    message = refused(net, "Detection prefers charset_normalizer and only falls back to chardet.",
-                      "net/settings.py::resolve_detector")
-    assert "`charset_normalizer` before `chardet`" in message
-    assert 'for lib in ("chardet", "charset_normalizer"):' in message
-    recorded(net, "Detection tries chardet first and falls back to charset_normalizer.",
-             "net/settings.py::resolve_detector")
+@pytest.mark.parametrize(("false", "true", "anchor", "said"), [
+    ("Detection prefers charset_normalizer and only falls back to chardet.",
+     "Detection tries chardet first and falls back to charset_normalizer.",
+     "net/settings.py::resolve_detector", "`charset_normalizer` win over `chardet`"),
+    ("prepare applies auth first (prepare_auth) and only then prepare_body.",
+     "prepare calls prepare_auth after prepare_body, and prepare_hooks last.",
+     "net/settings.py::prepare", "`prepare_auth` before `prepare_body` (and only then)"),
+    ("The cnonce is an MD5 hexdigest of the count, nonce and random bytes.",
+     "The cnonce is a SHA-1 hexdigest of the count, the nonce and 8 random bytes.",
+     "net/settings.py::client_nonce", "the claim pairs `MD5` with `cnonce`; the code computes it from `sha1`"),
+    ("encoding_for assumes utf-8 for text responses.",
+     "For text responses encoding_for assumes ISO-8859-1; application/json is taken as utf-8.",
+     "net/settings.py::encoding_for", "the claim pairs `utf-8` with `text`; the code returns for it `iso88591`"),
+    ("ConnectTimeout is only a Timeout; except ConnectionError does not catch it.",
+     "ConnectTimeout subclasses both ConnectionError and Timeout.",
+     "net/settings.py::ConnectTimeout", "the claim says `ConnectTimeout is only a Timeout`"),
+])
+def test_each_false_claim_has_a_finding_and_its_true_twin_none(net, false, true, anchor, said):
+    assert said in flagged(net, false, anchor)
+    recorded(net, true, anchor)
 
 
-def test_sequence_of_calls(net):
-    message = refused(net, "prepare applies auth first (prepare_auth) and only then prepare_body.",
-                      "net/settings.py::prepare")
-    assert "`prepare_auth` before `prepare_body` (and only then)" in message
-    assert "says `request.prepare_body(body)`" in message
-    recorded(net, "prepare calls prepare_auth after prepare_body, and prepare_hooks last.",
-             "net/settings.py::prepare")
-    recorded(net, "prepare_url runs before prepare_body.", "net/settings.py::prepare")
+def test_declaring_a_word_unbound_skips_the_rule_and_is_shown(net):
+    result = net.record("Detection prefers charset_normalizer and only falls back to chardet.",
+                        ["net/settings.py::resolve_detector"], unbound=["chardet"])
+    assert result.decision.unbound == ("chardet",) and result.findings == ()
+    with pytest.raises(memvet.UsageError, match="'nowhere' is not a code term of the claim"):
+        net.record("Detection prefers chardet.", ["net/settings.py::resolve_detector"], unbound=["nowhere"])
 
 
-def test_order_says_nothing_when_a_side_is_missing_or_in_another_statement(net):
-    # NO_PROXY is not in the code: no order can be read, the term rule decides.
-    ev = [EvidenceText("net/settings.py::prepare", "def prepare():\n    a()\n    b()\n")]
-    assert contradictions("`c` runs before `a`.", ev) == []
-    # Precedence across two statements depends on which runs last: not judged.
-    ev = [EvidenceText("x.py::f", "def f():\n    x = env('B')\n    x = x or env('A')\n")]
-    assert contradictions("A takes precedence over B.", ev) == []
+def test_cli_reports_the_finding_and_the_decision_is_not_current(repo, net, tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from memvet.cli import cli
+
+    monkeypatch.chdir(repo.path)
+    env = {"MEMVET_EMBEDDING": "hashing", "MEMVET_LEDGER": str(tmp_path / "cli-ledger")}
+    out = CliRunner().invoke(cli, ["record", "prepare_auth runs before prepare_body",
+                                   "--symbol", "net/settings.py::prepare"], env=env)
+    assert "Traceback" not in out.output
+    assert "recorded with 1 finding" in out.stderr
+    assert "`prepare_auth` before `prepare_body` (before)" in out.stderr
+    listed = CliRunner().invoke(cli, ["check", "--json"], env=env)
+    assert '"status": "verified"' not in listed.stdout
 
 
-def test_signature_and_docstring_do_not_count_as_order(net):
-    ev = [EvidenceText("x.py::f", 'def f(auth, body):\n    """auth is applied before body."""\n'
-                                  "    use(body)\n    use(auth)\n")]
-    assert [c.rule for c in contradictions("f uses `auth` before `body`.", ev)] == ["order"]
-    assert contradictions("f uses `body` before `auth`.", ev) == []
+# ------------------------------------------------------------------ what is never evidence
 
 
-# ------------------------------------------------------------------ value
+def test_comments_and_docstrings_are_not_the_code():
+    # A docstring describing the alternative ("0.0.0.0 to listen externally")
+    # neither contradicts the true claim nor confirms the false one.
+    ev = [EvidenceText("app.py::run", 'def run(host=None):\n'
+                                      '    """Set host to 0.0.0.0 to listen externally."""\n'
+                                      '    if not host:\n        host = "127.0.0.1"  # or 0.0.0.0\n'
+                                      "    serve(host)\n")]
+    assert [c.rule for c in contradictions("run binds the host to 0.0.0.0 by default.", ev)] == ["value"]
+    assert contradictions("run binds the host to 127.0.0.1 by default.", ev) == []
 
 
-def test_a_value_the_code_computes_otherwise(net):
-    message = refused(net, "The cnonce is an MD5 hexdigest of the count, nonce and random bytes.",
-                      "net/settings.py::client_nonce")
-    assert "the claim pairs `MD5` with `cnonce`; the code computes it from `sha1`, `utf8`" in message
-    assert "cnonce = hashlib.sha1(s).hexdigest()[:16]" in message
-    recorded(net, "The cnonce is a SHA-1 hexdigest of the count, the nonce and 8 random bytes.",
-             "net/settings.py::client_nonce")
+@pytest.mark.parametrize("label", ["pattern:os\\.environ", "import:requests", "absent:x", "requests"])
+def test_absence_rules_dependencies_and_manifests_are_never_positive_evidence(label):
+    ev = [EvidenceText(label, "def f():\n    b()\n    a()\n")]
+    assert contradictions("f calls `a` before `b`.", ev) == []
 
 
-def test_a_value_the_code_returns_for_a_tested_string(net):
-    message = refused(net, "encoding_for assumes utf-8 for text responses.", "net/settings.py::encoding_for")
-    assert "the claim pairs `utf-8` with `text`; the code returns for it `iso88591`" in message
-    recorded(net, "For text responses encoding_for assumes ISO-8859-1; application/json is taken as utf-8.",
-             "net/settings.py::encoding_for")
-
-
-def test_variable_names_with_digits_are_not_values():
-    ev = [EvidenceText("x.py::f", "def f():\n    ha1 = HA1(x)\n    digest = hashlib.md5(ha1)\n")]
-    assert contradictions("the digest is an MD5 of HA1.", ev) == []
-    assert [c.rule for c in contradictions("the digest is a sha256 of the secret.", ev)] == ["value"]
-
-
-# ------------------------------------------------------------------ bases
-
-
-def test_only_and_not_against_the_class_bases(net):
-    message = refused(net, "ConnectTimeout is only a Timeout; except ConnectionError does not catch it.",
-                      "net/settings.py::ConnectTimeout")
-    assert "the claim says `ConnectTimeout is only a Timeout`" in message
-    assert "class ConnectTimeout(ConnectionError, Timeout):" in message
-    refused(net, "ConnectTimeout does not subclass ConnectionError.", "net/settings.py::ConnectTimeout")
-    recorded(net, "ConnectTimeout subclasses both ConnectionError and Timeout.", "net/settings.py::ConnectTimeout")
-
-
-def test_bases_in_brace_languages():
-    ev = [EvidenceText("a.ts::Dog", "export class Dog extends Animal implements Pet {\n  bark() {}\n}\n")]
-    assert [c.rule for c in contradictions("Dog is only a Pet.", ev)] == ["bases"]
-    assert contradictions("Dog is not a Cat.", ev) == []
+@pytest.mark.parametrize(("plain", "ticked"), [
+    ("f calls a_step before b_step.", "f calls `a_step` before `b_step`."),
+    ("Dog is only a Pet.", "`Dog` is only a `Pet`."),
+    ("the retries value is 3.", "the `retries` value is `3`."),
+    ("requires_body is True on the class.", "`requires_body` is `True` on the class."),
+    ("f never calls b_step.", "f never calls `b_step`."),
+])
+def test_backticks_never_switch_a_rule_off(plain, ticked):
+    ev = [EvidenceText("x.py::f", "def f():\n    b_step()\n    a_step()\n    retries = 5\n"),
+          EvidenceText("x.py::K", "class K:\n    requires_body = False\n"),
+          EvidenceText("a.ts::Dog", "export class Dog extends Animal implements Pet {\n}\n")]
+    assert [c.rule for c in contradictions(plain, ev)] == [c.rule for c in contradictions(ticked, ev)] != []
 
 
 # ------------------------------------------------------------------ terms the relations rely on
 
 
 def test_status_classes_compare_as_ranges(net):
-    with pytest.raises(memvet.UnboundClaimError) as err:
-        net.record("encoding_for is used for 3xx answers.", ["net/settings.py::encoding_for"])
-    assert "`3xx` (number) is not in net/settings.py::encoding_for" in str(err.value)
+    result = net.record("encoding_for is used for 3xx answers.", ["net/settings.py::encoding_for"])
+    assert any("`3xx` (number) is not in net/settings.py::encoding_for" in f for f in result.findings)
 
 
 def test_a_number_spelled_as_an_imported_constant_binds(net):
     recorded(net, "rebuild_method turns anything but HEAD into GET after a 303.", "net/settings.py::rebuild_method")
-    with pytest.raises(memvet.UnboundClaimError, match="`307` \\(number\\)"):
-        net.record("rebuild_method turns anything but HEAD into GET after a 307.", ["net/settings.py::rebuild_method"])
+    result = net.record("rebuild_method turns anything but HEAD into GET after a 307.",
+                        ["net/settings.py::rebuild_method"])
+    assert any("`307` (number)" in f for f in result.findings)
 
 
 def test_an_exception_must_be_one_the_code_raises_or_catches(repo, ledger):
@@ -242,37 +283,10 @@ def test_an_exception_must_be_one_the_code_raises_or_catches(repo, ledger):
                 raise ConnectionError(err)
         ''')
     repo.commit("svc")
-    with pytest.raises(memvet.UnboundClaimError, match=r"`svc\.errors\.Timeout` \(dotted\)"):
-        ledger.record("send turns OSError into svc.errors.Timeout.", ["svc/send.py::send"])
+    result = ledger.record("send turns OSError into svc.errors.Timeout.", ["svc/send.py::send"])
+    assert any("`svc.errors.Timeout` (dotted)" in f for f in result.findings)
     result = ledger.record("send turns OSError into ConnectionError; svc.errors exists.", ["svc/send.py::send"])
-    assert result.decision.claim.startswith("send turns")
-
-
-# ------------------------------------------------------------------ escape, CLI
-
-
-def test_declaring_a_word_unbound_skips_the_rule_and_is_shown(net):
-    result = net.record("Detection prefers charset_normalizer and only falls back to chardet.",
-                        ["net/settings.py::resolve_detector"], unbound=["chardet"])
-    assert result.decision.unbound == ("chardet",)
-    with pytest.raises(memvet.UsageError, match="'nowhere' is not a code term of the claim"):
-        net.record("Detection prefers chardet.", ["net/settings.py::resolve_detector"], unbound=["nowhere"])
-
-
-def test_cli_refusal_is_exit_2_and_writes_nothing(repo, net, tmp_path, monkeypatch):
-    from click.testing import CliRunner
-
-    from memvet.cli import cli
-
-    monkeypatch.chdir(repo.path)
-    env = {"MEMVET_EMBEDDING": "hashing", "MEMVET_LEDGER": str(tmp_path / "cli-ledger")}
-    out = CliRunner().invoke(cli, ["record", "prepare_auth runs before prepare_body",
-                                   "--symbol", "net/settings.py::prepare"], env=env)
-    assert out.exit_code == 2, out.output
-    assert out.stderr.startswith("memvet: error: the claim states 1 relation")
-    assert "`prepare_auth` before `prepare_body` (before)" in out.stderr and "Traceback" not in out.output
-    listed = CliRunner().invoke(cli, ["check", "--json"], env=env)
-    assert '"decisions": []' in listed.stdout
+    assert result.findings == ()
 
 
 # ------------------------------------------------------------------ property
@@ -307,7 +321,9 @@ def test_calls_named_in_their_code_order_are_never_contradicted(data):
 
 def _computed_values(source: str) -> list[tuple[str, str]]:
     """(name, value) pairs: a value written in the statements computing name."""
-    from memvet._relations import _assigned_from, _numbers, _variants
+    from memvet._rules.value import assigned_from as _assigned_from
+    from memvet._rules.value import numbers as _numbers
+    from memvet._rules.value import variants as _variants
 
     code = _parse(EvidenceText("x.py::f", source))
     out = []
@@ -335,7 +351,7 @@ def test_a_loop_that_merges_in_turn_says_nothing_about_precedence():
     assert contradictions("dotenv takes precedence over flaskenv.", merged) == []
     stops = [EvidenceText("cli.py::load", 'def load():\n    for name in ("flaskenv", "dotenv"):\n'
                                          "        if found(name):\n            return name\n")]
-    assert [c.rule for c in contradictions("dotenv takes precedence over flaskenv.", stops)] == ["order"]
+    assert [c.rule for c in contradictions("dotenv takes precedence over flaskenv.", stops)] == ["precedence"]
 
 
 def test_an_address_is_a_value_too():

@@ -1,0 +1,105 @@
+"""Relation rules: claims that name the right code but say the wrong thing about it.
+
+:mod:`memvet._claims` checks that a claim's terms *occur* in its evidence. A
+false claim can pass that check with every term real: "CURL_CA_BUNDLE takes
+precedence over REQUESTS_CA_BUNDLE" names two strings the code does contain,
+in the wrong order. Each rule here reads one relation a claim states in
+plain words, reads the same relation in the anchored code, and produces a
+:class:`Contradiction` (a finding) when the two disagree. No model: each
+rule is a pattern over the claim's words and a pattern over the code, and
+a rule that cannot find both sides says nothing (a finding needs positive
+evidence; an absence is never one, and absence anchors, dependencies and
+manifests are not code).
+
+One rule, one module, registered once in :data:`RULES`; each module's
+docstring is its rationale (what it fires on, what it never fires on, and
+why), and each has a fixture of cases that must and must not fire
+(``tests/unit/test_rules_<rule>.py``)::
+
+    order        A before B / B after A / A, then B: first uses in the code
+    precedence   A takes precedence over / overrides / falls back to B:
+                 fallback chains, stopping loops, merges, guarded fallbacks
+    value        S is V / S defaults to V / S ... V (number, variant,
+                 address): assignments, class attributes, signature
+                 defaults, setters
+    bases        X is only a Y / X is not a Y: the class statement
+    negation     never V X / X is never V-ed / ignores X: the code does it
+    membership   only A and B / A and B included: the code's literal tests
+    propagation  lets E propagate: the code catches E and raises another
+    branch       for V it does X: the branch for V does it to something else
+    exclusion    K given in S overrides: the code skips exactly K
+
+:func:`contradictions` runs every rule over every clause of the claim and
+returns what they found, each once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from memvet._claims import EvidenceText, Term, UnboundTerm, claim_terms
+from memvet._rules import (
+    bases,
+    branch,
+    exclusion,
+    membership,
+    negation,
+    order,
+    precedence,
+    propagation,
+    value,
+)
+from memvet._rules._common import Contradiction, Rule, clauses, codes
+
+__all__ = ["RULES", "Contradiction", "Rule", "contradictions", "render_refusal"]
+
+#: Every relation rule, in the order its findings are reported.
+RULES: tuple[Rule, ...] = (
+    order.RULE,
+    precedence.RULE,
+    value.RULE,
+    bases.RULE,
+    negation.RULE,
+    membership.RULE,
+    propagation.RULE,
+    branch.RULE,
+    exclusion.RULE,
+)
+
+
+def contradictions(claim: str, evidence: Sequence[EvidenceText], *, declared: Iterable[str] = (),
+                   terms: Sequence[Term] | None = None, rules: Sequence[Rule] = RULES) -> list[Contradiction]:
+    """The relations ``claim`` states that its evidence's code states otherwise.
+
+    Args:
+        claim: The claim as written.
+        evidence: What each anchor says (see :class:`memvet._claims.EvidenceText`).
+        declared: Words the writer declared deliberately unbound; a rule
+            that would compare one of them is skipped.
+        terms: The claim's terms when the caller has them already.
+        rules: The rules to run (default: all of :data:`RULES`).
+
+    Returns:
+        One :class:`Contradiction` per disagreement (empty: none found).
+    """
+    code = codes(evidence)
+    if not code:
+        return []
+    all_terms = claim_terms(claim) if terms is None else terms
+    out: list[Contradiction] = []
+    for clause in clauses(claim, all_terms, declared):
+        for rule in rules:
+            for found in rule.check(clause, code):
+                if found not in out:
+                    out.append(found)
+    return out
+
+
+def render_refusal(unbound: Sequence[UnboundTerm], contrary: Sequence[Contradiction]) -> str:
+    """The refusal message for a claim its code contradicts: a header, one
+    line per contradiction, then one per unbound term."""
+    n = len(contrary)
+    head = (f"the claim states {n} relation{'s' if n != 1 else ''} that its anchored code states otherwise; "
+            "correct the claim, anchor the code that says it, or declare the word deliberately unbound "
+            "(--unbound WORD / unbound=[...]); nothing was written:")
+    return "\n".join([head, *(f"  - {c.line()}" for c in contrary), *(f"  - {t.line()}" for t in unbound)])

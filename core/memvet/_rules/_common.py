@@ -1,0 +1,805 @@
+"""What every relation rule reads: the anchored code, and the claim cut into clauses.
+
+Code side (:class:`Code`): one anchor's code with comments and docstrings
+removed (they describe the old or the alternative behaviour as often as the
+present one: "set host to 0.0.0.0 to listen externally"), cut into logical
+lines (a Python statement over several lines is one; a brace-language block
+``{`` is not, so each statement of a JavaScript function is its own line),
+with its atoms (identifiers and the contents of string literals) in order,
+and its calls (callee, receiver, arguments).
+
+Claim side (:class:`Clause`): the claim cut at ``;``, sentence ends, ``: ``
+and dashes (never inside backticks or quotes), backticks removed (a
+backticked word is the same word: backticks never switch a rule off), and
+its words, each code-like term kept whole.
+
+Operands: a claim word is an operand of a code when the code uses it (see
+:meth:`Code.resolve`), narrowed by whose it is when the claim says so
+("the client's headers" is ``self.headers``; ``res.locals`` is what another
+anchor stores it in; see :func:`qualify`), or a verb the code calls on one
+of its neighbours ("the request is sent": see :func:`action`). A rule that
+cannot find both sides says nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from memvet._claims import EvidenceText, Term, TermKind
+from memvet._code import language_for_path
+
+__all__ = [
+    "GENERIC",
+    "STOP",
+    "Call",
+    "Clause",
+    "Code",
+    "Contradiction",
+    "Rule",
+    "Word",
+    "clauses",
+    "codes",
+    "fold",
+    "is_boundary",
+    "nearest",
+    "needle",
+    "object_tokens",
+    "object_words",
+    "shown",
+    "split_name",
+    "stems",
+]
+
+
+@dataclass(frozen=True)
+class Contradiction:
+    """A relation the claim states and its code states otherwise.
+
+    Attributes:
+        rule: The name of the rule that found it (see :data:`memvet._rules.RULES`).
+        said: What the claim says, in a few words.
+        code: The line of code that says otherwise.
+        where: The anchor whose code it is.
+        operands: The claim's words the rule compared; declaring one of
+            them unbound skips the rule.
+    """
+
+    rule: str
+    said: str
+    code: str
+    where: str
+    operands: tuple[str, ...]
+
+    def line(self) -> str:
+        """One line: what the claim says, and where the code says otherwise."""
+        return f"{self.said}, but {self.where} says `{self.code}`"
+
+    def to_dict(self) -> dict[str, object]:
+        return {"rule": self.rule, "said": self.said, "code": self.code, "where": self.where,
+                "operands": list(self.operands)}
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One relation rule: a name, the check, and its documented rationale.
+
+    Attributes:
+        name: What :attr:`Contradiction.rule` says.
+        check: Reads one clause against the anchored codes; returns what it found.
+        rationale: The rule module's docstring: what it fires on, what it
+            never fires on, and why.
+    """
+
+    name: str
+    check: Callable[[Clause, Sequence[Code]], list[Contradiction]]
+    rationale: str
+
+
+# ======================================================================= code
+
+STRING = r'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|`(?:\\.|[^`\\])*`'
+_CODE_TOKEN = re.compile(rf'(?P<s>{STRING})|(?P<w>[A-Za-z_$][\w$]*)|(?P<n>\d[\w.]*)|(?P<o>[()\[\]{{}}])|\S')
+_DOCSTRING = re.compile(r'^[ \t]*[rRbBuU]?("""|\'\'\')[\s\S]*?\1', re.M)
+_HASH_COMMENT = re.compile(rf'({STRING})|#[^\n]*')
+_SLASH_COMMENT = re.compile(rf'({STRING})|//[^\n]*|/\*[\s\S]*?\*/')
+_HEADER = re.compile(r"\s*(?:@|(?:export\s+)?(?:default\s+)?(?:async\s+)?(?:def|class|function|func|fn)\b"
+                     r"(?!\s*[.=\[,;)])|[\w$.]+\s*=\s*(?:async\s+)?function\b)")
+_SLASH_LANGS = (".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".java", ".go", ".rs", ".c", ".h", ".cpp")
+#: What comes before a ``{`` that opens an object literal (anything else opens a block).
+_OBJECT_BEFORE = re.compile(r"(?:[=(,:\[?]|\|\||&&|\?\?|\.\.\.|\breturn)\s*$")
+_CALL = re.compile(r"(?P<recv>(?:[A-Za-z_$][\w$]*\s*(?:\(\s*\))?\s*\.\s*)*)(?P<name>[A-Za-z_$][\w$]*)\s*\(")
+_LOOP = re.compile(r"(?:\}\s*)?for\s*\(?\s*(?:const\s+|let\s+|var\s+)?(?P<var>[A-Za-z_$][\w$]*)"
+                   r"(?:\s*,\s*[A-Za-z_$][\w$]*)*\s+(?:in|of)\s+(?P<source>.+?)\)?\s*[:{]?\s*$")
+_NOT_CALLS = frozenset({"if", "elif", "while", "for", "switch", "return", "catch", "function", "def", "class",
+                        "typeof", "new", "await", "yield", "not", "and", "or", "in", "is", "lambda", "assert"})
+
+
+@dataclass(frozen=True)
+class Atom:
+    """An identifier, or a string literal's content, and its logical line."""
+
+    text: str
+    line: int
+    string: bool = False
+    owner: str = ""  # ``self`` for ``self.headers``: the name before the dot, if any
+
+
+@dataclass(frozen=True)
+class Call:
+    """A call written in the code: ``receiver.name(args)``."""
+
+    name: str
+    receiver: str  # ``self._transport`` for ``self._transport.close()``; '' for a bare call
+    args: str  # the text between the parentheses
+    line: int
+    source: str = ""  # what a loop variable receiver iterates: ``self._mounts.values()``
+
+    def tokens(self) -> set[str]:
+        """What the call names besides itself: its receiver's names (and what
+        the receiver iterates, when it is a loop variable) and its arguments'
+        names and strings, folded (``self`` and ``this`` left out)."""
+        out = {fold(n) for n in re.findall(r"[A-Za-z_$][\w$]*", f"{self.receiver} {self.source}")
+               if n not in ("self", "this")}
+        for m in re.finditer(r"""["'`]([^"'`]+)["'`]|([A-Za-z_$][\w$]*)""", self.args):
+            out.add(fold(m.group(1) or m.group(2)))
+        return out
+
+
+def _blank(match: re.Match[str]) -> str:
+    return "\n" * match.group(0).count("\n")
+
+
+_SLASH_LANGUAGES = frozenset({"javascript", "typescript", "tsx", "go", "rust", "java", "c", "cpp"})
+
+
+def _braces(ev: EvidenceText) -> bool:
+    """Whether the evidence is in a brace language (``//`` comments, ``{`` blocks)."""
+    language: str | None = getattr(ev, "language", None)  # EvidenceText.language: newer than this module
+    return language in _SLASH_LANGUAGES or ev.label.split("::", 1)[0].endswith(_SLASH_LANGS)
+
+
+def _strip(text: str, braces: bool) -> str:
+    """Comments and docstrings out, line count kept."""
+    text = _DOCSTRING.sub(_blank, text)
+    lexer = _SLASH_COMMENT if braces else _HASH_COMMENT
+    return lexer.sub(lambda m: m.group(1) if m.group(1) else _blank(m), text)
+
+
+def balanced(text: str, open_at: int) -> int:
+    """Index just past the bracket closing the one at ``open_at`` (strings skipped), or -1."""
+    depth, quote, i = 0, "", open_at
+    while i < len(text):
+        ch = text[i]
+        if quote:
+            if ch == "\\":
+                i += 1
+            elif ch == quote:
+                quote = ""
+        elif ch in "\"'`":
+            quote = ch
+        elif ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        i += 1
+    return -1
+
+
+@dataclass
+class Code:
+    """One anchor's code: logical lines, atoms in order, and physical lines."""
+
+    label: str
+    physical: list[str]
+    logical: list[tuple[int, int]]  # (first, last) physical line of each logical line
+    atoms: list[Atom]
+    headers: set[int]  # logical lines that are signatures or decorators
+    braces: bool = False  # a brace language
+    siblings: list[Code] = field(default_factory=list)  # the other anchors' code of the same claim
+
+    def logical_text(self, index: int) -> str:
+        first, last = self.logical[index]
+        return " ".join(" ".join(self.physical[first:last + 1]).split())
+
+    def show(self, index: int, *needles: str) -> str:
+        """The physical line of logical line ``index`` that holds the first of
+        ``needles`` found (the whole logical line when none is), for a message."""
+        first, last = self.logical[index]
+        for needle in needles:
+            for number in range(first, last + 1):
+                if needle and needle in self.physical[number]:
+                    return " ".join(self.physical[number].split())[:120]
+        return self.logical_text(index)[:120]
+
+    def indent(self, index: int) -> int:
+        head = self.physical[self.logical[index][0]]
+        return len(head) - len(head.lstrip())
+
+    def block(self, index: int) -> list[int]:
+        """The logical lines indented under line ``index`` (its body)."""
+        out = []
+        indent = self.indent(index)
+        for j in range(index + 1, len(self.logical)):
+            text = self.logical_text(j)
+            if self.indent(j) <= indent and not text.startswith((")", "]")):
+                break
+            out.append(j)
+        return out
+
+    @cached_property
+    def names(self) -> set[str]:
+        """Every atom's text."""
+        return {a.text for a in self.atoms}
+
+    @cached_property
+    def strings(self) -> set[str]:
+        """The contents of the string literals."""
+        return {a.text for a in self.atoms if a.string}
+
+    @cached_property
+    def _parts(self) -> dict[str, set[str]]:
+        out: dict[str, set[str]] = {}
+        for name in self.names:
+            if re.fullmatch(r"[A-Za-z_$][\w$]*", name):
+                for part in split_name(name):
+                    out.setdefault(part, set()).add(name)
+        return out
+
+    def first(self, atom: str) -> int:
+        """Index of the first use of ``atom`` outside signatures, or -1.
+
+        ``self.x`` (or ``this.x``) is the attribute only, ``=x`` the bare
+        name only (a parameter or local), ``opts.x`` the attribute of that
+        name, ``call:<name>:<line>`` that call (see :func:`action`), ``x``
+        any of them.
+        """
+        if atom.startswith("call:"):
+            _, name, line = atom.split(":")
+            return next((i for i, a in enumerate(self.atoms) if a.line == int(line) and a.text == name), -1)
+        for i, a in enumerate(self.atoms):
+            if a.line not in self.headers and _matches(a, atom):
+                return i
+        return -1
+
+    @cached_property
+    def parameters(self) -> set[str]:
+        """The parameter names of the anchored function (its first signature)."""
+        for index in sorted(self.headers):
+            text = self.logical_text(index)
+            open_at = text.find("(")
+            if open_at < 0 or not re.search(r"\b(?:def|function|fn|func)\b", text[:open_at + 1] + " "):
+                continue
+            end = balanced(text, open_at)
+            inner = text[open_at + 1:end - 1] if end > 0 else text[open_at + 1:]
+            names = re.findall(r"(?:^|,)\s*(?:\*{1,2}|\.\.\.)?([A-Za-z_$][\w$]*)", mask_strings(inner))
+            return {n for n in names if n not in ("self", "cls", "this")}
+        return set()
+
+    def pattern(self, atom: str) -> re.Pattern[str]:
+        """Where ``atom`` (see :meth:`first`) occurs in a line of this code."""
+        if atom.startswith(("self.", "this.")):
+            return re.compile(rf"(?<![\w$])(?:self|this)\s*\.\s*{re.escape(atom[5:])}(?![\w$])")
+        if atom.startswith("="):
+            return re.compile(rf"(?<![\w$.]){re.escape(atom[1:])}(?![\w$])")
+        if "." in atom:
+            owner, _, name = atom.rpartition(".")
+            return re.compile(rf"(?<![\w$]){re.escape(owner)}\s*\.\s*{re.escape(name)}(?![\w$])")
+        return re.compile(rf"(?<![\w$]){re.escape(atom)}(?![\w$])")
+
+    @cached_property
+    def owner(self) -> set[str]:
+        """The word parts of the class or object the anchored symbol belongs to
+        (``BaseClient._merge_headers`` -> client; ``res.send`` -> res); none
+        for a function or a file."""
+        _, _, name = self.label.partition("::")
+        segments = [s for s in re.split(r"\.|\(.*", name) if s]
+        out: set[str] = set()
+        for segment in segments[:-1]:
+            if segment != "prototype":
+                out.update(split_name(segment))
+        return out - {"base", "abstract", "default", "mixin", "impl"}
+
+    def used(self, atom: str) -> bool:
+        """Whether ``atom`` occurs outside signatures."""
+        return self.first(atom) >= 0
+
+    def resolve(self, word: Word, declared: Iterable[str] = (), *, parts: bool = True) -> str:
+        """The atom a claim word stands for in this code, or '' when it is prose here.
+
+        A code term stands for its atom (a call's callee, a dotted name's
+        last part); a plain word (three letters or more, not a stop word)
+        for itself, its singular (``transports`` -> ``transport``) or, when
+        exactly one identifier of the code has it as a whole part, that
+        identifier (``charset`` -> ``charset_encoding``; not with ``parts``
+        false).
+        """
+        if word.text in declared or word.original in declared:
+            return ""
+        if word.term is not None and word.term.kind in (TermKind.NUMBER, TermKind.VERSION, TermKind.ADDRESS,
+                                                        TermKind.PATH):
+            return ""
+        if word.term is None and (word.text.lower() in STOP or len(word.text) < 3):
+            return ""
+        atom = word.atom
+        if atom in self.names:
+            return atom
+        if not word.plain:
+            return ""
+        for candidate in singulars(atom):
+            if candidate in self.names:
+                return candidate
+        if parts and len(atom) >= 4 and atom.islower():
+            owners = self._parts.get(atom, set())
+            if len(owners) == 1:
+                return next(iter(owners))
+        return ""
+
+    @cached_property
+    def calls(self) -> list[Call]:
+        """The calls outside signatures, in order."""
+        loops: dict[int, dict[str, str]] = {}  # line -> loop variable -> what it iterates
+        for index in range(len(self.logical)):
+            m = _LOOP.match(self.logical_text(index))
+            if m:
+                for j in self.block(index):
+                    loops.setdefault(j, {})[m.group("var")] = m.group("source")
+        out = []
+        for index in range(len(self.logical)):
+            if index in self.headers:
+                continue
+            text = self.logical_text(index)
+            masked = mask_strings(text)
+            for m in _CALL.finditer(masked):
+                name = m.group("name")
+                if name in _NOT_CALLS:
+                    continue
+                end = balanced(text, m.end() - 1)
+                args = text[m.end():end - 1] if end > 0 else text[m.end():]
+                receiver = re.sub(r"\s+", "", m.group("recv")).rstrip(".")
+                source = loops.get(index, {}).get(receiver.split(".", 1)[0], "")
+                out.append(Call(name, receiver, args, index, source))
+        return out
+
+
+    def calls_named(self, verb: str) -> list[Call]:
+        """Calls of a function named for ``verb``: its first word part is a
+        form of it (``close``; ``setHeader`` for "sets"; ``encodeUrl`` for
+        "percent-encode"; ``_send_single_request`` for "sent")."""
+        wanted = stems(verb)
+        return [call for call in self.calls
+                if (parts := split_name(call.name)) and (parts[0] in wanted or call.name.lower() in wanted)]
+
+
+def _matches(a: Atom, atom: str) -> bool:
+    if atom.startswith(("self.", "this.")):
+        return a.text == atom[5:] and a.owner in ("self", "this")
+    if atom.startswith("="):
+        return a.text == atom[1:] and not a.owner
+    if "." in atom:
+        owner, _, name = atom.rpartition(".")
+        return a.text == name and a.owner == owner.rsplit(".", 1)[-1]
+    return a.text == atom
+
+
+def mask_strings(text: str) -> str:
+    """``text`` with each string literal's content replaced by spaces (offsets kept)."""
+    return re.sub(STRING, lambda m: m.group(0)[0] + " " * (len(m.group(0)) - 2) + m.group(0)[-1], text)
+
+
+def split_name(name: str) -> list[str]:
+    """The lower-case word parts of an identifier: ``encodeUrl`` -> encode, url;
+    ``_send_single_request`` -> send, single, request."""
+    parts = []
+    for chunk in re.split(r"[_$]+", name):
+        parts += re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+", chunk)
+    return [p.lower() for p in parts if p]
+
+
+def singulars(word: str) -> list[str]:
+    """Singular forms a plural word may stand for (``transports``, ``ETags``, ``classes``)."""
+    out = []
+    if word.endswith("ies") and len(word) > 4:
+        out.append(word[:-3] + "y")
+    if word.endswith("es") and len(word) > 4:
+        out.append(word[:-2])
+    if word.endswith("s") and not word.endswith("ss") and len(word) > 3:
+        out.append(word[:-1])
+    return out
+
+
+def _parse(ev: EvidenceText) -> Code:
+    braces = _braces(ev)
+    physical = _strip(ev.text, braces).splitlines()
+    logical: list[tuple[int, int]] = []
+    atoms: list[Atom] = []
+    headers: set[int] = set()
+    stack: list[bool] = []  # open brackets: True when it joins lines into one statement
+    start = -1
+
+    def joined() -> bool:
+        block = max((i for i, joins in enumerate(stack) if not joins), default=-1)
+        return any(stack[block + 1:])
+
+    for number, line in enumerate(physical):
+        if not line.strip() and not joined():
+            continue
+        if start < 0:
+            start = number
+            if _HEADER.match(line):
+                headers.add(len(logical))
+        previous: list[str] = ["", ""]
+        for m in _CODE_TOKEN.finditer(line):
+            if m.group("s"):
+                content = m.group("s")[1:-1]
+                if content.strip():
+                    atoms.append(Atom(content, len(logical), True))
+            elif m.group("w"):
+                dotted = previous[-1] == "." and re.fullmatch(r"[A-Za-z_$][\w$]*", previous[-2])
+                atoms.append(Atom(m.group("w"), len(logical), owner=previous[-2] if dotted else ""))
+            elif m.group("o"):
+                bracket = m.group("o")
+                if bracket in "([":
+                    stack.append(True)
+                elif bracket == "{":
+                    stack.append(not braces or bool(_OBJECT_BEFORE.search(line[:m.start()])))
+                elif stack:
+                    stack.pop()
+            previous = [previous[-1], m.group(0)]
+        if not joined():
+            logical.append((start, number))
+            start = -1
+    if start >= 0:
+        logical.append((start, len(physical) - 1))
+    return Code(ev.label, physical, logical, atoms, headers, braces)
+
+
+def _is_code(ev: EvidenceText) -> bool:
+    """Symbols and source files are code; dependencies, manifests and absence rules are not."""
+    absent: bool = getattr(ev, "absent", False)  # EvidenceText.absent: newer than this module
+    if not ev.text.strip() or absent or ev.label.startswith(("dep:", "import:", "pattern:", "absent:")):
+        return False
+    return "::" in ev.label or language_for_path(ev.label) is not None
+
+
+def codes(evidence: Sequence[EvidenceText]) -> list[Code]:
+    """The code of the symbol and source-file anchors among ``evidence``,
+    each knowing the others (:meth:`Code.resolve` follows a value from one
+    anchor into another)."""
+    out = [_parse(ev) for ev in evidence if _is_code(ev)]
+    for code in out:
+        code.siblings = [c for c in out if c is not code]
+    return out
+
+
+# ======================================================================= claim
+
+STOP = frozenset({
+    "the", "and", "for", "with", "that", "this", "not", "are", "was", "from", "its", "when", "into", "than",
+    "then", "has", "have", "only", "also", "but", "any", "all", "both", "each", "every", "other", "some",
+    "one", "two", "their", "them", "they", "there", "which", "while", "what", "who", "whose", "where",
+    "will", "would", "can", "could", "should", "must", "may", "does", "did", "done", "being", "been", "were",
+    "first", "last", "before", "after", "over", "falls", "fall", "falling", "back", "takes", "take", "prefers",
+    "precedence", "followed", "returns", "return", "uses", "use", "used", "calls", "call", "called", "default",
+    "none", "true", "false", "null", "self", "value", "values", "set", "gets", "get", "new", "same", "just",
+    "never", "doesn", "don", "isn", "aren", "won", "without", "even", "once", "still", "always", "instead",
+    "itself", "it", "anything", "nothing", "everything", "something", "given", "passed", "own", "more",
+})
+_WORDS = re.compile(r"[A-Za-z_$][\w$]*|\d[\w.]*")
+_SPLIT = re.compile(r";|\.(?:\s|$)|:\s|\s[-\u2013\u2014]\s")
+_QUOTED = re.compile(r'`[^`\n]*`|"[^"\n]*"')
+#: Words that start a new part of a sentence: an operand is never looked for across them.
+BOUNDARY_WORDS = frozenset({"so", "which", "because", "since", "while", "but", "although", "though", "unless",
+                            "if", "when", "once", "where", "whereas", "whether", "until", "otherwise", "i.e",
+                            "e.g", "thus", "hence", "therefore"})
+
+
+@dataclass(frozen=True)
+class Word:
+    """One word of a clause: a code-like term kept whole, or a plain word."""
+
+    text: str
+    start: int
+    end: int
+    index: int  # position among the clause's words
+    term: Term | None
+    original: str = ""  # the term's text as the claim wrote it
+
+    @property
+    def plain(self) -> bool:
+        """A prose word (a backticked single word counts as prose too: backticks switch nothing)."""
+        return self.term is None or (self.term.kind is TermKind.IDENTIFIER and bool(
+            re.fullmatch(r"[a-z]+", self.term.text)))
+
+    @property
+    def atom(self) -> str:
+        """The code atom the word stands for: a call's callee, a dotted name's last part."""
+        text = self.text
+        if self.term is not None and self.term.kind is TermKind.CALL:
+            text = text[: text.index("(")]
+        if self.term is not None and self.term.kind in (TermKind.CALL, TermKind.DOTTED):
+            text = text.rsplit(".", 1)[-1]
+        if self.term is not None and self.term.kind is TermKind.KEYWORD:
+            text = text.split("=", 1)[0]
+        return text
+
+
+@dataclass(frozen=True)
+class Clause:
+    """One clause of a claim, backticks removed, with its words.
+
+    Attributes:
+        text: The clause.
+        words: Its words in order.
+        declared: Words the writer declared deliberately unbound: a rule
+            never compares them.
+        claim: The whole claim, backticks removed (for rules that link a
+            clause to words said elsewhere in the claim).
+        terms: The whole claim's code-like terms.
+    """
+
+    text: str
+    words: tuple[Word, ...]
+    declared: frozenset[str] = field(default_factory=frozenset)
+    claim: str = ""
+    terms: tuple[Term, ...] = ()
+
+    def between(self, start: int, end: int) -> str:
+        return self.text[start:end]
+
+    def skip(self, *words: str) -> bool:
+        """Whether one of ``words`` was declared unbound."""
+        return any(w in self.declared for w in words)
+
+
+def clauses(claim: str, terms: Sequence[Term], declared: Iterable[str] = ()) -> list[Clause]:
+    """The claim cut at ``;``, sentence ends, ``: `` and dashes (never inside
+    backticks or double quotes), each with its words."""
+    masked = _QUOTED.sub(lambda m: m.group(0)[0] + "x" * (len(m.group(0)) - 2) + m.group(0)[-1], claim)
+    cuts = [0]
+    for m in _SPLIT.finditer(masked):
+        cuts += [m.start(), m.end()]
+    cuts.append(len(claim))
+    whole = claim.replace("`", "")
+    skip = frozenset(d.strip().strip("`") for d in declared)
+    out = []
+    for a, b in zip(cuts[::2], cuts[1::2], strict=True):
+        text = claim[a:b].replace("`", "")
+        if text.strip():
+            out.append(Clause(text, tuple(_words(text, [t for t in terms if t.text in text])), skip, whole,
+                              tuple(terms)))
+    return out
+
+
+def _words(clause: str, terms: Sequence[Term]) -> list[Word]:
+    """The clause's words, each term kept whole."""
+    spans: list[tuple[int, int, Term]] = []
+    for term in sorted(terms, key=lambda t: -len(t.text)):
+        for m in re.finditer(re.escape(term.text), clause):
+            if not any(s < m.end() and m.start() < e for s, e, _ in spans):
+                spans.append((m.start(), m.end(), term))
+    spans.sort(key=lambda s: s[0])
+    out: list[Word] = []
+    pos = 0
+    for m in _WORDS.finditer(clause):
+        if m.start() < pos:
+            continue
+        hit = next((s for s in spans if s[0] <= m.start() < s[1]), None)
+        if hit is not None:
+            out.append(Word(hit[2].text, hit[0], hit[1], len(out), hit[2], hit[2].text))
+            pos = hit[1]
+        else:
+            out.append(Word(m.group(0), m.start(), m.end(), len(out), None, m.group(0)))
+            pos = m.end()
+    return out
+
+
+def is_boundary(gap: str) -> bool:
+    """Whether the text between two words starts a new part of the sentence."""
+    if re.search(r"[,;]", gap):
+        return True
+    return any(w.lower() in BOUNDARY_WORDS for w in re.findall(r"[A-Za-z.]+", gap))
+
+
+def nearest(clause: Clause, at: int, step: int, code: Code, *, reach: int = 6,
+            accept: Callable[[Word, str], bool] | None = None, actions: bool = False) -> tuple[Word, str] | None:
+    """The operand nearest the marker at character ``at``, looking left
+    (``step`` -1) or right (+1), at most ``reach`` words away, never across
+    a comma, a semicolon or a word that starts a new part of the sentence
+    (a comma right before the marker belongs to it: "A, then B").
+
+    A code term of the claim is taken first; then, with ``actions``, a verb
+    the code calls with one of its neighbours as receiver or argument ("the
+    request is sent": ``_send_single_request(request)``, as the atom
+    ``call:<name>:<line>``); then a plain word. ``accept`` narrows which
+    atoms count.
+
+    Returns:
+        The word and the atom it stands for, or None.
+    """
+    side = [w for w in clause.words if (w.end <= at if step < 0 else w.start >= at)]
+    if step < 0:
+        side.reverse()
+    terms: list[tuple[Word, str]] = []
+    verbs: list[tuple[Word, str]] = []
+    plain: list[tuple[Word, str]] = []
+    edge = at
+    for w in side[:reach]:
+        gap = clause.text[w.end:edge] if step < 0 else clause.text[edge:w.start]
+        if edge == at and step < 0:
+            gap = gap.rstrip().removesuffix(",")  # "A, falling back to B": the marker's own comma
+        if is_boundary(gap) or w.text.lower() in BOUNDARY_WORDS:
+            break
+        atom = code.resolve(w, clause.declared)
+        if atom:
+            atom = qualify(clause, w, atom, code)
+        if atom and (accept is None or accept(w, atom)):
+            (plain if w.plain else terms).append((w, atom))
+        elif actions and w.plain and w.text.lower() not in STOP:
+            act = action(clause, w, code)
+            if act:
+                verbs.append((w, act))
+        edge = w.start if step < 0 else w.end
+    pick = terms or verbs or plain
+    return pick[0] if pick else None
+
+
+def action(clause: Clause, verb: Word, code: Code) -> str:
+    """``call:<name>:<line>`` for the first call named for ``verb`` whose
+    receiver or arguments name a word next to it in the clause, or ''."""
+    calls = code.calls_named(verb.text)
+    if not calls:
+        return ""
+    around = object_words(clause, verb.start, -1, 3) + object_words(clause, verb.end, 1, 3)
+    tokens = object_tokens(around, clause)
+    for call in calls:
+        if tokens & call.tokens():
+            return f"call:{call.name}:{call.line}"
+    return ""
+
+
+def _owned(dotted: str, atom: str, code: Code) -> str:
+    """A claim's ``owner.attr`` in ``code``: ``this.attr`` when ``code``
+    belongs to that owner (``app.locals`` in ``app.render``), or the name
+    another anchor of that owner stores it in, when ``code`` uses that name
+    (``opts._locals = self.locals`` in ``res.render`` makes ``res.locals``
+    ``opts._locals`` in ``app.render``); else ``atom``."""
+    owner, _, attr = dotted.rpartition(".")
+    who = owner.rsplit(".", 1)[-1].lower()
+    if not who or who in ("self", "this"):
+        return atom
+    if who in code.owner:
+        return "self." + attr if code.first("self." + attr) >= 0 else atom
+    for other in code.siblings:
+        if who not in other.owner:
+            continue
+        for index in range(len(other.logical)):
+            m = re.fullmatch(rf"((?:[A-Za-z_$][\w$]*\.)+[A-Za-z_$][\w$]*)\s*=\s*(?:self|this)\.{re.escape(attr)};?",
+                             other.logical_text(index))
+            if m and code.first(m.group(1)) >= 0:
+                return m.group(1)
+    return atom
+
+
+def shown(word: Word, atom: str) -> str:
+    """How a message names an operand: the claim's word, and the atom when it was narrowed."""
+    if atom == word.atom:
+        return word.text
+    if atom.startswith("call:"):
+        return f"{word.text} ({atom.split(':')[1]}(...))"
+    if atom.startswith("="):
+        return f"{word.text} (the name {atom[1:]}, not self.{atom[1:]})"
+    return f"{word.text} ({atom})"
+
+
+def needle(atom: str) -> str:
+    """The text to look for in a line for an operand."""
+    if atom.startswith("call:"):
+        return atom.split(":")[1]
+    return atom.lstrip("=").rsplit(".", 1)[-1]
+
+
+def qualify(clause: Clause, word: Word, atom: str, code: Code) -> str:
+    """``atom`` narrowed by whose it is, when the claim says and the code has both.
+
+    "the client's headers" or "client-level headers", in a method of a
+    class whose name has the part ``client``, is ``self.headers``; "the
+    per-request headers" (``per-X``, ``X's``, ``X-level`` for an ``X``
+    that is not the owner) is the bare name, a parameter or local
+    (``=headers``). Otherwise, or when the code spells it only one way,
+    ``atom`` is returned as it is.
+    """
+    if word.term is not None and word.term.kind is TermKind.DOTTED:
+        return _owned(word.text, atom, code)
+    if not word.plain or not code.owner:
+        return atom
+    before = clause.text[max(0, word.start - 40):word.start]
+    m = re.search(r"(?:\b(per)[- ](\w+)|\b(\w+)(?:'s|\u2019s|-level|-wide)|\b(\w+))\s+$", before)
+    if m is None:
+        return atom
+    who = (m.group(2) or m.group(3) or m.group(4) or "").lower()
+    attribute = code.first("self." + atom) >= 0
+    bare = code.first("=" + atom) >= 0
+    if not (attribute and bare):
+        return atom
+    if who in code.owner:
+        return "self." + atom
+    if m.group(1) or m.group(3):
+        return "=" + atom
+    return atom
+
+
+#: Words that name no particular thing: they never link a call to the claim.
+GENERIC = frozenset({"header", "headers", "value", "values", "data", "object", "objects", "thing", "things",
+                     "field", "fields", "argument", "arguments", "parameter", "parameters", "result", "results",
+                     "function", "method", "methods", "code", "name", "names", "key", "keys", "item", "items",
+                     "string", "strings", "list", "type", "types", "part", "parts", "way", "time", "times"})
+
+
+def object_words(clause: Clause, at: int, step: int, reach: int = 6, *, lists: bool = False) -> list[Word]:
+    """Up to ``reach`` words from ``at`` in one direction, stopping at a
+    boundary, and at ``and``/``or`` unless ``lists`` (then "A and B" is one
+    object)."""
+    side = [w for w in clause.words if (w.end <= at if step < 0 else w.start >= at)]
+    if step < 0:
+        side.reverse()
+    out: list[Word] = []
+    edge = at
+    for w in side[:reach]:
+        gap = clause.text[w.end:edge] if step < 0 else clause.text[edge:w.start]
+        low = w.text.lower()
+        if is_boundary(gap) or low in ("but", "so") or (low in ("and", "or") and not lists):
+            break
+        out.append(w)
+        edge = w.start if step < 0 else w.end
+    return sorted(out, key=lambda w: w.start)
+
+
+def object_tokens(words: Sequence[Word], clause: Clause) -> set[str]:
+    """What an object phrase names: its words (singular too) and hyphenated
+    compounds, folded; stop words and :data:`GENERIC` words left out."""
+    out: set[str] = set()
+    if not words:
+        return out
+    span = clause.text[min(w.start for w in words):max(w.end for w in words)]
+    for compound in re.findall(r"[\w$]+(?:-[\w$]+)+", span):
+        out.add(fold(compound))
+    for w in words:
+        for text in (w.atom, *singulars(w.atom)):
+            low = text.lower()
+            if len(low) >= 3 and low not in STOP and low not in GENERIC:
+                out.add(fold(text))
+    return out
+
+
+def fold(text: str) -> str:
+    """Lower case without dashes, underscores and spaces: ``X-Content-Type`` ~ ``x_content_type``."""
+    return re.sub(r"[-_ ]", "", text.lower())
+
+
+_IRREGULAR = {"sent": "send", "built": "build", "made": "make", "thrown": "throw", "threw": "throw",
+              "kept": "keep", "left": "leave", "written": "write", "wrote": "write", "got": "get",
+              "gotten": "get", "ran": "run", "found": "find", "taken": "take", "took": "take", "gave": "give",
+              "given": "give", "went": "go", "goes": "go", "done": "do", "did": "do", "does": "do",
+              "bound": "bind", "held": "hold", "split": "split", "read": "read", "set": "set", "put": "put",
+              "emitted": "emit", "stripped": "strip", "dropped": "drop", "stopped": "stop", "wrapped": "wrap"}
+
+
+def stems(word: str) -> set[str]:
+    """The base forms a verb may have: ``closes``/``closed``/``closing`` -> close."""
+    w = word.lower().rsplit("-", 1)[-1]
+    out = {w}
+    if w in _IRREGULAR:
+        out.add(_IRREGULAR[w])
+    for suffix, repl in (("ies", "y"), ("ied", "y"), ("es", ""), ("s", ""), ("ed", ""), ("ed", "e"),
+                         ("d", ""), ("ing", ""), ("ing", "e")):
+        if w.endswith(suffix) and len(w) - len(suffix) >= 2:
+            base = w[: len(w) - len(suffix)] + repl
+            out.add(base)
+            if len(base) >= 3 and base[-1] == base[-2] and suffix in ("ed", "ing"):
+                out.add(base[:-1])
+    return out

@@ -1,0 +1,96 @@
+"""branch: the claim says what the code does for one value; that value's branch does something else.
+
+The claim's side: ``for V`` (``on V``, ``with V``, ``given V``), ``V`` a
+number or a quoted string, then in the same part of the sentence a verb
+and its objects: "for 205 res.send removes Content-Length and
+Content-Type".
+
+The code's side: the branches whose condition compares with ``V``
+(``=== 205``, ``== "x"``, ``case 205:``), and the calls named for the verb
+(see :meth:`memvet._rules._common.Code.calls_named`).
+
+Fires when ``V``'s branches call the verb, none of those calls names an
+object of the claim, and a call of the verb elsewhere in the code does
+(``removeHeader('Content-Length')`` is in the branch for 204 and 304; the
+branch for 205 only removes ``Transfer-Encoding``).
+
+Never fires when the code has no branch for ``V``, when that branch does
+not call the verb at all (it may do it through a helper), or when no call
+of the verb anywhere names the objects.
+
+Rationale: per-value behaviour (status codes, methods, schemes) is
+described by analogy ("exactly like for 204 and 304"), and the analogy is
+where it goes wrong; the names are all real.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from memvet._claims import TermKind
+from memvet._rules._common import (
+    STOP,
+    Clause,
+    Code,
+    Contradiction,
+    Rule,
+    is_boundary,
+    object_tokens,
+    object_words,
+)
+
+__all__ = ["RULE"]
+
+_FOR = re.compile(r"\b(?:for|on|with|given)\s+(?:an?\s+|the\s+)?$", re.I)
+
+
+def _branches(code: Code, value: str) -> list[int]:
+    """The logical lines that run when a condition compares with ``value``."""
+    literal = re.escape(value)
+    test = re.compile(rf"(?:[!=]==?\s*[\"']?{literal}[\"']?(?![\w.])|(?<![\w.])[\"']?{literal}[\"']?\s*[!=]==?"
+                      rf"|\bcase\s+[\"']?{literal}[\"']?\s*:)")
+    out: list[int] = []
+    for index in range(len(code.logical)):
+        text = code.logical_text(index)
+        if not re.match(r"(?:\}\s*)?(?:if|elif|else\s+if|case)\b", text) or not test.search(text):
+            continue
+        if re.search(rf"!==?\s*[\"']?{literal}|[\"']?{literal}[\"']?\s*!==?", text):
+            continue  # a branch for everything but the value
+        out += [index, *code.block(index)]
+    return out
+
+
+def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
+    out: list[Contradiction] = []
+    for w in clause.words:
+        if w.term is None or w.term.kind not in (TermKind.NUMBER, TermKind.STRING):
+            continue
+        if not _FOR.search(clause.text[:w.start].rstrip("'\"")) or clause.skip(w.text):
+            continue
+        after = [x for x in clause.words if x.start >= w.end]
+        for code in codes:
+            lines = _branches(code, w.text)
+            if not lines:
+                continue
+            for x in after[:8]:
+                if is_boundary(clause.text[w.end:x.start]) or x.term is not None or x.text.lower() in STOP:
+                    continue
+                calls = code.calls_named(x.text)
+                if not calls:
+                    continue
+                objects = object_words(clause, x.end, 1, lists=True)
+                tokens = object_tokens(objects, clause)
+                inside = [c for c in calls if c.line in lines]
+                outside = [c for c in calls if c.line not in lines]
+                if (tokens and inside and not any(tokens & c.tokens() for c in inside)
+                        and any(tokens & c.tokens() for c in outside)):
+                    named = clause.text[objects[0].start:objects[-1].end]
+                    out.append(Contradiction(
+                        "branch", f"the claim says that for {w.text} it {x.text} {named}",
+                        code.show(inside[0].line, inside[0].name), code.label, (w.text, *(o.text for o in objects))))
+                break
+    return out
+
+
+RULE = Rule("branch", check, __doc__ or "")

@@ -1,0 +1,125 @@
+"""membership: the claim lists which values a test lets through; the code's test lists others.
+
+The claim's side: a list of words the code has as string literals
+(``GET and HEAD``, ``'socks5', 'socks5h'``), said as
+
+* exclusive: ``only (considers|accepts|handles|allows|for ...) A and B``;
+* inclusive: ``A and B included``, ``including A and B``, ``A and B too``.
+
+The code's side: a test of one expression against literals of the same
+shape (all upper case, or all lower case): ``method in ("POST", "PUT")``,
+``'GET' !== method && 'HEAD' !== method``, ``m === 'a' || m === 'b'``,
+``[...].includes(x)``.
+
+Fires, for an exclusive list, when every test that names all of ``A, B``
+names more literals of their shape too (``'QUERY'``), and none names
+exactly them; for an inclusive list, when none of ``A, B`` is in any test,
+and a test of literals of their shape guards code that names a term of the
+claim (``if ... self.method in ("POST", "PUT", "PATCH"): ...
+"Content-Length"`` against "Content-Length: 0 ... GET and HEAD included").
+
+Never fires when a listed word is no string literal of the code (a list of
+prose words), nor when the literals differ in shape from the claim's.
+
+Rationale: which methods, schemes or statuses a branch covers is a fact
+people state with confidence and copy from older versions ("only GET and
+HEAD" where QUERY was added); the names are all real.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from memvet._rules._common import STRING, Clause, Code, Contradiction, Rule, fold
+
+__all__ = ["RULE"]
+
+_ITEM = r"['\"]?[\w$./-]+['\"]?"
+_LIST = rf"({_ITEM}(?:\s*,\s*{_ITEM})*(?:,?\s+(?:and|or)\s+{_ITEM})?)"
+_ONLY = re.compile(rf"\bonly\s+(?:(?:considers?|accepts?|handles?|allows?|supports?|covers?|matches?|treats?|"
+                   rf"applies to|checks?|for|on|with|to)\s+)?(?:the\s+)?{_LIST}")
+_INCLUDED = re.compile(rf"(?:{_LIST}\s+(?:are\s+|is\s+)?(?:included|too|as well)\b)|(?:\b(?:including|even)\s+{_LIST})")
+_TEST = re.compile(r"\bin\b|[!=]==?|\bincludes\s*\(|\bcase\b|\bnot in\b")
+
+
+def _shape(text: str) -> str:
+    if re.fullmatch(r"[A-Z][A-Z0-9_-]*", text):
+        return "upper"
+    if re.fullmatch(r"[a-z][a-z0-9_.-]*", text):
+        return "lower"
+    return ""
+
+
+def _members(listed: str, code: Code, *, leading: bool) -> list[str]:
+    """The run of listed words that share a shape, from the start (``leading``)
+    or from the end of the list; for an exclusive list each must be a string
+    literal of the code."""
+    words = [w.strip("'\"") for w in re.split(r"\s*,\s*|\s+(?:and|or)\s+|,", listed.strip()) if w.strip("'\"")]
+    if not leading:
+        words.reverse()
+    run: list[str] = []
+    for w in words:
+        if not _shape(w) or (run and _shape(w) != _shape(run[0])):
+            break
+        run.append(w)
+    if (leading or _shape(run[0] if run else "") != "upper") and any(w not in code.strings for w in run):
+        return []
+    return run
+
+
+def _tests(code: Code, shape: str) -> list[tuple[int, set[str]]]:
+    """(line, literals of ``shape``) for each statement that tests against two or more of them."""
+    out = []
+    for index in range(len(code.logical)):
+        text = code.logical_text(index)
+        literals = {m.group(0)[1:-1] for m in re.finditer(STRING, text)}
+        literals = {s for s in literals if _shape(s) == shape}
+        if len(literals) >= 2 and _TEST.search(re.sub(STRING, '""', text)):
+            out.append((index, literals))
+    return out
+
+
+def _terms(clause: Clause) -> set[str]:
+    """The claim's hyphenated and code-like words, folded (what a guarded body may name)."""
+    out = {fold(c) for c in re.findall(r"[\w$]+(?:-[\w$]+)+", clause.claim)}
+    out |= {fold(w.text) for w in clause.words if w.term is not None}
+    return out
+
+
+def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
+    out: list[Contradiction] = []
+    for code in codes:
+        for m in _ONLY.finditer(clause.text):
+            members = _members(m.group(1), code, leading=True)
+            if not members or clause.skip(*members):
+                continue
+            tests = [(i, lits) for i, lits in _tests(code, _shape(members[0])) if set(members) <= lits]
+            if tests and all(lits > set(members) for _, lits in tests):
+                extra = sorted(tests[0][1] - set(members))
+                out.append(Contradiction(
+                    "membership", f"the claim says `{m.group(0)}`; the code's test also names "
+                    + ", ".join(f"`{e}`" for e in extra), code.show(tests[0][0], *extra), code.label,
+                    tuple(members)))
+        for m in _INCLUDED.finditer(clause.text):
+            listed = m.group(1) or m.group(2)
+            members = _members(listed, code, leading=False)
+            if not members or clause.skip(*members):
+                continue
+            tests = _tests(code, _shape(members[0]))
+            if any(set(members) & lits for _, lits in tests):
+                continue
+            wanted = _terms(clause)
+            for index, lits in tests:
+                body = [index, *code.block(index)]
+                named = {fold(a.text) for a in code.atoms if a.line in body}
+                if wanted & named:
+                    out.append(Contradiction(
+                        "membership", f"the claim says `{m.group(0)}`; the code's test names only "
+                        + ", ".join(f"`{x}`" for x in sorted(lits)), code.show(index, *sorted(lits)), code.label,
+                        tuple(members)))
+                    break
+    return out
+
+
+RULE = Rule("membership", check, __doc__ or "")

@@ -1,0 +1,200 @@
+"""negation: the claim says the code never does something; the code does it.
+
+The claim's side, in a clause with no condition (no ``if``, ``when``,
+``unless``, ``until``, ``while``, ``once``, ``except``, ``only``,
+``by default``, ``otherwise``, ``instead``: "X is not closed when the
+client is reused" may well be true of code that closes X elsewhere):
+
+* ``never V X``, ``does not V X`` (``doesn't``, ``don't``, ``won't``,
+  ``no longer``, ``cannot`` ...), active;
+* ``X is never V-ed`` (``are not``, ``was not``, ``gets never`` ...), passive;
+* ``ignores X``, ``X is ignored``, read as "does not use X".
+
+The code's side, by the verb:
+
+* a verb of use (``use``, ``call``, ``invoke``, ``read``, ``consult``,
+  ``access``, ``touch``, ``go through``, ``pass through``, ``rely on``,
+  ``depend on``, ``ignore``): ``X`` itself is the operand, and the code
+  uses it outside its signature (``call`` and ``invoke``: calls it);
+* any other verb ``V``: the code calls a function whose name starts with
+  ``V`` (``set``/``setHeader``, ``close``, ``encodeUrl`` for "encode",
+  ``removeHeader`` for "remove", ``_send_single_request`` for "send"), or
+  for ``raise``/``throw`` raises, whose receiver or arguments name a word
+  of ``X`` (``transport.close()`` for "transports are never closed",
+  ``set('X-Content-Type-Options', ...)`` for "doesn't set
+  X-Content-Type-Options"), or ``X`` is "anything".
+
+Never fires on a conditional clause, on ``not only``, on a verb the code
+does not call, or when the call names none of the object's words (generic
+words such as "header" or "value" do not link a call to a claim).
+
+Rationale: "never calls X", "ignores SETTING", "does not set Y" are the
+false facts that survive term binding best: X, SETTING and Y are real, and
+the claim is wrong only in its polarity. The call is positive evidence;
+its absence never is.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from memvet._claims import TermKind
+from memvet._rules._common import (
+    GENERIC,
+    Call,
+    Clause,
+    Code,
+    Contradiction,
+    Rule,
+    Word,
+    fold,
+    object_tokens,
+    object_words,
+    split_name,
+    stems,
+)
+
+__all__ = ["RULE"]
+
+_CONDITION = re.compile(r"\b(?:if|when|whenever|unless|until|while|once|except|only|otherwise|instead|"
+                        r"by default|in case|as long as|provided)\b", re.I)
+_AUX = (r"never|no longer|doesn't|does not|don't|do not|won't|will not|cannot|can't|can not|didn't|did not|"
+        r"wouldn't|would not|shouldn't|should not|must not")
+_ACTIVE = re.compile(rf"\b(?:{_AUX})\s+(?:(?:ever|even|actually|itself|always|really)\s+)?(?P<verb>[A-Za-z][\w-]*)",
+                     re.I)
+_PASSIVE = re.compile(r"\b(?:is|are|was|were|be|gets?|got)\s+(?:never|not|no longer)\s+"
+                      r"(?:(?:ever|even|actually|itself|always|really)\s+)?(?P<verb>[A-Za-z][\w-]*)"
+                      r"(?:\s+(?P<by>through|via|on|upon))?", re.I)
+_IGNORES = re.compile(r"\b(?:ignores|ignore|ignoring|disregards?)\b", re.I)
+_IGNORED = re.compile(r"\b(?:is|are|gets?|get|was|were)\s+(?:(?:simply|always|silently)\s+)?"
+                      r"(?:ignored|disregarded|unused)\b", re.I)
+_USE_VERBS = frozenset({"use", "call", "invoke", "read", "consult", "access", "touch", "go", "pass", "rely",
+                        "depend", "ignore"})
+_CALL_VERBS = frozenset({"call", "invoke"})
+#: The particle a verb of use needs ("goes through X", "relies on X"); a verb not listed needs none.
+_NEEDS = {"go": ("through", "via"), "pass": ("through", "via"), "rely": ("on", "upon"), "depend": ("on", "upon")}
+_PREPOSITIONS = frozenset({"for", "with", "in", "on", "at", "from", "to", "by", "of", "into", "about", "after",
+                           "before", "during", "per", "than", "like"})
+_PARTICLES = frozenset({"through", "via", "on", "upon", "at", "into", "to", "up", "out", "over"})
+_ANYTHING = frozenset({"anything", "everything", "any", "nothing"})
+#: Verbs that mean "not use": negated, they say the code uses the object ("never ignores X").
+_NEGATIVE_VERBS = frozenset({"ignore", "skip", "drop", "omit", "discard", "lose", "reject", "refuse", "bypass",
+                             "disregard", "exclude"})
+_NEGATED = re.compile(rf"\b(?:{_AUX}|not|no)\b[^,;]*$", re.I)
+_RAISE = re.compile(r"\b(?:raise|throw)\s+(?:new\s+)?(?P<x>[A-Za-z_$][\w$.]*)(?P<args>\([^)]*\))?")
+
+
+def _named_calls(clause: Clause, verb: str) -> set[str]:
+    """What the claim's own calls of ``verb`` name ("never reads the body ...;
+    the caller must call response.read()": ``response``)."""
+    out: set[str] = set()
+    wanted = stems(verb)
+    for term in clause.terms:
+        if term.kind is not TermKind.CALL:
+            continue
+        callee = term.text[: term.text.index("(")]
+        parts = split_name(callee.rsplit(".", 1)[-1])
+        if parts and parts[0] in wanted:
+            receiver = callee.rsplit(".", 1)[0] if "." in callee else ""
+            out |= Call(callee.rsplit(".", 1)[-1], receiver, term.text[term.text.index("(") + 1:-1], -1).tokens()
+    return out - {fold(w) for w in GENERIC}
+
+
+def _does(code: Code, verb: str, objects: list[Word], clause: Clause, particle: str) -> str | None:
+    """The line where the code does ``verb`` to the object, or None.
+
+    ``objects`` are in order of distance from the verb; ``particle`` is the
+    word after the verb ("through" in "goes through X"), if any.
+    """
+    base = stems(verb)
+    tokens = object_tokens(objects, clause)
+    anything = any(w.text.lower() in _ANYTHING for w in objects)
+    if base & _USE_VERBS:
+        needs = next((_NEEDS[b] for b in base if b in _NEEDS), ())
+        if needs and particle not in needs:
+            return None
+        for w in objects:  # the operand nearest the verb, before any preposition, is its object
+            if w.text.lower() in _PREPOSITIONS:
+                break
+            atom = code.resolve(w, clause.declared, parts=False)
+            if not atom or w.text.lower() in GENERIC:
+                continue
+            if base & _CALL_VERBS:
+                hit = next((c for c in code.calls if c.name == atom), None)
+                return code.show(hit.line, hit.name) if hit is not None else None
+            return code.show(code.atoms[code.first(atom)].line, atom) if code.used(atom) else None
+        if "read" not in base:
+            return None
+    if base & {"raise", "throw"}:
+        for index in range(len(code.logical)):
+            text = code.logical_text(index)
+            for m in _RAISE.finditer(text):
+                if anything or fold(m.group("x").rsplit(".", 1)[-1]) in tokens:
+                    return code.show(index, m.group(0))
+        return None
+    tokens |= _named_calls(clause, verb)
+    if not tokens and not anything:
+        return None
+    calls = sorted(code.calls_named(verb), key=lambda c: -len(tokens & c.tokens()))  # the best-named first
+    for call in calls:
+        if anything or tokens & call.tokens():
+            return code.show(call.line, call.name + "(", call.name)
+    return None
+
+
+def _negations(clause: Clause) -> list[tuple[str, list[Word], str, str]]:
+    """(verb, object words nearest first, what the claim said, particle) for each negation of the clause."""
+    if _CONDITION.search(clause.text):
+        return []
+    out = []
+    for m in _ACTIVE.finditer(clause.text):
+        verb = m.group("verb")
+        if verb.lower() in ("only", "just", "merely", "be", "been", "have", "has", "always"):
+            continue
+        if stems(verb) & _NEGATIVE_VERBS:
+            continue  # "never ignores X": a double negation says the code uses X
+        prefix = clause.text[:m.start()]
+        if re.search(r"\b(?:is|are|was|were|be|gets?|got)\s*$", prefix, re.I):
+            continue  # passive: read below
+        after = m.end("verb")
+        particle = ""
+        nxt = re.match(r"\s+(\w+)", clause.text[after:])
+        if nxt and nxt.group(1).lower() in _PARTICLES:
+            particle = nxt.group(1).lower()
+            after += nxt.end()
+        out.append((verb, object_words(clause, after, 1), clause.text[m.start():after].strip(), particle))
+    for m in _PASSIVE.finditer(clause.text):
+        if stems(m.group("verb")) & _NEGATIVE_VERBS:
+            continue
+        particle = m.group("by") or ""
+        out.append((m.group("verb"), object_words(clause, m.start(), -1)[::-1],
+                    clause.text[m.start():m.end("verb")].strip(), particle))
+    for m in _IGNORES.finditer(clause.text):
+        before = clause.text[:m.start()]
+        if not re.search(r"\b(?:is|are|was|were|be)\s*$", before, re.I) and not _NEGATED.search(before):
+            out.append(("use", object_words(clause, m.end(), 1), m.group(0), ""))
+    for m in _IGNORED.finditer(clause.text):
+        if re.search(r"\b(?:not|never)\s*$", clause.text[:m.start()] + " " + m.group(0).split()[0], re.I):
+            continue
+        out.append(("use", object_words(clause, m.start(), -1)[::-1], m.group(0), ""))
+    return out
+
+
+def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
+    out: list[Contradiction] = []
+    for verb, objects, said, particle in _negations(clause):
+        if not objects or clause.skip(*(w.text for w in objects)):
+            continue
+        span = sorted(objects, key=lambda w: w.start)
+        named = clause.text[span[0].start:span[-1].end]
+        for code in codes:
+            line = _does(code, verb, objects, clause, particle)
+            if line is not None:
+                out.append(Contradiction(
+                    "negation", f"the claim says `{said}` of `{named}`", line, code.label,
+                    tuple(w.text for w in objects)))
+    return out
+
+
+RULE = Rule("negation", check, __doc__ or "")

@@ -1,0 +1,90 @@
+"""order: the claim says one step comes before another; the code does them the other way.
+
+Fires on ``A before B``, ``A precedes B``, ``A prior to B``, ``A ahead of B``,
+``A earlier than B``, ``B after A``, ``B later than A``, ``A first ...,
+then B`` (``, then``, ``and then``, ``and only then``), ``A, followed by
+B`` and ``first A ..., second B``, when the first use of ``B`` in the
+anchored code comes before the first use of ``A`` (signatures, comments and
+docstrings left out: what a docstring says about the order is what the
+claim may have copied, not what the code does).
+
+``A`` and ``B`` are the operands nearest the marker on each side (a code
+term of the claim, or a word the code uses), at most six words away and
+never across a comma, a semicolon or a word that opens a new part of the
+sentence (``so``, ``which``, ``once``, ``when`` ...).
+
+Never fires: when either side has no operand, when both stand for the same
+atom, or on a temporal remark that is not about the code's order ("..., so
+clients can't be reused after close()": nothing on the left of ``after``
+is an operand before the comma).
+
+Rationale: on psf/requests, a lazy agent wrote call orders backwards ("auth
+is applied before the body is prepared"); every name in such a claim is
+real, so only the order tells it false. First uses are a coarse reading of
+order, so the operands must sit right next to the marker, where the claim
+itself pairs them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+from memvet._rules._common import Clause, Code, Contradiction, Rule, Word, nearest, needle, shown
+
+__all__ = ["RULE"]
+
+#: (marker, whether the marker names the later step first)
+_MARKERS = (
+    (re.compile(r"\b(?:before|precedes?|preceding|prior to|ahead of|earlier than)\b"), False),
+    (re.compile(r"\b(?:after|later than)\b"), True),
+    (re.compile(r"(?:,\s*(?:and\s+)?|\band\s+|\bfirst\s+)(?:only\s+)?then\b"), False),
+    (re.compile(r"(?:,\s*)?\bfollowed by\b"), False),
+)
+_FIRST_SECOND = re.compile(r"\bfirst\b(?P<a>.*?)\bsecond\b")
+
+
+def _operand(code: Code) -> Callable[[Word, str], bool]:
+    """Atoms that can be ordered: used outside the signature, and not a
+    parameter named by a plain word (a parameter is there from the start;
+    its first use says nothing of when it is applied)."""
+    def accept(word: Word, atom: str) -> bool:
+        return code.used(atom) and not (word.plain and atom in code.parameters)
+    return accept
+
+
+def _pairs(clause: Clause, code: Code) -> list[tuple[Word, str, Word, str, str]]:
+    """(earlier word, its atom, later word, its atom, marker) the clause states."""
+    out = []
+    accept = _operand(code)
+    for pattern, reverse in _MARKERS:
+        for m in pattern.finditer(clause.text):
+            left = nearest(clause, m.start(), -1, code, accept=accept, actions=True)
+            right = nearest(clause, m.end(), 1, code, accept=accept, actions=True)
+            if left and right:
+                a, b = (right, left) if reverse else (left, right)
+                out.append((a[0], a[1], b[0], b[1], " ".join(m.group(0).split())))
+    for m in _FIRST_SECOND.finditer(clause.text):
+        a = nearest(clause, m.start("a"), 1, code, accept=accept, actions=True)
+        b = nearest(clause, m.end(), 1, code, accept=accept, actions=True)
+        if a and b and a[0].end <= m.end("a"):
+            out.append((a[0], a[1], b[0], b[1], "first ... second"))
+    return out
+
+
+def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
+    out: list[Contradiction] = []
+    for code in codes:
+        for a, first, b, second, marker in _pairs(clause, code):
+            if first == second or clause.skip(a.text, b.text):
+                continue
+            i, j = code.first(first), code.first(second)
+            if i < 0 or j < 0 or i <= j or code.atoms[i].line == code.atoms[j].line:
+                continue  # in order, or one statement: first uses cannot tell
+            out.append(Contradiction(
+                "order", f"the claim puts `{shown(a, first)}` before `{shown(b, second)}` ({marker})",
+                code.show(code.atoms[j].line, needle(second)), code.label, (a.text, b.text)))
+    return out
+
+
+RULE = Rule("order", check, __doc__ or "")

@@ -1,0 +1,191 @@
+"""precedence: the claim says which of two sources wins; the code lets the other one win.
+
+The claim's side. ``A`` wins over ``B`` in ``A takes precedence over B``
+(``has``, ``gets``, ``priority``), ``A wins over B``, ``A overrides B``,
+``A takes over from B``, ``A is preferred to B`` (``tried``, ``checked``,
+``read``, ``consulted`` ... ``before``), ``prefers A over B``, ``A, falling
+back to B``, ``A, with B as (a) fallback``, and ``B is (only) used when no
+A``, ``B is overridden by A``, ``B is a fallback for A``. ``A`` and ``B``
+are the operands next to the marker (see :func:`memvet._rules._common.nearest`).
+
+The code's side: which operand wins, in one of these shapes only.
+
+* A fallback chain in one statement: ``a or b``, ``a ?? b``, ``a || b``,
+  ``a if c else b``: the first operand wins.
+* A loop over candidates that stops at the first hit (``break``,
+  ``return``, ``if x is None``): the earlier candidate wins.
+* A merge: ``{**a, **b}``, ``{...a, ...b}``, ``Object.assign({}, a, b)``,
+  ``dict(a, **b)``, or ``x = ...a...`` followed by ``x.update(...b...)``,
+  ``Object.assign(x, ...b...)`` or ``x |= ...b...``: the later one wins.
+* A guarded fallback: ``x = ...a...`` followed by ``if x is None`` (``not
+  x``, ``!x``, ``x == null``) whose body assigns ``x = ...b...``: ``a`` wins.
+
+Fires when the code shows ``B`` winning over ``A`` and nowhere ``A`` over
+``B``. Never fires on precedence across statements of any other shape
+(which assignment runs last depends on control flow the rule does not
+follow), nor on a loop that merges each candidate in turn without a stop
+(flask's ``load_dotenv``: later wins, yet nothing stops it).
+
+Rationale: "X overrides Y" is the commonest false fact about configuration
+(httpx: "proxy= overrides mounts=" where mounts are merged last; express:
+"app.locals win over res.locals"), and it cannot be caught by terms: both
+names are real.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from memvet._rules._common import Clause, Code, Contradiction, Rule, Word, nearest, needle, shown
+
+__all__ = ["RULE"]
+
+_WINS = (  # A <marker> B: A wins
+    r"\b(?:takes?|taking|took|has|have|having|gets?|given|is given) (?:the )?(?:precedence|priority) over\b",
+    r"\b(?:wins?|winning|won) over\b",
+    r"\b(?:overrides?|overriding|overrode)\b",
+    r"\b(?:takes?|taking|took) over from\b",
+    r"\b(?:is|are) (?:preferred|tried|checked|read|consulted) (?:to|over|before)\b",
+    r"\b(?:and\s+)?(?:only\s+)?(?:falls?|falling) back (?:to|on)\b",
+)
+_LOSES = (  # B <marker> A: A wins
+    r"\b(?:is|are) (?:only )?(?:overridden|overriden|replaced) by\b",
+    r"\b(?:is|are) (?:only )?(?:used|read|consulted|applied|taken) (?:only )?(?:when|if) (?:there is |there's )?no\b",
+    r"\b(?:is|are) (?:only )?(?:a|the) fallback (?:for|to)\b",
+    r"\b(?:gives?|giving) way to\b",
+)
+_WINS_RE = tuple(re.compile(p) for p in _WINS)
+_LOSES_RE = tuple(re.compile(p) for p in _LOSES)
+_PREFERS = re.compile(r"\bprefers?\b")
+_OVER = re.compile(r"\b(?:over|to)\b")
+_AS_FALLBACK = re.compile(r"\bwith (?:the )?(?P<b>.{1,40}?) as (?:a |the )?fallback\b")
+
+
+def _claimed(clause: Clause, code: Code) -> list[tuple[Word, str, Word, str, str]]:
+    """(winner word, its atom, loser word, its atom, marker) the clause states."""
+    out = []
+    for patterns, winner_left in ((_WINS_RE, True), (_LOSES_RE, False)):
+        for pattern in patterns:
+            for m in pattern.finditer(clause.text):
+                left = nearest(clause, m.start(), -1, code)
+                right = nearest(clause, m.end(), 1, code)
+                if left and right:
+                    a, b = (left, right) if winner_left else (right, left)
+                    out.append((a[0], a[1], b[0], b[1], " ".join(m.group(0).split())))
+    for m in _PREFERS.finditer(clause.text):
+        over = _OVER.search(clause.text, m.end())
+        if over:
+            a = nearest(clause, m.end(), 1, code)
+            b = nearest(clause, over.end(), 1, code)
+            if a and b and a[0].end <= over.start():
+                out.append((a[0], a[1], b[0], b[1], "prefers ... over"))
+    for m in _AS_FALLBACK.finditer(clause.text):
+        a = nearest(clause, m.start(), -1, code)
+        b = nearest(clause, m.start("b"), 1, code)
+        if a and b and b[0].end <= m.end("b"):
+            out.append((a[0], a[1], b[0], b[1], "with ... as fallback"))
+    return out
+
+
+# ----------------------------------------------------------------- the code's side
+
+_FALLBACK = re.compile(r"\bor\b|\|\||\?\?|\belse\b")
+_STOPS = re.compile(r"\b(?:break|return)\b|\bis None\b|\bis not None\b|\bif not\b|===? (?:null|undefined)\b")
+_SPREAD = re.compile(r"(?:\.\.\.|\*\*)\s*[\w$.]+")
+_MERGE_CALL = re.compile(r"\b(?:Object\.assign|dict|merge|extend)\s*\(")
+
+
+def _positions(code: Code, text: str, atom: str) -> list[int]:
+    return [m.start() for m in code.pattern(atom).finditer(text)]
+
+
+def _later_wins(text: str) -> bool:
+    """A statement that merges its operands in turn: spreads, ``Object.assign``, ``dict(a, **b)``."""
+    return len(_SPREAD.findall(text)) >= 2 or bool(_MERGE_CALL.search(text) and "," in text)
+
+
+def _loop_stops(code: Code, line: int) -> bool:
+    if not re.match(r"\s*for\b", code.physical[code.logical[line][0]]):
+        return False
+    body = "\n".join(code.logical_text(j) for j in code.block(line))
+    return bool(_STOPS.search(body))
+
+
+def _in_statement(code: Code, a: str, b: str) -> list[tuple[str, int]]:
+    """(winner, line) for each statement holding both ``a`` and ``b`` in a shape that picks one."""
+    out = []
+    for line in range(len(code.logical)):
+        text = code.logical_text(line)
+        pa, pb = _positions(code, text, a), _positions(code, text, b)
+        if not pa or not pb:
+            continue
+        first, last = (a, b) if pa[0] < pb[0] else (b, a)
+        between = text[min(pa[0], pb[0]):max(pa[-1], pb[-1])]
+        if _later_wins(text) and not _FALLBACK.search(between.replace("...", "")):
+            out.append((last, line))
+        elif _FALLBACK.search(between) or _loop_stops(code, line):
+            out.append((first, line))
+    return out
+
+
+def _target(code: Code, line: int) -> str:
+    """The name a statement assigns (``x`` of ``self.x: T = ...``), or ''."""
+    m = re.match(r"\s*(?:(?:self|this)\.|const\s+|let\s+|var\s+)?([A-Za-z_$][\w$]*)\s*(?::[^=]*)?=(?!=)",
+                 code.logical_text(line))
+    return m.group(1) if m else ""
+
+
+def _assignments(code: Code, name: str) -> list[int]:
+    return [i for i in range(len(code.logical)) if i not in code.headers and _target(code, i) == name]
+
+
+def _across_statements(code: Code, a: str, b: str) -> list[tuple[str, int]]:
+    """(winner, line) from a merge or a guarded fallback over one target."""
+    out = []
+    for line in range(len(code.logical)):
+        target = _target(code, line)
+        if not target:
+            continue
+        text = code.logical_text(line).split("=", 1)[1]
+        for first, second in ((a, b), (b, a)):
+            if not _positions(code, text, first) or _positions(code, text, second):
+                continue
+            rest = range(line + 1, len(code.logical))
+            name = re.escape(target)
+            merge = re.compile(rf"(?<![\w$]){name}\s*\.\s*update\s*\("
+                               rf"|Object\.assign\s*\(\s*(?:this\.|self\.)?{name}\b|(?<![\w$]){name}\s*\|=")
+            guard = re.compile(rf"^(?:\}}\s*)?(?:if|elif|else if)\b.*(?:(?<![\w$.]){name} is None"
+                               rf"|\bnot (?:self\.)?{name}\b|!\s*(?:this\.)?{name}\b|{name} ===? (?:null|undefined))")
+            for j in rest:
+                later = code.logical_text(j)
+                if merge.search(later) and _positions(code, later, second):
+                    out.append((second, j))
+                elif guard.search(later) and any(
+                        _target(code, k) == target and _positions(code, code.logical_text(k).split("=", 1)[1], second)
+                        for k in code.block(j)):
+                    out.append((first, j))
+    return out
+
+
+def _winners(code: Code, a: str, b: str) -> list[tuple[str, int]]:
+    return _in_statement(code, a, b) + _across_statements(code, a, b)
+
+
+def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
+    out: list[Contradiction] = []
+    for code in codes:
+        for a, winner, b, loser, marker in _claimed(clause, code):
+            if winner == loser or clause.skip(a.text, b.text):
+                continue
+            found = _winners(code, winner, loser)
+            if not found or any(w == winner for w, _ in found):
+                continue
+            line = found[0][1]
+            out.append(Contradiction(
+                "precedence", f"the claim lets `{shown(a, winner)}` win over `{shown(b, loser)}` ({marker})",
+                code.show(line, needle(loser), needle(winner)), code.label, (a.text, b.text)))
+    return out
+
+
+RULE = Rule("precedence", check, __doc__ or "")

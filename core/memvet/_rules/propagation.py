@@ -1,0 +1,104 @@
+"""propagation: the claim says an exception reaches the caller; the code catches it and raises another.
+
+The claim's side: ``lets E propagate``, ``E propagates`` (``bubbles up``,
+``escapes``, ``is re-raised``, ``is passed on to the caller``), ``re-raises
+E``, where ``E`` is an operand.
+
+The code's side: an ``except``/``catch`` clause that names ``E`` and whose
+body raises something else without re-raising (no bare ``raise``, no
+``raise exc`` of the caught name, no ``throw err``).
+
+Fires when every handler of ``E`` in the anchored code translates it.
+Never fires when the code has no handler for ``E`` (it may well
+propagate), when one handler re-raises it, or on a translation the claim
+states itself ("catches E and re-raises it as F").
+
+Rationale: "lets InvalidURL propagate" where the code turns it into
+``RemoteProtocolError`` names only real exceptions; a caller that trusts it
+catches the wrong one.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from memvet._rules._common import Clause, Code, Contradiction, Rule, Word, nearest
+
+__all__ = ["RULE"]
+
+_LETS = re.compile(r"\b(?:lets?|letting|allows?)\b")
+_PROPAGATES = re.compile(r"\b(?:propagates?|propagating|bubbles? up|bubbling up|escapes?|"
+                         r"(?:is|are|gets?) re-?raised|(?:is|are|gets?) passed (?:on|up|through) to the caller)\b")
+_RERAISES = re.compile(r"\bre-?raises?\b")
+_NOT = re.compile(r"\b(?:not|never|no longer|doesn't|don't|won't|cannot|can't|isn't|aren't)\b", re.I)
+_AS = re.compile(r"(?:\s+\w+){0,3}?\s+as\b")
+_HANDLER = re.compile(r"^(?:\}\s*)?(?:except|catch)\b(?P<head>.*)")
+
+
+def _claimed(clause: Clause, code: Code) -> list[tuple[Word, str, str]]:
+    out = []
+    for m in _PROPAGATES.finditer(clause.text):
+        if _AS.match(clause.text, m.end()):
+            continue  # "is re-raised as ValueError": a translation, not a propagation
+        if _NOT.search(re.split(r"[,;]", clause.text[:m.start()])[-1]):
+            continue  # "does not let E propagate" agrees with a handler
+        lets = list(_LETS.finditer(clause.text, 0, m.start()))
+        at = lets[-1].end() if lets else m.start()
+        hit = nearest(clause, at, 1 if lets else -1, code, reach=4)
+        if hit is not None and (not lets or hit[0].end <= m.start()):
+            out.append((hit[0], hit[1], m.group(0)))
+    for m in _RERAISES.finditer(clause.text):
+        hit = nearest(clause, m.end(), 1, code, reach=3)
+        if (hit is not None and not _AS.match(clause.text, hit[0].end)
+                and not re.search(r"\bas\b", clause.text[m.end():hit[0].start])):
+            out.append((hit[0], hit[1], m.group(0)))
+    return out
+
+
+def _caught(head: str, braces: bool) -> set[str]:
+    """The exception types a handler names (not the name it binds the exception to)."""
+    if braces:
+        inner = re.match(r"\s*\(([^)]*)\)", head)
+        names = re.findall(r"[A-Za-z_$][\w$.]*", inner.group(1) if inner else "")
+        return {n.rsplit(".", 1)[-1] for n in names[:-1]}  # catch (IOException | KeyError e); JS: untyped
+    return {n.rsplit(".", 1)[-1] for n in re.findall(r"[A-Za-z_][\w.]*", head.split(" as ", 1)[0])}
+
+
+def _translated(code: Code, exc: str) -> int | None:
+    """The handler line of ``exc`` when every handler of it raises something else."""
+    handlers = []
+    for index in range(len(code.logical)):
+        m = _HANDLER.match(code.logical_text(index))
+        if not m or exc not in _caught(m.group("head"), code.braces):
+            continue
+        alias = re.search(r"\bas\s+([A-Za-z_]\w*)|\(\s*([A-Za-z_$][\w$]*)\s*\)", m.group("head"))
+        name = (alias.group(1) or alias.group(2)) if alias else ""
+        body = " ".join(code.logical_text(j) for j in code.block(index))
+        reraised = re.search(r"\braise\s*(?:$|;|\bfrom\b)|\braise\s+(?:from\b|$)", body) or (
+            name and re.search(rf"\b(?:raise|throw)\s+{re.escape(name)}\b", body))
+        if re.search(r"\braise\s*$", body) or reraised:
+            return None
+        if not re.search(r"\b(?:raise|throw)\b", body):
+            return None
+        handlers.append(index)
+    return handlers[0] if handlers else None
+
+
+def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
+    out: list[Contradiction] = []
+    for code in codes:
+        for word, exc, said in _claimed(clause, code):
+            if clause.skip(word.text):
+                continue
+            line = _translated(code, exc)
+            if line is not None:
+                block = code.block(line)
+                shown = code.logical_text(block[0]) if block else code.logical_text(line)
+                out.append(Contradiction(
+                    "propagation", f"the claim says `{word.text}` {said}; the code catches it and raises another",
+                    shown[:120], code.label, (word.text,)))
+    return out
+
+
+RULE = Rule("propagation", check, __doc__ or "")

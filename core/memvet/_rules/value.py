@@ -1,0 +1,339 @@
+"""value: the claim gives a name a value; the code gives it another.
+
+Two readings, both against code only (comments and docstrings describe the
+old or the alternative behaviour as often as the present one: "set host to
+0.0.0.0 to listen externally").
+
+Computed values. A word of the claim the code assigns (``cnonce = ...``)
+or tests as a string (``if "text" in content_type:``), paired within four
+words with a number, a named variant (``MD5``, ``utf-8``, ``sha256``) or an
+address (``127.0.0.1``). When what the code computes it from (following
+local assignments two steps) or returns for it holds values of the same
+kind but not the claim's, it fires: ``cnonce`` is computed from ``sha1``,
+not ``MD5``. Numbers are values only where the code uses them as values:
+an index (``timeout[3]``), a slice (``[:16]``) or a bound in a comparison
+(``len(timeout) < 4``) is not what anything is set to.
+
+Stated values. ``S is V``, ``S = V``, ``S defaults to V``, ``S is set to
+V``, ``S is always V`` (up to two words between ``S`` and the verb:
+"etag setting = 'strong'"), where ``V`` is ``True``/``False``, ``None``/
+``null``/``undefined``, a quoted string or a number, and ``S`` is an
+operand (or a setting's key, "subdomain offset"). A backticked ``S = V``
+counts too when the clause says "default". The code's values for ``S``:
+assignments (``self.S = V``, class-body attributes ``S = V``), signature
+defaults (``S: bool = V``), dict and object entries (``"S": V``) and
+setter calls (``set("S", V)``, ``get("S", V)``). It fires when every one of
+them is a literal and none is ``V``.
+
+Never fires when the code gives ``S`` no value of the claim's kind, when
+some assignment of ``S`` is not a literal (``self.pool = timeout`` leaves
+the value open), on ``self.S = S`` (a parameter passed through), on a
+keyword written as a usage ("pass follow_redirects=True"), on two values
+side by side ("socks5 and socks5h"), nor on a variable whose name has
+digits (``HA1`` is no algorithm).
+
+Rationale: defaults are the facts people copy most, and a wrong default
+names only real code (``requires_response_body``, ``etag``); only the
+value tells it false.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from memvet._claims import Term, TermKind
+from memvet._rules._common import STOP, STRING, Clause, Code, Contradiction, Rule, Word, is_boundary
+
+__all__ = ["RULE", "assigned_from", "numbers", "variants"]
+
+# ----------------------------------------------------------------- computed values
+
+_VARIANT = re.compile(r"^[a-z]{2,}\d+$")
+
+
+def _fold(text: str) -> str:
+    return re.sub(r"[-_ ]", "", text.lower())
+
+
+def variants(text: str) -> set[str]:
+    """Named variants the code spells: ``hashlib.sha1``, ``md5_utf8``, ``"ISO-8859-1"``.
+
+    String contents count in any case; in identifiers only lower-case parts
+    count, so a variable ``HA1`` is not the name of an algorithm.
+    """
+    out = set()
+    for m in re.finditer(rf"({STRING})|[A-Za-z_$][\w$]*", text):
+        if m.group(1):
+            parts = re.findall(r"[A-Za-z]{2,}(?:-?\d+)+", m.group(1))
+        else:
+            parts = [p for p in m.group(0).split("_") if p.islower() or p.isdigit()]
+        for part in parts:
+            folded = _fold(part)
+            if _VARIANT.match(folded):
+                out.add(folded)
+    return out
+
+
+_NUM = r"-?\d+(?:\.\d+)?"
+_SUBSCRIPT = re.compile(r"(?<=[\w$\)\]])\s*\[[^\[\]]*\]")
+_COMPARED = re.compile(rf"(?:[<>]=?|[!=]==?)\s*{_NUM}|{_NUM}\s*(?:[<>]=?|[!=]==?)")
+
+
+def numbers(text: str) -> set[float]:
+    """Numbers the code uses as values: literals, and strings that are only
+    digits ("0"); not the digits inside a string such as "ISO-8859-1", not
+    an index, a slice or a bound in a comparison."""
+    text = re.sub(STRING, lambda m: m.group(0) if m.group(0)[1:-1].isdigit() else '""', text)
+    text = _COMPARED.sub(" ", _SUBSCRIPT.sub(" ", text))
+    out = set()
+    for m in re.finditer(r"(?<![\w.$-])\d+(?:\.\d+)?(?![\w$]|\.\d)", text):
+        out.add(float(m.group(0)))
+    return out
+
+
+_ADDRESS = re.compile(r"(?<![\w.])(?:localhost|\d{1,3}(?:\.\d{1,3}){3})(?::\d{1,5})?(?![\w.]*\w)")
+
+
+def _family(term: Term) -> str:
+    if term.kind is TermKind.ADDRESS and _ADDRESS.fullmatch(term.text):
+        return "address"
+    if term.kind is TermKind.NUMBER:
+        return "number" if re.fullmatch(r"-?\d+(?:\.\d+)?", term.text) else ""
+    if term.kind is TermKind.IDENTIFIER and _VARIANT.match(_fold(term.text)):
+        return "variant"
+    return ""
+
+
+def _assigned(code: Code, name: str) -> list[int]:
+    pattern = re.compile(rf"^\s*(?:self\.|this\.|const\s+|let\s+|var\s+|final\s+)?{re.escape(name)}\s*"
+                         r"(?::[^=\n]*)?(?:[-+*/|&]|\?\?)?=(?!=)")
+    return [i for i, (first, _) in enumerate(code.logical) if pattern.match(code.physical[first])]
+
+
+def assigned_from(code: Code, name: str, depth: int = 2) -> list[int]:
+    """The statements that compute ``name``, following local names ``depth`` steps."""
+    seen: list[int] = []
+    todo = [(name, 0)]
+    names = {name}
+    while todo:
+        current, level = todo.pop()
+        for line in _assigned(code, current):
+            if line in seen:
+                continue
+            seen.append(line)
+            if level >= depth:
+                continue
+            rhs = code.logical_text(line).split("=", 1)[-1]
+            for used in re.findall(r"(?<![\w.$])[A-Za-z_]\w*", rhs):
+                if used not in names and _assigned(code, used):
+                    names.add(used)
+                    todo.append((used, level + 1))
+    return sorted(seen)
+
+
+def _branch(code: Code, value: str) -> list[int]:
+    """The statements that run when a condition tests for the string ``value``."""
+    out = []
+    quoted = re.compile(rf"""["'`]{re.escape(value)}["'`]""")
+    for i in range(len(code.logical)):
+        head = code.physical[code.logical[i][0]]
+        if not re.match(r"\s*(?:\}\s*)?(?:if|elif|else\s+if)\b", head) or not quoted.search(code.logical_text(i)):
+            continue
+        out.extend(code.block(i) or [i])
+    return out
+
+
+_NEAR = 4  # words between a value and the word it is said of ("cnonce is an MD5": 3)
+
+
+def _subject_atom(word: Word, code: Code, clause: Clause) -> str:
+    """A plain word the code defines (``cnonce``), or '' (a code term is no subject here:
+    "socks5 and socks5h" pairs two values, not a name and its value)."""
+    text = word.text
+    if (clause.skip(text) or not word.plain or not re.fullmatch(r"[a-z][a-z0-9_]{2,}", text)
+            or text.lower() in STOP):
+        return ""
+    return text if text in code.names else ""
+
+
+def _computed(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
+    out: list[Contradiction] = []
+    values = [w for w in clause.words if w.term is not None and _family(w.term) and not clause.skip(w.text)]
+    if not values:
+        return out
+    for code in codes:
+        subjects: dict[int, tuple[Word, list[int], bool]] = {}
+        for w in clause.words:
+            atom = _subject_atom(w, code, clause)
+            if atom:
+                computed = assigned_from(code, atom)
+                lines = computed or _branch(code, atom)
+                if lines:
+                    subjects[w.index] = (w, lines, bool(computed))
+        for value in values:
+            near = sorted((abs(value.index - i), i > value.index, i) for i in subjects
+                          if abs(value.index - i) <= _NEAR and i != value.index)
+            if not near or value.term is None:
+                continue
+            subject, lines, computed = subjects[near[0][2]]  # one subject: the nearest the code defines
+            text = " ".join(code.logical_text(i) for i in lines)
+            family = _family(value.term)
+            if family == "variant":
+                have = variants(text)
+                ok = _fold(value.text) in have
+            elif family == "address":
+                have = set(_ADDRESS.findall(text))
+                ok = value.text in have
+            else:
+                nums = numbers(text)
+                have = {f"{n:g}" for n in nums}
+                ok = float(value.text) in nums
+            if have and not ok:
+                verb = "computes it from" if computed else "returns for it"
+                said = f"the claim pairs `{value.text}` with `{subject.text}`"
+                out.append(Contradiction(
+                    "value", f"{said}; the code {verb} {', '.join(f'`{s}`' for s in sorted(have)[:4])}",
+                    code.show(lines[-1] if computed else lines[0], subject.atom), code.label,
+                    (value.text, subject.text)))
+    return out
+
+
+# ----------------------------------------------------------------- stated values
+
+_LIT = r'True|False|None|true|false|null|undefined|nil|"[^"\n]*"|\'[^\'\n]*\'|-?\d+(?:\.\d+)?'
+_LIT_RE = re.compile(rf"(?:{_LIT})")
+_STATES = re.compile(r"^\s*(?:[\w$-]+\s+){0,2}?(?:=|==|is|are|is set to|are set to|defaults? to|default is|"
+                     r"is by default|are by default|is always|are always)\s+(?:always\s+|all\s+|both\s+|still\s+)?$")
+_WORD_VALUES = {"true": "true", "false": "false", "none": "none", "null": "none", "undefined": "none",
+                "nil": "none"}
+_CODE_STATEMENT = re.compile(rf"^([A-Za-z_$][\w$.]*)\s*=\s*({_LIT})$")
+
+
+def _norm(literal: str) -> str:
+    """A literal as a comparable value: booleans, none, a string's content, a number."""
+    text = literal.strip()
+    if text.lower() in _WORD_VALUES:
+        return _WORD_VALUES[text.lower()]
+    if text[:1] in "\"'" and text[-1:] == text[:1]:
+        return "s:" + text[1:-1]
+    try:
+        return f"n:{float(text):g}"
+    except ValueError:
+        return "s:" + text
+
+
+def _claimed_value(word: Word) -> str:
+    """The value a claim word states, normalized; '' when it is no value."""
+    if word.term is None:
+        return _WORD_VALUES.get(word.text.lower(), "") if word.text in ("True", "False", "None", "true",
+                                                                        "false", "null", "undefined") else ""
+    if word.term.kind is TermKind.STRING:
+        return "s:" + word.term.text
+    if word.term.kind is TermKind.NUMBER and re.fullmatch(_NUM, word.term.text):
+        return f"n:{float(word.term.text):g}"
+    if word.term.kind is TermKind.IDENTIFIER and word.term.text in ("True", "False", "None"):
+        return _WORD_VALUES[word.term.text.lower()]
+    return ""
+
+
+def _statements(clause: Clause, code: Code) -> list[tuple[str, str, str]]:
+    """(subject atom, value, what the claim said) for each value the clause states."""
+    out = []
+    for w in clause.words:
+        value = _claimed_value(w)
+        if not value:
+            m = _CODE_STATEMENT.match(w.text) if w.term is not None and w.term.kind in (
+                TermKind.CODE, TermKind.KEYWORD) else None
+            if m and re.search(r"\bdefault", clause.text):
+                atom = m.group(1).rsplit(".", 1)[-1]
+                if atom in code.names and not clause.skip(w.text):
+                    out.append((atom, _norm(m.group(2)), w.text))
+            continue
+        if clause.skip(w.text):
+            continue
+        left = [x for x in clause.words if x.end <= w.start][::-1][:4]
+        for x in left:
+            gap = clause.text[x.end:w.start].rstrip("'\"")
+            if is_boundary(gap) or not _STATES.match(gap + (" " if not gap.endswith(" ") else "")):
+                continue
+            atom = code.resolve(x, clause.declared, parts=False) if x.text.lower() not in STOP else ""
+            key = _key(clause, x, code)
+            subject = atom or key
+            if subject:
+                end = w.end + (1 if clause.text[w.end:w.end + 1] in ("'", '"') else 0)
+                out.append((subject, value, clause.text[x.start:end]))
+                break
+    return out
+
+
+def _key(clause: Clause, word: Word, code: Code) -> str:
+    """A setting's key the words ending at ``word`` spell (``subdomain offset``), if the code has it."""
+    before = [x for x in clause.words if x.end <= word.end][::-1][:3]
+    for n in range(len(before), 0, -1):
+        phrase = " ".join(x.text for x in reversed(before[:n]))
+        for s in code.strings:
+            if s.lower() == phrase.lower():
+                return s
+    return ""
+
+
+def _sources(code: Code, name: str) -> tuple[list[tuple[str, int]], bool]:
+    """The literal values the code gives ``name`` (value, line), and whether
+    some other source leaves it open."""
+    n = re.escape(name)
+    literal: list[tuple[str, int]] = []
+    open_ = False
+    assign = re.compile(rf"^\s*(?:(?:self|this|cls)\.|const\s+|let\s+|var\s+|[\w$]+\.prototype\.)?{n}\s*"
+                        r"(?::[^=]*)?=(?!=)\s*(.*?)\s*;?$")
+    default = re.compile(rf"(?<![\w$.]){n}\s*(?::[^=,()]*)?=(?!=)\s*([^,()]+?)\s*(?=[,)])")
+    entry = re.compile(rf"""(?<![\w$.])["']?{n}["']?\s*:\s*([^,{{}}]+?)\s*(?=[,}}]|$)""")
+    setter = re.compile(rf"""\.\s*(?:set|setdefault|get)\s*\(\s*["']{n}["']\s*,\s*([^()]+?)\s*\)""")
+    for i in range(len(code.logical)):
+        text = code.logical_text(i)
+        found: list[str] = []
+        if i in code.headers:
+            found += [m.group(1) for m in default.finditer(text)]
+        else:
+            m = assign.match(text)
+            if m:
+                found.append(m.group(1))
+            found += [m.group(1) for m in entry.finditer(text)] + [m.group(1) for m in setter.finditer(text)]
+        for rhs in found:
+            rhs = rhs.strip()
+            if re.fullmatch(rf"(?:(?:self|this)\.)?{n}", rhs):
+                continue  # a parameter passed through
+            if _LIT_RE.fullmatch(rhs):
+                literal.append((_norm(rhs), i))
+            else:
+                open_ = True
+    return literal, open_
+
+
+def _shown(value: str) -> str:
+    if value.startswith("s:"):
+        return repr(value[2:])
+    if value.startswith("n:"):
+        return value[2:]
+    return {"true": "True", "false": "False", "none": "None"}.get(value, value)
+
+
+def _stated(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
+    out: list[Contradiction] = []
+    for code in codes:
+        for subject, value, said in _statements(clause, code):
+            literal, open_ = _sources(code, subject)
+            if not literal or open_ or any(v == value for v, _ in literal):
+                continue
+            have = ", ".join(sorted({_shown(v) for v, _ in literal}))
+            out.append(Contradiction(
+                "value", f"the claim says `{said}`; the code gives `{subject}` {have}",
+                code.show(literal[0][1], subject), code.label, (subject,)))
+    return out
+
+
+def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
+    return _computed(clause, codes) + _stated(clause, codes)
+
+
+RULE = Rule("value", check, __doc__ or "")

@@ -1,0 +1,72 @@
+"""The membership rule's fixture: lists of values a test lets through, exclusive and inclusive."""
+
+from __future__ import annotations
+
+import pytest
+
+from memvet._claims import EvidenceText
+from memvet._rules import contradictions
+from memvet._rules.membership import RULE
+
+FRESH = EvidenceText("lib/request.js", """\
+defineGetter(req, 'fresh', function(){
+  var method = this.method;
+  // GET, HEAD, or QUERY for weak freshness validation only
+  if ('GET' !== method && 'HEAD' !== method && 'QUERY' !== method) return false;
+  return fresh(this.headers, {'etag': this.res.get('ETag')});
+});
+""")
+PREPARE = EvidenceText("models.py::Request._prepare", """\
+    def _prepare(self):
+        auto_headers = []
+        has_content_length = "Content-Length" in self.headers
+        if not has_content_length and self.method in ("POST", "PUT", "PATCH"):
+            auto_headers.append((b"Content-Length", b"0"))
+        self.headers = Headers(auto_headers + self.headers.raw)
+""")
+SCHEMES = EvidenceText("transport.py::Transport.__init__", """\
+    def __init__(self, proxy):
+        if proxy.url.scheme in ("socks5", "socks5h"):
+            self._pool = SOCKSProxy(proxy)
+        elif proxy.url.scheme in ("http", "https"):
+            self._pool = HTTPProxy(proxy)
+""")
+
+FIRES = [
+    ("req.fresh only considers GET and HEAD; any other method is never fresh.", FRESH),
+    ("req.fresh only accepts 'GET' and 'HEAD'.", FRESH),
+    ("Request._prepare adds Content-Length: 0 to every request without a body, GET and HEAD included.", PREPARE),
+    ("Content-Length: 0 is added to bodiless requests, including GET and HEAD.", PREPARE),
+]
+
+SILENT = [
+    ("req.fresh only considers GET, HEAD and QUERY.", FRESH),
+    ("Request._prepare adds Content-Length: 0 only for POST, PUT and PATCH requests without a body.", PREPARE),
+    ("Content-Length: 0 is added for POST and PUT, PATCH included.", PREPARE),
+    ("Transport only handles socks5 and socks5h with SOCKSProxy.", SCHEMES),
+    # prose lists and words the code has as no literal
+    ("req.fresh only looks at the headers and the status.", FRESH),
+    ("Request._prepare sets Host, including the port.", PREPARE),
+    ("Transport only supports socks4 and socks5.", SCHEMES),
+]
+
+
+def fired(claim: str, evidence: EvidenceText) -> list[str]:
+    return [c.line() for c in contradictions(claim, [evidence], rules=[RULE])]
+
+
+@pytest.mark.parametrize(("claim", "evidence"), FIRES, ids=[c for c, _ in FIRES])
+def test_fires(claim, evidence):
+    assert fired(claim, evidence), claim
+
+
+@pytest.mark.parametrize(("claim", "evidence"), SILENT, ids=[c for c, _ in SILENT])
+def test_does_not_fire(claim, evidence):
+    assert fired(claim, evidence) == [], claim
+
+
+def test_the_finding_names_the_other_literals():
+    [line] = fired("req.fresh only considers GET and HEAD.", FRESH)
+    assert line == ("the claim says `only considers GET and HEAD`; the code's test also names `QUERY`, but "
+                    "lib/request.js says `if ('GET' !== method && 'HEAD' !== method && 'QUERY' !== method) "
+                    "return false;`")

@@ -1,0 +1,117 @@
+"""The negation rule's fixture: "never does X" where the code does X, and the claims it must leave alone."""
+
+from __future__ import annotations
+
+import pytest
+
+from memvet._claims import EvidenceText
+from memvet._rules import contradictions
+from memvet._rules.negation import RULE
+
+JSONP = EvidenceText("lib/response.js::res.jsonp", """\
+res.jsonp = function jsonp(obj) {
+  var body = stringify(obj);
+  if (!this.get('Content-Type')) {
+    this.set('X-Content-Type-Options', 'nosniff');
+    this.set('Content-Type', 'application/json');
+  }
+  return this.send(body);
+};
+""")
+LOCATION = EvidenceText("lib/response.js::res.location", """\
+res.location = function location(url) {
+  return this.set('Location', encodeUrl(url));
+};
+""")
+CLOSE = EvidenceText("client.py::Client.close", """\
+    def close(self):
+        if self._state != ClientState.CLOSED:
+            self._state = ClientState.CLOSED
+            self._transport.close()
+            for transport in self._mounts.values():
+                if transport is not None:
+                    transport.close()
+""")
+SEND = EvidenceText("client.py::Client.send", """\
+    def send(self, request, *, stream=False):
+        response = self._send_handling_auth(request)
+        try:
+            if not stream:
+                response.read()
+            return response
+        except BaseException:
+            response.close()
+            raise
+""")
+SETTINGS = EvidenceText("config.py::load", """\
+def load(env):
+    retries = int(env.get("RETRIES", "0"))
+    if retries < 0:
+        raise ValueError("RETRIES must not be negative")
+    return Config(retries=retries)
+""")
+
+FIRES = [
+    ("res.jsonp doesn't set X-Content-Type-Options: nosniff.", JSONP),
+    ("res.json never goes through res.send.", JSONP),
+    ("it does not percent-encode anything.", LOCATION),
+    ("res.location does not encode the url.", LOCATION),
+    ("transports passed in mounts= are never closed by it.", CLOSE),
+    ("Client.close() never closes the mounted transports.", CLOSE),
+    # the claim's own call names what "never reads" is about
+    ("Client.send never reads the body itself; the caller must call response.read().", SEND),
+    ("load ignores RETRIES.", SETTINGS),
+    ("RETRIES is ignored by load.", SETTINGS),
+    ("load does not use the RETRIES variable.", SETTINGS),
+    ("load never raises ValueError.", SETTINGS),
+    ("load never calls Config.", SETTINGS),
+    ("load does not invoke int().", SETTINGS),
+]
+
+SILENT = [
+    ("res.jsonp sets X-Content-Type-Options: nosniff.", JSONP),
+    # a call that names none of the object's words
+    ("res.jsonp doesn't set the Vary header.", JSONP),
+    ("res.location percent-encodes the URL with encodeUrl.", LOCATION),
+    # a verb the code does not call
+    ("res.location does not redirect.", LOCATION),
+    ("Client.close() also closes the transports passed in mounts=.", CLOSE),
+    # conditions: the claim may be true of another path
+    ("transports are not closed when the client was never opened.", CLOSE),
+    ("Client.send never reads the body when stream=True.", SEND),
+    ("Client.send does not read the body unless stream is False.", SEND),
+    # a double negation says the code does it
+    ("load never ignores RETRIES.", SETTINGS),
+    ("RETRIES is not ignored.", SETTINGS),
+    ("load does not only read RETRIES but also validates it.", SETTINGS),
+    # the object is the operand next to the verb, not any word of the clause
+    ("load does not use the cache for RETRIES.", SETTINGS),
+    ("res.json never goes to res.send.", JSONP),
+    # "raises X" is not "never raises X"
+    ("load raises ValueError for a negative RETRIES.", SETTINGS),
+    ("load never raises KeyError.", SETTINGS),
+    ("load never calls Settings.", SETTINGS),
+]
+
+
+def fired(claim: str, evidence: EvidenceText) -> list[str]:
+    return [c.line() for c in contradictions(claim, [evidence], rules=[RULE])]
+
+
+@pytest.mark.parametrize(("claim", "evidence"), FIRES, ids=[c for c, _ in FIRES])
+def test_fires(claim, evidence):
+    assert fired(claim, evidence), claim
+
+
+@pytest.mark.parametrize(("claim", "evidence"), SILENT, ids=[c for c, _ in SILENT])
+def test_does_not_fire(claim, evidence):
+    assert fired(claim, evidence) == [], claim
+
+
+def test_the_finding_shows_the_call():
+    [line] = fired("res.jsonp doesn't set X-Content-Type-Options: nosniff.", JSONP)
+    assert line == ("the claim says `doesn't set` of `X-Content-Type-Options`, but lib/response.js::res.jsonp "
+                    "says `this.set('X-Content-Type-Options', 'nosniff');`")
+    [line] = fired("transports passed in mounts= are never closed by it.", CLOSE)
+    assert line.startswith("the claim says `are never closed` of `transports passed in mounts`")
+    assert line.endswith("says `transport.close()`")  # the loop over self._mounts, not self._transport

@@ -1,0 +1,127 @@
+"""The order rule's fixture: claims that must and must not be contradicted on order."""
+
+from __future__ import annotations
+
+import pytest
+
+from memvet._claims import EvidenceText
+from memvet._rules import contradictions
+from memvet._rules.order import RULE
+
+PREPARE = EvidenceText("net/models.py::prepare", """\
+def prepare(request, auth, body):
+    \"\"\"Auth is applied before the body (it may sign it).\"\"\"
+    request.prepare_url()
+    request.prepare_body(body)
+    request.prepare_auth(auth)
+    request.prepare_hooks()
+""")
+REDIRECTS = EvidenceText("client.py::Client.send_redirects", """\
+    def send_redirects(self, request, history):
+        while True:
+            if len(history) > self.max_redirects:
+                raise TooManyRedirects("Exceeded maximum allowed redirects.", request=request)
+            for hook in self.hooks["request"]:
+                hook(request)
+            response = self._send_single_request(request)
+            history = history + [response]
+""")
+SEND = EvidenceText("lib/response.js::res.send", """\
+res.send = function send(body) {
+  var etagFn = app.get('etag fn')
+  if (generateETag) {
+    this.set('ETag', etagFn(chunk));
+  }
+  // freshness: checked before anything else (an old comment)
+  if (req.fresh) this.status(304);
+  return this;
+};
+""")
+MERGE = EvidenceText("client.py::BaseClient._merge_headers", """\
+    def _merge_headers(self, headers=None):
+        merged_headers = Headers(self.headers)
+        merged_headers.update(headers)
+        return merged_headers
+""")
+RENDER = EvidenceText("app.py::render", """\
+def render(name, options):
+    opts = options or {}
+    merged = {**DEFAULTS, **opts}
+    return template(name).render(merged)
+""")
+CLOSED = EvidenceText("client.py::Client.send", """\
+    def send(self, request):
+        if self._state == ClientState.CLOSED:
+            raise RuntimeError("Cannot send a request, as the client has been closed.")
+        response = self._send(request)
+        try:
+            return response
+        except BaseException:
+            response.close()
+            raise
+""")
+
+FIRES = [
+    ("prepare applies auth first (prepare_auth) and only then prepare_body.", PREPARE),
+    ("prepare_auth runs before prepare_body.", PREPARE),
+    ("prepare_auth precedes prepare_body.", PREPARE),
+    ("prepare_auth runs prior to prepare_body.", PREPARE),
+    ("prepare_body runs later than prepare_auth.", PREPARE),
+    ("prepare_body runs after prepare_auth.", PREPARE),
+    ("prepare_auth, followed by prepare_body.", PREPARE),
+    ("prepare_hooks, then prepare_url.", PREPARE),
+    ("first prepare_hooks runs, second prepare_url.", PREPARE),
+    ("`prepare_auth` runs before `prepare_body`.", PREPARE),
+    # a verb the code calls stands for the call: "is sent" is _send_single_request(request)
+    ("the request is sent first and then len(history) is compared to max_redirects.", REDIRECTS),
+    ("res.send first checks req.fresh and answers 304, and only then generates the ETag.", SEND),
+    # whose headers: the client's are self.headers, the per-request ones the parameter
+    ("_merge_headers applies the per-request headers first and then the client's headers.", MERGE),
+]
+
+SILENT = [
+    ("prepare_url runs before prepare_body.", PREPARE),
+    ("prepare calls prepare_auth after prepare_body, and prepare_hooks last.", PREPARE),
+    ("prepare_body, then prepare_auth, then prepare_hooks.", PREPARE),
+    # the docstring says auth comes first: the code is what is compared
+    ("prepare_body runs before prepare_auth, whatever the docstring says.", PREPARE),
+    # an operand the code does not have: the term rule decides
+    ("prepare_cookies runs before prepare_url.", PREPARE),
+    ("len(history) is compared to max_redirects before the request is sent.", REDIRECTS),
+    ("res.send generates the ETag first and then checks req.fresh.", SEND),
+    ("_merge_headers starts from the client's headers and then applies the per-request headers.", MERGE),
+    # a parameter is there from the start: its first use says nothing of when it is applied
+    ("render merges the DEFAULTS, then the options.", RENDER),
+    # a temporal remark across a comma is no claim about the code's order
+    ("Once a Client is closed, send raises RuntimeError, so clients can't be reused after close().", CLOSED),
+]
+
+
+def fired(claim: str, evidence: EvidenceText) -> list[str]:
+    return [c.line() for c in contradictions(claim, [evidence], rules=[RULE])]
+
+
+@pytest.mark.parametrize(("claim", "evidence"), FIRES, ids=[c for c, _ in FIRES])
+def test_fires(claim, evidence):
+    assert fired(claim, evidence), claim
+
+
+@pytest.mark.parametrize(("claim", "evidence"), SILENT, ids=[c for c, _ in SILENT])
+def test_does_not_fire(claim, evidence):
+    assert fired(claim, evidence) == [], claim
+
+
+def test_the_finding_names_both_steps_and_the_line_that_runs_first():
+    [line] = fired("prepare applies auth first (prepare_auth) and only then prepare_body.", PREPARE)
+    assert line == ("the claim puts `prepare_auth` before `prepare_body` (and only then), but "
+                    "net/models.py::prepare says `request.prepare_body(body)`")
+    [line] = fired("_merge_headers applies the per-request headers first and then the client's headers.", MERGE)
+    assert "`headers (the name headers, not self.headers)` before `headers (self.headers)`" in line
+    [line] = fired("the request is sent first and then len(history) is compared to max_redirects.", REDIRECTS)
+    assert "`sent (_send_single_request(...))` before `len(history)`" in line
+    assert line.endswith("says `if len(history) > self.max_redirects:`")
+
+
+def test_a_declared_word_is_not_compared():
+    assert contradictions("prepare_auth runs before prepare_body.", [PREPARE], declared=["prepare_auth"],
+                          rules=[RULE]) == []

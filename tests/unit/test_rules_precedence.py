@@ -1,0 +1,127 @@
+"""The precedence rule's fixture: which of two sources wins, both ways, in each code shape it reads."""
+
+from __future__ import annotations
+
+import pytest
+
+from memvet._claims import EvidenceText
+from memvet._rules import contradictions
+from memvet._rules.precedence import RULE
+
+CHAIN = EvidenceText("utils.py::merge_environment", """\
+def merge_environment(verify):
+    if verify is True or verify is None:
+        verify = (
+            os.environ.get("REQUESTS_CA_BUNDLE")
+            or os.environ.get("CURL_CA_BUNDLE")
+            or verify
+        )
+    return verify
+""")
+LOOP = EvidenceText("compat.py::detector", """\
+def detector():
+    found = None
+    for lib in ("chardet", "charset_normalizer"):
+        if found is None:
+            found = load(lib)
+    return found
+""")
+MERGED_IN_TURN = EvidenceText("cli.py::load_dotenv", """\
+def load_dotenv():
+    data = {}
+    for name in ("flaskenv", "dotenv"):
+        data |= values(name)
+    return data
+""")
+UPDATE = EvidenceText("client.py::Client.__init__", """\
+    def __init__(self, proxy=None, mounts=None):
+        proxy_map = self._get_proxy_map(proxy)
+        self._mounts: dict[str, Transport] = {
+            key: self._proxy_transport(proxy) for key, proxy in proxy_map.items()
+        }
+        if mounts is not None:
+            self._mounts.update({key: transport for key, transport in mounts.items()})
+""")
+GUARD = EvidenceText("models.py::Response.encoding", """\
+    @property
+    def encoding(self):
+        encoding = self.charset_encoding
+        if encoding is None or not known(encoding):
+            if isinstance(self.default_encoding, str):
+                encoding = self.default_encoding
+        return encoding or "utf-8"
+""")
+APP_RENDER = EvidenceText("lib/application.js::app.render", """\
+app.render = function render(name, options, callback) {
+  var opts = options || {};
+  var renderOptions = { ...this.locals, ...opts._locals, ...opts };
+  tryRender(view, renderOptions, done);
+};
+""")
+RES_RENDER = EvidenceText("lib/response.js::res.render", """\
+res.render = function render(view, options, callback) {
+  var opts = options || {};
+  var self = this;
+  opts._locals = self.locals;
+  app.render(view, opts, done);
+};
+""")
+ACROSS = EvidenceText("x.py::f", "def f():\n    x = env('B')\n    x = x or env('A')\n")
+
+FIRES = [
+    ("CURL_CA_BUNDLE takes precedence over REQUESTS_CA_BUNDLE.", [CHAIN]),
+    ("CURL_CA_BUNDLE wins over REQUESTS_CA_BUNDLE.", [CHAIN]),
+    ("CURL_CA_BUNDLE overrides REQUESTS_CA_BUNDLE.", [CHAIN]),
+    ("REQUESTS_CA_BUNDLE is overridden by CURL_CA_BUNDLE.", [CHAIN]),
+    ("merge_environment reads CURL_CA_BUNDLE, falling back to REQUESTS_CA_BUNDLE.", [CHAIN]),
+    ("merge_environment prefers CURL_CA_BUNDLE over REQUESTS_CA_BUNDLE.", [CHAIN]),
+    ("Detection prefers charset_normalizer and only falls back to chardet.", [LOOP]),
+    ("Detection uses charset_normalizer, with chardet as fallback.", [LOOP]),
+    ("proxy= overrides mounts=.", [UPDATE]),
+    ("When a client sets default_encoding it takes over from the charset in Content-Type.", [GUARD]),
+    ("the header charset is only used when no default_encoding is configured.", [GUARD]),
+    ("`default_encoding` takes precedence over the `charset`.", [GUARD]),
+    # app.locals is this.locals in app.render; res.locals reaches it as opts._locals
+    ("When rendering, app.locals win over res.locals.", [APP_RENDER, RES_RENDER]),
+]
+
+SILENT = [
+    ("REQUESTS_CA_BUNDLE takes precedence over CURL_CA_BUNDLE.", [CHAIN]),
+    ("merge_environment takes the bundle from REQUESTS_CA_BUNDLE, falling back to CURL_CA_BUNDLE.", [CHAIN]),
+    ("Detection tries chardet first and falls back to charset_normalizer.", [LOOP]),
+    ("mounts= overrides proxy= for matching patterns.", [UPDATE]),
+    ("The charset in Content-Type takes precedence over default_encoding.", [GUARD]),
+    ("default_encoding is only used when there is no charset.", [GUARD]),
+    ("When rendering, res.locals win over app.locals.", [APP_RENDER, RES_RENDER]),
+    # a loop that merges each in turn without stopping: the later wins, but nothing says so for sure
+    ("dotenv takes precedence over flaskenv.", [MERGED_IN_TURN]),
+    ("flaskenv takes precedence over dotenv.", [MERGED_IN_TURN]),
+    # two statements of no known shape: which runs last is control flow the rule does not follow
+    ("A takes precedence over B.", [ACROSS]),
+    ("B takes precedence over A.", [ACROSS]),
+    # only one side is in the code
+    ("NO_PROXY takes precedence over CURL_CA_BUNDLE.", [CHAIN]),
+]
+
+
+def fired(claim: str, evidence: list[EvidenceText]) -> list[str]:
+    return [c.line() for c in contradictions(claim, evidence, rules=[RULE])]
+
+
+@pytest.mark.parametrize(("claim", "evidence"), FIRES, ids=[c for c, _ in FIRES])
+def test_fires(claim, evidence):
+    assert fired(claim, evidence), claim
+
+
+@pytest.mark.parametrize(("claim", "evidence"), SILENT, ids=[c for c, _ in SILENT])
+def test_does_not_fire(claim, evidence):
+    assert fired(claim, evidence) == [], claim
+
+
+def test_the_finding_shows_the_statement_that_picks_the_other_one():
+    [line] = fired("proxy= overrides mounts=.", [UPDATE])
+    assert line == ("the claim lets `proxy` win over `mounts` (overrides), but client.py::Client.__init__ says "
+                    "`self._mounts.update({key: transport for key, transport in mounts.items()})`")
+    [line] = fired("When rendering, app.locals win over res.locals.", [APP_RENDER, RES_RENDER])
+    assert "`app.locals (self.locals)` win over `res.locals (opts._locals)` (win over)" in line
+    assert line.endswith("says `var renderOptions = { ...this.locals, ...opts._locals, ...opts };`")

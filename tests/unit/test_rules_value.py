@@ -1,0 +1,130 @@
+"""The value rule's fixture: computed values (numbers, variants, addresses) and stated
+values (booleans, None, strings, numbers) against assignments, class attributes,
+signature defaults and setters; both ways."""
+
+from __future__ import annotations
+
+import pytest
+
+from memvet._claims import EvidenceText
+from memvet._rules import contradictions
+from memvet._rules.value import RULE
+
+NONCE = EvidenceText("auth.py::client_nonce", """\
+def client_nonce(nonce, count):
+    s = str(count).encode("utf-8")
+    s += os.urandom(8)
+    cnonce = hashlib.sha1(s).hexdigest()[:16]
+    return cnonce
+""")
+ENCODING = EvidenceText("utils.py::encoding_for", """\
+def encoding_for(content_type):
+    if "text" in content_type:
+        return "ISO-8859-1"
+    return None
+""")
+RUN = EvidenceText("app.py::run", """\
+def run(host=None):
+    \"\"\"Set host to 0.0.0.0 to listen externally.\"\"\"
+    if not host:
+        host = "127.0.0.1"
+    serve(host)
+""")
+AUTH = EvidenceText("auth.py::Auth", """\
+class Auth:
+    requires_request_body = False
+    requires_response_body = False
+
+    def flow(self, request):
+        if self.requires_response_body:
+            request.read()
+""")
+INIT = EvidenceText("client.py::Client.__init__", """\
+    def __init__(self, *, trust_env: bool = True, retries: int = 0, follow_redirects: bool = False):
+        self.trust_env = trust_env
+        self.retries = retries
+""")
+DEFAULTS = EvidenceText("lib/application.js::app.defaultConfiguration", """\
+app.defaultConfiguration = function defaultConfiguration() {
+  var env = process.env.NODE_ENV || 'development';
+  this.set('etag', 'weak');
+  this.set('subdomain offset', 2);
+  this.set('trust proxy', false);
+};
+""")
+TIMEOUT = EvidenceText("config.py::Timeout.__init__", """\
+    def __init__(self, timeout=UNSET, *, pool=UNSET):
+        if isinstance(timeout, tuple):
+            self.pool = None if len(timeout) < 4 else timeout[3]
+        else:
+            self.pool = timeout if isinstance(pool, UnsetType) else pool
+""")
+DIGEST = EvidenceText("x.py::f", "def f():\n    ha1 = HA1(x)\n    digest = hashlib.md5(ha1)\n")
+SCHEMES = EvidenceText("transport.py::Transport.__init__", """\
+    def __init__(self, proxy):
+        if proxy.url.scheme in ("socks5", "socks5h"):
+            self._pool = SOCKSProxy(http1=True, http2=False)
+""")
+
+FIRES = [
+    ("The cnonce is an MD5 hexdigest of the count and random bytes.", NONCE),
+    ("encoding_for assumes utf-8 for text responses.", ENCODING),
+    ("the digest is a sha256 of the secret.", DIGEST),
+    ("run binds the host to 0.0.0.0 by default.", RUN),
+    # class attributes are values
+    ("Auth.requires_response_body is True on the base class.", AUTH),
+    ("requires_request_body is True.", AUTH),
+    ("`requires_response_body = True` is the default on Auth.", AUTH),
+    # signature defaults
+    ("trust_env defaults to False on Client.", INIT),
+    ("HTTPTransport retries once by default (retries=1).", INIT),
+    # setters: a setting's key, one word or several
+    ("Express generates strong ETags by default (etag setting = 'strong').", DEFAULTS),
+    ("The subdomain offset defaults to 3.", DEFAULTS),
+    ("trust proxy is true by default.", DEFAULTS),
+]
+
+SILENT = [
+    ("The cnonce is a SHA-1 hexdigest of the count and 8 random bytes.", NONCE),
+    ("For text responses encoding_for assumes ISO-8859-1.", ENCODING),
+    ("the digest is an MD5 of HA1.", DIGEST),
+    ("run binds the host to 127.0.0.1 by default.", RUN),
+    ("Auth.requires_response_body is False on the base class.", AUTH),
+    ("trust_env defaults to True; follow_redirects defaults to False.", INIT),
+    ("HTTPTransport does not retry by default (retries=0).", INIT),
+    # a keyword written as a usage, not as a default
+    ("Pass follow_redirects=True to follow redirects.", INIT),
+    ("Express generates weak ETags by default (etag setting = 'weak').", DEFAULTS),
+    ("The subdomain offset defaults to 2 and trust proxy to false.", DEFAULTS),
+    ("env defaults to 'development'.", DEFAULTS),
+    # an index or a bound in a comparison is not what pool is set to, and pool = timeout is open
+    ("connect, read, write and pool all get 5 seconds.", TIMEOUT),
+    ("pool is 5 seconds unless overridden.", TIMEOUT),
+    # two values side by side are no name and its value
+    ("socks5 and socks5h proxies need socksio.", SCHEMES),
+]
+
+
+def fired(claim: str, evidence: EvidenceText) -> list[str]:
+    return [c.line() for c in contradictions(claim, [evidence], rules=[RULE])]
+
+
+@pytest.mark.parametrize(("claim", "evidence"), FIRES, ids=[c for c, _ in FIRES])
+def test_fires(claim, evidence):
+    assert fired(claim, evidence), claim
+
+
+@pytest.mark.parametrize(("claim", "evidence"), SILENT, ids=[c for c, _ in SILENT])
+def test_does_not_fire(claim, evidence):
+    assert fired(claim, evidence) == [], claim
+
+
+def test_the_finding_names_the_value_the_code_gives():
+    [line] = fired("The cnonce is an MD5 hexdigest of the count and random bytes.", NONCE)
+    assert line == ("the claim pairs `MD5` with `cnonce`; the code computes it from `sha1`, `utf8`, but "
+                    "auth.py::client_nonce says `cnonce = hashlib.sha1(s).hexdigest()[:16]`")
+    [line] = fired("Auth.requires_response_body is True on the base class.", AUTH)
+    assert line == ("the claim says `Auth.requires_response_body is True`; the code gives `requires_response_body` "
+                    "False, but auth.py::Auth says `requires_response_body = False`")
+    [line] = fired("Express generates strong ETags by default (etag setting = 'strong').", DEFAULTS)
+    assert "the code gives `etag` 'weak'" in line and line.endswith("says `this.set('etag', 'weak');`")
