@@ -24,6 +24,7 @@ from chromadb.config import Settings
 from click.testing import CliRunner
 
 import memvet
+from memvet._unicode import fold
 from memvet import Lifecycle, Status
 from memvet._anchors import MAX_FILE_BYTES
 from memvet.cli import cli
@@ -179,7 +180,9 @@ def test_claims_and_tags_are_data_never_operators(repo, ledger, text):
     terms = [t.text for t in memvet.claim_terms(f"claim: {text}")]
     rec = ledger.record(f"claim: {text}", ["shop/store.py::checksum"], tags=[text, "plain"], unbound=terms)
     got = ledger.get(rec.id)
-    assert got.claim == f"claim: {text}".strip()
+    # Stored as written, folded (NFKC, invisible and bidi controls out: memvet._unicode).
+    assert got.claim == fold(f"claim: {text}").strip()
+    assert "\u202e" not in got.claim
     assert text.strip() in got.tags
     assert {d.id for d in ledger.decisions()} == {rec.id, other.id}
     assert {v.id for v in ledger.check()} == {rec.id, other.id}
