@@ -24,9 +24,9 @@ from chromadb.config import Settings
 from click.testing import CliRunner
 
 import memvet
-from memvet._unicode import fold
 from memvet import Lifecycle, Status
 from memvet._anchors import MAX_FILE_BYTES
+from memvet._unicode import fold
 from memvet.cli import cli
 
 
