@@ -23,6 +23,7 @@ from packaging.utils import canonicalize_name
 from memvet import _claims, _code, _manifests, _vanished
 from memvet._cache import LRU, SymbolCache, SymbolHit
 from memvet._code import _workers
+from memvet._code._languages import CODE_LANGUAGES
 from memvet._errors import (
     AmbiguousSymbolError,
     AnchorNotFoundError,
@@ -226,6 +227,9 @@ def parse_anchor(text: str | AnchorSpec, *, scope: str = "") -> AnchorSpec:
         return text
     if not isinstance(text, str) or not text.strip():
         raise InvalidAnchorError(f"empty or invalid anchor: {text!r}")
+    from memvet._unicode import fold_spec
+
+    text = fold_spec(text)  # full-width colons are `::`; invisible characters out; look-alikes refused
     if text.startswith("import:"):
         return absent(import_=text[len("import:"):], scope=scope)
     if text.startswith("pattern:"):
@@ -433,6 +437,20 @@ def _module_paths(importer: str, module: str, name: str, paths: set[str]) -> lis
             and (p.startswith(stem) or f"/{stem}" in p)]
 
 
+def _reexports(data: bytes, name: str) -> bool:
+    """Whether a package's ``__init__`` or ``index`` file makes ``name`` its
+    own: imports it (``from ._x import name``), lists it in ``__all__`` or
+    exports it (``exports.name =``, ``export { name }``)."""
+    if not re.fullmatch(r"[A-Za-z_$][\w$]*", name):
+        return False
+    n = re.escape(name).encode()
+    return any(re.search(p, data) for p in (
+        rb"(?m)^[ \t]*from[ \t]+\S+[ \t]+import[ \t]+(?:\([^)]*|[^\n]*)(?<![\w$])" + n + rb"(?![\w$])",
+        rb"__all__\s*[+]?=\s*[\[(][^\])]*[\"']" + n + rb"[\"']",
+        rb"(?<![\w$])(?:module\.)?exports\." + n + rb"\s*=",
+        rb"(?:module\.exports\s*=|\bexport)\s*\{[^}]*(?<![\w$])" + n + rb"(?![\w$])"))
+
+
 def _module_names(path: str) -> list[str]:
     """``core/memvet/_cache.py`` -> ``core.memvet._cache``, ``memvet._cache``, ``_cache``."""
     stem = path.rsplit(".", 1)[0] if "." in path.rsplit("/", 1)[-1] else path
@@ -632,15 +650,23 @@ class Evidence:
     def claim_evidence(self, anchors: Iterable[Anchor], snap: Snapshot) -> list[_claims.EvidenceText]:
         """What each resolved anchor says at ``snap``, for binding a claim's
         terms: a symbol's span (with the doc comments right above it), a
-        file's text, a dependency's declaration, an absence rule's target."""
+        file's text, a dependency's declaration, an absence rule's target
+        (marked ``absent``: never positive evidence). Code carries its
+        language (which parts are comments and docstrings) and the modules
+        its file imports."""
         out = []
         for a in anchors:
             names: list[str] = [a.spec]
             text = ""
+            language: str | None = None
+            imported: tuple[str, ...] = ()
             if a.kind in (AnchorKind.SYMBOL, AnchorKind.FILE):
                 data = snap.read(a.path) or b""
                 modules = _module_names(a.path)
                 names += [a.path, *modules]
+                language = a.language or _code.language_for_path(a.path)
+                if language in CODE_LANGUAGES:
+                    imported = tuple(dict.fromkeys(name for name, _ in self._imports(a.path, language, snap)[0]))
                 if not _text_problem(data, self.max_file_bytes):
                     data = _code.as_utf8(data)
                     if a.kind is AnchorKind.FILE:
@@ -660,17 +686,22 @@ class Evidence:
                 text = f"{a.name}{a.requirement}\n{declared}"
             else:
                 text = a.name.partition(":")[2] + (f"\n{a.scope}" if a.scope else "")
-            out.append(_claims.EvidenceText(a.spec, text, tuple(names)))
+            out.append(_claims.EvidenceText(a.spec, text, tuple(names), language, a.kind is AnchorKind.ABSENT,
+                                            imported))
         return out
 
     def names_exist(self, term: _claims.Term, snap: Snapshot, anchors: Iterable[Anchor] = ()) -> bool:
         """Whether a path or dotted name names a file, folder, module or
         symbol of the repository at ``snap`` (claims may name code they do
-        not anchor, if it exists), or a number is the value of a constant
-        the anchored code names (see :meth:`_imported_constant`)."""
+        not anchor, if it exists; a package's name re-exported from its
+        ``__init__`` or ``index`` counts), a call fits a definition of its
+        callee there (see :meth:`_call_fits`), or a number is the value of
+        a constant the anchored code names (see :meth:`_imported_constant`)."""
         text = term.text.strip()
         if term.kind is _claims.TermKind.NUMBER:
             return self._imported_constant(text, anchors, snap)
+        if term.kind is _claims.TermKind.CALL:
+            return self._call_fits(text, snap)
         paths = snap.paths()
         if term.kind is _claims.TermKind.PATH:
             wanted = text.removeprefix("./").rstrip("/")
@@ -685,7 +716,8 @@ class Evidence:
                 stem = p.rsplit(".", 1)[0] if "." in p.rsplit("/", 1)[-1] else p
                 for candidate in (stem, stem.removesuffix("/__init__"), stem.removesuffix("/index")):
                     if candidate == module or candidate.endswith("/" + module):
-                        if not rest or self._defines(p, rest, snap):
+                        if not rest or self._defines(p, rest, snap) or (
+                                candidate != stem and _reexports(snap.read(p) or b"", rest)):
                             return True
         first, last = segments[0].encode(), segments[-1].encode()
         for p in paths:
@@ -694,6 +726,40 @@ class Evidence:
             data = snap.read(p) or b""
             if last in data and first in data and self._defines(p, text, snap):
                 return True
+        return False
+
+    def _call_fits(self, call: str, snap: Snapshot) -> bool:
+        """Whether ``call`` fits a definition of its callee in the repository.
+
+        A claim may show how a function it does not anchor is called
+        (``Client(max_redirects=...)`` beside ``DEFAULT_MAX_REDIRECTS``):
+        each definition of the callee (a class stands for its constructor)
+        is bound as the call's only evidence, so its arguments must be
+        placeholders, its parameters, or values it takes.
+        """
+        callee = call[: call.index("(")]
+        last = callee.rsplit(".", 1)[-1]
+        name = re.escape(last.encode())
+        defined = re.compile(rb"(?:\bdef|\bclass|\bfunction)\s+" + name + rb"\b|(?<![\w$])" + name
+                             + rb"\s*[:=]\s*(?:[\w$.]+\s*=\s*)*(?:async\s*)?(?:function\b|\()")
+        term = _claims.Term(call, _claims.TermKind.CALL)
+        for p in snap.paths():
+            language = _code.language_for_path(p)
+            if language not in CODE_LANGUAGES or GENERATED.search(p):
+                continue
+            data = snap.read(p) or b""
+            blob = snap.blob_id(p)
+            if blob is None or not defined.search(data) or _text_problem(data, self.max_file_bytes):
+                continue
+            table = self._table(p, blob, language, snap)
+            if isinstance(table, str):
+                continue
+            data = _code.as_utf8(data)
+            for sym in {s.qualname: s for name in dict.fromkeys((callee, last)) for s in table.lookup(name)}.values():
+                ev = _claims.EvidenceText(f"{p}::{sym.qualname}", _span_text(data, sym.start_line, sym.end_line),
+                                          (sym.qualname,), language)
+                if not _claims.bind(call, [ev], terms=[term]):
+                    return True
         return False
 
     def _imported_constant(self, number: str, anchors: Iterable[Anchor], snap: Snapshot) -> bool:

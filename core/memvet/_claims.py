@@ -11,30 +11,67 @@ Term classes (everything else in a claim is prose and binds to nothing)::
     keyword     name=value written without spaces: last=False
     dotted      two or more identifiers joined by dots: hashlib.sha1, LRU.put
     identifier  with an underscore, inner capitals or a digit: max_size,
-                OrderedDict, sha256 (SHA-256 and SHA256 fold to sha256)
+                OrderedDict, sha256 (SHA-256 and SHA256 fold to sha256, and
+                a protocol and its version, HTTP/2, to http2)
     constant    UPPER_CASE with an underscore: HASH_VERSION
-    number      5, 5.0, 1_000, 0x1F (compared by value: 5 == 5.0)
+    number      5, 5.0, 1_000, 0x1F (compared by value: 5 == 5.0); 2xx is
+                a status class
     string      "double" or 'single' quoted text
-    path        a/b/c.py, setup.py, ./x (two plain words like and/or are prose)
+    path        a/b/c.py, setup.py, ./x (two plain words like and/or are
+                prose; dotted names or numbers joined by slashes, like
+                res.json/res.jsonp or 502/503, are one term each)
     address     URLs, host:port, IPv4 addresses
     version     >=2.31, 1.2.3, v2.0
 
-A term binds when its tokens occur, in order, in the evidence (whitespace
-ignored): the anchored symbols' spans (comments and docstrings included,
-they are what the code says about itself), anchored files, declared
-dependencies, absence rules, and the anchors' own names (``LRU.put``, the
-path, the module ``memvet._cache``). A dotted name also binds when each of
-its segments occurs, and a path or dotted name when the repository has that
-file, module or symbol at the recorded commit (the ``exists`` callback).
-A call binds when its callee does and each written argument occurs inside
-some call or definition of that callee; ``...`` stands for anything.
+Prose, never a term: bare lowercase words (``cache``), all-caps acronyms
+(``HTTP``, ``LRU``), booleans, well-known product names with inner capitals
+(``GitHub``), placeholders outside a term (``<name>``, ``<h1>..<h6>``),
+regular-expression escapes (``\\b``), example query strings (``?a[b]=1``) and
+numbers that are labels: ``#2491``, ``issue 12``, ``ADR-0007``, ``RFC 7230``,
+a year (``since 2019``) and the version of a named product (``Express 5``).
+Refusing them would refuse true claims written in plain English.
 
-Bare lowercase words (``cache``), all-caps acronyms (``HTTP``, ``LRU``),
-booleans and well-known product names with inner capitals (``GitHub``)
-are prose: refusing them would refuse true claims written in plain English.
+Binding classes, each a small rule below (``_BINDERS``), the way people write::
 
-Quotes use the same tokens with comments removed: a quote is found when its
-tokens occur contiguously in the span's tokens.
+    names       identifiers, dotted names and paths occur in the evidence
+                (comments and docstrings included: they are what the code
+                says about itself), name an anchor (``LRU.put``, the path,
+                the module ``memvet._cache``), a module the anchored file
+                imports, or a file, module or symbol of the repository at
+                the recorded commit (the ``exists`` callback, which also
+                follows a package's re-exports). Names compare
+                case-insensitively to identifiers, their ``_`` parts,
+                modules and dependency names (``Redis`` ~ ``redis``, ``NaN``
+                ~ ``allow_nan``); constants do not (``NO_PROXY`` binds to a
+                string ``"no_proxy"``, never to a variable).
+    values      numbers, strings, addresses, versions, keyword values and
+                code spans bind to the code only: a comment or a docstring
+                never supports a value or a quote.
+    keywords    ``kw=value`` binds when the code writes it (``kw = value``,
+                ``kw: T = value``, ``"kw": value``, ``env["KW"] = "value"``,
+                ``kw == value``, or one assignment away: ``env =
+                process.env.KW`` and ``env === 'value'``), passes ``value`` to
+                a parameter ``kw`` it defines, or ``value`` is a boolean and
+                ``kw`` a boolean parameter or a condition of the code.
+    calls       the code makes the call (same receiver, each written
+                argument inside it), or it defines the callee and the call
+                fits the definition: an example, whose arguments are
+                placeholders, booleans, words of the code, values the code
+                writes, or values for a parameter the code never compares
+                with a value. A callee the evidence neither calls nor
+                defines is looked up in the repository (``exists``).
+    templates   a message written with placeholders (``'<code> <reason>'``,
+                ``...``) matches a string the code formats (``{x}``, ``%s``,
+                ``${x}``) or concatenates (``'a' + x``): a placeholder stands
+                for any text, a field of the code for any text made of words
+                the code says.
+    raises      a name the claim says is raised or thrown must be raised,
+                thrown or caught by the anchored code.
+    absence     an absence anchor's rule is never positive evidence: it
+                supports a term only in a clause that negates it.
+
+Quotes use the same tokens with comments and docstrings removed: a quote is
+found when its tokens occur contiguously in the span's code tokens.
 """
 
 from __future__ import annotations
@@ -43,7 +80,9 @@ import difflib
 import enum
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+
+from memvet._code._languages import language_for_path
 
 __all__ = [
     "EvidenceText",
@@ -53,8 +92,12 @@ __all__ = [
     "bind",
     "claim_terms",
     "closest_lines",
+    "code_only",
     "code_tokens",
     "find_quote",
+    "fold",
+    "number_value",
+    "numbers_in",
     "render_unbound",
 ]
 
@@ -92,11 +135,20 @@ class EvidenceText:
         text: The anchored code (a symbol's span, a file, a manifest line).
         names: Names the anchor itself carries: the qualified name, the
             path, the module (``memvet._cache``) and ``module.qualname``.
+        language: The language of ``text`` (default: from the label's path);
+            it says which parts are comments and docstrings.
+        absent: The text is an absence rule's target: it supports a term
+            only where the claim negates it.
+        imports: The modules the anchored file imports (``json``,
+            ``node:querystring``): a claim may name them in prose.
     """
 
     label: str
     text: str
     names: tuple[str, ...] = ()
+    language: str | None = None
+    absent: bool = False
+    imports: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -132,6 +184,11 @@ _PY_LEX = re.compile(
 _SLASH_LEX = re.compile(
     r'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|`(?:\\.|[^`\\])*`|(//[^\n]*|/\*[\s\S]*?\*/)')
 _MD_LEX = re.compile(r"(<!--[\s\S]*?-->)")
+_PY_CODE_LEX = re.compile(
+    r'(?P<triple>[rRbBuUfF]{0,2}(?:"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'))'
+    r'|[rRbBuUfF]{0,2}(?:"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\')|(?P<comment>#[^\n]*)')
+#: A line ending in one of these continues into the next: a string there is a value, not a docstring.
+_CONTINUES = frozenset("=([{,+%\\")
 
 
 def _without_comments(text: str, language: str | None) -> str:
@@ -144,6 +201,47 @@ def _without_comments(text: str, language: str | None) -> str:
     else:
         return text
     return lexer.sub(lambda m: " " if m.group(1) else m.group(0), text)
+
+
+def _blank(text: str) -> str:
+    return re.sub(r"[^\n]", " ", text)
+
+
+def code_only(text: str, language: str | None) -> str:
+    """``text`` with its comments and docstrings blanked: what the code itself says.
+
+    Strings stay whole (``"#"`` is no comment) and every other character
+    keeps its place, so lines and offsets are those of ``text``. A Python
+    triple-quoted string is a docstring when it is a statement of its own:
+    first on its line, after a line that does not continue into it.
+    """
+    if language == "python":
+        out: list[str] = []
+        pos, last = 0, ""
+        for m in _PY_CODE_LEX.finditer(text):
+            before = text[pos:m.start()]
+            out.append(before)
+            if before.strip():
+                last = before.rstrip()[-1]
+            line_start = text.rfind("\n", 0, m.start()) + 1
+            if m.group("comment") or (m.group("triple") and not text[line_start:m.start()].strip()
+                                      and last not in _CONTINUES):
+                out.append(_blank(m.group(0)))
+            else:
+                out.append(m.group(0))
+                last = m.group(0)[-1]
+            pos = m.end()
+        out.append(text[pos:])
+        return "".join(out)
+    if language in _HASH_COMMENTS:
+        lexer = _PY_LEX
+    elif language in _SLASH_COMMENTS:
+        lexer = _SLASH_LEX
+    elif language == "markdown":
+        lexer = _MD_LEX
+    else:
+        return text
+    return lexer.sub(lambda m: _blank(m.group(0)) if m.group(1) else m.group(0), text)
 
 
 def code_tokens(text: str, language: str | None = None, *, drop_comments: bool = False) -> list[str]:
@@ -165,9 +263,9 @@ def _contains(haystack: Sequence[str], needle: Sequence[str]) -> bool:
 
 
 def find_quote(quote: str, text: str, language: str | None) -> bool:
-    """Whether ``quote`` occurs in ``text``, token by token, comments ignored."""
-    return _contains(code_tokens(text, language, drop_comments=True),
-                     code_tokens(quote, language, drop_comments=True))
+    """Whether ``quote`` occurs in ``text``, token by token, in the code: its
+    comments and docstrings are not what the code does."""
+    return _contains(code_tokens(code_only(text, language)), code_tokens(quote, language, drop_comments=True))
 
 
 def closest_lines(quote: str, text: str, first_line: int = 1, n: int = 2) -> list[str]:
@@ -181,6 +279,58 @@ def closest_lines(quote: str, text: str, first_line: int = 1, n: int = 2) -> lis
             scored.append((-ratio, number, stripped))
     scored.sort()
     return [f"{number}: {line[:100]}" for _, number, line in scored[:n]]
+
+
+# ======================================================================= numbers and folds
+
+_NUMBER = re.compile(r"(?<![\w.$])-?(?:0[xX][0-9a-fA-F]+|\d+(?:_\d+)*(?:\.\d+)?(?:[eE][+-]?\d+)?)(?![\w$]|\.\d)")
+_STRING_TOKEN = re.compile(
+    r'[rRbBuUfF]{0,2}(?:"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\''
+    r'|`(?:\\.|[^`\\])*`)')
+
+
+def fold(text: str) -> str:
+    """A name folded for comparison: lower case without dashes, underscores,
+    spaces and slashes. ``SHA-256``, ``sha_256`` and ``sha256`` fold alike,
+    as do ``X-Content-Type`` and ``x_content_type``, and ``HTTP/2`` and
+    ``http2``."""
+    return re.sub(r"[-_ /]", "", text.lower())
+
+
+def number_value(text: str) -> float | None:
+    """The value of a number as a claim or code writes it (``1_000``, ``0x1F``, ``5.0``)."""
+    try:
+        cleaned = text.replace("_", "")
+        return float(int(cleaned, 16)) if cleaned.lower().startswith(("0x", "-0x")) else float(cleaned)
+    except ValueError:
+        return None
+
+
+def _string_content(literal: str) -> str:
+    """The text between a string literal's quotes."""
+    body = re.sub(r"^[rRbBuUfF]{0,2}", "", literal)
+    quote = 3 if body[:3] in ('"""', "'''") else 1
+    return body[quote:-quote] if len(body) >= 2 * quote else body
+
+
+def numbers_in(code: str, *, in_strings: bool = False) -> set[float]:
+    """The values of the numbers code writes.
+
+    Literals count (``1_000``, ``0x1F``, ``-1``), and strings that hold only
+    a number (``"0"``, ``b"0"``); digits inside names never do, and digits
+    inside other strings (``"ISO-8859-1"``, ``"max 20"``) only with
+    ``in_strings``. Give it code without comments (:func:`code_only`).
+    """
+    def string(m: re.Match[str]) -> str:
+        content = _string_content(m.group(0))
+        return f" {content} " if in_strings or number_value(content.strip()) is not None else " "
+
+    out = set()
+    for m in _NUMBER.finditer(_STRING_TOKEN.sub(string, code)):
+        value = number_value(m.group(0))
+        if value is not None:
+            out.add(value)
+    return out
 
 
 # ======================================================================= terms
@@ -214,22 +364,48 @@ _CONSTANT = re.compile(r"(?<![\w$.])[A-Z][A-Z0-9]*_[A-Z0-9_]*[A-Z0-9](?![\w$])")
 _IDENT = re.compile(
     r"(?<![\w$.])(?:_+[A-Za-z0-9]\w*|[A-Za-z][A-Za-z0-9]*_\w*|[a-z]+[A-Z]\w*|[A-Z][a-z0-9]+[A-Z]\w*"
     r"|[A-Z]{2,}[A-Z][a-z]{2,}\w*|[A-Za-z]+-?\d\w*(?:-\d+)*)(?![\w$])")
-_NUMBER = re.compile(r"(?<![\w.$])-?(?:0[xX][0-9a-fA-F]+|\d+(?:_\d+)*(?:\.\d+)?(?:[eE][+-]?\d+)?)(?![\w$]|\.\d)")
 _ORDINAL = re.compile(r"\d+(?:st|nd|rd|th)|[vV]\d+")
 _STATUS_CLASS = re.compile(r"(?<![\w.$])[1-5][xX]{2}(?![\w$])")
 _EXCEPTION_NAME = re.compile(r"(?=[A-Z])\w*(?:Error|Exception|Timeout|Warning|Exit|Interrupt|Failure)")
+#: A protocol or format and its version: ``HTTP/2``, ``HTTP/1.1`` (an identifier, folded to ``http2``).
+_NAMED_VERSION = re.compile(r"(?<![\w./-])[A-Za-z]{2,}/\d+(?:\.\d+)*(?![\w/]|\.\d)")
+#: A placeholder: ``<name>``, ``<http version>``.
+_PLACEHOLDER = re.compile(r"<[A-Za-z_][\w .:/-]{0,40}>")
+#: Regular-expression escapes: ``\b`` in ``\bpickle\b`` is not part of a word.
+_REGEX_ESCAPE = re.compile(r"\\[bBAZzdDwWsS]")
+#: An example query string: ``?a[b]=1&c=2``.
+_QUERY_EXAMPLE = re.compile(r"(?<![\w/])\?[A-Za-z_][\w\[\].]*=[^\s&,;)]*(?:&[\w\[\].]+=[^\s&,;)]*)*")
+#: Identifiers that are labels of documents: ``ADR-0007``, ``RFC-7230``, ``CVE-2021-44228``.
+_LABEL_ID = re.compile(r"(?i)(?:adr|rfc|pep|cve|ghsa|gh|pr|issue|bug|ticket|jira)-?\d[\d-]*")
+#: Words after which a number is a label: ``issue 12``, ``RFC 7230``, ``step 3``.
+_LABEL_WORDS = frozenset({
+    "issue", "issues", "pr", "prs", "pull", "ticket", "bug", "adr", "rfc", "pep", "cve", "gh", "section",
+    "step", "phase", "chapter", "page", "figure", "version", "release", "revision", "milestone", "sprint",
+})
+#: Words after which a year is a date: ``since 2019``.
+_DATE_WORDS = frozenset({"in", "since", "until", "till", "before", "after", "circa"})
+_UNITS = frozenset({
+    "ms", "s", "sec", "secs", "second", "seconds", "min", "mins", "minute", "minutes", "byte", "bytes", "kb",
+    "mb", "gb", "kib", "mib", "bits", "bit", "chars", "characters", "items", "entries", "times", "retries",
+    "requests", "connections", "lines", "rows", "px", "hz", "ns", "us",
+})
 
 
 def _balanced(text: str, open_at: int, limit: int = 200) -> int:
     """Index just past the parenthesis closing the one at ``open_at``, or -1."""
     depth = 0
     quote = ""
+    escaped = False
     for i in range(open_at, min(len(text), open_at + limit)):
         ch = text[i]
         if quote:
-            if ch == quote:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == quote:
                 quote = ""
-        elif ch in "\"'":
+        elif ch in "\"'`":
             quote = ch
         elif ch in "([{":
             depth += 1
@@ -257,9 +433,42 @@ def _classify(inner: str) -> TermKind:
         return TermKind.CALL
     if _NUMBER.fullmatch(inner):
         return TermKind.NUMBER
+    if _NAMED_VERSION.fullmatch(inner):
+        return TermKind.IDENTIFIER
     if _PATH.fullmatch(inner) and not _plain_path(inner):
         return TermKind.PATH
     return TermKind.CODE
+
+
+def _sentence_start(text: str, at: int) -> bool:
+    before = text[:at].rstrip()
+    return not before or before[-1] in ".!?:;\n"
+
+
+def _proper_noun(text: str, word: str) -> bool:
+    """``Express`` in "like Express 4": a capitalized word the claim also writes mid-sentence."""
+    return any(not _sentence_start(text, m.start())
+               for m in re.finditer(rf"(?<![\w$.]){re.escape(word)}(?![\w$])", text))
+
+
+def _label(text: str, start: int, end: int) -> bool:
+    """Whether the number at ``text[start:end]`` is a label (an issue, a year,
+    a product's version) rather than a value."""
+    before = text[:start]
+    if before.endswith("#"):
+        return True
+    prev = re.search(r"([A-Za-z][\w]*)\s+$", before)
+    if prev is None:
+        return False
+    word = prev.group(1)
+    if word.lower() in _LABEL_WORDS:
+        return True
+    after = re.match(r"\s*([A-Za-z]+)", text[end:])
+    unit = after is not None and after.group(1).lower() in _UNITS
+    year = re.fullmatch(r"(?:199\d|20[0-3]\d)", text[start:end]) is not None
+    if year and word.lower() in _DATE_WORDS and not unit:
+        return True
+    return re.fullmatch(r"[A-Z][a-z]+", word) is not None and not unit and _proper_noun(text, word)
 
 
 def claim_terms(claim: str) -> list[Term]:
@@ -271,10 +480,13 @@ def claim_terms(claim: str) -> list[Term]:
     found: list[tuple[int, Term]] = []
     text = claim
 
-    def take(start: int, end: int, term: Term) -> None:
+    def drop(start: int, end: int) -> None:
         nonlocal text
-        found.append((start, term))
         text = text[:start] + " " * (end - start) + text[end:]
+
+    def take(start: int, end: int, term: Term) -> None:
+        found.append((start, term))
+        drop(start, end)
 
     for m in list(_BACKTICK.finditer(text)):
         inner = m.group(1).strip()
@@ -285,6 +497,8 @@ def claim_terms(claim: str) -> list[Term]:
         take(m.start(), m.start() + len(url), Term(url, TermKind.ADDRESS))
     for m in list(_HOSTPORT.finditer(text)):
         take(m.start(), m.end(), Term(m.group(0), TermKind.ADDRESS))
+    for m in list(_QUERY_EXAMPLE.finditer(text)):
+        drop(m.start(), m.end())
     for m in list(_VERSION.finditer(text)):
         take(m.start(), m.end(), Term(m.group(0), TermKind.VERSION))
     pos = 0
@@ -294,15 +508,19 @@ def claim_terms(claim: str) -> list[Term]:
             break
         end = _balanced(text, m.end() - 1)
         args = text[m.end():end - 1] if end > 0 else ""
-        if end < 0 or args.strip() in ("s", "es", "ies") or (
+        if end < 0 or text[m.start() - 1: m.start()] == "\\" or args.strip() in ("s", "es", "ies") or (
                 "." not in m.group(1) and re.fullmatch(r"[a-z]+", m.group(1)) and " " in args.strip()
-                and "," not in args and "=" not in args):
+                and "," not in args and "=" not in args and "<" not in args):
             pos = m.end()  # entry(s), a word(with a prose aside): not calls
             continue
-        take(m.start(), end, Term(text[m.start():end], TermKind.CALL))
+        # The call as the claim wrote it: a version-like `== 0` among its
+        # arguments was taken above, and its blanks must not stand in the call.
+        take(m.start(), end, Term(claim[m.start():end], TermKind.CALL))
         pos = end
     for m in list(_KEYWORD.finditer(text)):
         take(m.start(), m.end(), Term(m.group(0), TermKind.KEYWORD))
+    for m in list(re.finditer(r"(?<![\"\w])\"\"(?!\")|(?<!['\w])''(?!')", text)):
+        drop(m.start(), m.end())  # an empty string says nothing, and its quotes pair with no other
     for pattern in (_DQ, _SQ):
         for m in list(pattern.finditer(text)):
             if m.group(1).strip():
@@ -310,9 +528,25 @@ def claim_terms(claim: str) -> list[Term]:
                 # (``"... {type(value).__name__}"``) was taken as a term
                 # above, and its blanks must not stand in the string.
                 take(m.start(), m.end(), Term(claim[m.start(1):m.end(1)], TermKind.STRING))
+    for m in list(_REGEX_ESCAPE.finditer(text)):  # \bexec_file\b: the escapes are no part of the word
+        drop(m.start(), m.end())
+    for m in list(_PLACEHOLDER.finditer(text)):
+        drop(m.start(), m.end())
+    for m in list(_NAMED_VERSION.finditer(text)):
+        take(m.start(), m.end(), Term(m.group(0), TermKind.IDENTIFIER))
     for m in list(_PATH.finditer(text)):
-        if not _plain_path(m.group(0)):
-            take(m.start(), m.end(), Term(m.group(0), TermKind.PATH))
+        path = m.group(0)
+        if path.endswith(".") and not path.endswith(("/.", "..")):
+            path = path[:-1]  # the sentence's full stop
+        parts = path.split("/")
+        if len(parts) >= 2 and all(_DOTTED.fullmatch(p) or _NUMBER.fullmatch(p) for p in parts):
+            at = m.start()
+            for part in parts:  # res.json/res.jsonp, 502/503/504: one term each
+                take(at, at + len(part), Term(part, TermKind.NUMBER if _NUMBER.fullmatch(part)
+                                              else TermKind.PATH if _PATH.fullmatch(part) else TermKind.DOTTED))
+                at += len(part) + 1
+        elif not _plain_path(path):
+            take(m.start(), m.start() + len(path), Term(path, TermKind.PATH))
     for m in list(_DOTTED.finditer(text)):
         if any(len(seg) > 1 for seg in m.group(0).split(".")):  # e.g. / i.e: prose
             take(m.start(), m.end(), Term(m.group(0), TermKind.DOTTED))
@@ -320,12 +554,17 @@ def claim_terms(claim: str) -> list[Term]:
         take(m.start(), m.end(), Term(m.group(0), TermKind.CONSTANT))
     for m in list(_IDENT.finditer(text)):
         word = m.group(0)
-        if word not in PROSE_NAMES and not _ORDINAL.fullmatch(word):
+        if _LABEL_ID.fullmatch(word):
+            drop(m.start(), m.end())
+        elif word not in PROSE_NAMES and not _ORDINAL.fullmatch(word):
             take(m.start(), m.end(), Term(word, TermKind.IDENTIFIER))
     for m in list(_STATUS_CLASS.finditer(text)):
         take(m.start(), m.end(), Term(m.group(0), TermKind.NUMBER))
     for m in list(_NUMBER.finditer(text)):
-        take(m.start(), m.end(), Term(m.group(0), TermKind.NUMBER))
+        if _label(claim, m.start(), m.end()):
+            drop(m.start(), m.end())
+        else:
+            take(m.start(), m.end(), Term(m.group(0), TermKind.NUMBER))
     found.sort(key=lambda item: item[0])
     out: list[Term] = []
     for _, term in found:
@@ -334,117 +573,56 @@ def claim_terms(claim: str) -> list[Term]:
     return out
 
 
-# ======================================================================= binding
+# ======================================================================= the evidence
+
+_WILD = "\x00"  # one placeholder or format field in a template
 
 
-def _fold(word: str) -> str:
-    return word.lower().replace("-", "")
+@dataclass(frozen=True)
+class _Param:
+    """One parameter of a definition, as written (``verify: bool = True``)."""
+
+    name: str
+    annotation: str = ""
+    default: str = ""
+    keyword_only: bool = False
 
 
-def number_value(text: str) -> float | None:
-    """The value of a number as a claim or code writes it (``1_000``, ``0x1F``, ``5.0``)."""
-    return _number(text)
+@dataclass(frozen=True)
+class _Definition:
+    """A function the evidence defines: its names, parameters and the code around it."""
+
+    names: frozenset[str]  # the def's name, the name it is assigned to, the class of an __init__
+    receiver: str  # ``res`` of ``res.cookie = function (...)``
+    params: tuple[_Param, ...]
+    variadic: bool  # *args, ...rest or arguments
+    keywords: bool  # **kwargs
+    body: str
+
+    def positional(self) -> list[_Param]:
+        return [p for p in self.params if not p.keyword_only]
+
+    def param(self, name: str) -> _Param | None:
+        return next((p for p in self.params if p.name == name), None)
 
 
-def numbers_in(line: str) -> set[float]:
-    """The values of the numbers written in a line of code (not digits inside names)."""
-    out = set()
-    for m in _NUMBER.finditer(line):
-        value = _number(m.group(0))
-        if value is not None:
-            out.add(value)
-    return out
+_DEF = re.compile(
+    r"\bdef\s+(?P<py>[A-Za-z_]\w*)\s*\("
+    r"|(?:(?P<target>[A-Za-z_$][\w$.]*(?:\s*=\s*[A-Za-z_$][\w$.]*)*)\s*[:=]\s*)?(?:async\s+)?\bfunction\b\s*\*?\s*"
+    r"(?P<fn>[A-Za-z_$][\w$]*)?\s*\("
+    r"|(?P<arrow>[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\s*=\s*(?:async\s*)?\((?=[^()]*\)\s*=>)")
+_CLASS = re.compile(r"^[ \t]*class\s+([A-Za-z_]\w*)", re.M)
+_BOOL = frozenset({"true", "false"})
+_NULL = frozenset({"none", "null", "undefined", "nil"})
 
 
-def _number(text: str) -> float | None:
-    try:
-        cleaned = text.replace("_", "")
-        return float(int(cleaned, 16)) if cleaned.lower().startswith(("0x", "-0x")) else float(cleaned)
-    except ValueError:
-        return None
-
-
-@dataclass
-class _Index:
-    """The evidence of one write, prepared for term lookups."""
-
-    texts: Sequence[EvidenceText]
-    tokens: list[str] = field(default_factory=list)
-    words: set[str] = field(default_factory=set)
-    folded: set[str] = field(default_factory=set)
-    numbers: set[float] = field(default_factory=set)
-    names: set[str] = field(default_factory=set)
-    name_segments: set[str] = field(default_factory=set)
-    _lower: list[str] | None = None
-
-    def __post_init__(self) -> None:
-        for ev in self.texts:
-            tokens = code_tokens(ev.text)
-            self.tokens.extend(tokens)
-            self.tokens.append("\x01")  # never joins two texts into one sequence
-            for name in ev.names:
-                self.names.add(name)
-                self.name_segments.update(_WORD.findall(name))
-        for tok in self.tokens:
-            if _WORD.fullmatch(tok):
-                self.words.add(tok)
-                self.folded.add(_fold(tok))
-                self.folded.update(_fold(part) for part in tok.split("_") if part)
-                if tok[0].isdigit():
-                    value = _number(tok)
-                    if value is not None:
-                        self.numbers.add(value)
-        for seg in self.name_segments:
-            self.folded.add(_fold(seg))
-
-    def has_sequence(self, text: str, *, fold: bool = False) -> bool:
-        if not fold:
-            return _contains(self.tokens, code_tokens(text))
-        if self._lower is None:
-            self._lower = [t.lower() for t in self.tokens]
-        return _contains(self._lower, [t.lower() for t in code_tokens(text)])
-
-    def strings(self) -> set[str]:
-        """The contents of the evidence's string literals, lower-cased."""
-        return {m.group(2).lower() for ev in self.texts for m in _STRING_LITERAL.finditer(ev.text)}
-
-    def has_name(self, name: str) -> bool:
-        name = name.strip("./")
-        return name in self.names or any(n.endswith("." + name) or n.endswith("/" + name) for n in self.names)
-
-    def has_word(self, word: str) -> bool:
-        return word in self.words or word in self.name_segments
-
-    def handles(self, exception: str) -> bool:
-        """Whether the evidence raises, catches or tests for ``exception``."""
-        pattern = re.compile(rf"\b(?:raise|raises|except|catch|throw|throws|isinstance|rescue)\b[^\n]*"
-                             rf"(?<![\w$]){re.escape(exception)}(?![\w$])")
-        return any(pattern.search(ev.text) for ev in self.texts)
-
-    def calls(self, callee: str) -> list[str]:
-        """Raw ``callee(...)`` texts (calls and definitions) in the evidence."""
-        last = re.escape(callee.rsplit(".", 1)[-1])
-        out = []
-        for ev in self.texts:
-            for m in re.finditer(rf"(?<![\w$]){last}\s*\(", ev.text):
-                end = _balanced(ev.text, m.end() - 1, limit=400)
-                if end > 0:
-                    out.append(" ".join(ev.text[m.start():end].split()))
-        return out
-
-
-_STRING_LITERAL = re.compile(r"([\"'])([^\"'\n]{1,200})\1")
-_STRING_ARG = re.compile(r"[rRbBuUfF]{0,2}([\"'])(.*)\1", re.S)
-
-
-def _args(call: str) -> list[str]:
-    """The top-level arguments of ``name(a, b=1)``."""
-    inner = call[call.index("(") + 1: -1]
+def _split_args(inner: str) -> list[str]:
+    """The top-level, comma-separated parts of ``inner``, stripped, empty ones dropped."""
     out, depth, start, quote = [], 0, 0, ""
     for i, ch in enumerate(inner):
         if quote:
             quote = "" if ch == quote else quote
-        elif ch in "\"'":
+        elif ch in "\"'`":
             quote = ch
         elif ch in "([{":
             depth += 1
@@ -454,7 +632,788 @@ def _args(call: str) -> list[str]:
             out.append(inner[start:i])
             start = i + 1
     out.append(inner[start:])
-    return [a.strip() for a in out if a.strip() and a.strip() not in ("...", "…")]
+    return [a.strip() for a in out if a.strip()]
+
+
+def _params(text: str) -> tuple[tuple[_Param, ...], bool, bool]:
+    """A parameter list's parameters, whether it takes any number of
+    positional arguments (``*args``, ``...rest``) and any keyword (``**kw``)."""
+    params: list[_Param] = []
+    variadic = keywords = keyword_only = False
+    for raw in _split_args(text):
+        raw = " ".join(raw.split())
+        if raw in ("self", "cls", "/"):
+            continue
+        if raw == "*":
+            keyword_only = True
+            continue
+        if raw.startswith("**"):
+            keywords = True
+            continue
+        if raw.startswith(("*", "...")):
+            variadic = keyword_only = True
+            continue
+        m = re.match(r"([A-Za-z_$][\w$]*)\s*(?::\s*([^=]*?))?\s*(?:=\s*(.*))?$", raw)
+        if m is None:
+            params.append(_Param("", keyword_only=keyword_only))  # a destructured parameter
+            continue
+        params.append(_Param(m.group(1), (m.group(2) or "").strip(), (m.group(3) or "").strip(), keyword_only))
+    return tuple(params), variadic, keywords
+
+
+def _definitions(ev: EvidenceText, code: str) -> list[_Definition]:
+    """The functions ``code`` defines: ``def f(...)``, ``function f(...)``,
+    ``obj.f = function (...)`` (``a.f = a.g = function g(...)`` is both),
+    ``f = (...) =>``; a class's ``__init__`` is also the class."""
+    classes = [(m.start(), m.group(1)) for m in _CLASS.finditer(code)]
+    owners = [n.split("::", 1)[-1].rsplit(".", 2) for n in ev.names]
+    out = []
+    for m in _DEF.finditer(code):
+        end = _balanced(code, m.end() - 1, limit=4000)
+        if end < 0:
+            continue
+        names: set[str] = set()
+        receiver = ""
+        if m.group("py"):
+            names.add(m.group("py"))
+            if m.group("py") == "__init__":
+                before = [name for at, name in classes if at < m.start()]
+                names.update(before[-1:])
+                names.update(o[-2] for o in owners if len(o) >= 2 and o[-1] == "__init__")
+        for targets in (m.group("target"), m.group("arrow")):
+            for target in (t.strip() for t in (targets or "").split("=") if t.strip()):
+                names.add(target.rsplit(".", 1)[-1])  # req.get = req.header = function header(name)
+                receiver = target.rsplit(".", 1)[0] if "." in target else receiver
+        if m.group("fn"):
+            names.add(m.group("fn"))
+        if not names:
+            continue
+        params, variadic, keywords = _params(code[m.end():end - 1])
+        variadic = variadic or bool(re.search(r"(?<![\w$.])arguments(?![\w$])", code[end:]))
+        out.append(_Definition(frozenset(names), receiver, params, variadic, keywords, code))
+    return out
+
+
+def _parts(word: str) -> list[str]:
+    """``is_success`` -> ``is``, ``success``; ``isClientError`` -> ``is``, ``client``, ``error``."""
+    return [p.lower() for p in re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+", word)]
+
+
+_FIELD = re.compile(r"\$\{[^{}\n]*\}|\{[^{}\n]*\}|%(?:\([\w.]+\))?[-+ #0]*\d*(?:\.\d+)?[sdifrxXoOjceEgGa]")
+
+
+def _chars(text: str) -> list[str]:
+    """``text`` as characters, each run of whitespace one space."""
+    return list(re.sub(r"\s+", " ", text))
+
+
+def _template(content: str) -> list[str]:
+    """A string's content as characters and :data:`_WILD` for each format field."""
+    content = content.replace("%%", "\x02")
+    out: list[str] = []
+    pos = 0
+    for m in _FIELD.finditer(content):
+        out += _chars(content[pos:m.start()].replace("\x02", "%"))
+        out.append(_WILD)
+        pos = m.end()
+    return out + _chars(content[pos:].replace("\x02", "%"))
+
+
+_OPERAND = re.compile(
+    rf"(?P<s>{_STRING_TOKEN.pattern})"
+    r"|(?P<e>[A-Za-z_$][\w$]*(?:\s*\.\s*[A-Za-z_$][\w$]*|\s*\[[^\[\]]*\])*)"
+    r"|(?P<n>\d[\w.]*)|(?P<plus>\+)|(?P<o>\S)")
+
+
+def _operands(code: str) -> list[tuple[str, str]]:
+    """The code as string literals (``s``), other operands (``e``: a name,
+    with its call's arguments), numbers (``n``), ``+`` and other characters."""
+    out: list[tuple[str, str]] = []
+    pos = 0
+    while True:
+        m = _OPERAND.search(code, pos)
+        if m is None:
+            return out
+        kind = next(k for k in ("s", "e", "n", "plus", "o") if m.group(k) is not None)
+        end = m.end()
+        if kind == "e":
+            call = re.match(r"\s*\(", code[end:])
+            if call:
+                closed = _balanced(code, end + call.end() - 1, limit=2000)
+                end = closed if closed > 0 else end
+        out.append((kind, code[m.start():end]))
+        pos = end
+
+
+def _unescape(content: str) -> str:
+    return re.sub(r"\\[nrt]", " ", re.sub(r"\\([\"'`\\])", r"\1", content))
+
+
+def _templates(code: str) -> list[list[str]]:
+    """The strings the code writes, as templates: each literal, and each chain
+    of literals concatenated with ``+`` (or side by side) and other operands,
+    which stand for any text."""
+    items = _operands(code)
+    out: list[list[str]] = []
+    for kind, text in items:
+        if kind == "e" and "(" in text:  # the strings among a call's arguments
+            out += _templates(text[text.index("(") + 1: -1])
+    i = 0
+    while i < len(items):
+        if items[i][0] not in ("s", "e", "n"):
+            i += 1
+            continue
+        chain = [items[i]]
+        j = i + 1
+        while j < len(items):
+            if items[j][0] == "plus" and j + 1 < len(items) and items[j + 1][0] in ("s", "e", "n"):
+                chain.append(items[j + 1])
+                j += 2
+            elif items[j][0] == "s" and chain[-1][0] == "s":
+                chain.append(items[j])  # "a" "b": one string
+                j += 1
+            else:
+                break
+        if any(k == "s" for k, _ in chain):
+            parts: list[str] = []
+            for k, t in chain:
+                if k == "s":
+                    parts += _template(_unescape(_string_content(t)))
+                elif k == "n":
+                    parts += list(t)
+                else:
+                    parts.append(_WILD)
+            if len(parts) <= 2000:
+                out.append(parts)
+        i = j
+    return out
+
+
+class _Index:
+    """The evidence of one write, prepared for term lookups.
+
+    Names are looked up in everything the evidence says (``tokens``,
+    ``words``); values only in its code (``code``, ``numbers``,
+    ``strings``), with comments and docstrings left out.
+    """
+
+    def __init__(self, texts: Sequence[EvidenceText]) -> None:
+        self.texts = list(texts)
+        self.tokens: list[str] = []
+        self.code: list[str] = []
+        self.code_texts: list[tuple[EvidenceText, str]] = []
+        self.words: set[str] = set()
+        self.lower: set[str] = set()  # words, their `_` parts and the anchors' name parts, lower-cased
+        self.folded: set[str] = set()
+        self.code_lower: set[str] = set()
+        self.numbers: set[float] = set()
+        self.names: set[str] = set()
+        self.name_segments: set[str] = set()
+        self.modules: set[str] = set()
+        self._lower_tokens: list[str] | None = None
+        self._lower_code: list[str] | None = None
+        self._templates: list[list[str]] | None = None
+        self._definitions: list[_Definition] | None = None
+        self._code_parts: list[str] | None = None
+        self._strings: list[str] | None = None
+        self._strings_lower: set[str] | None = None
+        for ev in self.texts:
+            language = ev.language or language_for_path(ev.label.split("::", 1)[0].split(" in ", 1)[0])
+            code = code_only(ev.text, language)
+            self.code_texts.append((ev, code))
+            self.tokens += [*code_tokens(ev.text), "\x01"]  # never joins two texts into one sequence
+            self.code += [*code_tokens(code), "\x01"]
+            for value in numbers_in(code, in_strings=True):
+                self.numbers.update((value, abs(value)))
+            for name in ev.names:
+                self.names.add(name)
+                self.name_segments.update(_WORD.findall(name))
+            for module in ev.imports:
+                plain = module.lstrip(".").removeprefix("node:").lower().replace("/", ".").replace("::", ".")
+                parts = plain.split(".")
+                self.modules.update({module.lower(), *(".".join(parts[:i]) for i in range(1, len(parts) + 1))})
+        for tok in self.tokens:
+            if _WORD.fullmatch(tok):
+                self.words.add(tok)
+        for word in self.words | self.name_segments:
+            self.lower.add(word.lower())
+            self.lower.update(part.lower() for part in word.split("_") if part)
+            self.folded.add(fold(word))
+            self.folded.update(fold(part) for part in word.split("_") if part)
+        self.code_lower = {t.lower() for t in self.code if _WORD.fullmatch(t)}
+
+    # ---------------------------------------------------------------- lookups
+
+    def has_sequence(self, text: str, *, fold: bool = False, code: bool = False) -> bool:
+        """Whether the tokens of ``text`` occur in order (in the code only, with ``code``)."""
+        wanted = code_tokens(text)
+        if not fold:
+            return _contains(self.code if code else self.tokens, wanted)
+        if code:
+            if self._lower_code is None:
+                self._lower_code = [t.lower() for t in self.code]
+            return _contains(self._lower_code, [t.lower() for t in wanted])
+        if self._lower_tokens is None:
+            self._lower_tokens = [t.lower() for t in self.tokens]
+        return _contains(self._lower_tokens, [t.lower() for t in wanted])
+
+    def strings(self) -> list[str]:
+        """The contents of the code's string literals."""
+        if self._strings is None:
+            self._strings = [_unescape(_string_content(m.group(0))) for _, code in self.code_texts
+                             for m in _STRING_TOKEN.finditer(code)]
+        return self._strings
+
+    def has_string(self, content: str) -> bool:
+        """Whether the code writes a string literal ``content`` (in any case)."""
+        if self._strings_lower is None:
+            self._strings_lower = {s.lower() for s in self.strings()}
+        return content.lower() in self._strings_lower
+
+    def has_name(self, name: str, *, any_case: bool = False) -> bool:
+        name = name.strip("./")
+        names = {n.lower() for n in self.names} if any_case else self.names
+        name = name.lower() if any_case else name
+        return name in names or any(n.endswith("." + name) or n.endswith("/" + name) for n in names)
+
+    def has_word(self, word: str) -> bool:
+        return word in self.words or word in self.name_segments
+
+    def handles(self, exception: str) -> bool:
+        """Whether the code raises, catches or tests for ``exception``."""
+        pattern = re.compile(rf"\b(?:raise|raises|except|catch|throw|throws|isinstance|rescue)\b[^\n]*"
+                             rf"(?<![\w$]){re.escape(exception)}(?![\w$])")
+        return any(pattern.search(ev.text) for ev in self.texts)
+
+    def code_parts(self) -> list[str]:
+        """The code's words split at ``_`` and capitals, lower-cased, in order."""
+        if self._code_parts is None:
+            self._code_parts = [p for t in self.code for p in (_parts(t) if _WORD.fullmatch(t) else [t])]
+        return self._code_parts
+
+    def templates(self) -> list[list[str]]:
+        if self._templates is None:
+            self._templates = [t for _, code in self.code_texts for t in _templates(code)]
+        return self._templates
+
+    def definitions(self, callee: str = "") -> list[_Definition]:
+        """The functions the code defines (named ``callee``'s last part, when given)."""
+        if self._definitions is None:
+            self._definitions = [d for ev, code in self.code_texts for d in _definitions(ev, code)]
+        if not callee:
+            return self._definitions
+        last = callee.rsplit(".", 1)[-1]
+        receiver = callee.rsplit(".", 1)[0].lower() if "." in callee else ""
+        return [d for d in self._definitions
+                if last in d.names and not (receiver and d.receiver and d.receiver.lower() != receiver)]
+
+    @staticmethod
+    def owners(ev: EvidenceText) -> set[str]:
+        """What ``this`` and ``self`` stand for in ``ev``: the class or object
+        of its qualified name (``res`` of ``lib/response.js::res.json``)."""
+        quals = [name.split("::", 1)[1] for name in (ev.label, *ev.names) if "::" in name]
+        return {q.rsplit(".", 1)[0].lower() for q in quals if "." in q}
+
+    def calls(self, callee: str, *, headers: bool = False) -> list[str]:
+        """The calls of ``callee`` in the code on a compatible receiver
+        (``this.set`` in ``res.json`` is ``res.set``, not ``app.set``); with
+        ``headers``, its definitions' and class statements' heads instead
+        (``redirect(url)`` of ``function redirect(url)``)."""
+        last = callee.rsplit(".", 1)[-1]
+        receiver = callee.rsplit(".", 1)[0].lower() if "." in callee else ""
+        out = []
+        for ev, code in self.code_texts:
+            for m in re.finditer(rf"(?<![\w$]){re.escape(last)}\s*\(", code):
+                before = code[max(0, m.start() - 400):m.start()]
+                if bool(re.search(r"(?:\bdef|\bfunction\s*\*?|\bclass)\s*$", before)) is not headers:
+                    continue
+                end = _balanced(code, m.end() - 1, limit=400)
+                if end < 0:
+                    continue
+                own = re.search(r"([A-Za-z_$][\w$]*(?:\s*\.\s*[A-Za-z_$][\w$]*)*)\s*\.\s*$", before[-200:])
+                if receiver and own:
+                    theirs = re.sub(r"\s", "", own.group(1)).lower()
+                    this = theirs in ("this", "self")
+                    mapped = self.owners(ev) if this else {theirs}
+                    if mapped and not any(r == receiver or r.endswith("." + receiver) or receiver.endswith("." + r)
+                                          or (this and r.endswith(receiver)) for r in mapped):
+                        continue
+                out.append(" ".join(code[m.start():end].split()))
+        return out
+
+
+# ======================================================================= binding
+
+@dataclass(frozen=True)
+class _Context:
+    index: _Index
+    exists: Callable[[Term], bool]
+    claim: str
+    examples: frozenset[str] = frozenset()  # the words of the claim's example hosts and addresses
+
+
+_ELLIPSIS = re.compile(r"\.\.\.|…")
+
+
+def _wild_text(text: str) -> str:
+    """``text`` with placeholders, ellipses and ``{fields}`` replaced by :data:`_WILD`."""
+    return re.sub(rf"{_PLACEHOLDER.pattern}|\.\.\.|…|\{{[^{{}}\n]*\}}|%[sdr]", _WILD, text)
+
+
+def _placeholder(arg: str) -> bool:
+    """An argument that stands for any value: ``<url>``, ``...``, ``N``, ``[...]``, ``{...}``."""
+    arg = arg.strip()
+    inner = arg[1:-1].strip() if arg[:1] + arg[-1:] in ("[]", "{}", "()") else None
+    return (_PLACEHOLDER.fullmatch(arg) is not None or _ELLIPSIS.fullmatch(arg) is not None
+            or re.fullmatch(r"[A-Z]", arg) is not None or arg == "<_>"
+            or (inner is not None and (not inner or _ELLIPSIS.fullmatch(inner) is not None)))
+
+
+def _literal(arg: str) -> str | None:
+    """The content of a string literal argument, or ``None``."""
+    m = re.fullmatch(r"[rRbBuUfF]{0,2}([\"'`])(.*)\1", arg.strip(), re.S)
+    return m.group(2) if m else None
+
+
+def _unquote(arg: str) -> str:
+    """A value as written, without the quotes of a string literal."""
+    content = _literal(arg)
+    return arg.strip() if content is None else content
+
+
+def _template_binds(text: str, ctx: _Context) -> bool:
+    """Whether ``text``, placeholders standing for any text, matches a string
+    the code writes (its format fields and concatenated operands standing for
+    any text made of words the code says)."""
+    index = ctx.index
+    wild = _wild_text(text)
+    words = re.findall(r"[A-Za-z]{2,}", wild.replace(_WILD, " "))
+    if any(w.lower() not in index.code_lower for w in words):
+        return False
+    claim = _chars(wild.strip())
+    if not claim:
+        return False
+    literal = max(("".join(p) for p in re.split(_WILD, "".join(claim))), key=len).strip()
+    for code in index.templates():
+        if _WILD not in claim and _WILD not in code:
+            continue
+        if len(literal) >= 3 and _WILD not in code and literal not in "".join(code):
+            continue
+        if _match_template(claim, code):
+            return True
+    return False
+
+
+_FIELD_TEXT = re.compile(r"[\w .\-/]")
+
+
+def _match_template(claim: Sequence[str], code: Sequence[str]) -> bool:
+    """Whether ``claim`` matches a stretch of ``code``, with at least one
+    character matched as written: a placeholder of the claim stands for any
+    non-empty text of the code, a field of the code for a non-empty run of
+    the claim's words (letters, digits, spaces, ``.-/``: never the quotes,
+    brackets or colons that give a message its shape)."""
+    n, m = len(claim), len(code)
+    nxt = [0] * (m + 1)  # the best literal count for claim[i + 1:] from code[j], -1 when impossible
+    for i in range(n - 1, -1, -1):
+        cur = [-1] * (m + 1)
+        c = claim[i]
+        for j in range(m - 1, -1, -1):
+            d = code[j]
+            if c == _WILD:
+                best = max(cur[j + 1], nxt[j + 1])
+            elif d == _WILD and _FIELD_TEXT.fullmatch(c):  # the field takes this character, maybe the next
+                best = max(nxt[j], nxt[j + 1])
+            elif c == d and nxt[j + 1] >= 0:
+                best = nxt[j + 1] + 1
+            else:
+                best = -1
+            cur[j] = best
+        nxt = cur
+    return max(nxt[:m], default=-1) >= 1
+
+
+def _bound_value(value: str, ctx: _Context) -> bool:
+    """Whether a value (a literal, as written) is one the code writes."""
+    value = value.strip()
+    content = _literal(value)
+    if content is not None:
+        return ctx.index.has_string(content) or (bool(content.strip()) and ctx.index.has_sequence(content, code=True))
+    number = number_value(value)
+    if number is not None:
+        return number in ctx.index.numbers
+    return ctx.index.has_sequence(value, code=True)
+
+
+def _enumerated(name: str, body: str) -> bool:
+    """Whether the code compares parameter ``name`` with literal values (so a
+    value passed for it must be one of them)."""
+    n = re.escape(name)
+    literal = r"(?:[\"'`\d-]|true\b|false\b|null\b|None\b|True\b|False\b)"
+    return any(re.search(p, body) for p in (
+        rf"(?<![\w$.]){n}\s*(?:===?|!==?|<=?|>=?)\s*{literal}",
+        rf"[\"'`\d]\s*(?:===?|!==?)\s*{n}(?![\w$])",
+        rf"\bswitch\s*\(\s*{n}\s*\)", rf"\bmatch\s+{n}\s*:",
+        rf"(?<![\w$.]){n}\s+(?:not\s+)?in\s*[\(\[\{{]"))
+
+
+def _boolish(param: _Param | None) -> bool:
+    """Whether a boolean may be passed for ``param`` (any may, unless its annotation says otherwise)."""
+    if param is None or not param.annotation:
+        return True
+    return bool(re.search(r"\b(?:bool|Any|object)\b", param.annotation)) or param.default.lower() in _BOOL
+
+
+def _fits(arg: str, param: _Param | None, definition: _Definition | None, ctx: _Context) -> bool:
+    """Whether an example argument fits the parameter it lands on."""
+    arg = arg.strip()
+    body = definition.body if definition else ""
+    if _placeholder(arg) or arg.lower() in _NULL:
+        return True
+    if arg.lower() in _BOOL:
+        return _boolish(param)
+    if _literal(arg) is not None or number_value(arg) is not None:
+        if _bound_value(arg, ctx):
+            return True
+        return definition is not None and not (param and param.name and _enumerated(param.name, body))
+    if re.fullmatch(r"[A-Za-z_$][\w$]*", arg):
+        return ctx.index.has_word(arg) or bool(re.search(rf"(?<![\w$]){re.escape(arg)}(?![\w$])", body))
+    if arg[:1] == "{" and arg[-1:] == "}":
+        for item in _split_args(arg[1:-1]):
+            key, sep, value = item.partition(":")
+            key = key.strip().strip("\"'")
+            if not sep or not (ctx.index.has_word(key) or re.search(rf"(?<![\w$]){re.escape(key)}(?![\w$])", body)):
+                return False
+            if not _fits(value, None, definition, ctx):
+                return False
+        return True
+    if arg[:1] == "[" and arg[-1:] == "]":
+        return all(_fits(item, None, definition, ctx) for item in _split_args(arg[1:-1]))
+    return all(ctx.index.has_word(w) or w.lower() in _BOOL | _NULL for w in re.findall(r"[A-Za-z_$][\w$]*", arg))
+
+
+_KW_ARG = re.compile(r"([A-Za-z_]\w*)\s*=(?![=>])\s*(.+)", re.S)
+
+
+def _example_fits(args: Sequence[str], definition: _Definition, ctx: _Context) -> bool:
+    """Whether a call with ``args`` fits ``definition``: an example of its use."""
+    positional = definition.positional()
+    i = 0
+    for arg in args:
+        kw = _KW_ARG.fullmatch(arg)
+        if kw and _literal(arg) is None:
+            param = definition.param(kw.group(1))
+            if param is None and not definition.keywords:
+                return False
+            if not _fits(kw.group(2), param, definition, ctx):
+                return False
+            continue
+        if _ELLIPSIS.fullmatch(arg.strip()):
+            continue
+        param = positional[i] if i < len(positional) else None
+        i += 1
+        if param is None and not definition.variadic:
+            return False
+        if not _fits(arg, param, definition, ctx):
+            return False
+    return True
+
+
+def _call_matches(args: Sequence[str], call: str) -> bool:
+    """Whether each written argument occurs inside the code's call ``call``.
+
+    A string argument binds by its words: a claim quotes a message without
+    its f-prefix, concatenation or the rest of the text; a placeholder binds
+    to anything.
+    """
+    call_tokens = code_tokens(call)
+    for arg in args:
+        if _placeholder(arg):
+            continue
+        kw = _KW_ARG.fullmatch(arg)
+        if kw and _literal(arg) is None and _placeholder(kw.group(2)):
+            arg = kw.group(1) + "="  # max_redirects=...: the keyword is passed, any value
+        content = _literal(arg)
+        if not _contains(call_tokens, code_tokens(content if content is not None else arg)):
+            return False
+    return True
+
+
+def _as_example(args: Sequence[str], ctx: _Context) -> list[str]:
+    """The arguments, those the anchored code already bears out (values it
+    writes) replaced by a placeholder, for a look at the callee's definition
+    elsewhere."""
+    out = []
+    for arg in args:
+        kw = _KW_ARG.fullmatch(arg)
+        value = kw.group(2).strip() if kw and _literal(arg) is None else arg
+        if _placeholder(value) or ((_literal(value) is not None or number_value(value) is not None)
+                                   and _bound_value(value, ctx)):
+            value = "<_>"
+        out.append(f"{kw.group(1)}={value}" if kw and _literal(arg) is None else value)
+    return out
+
+
+def _bind_call(term: Term, ctx: _Context) -> tuple[bool, str]:
+    text = term.text
+    index = ctx.index
+    callee = text[: text.index("(")]
+    args = _split_args(text[text.index("(") + 1: -1])
+    if "." in callee:
+        callee_ok, _ = _bind_dotted(Term(callee, TermKind.DOTTED), ctx)
+    else:
+        callee_ok = index.has_word(callee) or index.has_name(callee)
+    calls = index.calls(callee)
+    definitions = index.definitions(callee)
+    if callee_ok:
+        if not args or all(_placeholder(a) for a in args) or index.has_sequence(text, code=True):
+            return True, ""
+        if any(_call_matches(args, call) for call in [*calls, *index.calls(callee, headers=True)]):
+            return True, ""
+        if any(_example_fits(args, d, ctx) for d in definitions):
+            return True, ""
+    example = _as_example(args, ctx)
+    known = all(a == "<_>" or a.endswith("=<_>") for a in example)
+    # Neither defined here nor called so: an example of a callee the
+    # repository defines, its values all written by the anchored code when
+    # the anchored code calls it otherwise.
+    if not definitions and (not calls or known) and ctx.exists(Term(f"{callee}({', '.join(example)})",
+                                                                     TermKind.CALL)):
+        return True, ""
+    if not callee_ok:
+        return False, _nearest_word(callee, index.words | index.name_segments)
+    shown = calls or [f"{sorted(d.names)[0]}({', '.join(p.name for p in d.params)})" for d in definitions]
+    return False, shown[0][:80] if shown else ""
+
+
+def _writes(code: str, name: str, value: str) -> bool:
+    """Whether ``code`` writes ``name`` with ``value``: assigns it, defaults it,
+    maps it, sets it in a table or the environment, or compares it."""
+    n, v = re.escape(name), re.escape(value)
+    quote = r"[\"'`]?"
+    annotation = r"(?:\s*:\s*[\w.\[\], |]*?)?"
+    return bool(re.search(
+        rf"(?<![\w$]){quote}{n}{quote}\s*[\])]?{annotation}\s*(?:=(?!=)|:|===?|\bis\b)\s*[rbuRBU]?{quote}(?i:{v})"
+        rf"{quote}(?![\w$.-]*\w)", code)
+        or re.search(rf"[\"'`](?i:{v})[\"'`]\s*===?\s*{n}(?![\w$])", code))
+
+
+def _branches_on(code: str, name: str) -> bool:
+    """Whether the code takes a decision on ``name`` (``if name``, ``if not
+    name``, ``name && ...``, ``x if name else y``)."""
+    n = re.escape(name)
+    return any(re.search(p, code) for p in (
+        rf"\b(?:if|elif|while|unless)\b\s*\(?\s*(?:not\s+|!\s*)?{n}(?![\w$(\[.])",
+        rf"(?<![\w$.]){n}\s*(?:&&|\|\||\?(?![.?]))", rf"(?:&&|\|\||!)\s*{n}(?![\w$(.\[])",
+        rf"\bif\s+(?:not\s+)?{n}\s+else\b"))
+
+
+def _bind_keyword(term: Term, ctx: _Context) -> tuple[bool, str]:
+    text = term.text
+    index = ctx.index
+    name, _, raw = text.partition("=")
+    value = _unquote(raw)
+    if index.has_sequence(text, code=True):
+        return True, ""
+    for _, code in index.code_texts:
+        if _writes(code, name, value):
+            return True, ""
+        # One assignment away: env = process.env.NODE_ENV ... env === 'production'
+        for var in re.findall(rf"([A-Za-z_$][\w$]*)\s*=(?!=)[^\n;]*?(?<![\w$]){re.escape(name)}(?![\w$])", code):
+            if var != name and _writes(code, var, value):
+                return True, ""
+    definitions = [d for d in index.definitions() if d.param(name) is not None]
+    for d in definitions:  # passed to a parameter called name: setCharset(type, 'utf-8')
+        positional = [p.name for p in d.positional()]
+        position = positional.index(name) if name in positional else -1
+        for callee in d.names:
+            for call in index.calls(callee):
+                args = _split_args(call[call.index("(") + 1: -1])
+                given = [a for a in args if not _KW_ARG.fullmatch(a) or _literal(a) is not None]
+                passed = [kw.group(2) for a in args if (kw := _KW_ARG.fullmatch(a)) and kw.group(1) == name]
+                if 0 <= position < len(given):
+                    passed.append(given[position])
+                if any(_unquote(a).lower() == value.lower() for a in passed):
+                    return True, ""
+    if _placeholder(value) and (index.has_word(name) or definitions):
+        return True, ""
+    if value.lower() in _BOOL:  # follow_redirects=True for `follow_redirects: bool = False`, or `if not stream:`
+        params = [p for d in definitions if (p := d.param(name)) is not None]
+        if any("bool" in p.annotation or p.default.lower() in _BOOL for p in params) or any(
+                _branches_on(code, name) for _, code in index.code_texts):
+            return True, ""
+    for ev in index.texts:
+        m = re.search(rf"(?<![\w$]){re.escape(name)}\s*(?::[^=\n]*)?=\s*[^,)\n]+", ev.text)
+        if m:
+            return False, " ".join(m.group(0).split())[:80]
+    return False, ""
+
+
+def _bind_name(term: Term, ctx: _Context) -> tuple[bool, str]:
+    text, kind = term.text, term.kind
+    index = ctx.index
+    if index.has_word(text) or index.has_name(text):
+        return True, ""
+    # Redis ~ redis, NaN ~ allow_nan, a module the file imports: names ignore case.
+    if kind is TermKind.IDENTIFIER and (text.lower() in index.lower or text.lower() in index.modules):
+        return True, ""
+    # SHA-256 ~ sha256, HTTP/2 ~ http2 and UTF-8 ~ "utf-8": names of
+    # algorithms, protocols and encodings fold.
+    if any(ch.isdigit() for ch in text) and (fold(text) in index.folded or index.has_sequence(text, fold=True)):
+        return True, ""
+    # An environment variable NO_PROXY binds to a string "no_proxy" (code
+    # often looks both up), never to a variable.
+    if kind is TermKind.CONSTANT and index.has_string(text):
+        return True, ""
+    return False, _nearest_word(text, index.words | index.name_segments)
+
+
+def _bind_dotted(term: Term, ctx: _Context) -> tuple[bool, str]:
+    text = term.text
+    index = ctx.index
+    segments = text.split(".")
+    if index.has_sequence(text) or index.has_name(text) or index.has_sequence(text, fold=True) \
+            or index.has_name(text, any_case=True) or text.lower() in index.modules:
+        return True, ""
+    # An exception class must be one the anchored code raises, catches or
+    # tests for: that it exists somewhere (requests.exceptions.Timeout),
+    # or that its parts are words of a docstring, does not make a claim
+    # about what this code raises true.
+    if _EXCEPTION_NAME.fullmatch(segments[-1]):
+        if index.handles(segments[-1]):
+            return True, ""
+    elif all(index.has_word(seg) for seg in segments) or ctx.exists(term):
+        return True, ""
+    if _EXAMPLE_HOST.fullmatch(text):
+        return True, ""  # tobi.ferrets.example.com: an example, not a name of the code
+    dotted = {m.group(0) for ev in index.texts for m in _DOTTED.finditer(ev.text)} | index.names
+    return False, _nearest_word(text, dotted)
+
+
+_STATUS_NAMES = {1: (("informational",),), 2: (("success",), ("successful",)),
+                 3: (("redirection",), ("redirect", "response"), ("is", "redirect")),
+                 4: (("client", "error"),), 5: (("server", "error"),)}
+
+
+def _bind_number(term: Term, ctx: _Context) -> tuple[bool, str]:
+    text = term.text
+    index = ctx.index
+    if _STATUS_CLASS.fullmatch(text):
+        digit = int(text[0])
+        if (any(digit * 100 <= n < digit * 100 + 100 for n in index.numbers)
+                or index.has_sequence(text, fold=True, code=True)
+                or any(_contains(index.code_parts(), name) for name in _STATUS_NAMES[digit])):
+            return True, ""
+        return False, _nearest_line(text, index, lambda tok: tok[:1].isdigit())
+    value = number_value(text)
+    if (value is not None and value in index.numbers) or index.has_sequence(text, code=True) or ctx.exists(term):
+        return True, ""
+    return False, _nearest_line(text, index, lambda tok: tok[:1].isdigit())
+
+
+def _bind_path(term: Term, ctx: _Context) -> tuple[bool, str]:
+    text = term.text
+    index = ctx.index
+    if index.has_name(text) or index.has_sequence(text) or ctx.exists(term):
+        return True, ""
+    return False, _nearest_word(text, {n for n in index.names if "/" in n})
+
+
+_EXAMPLE_HOST = re.compile(r"(?<![\w.-])(?:[\w-]+\.)*(?:example\.(?:com|org|net)|[\w-]+\.(?:example|test|invalid))"
+                           r"(?![\w-])")
+
+
+def _examples(claim: str) -> frozenset[str]:
+    """The words of the example hosts and addresses a claim gives
+    (``tobi.ferrets.example.com``, ``https://user:pass@host/``): a value
+    made of them is part of the example, not a value of the code."""
+    found = [m.group(0) for m in _EXAMPLE_HOST.finditer(claim)]
+    found += [m.group(0) for m in _URL.finditer(claim) if _illustrative(m.group(0))]
+    return frozenset(w.lower() for text in found for w in re.findall(r"[A-Za-z0-9]+", text))
+
+
+def _illustrative(text: str) -> bool:
+    """An example address: a host reserved for examples (``example.com``,
+    ``*.test``) or a bare placeholder word with no port (``user:pass@host``)."""
+    m = re.match(r"[a-z]+://(?:[^@/\s]*@)?([^/:?#\s]+)(:\d+)?", text)
+    if m is None:
+        return False
+    host = m.group(1).lower()
+    return (re.search(r"(?:^|\.)example\.(?:com|org|net)$|\.(?:example|test|invalid)$", host) is not None
+            or (re.fullmatch(r"[a-z]+", host) is not None and host != "localhost" and m.group(2) is None))
+
+
+def _bind_string(term: Term, ctx: _Context) -> tuple[bool, str]:
+    text = term.text
+    index = ctx.index
+    if not _ELLIPSIS.sub("", text).strip(" .") or _wild_text(text).strip() == _WILD:
+        return True, ""  # "..." or "<string>": nothing said
+    if index.has_sequence(text, code=True) or _template_binds(text, ctx):
+        return True, ""
+    words = re.findall(r"[A-Za-z0-9]+", text)
+    if words and all(w.lower() in ctx.examples for w in words):
+        return True, ""  # 'ferrets' of "for tobi.ferrets.example.com, subdomains is ['ferrets', 'tobi']"
+    strings = {s for s in index.strings() if 0 < len(s) <= 80}
+    return False, _nearest_word(text, strings)
+
+
+def _bind_code(term: Term, ctx: _Context) -> tuple[bool, str]:
+    """Code spans, addresses and versions: the tokens in order, in the code; ``...`` stands for anything."""
+    text = term.text
+    index = ctx.index
+    if term.kind is TermKind.ADDRESS:
+        if _illustrative(text):
+            return True, ""
+        hostport = re.fullmatch(r"(.+):(\d{1,5})", text)
+        if hostport and _HOSTPORT.fullmatch(text) and index.has_sequence(hostport.group(1), code=True) \
+                and float(hostport.group(2)) in index.numbers:
+            return True, ""  # 127.0.0.1:8000 for host="127.0.0.1", port=8000
+    parts = [p for p in _ELLIPSIS.split(_PLACEHOLDER.sub("...", text)) if p.strip()]
+    if parts and all(index.has_sequence(p, code=True) for p in parts):
+        return True, ""
+    if not parts and text.strip():
+        return True, ""
+    if _PLACEHOLDER.search(text) and _template_binds(text, ctx):
+        return True, ""
+    return False, ""
+
+
+_BINDERS: dict[TermKind, Callable[[Term, _Context], tuple[bool, str]]] = {
+    TermKind.IDENTIFIER: _bind_name,
+    TermKind.CONSTANT: _bind_name,
+    TermKind.DOTTED: _bind_dotted,
+    TermKind.CALL: _bind_call,
+    TermKind.KEYWORD: _bind_keyword,
+    TermKind.NUMBER: _bind_number,
+    TermKind.PATH: _bind_path,
+    TermKind.STRING: _bind_string,
+    TermKind.CODE: _bind_code,
+    TermKind.ADDRESS: _bind_code,
+    TermKind.VERSION: _bind_code,
+}
+
+_RAISED = r"(?:\braise[sd]?|\braising|\bthrows?|\bthrown|\bthrowing)\s+(?:an?\s+|the\s+)?"
+_NEGATION = re.compile(r"\b(?:no|not|never|none|nothing|nowhere|without|neither|nor|cannot|can't|doesn't|don't"
+                       r"|isn't|aren't|won't|mustn't|forbids?|forbidden|bans?|banned|avoids?)\b|n't\b", re.I)
+
+
+def _clause(claim: str, text: str) -> str:
+    """The clause of ``claim`` that holds ``text`` (the whole claim when it is not found)."""
+    for clause in re.split(r";|\.(?:\s|$)|:\s|\s[-\u2013\u2014]\s|,\s+but\s", claim):
+        if text in clause:
+            return clause
+    return claim
+
+
+def _raised(term: Term, ctx: _Context) -> bool | None:
+    """For a class the claim says is raised or thrown (``raises
+    httpx.StreamConsumed``), whether the code raises, throws or catches it
+    (else ``None``)."""
+    if term.kind not in (TermKind.IDENTIFIER, TermKind.DOTTED) or not term.text.rsplit(".", 1)[-1][:1].isupper() \
+            or not re.search(
+            _RAISED + re.escape(term.text) + r"(?![\w$])", ctx.claim):
+        return None
+    return ctx.index.handles(term.text.rsplit(".", 1)[-1])
 
 
 def _nearest_word(word: str, candidates: Iterable[str]) -> str:
@@ -480,12 +1439,12 @@ _STOP = frozenset({"the", "and", "for", "with", "that", "this", "not", "are", "w
 
 
 def _nearest_line(claim: str, index: _Index, accept: Callable[[str], bool]) -> str:
-    """The evidence line that shares most words with the claim and holds a
+    """The code line that shares most words with the claim and holds a
     token ``accept`` likes (a number, a string), stripped."""
     wanted = _context_words(claim)
     best, best_score = "", -1
-    for ev in index.texts:
-        for line in ev.text.splitlines():
+    for _, code in index.code_texts:
+        for line in code.splitlines():
             if not any(accept(tok) for tok in _TOKEN.findall(line)):
                 continue
             score = len(wanted & {w.lower() for w in _WORD.findall(line)})
@@ -494,92 +1453,10 @@ def _nearest_line(claim: str, index: _Index, accept: Callable[[str], bool]) -> s
     return best
 
 
-def _bound(term: Term, index: _Index, exists: Callable[[Term], bool]) -> tuple[bool, str]:
-    """Whether ``term`` binds, and if not, the nearest thing the code says."""
-    text, kind = term.text, term.kind
-    if kind in (TermKind.IDENTIFIER, TermKind.CONSTANT):
-        if index.has_word(text) or index.has_name(text):
-            return True, ""
-        # SHA-256 ~ sha256 and UTF-8 ~ "utf-8": names of algorithms and
-        # encodings ignore case; an environment variable NO_PROXY binds to a
-        # string "no_proxy" (code often looks both up), never to a variable.
-        if any(ch.isdigit() for ch in text) and (_fold(text) in index.folded
-                                                 or index.has_sequence(text, fold=True)):
-            return True, ""
-        if kind is TermKind.CONSTANT and text.lower() in index.strings():
-            return True, ""
-        return False, _nearest_word(text, index.words | index.name_segments)
-    if kind is TermKind.DOTTED:
-        segments = text.split(".")
-        if index.has_sequence(text) or index.has_name(text):
-            return True, ""
-        # An exception class must be one the anchored code raises, catches or
-        # tests for: that it exists somewhere (requests.exceptions.Timeout),
-        # or that its parts are words of a docstring, does not make a claim
-        # about what this code raises true.
-        if _EXCEPTION_NAME.fullmatch(segments[-1]):
-            if index.handles(segments[-1]):
-                return True, ""
-        elif all(index.has_word(seg) for seg in segments) or exists(term):
-            return True, ""
-        dotted = {m.group(0) for ev in index.texts for m in _DOTTED.finditer(ev.text)} | index.names
-        return False, _nearest_word(text, dotted)
-    if kind is TermKind.CALL:
-        callee = text[: text.index("(")]
-        callee_term = Term(callee, TermKind.DOTTED if "." in callee else TermKind.IDENTIFIER)
-        if "." in callee:
-            callee_ok, _ = _bound(callee_term, index, exists)
-        else:
-            callee_ok = index.has_word(callee) or index.has_name(callee)
-        calls = index.calls(callee)
-        if not callee_ok:
-            return False, _nearest_word(callee, index.words | index.name_segments)
-        args = _args(text)
-        if not args or index.has_sequence(text):
-            return True, ""
-        # A string argument binds by its words: a claim quotes a message
-        # without its f-prefix, concatenation or the rest of the text.
-        wanted = [code_tokens(m.group(2) if (m := _STRING_ARG.fullmatch(arg)) else arg) for arg in args]
-        for call in calls:
-            call_tokens = code_tokens(call)
-            if all(_contains(call_tokens, w) for w in wanted):
-                return True, ""
-        return False, calls[0][:80] if calls else ""
-    if kind is TermKind.KEYWORD:
-        if index.has_sequence(text):
-            return True, ""
-        name = text.split("=", 1)[0]
-        for ev in index.texts:
-            m = re.search(rf"(?<![\w$]){re.escape(name)}\s*(?::[^=\n]*)?=\s*[^,)\n]+", ev.text)
-            if m:
-                return False, " ".join(m.group(0).split())[:80]
-        return False, ""
-    if kind is TermKind.NUMBER and _STATUS_CLASS.fullmatch(text):
-        low = int(text[0]) * 100
-        if any(low <= n < low + 100 for n in index.numbers) or index.has_sequence(text, fold=True):
-            return True, ""
-        return False, _nearest_line(text, index, lambda tok: tok[:1].isdigit())
-    if kind is TermKind.NUMBER:
-        value = _number(text)
-        if value is not None and value in index.numbers:
-            return True, ""
-        if index.has_sequence(text) or exists(term):
-            return True, ""
-        return False, _nearest_line(text, index, lambda tok: tok[:1].isdigit())
-    if kind is TermKind.PATH:
-        if index.has_name(text) or index.has_sequence(text) or exists(term):
-            return True, ""
-        return False, _nearest_word(text, {n for n in index.names if "/" in n})
-    if kind is TermKind.STRING:
-        if index.has_sequence(text):
-            return True, ""
-        strings = {m.group(1) for ev in index.texts for m in re.finditer(r"[\"']([^\"'\n]{1,80})[\"']", ev.text)}
-        return False, _nearest_word(text, strings)
-    # code, address, version: the tokens in order; `...` stands for anything
-    parts = [p for p in re.split(r"\.\.\.|…", text) if p.strip()]
-    if parts and all(index.has_sequence(p) for p in parts):
-        return True, ""
-    return False, ""
+def _unescaped(evidence: EvidenceText) -> EvidenceText:
+    """An absence rule's target without its regular-expression escapes."""
+    return EvidenceText(evidence.label, _REGEX_ESCAPE.sub(" ", evidence.text), evidence.names, evidence.language,
+                        evidence.absent, evidence.imports)
 
 
 def bind(claim: str, evidence: Sequence[EvidenceText], *, exists: Callable[[Term], bool] | None = None,
@@ -590,7 +1467,8 @@ def bind(claim: str, evidence: Sequence[EvidenceText], *, exists: Callable[[Term
         claim: The claim as written.
         evidence: What each anchor says.
         exists: Whether a dotted name or path names a module, symbol or file
-            of the repository at the recorded commit (default: never).
+            of the repository at the recorded commit, or a call fits a
+            definition there (default: never).
         unbound: Terms the writer declares as deliberately unbound; they
             are skipped.
         terms: The claim's terms when the caller has them already
@@ -601,14 +1479,22 @@ def bind(claim: str, evidence: Sequence[EvidenceText], *, exists: Callable[[Term
         claim is bound).
     """
     declared = {u.strip().strip("`") for u in unbound}
-    index = _Index(evidence)
-    looked = tuple(ev.label for ev in evidence)
     check = exists or (lambda term: False)
+    ctx = _Context(_Index([ev for ev in evidence if not ev.absent]), check, claim, _examples(claim))
+    rules = [_unescaped(ev) for ev in evidence if ev.absent]
+    negative = _Context(_Index(rules), lambda term: False, claim) if rules else None
+    looked = tuple(ev.label for ev in evidence)
     out = []
     for term in claim_terms(claim) if terms is None else terms:
         if term.text in declared:
             continue
-        ok, nearest = _bound(term, index, check)
+        ok, nearest = _BINDERS[term.kind](term, ctx)
+        raised = _raised(term, ctx)
+        if raised is not None:
+            ok = ok and raised
+        if not ok and negative is not None and _NEGATION.search(_clause(claim, term.text)):
+            plain = Term(_REGEX_ESCAPE.sub(" ", term.text).strip(), term.kind)
+            ok = _BINDERS[term.kind](plain, negative)[0]
         if not ok:
             out.append(UnboundTerm(term, looked, nearest if nearest != term.text else ""))
     return out

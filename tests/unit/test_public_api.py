@@ -9,7 +9,8 @@ import memvet
 
 PUBLIC = {
     "WORKTREE", "AmbiguousIdError", "AmbiguousSymbolError", "Anchor", "AnchorCheck", "AnchorKind",
-    "AnchorNotFoundError", "AnchorResult", "AnchorSpec", "AuthenticationError", "Author", "AuthorKind", "Conflict", "ConflictError",
+    "AnchorNotFoundError", "AnchorResult", "AnchorSpec", "AuthenticationError", "Author", "AuthorKind", "Conflict",
+    "ConflictError",
     "CorruptRecordError", "Decision", "EmptyRepositoryError", "HashingEmbedder", "InvalidAnchorError",
     "Ledger", "LedgerLockedError", "Lifecycle", "MemvetError", "MiniLMEmbedder", "NotARepositoryError",
     "NotAllowedError", "PathOutsideRepositoryError", "Proposal", "Recall", "RecallItem", "Receipt", "RecordResult",

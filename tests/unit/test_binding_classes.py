@@ -1,0 +1,499 @@
+"""Binding the way people write: one test per binding class, each both ways.
+
+Each class is a rule of :mod:`memvet._claims` that lets a term bind when the
+code says it the way people write it (``Redis`` for ``redis``, ``kw=True``
+for a parameter ``kw: bool = False``, a message with placeholders for a
+string the code formats), and each test also shows the same term unbound
+when the code does not say it. Values bind to code only: a docstring or a
+comment never supports a number, a string or a quote, and an absence rule
+supports a term only where the claim negates it. The fixture code follows
+httpx and Express, whose facts calibrated these classes.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import textwrap
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_claims import SOURCES, _calls
+
+import memvet
+from memvet._claims import _STRING_TOKEN, EvidenceText, Term, TermKind, bind, claim_terms, code_only, find_quote
+
+
+def ev(label: str, text: str, **options: object) -> EvidenceText:
+    """An anchor's evidence: ``path::Qualified.name`` and its code."""
+    name = label.split("::", 1)[-1]
+    return EvidenceText(label, textwrap.dedent(text), (label, name), **options)  # type: ignore[arg-type]
+
+
+def unbound(claim: str, *evidence: EvidenceText, exists: object = None) -> list[str]:
+    return [u.term.text for u in bind(claim, list(evidence), exists=exists)]  # type: ignore[arg-type]
+
+
+def kinds(claim: str) -> list[tuple[str, str]]:
+    return [(t.text, t.kind.value) for t in claim_terms(claim)]
+
+
+SEND = ev("httpx/_client.py::Client.send", '''\
+    def send(self, request, *, stream: bool = False, follow_redirects: bool = False,
+             retries: int = 0, verify: ssl.SSLContext | str | bool = True):
+        """Send a request.
+
+        Set verify to "/etc/ssl/ca.pem" to pin a bundle; retries up to 5 times.
+        """
+        if self.closed:
+            raise RuntimeError("Cannot send a request, as the client has been closed.")
+        # the default limit is 20 redirects
+        response = self._send(request, follow_redirects=follow_redirects)
+        if verify is False:
+            self.warn()
+        if not stream:
+            response.read()
+        return response
+    ''')
+
+
+# ------------------------------------------------------------------ names ignore case
+
+
+def test_a_product_name_binds_to_its_identifier_module_or_dependency_in_any_case():
+    dep = EvidenceText("redis>=4", "redis>=4\nredis>=4", ("redis>=4", "redis", "requirements.txt"))
+    assert unbound("Caching goes through `Redis`", dep) == []
+    assert unbound("Caching goes through `Memcached`", dep) == ["Memcached"]
+    dumps = ev("app/enc.py::dump", "def dump(x):\n    return json.dumps(x, allow_nan=False)\n")
+    assert unbound("dump refuses NaN", dumps) == []
+    assert unbound("dump refuses NaN", ev("app/enc.py::dump", "def dump(x):\n    return json.dumps(x)\n")) == ["NaN"]
+    traced = ev("app/net.py::send", "def send(r):\n    return r\n", imports=("opentelemetry.trace",))
+    assert unbound("send is traced with OpenTelemetry", traced) == []
+    assert unbound("send is traced with OpenTelemetry", ev("app/net.py::send", "def send(r):\n    return r\n")) \
+        == ["OpenTelemetry"]
+
+
+def test_a_constant_keeps_its_case():
+    # NO_PROXY binds to the string "no_proxy" the code looks up, never to a variable no_proxy.
+    code = ev("app/env.py::proxies", 'def proxies(env):\n    no_proxy = env.get("no_proxy")\n    return no_proxy\n')
+    assert unbound("proxies honours NO_PROXY", code) == []
+    code = ev("app/env.py::proxies", "def proxies(no_proxy):\n    return no_proxy\n")
+    assert unbound("proxies honours NO_PROXY", code) == ["NO_PROXY"]
+
+
+def test_a_protocol_and_its_version_fold_to_a_name():
+    assert kinds("HTTP/2 is opt-in") == [("HTTP/2", "identifier")]
+    client = ev("httpx/_client.py::Client.__init__", "def __init__(self, http2: bool = False):\n    pass\n")
+    assert unbound("HTTP/2 is opt-in", client) == []
+    assert unbound("HTTP/3 is opt-in", client) == ["HTTP/3"]
+
+
+def test_a_module_the_file_imports_binds_when_named_in_prose():
+    code = ev("app/enc.py::dump", "def dump(x):\n    return jsonlib.dumps(x)\n", imports=("json", "http.client"))
+    assert unbound("dump uses the stdlib `json` and `http.client`", code) == []
+    assert unbound("dump uses `orjson` and `http.server`", code) == ["orjson", "http.server"]
+
+
+def test_a_module_named_in_prose_is_read_from_the_anchored_file(repo, ledger):
+    repo.write("app/enc.py", """\
+        import json as jsonlib
+
+
+        def dump(x):
+            return jsonlib.dumps(x)
+        """)
+    repo.commit("enc")
+    anchors = ledger.resolve_anchors(["app/enc.py::dump"])
+    assert ledger.bind_claim("dump writes with the stdlib `json` module", anchors) == ()
+    with pytest.raises(memvet.UnboundClaimError, match="`orjson`"):
+        ledger.bind_claim("dump writes with `orjson`", anchors)
+
+
+# ------------------------------------------------------------------ keywords
+
+
+def test_a_keyword_binds_to_a_boolean_parameter_or_a_condition():
+    assert unbound("pass follow_redirects=True to follow them", SEND) == []
+    assert unbound("verify=True checks certificates and verify=False does not", SEND) == []
+    assert unbound("stream=False reads the body", SEND) == []
+    # A number is a value: the code must write it.
+    assert unbound("retries=0 by default", SEND) == []
+    assert unbound("retries=1 by default", SEND) == ["retries=1"]
+    # A boolean for a parameter the code does not have, or does not decide on.
+    assert unbound("pass trust_env=True", SEND) == ["trust_env=True"]
+    cookie = ev("lib/response.js::res.cookie", """\
+        res.cookie = function (name, value, options) {
+          var opts = { ...options };
+          var signed = opts.signed;
+          if (signed && !this.req.secret) {
+            throw new Error('cookieParser("secret") required for signed cookies');
+          }
+        };
+        """)
+    assert unbound("signed=true needs a secret", cookie) == []
+    assert unbound("httpOnly=true is set", cookie) == ["httpOnly=true"]
+
+
+def test_an_environment_or_table_assignment_binds_as_name_equals_value():
+    env = ev("app/boot.py::boot", 'def boot():\n    os.environ["MODE"] = "fast"\n    flags = {"secure": False}\n')
+    assert unbound("boot sets MODE=fast and secure=False", env) == []
+    assert unbound("boot sets MODE=slow", env) == ["MODE=slow"]
+    assert unbound("boot sets secure=True", env) == ["secure=True"]
+    config = ev("lib/application.js::app.defaultConfiguration", """\
+        app.defaultConfiguration = function defaultConfiguration() {
+          var env = process.env.NODE_ENV || 'development';
+          if (env === 'production') {
+            this.enable('view cache');
+          }
+        };
+        """)
+    assert unbound("with NODE_ENV=production the view cache is on", config) == []
+    assert unbound("with NODE_ENV=staging the view cache is on", config) == ["NODE_ENV=staging"]
+
+
+def test_a_keyword_binds_to_the_value_the_code_passes_for_that_parameter():
+    send = ev("lib/response.js::res.send", "res.send = function send(body) {\n"
+                                           "  this.set('Content-Type', setCharset(type, 'utf-8'));\n};\n")
+    charset = ev("lib/utils.js::exports.setCharset", """\
+        exports.setCharset = function setCharset(type, charset) {
+          parsed.parameters.charset = charset;
+          return format(parsed);
+        };
+        """)
+    assert unbound("a string body gets charset=utf-8", send, charset) == []
+    assert unbound("a string body gets charset=latin-1", send, charset) == ["charset=latin-1"]
+
+
+# ------------------------------------------------------------------ calls
+
+
+REDIRECT = ev("lib/response.js::res.redirect", """\
+    res.redirect = function redirect(url) {
+      var address = url;
+      var status = 302;
+      if (arguments.length === 2) {
+        status = arguments[0];
+        address = arguments[1];
+      }
+      this.status(status);
+    };
+    """)
+
+SET = ev("lib/application.js::app.set", """\
+    app.set = function set(setting, val) {
+      this.settings[setting] = val;
+      switch (setting) {
+        case 'trust proxy':
+          this.set('trust proxy fn', compileTrust(val));
+          break;
+      }
+      return this;
+    };
+    """)
+
+
+def test_an_example_call_binds_to_the_definition_it_fits():
+    assert unbound("pass the status first, res.redirect(301, url), for a permanent one", REDIRECT) == []
+    # A word the code does not say is not an example of this code.
+    assert unbound("res.redirect(301, link) redirects", REDIRECT) == ["res.redirect(301, link)"]
+    # A value for a parameter the code compares with values must be one of them.
+    assert unbound("app.set('trust proxy', N) trusts N hops", SET) == []
+    assert unbound("app.set('trust proxies', N) trusts N hops", SET) == ["app.set('trust proxies', N)"]
+    # More arguments than the definition takes.
+    assert unbound("app.set('trust proxy', N, true) trusts N hops", SET) == ["app.set('trust proxy', N, true)"]
+
+
+def test_a_call_the_code_makes_must_match_it_and_an_example_does_not_override_it():
+    code = ev("httpx/_multipart.py::MultipartStream.__init__", "def __init__(self):\n"
+                                                                "    self.boundary = os.urandom(16).hex()\n")
+    assert unbound("the boundary is os.urandom(16).hex()", code) == []
+    assert unbound("the boundary is os.urandom(32).hex()", code, exists=lambda term: True) == ["os.urandom(32)"]
+
+
+def test_a_call_on_another_receiver_is_not_the_code_s_call():
+    # res.json calls this.set (res.set): app.set(...) is not that call; the
+    # repository's app.set decides, with the values the anchored code writes.
+    json_ = ev("lib/response.js::res.json", """\
+        res.json = function json(obj) {
+          var escape = app.get('json escape');
+          this.set('Content-Type', 'application/json');
+        };
+        """)
+    seen: list[str] = []
+
+    def exists(term: Term) -> bool:
+        seen.append(term.text)
+        return term.kind is TermKind.CALL and term.text == "app.set(<_>, true)"
+
+    assert unbound("app.set('json escape', true) escapes <", json_, exists=exists) == []
+    assert seen == ["app.set(<_>, true)"]
+    assert unbound("app.set('json escaping', true) escapes <", json_, exists=exists) == [
+        "app.set('json escaping', true)"]
+
+
+def test_a_call_binds_to_a_repository_definition_of_its_callee(repo, ledger):
+    repo.write("net/_config.py", "DEFAULT_MAX_REDIRECTS = 20\n")
+    repo.write("net/_client.py", """\
+        class Client:
+            def __init__(self, *, max_redirects: int = 20, http2: bool = False):
+                self.max_redirects = max_redirects
+        """)
+    repo.commit("client")
+    anchors = ledger.resolve_anchors(["net/_config.py::DEFAULT_MAX_REDIRECTS"])
+    assert ledger.bind_claim("redirects stop at 20 (DEFAULT_MAX_REDIRECTS, passed as Client(max_redirects=...))",
+                             anchors) == ()
+    assert ledger.bind_claim("enable it with Client(http2=True)", anchors) == ()
+    with pytest.raises(memvet.UnboundClaimError, match=r"`Client\(redirect_limit=\.\.\.\)`"):
+        ledger.bind_claim("passed as Client(redirect_limit=...)", anchors)
+    with pytest.raises(memvet.UnboundClaimError, match=r"`Client\(max_redirects=\.\.\., 3\)`"):
+        ledger.bind_claim("passed as Client(max_redirects=..., 3)", anchors)
+
+
+# ------------------------------------------------------------------ packages
+
+
+def test_a_package_level_name_binds_when_its_init_or_index_reexports_it(repo, ledger):
+    repo.write("pkg/__init__.py", 'from ._impl import Widget\n\n__all__ = ["Widget", "make"]\n')
+    repo.write("pkg/_impl.py", "class Widget:\n    pass\n\n\nclass Gadget:\n    pass\n\n\ndef make():\n    pass\n")
+    repo.write("web/index.js", "exports.router = require('./router');\n")
+    repo.write("web/router.js", "module.exports = function router() {};\n")
+    repo.commit("package")
+    anchors = ledger.resolve_anchors(["pkg/_impl.py::Widget"])
+    assert ledger.bind_claim("Widget is public as pkg.Widget and pkg.make, and web.router too", anchors) == ()
+    with pytest.raises(memvet.UnboundClaimError, match=r"`pkg\.Gadget`"):
+        ledger.bind_claim("Widget and pkg.Gadget are public", anchors)
+
+
+# ------------------------------------------------------------------ placeholders and templates
+
+
+def test_placeholders_and_ranges_in_prose_are_not_terms():
+    assert claim_terms("headings <h1>..<h6> and <root>/<name>.<ext> become <name>") == []
+    assert claim_terms("a query like ?a[b]=1&c=2 is parsed") == []
+    # A numeric range is two values, not a wildcard.
+    assert [t.text for t in claim_terms("status() accepts 100-599") if t.kind is TermKind.NUMBER] == ["100", "599"]
+
+
+def test_a_placeholder_argument_stands_for_any_value():
+    send = ev("lib/response.js::res.send", "res.send = function send(body) {\n  var chunk = body;\n};\n")
+    assert unbound("res.send('<string>') sends html, and res.send(...) too", send) == []
+    assert unbound("res.send('<string>', 200) sends html", send) == ["res.send('<string>', 200)"]
+
+
+RAISE_FOR_STATUS = ev("httpx/_models.py::Response.raise_for_status", '''\
+    def raise_for_status(self):
+        if self.is_success:
+            return self
+        message = (
+            "{error_type} '{0.status_code} {0.reason_phrase}' for url '{0.url}'\\n"
+            "For more information check: https://developer.mozilla.org/{0.status_code}"
+        )
+        error_types = {1: "Informational response", 3: "Redirect response", 5: "Server error"}
+        error_type = error_types.get(self.status_code // 100, "Invalid status code")
+        logger.info('HTTP Request: %s %s "%s %d %s"', self.method, self.url, self.version, self.code, self.phrase)
+        raise HTTPStatusError(message.format(self, error_type=error_type))
+    ''')
+
+
+def test_a_message_written_as_a_template_binds_to_the_string_the_code_formats():
+    assert unbound("the message reads \"Server error '<code> <reason>' for url '<url>'\"", RAISE_FOR_STATUS) == []
+    assert unbound("it logs \"<http version> <status> <reason>\"", RAISE_FOR_STATUS) == []
+    # Words the code does not say, or a shape it does not write.
+    assert unbound("the message reads \"Server error '<code> <reason>' at url '<url>'\"", RAISE_FOR_STATUS) == [
+        "Server error '<code> <reason>' at url '<url>'"]
+    assert unbound("it logs \"<status>: <reason> (<http version>)\"", RAISE_FOR_STATUS) == [
+        "<status>: <reason> (<http version>)"]
+
+
+def test_a_message_binds_to_what_the_code_concatenates():
+    jsonp = ev("lib/response.js::res.jsonp", """\
+        res.jsonp = function jsonp(obj) {
+          body = '/**/ typeof ' + callback + ' === \\'function\\' && ' + callback + '(' + body + ');';
+          var val = 'j:' + JSON.stringify(value);
+        };
+        """)
+    assert unbound("objects are stored as 'j:<json>', and jsonp bodies as `typeof <cb> === 'function'`",
+                   jsonp) == []
+    assert unbound("objects are stored as 'o:<json>'", jsonp) == ["o:<json>"]
+
+
+def test_status_classes_bind_to_numbers_in_range_or_to_the_class_the_code_names():
+    assert unbound("anything but 2xx raises; 5xx reads Server error", RAISE_FOR_STATUS) == []
+    assert unbound("4xx reads Client error", RAISE_FOR_STATUS) == ["4xx"]
+
+
+def test_an_ellipsis_or_a_lone_placeholder_says_nothing():
+    code = ev("lib/utils.js::compileETag", "function compileETag(val) {\n  return etag(val, {weak: true});\n}\n")
+    assert unbound('weak ETags look like W/"..."', code) == []
+    assert unbound('a body "<string>" is sent as html', code) == []
+    assert unbound('weak ETags look like "W/1"', code) == ["W/1"]
+
+
+def test_example_hosts_and_the_values_they_hold_are_examples():
+    auth = ev("httpx/_client.py::BaseClient._build_request_auth", """\
+        def _build_request_auth(self, request, auth):
+            username, password = request.url.username, request.url.password
+            if username or password:
+                return BasicAuth(username=username, password=password)
+        """)
+    assert unbound("credentials in the URL (https://user:pass@host/) are used", auth) == []
+    assert unbound("credentials in http://user:pass@proxy:3128 are used", auth) == ["http://user:pass@proxy:3128"]
+    subdomains = ev("lib/request.js", "defineGetter(req, 'subdomains', function subdomains() {\n"
+                                      "  return hostname.split('.').reverse().slice(offset);\n});\n")
+    assert unbound("for tobi.ferrets.example.com req.subdomains is ['ferrets', 'tobi']", subdomains) == []
+    assert unbound("req.subdomains is ['ferrets', 'tobi']", subdomains) == ["ferrets", "tobi"]
+
+
+# ------------------------------------------------------------------ labels
+
+
+@pytest.mark.parametrize("prose", [
+    "the dict check was added for issue #2491",
+    "decided in ADR-0007 and ADR 12, per RFC 7230 and RFC-6265",
+    "since 2019 the default changed",
+    "Express 5 parses queries simply, unlike Express 4",
+    "Since Express 5, listen() reports errors",
+])
+def test_numbers_that_are_labels_are_prose(prose):
+    assert [t for t in claim_terms(prose) if t.kind is TermKind.NUMBER] == []
+
+
+@pytest.mark.parametrize("claim, number", [
+    ("Returns 404 when the file is missing", "404"),
+    ("retries 3 times before giving up", "3"),
+    ("waits 2000 ms in 2 steps", "2000"),
+    ("Express 5.2 supports Node 14", "5.2"),
+    ("the buffer holds a maximum of 2048", "2048"),
+    ("it reads in 2048 chunks", "2048"),
+])
+def test_numbers_that_are_values_stay_terms(claim, number):
+    assert Term(number, TermKind.NUMBER) in claim_terms(claim)
+
+
+# ------------------------------------------------------------------ paths and lists
+
+
+def test_paths_drop_the_full_stop_and_slash_lists_are_one_term_each():
+    assert kinds("unknown types fall back to application/octet-stream.") == [
+        ("application/octet-stream", "path")]
+    assert kinds("res.json/res.jsonp escape it") == [("res.json", "path"), ("res.jsonp", "dotted")]
+    code = ev("httpx/_multipart.py::guess", 'def guess(name):\n    return guess_type(name)[0] or '
+                                            '"application/octet-stream"\n')
+    assert unbound("unknown types fall back to application/octet-stream.", code) == []
+    assert unbound("send retries 502/503/504", SEND) == ["502", "503", "504"]
+
+
+# ------------------------------------------------------------------ values are code
+
+
+def test_a_value_only_a_docstring_or_a_comment_mentions_does_not_bind():
+    serve = ev("app/serve.py::serve", '''\
+        def serve(host="127.0.0.1", port=8000):
+            """Serve the app; set host to 0.0.0.0 to listen externally, or "::" for IPv6."""
+            # port 9000 is the admin port
+            return run(host, port)
+        ''')
+    assert unbound("serve listens on 127.0.0.1:8000", serve) == []
+    assert unbound("serve listens on 0.0.0.0 when told", serve) == ["0.0.0.0"]
+    assert unbound("the admin port is 9000", serve) == ["9000"]
+    assert unbound('IPv6 hosts are written "::"', serve) == ["::"]
+    # Names still bind in docstrings: they are what the code says about itself.
+    assert unbound("retries are described in Client.send", SEND) == []
+    assert unbound("send pins a bundle at \"/etc/ssl/ca.pem\" and retries 5 times", SEND) == ["/etc/ssl/ca.pem", "5"]
+    assert unbound("send stops at 20 redirects", SEND) == ["20"]
+
+
+def test_a_quote_must_be_in_the_code_not_its_docstring():
+    text = 'def f():\n    """Returns 42."""\n    return 41\n'
+    assert find_quote("return 41", text, "python")
+    assert not find_quote("Returns 42.", text, "python")
+    assert not find_quote("Returns 42.", "// Returns 42.\nfunction f() { return 41; }\n", "javascript")
+
+
+def test_code_only_keeps_strings_that_are_values():
+    text = 'X = """kept"""\nf(\n    """kept too"""\n)\n\n\ndef g():\n    """dropped"""\n    return "#kept"  # dropped\n'
+    kept = code_only(text, "python")
+    assert "kept" in kept and "kept too" in kept and '"#kept"' in kept
+    assert "dropped" not in kept and len(kept.splitlines()) == len(text.splitlines())
+
+
+# ------------------------------------------------------------------ raises
+
+
+def test_a_name_said_to_be_raised_must_be_raised_by_the_code():
+    content = ev("httpx/_models.py::Response.content", "def content(self):\n    if not hasattr(self, '_c'):\n"
+                                                       "        raise ResponseNotRead()\n    return self._c\n")
+    assert unbound("touching response.content too early raises ResponseNotRead", content) == []
+    # The name exists in the repository, but this code does not raise it.
+    assert unbound("touching response.content too early raises httpx.StreamConsumed", content,
+                   exists=lambda term: True) == ["httpx.StreamConsumed"]
+
+
+# ------------------------------------------------------------------ absence
+
+
+def test_an_absence_rule_supports_only_a_negated_term():
+    rule = EvidenceText(r"pattern:\bpickle\.loads\b", r"\bpickle\.loads\b", (), absent=True)
+    assert unbound("nothing calls `pickle.loads`", rule) == []
+    assert unbound("the loader never uses pickle.loads", rule) == []
+    assert unbound("the loader uses `pickle.loads`", rule) == ["pickle.loads"]
+    assert unbound("records are read with pickle.loads", rule) == ["pickle.loads"]
+
+
+def test_regular_expression_escapes_in_a_claim_are_not_words():
+    assert kinds(r"no line matches \beval\( or \bexec_file\b") == [("exec_file", "identifier")]
+
+
+def test_an_absence_anchor_is_no_positive_evidence_in_a_repository(repo, ledger):
+    repo.write("app/store.py", "import json\n\n\ndef load(path):\n    return json.load(open(path))\n")
+    repo.commit("store")
+    anchors = ledger.resolve_anchors(["import:pickle", "app/store.py::load"])
+    assert ledger.bind_claim("load never uses `pickle`", anchors) == ()
+    with pytest.raises(memvet.UnboundClaimError, match="`pickle`"):
+        ledger.bind_claim("load reads `pickle` records", anchors)
+
+
+# ------------------------------------------------------------------ property
+
+
+def _examples(code: str, draw: st.DrawFn) -> list[str]:
+    """Claim pieces written the way people write about ``code``: its calls
+    with some arguments replaced by placeholders, its keyword arguments as
+    ``name=value``, its strings with a word replaced by a placeholder."""
+    out: list[str] = []
+    for line in code.splitlines():
+        for call in _calls(line):
+            inner = call[call.index("(") + 1: -1]
+            if not inner.strip() or "`" in call or re.search(r"[\"'{}<>]", inner):
+                continue
+            args = [a.strip() for a in inner.split(",")]
+            if any(not re.fullmatch(r"[\w.=]+", a) for a in args):
+                continue
+            keep = draw(st.lists(st.booleans(), min_size=len(args), max_size=len(args)))
+            shown = [a if k else ("..." if "=" not in a else a.split("=")[0] + "=...") for a, k in zip(args, keep,
+                                                                                                       strict=True)]
+            out.append(f"{call[: call.index('(')]}({', '.join(shown)})")
+            out += [a for a in args if re.fullmatch(r"[A-Za-z_]\w*=[\w.]*\w", a)]
+    for m in _STRING_TOKEN.finditer(code):
+        words = m.group(0)[1:-1].split()
+        if re.fullmatch(r"\"[A-Za-z][A-Za-z ]{6,60}[A-Za-z]\"", m.group(0)) and len(words) >= 3:
+            i = draw(st.integers(0, len(words) - 1))
+            out.append('"' + " ".join([*words[:i], "<x>", *words[i + 1:]]) + '"')
+    return out
+
+
+@settings(max_examples=int(os.environ.get("MEMVET_PROPERTY_EXAMPLES", "150")), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_a_claim_made_of_calls_keywords_and_templates_of_its_code_always_binds(data):
+    source = data.draw(st.sampled_from(SOURCES))
+    lines = source.splitlines()
+    start = data.draw(st.integers(0, max(0, len(lines) - 1)))
+    span = "\n".join(lines[start: start + 30])
+    pieces = _examples(code_only(span, "python"), data.draw)
+    if not pieces:
+        return
+    chosen = data.draw(st.lists(st.sampled_from(pieces), min_size=1, max_size=4))
+    claim = " and ".join(f"it says {c}" for c in chosen)
+    assert bind(claim, [EvidenceText("x.py::f", span, ("f",))]) == []
