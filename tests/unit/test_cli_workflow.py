@@ -748,7 +748,7 @@ def test_namespace_from_the_environment(run, repo):
 
 
 COMMANDS = ("record", "check", "recall", "supersede", "reject", "revalidate", "show", "log", "export",
-            "import", "repair", "demo", "review", "approve", "decline", "reopen", "resolve", "mcp", "reembed")
+            "import", "repair", "demo", "review", "approve", "decline", "reopen", "resolve", "mcp", "reembed", "init")
 
 
 def test_every_command_has_help_with_an_example():

@@ -1173,6 +1173,48 @@ def reembed(ctx: click.Context, spec: str | None, as_json: bool) -> None:
 
 
 @cli.command()
+@click.option("--pre-commit", "pre_commit", is_flag=True,
+              help="Add the memvet-check hook to .pre-commit-config.yaml (appended to an existing file).")
+@click.option("--github", is_flag=True, help="Write the pull-request gate .github/workflows/memvet.yml.")
+@click.option("--mcp", "mcp", multiple=True, type=click.Choice(["claude", "cursor", "vscode"]),
+              help="Write the MCP configuration this client reads for the project: .mcp.json (Claude Code), "
+                   ".cursor/mcp.json, .vscode/mcp.json. Repeatable.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON: each file, what was done, what was written.")
+@click.pass_context
+def init(ctx: click.Context, pre_commit: bool, github: bool, mcp: tuple[str, ...], as_json: bool) -> None:
+    """Set this git repository up for MemVet: the ledger folder .memvet/ (kept
+    out of git) and a commented [tool.memvet] table in pyproject.toml.
+
+    Never rewrites a file it did not create: it appends its block once, or
+    says what to add by hand. Running it again changes nothing.
+
+    \b
+    Example:
+      memvet init
+      memvet init --pre-commit --github --mcp claude
+    """
+    from memvet._init import init_project
+
+    root = ctx.find_root().params
+    report = init_project(root.get("repo") or ".", ledger=root.get("ledger_dir"), pre_commit=pre_commit,
+                          github=github, mcp=mcp)
+    if as_json:
+        _emit_json(report.to_dict())
+        return
+    _say(f"memvet init in {report.root}:")
+    for step in report.steps:
+        _say(f"  {step.action:<9}  {step.path}: {step.what}")
+        if step.action == "skipped":
+            _say_lines(f"      {line}" for line in step.content.splitlines())
+    if not report.changed:
+        skipped = any(step.action == "skipped" for step in report.steps)
+        _say("Nothing changed: " + ("add what is skipped above by hand." if skipped
+                                    else "this repository is already set up."))
+    _say("Next:")
+    _say_lines(f"  {command}" for command in report.next)
+
+
+@cli.command()
 @click.option("--keep", type=click.Path(file_okay=False), default=None,
               help="Build the sample repository here and keep it (default: a temporary folder).")
 def demo(keep: str | None) -> None:
