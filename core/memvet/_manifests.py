@@ -12,9 +12,19 @@ file                   ecosystem  sections
                                   ``dependency-groups.<group>``,
                                   ``tool.poetry.dependencies`` (without ``python``),
                                   ``tool.poetry.dev-dependencies``,
-                                  ``tool.poetry.group.<group>.dependencies``
+                                  ``tool.poetry.group.<group>.dependencies``,
+                                  ``tool.pdm.dev-dependencies.<group>``
 ``requirements*.txt``  python     ``requirements`` (also ``requirements/*.txt`` and
                                   ``*-requirements.txt``)
+``setup.cfg``          python     ``options.install_requires``,
+                                  ``options.extras_require.<extra>``
+``setup.py``           python     ``setup(install_requires=...)``,
+                                  ``setup(extras_require={...})``: literal strings
+                                  only, read with :mod:`ast`, never run
+``Pipfile``            python     ``packages``, ``dev-packages``
+``environment.yml``    python     ``dependencies`` (conda: ``name=1.2`` read as
+                                  ``==1.2.*``), ``dependencies.pip``
+                                  (also ``environment.yaml``)
 ``package.json``       npm        ``dependencies``, ``devDependencies``,
                                   ``peerDependencies``, ``optionalDependencies``
 ``go.mod``             go         ``require`` (single line and block; ``// indirect`` kept)
@@ -24,8 +34,10 @@ file                   ecosystem  sections
                                   ``workspace.dependencies``
 =====================  =========  ==========================================================
 
-Parsing uses :mod:`tomllib`, :mod:`json` and :mod:`packaging`; no manifest is
-ever executed. A manifest that cannot be parsed raises :class:`ManifestError`.
+Parsing uses :mod:`tomllib`, :mod:`json`, :mod:`configparser`, :mod:`ast`,
+the tree-sitter YAML grammar and :mod:`packaging`; no manifest is ever
+executed (a ``setup.py`` is only parsed: a value that is not a literal is
+skipped). A manifest that cannot be parsed raises :class:`ManifestError`.
 
 Only the project's own manifests count for an anchor: the repository root's
 and, when the anchor names a folder (``dep:redis@examples/celery``), those of
@@ -37,22 +49,28 @@ else's dependencies, for the messages that explain a refusal.
 
 from __future__ import annotations
 
+import ast
+import configparser
 import fnmatch
 import json
 import logging
 import re
+import threading
 import tomllib
+import warnings
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from posixpath import basename, dirname, normpath
 from types import MappingProxyType
 from typing import NamedTuple
 
+import tree_sitter
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.specifiers import InvalidSpecifier, Specifier, SpecifierSet
 from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
 
+from memvet._code._languages import parse as parse_tree
 from memvet._errors import PathOutsideRepositoryError, UsageError
 
 __all__ = [
@@ -83,6 +101,11 @@ MANIFEST_NAMES: tuple[str, ...] = (
     "package.json",
     "go.mod",
     "Cargo.toml",
+    "setup.cfg",
+    "setup.py",
+    "Pipfile",
+    "environment.yml",
+    "environment.yaml",
 )
 
 
@@ -121,7 +144,12 @@ NON_PROJECT_FOLDERS: Mapping[str, str] = MappingProxyType({
     "venv": "an installed package's manifest",
 })
 
-_MANIFEST_SUFFIXES = tuple(sorted({"." + pattern.rsplit(".", 1)[1] for pattern in MANIFEST_NAMES}))
+#: What a manifest's path ends with: ``.txt`` for a pattern, the whole name
+#: for a fixed one (``setup.py``, ``Pipfile``), so that ``.py`` files are
+#: not all matched by pattern.
+_MANIFEST_SUFFIXES = tuple(sorted({
+    "." + pattern.rsplit(".", 1)[1] if "*" in pattern else pattern.rsplit("/", 1)[-1] for pattern in MANIFEST_NAMES
+}))
 
 
 class ManifestError(UsageError):
@@ -143,7 +171,8 @@ class Declared:
         key: The name normalised for matching: PEP 503 canonical for Python,
             exact for npm and Go, ``_`` read as ``-`` for Cargo.
         spec: The declared requirement as written, without markers or extras
-            (``">=2.0,<3"``, ``"^1.2.0"``, ``"v1.9.0"``), or ``""``.
+            (``">=2.0,<3"``, ``"^1.2.0"``, ``"v1.9.0"``), or ``""``; a conda
+            spec is read as PEP 440 (``numpy=1.26`` gives ``"==1.26.*"``).
         section: Where it is declared, e.g. ``"project.dependencies"``.
         line: The 1-based line of the declaration; best effort, 0 if unknown.
     """
@@ -221,6 +250,14 @@ def declared(path: str, data: bytes) -> list[Declared]:
         return _go_mod(path, text)
     if name == "Cargo.toml":
         return _cargo(path, text)
+    if name == "setup.cfg":
+        return _setup_cfg(path, text)
+    if name == "setup.py":
+        return _setup_py(path, text)
+    if name == "Pipfile":
+        return _pipfile(path, text)
+    if name in ("environment.yml", "environment.yaml"):
+        return _conda_environment(path, text)
     return _requirements(path, text)
 
 
@@ -394,6 +431,17 @@ def _pyproject(path: str, text: str) -> list[Declared]:
                 continue
             spec = _versioned(path, value, f"{where}.{name}")
             out.append(Declared("python", name, canonicalize_name(name), spec, where, lines.key(table_key, name)))
+
+    pdm = _table(path, tool.get("pdm", {}), "[tool.pdm]")
+    pdm_groups = _table(path, pdm.get("dev-dependencies", {}), "[tool.pdm.dev-dependencies]")
+    for group, values in pdm_groups.items():
+        where = f"tool.pdm.dev-dependencies.{group}"
+        for value in _string_list(path, values, where):
+            if value.lstrip().startswith("-"):
+                # "-e file:///${PROJECT_ROOT}/sub": an editable path, no package name to match
+                logger.debug("%s: skipping %r in %s", path, value, where)
+                continue
+            out.append(_python(path, value, where, lines.item(("tool", "pdm", "dev-dependencies"), group, value)))
     return out
 
 
@@ -439,18 +487,257 @@ def _logical_lines(text: str) -> Iterator[tuple[int, str]]:
         yield start, _COMMENT.sub("", "".join(buffer)).strip()
 
 
+def _requirement_line(path: str, content: str, section: str, line: int) -> Declared | None:
+    """One line of a requirements file (comments removed), or ``None`` for a
+    blank line, an option, or a path or URL."""
+    if not content or content.startswith("-"):
+        return None  # blank, or an option: -r, -c, -e, --index-url, ...
+    content = _OPTION_TAIL.sub("", content).strip()  # per-requirement --hash=... options
+    target = content.split(";", 1)[0].strip()
+    if _PATH_OR_URL.match(target) or (_ARCHIVE.search(target) and "@" not in target):
+        # pip installs these from a path or URL; they name no package to match
+        logger.debug("%s:%d: skipping a path or URL requirement %r", path, line, content)
+        return None
+    return _python(path, content, section, line)
+
+
 def _requirements(path: str, text: str) -> list[Declared]:
+    found = (_requirement_line(path, content, "requirements", line) for line, content in _logical_lines(text))
+    return [decl for decl in found if decl is not None]
+
+
+# --------------------------------------------------------------------------- #
+# setup.cfg, setup.py, Pipfile, environment.yml
+# --------------------------------------------------------------------------- #
+
+
+def _line_of(lines: list[str], value: str, start: int) -> int:
+    """The 1-based line holding ``value`` at or after line ``start`` (0-based), or 0."""
+    for i in range(start, len(lines)):
+        if value in lines[i]:
+            return i + 1
+    return 0
+
+
+def _setup_cfg_list(value: str) -> list[str]:
+    """A setuptools requirement list: one per line, or ``;``-separated on one line."""
+    items = value.splitlines() if "\n" in value else value.split(";")
+    return [item.strip() for item in items if item.strip() and not item.strip().startswith("#")]
+
+
+def _setup_cfg(path: str, text: str) -> list[Declared]:
+    parser = configparser.ConfigParser(interpolation=None)
+    try:
+        parser.read_string(text, source=path)
+    except configparser.Error as exc:
+        raise ManifestError(path, f"invalid setup.cfg: {exc}") from exc
+    lines = text.splitlines()
+    header = {name: _line_of(lines, f"[{name}]", 0) for name in ("options", "options.extras_require")}
+    fields: list[tuple[str, str, str]] = []  # (section, where, value)
+    if parser.has_option("options", "install_requires"):
+        fields.append(("options", "options.install_requires", parser.get("options", "install_requires")))
+    if parser.has_section("options.extras_require"):
+        for extra, value in parser.items("options.extras_require"):
+            fields.append(("options.extras_require", f"options.extras_require.{extra}", value))
     out: list[Declared] = []
-    for line, content in _logical_lines(text):
-        if not content or content.startswith("-"):
-            continue  # blank, or an option: -r, -c, -e, --index-url, ...
-        content = _OPTION_TAIL.sub("", content).strip()  # per-requirement --hash=... options
-        target = content.split(";", 1)[0].strip()
-        if _PATH_OR_URL.match(target) or (_ARCHIVE.search(target) and "@" not in target):
-            # pip installs these from a path or URL; they name no package to match
-            logger.debug("%s:%d: skipping a path or URL requirement %r", path, line, content)
+    for section, where, value in fields:
+        if value.strip().startswith("file:"):
+            # setuptools reads the named file; a requirements*.txt counts in its own right
+            logger.debug("%s: skipping %s = %s", path, where, value.strip())
             continue
-        out.append(_python(path, content, "requirements", line))
+        for item in _setup_cfg_list(value):
+            out.append(_python(path, item, where, _line_of(lines, item, max(header[section] - 1, 0))))
+    return out
+
+
+#: ``warnings.catch_warnings`` swaps process-wide state: one parse at a time,
+#: so that two threads cannot restore each other's filters.
+_AST_WARNINGS = threading.Lock()
+
+
+def _setup_py(path: str, text: str) -> list[Declared]:
+    """``setup(...)`` read from the syntax tree: only literal strings count."""
+    try:
+        with _AST_WARNINGS, warnings.catch_warnings():
+            # "\d" in a setup.py string: the compiler warns (or, under -W error, fails); not our concern
+            warnings.simplefilter("ignore", SyntaxWarning)
+            warnings.simplefilter("ignore", DeprecationWarning)
+            tree = ast.parse(text, filename=path)
+    except (SyntaxError, ValueError) as exc:  # ValueError: a NUL byte in the source
+        raise ManifestError(path, f"invalid Python: {exc}") from exc
+    names: dict[str, ast.expr] = {}  # module-level NAME = value, the last one winning
+    for node in tree.body:
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    names[target.id] = node.value
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value is not None:
+            names[node.target.id] = node.value
+
+    def resolve(value: ast.expr) -> ast.expr:
+        return names.get(value.id, value) if isinstance(value, ast.Name) else value
+
+    def strings(value: ast.expr, where: str) -> list[tuple[str, int]]:
+        value = resolve(value)
+        if isinstance(value, ast.Constant) and isinstance(value.value, str):
+            start = value.lineno
+            return [(s, start + i) for i, s in enumerate(value.value.splitlines()) if s.strip()
+                    and not s.strip().startswith("#")]
+        if not isinstance(value, ast.List | ast.Tuple):
+            logger.debug("%s:%d: skipping %s, not a literal list", path, value.lineno, where)
+            return []
+        found: list[tuple[str, int]] = []
+        for item in value.elts:
+            if isinstance(item, ast.Constant) and isinstance(item.value, str):
+                found.append((item.value, item.lineno))
+            else:
+                logger.debug("%s:%d: skipping an item of %s that is not a literal string", path, item.lineno, where)
+        return found
+
+    out: list[Declared] = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        if not ((isinstance(func, ast.Name) and func.id == "setup")
+                or (isinstance(func, ast.Attribute) and func.attr == "setup")):
+            continue
+        for keyword in node.keywords:
+            if keyword.arg == "install_requires":
+                for value, line in strings(keyword.value, "install_requires"):
+                    out.append(_python(path, value, "install_requires", line))
+            elif keyword.arg == "extras_require":
+                extras = resolve(keyword.value)
+                if not isinstance(extras, ast.Dict):
+                    logger.debug("%s:%d: skipping extras_require, not a literal dict", path, extras.lineno)
+                    continue
+                for key, group in zip(extras.keys, extras.values, strict=True):
+                    if not (isinstance(key, ast.Constant) and isinstance(key.value, str)):
+                        logger.debug("%s:%d: skipping an extra whose name is not a literal", path, group.lineno)
+                        continue
+                    where = f"extras_require.{key.value}"
+                    for value, line in strings(group, where):
+                        out.append(_python(path, value, where, line))
+    return out
+
+
+def _pipfile(path: str, text: str) -> list[Declared]:
+    doc = _load_toml(path, text)
+    lines = _TomlLines(text)
+    out: list[Declared] = []
+    for section in ("packages", "dev-packages"):
+        for name, value in _table(path, doc.get(section, {}), f"[{section}]").items():
+            spec = _versioned(path, value, f"{section}.{name}")
+            out.append(Declared("python", name, canonicalize_name(name), spec, section, lines.key((section,), name)))
+    return out
+
+
+_CONDA_SPEC = re.compile(r"^(?:[^\s:]+::)?(?P<name>[A-Za-z0-9_][A-Za-z0-9._-]*)\s*(?P<rest>.*)$")
+_YAML_SCALARS = frozenset({"plain_scalar", "double_quote_scalar", "single_quote_scalar"})
+
+
+def _conda_version(rest: str) -> str:
+    """A conda match spec's version as PEP 440: ``=1.2`` (and ``=1.2=build``)
+    is ``==1.2.*``; ``1.2`` after a space is ``==1.2`` and ``1.2*`` is
+    ``==1.2.*``; operators (``>=1,<2``) are kept; the build string is dropped."""
+    rest = rest.strip()
+    if not rest or rest.startswith("["):
+        return ""  # nothing, or the bracket form (numpy[version='>=1.26']) this module does not read
+    if rest.startswith("=") and not rest.startswith("=="):
+        version = rest[1:].split("=", 1)[0].strip().rstrip("*").rstrip(".")
+        return f"=={version}.*"
+    version = rest.split()[0] if rest[0] not in _OPERATORS else re.sub(r"\s+", "", rest)
+    if version[0] in _OPERATORS:
+        return version
+    if version.endswith("*"):
+        return "==" + version.rstrip("*").rstrip(".") + ".*"
+    return "==" + version
+
+
+def _yaml_content(node: tree_sitter.Node | None) -> tree_sitter.Node | None:
+    """The mapping, sequence or scalar under ``block_node``/``flow_node`` wrappers."""
+    while node is not None and node.type in ("block_node", "flow_node", "block_sequence_item", "document", "stream"):
+        inner = [c for c in node.named_children if c.type not in ("anchor", "tag", "comment")]
+        node = inner[0] if inner else None
+    return node
+
+
+def _yaml_items(node: tree_sitter.Node | None) -> list[tuple[tree_sitter.Node | None, int]] | None:
+    """The items of a YAML sequence with their lines, or ``None`` when ``node`` is not one."""
+    node = _yaml_content(node)
+    if node is None or node.type not in ("block_sequence", "flow_sequence"):
+        return None
+    items = [c for c in node.named_children if c.type != "comment"]
+    return [(_yaml_content(item), item.start_point.row + 1) for item in items]
+
+
+def _yaml_pairs(node: tree_sitter.Node | None) -> dict[str, tree_sitter.Node | None] | None:
+    """The key/value pairs of a YAML mapping, or ``None`` when ``node`` is not one."""
+    node = _yaml_content(node)
+    if node is None or node.type not in ("block_mapping", "flow_mapping"):
+        return None
+    pairs: dict[str, tree_sitter.Node | None] = {}
+    for pair in node.named_children:
+        key = _yaml_content(pair.child_by_field_name("key"))
+        if pair.type in ("block_mapping_pair", "flow_pair") and key is not None and key.type in _YAML_SCALARS:
+            pairs[_yaml_string(key)] = pair.child_by_field_name("value")
+    return pairs
+
+
+def _yaml_string(scalar: tree_sitter.Node) -> str:
+    text = (scalar.text or b"").decode("utf-8")
+    if scalar.type == "single_quote_scalar":
+        return text[1:-1].replace("''", "'")
+    if scalar.type == "double_quote_scalar":
+        try:
+            value: str = json.loads(text)  # YAML's double-quoted escapes are JSON's, plus a few
+        except json.JSONDecodeError:
+            return text[1:-1]  # one of those few (\x41, \e): the text between the quotes
+        return value
+    return text
+
+
+def _conda_environment(path: str, text: str) -> list[Declared]:
+    """A conda environment file: ``dependencies`` (conda match specs) and the
+    ``pip:`` list inside it (requirement lines)."""
+    tree = parse_tree(text.encode("utf-8"), "yaml")
+    if tree.root_node.has_error:
+        # tree-sitter's error recovery seldom points at the faulty line, so none is named
+        raise ManifestError(path, "invalid YAML")
+    top = _yaml_content(tree.root_node)
+    if top is None:
+        return []
+    doc = _yaml_pairs(top)
+    if doc is None:
+        raise ManifestError(path, "the top level must be a mapping")
+    if doc.get("dependencies") is None:
+        return []
+    entries = _yaml_items(doc["dependencies"])
+    if entries is None:
+        raise ManifestError(path, "dependencies must be a list")
+    out: list[Declared] = []
+    for node, line in entries:
+        if node is not None and node.type in _YAML_SCALARS:
+            spec = _yaml_string(node).split("#", 1)[0].strip()
+            m = _CONDA_SPEC.match(spec)
+            if m is None:
+                raise ManifestError(path, f"line {line}: invalid conda spec {spec!r}")
+            name = m.group("name")
+            out.append(Declared("python", name, canonicalize_name(name), _conda_version(m.group("rest")),
+                                "dependencies", line))
+            continue
+        sub = _yaml_pairs(node)
+        if sub is not None and set(sub) == {"pip"} and sub["pip"] is None:
+            continue  # "- pip:" with nothing under it
+        pip = _yaml_items(sub.get("pip")) if sub is not None and set(sub) == {"pip"} else None
+        if pip is None:
+            raise ManifestError(path, f"line {line}: a dependency must be a conda spec or a pip: list")
+        for item, item_line in pip:
+            if item is None or item.type not in _YAML_SCALARS:
+                raise ManifestError(path, f"line {item_line}: dependencies.pip holds something other than a string")
+            decl = _requirement_line(path, _COMMENT.sub("", _yaml_string(item)).strip(), "dependencies.pip", item_line)
+            if decl is not None:
+                out.append(decl)
     return out
 
 

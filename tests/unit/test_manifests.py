@@ -59,6 +59,12 @@ def rows(decls: list[Declared]) -> list[tuple[str, str, str, int]]:
         "tools/go.mod",
         "Cargo.toml",
         "crates/core/Cargo.toml",
+        "setup.cfg",
+        "setup.py",
+        "libs/legacy/setup.py",
+        "Pipfile",
+        "environment.yml",
+        "envs/environment.yaml",
     ],
 )
 def test_is_manifest_accepts(path: str) -> None:
@@ -68,7 +74,12 @@ def test_is_manifest_accepts(path: str) -> None:
 @pytest.mark.parametrize(
     "path",
     [
-        "setup.py",
+        "mysetup.py",
+        "pkg/module.py",
+        "setup.py.orig",
+        "Pipfile.lock",
+        "environment.json",
+        "my-environment.yml",
         "requirements.in",
         "docs/notes.txt",
         "package-lock.json",
@@ -85,13 +96,14 @@ def test_is_manifest_refuses(path: str) -> None:
 
 
 def test_manifest_names_lists_the_patterns() -> None:
-    for name in ("pyproject.toml", "requirements*.txt", "requirements/*.txt", "package.json", "go.mod", "Cargo.toml"):
+    for name in ("pyproject.toml", "requirements*.txt", "requirements/*.txt", "package.json", "go.mod", "Cargo.toml",
+                 "setup.cfg", "setup.py", "Pipfile", "environment.yml"):
         assert name in MANIFEST_NAMES
 
 
 def test_declared_refuses_a_file_that_is_not_a_manifest() -> None:
-    with pytest.raises(ManifestError, match=r"setup\.py: not a manifest"):
-        declared("setup.py", b"")
+    with pytest.raises(ManifestError, match=r"Pipfile\.lock: not a manifest"):
+        declared("Pipfile.lock", b"")
 
 
 def test_declared_refuses_bytes_that_are_not_utf8() -> None:
@@ -536,6 +548,379 @@ def test_toml_line_lookup_is_best_effort() -> None:
     # A key that appears nowhere as written (dotted from the parent table): 0.
     decls = parse("Cargo.toml", 'dependencies = { "z" = "1" }\n')
     assert [(d.name, d.line) for d in decls] == [("z", 0)]
+
+
+# --------------------------------------------------------------------------- #
+# setup.cfg, setup.py, Pipfile, PDM, environment.yml
+# --------------------------------------------------------------------------- #
+
+SETUP_CFG = """
+[metadata]
+name = demo
+version = attr: demo.__version__
+
+[options]
+packages = find:
+python_requires = >=3.8
+install_requires =
+    requests>=2.28,<3
+    # pinned for the old API
+    click~=8.1
+    importlib-metadata>=4.6; python_version < "3.10"
+
+[options.extras_require]
+test =
+    pytest>=7
+    pytest-cov
+docs = sphinx>=7
+
+[options.entry_points]
+console_scripts =
+    demo = demo.cli:main
+"""
+
+
+def test_setup_cfg_install_requires_and_extras() -> None:
+    decls = parse("setup.cfg", SETUP_CFG)
+    assert rows(decls) == [
+        ("requests", ">=2.28,<3", "options.install_requires", 9),
+        ("click", "~=8.1", "options.install_requires", 11),
+        ("importlib-metadata", ">=4.6", "options.install_requires", 12),
+        ("pytest", ">=7", "options.extras_require.test", 16),
+        ("pytest-cov", "", "options.extras_require.test", 17),
+        ("sphinx", ">=7", "options.extras_require.docs", 18),
+    ]
+    assert {d.ecosystem for d in decls} == {"python"}
+    assert by_name(decls)["importlib-metadata"].key == "importlib-metadata"
+
+
+def test_setup_cfg_single_line_file_directive_and_no_options() -> None:
+    # setuptools splits a one-line list on ";" and reads "file:" itself: the
+    # named requirements file counts in its own right, so it is skipped here.
+    decls = parse("setup.cfg", "[options]\ninstall_requires = attrs; six>=1.16\n"
+                               "[options.extras_require]\ndev = file: requirements-dev.txt\n")
+    assert rows(decls) == [("attrs", "", "options.install_requires", 2),
+                           ("six", ">=1.16", "options.install_requires", 2)]
+    assert parse("setup.cfg", "[metadata]\nname = x\n") == []
+    assert parse("setup.cfg", "") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("install_requires = x\n", "invalid setup.cfg: File contains no section headers"),
+        ("[options]\n[options]\n", "invalid setup.cfg: .*section 'options' already exists"),
+        ("[options]\ninstall_requires =\n    ok\n    requests >>= 2\n", "line 4: invalid requirement"),
+    ],
+)
+def test_malformed_setup_cfg(text: str, reason: str) -> None:
+    with pytest.raises(ManifestError, match=r"cannot read manifest setup\.cfg: " + reason):
+        declared("setup.cfg", text.encode())
+
+
+SETUP_PY = '''
+import os
+from setuptools import find_packages, setup
+
+INSTALL_REQUIRES = [
+    "requests>=2.28",
+    "PyYAML>=6.0",
+    os.environ.get("EXTRA_REQ", "six"),  # not a literal: skipped
+]
+TESTS: list[str] = ["pytest>=7", "hypothesis"]
+
+setup(
+    name="demo",
+    packages=find_packages(),
+    install_requires=INSTALL_REQUIRES,
+    extras_require={
+        "test": TESTS,
+        "docs": ["sphinx>=7"],
+        "all": INSTALL_REQUIRES + TESTS,  # not a literal: skipped
+        os.environ.get("X", "x"): ["never"],  # a key that is not a literal: skipped
+    },
+)
+'''
+
+
+def test_setup_py_literals_and_module_level_lists() -> None:
+    decls = parse("setup.py", SETUP_PY)
+    assert rows(decls) == [
+        ("requests", ">=2.28", "install_requires", 5),
+        ("PyYAML", ">=6.0", "install_requires", 6),
+        ("pytest", ">=7", "extras_require.test", 9),
+        ("hypothesis", "", "extras_require.test", 9),
+        ("sphinx", ">=7", "extras_require.docs", 17),
+    ]
+    assert by_name(decls)["PyYAML"].key == "pyyaml"
+
+
+def test_setup_py_through_setuptools_attribute_and_a_requirements_string() -> None:
+    decls = parse(
+        "setup.py",
+        '''
+        import setuptools
+        setuptools.setup(
+            install_requires="""
+                attrs>=23
+                # a comment
+                six
+            """,
+        )
+        ''',
+    )
+    assert rows(decls) == [("attrs", ">=23", "install_requires", 4), ("six", "", "install_requires", 6)]
+
+
+def test_setup_py_values_that_are_not_literals_are_skipped_not_run(tmp_path) -> None:
+    marker = tmp_path / "ran"
+    text = f'''
+    from setuptools import setup
+    open({str(marker)!r}, "w").write("executed")
+    raise SystemExit("setup.py was run")
+
+    def requirements():
+        open({str(marker)!r}, "w").write("executed")
+        return ["evil"]
+
+    setup(install_requires=requirements(), extras_require=make_extras(), tests_require=["nose"])
+    setup(install_requires=UNDEFINED_NAME)
+    '''
+    assert parse("setup.py", text) == []
+    assert not marker.exists()
+
+
+def test_setup_py_with_an_invalid_escape_parses_without_a_warning() -> None:
+    # The suite turns warnings into errors: a compiler warning would fail the parse.
+    text = 'import re\nVERSION = re.compile("\\d+")\nsetup(install_requires=["attrs"])\n'
+    assert [d.name for d in parse("setup.py", text)] == ["attrs"]
+
+
+@pytest.mark.parametrize(
+    ("data", "reason"),
+    [
+        (b"setup(install_requires=[\n", "invalid Python"),
+        (b"setup()\x00\n", "invalid Python"),  # a NUL byte: ValueError on 3.11, SyntaxError later
+        (b"setup(install_requires=['ok', 'requests >>= 2'])\n", "line 1: invalid requirement"),
+    ],
+)
+def test_malformed_setup_py(data: bytes, reason: str) -> None:
+    with pytest.raises(ManifestError, match=r"cannot read manifest setup\.py: " + reason):
+        declared("setup.py", data)
+
+
+PIPFILE = """
+[[source]]
+url = "https://pypi.org/simple"
+verify_ssl = true
+name = "pypi"
+
+[packages]
+requests = "*"
+Django = {version = ">=4.2,<5", extras = ["argon2"]}
+psycopg = {version = "==3.1.18"}
+mylib = {git = "https://github.com/acme/mylib.git", ref = "main"}
+
+[dev-packages]
+pytest = "==8.2.0"
+black = {version = "*"}
+
+[requires]
+python_version = "3.11"
+"""
+
+
+def test_pipfile_packages_and_dev_packages() -> None:
+    decls = parse("Pipfile", PIPFILE)
+    assert rows(decls) == [
+        ("requests", "*", "packages", 7),
+        ("Django", ">=4.2,<5", "packages", 8),
+        ("psycopg", "==3.1.18", "packages", 9),
+        ("mylib", "", "packages", 10),
+        ("pytest", "==8.2.0", "dev-packages", 13),
+        ("black", "*", "dev-packages", 14),
+    ]
+    assert by_name(decls)["Django"].key == "django"
+    assert parse("Pipfile", "[requires]\npython_version = '3.11'\n") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("[packages\n", "invalid TOML"),
+        ("packages = 1", r"\[packages\] must be a table"),
+        ("[dev-packages]\nrequests = 2", "dev-packages.requests must be a version string or a table"),
+        ("[packages]\nrequests = {version = 2}", "packages.requests.version must be a string"),
+    ],
+)
+def test_malformed_pipfile(text: str, reason: str) -> None:
+    with pytest.raises(ManifestError, match="cannot read manifest Pipfile: .*" + reason):
+        declared("Pipfile", text.encode())
+
+
+def test_pdm_dev_dependencies() -> None:
+    decls = parse(
+        "pyproject.toml",
+        """
+        [project]
+        name = "demo"
+        dependencies = ["httpx>=0.27"]
+
+        [tool.pdm.dev-dependencies]
+        test = ["pytest>=8", "pytest-mock"]
+        lint = [
+            "ruff>=0.5",
+            "-e file:///${PROJECT_ROOT}/plugins/local",
+        ]
+        """,
+    )
+    assert rows(decls) == [
+        ("httpx", ">=0.27", "project.dependencies", 3),
+        ("pytest", ">=8", "tool.pdm.dev-dependencies.test", 6),
+        ("pytest-mock", "", "tool.pdm.dev-dependencies.test", 6),
+        ("ruff", ">=0.5", "tool.pdm.dev-dependencies.lint", 8),  # the editable path is skipped
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("[tool]\npdm = 1", r"\[tool.pdm\] must be a table"),
+        ("[tool.pdm]\ndev-dependencies = 1", r"\[tool.pdm.dev-dependencies\] must be a table"),
+        ("[tool.pdm.dev-dependencies]\ntest = 'pytest'", "tool.pdm.dev-dependencies.test must be an array"),
+        ("[tool.pdm.dev-dependencies]\ntest = ['pytest >>= 2']", "line 2: invalid requirement"),
+    ],
+)
+def test_malformed_pdm(text: str, reason: str) -> None:
+    with pytest.raises(ManifestError, match="cannot read manifest pyproject.toml: .*" + reason):
+        declared("pyproject.toml", text.encode())
+
+
+ENVIRONMENT_YML = """
+name: analysis
+channels:
+  - conda-forge
+  - defaults
+dependencies:
+  - python=3.11
+  - numpy>=1.26
+  - "pandas=2.1"
+  - conda-forge::scipy=1.11.4=py311h64a7726_0
+  - matplotlib-base 3.8.*
+  - libblas 3.9.0 20_linux64_openblas
+  - 'jupyterlab'  # quoted
+  - pip
+  - pip:
+      - requests>=2.31  # a comment
+      - -r requirements-extra.txt
+      - --index-url https://pypi.example/simple
+      - "git+https://github.com/acme/tool.git"
+      - rich==13.7.1
+"""
+
+
+def test_conda_environment_with_a_pip_section() -> None:
+    decls = parse("environment.yml", ENVIRONMENT_YML)
+    assert rows(decls) == [
+        ("python", "==3.11.*", "dependencies", 6),
+        ("numpy", ">=1.26", "dependencies", 7),
+        ("pandas", "==2.1.*", "dependencies", 8),  # conda's single = is a prefix match
+        ("scipy", "==1.11.4.*", "dependencies", 9),  # the channel and the build string dropped
+        ("matplotlib-base", "==3.8.*", "dependencies", 10),
+        ("libblas", "==3.9.0", "dependencies", 11),
+        ("jupyterlab", "", "dependencies", 12),
+        ("pip", "", "dependencies", 13),
+        ("requests", ">=2.31", "dependencies.pip", 15),
+        ("rich", "==13.7.1", "dependencies.pip", 19),  # options and URLs are skipped as in requirements files
+    ]
+    assert {d.ecosystem for d in decls} == {"python"}
+
+
+def test_conda_environment_other_shapes() -> None:
+    decls = parse("environment.yaml", "dependencies: [numpy>=1.26, 'pandas 2.1*', scikit-learn==1.4.0]\n")
+    assert rows(decls) == [
+        ("numpy", ">=1.26", "dependencies", 1),
+        ("pandas", "==2.1.*", "dependencies", 1),
+        ("scikit-learn", "==1.4.0", "dependencies", 1),
+    ]
+    assert by_name(decls)["scikit-learn"].key == "scikit-learn"
+    assert rows(parse("environment.yml", "dependencies:\n  - numpy[version='>=1.26']\n")) == [
+        ("numpy", "", "dependencies", 2)]
+    assert rows(parse("environment.yml", 'dependencies:\n  - "numpy # \\x41"\n  - "pandas\\u003e=2"\n')) == [
+        ("numpy", "", "dependencies", 2), ("pandas", ">=2", "dependencies", 3)]  # YAML-only and JSON escapes
+    assert parse("environment.yml", "") == []
+    assert parse("environment.yml", "# only a comment\n") == []
+    assert parse("environment.yml", "name: empty\ndependencies:\n") == []
+    assert rows(parse("environment.yml", "dependencies:\n  - numpy\n  - pip:\n")) == [("numpy", "", "dependencies", 2)]
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("dependencies: [numpy\n", "invalid YAML"),
+        ("name: x\ndependencies:\n  - numpy\n  - 'pandas\n", "invalid YAML"),
+        ("- numpy\n", "the top level must be a mapping"),
+        ("dependencies: numpy\n", "dependencies must be a list"),
+        ("dependencies:\n  - conda: [numpy]\n", "line 2: a dependency must be a conda spec or a pip: list"),
+        ("dependencies:\n  - pip: requests\n", "line 2: a dependency must be a conda spec or a pip: list"),
+        ("dependencies:\n  - pip:\n    - [requests]\n", "line 3: dependencies.pip holds something other"),
+        ("dependencies:\n  - '>=1.2'\n", r"line 2: invalid conda spec '>=1.2'"),
+        ("dependencies:\n  - pip:\n    - requests >>= 2\n", "line 3: invalid requirement"),
+    ],
+)
+def test_malformed_conda_environment(text: str, reason: str) -> None:
+    with pytest.raises(ManifestError, match=r"cannot read manifest environment\.yml: " + reason):
+        declared("environment.yml", text.encode())
+
+
+# The anchors themselves: declared in each of these manifests, a dependency
+# anchor records and holds; dropped from it, the anchor is refuted.
+MANIFEST_LIFECYCLES = {
+    "setup.cfg": ("[metadata]\nname = shop\n\n[options]\ninstall_requires =\n    click>=8.1\n    requests>=2.31\n",
+                  "    requests>=2.31\n"),
+    "setup.py": ('from setuptools import setup\n\nREQUIRES = [\n    "click>=8.1",\n    "requests>=2.31",\n]\n\n'
+                 'setup(name="shop", install_requires=REQUIRES)\n', '    "requests>=2.31",\n'),
+    "Pipfile": ('[packages]\nclick = "*"\nrequests = {version = ">=2.31", extras = ["socks"]}\n\n'
+                '[dev-packages]\npytest = "*"\n', 'requests = {version = ">=2.31", extras = ["socks"]}\n'),
+    "pyproject.toml": ('[tool.poetry]\nname = "shop"\n\n[tool.poetry.dependencies]\npython = "^3.11"\n'
+                       'click = "^8.1"\nrequests = "^2.31"\n', 'requests = "^2.31"\n'),
+    "environment.yml": ("name: shop\ndependencies:\n  - python=3.11\n  - click>=8.1\n  - pip\n  - pip:\n"
+                        "      - requests>=2.31\n", "      - requests>=2.31\n"),
+}
+
+
+@pytest.mark.parametrize("manifest", sorted(MANIFEST_LIFECYCLES))
+def test_a_dependency_anchor_holds_while_the_manifest_declares_it(repo, ledger, manifest: str) -> None:
+    from memvet import Status
+
+    text, requests_line = MANIFEST_LIFECYCLES[manifest]
+    repo.write(manifest, text, dedent=False)
+    repo.commit("declare the dependencies")
+    plain = ledger.record("HTTP goes through requests", ["dep:requests"])
+    pinned = ledger.record("we need requests 2.31+", ["dep:requests>=2.31"])
+    assert ledger.verify(plain.id).status is Status.VERIFIED
+    assert ledger.verify(pinned.id).status is Status.VERIFIED
+    repo.replace(manifest, requests_line, "")
+    repo.commit("drop requests")
+    verdict = ledger.verify(plain.id)
+    assert verdict.status is Status.REFUTED
+    assert f"no longer declared at the repository root (was in {manifest}" in verdict.reason
+    assert ledger.verify(pinned.id).status is Status.REFUTED
+
+
+def test_a_setup_py_is_never_run_to_resolve_an_anchor(repo, ledger, tmp_path) -> None:
+    import memvet
+
+    marker = tmp_path / "ran"
+    repo.write("setup.py", f'from setuptools import setup\nopen({str(marker)!r}, "w").write("x")\n'
+                           'raise SystemExit("run")\n'
+                           'setup(install_requires=["requests>=2.31", __import__("os").getenv("DEP", "redis")])\n',
+               dedent=False)
+    repo.commit("a setup.py with a side effect")
+    assert ledger.verify(ledger.record("requests", ["dep:requests"]).id).status.name == "VERIFIED"
+    with pytest.raises(memvet.AnchorNotFoundError, match="no manifest declares redis"):
+        ledger.record("redis", ["dep:redis"])
+    assert not marker.exists()
 
 
 # --------------------------------------------------------------------------- #
