@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import pytest
+from _rule_cases import rule_cases
 
 from memvet._claims import EvidenceText
-from memvet._rules import contradictions
 from memvet._rules.exclusion import RULE
 
 DOWNLOAD = EvidenceText("lib/response.js::res.download", """\
@@ -52,18 +51,7 @@ SILENT = [
 ]
 
 
-def fired(claim: str, evidence: EvidenceText) -> list[str]:
-    return [c.line() for c in contradictions(claim, [evidence], rules=[RULE])]
-
-
-@pytest.mark.parametrize(("claim", "evidence"), FIRES, ids=[c for c, _ in FIRES])
-def test_fires(claim, evidence):
-    assert fired(claim, evidence), claim
-
-
-@pytest.mark.parametrize(("claim", "evidence"), SILENT, ids=[c for c, _ in SILENT])
-def test_does_not_fire(claim, evidence):
-    assert fired(claim, evidence) == [], claim
+fired, test_fires, test_does_not_fire = rule_cases(RULE, FIRES, SILENT)
 
 
 def test_the_finding_shows_the_test_that_leaves_the_key_out():
