@@ -545,12 +545,18 @@ def decline(ctx: click.Context, decision_id: str, reason: str, as_json: bool) ->
     """
     ledger = _ledger(ctx)
     decision = ledger.decline(decision_id, reason=reason, author=_PERSON)
+    _print_act(ledger, decision, as_json, "declined; it is")
+
+
+def _print_act(ledger: Ledger, decision: memvet.Decision, as_json: bool, done: str) -> None:
+    """A person's act on the command line: the decision's lifecycle and its
+    verdict now (``--json``), or one line saying what was ``done``."""
     verdict = ledger.verify(decision.id)
     if as_json:
         _emit_json({"id": decision.id, "lifecycle": decision.lifecycle.value, "status": verdict.status.value,
                     "reason": verdict.reason})
         return
-    _say(f"{decision.id} declined; it is {verdict.status.value} ({verdict.reason})")
+    _say(f"{decision.id} {done} {verdict.status.value} ({verdict.reason})")
 
 
 @cli.command()
@@ -600,12 +606,7 @@ def reopen(ctx: click.Context, decision_id: str, reason: str, as_json: bool) -> 
     """
     ledger = _ledger(ctx)
     decision = ledger.reopen(decision_id, reason=reason, author=_PERSON)
-    verdict = ledger.verify(decision.id)
-    if as_json:
-        _emit_json({"id": decision.id, "lifecycle": decision.lifecycle.value, "status": verdict.status.value,
-                    "reason": verdict.reason})
-        return
-    _say(f"{decision.id} reopened: {verdict.status.value} ({verdict.reason})")
+    _print_act(ledger, decision, as_json, "reopened:")
 
 
 def _print_checks(checks: Iterable[Any], found: Iterable[Any]) -> None:
