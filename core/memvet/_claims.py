@@ -89,6 +89,7 @@ __all__ = [
     "Term",
     "TermKind",
     "UnboundTerm",
+    "balanced",
     "bind",
     "claim_terms",
     "closest_lines",
@@ -391,12 +392,15 @@ _UNITS = frozenset({
 })
 
 
-def _balanced(text: str, open_at: int, limit: int = 200) -> int:
-    """Index just past the parenthesis closing the one at ``open_at``, or -1."""
+def balanced(text: str, open_at: int, limit: int | None = 200) -> int:
+    """Index just past the bracket closing the one at ``open_at`` (strings and
+    their escapes skipped), or -1; ``limit`` bounds how far it looks
+    (``None``: to the end). The one bracket matcher of the write path."""
     depth = 0
     quote = ""
     escaped = False
-    for i in range(open_at, min(len(text), open_at + limit)):
+    stop = len(text) if limit is None else min(len(text), open_at + limit)
+    for i in range(open_at, stop):
         ch = text[i]
         if quote:
             if escaped:
@@ -429,7 +433,7 @@ def _classify(inner: str) -> TermKind:
     if _DOTTED.fullmatch(inner):
         return TermKind.DOTTED
     head = _CALL_HEAD.match(inner)
-    if head and _balanced(inner, head.end() - 1) == len(inner):
+    if head and balanced(inner, head.end() - 1) == len(inner):
         return TermKind.CALL
     if _NUMBER.fullmatch(inner):
         return TermKind.NUMBER
@@ -506,7 +510,7 @@ def claim_terms(claim: str) -> list[Term]:
         m = _CALL_HEAD.search(text, pos)
         if m is None:
             break
-        end = _balanced(text, m.end() - 1)
+        end = balanced(text, m.end() - 1)
         args = text[m.end():end - 1] if end > 0 else ""
         if end < 0 or text[m.start() - 1: m.start()] == "\\" or args.strip() in ("s", "es", "ies") or (
                 "." not in m.group(1) and re.fullmatch(r"[a-z]+", m.group(1)) and " " in args.strip()
@@ -669,7 +673,7 @@ def _definitions(ev: EvidenceText, code: str) -> list[_Definition]:
     owners = [n.split("::", 1)[-1].rsplit(".", 2) for n in ev.names]
     out = []
     for m in _DEF.finditer(code):
-        end = _balanced(code, m.end() - 1, limit=4000)
+        end = balanced(code, m.end() - 1, limit=4000)
         if end < 0:
             continue
         names: set[str] = set()
@@ -739,7 +743,7 @@ def _operands(code: str) -> list[tuple[str, str]]:
         if kind == "e":
             call = re.match(r"\s*\(", code[end:])
             if call:
-                closed = _balanced(code, end + call.end() - 1, limit=2000)
+                closed = balanced(code, end + call.end() - 1, limit=2000)
                 end = closed if closed > 0 else end
         out.append((kind, code[m.start():end]))
         pos = end
@@ -927,7 +931,7 @@ class _Index:
                 before = code[max(0, m.start() - 400):m.start()]
                 if bool(re.search(r"(?:\bdef|\bfunction\s*\*?|\bclass)\s*$", before)) is not headers:
                     continue
-                end = _balanced(code, m.end() - 1, limit=400)
+                end = balanced(code, m.end() - 1, limit=400)
                 if end < 0:
                     continue
                 own = re.search(r"([A-Za-z_$][\w$]*(?:\s*\.\s*[A-Za-z_$][\w$]*)*)\s*\.\s*$", before[-200:])

@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from memvet._claims import EvidenceText, Term, TermKind
+from memvet._claims import EvidenceText, Term, TermKind, balanced, fold
 from memvet._code import language_for_path
 
 __all__ = [
@@ -168,28 +168,6 @@ def _strip(text: str, braces: bool) -> str:
     return lexer.sub(lambda m: m.group(1) if m.group(1) else _blank(m), text)
 
 
-def balanced(text: str, open_at: int) -> int:
-    """Index just past the bracket closing the one at ``open_at`` (strings skipped), or -1."""
-    depth, quote, i = 0, "", open_at
-    while i < len(text):
-        ch = text[i]
-        if quote:
-            if ch == "\\":
-                i += 1
-            elif ch == quote:
-                quote = ""
-        elif ch in "\"'`":
-            quote = ch
-        elif ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            depth -= 1
-            if depth == 0:
-                return i + 1
-        i += 1
-    return -1
-
-
 @dataclass
 class Code:
     """One anchor's code: logical lines, atoms in order, and physical lines."""
@@ -274,7 +252,7 @@ class Code:
             open_at = text.find("(")
             if open_at < 0 or not re.search(r"\b(?:def|function|fn|func)\b", text[:open_at + 1] + " "):
                 continue
-            end = balanced(text, open_at)
+            end = balanced(text, open_at, limit=None)
             inner = text[open_at + 1:end - 1] if end > 0 else text[open_at + 1:]
             names = re.findall(r"(?:^|,)\s*(?:\*{1,2}|\.\.\.)?([A-Za-z_$][\w$]*)", mask_strings(inner))
             return {n for n in names if n not in ("self", "cls", "this")}
@@ -358,7 +336,7 @@ class Code:
                 name = m.group("name")
                 if name in _NOT_CALLS:
                     continue
-                end = balanced(text, m.end() - 1)
+                end = balanced(text, m.end() - 1, limit=None)
                 args = text[m.end():end - 1] if end > 0 else text[m.end():]
                 receiver = re.sub(r"\s+", "", m.group("recv")).rstrip(".")
                 source = loops.get(index, {}).get(receiver.split(".", 1)[0], "")
@@ -774,11 +752,6 @@ def object_tokens(words: Sequence[Word], clause: Clause) -> set[str]:
             if len(low) >= 3 and low not in STOP and low not in GENERIC:
                 out.add(fold(text))
     return out
-
-
-def fold(text: str) -> str:
-    """Lower case without dashes, underscores and spaces: ``X-Content-Type`` ~ ``x_content_type``."""
-    return re.sub(r"[-_ ]", "", text.lower())
 
 
 _IRREGULAR = {"sent": "send", "built": "build", "made": "make", "thrown": "throw", "threw": "throw",

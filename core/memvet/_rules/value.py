@@ -42,7 +42,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from memvet._claims import Term, TermKind
+from memvet._claims import Term, TermKind, fold
 from memvet._rules._common import STOP, STRING, Clause, Code, Contradiction, Rule, Word, is_boundary
 
 __all__ = ["RULE", "assigned_from", "numbers", "variants"]
@@ -50,10 +50,6 @@ __all__ = ["RULE", "assigned_from", "numbers", "variants"]
 # ----------------------------------------------------------------- computed values
 
 _VARIANT = re.compile(r"^[a-z]{2,}\d+$")
-
-
-def _fold(text: str) -> str:
-    return re.sub(r"[-_ ]", "", text.lower())
 
 
 def variants(text: str) -> set[str]:
@@ -69,7 +65,7 @@ def variants(text: str) -> set[str]:
         else:
             parts = [p for p in m.group(0).split("_") if p.islower() or p.isdigit()]
         for part in parts:
-            folded = _fold(part)
+            folded = fold(part)
             if _VARIANT.match(folded):
                 out.add(folded)
     return out
@@ -100,7 +96,7 @@ def _family(term: Term) -> str:
         return "address"
     if term.kind is TermKind.NUMBER:
         return "number" if re.fullmatch(r"-?\d+(?:\.\d+)?", term.text) else ""
-    if term.kind is TermKind.IDENTIFIER and _VARIANT.match(_fold(term.text)):
+    if term.kind is TermKind.IDENTIFIER and _VARIANT.match(fold(term.text)):
         return "variant"
     return ""
 
@@ -181,7 +177,7 @@ def _computed(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
             family = _family(value.term)
             if family == "variant":
                 have = variants(text)
-                ok = _fold(value.text) in have
+                ok = fold(value.text) in have
             elif family == "address":
                 have = set(_ADDRESS.findall(text))
                 ok = value.text in have
