@@ -192,16 +192,18 @@ _PY_CODE_LEX = re.compile(
 _CONTINUES = frozenset("=([{,+%\\")
 
 
-def _without_comments(text: str, language: str | None) -> str:
+def _comment_lexer(language: str | None) -> re.Pattern[str] | None:
+    """The lexer whose group 1 is a comment of ``language`` (``None``: it has none)."""
     if language in _HASH_COMMENTS:
-        lexer = _PY_LEX
-    elif language in _SLASH_COMMENTS:
-        lexer = _SLASH_LEX
-    elif language == "markdown":
-        lexer = _MD_LEX
-    else:
-        return text
-    return lexer.sub(lambda m: " " if m.group(1) else m.group(0), text)
+        return _PY_LEX
+    if language in _SLASH_COMMENTS:
+        return _SLASH_LEX
+    return _MD_LEX if language == "markdown" else None
+
+
+def _without_comments(text: str, language: str | None) -> str:
+    lexer = _comment_lexer(language)
+    return text if lexer is None else lexer.sub(lambda m: " " if m.group(1) else m.group(0), text)
 
 
 def _blank(text: str) -> str:
@@ -234,15 +236,8 @@ def code_only(text: str, language: str | None) -> str:
             pos = m.end()
         out.append(text[pos:])
         return "".join(out)
-    if language in _HASH_COMMENTS:
-        lexer = _PY_LEX
-    elif language in _SLASH_COMMENTS:
-        lexer = _SLASH_LEX
-    elif language == "markdown":
-        lexer = _MD_LEX
-    else:
-        return text
-    return lexer.sub(lambda m: _blank(m.group(0)) if m.group(1) else m.group(0), text)
+    lexer = _comment_lexer(language)
+    return text if lexer is None else lexer.sub(lambda m: _blank(m.group(0)) if m.group(1) else m.group(0), text)
 
 
 def code_tokens(text: str, language: str | None = None, *, drop_comments: bool = False) -> list[str]:
