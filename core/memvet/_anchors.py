@@ -36,6 +36,7 @@ from memvet._errors import (
 from memvet._git import GitRepo, Snapshot
 from memvet._model import Anchor, AnchorCheck, AnchorKind, AnchorResult
 from memvet._moves import GENERATED, Lost, MoveSearch, body_changed, may_define
+from memvet._unicode import fold_spec
 
 __all__ = [
     "QUOTE_INTACT",
@@ -222,14 +223,17 @@ def parse_anchor(text: str | AnchorSpec, *, scope: str = "") -> AnchorSpec:
     ``path::Qualified.name`` is a symbol, ``import:x`` / ``pattern:re`` an
     absence, ``dep:name>=1`` (or ``dep:name>=1@folder``) a dependency,
     anything else a file path. ``scope`` applies to absences only.
+
+    The write path's one Unicode step for anchors: a string is folded
+    before it is parsed (two full-width colons, U+FF1A, are the ``::`` they look like),
+    a spec's fields as they are, its quote included; a look-alike name is
+    refused (:func:`memvet._unicode.fold_spec`).
     """
     if isinstance(text, AnchorSpec):
-        return text
+        return fold_spec(text)
     if not isinstance(text, str) or not text.strip():
         raise InvalidAnchorError(f"empty or invalid anchor: {text!r}")
-    from memvet._unicode import fold_spec
-
-    text = fold_spec(text)  # full-width colons are `::`; invisible characters out; look-alikes refused
+    text = fold_spec(text)
     if text.startswith("import:"):
         return absent(import_=text[len("import:"):], scope=scope)
     if text.startswith("pattern:"):

@@ -58,7 +58,7 @@ from memvet._reads import OnVerdict
 from memvet._recall import GROUPS, check_include, group_recall
 from memvet._relations import Contradiction, contradictions, render_refusal
 from memvet._store import ChromaStore, Intent, collection_name
-from memvet._unicode import fold, fold_and_check, fold_spec
+from memvet._unicode import fold, fold_and_check
 from memvet._verify import Verifier, collector_paused
 
 if TYPE_CHECKING:
@@ -642,8 +642,7 @@ class Ledger:
         as unconfirmed, never as current), oldest first, each with its
         verdict at ``at``. A person settles them with :meth:`resolve`, or
         corrects the claim (:meth:`supersede`)."""
-        found = [d for d in self.decisions() if d.lifecycle is Lifecycle.ACTIVE and d.findings]
-        return self.verifier.verdicts(found, self.snapshot(at))
+        return self._active_with(lambda d: bool(d.findings), at)
 
     def requests(self, at: str | None = None) -> list[Verdict]:
         """The active decisions an agent asked to retire (reject, or
@@ -651,7 +650,11 @@ class Ledger:
         first, each with its verdict at ``at`` (served under caution with
         the request as its reason). A person answers with :meth:`approve`
         or :meth:`decline`."""
-        found = [d for d in self.decisions() if d.lifecycle is Lifecycle.ACTIVE and d.retiring]
+        return self._active_with(lambda d: d.retiring, at)
+
+    def _active_with(self, awaits: Callable[[Decision], bool], at: str | None) -> list[Verdict]:
+        """Verdicts at ``at`` on the active decisions ``awaits`` picks, oldest first."""
+        found = [d for d in self.decisions() if d.lifecycle is Lifecycle.ACTIVE and awaits(d)]
         return self.verifier.verdicts(found, self.snapshot(at))
 
     def history(self, decision_id: str) -> list[Receipt]:
@@ -816,7 +819,7 @@ class Ledger:
             anchors = [anchors]  # one anchor, never its characters
         resolved: dict[tuple[str, str], Anchor] = {}
         for spec in anchors:
-            anchor = self.evidence.resolve(parse_anchor(fold_spec(spec)), snap, base=base)
+            anchor = self.evidence.resolve(parse_anchor(spec), snap, base=base)
             resolved.setdefault((anchor_keys([anchor])[0], anchor.quote), anchor)
         return list(resolved.values())
 
@@ -1448,6 +1451,8 @@ class Ledger:
         person = self._author(author)
         self._require_person(person, "resolve")
         terms = [unbound] if isinstance(unbound, str) else list(unbound)
+        if quote:
+            quote = fold_and_check(quote, "the quote")  # as every quote is on the way in
         if not quote and not terms:
             raise UsageError("resolve takes a quote of the code that says the claim (--quote) or the terms to "
                              "declare unbound (--unbound)")

@@ -168,3 +168,9 @@ def test_an_import_grades_again_and_a_file_cannot_erase_findings(open_ledger):
     assert report.added == (doubted,)
     assert [f.split(";")[0] for f in target.get(doubted).findings] == [SHA]
     assert target.verify(doubted).status is Status.NEEDS_REVALIDATION
+
+
+def test_a_resolving_quote_is_folded_like_every_quote(ledger):
+    doubted = ledger.record("OrderStore.save hashes with sha256", [SAVE])
+    settled = ledger.resolve(doubted.id, quote="json.du\u200bmps(order)", reason="read save()", author="Bea")
+    assert settled.anchors[-1].quote == "json.dumps(order)"
