@@ -69,7 +69,7 @@ def test_concurrent_writers_through_the_server_lose_nothing(repo, chroma_server)
     written: list[str] = []
     retries = 0
     for p in procs:
-        out, err = p.communicate(timeout=300)
+        out, err = p.communicate(timeout=900)
         assert p.returncode == 0, err
         written.extend(out.split())
         retries += err.count("vector index was being built")

@@ -249,7 +249,7 @@ def test_a_truncated_database_is_an_error_not_an_empty_memory(repo, tmp_path):
 
     def memvet_cli(*args: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run([sys.executable, "-m", "memvet", *args], cwd=repo.path, env=env,
-                              capture_output=True, text=True, timeout=300)
+                              capture_output=True, text=True, timeout=900)
 
     assert memvet_cli("record", "checksum is mod 255", "--symbol", "shop/store.py::checksum").returncode == 0
     assert memvet_cli("record", "save appends", "--symbol", "shop/store.py::OrderStore.save").returncode == 0

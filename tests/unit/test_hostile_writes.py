@@ -175,7 +175,7 @@ def test_record_on_a_full_disk_is_exit_2_and_never_a_decision_without_its_receip
                                     preexec_fn=_fill_at(limits[k]))
     outcomes = {}
     for k, proc in procs.items():
-        out, err = proc.communicate(timeout=300)
+        out, err = proc.communicate(timeout=900)
         assert proc.returncode in (0, 2), (limits[k], proc.returncode, err)
         if proc.returncode == 2:
             assert err.startswith("memvet: error: ") and err.count("\n") == 1 and "Traceback" not in err, err

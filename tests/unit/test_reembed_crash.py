@@ -46,7 +46,7 @@ def test_reembed_survives_a_kill_between_its_writes(repo, tmp_path, step):
     new = ledger.supersede(old.id, "totals are Decimal, rounded half-up", reason="floats lost cents")
     before = _state(ledger)
     proc = subprocess.run([sys.executable, str(HERE), str(repo.path), str(home), step], capture_output=True,
-                          text=True, timeout=120, env={**os.environ})
+                          text=True, timeout=900, env={**os.environ})
     assert proc.returncode == KILLED, proc.stderr
     # Killed before the switch: the old ledger, whole; after it: the new one, whole.
     dim = 64 if step == "switched" else 256

@@ -74,7 +74,7 @@ def test_the_example_runs_offline_and_shows_the_stale_decision(tmp_path):
         "OPENAI_API_KEY": "",
     }
     out = subprocess.run([sys.executable, "-W", "error", str(EXAMPLE)], capture_output=True,
-                         text=True, env=env, timeout=120, check=True).stdout
+                         text=True, env=env, timeout=900, check=True).stdout
     lines = out.splitlines()
     assert lines[0].startswith("recorded ")
     assert lines[1:] == [
