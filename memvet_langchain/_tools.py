@@ -105,9 +105,14 @@ _MODEL_FIXABLE = (UsageError, AnchorNotFoundError, UnknownDecisionError)
 
 # ---------------------------------------------------------------- schemas
 
+#: Every tool's arguments: one the tool does not take is an error, never dropped.
+_CLOSED = ConfigDict(extra="forbid")
+
 
 class RecordInput(BaseModel):
     """Arguments of ``memvet_record``."""
+
+    model_config = _CLOSED
 
     claim: str = Field(min_length=1, max_length=4000,
                        description="The decision, in one or a few sentences.")
@@ -122,8 +127,11 @@ class RecordInput(BaseModel):
 class RecallInput(BaseModel):
     """Arguments of ``memvet_recall``."""
 
+    model_config = _CLOSED
+
     query: str = Field(min_length=1, description="What you want to know, in plain words.")
-    k: int = Field(default=5, ge=1, le=50, description="How many decisions to return.")
+    k: int = Field(default=5, description="How many decisions to return.",
+                   json_schema_extra={"minimum": 1, "maximum": 50})
     tags: list[str] = Field(default_factory=list,
                             description="Only decisions carrying any of these tags (optional).")
     paths: list[str] = Field(
@@ -133,9 +141,16 @@ class RecallInput(BaseModel):
 
     _one_is_one = field_validator("tags", "paths", mode="before")(_names)
 
+    @field_validator("k", mode="before")
+    @classmethod
+    def _valid_k(cls, value: Any) -> int:
+        return memvet.check_tool_k(value)  # the message every adapter gives
+
 
 class SupersedeInput(BaseModel):
     """Arguments of ``memvet_supersede``."""
+
+    model_config = _CLOSED
 
     old_id: str = Field(min_length=4, description="Id of the active decision to replace.")
     claim: str = Field(min_length=1, max_length=4000, description="The new decision.")
@@ -150,6 +165,8 @@ class SupersedeInput(BaseModel):
 class RejectInput(BaseModel):
     """Arguments of ``memvet_reject``."""
 
+    model_config = _CLOSED
+
     decision_id: str = Field(min_length=4, description="Id of the decision to retract.")
     reason: str = Field(min_length=1,
                         description="Why it should be retracted (what was tried and did not work).")
@@ -157,6 +174,8 @@ class RejectInput(BaseModel):
 
 class CheckInput(BaseModel):
     """Arguments of ``memvet_check``."""
+
+    model_config = _CLOSED
 
     decision_id: str | None = Field(
         default=None, description="Check one decision by id; omit to check every decision.")

@@ -119,10 +119,11 @@ class MemVetToolSpec(BaseToolSpec):
 
         Args:
             query (str): What you want to know, e.g. "how are orders saved?".
-            k (int): How many decisions to return (default 5).
+            k (int): How many decisions to return, from 1 to 50 (default 5).
             tags (list[str] | None): Only decisions carrying any of these tags.
             paths (list[str] | None): Only decisions anchored at or under any of these repository-relative files or folders, e.g. ["shop/"].
         """
+        memvet.check_tool_k(k)  # the message every adapter gives
         recall = self.ledger.recall(query, k=k, at=self.at, include=self.include, tags=names(tags),
                                     paths=names(paths))
         if not recall.items:

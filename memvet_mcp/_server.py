@@ -44,6 +44,7 @@ from mcp.server.mcpserver.resolve import Elicit, Resolve
 from mcp.server.session import ServerSession
 from mcp.shared.exceptions import MCPError
 from mcp.types import INVALID_PARAMS, CallToolResult, TextContent, ToolAnnotations
+from mcp.types import Tool as MCPTool
 from pydantic import BaseModel, BeforeValidator, Field, ValidationError
 
 import memvet
@@ -251,8 +252,32 @@ class _Server(MCPServer[Any]):
     tools: MemvetTools
     serial: _Serial
 
+    async def list_tools(self) -> list[MCPTool]:
+        """The tools, each input schema closed (``additionalProperties: false``):
+        an argument the tool does not take is an error, never ignored."""
+        return [tool.model_copy(update={"input_schema": {**tool.input_schema, "additionalProperties": False}})
+                for tool in await super().list_tools()]
+
+    async def _unknown_arguments(self, name: str, arguments: dict[str, Any]) -> str:
+        """The error line for arguments ``name`` does not take ("" when none)."""
+        for tool in await super().list_tools():
+            if tool.name == name:
+                known = tool.input_schema.get("properties", {})
+                unknown = [key for key in arguments if key not in known]
+                if not unknown:
+                    return ""
+                plural = "s" if len(unknown) > 1 else ""
+                return (f"invalid arguments for {name}: unknown argument{plural} "
+                        f"{', '.join(repr(u) for u in unknown)} (it takes: {', '.join(known) or 'none'})")
+        return ""
+
     async def call_tool(self, name: str, arguments: dict[str, Any],
                         context: Context[Any, Any] | None = None) -> Any:
+        unknown = await self._unknown_arguments(name, arguments or {})
+        if unknown:
+            return CallToolResult(content=[TextContent(type="text", text=unknown)],
+                                  structured_content={"error": "InvalidArguments", "message": unknown},
+                                  is_error=True)
         try:
             if name == _APPROVE:
                 return await self._approve(arguments, context)
@@ -356,7 +381,10 @@ def create_server(ledger: Ledger, *, at: str | None = None, on_conflict: str = "
         "existing decision instead of duplicating it."))
     async def memvet_recall(
         query: Annotated[str, Field(min_length=1, description="What you want to know, in plain words.")],
-        k: Annotated[int, Field(ge=1, le=MAX_K, description="How many decisions to return.")] = 5,
+        # The bounds are checked by the tools (memvet.check_tool_k), with the
+        # message every adapter gives; the schema still states them.
+        k: Annotated[int, Field(description="How many decisions to return.",
+                                json_schema_extra={"minimum": 1, "maximum": MAX_K})] = 5,
         *,
         tags: _RecallTags,
         paths: _RecallPaths,

@@ -55,7 +55,8 @@ __all__ = ["GROUPS", "MAX_K", "Answer", "MemvetTools", "error_answer"]
 #: The recall groups, in the order they are rendered.
 GROUPS: tuple[str, ...] = tuple(memvet.RecallGroup)
 
-#: Most decisions one recall returns.
+#: Most decisions one recall returns (the bound of :func:`memvet.check_tool_k`,
+#: the same in every adapter's tools).
 MAX_K = 50
 
 #: The agent's name when the MCP client did not say who it is.
@@ -287,8 +288,7 @@ class MemvetTools:
         specs. The core's recall has no such filter, so a filtered recall
         over-fetches (4k, then 4 times more) and filters the verified items.
         """
-        if not isinstance(k, int) or not 1 <= k <= MAX_K:
-            raise UsageError(f"k must be an integer from 1 to {MAX_K}, not {k!r}")
+        memvet.check_tool_k(k)
         wanted_tags = set(_clean(tags, "tags"))
         wanted_paths = _clean(paths, "paths")
         if not wanted_tags and not wanted_paths:

@@ -11,6 +11,8 @@ code and returns a status with a reason.
     >>> ledger.recall("how are orders saved?")                  # doctest: +SKIP
 """
 
+from importlib import metadata as _metadata
+
 from memvet._about import Impact, ImpactReport, changed_since
 from memvet._anchors import AnchorSpec, absent, dependency, file, parse_anchor, quoted, symbol, with_quote
 from memvet._claims import EvidenceText, Term, TermKind, UnboundTerm, claim_terms
@@ -51,6 +53,7 @@ from memvet._exchange import (
     export_jsonl,
     import_jsonl,
 )
+from memvet._filter import check_tool_k
 from memvet._ledger import Ledger, require_ledger
 from memvet._model import (
     WORKTREE,
@@ -79,7 +82,17 @@ from memvet._recall import check_groups, evidence_note, frame, render_blocks
 from memvet._relations import Contradiction, contradictions
 from memvet._text import one_line
 
-__version__ = "0.1.0"
+
+def _installed_version(distribution: str = "memvet") -> str:
+    """The version pip installed (from the git tag at build time), or a
+    placeholder for a source tree that was never installed."""
+    try:
+        return _metadata.version(distribution)
+    except _metadata.PackageNotFoundError:
+        return "0.0.0+unknown"
+
+
+__version__ = _installed_version()
 
 __all__ = [
     "WORKTREE",
@@ -148,6 +161,7 @@ __all__ = [
     "agent_context",
     "changed_since",
     "check_groups",
+    "check_tool_k",
     "claim_terms",
     "contradictions",
     "dependency",

@@ -24,6 +24,7 @@ from typing import Any
 
 import pygit2
 
+from memvet import _code
 from memvet._errors import UsageError
 from memvet._git import GitRepo, Snapshot, _glob_match
 from memvet._model import Anchor, AnchorKind, Recall, Status, Verdict
@@ -68,32 +69,37 @@ def _names_overlap(anchored: str, touched: str) -> bool:
             or touched.startswith(anchored + "."))
 
 
-def anchor_touches(anchor: Anchor, touch: Touch, moved_to: str = "") -> bool:
+def anchor_touches(anchor: Anchor, touch: Touch, moved_to: str = "", moved_name: str = "") -> bool:
     """True when editing ``touch`` edits the evidence ``anchor`` rests on.
 
     Args:
         anchor: A recorded anchor.
         touch: What is being edited.
         moved_to: Where the anchor's file or symbol lives now, if it moved.
+        moved_name: The symbol's name now, if it was renamed.
 
     A symbol anchor is touched by its file (or a folder or glob holding it)
     and, when the touch names a symbol, by that symbol, its class or its
-    members. A file anchor is touched by its file; a dependency anchor by its
-    manifest. An absence anchor with a scope is touched by any path in the
-    scope (one without a scope, which covers the whole repository, is left
-    out: it would be touched by everything).
+    members, by its recorded name or by the one it was renamed to. A file
+    anchor is touched by its file; a dependency anchor by its manifest. An
+    absence anchor with a scope is touched by any path in the scope (one
+    without a scope, which covers the whole repository, is left out: it
+    would be touched by everything).
     """
     if anchor.kind is AnchorKind.ABSENT:
         if not anchor.scope:
             return False
         scope = anchor.scope
         return _glob_match(touch.path, scope) or scope.startswith(touch.path.rstrip("/") + "/")
-    paths = [p for p in (anchor.path, moved_to) if p]
-    if not any(touch.covers(p) for p in paths):
-        return False
-    if touch.name and anchor.kind is AnchorKind.SYMBOL:
-        return _names_overlap(anchor.name, touch.name)
-    return True
+    places = [(anchor.path, anchor.name)]
+    if moved_to or moved_name:
+        places.append((moved_to or anchor.path, moved_name or anchor.name))
+    for path, name in places:
+        if not touch.covers(path):
+            continue
+        if not touch.name or anchor.kind is not AnchorKind.SYMBOL or _names_overlap(name, touch.name):
+            return True
+    return False
 
 
 def parse_touches(git: GitRepo, paths: Iterable[str], *, base: str | None = None) -> list[Touch]:
@@ -152,14 +158,71 @@ def changed_paths(git: GitRepo, base: str, snap: Snapshot) -> list[str]:
 # ===================================================================== about
 
 
+def _moves(verdict: Verdict) -> dict[int, tuple[str, str]]:
+    """Where each of the verdict's anchors moved (path, name), by anchor identity."""
+    return {id(c.anchor): (c.new_path, c.new_name) for c in verdict.checks}
+
+
 def _touched_by(verdict: Verdict, touches: Sequence[Touch]) -> list[str]:
     """The specs of the verdict's anchors that ``touches`` touch."""
-    moved = {id(c.anchor): c.new_path for c in verdict.checks}
+    moved = _moves(verdict)
     hits = []
     for anchor in verdict.decision.anchors:
-        if any(anchor_touches(anchor, t, moved.get(id(anchor), "")) for t in touches):
+        if any(anchor_touches(anchor, t, *moved.get(id(anchor), ("", ""))) for t in touches):
             hits.append(anchor.spec)
     return hits
+
+
+def _where(snap: Snapshot) -> str:
+    return "the working tree" if snap.commit is None else f"commit {snap.name[:12]}"
+
+
+def _require_known(ledger: LedgerReads, touches: Sequence[Touch], snap: Snapshot,
+                   verdicts: Sequence[Verdict]) -> None:
+    """Refuse a touch that names nothing: a path that is neither in ``snap``
+    nor any decision's anchor path, or a symbol that is neither in its file
+    at ``snap`` nor any decision's anchored symbol (by its recorded name or
+    the one it moved to).
+
+    Raises:
+        UsageError: Naming the first such touch.
+    """
+    anchored: set[str] = set()
+    names: set[tuple[str, str]] = set()
+    for verdict in verdicts:
+        moved = _moves(verdict)
+        for anchor in verdict.decision.anchors:
+            new_path, new_name = moved.get(id(anchor), ("", ""))
+            for path, name in ((anchor.path, anchor.name), (new_path or anchor.path, new_name or anchor.name)):
+                if path:
+                    anchored.add(path)
+                    if anchor.kind is AnchorKind.SYMBOL:
+                        names.add((path, name))
+    listing: list[str] | None = None
+    for touch in touches:
+        glob = any(c in touch.path for c in "*?[")
+        named = any(touch.covers(p) for p in anchored) or (not glob and snap.blob_id(touch.path) is not None)
+        if not named:
+            listing = snap.paths() if listing is None else listing
+            if not any(touch.covers(p) for p in listing):
+                what = "matches no file" if glob else "is no file or folder"
+                raise UsageError(f"{str(touch)!r}: {touch.path} {what} in {_where(snap)}, "
+                                 "and no decision is anchored there")
+        if touch.name:
+            _require_symbol(ledger, touch, snap, names)
+
+
+def _require_symbol(ledger: LedgerReads, touch: Touch, snap: Snapshot, names: set[tuple[str, str]]) -> None:
+    # The symbol, or a class holding one (touching Store touches Store.save).
+    if any(touch.covers(path) and (name == touch.name or name.startswith(touch.name + "."))
+           for path, name in names):
+        return
+    language = _code.language_for_path(touch.path)
+    table = ledger.evidence.outline_at(touch.path, language, snap) if language else None
+    if table is not None and touch.name in table.symbols:
+        return
+    raise UsageError(f"{str(touch)!r}: {touch.path} has no symbol {touch.name!r} in {_where(snap)}, "
+                     "and no decision is anchored to one by that name")
 
 
 def about(ledger: LedgerReads, paths: Iterable[str] = (), *, diff: str | None = None, at: str | None = None,
@@ -180,7 +243,10 @@ def about(ledger: LedgerReads, paths: Iterable[str] = (), *, diff: str | None = 
         item has score 1.0 and items keep the ledger's order (oldest first).
 
     Raises:
-        UsageError: Neither ``paths`` nor ``diff`` given, or a bad path.
+        UsageError: Neither ``paths`` nor ``diff`` given, a bad path, or a
+            path, glob or ``path::Symbol`` that names nothing: neither in
+            the target nor anchored by any decision (a symbol counts by its
+            recorded name and by the one it moved to).
         UnknownRevisionError: ``diff`` or ``at`` does not resolve.
     """
     paths = list(paths)
@@ -190,11 +256,12 @@ def about(ledger: LedgerReads, paths: Iterable[str] = (), *, diff: str | None = 
     snap = ledger.snapshot(at)
     touches = parse_touches(ledger.git, paths, base=base)
     labels = [f"touching {', '.join(str(t) for t in touches)}"] if touches else []
+    verdicts = ledger.verdicts(ledger.decisions(), snap)
+    _require_known(ledger, touches, snap, verdicts)
     if diff is not None:
         start = merge_base(ledger.git, diff, snap)
         touches += [Touch(p) for p in changed_paths(ledger.git, start, snap)]
         labels.append(f"changed since {diff}")
-    verdicts = ledger.verdicts(ledger.decisions(), snap)
     pairs = [(v, 1.0) for v in verdicts if touches and _touched_by(v, touches)]
     return group_recall("; ".join(labels), snap.name, pairs, len(pairs), include)
 
@@ -303,11 +370,11 @@ def changed_since(ledger: LedgerReads, since: str, at: str | None = None, *,
 
 
 def _changed_anchor_paths(verdict: Verdict, touches: Sequence[Touch]) -> list[str]:
-    moved = {id(c.anchor): c.new_path for c in verdict.checks}
+    moved = _moves(verdict)
     hits: dict[str, None] = {}
     for anchor in verdict.decision.anchors:
         for touch in touches:
-            if anchor_touches(anchor, touch, moved.get(id(anchor), "")):
+            if anchor_touches(anchor, touch, *moved.get(id(anchor), ("", ""))):
                 hits.setdefault(touch.path, None)
     return list(hits)
 

@@ -134,8 +134,80 @@ _MAX_INT = 2**31 - 1
 
 
 def _one_line(text: str) -> str:
-    """One Markdown line: whitespace collapsed, control sequences removed, HTML escaped."""
-    return _text.markdown(" ".join(str(text).split()))
+    """One line of plain Markdown for an agent: whitespace collapsed, control
+    sequences removed, and nothing that a Markdown renderer would read as
+    HTML (see :func:`plain_markdown`)."""
+    return plain_markdown(" ".join(str(text).split()))
+
+
+#: What makes a ``<`` the start of HTML in CommonMark (a tag, a closing tag,
+#: a comment, a declaration, a processing instruction) or of an autolink.
+_HTML_START = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ/!?")
+
+
+def plain_markdown(text: str) -> str:
+    """``text`` as one line of Markdown that reads as written.
+
+    The agent context is read raw by agents (``AGENTS.md``, ``CLAUDE.md``,
+    an MCP prompt), so it is not HTML-escaped: ``&``, ``>`` and ``|`` stay
+    as they are, and so does everything inside a code span. A file in a
+    repository is also rendered as HTML by its host, where a ``<script>`` or
+    an ``<img onerror=...>`` in a claim must not act: each ``<`` outside a
+    code span that would start a tag, a comment or an autolink gets a
+    backslash (``\\<script>``), which CommonMark renders as the ``<``
+    itself. Line breaks and control sequences are handled by
+    :func:`memvet._text.one_line`.
+    """
+    text = _text.one_line(text)
+    out: list[str] = []
+    i, n = 0, len(text)
+    while i < n:
+        char = text[i]
+        if char == "`" and not _escaped(text, i):
+            run = _backticks(text, i)
+            end = _closing_backticks(text, i + run, run)
+            if end < 0:  # no closing run: the backticks are literal text
+                out.append(text[i:i + run])
+                i += run
+            else:  # a code span: inert, kept as it is
+                out.append(text[i:end + run])
+                i = end + run
+            continue
+        if char == "<" and i + 1 < n and text[i + 1] in _HTML_START and not _escaped(text, i):
+            out.append("\\")
+        out.append(char)
+        i += 1
+    return "".join(out)
+
+
+def _escaped(text: str, i: int) -> bool:
+    """True when ``text[i]`` follows an odd number of backslashes."""
+    count = 0
+    while i - count - 1 >= 0 and text[i - count - 1] == "\\":
+        count += 1
+    return count % 2 == 1
+
+
+def _backticks(text: str, i: int) -> int:
+    """How many backticks in a row start at ``text[i]``."""
+    end = i
+    while end < len(text) and text[end] == "`":
+        end += 1
+    return end - i
+
+
+def _closing_backticks(text: str, start: int, run: int) -> int:
+    """Where the first backtick run of exactly ``run`` backticks at or after
+    ``start`` begins (CommonMark's code span closer), or -1."""
+    i = start
+    while True:
+        i = text.find("`", i)
+        if i < 0:
+            return -1
+        length = _backticks(text, i)
+        if length == run:
+            return i
+        i += length
 
 
 # ===================================================================== agent context
@@ -243,16 +315,18 @@ class Context:
         return "\n".join(out) + "\n"
 
 
-def agent_context(ledger: Ledger, at: str | None = None, *, current_only: bool = False) -> Context:
+def agent_context(ledger: Ledger, at: str | None = None, *, current_only: bool = False,
+                  on_verdict: Callable[[Verdict], None] | None = None) -> Context:
     """Every decision checked at ``at``, sorted for an agent.
 
     Args:
         ledger: The ledger.
         at: The target (default: the working tree).
         current_only: Keep only verified decisions (the others are counted).
+        on_verdict: Called with each verdict as it is made (a progress bar).
     """
     snap = ledger.snapshot(at)
-    verdicts = ledger.check(at)
+    verdicts = ledger.check(at, on_verdict=on_verdict)
     verified = tuple(v for v in verdicts if v.status is Status.VERIFIED)
     drifted = tuple(v for v in verdicts if v.status in _DRIFTED)
     rejected = tuple(v for v in verdicts if v.status is Status.REJECTED)
@@ -938,6 +1012,7 @@ class _Importer:
     author: Author
     now: float
     commit: str
+    progress: Callable[[int, int], None] | None = None
 
     def receipt(self, decision_id: str, before: str, after: str, reason: str) -> Receipt:
         return self.ledger._receipt(decision_id, ReceiptAction.IMPORT, before, after, reason=reason,
@@ -1084,8 +1159,10 @@ def _plan(who: _Importer, parsed: _Parsed, link_local: bool) -> _Plan:
                     f"do not show how it got there ({why}); --trust keeps only a lifecycle its receipts support, "
                     "so nothing was imported"
                 )
-    for decision, mine, again in arriving:
+    for done, (decision, mine, again) in enumerate(arriving, start=1):
         _admit(who, plan, decision, mine, again=again)
+        if who.progress is not None:
+            who.progress(done, len(arriving))
 
     # A successor of a decision whose local record stays (in conflict, or
     # kept as newer) would supersede that record with no receipt here: it
@@ -1177,7 +1254,8 @@ def _write(ledger: Ledger, plan: _Plan, vectors: Sequence[Sequence[float]]) -> N
 
 
 def import_jsonl(ledger: Ledger, lines: Iterable[str], *, source: str = "<input>",
-                 link_local: bool = False, trust: bool = False, author: AuthorLike = None) -> ImportReport:
+                 link_local: bool = False, trust: bool = False, author: AuthorLike = None,
+                 on_progress: Callable[[int, int], None] | None = None) -> ImportReport:
     """Import a dump made by :func:`export_jsonl` (see the module docs for the rules).
 
     The ledger is read and written under its write lock (a local ledger's
@@ -1200,6 +1278,9 @@ def import_jsonl(ledger: Ledger, lines: Iterable[str], *, source: str = "<input>
             hold identically enters as a proposal, and none it holds changes.
         author: Who imports (an :class:`~memvet.Author` or a person's name);
             default the repository's ``user.name``. Only a person may trust.
+        on_progress: Called after each decision whose evidence is reproduced
+            here (the slow part), with how many are done and how many
+            there are (a progress bar).
 
     Raises:
         UsageError: The input is not a valid dump, a receipt or a
@@ -1218,7 +1299,8 @@ def import_jsonl(ledger: Ledger, lines: Iterable[str], *, source: str = "<input>
     with ledger.store.writing():
         _check_anchors(ledger, parsed.decisions.values(), source)
         _check_cycles(ledger, parsed, source)
-        who = _Importer(ledger, source, trust, importer, ledger.clock(), str(ledger.git.head_commit().id))
+        who = _Importer(ledger, source, trust, importer, ledger.clock(), str(ledger.git.head_commit().id),
+                        on_progress)
         plan = _plan(who, parsed, link_local)
         vectors: list[list[float]] = []
         if plan.added:

@@ -33,7 +33,8 @@ from typing import Any
 from memvet._errors import UsageError
 from memvet._model import Decision
 
-__all__ = ["PLAIN_LIMIT", "SELECTIVE_LIMIT", "RecallFilter", "as_names", "check_k", "make_filter"]
+__all__ = ["PLAIN_LIMIT", "SELECTIVE_LIMIT", "TOOL_MAX_K", "RecallFilter", "as_names", "check_k", "check_tool_k",
+           "make_filter"]
 
 #: The plain over-fetch from which a filtered recall may call its filter
 #: selective (see the module docstring).
@@ -86,6 +87,20 @@ def check_k(k: Any, what: str = "k", *, zero: bool = True) -> int:
         raise UsageError(f"{what} must be {'zero or more' if zero else 'at least 1'}, got {k}")
     if k > MAX_K:
         raise UsageError(f"{what} must be at most {MAX_K:,}, got {k:,}")
+    return k
+
+
+#: The most decisions an agent's recall tool returns (MCP, LangChain,
+#: LlamaIndex): a prompt holds no more.
+TOOL_MAX_K = 50
+
+
+def check_tool_k(k: Any, what: str = "k") -> int:
+    """``k`` of an agent's recall tool: a whole number from 1 to
+    :data:`TOOL_MAX_K`, else a UsageError with the same message in every
+    adapter (0 is refused: it would answer "nothing recorded")."""
+    if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= TOOL_MAX_K:
+        raise UsageError(f"{what} must be a whole number from 1 to {TOOL_MAX_K}, got {k!r}")
     return k
 
 

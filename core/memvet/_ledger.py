@@ -713,7 +713,7 @@ class Ledger:
         if pin and not stored:
             self.store.pin(given)
 
-    def reembed(self, embedding: Any = None) -> int:
+    def reembed(self, embedding: Any = None, *, on_progress: Callable[[int, int], None] | None = None) -> int:
         """Move the ledger to another embedding: every decision's claim is
         embedded again and the new vectors replace the old ones at once.
 
@@ -731,6 +731,8 @@ class Ledger:
             embedding: The new embedding (anything ``Ledger.open`` takes);
                 default this ledger's own embedder. From now on this ledger
                 records and recalls with it.
+            on_progress: Called after each batch of claims is embedded, with
+                how many are done and how many there are (a progress bar).
 
         Returns:
             How many decisions were re-embedded.
@@ -743,8 +745,19 @@ class Ledger:
             embedder = load_embedding(embedding) if isinstance(embedding, str) else as_embedder(embedding)
         else:
             embedder = self.embedder
+        total, done = (self.count() if on_progress is not None else 0), 0
+
+        def embed(texts: list[str]) -> list[list[float]]:
+            nonlocal done, total
+            vectors = embedder.embed_documents(texts)
+            if on_progress is not None:
+                done += len(texts)
+                total = max(total, done)  # another client may write meanwhile
+                on_progress(done, total)
+            return vectors
+
         with self.store.writing():
-            count = self.store.reembed(embedder.name, embedder.embed_documents)
+            count = self.store.reembed(embedder.name, embed)
         self.embedder = embedder
         return count
 

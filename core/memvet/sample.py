@@ -138,6 +138,28 @@ class _Builder:
         return sha
 
 
+def _to_sqlite(text: str) -> str:
+    """``shop/orders.py`` with orders saved to and loaded from SQLite."""
+    for old, new in (
+        ("import json\n", "import json\nimport sqlite3\n"),
+        ('"""Appends orders to a JSON-lines file."""', '"""Keeps orders in a SQLite database."""'),
+        ('''        """Append one order as a JSON line."""
+        with open(self.path, "a", encoding="utf-8") as handle:
+            handle.write(json.dumps(order) + "\\n")''',
+         '''        """Insert one order as a row of the orders table."""
+        with sqlite3.connect(self.path) as db:
+            db.execute("insert into orders(body) values (?)", (json.dumps(order),))'''),
+        ('''        with open(self.path, encoding="utf-8") as handle:
+            return [json.loads(line) for line in handle]''',
+         '''        with sqlite3.connect(self.path) as db:
+            return [json.loads(body) for (body,) in db.execute("select body from orders")]'''),
+    ):
+        if old not in text:
+            raise AssertionError(f"the sample's orders.py lost {old!r}")
+        text = text.replace(old, new)
+    return text
+
+
 def build_sample_history(path: str | Path) -> SampleHistory:
     """Build the sample repository in ``path`` (an empty or missing folder).
 
@@ -166,13 +188,13 @@ def build_sample_history(path: str | Path) -> SampleHistory:
     b.commit("pricing: comment apply_discount")
     b.edit("README.md", lambda t: t + "\nRun the tests with pytest.\n")
     b.commit("README: how to test")
-    # One real rewrite: orders move from JSON lines to SQLite.
-    b.edit("shop/orders.py", lambda t: t.replace(
-        '''        with open(self.path, "a", encoding="utf-8") as handle:
-            handle.write(json.dumps(order) + "\\n")''',
-        '''        import sqlite3
-        with sqlite3.connect(self.path) as db:
-            db.execute("insert into orders(body) values (?)", (json.dumps(order),))'''))
+    # One real rewrite: orders move from JSON lines to SQLite, saved and
+    # read back (the JSON-lines decisions go stale, the ADR says so too).
+    b.edit("shop/orders.py", _to_sqlite)
+    b.edit("docs/adr/0001-storage.md", lambda t: t.replace(
+        "Orders are stored as JSON lines, one order per line.",
+        "Orders are stored in SQLite, one row of the orders table per order.").replace(
+        "Appends are cheap; queries scan the file.", "Queries use SQL; writes are transactions."))
     b.commit("orders: store orders in SQLite")
     # One move: round_price goes to its own module.
     b.edit("shop/pricing.py", lambda t: t.replace(
@@ -236,13 +258,19 @@ def record_sample_decisions(ledger: object, history: SampleHistory) -> dict[str,
         "Wrap every order save in a global process lock", [], tags=["storage"], at=at).id
     ids["small-prs"] = ledger.record(
         "The team prefers small pull requests", [], tags=["process"], at=at).id
-    # An agent's proposal, reviewed and approved by a person later (at HEAD).
     ids["load"] = ledger.record(
         "Orders are read back by OrderStore.load, one JSON object per line", ["shop/orders.py::OrderStore.load"],
-        tags=["storage"], at=at, author=Author.agent("sample-agent")).id
+        tags=["storage"], at=at).id
     time.sleep(0.001)
     ledger.reject(ids["lock"], reason="the global lock deadlocked under concurrent checkouts")
-    ledger.approve(ids["load"], reason="checked OrderStore.load")
+    # After the move to SQLite: an agent's proposal, reviewed and approved by a person (at HEAD).
+    ids["sqlite"] = ledger.record(
+        "Orders are stored in SQLite: OrderStore.save inserts each order into the orders table "
+        "and OrderStore.load selects them back",
+        ["shop/orders.py::OrderStore.save", "shop/orders.py::OrderStore.load",
+         "docs/adr/0001-storage.md::Storage.Decision"],
+        tags=["storage"], at=history.head or None, author=Author.agent("sample-agent")).id
+    ledger.approve(ids["sqlite"], reason="checked OrderStore.save and OrderStore.load")
     ids["decimal"] = ledger.supersede(
         ids["floats"], "Order totals are computed with Decimal, never floats",
         ["shop/orders.py::total"], reason="floats lost cents on large orders",

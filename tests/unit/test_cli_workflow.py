@@ -221,8 +221,10 @@ def test_recall_touching(run, history, repo, monkeypatch):
     rel = json.loads(run("recall", "--touching", "store.py::checksum", "--json").stdout)
     assert [i["id"] for i in rel["caution"]] == [ids["checksum"]]
     assert len(json.loads(run("recall", "--touching", "store.py", "-k", "1", "--json").stdout)["current"]) == 1
-    nothing = run("recall", "--touching", "nothing/here.py").stdout
-    assert nothing.strip() == "no decision rests on what you touch (touching shop/nothing/here.py)"
+    nothing = run("recall", "--touching", "store.py::OrderStore.__init__").stdout
+    assert nothing.strip() == "no decision rests on what you touch (touching shop/store.py::OrderStore.__init__)"
+    missing = run("recall", "--touching", "nothing/here.py", code=2).stderr
+    assert "'shop/nothing/here.py': shop/nothing/here.py is no file or folder in the working tree" in missing
 
 
 def test_recall_diff(run, history, repo):

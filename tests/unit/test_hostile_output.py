@@ -3,7 +3,9 @@ prompt or a rendered Markdown file.
 
 Claims, reasons and tags are stored verbatim (JSON gives them back as
 written); every text rendering strips control sequences, shows a line
-break as ``⏎`` so that nothing forges a line, and Markdown escapes HTML.
+break as ``⏎`` so that nothing forges a line, and Markdown renders no HTML:
+escaped where it is rendered as HTML (a PR comment), plain for agents
+(the agent context, whose ``<`` that would open a tag gets a backslash).
 """
 
 from __future__ import annotations
@@ -15,9 +17,11 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
+from markdown_it import MarkdownIt
 
 import memvet
 from memvet import _text
+from memvet._exchange import plain_markdown
 from memvet.cli import cli
 
 CLEAR = "\x1b[2J\x1b[H"
@@ -103,13 +107,44 @@ def test_json_keeps_the_data_verbatim_and_escapes_what_terminals_act_on(run, hos
     assert json.loads(run("show", second, "--json").stdout)["reason"] == f"{FORGED}{TITLE}"
 
 
-def test_markdown_export_escapes_html(run, hostile):
+def _html_tokens(markdown: str) -> list[str]:
+    """The raw HTML a CommonMark renderer would pass through, block and inline."""
+    tokens = MarkdownIt("commonmark").parse(markdown)
+    found = [t.content for t in tokens if t.type == "html_block"]
+    for token in tokens:
+        found += [c.content for c in token.children or [] if c.type == "html_inline"]
+    return found
+
+
+def test_markdown_export_is_plain_markdown_that_renders_no_html(run, hostile):
+    """The agent context is read raw by agents: no HTML entities; rendered
+    as HTML by a repository host, it holds no tag."""
     out = run("export", "--format", "markdown").stdout
     _no_active(out)
-    assert SCRIPT not in out and IMG not in out and "<img" not in out and "<script" not in out
-    assert "&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;" in out
+    assert "&lt;" not in out and "&gt;" not in out and "&amp;" not in out
+    assert "\\<script>alert(1)\\</script>\\<img src=x onerror=alert(1)>" in out
+    assert _html_tokens(out) == []
+    html = MarkdownIt("commonmark").render(out)
+    assert "<script" not in html and "<img" not in html
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;" in html
     # Whitespace is collapsed in a Markdown line: the forged line is part of the sentence.
     assert "rejected because ok verified deadbeef0000 forged decision" in out
+
+
+def test_the_agent_context_reads_as_written(run):
+    run("record", "Parsers return Result<Config, Error> when a && b | c > 2, never `Vec<u8>` or a <- b")
+    out = run("export", "--format", "markdown").stdout
+    assert "Parsers return Result\\<Config, Error> when a && b | c > 2, never `Vec<u8>` or a <- b" in out
+    assert _html_tokens(out) == []
+
+
+@given(st.text(st.sampled_from(list("<>`\\/!?-ab &|\n")), max_size=40))
+def test_plain_markdown_never_renders_html(text):
+    out = plain_markdown(text)
+    _no_active(out)
+    assert "\n" not in out
+    for line in (f"- {out}", out, f"- **stale** [`x`]: {out}"):
+        assert _html_tokens(line) == [], (text, out)
 
 
 def test_a_hostile_id_or_anchor_cannot_leave_its_markdown_code_span():

@@ -53,6 +53,9 @@ DEFAULT_FAIL_ON = ("stale", "refuted")
 #: A check over at least this many decisions shows a progress bar (on a terminal only).
 PROGRESS_MIN_DECISIONS = 200
 
+#: How much of a claim ``check`` shows on a terminal (without ``--wide``).
+CLAIM_WIDTH = 64
+
 
 def _say(line: str = "", *, err: bool = False) -> None:
     """Print one line of text output.
@@ -788,6 +791,26 @@ def _progress(ledger: Ledger, steps_per_decision: int) -> Iterator[Callable[[], 
         yield lambda: bar.advance(task)
 
 
+@contextlib.contextmanager
+def _counter(what: str) -> Iterator[Callable[[int, int], None] | None]:
+    """A transient progress bar on stderr for an act whose length is known
+    as it goes (re-embedding, importing), on a terminal only.
+
+    Yields the ``on_progress(done, total)`` callback the library takes
+    (``None`` when no bar is shown: stderr is not a terminal).
+    """
+    console = _console()
+    if not console.is_terminal:
+        yield None
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    columns = (TextColumn(what), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=console, transient=True) as bar:
+        task = bar.add_task(what, total=None)
+        yield lambda done, total: bar.update(task, completed=done, total=total)
+
+
 @cli.command()
 @click.option("--at", default=None, metavar="REV", help="Check at a revision (default: working tree).")
 @click.option("--since", default=None, metavar="REV",
@@ -800,13 +823,22 @@ def _progress(ledger: Ledger, steps_per_decision: int) -> Iterator[Callable[[], 
 @click.option("--fail-on", default=None, metavar="STATUSES",
               help="Exit 1 when a reported decision has one of these statuses. "
                    "[default: stale,refuted, or [tool.memvet] fail-on]")
+@click.option("--strict", is_flag=True,
+              help="With --since, also fail on decisions that already had a failing status at the start "
+                   "of the range (by default they are reported as already failing, not counted).")
+@click.option("--wide", is_flag=True,
+              help="Print whole claims on a terminal too (they are cut to one short line there; "
+                   "piped or redirected output always has them whole).")
 @click.pass_context
 def check(ctx: click.Context, at: str | None, since: str | None, fmt: str | None, as_json: bool,
-          fail_on: str | None) -> None:
+          fail_on: str | None, strict: bool, wide: bool) -> None:
     """Check every decision against the code; exit 1 when something is stale or refuted.
 
     With --since, report only what changed between REV and the target: decisions
     whose status differs, or whose anchored files were changed in the range.
+    Only what the range made fail counts: a decision that already failed at
+    the start of the range is reported as "already failing before this
+    change" and does not fail the check, unless --strict.
 
     \b
     Example:
@@ -815,6 +847,8 @@ def check(ctx: click.Context, at: str | None, since: str | None, fmt: str | None
     """
     from memvet._about import changed_since, ignored
 
+    if strict and since is None:
+        raise click.UsageError("--strict goes with --since")
     config = _config(ctx)
     failing = _fail_on(fail_on, config)
     fmt = "json" if as_json else (fmt or config.format or "text")
@@ -823,7 +857,7 @@ def check(ctx: click.Context, at: str | None, since: str | None, fmt: str | None
     with _progress(ledger, 2 if since else 1) as step:
         if since is not None:
             report = changed_since(ledger, since, at, ignore=config.ignore, on_step=step)
-            pairs: list[Row] = [Row(i.verdict, i) for i in report.impacts]
+            pairs: list[Row] = [Row(i.verdict, i, _already_failing(i, failing)) for i in report.impacts]
             target = report.target
         else:
             on_verdict = (lambda _verdict: step()) if step is not None else None
@@ -834,13 +868,27 @@ def check(ctx: click.Context, at: str | None, since: str | None, fmt: str | None
     if fmt == "json":
         click.echo(json_safe(_format.as_json(rows, target, report, left_out)))
     elif fmt == "markdown":
-        _say_lines(_format.markdown(rows, target, report, failing))
+        _say_lines(_format.markdown(rows, target, report, failing, strict=strict))
     elif fmt == "github":
-        _say_lines(_format.github(rows, target, failing))
+        _say_lines(_format.github(rows, target, failing, strict=strict))
     else:
-        _say_lines(_format.text(rows, target, report, len(left_out)))
-    if any(r.verdict.status.value in failing for r in rows):
+        width = None if wide or not _stdout_is_terminal() else CLAIM_WIDTH
+        _say_lines(_format.text(rows, target, report, len(left_out), width=width, failing=failing,
+                                strict=strict))
+    if _format.counted(rows, failing, strict=strict):
         ctx.exit(1)
+
+
+def _already_failing(impact: Any, failing: set[str]) -> bool:
+    """True when the range did not cause the decision's failing status: it
+    had a failing status at the start of the range too."""
+    before = impact.before
+    return before is not None and before.value in failing and impact.verdict.status.value in failing
+
+
+def _stdout_is_terminal() -> bool:
+    isatty = getattr(sys.stdout, "isatty", None)
+    return bool(isatty is not None and isatty())
 
 
 def _print_groups(result: memvet.Recall, notes: Callable[[memvet.RecallItem], list[str]] | None = None) -> None:
@@ -1043,7 +1091,9 @@ def export(ctx: click.Context, fmt: str, current_only: bool, at: str | None, out
         if output not in (None, "-"):
             _say(f"wrote {dump.decisions} decisions and {dump.receipts} receipts to {output}", err=True)
         return
-    found = agent_context(ledger, at, current_only=current_only)
+    with _progress(ledger, 1) as step:
+        found = agent_context(ledger, at, current_only=current_only,
+                              on_verdict=(lambda _verdict: step()) if step is not None else None)
     text = found.to_markdown() if fmt == "markdown" else json_safe(json.dumps(found.to_dict(), indent=2,
                                                                                ensure_ascii=False)) + "\n"
     _write(output, text)
@@ -1098,7 +1148,10 @@ def import_(ctx: click.Context, source: str, trust: bool, link_local: bool, as_j
         raise CliError(f"{source}: not UTF-8 text (byte {exc.start})") from exc
     except OSError as exc:
         raise CliError(f"cannot read {source}: {exc.strerror or exc}") from exc
-    report = import_jsonl(_ledger(ctx, embeds=True), lines, source=source, link_local=link_local, trust=trust)
+    ledger = _ledger(ctx, embeds=True)
+    with _counter("checking imported decisions") as on_progress:
+        report = import_jsonl(ledger, lines, source=source, link_local=link_local, trust=trust,
+                              on_progress=on_progress)
     if as_json:
         _emit_json(report.to_dict())
     else:
@@ -1165,7 +1218,8 @@ def reembed(ctx: click.Context, spec: str | None, as_json: bool) -> None:
         embedder = _embedder(ctx, spec, source)
     ledger = _ledger(ctx)
     before = ledger.pinned_embedding
-    count = ledger.reembed(embedder)
+    with _counter("re-embedding decisions") as on_progress:
+        count = ledger.reembed(embedder, on_progress=on_progress)
     if as_json:
         _emit_json({"reembedded": count, "from": before, "to": embedder.name})
     else:

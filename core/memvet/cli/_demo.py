@@ -45,8 +45,9 @@ def run_demo(keep: str | None = None) -> None:
         click.secho(f"Built a sample repository with {len(history.commits)} commits in {target}", bold=True)
         ledger = Ledger.open(target)  # embedded Chroma under .memvet/, local MiniLM embedding
         ids = record_sample_decisions(ledger, history)
-        click.echo(f"Recorded {len(ids)} decisions at commit {history.early[:8]} "
-                   "(then rejected one, superseded one and approved one proposal)\n")
+        at_early = sum(1 for d in ledger.decisions() if d.commit == history.early)
+        click.echo(f"Recorded {at_early} decisions at commit {history.early[:8]}; later a person rejected one, "
+                   f"superseded one and approved an agent's proposal ({len(ids)} decisions in all)\n")
         click.secho("What happened since:", bold=True)
         early = history.commits.index(history.early)
         for sha, message in history.events[early + 1:]:

@@ -20,7 +20,8 @@ from memvet._model import DECISION_FIELDS, describe_author
 if TYPE_CHECKING:
     from memvet._excerpt import Excerpt
 
-__all__ = ["Row", "github", "history", "markdown", "short", "show_head", "show_json", "summary", "text", "when"]
+__all__ = ["ALREADY_FAILING", "Row", "counted", "github", "history", "markdown", "short", "show_head", "show_json",
+           "summary", "text", "when"]
 
 
 def short(text: str, width: int = 64) -> str:
@@ -34,15 +35,45 @@ def when(epoch: float, fmt: str = "%Y-%m-%d %H:%M") -> str:
     return time.strftime(fmt, time.gmtime(epoch)) if epoch else "?"
 
 
+#: What a decision that failed at the start of a ``--since`` range is called.
+ALREADY_FAILING = "already failing before this change"
+
+
 @dataclass(frozen=True)
 class Row:
-    """One reported decision: its verdict, and with ``--since`` its impact."""
+    """One reported decision: its verdict, and with ``--since`` its impact.
+
+    ``already_failing``: with ``--since``, its status at the start of the
+    range was already a failing one, so the range did not cause it (not
+    counted in the exit status unless ``--strict``).
+    """
 
     verdict: Verdict
     impact: Impact | None = None
+    already_failing: bool = False
 
     def to_dict(self) -> dict[str, Any]:
-        return self.impact.to_dict() if self.impact is not None else self.verdict.to_dict()
+        if self.impact is None:
+            return self.verdict.to_dict()
+        data = self.impact.to_dict()
+        data["already_failing"] = self.already_failing
+        return data
+
+
+def counted(rows: Sequence[Row], failing: set[str], *, strict: bool = False) -> list[Row]:
+    """The rows that fail the gate: a failing status the range caused (every
+    failing one with ``strict``, or outside a range)."""
+    return [r for r in rows if r.verdict.status.value in failing and (strict or not r.already_failing)]
+
+
+def _old_failures(rows: Sequence[Row], failing: set[str], strict: bool) -> str:
+    """The line about failures older than the range ("" when there are none)."""
+    old = sum(1 for r in rows if r.already_failing and r.verdict.status.value in failing)
+    if not old:
+        return ""
+    noun = "decision was" if old == 1 else "decisions were"
+    counts = "counted (--strict)" if strict else "not counted (--strict counts them)"
+    return f"{old} {noun} {ALREADY_FAILING}, at the start of the range: {counts}"
 
 
 def summary(rows: Sequence[Row], target: str) -> str:
@@ -61,8 +92,8 @@ def _since_line(report: ImpactReport) -> str:
             f"{n} file{'s' if n != 1 else ''} changed")
 
 
-def _impact_note(impact: Impact) -> str:
-    parts = []
+def _impact_note(impact: Impact, already_failing: bool = False) -> str:
+    parts = [ALREADY_FAILING] if already_failing else []
     if impact.before is None:
         parts.append("recorded after the start of the range")
     elif impact.status_changed:
@@ -74,8 +105,9 @@ def _impact_note(impact: Impact) -> str:
     return "; ".join(parts)
 
 
-def text(rows: Sequence[Row], target: str, report: ImpactReport | None, ignored: int) -> list[str]:
-    """The human report."""
+def text(rows: Sequence[Row], target: str, report: ImpactReport | None, ignored: int, *,
+         width: int | None = None, failing: set[str] | None = None, strict: bool = False) -> list[str]:
+    """The human report; ``width`` cuts claims to one short line (``None``: whole)."""
     out = []
     if report is not None:
         out.append(_since_line(report))
@@ -86,14 +118,18 @@ def text(rows: Sequence[Row], target: str, report: ImpactReport | None, ignored:
             out.append("no decisions recorded yet" if not ignored else "no decisions to check")
     for row in rows:
         v = row.verdict
-        out.append(f"{v.status.value:<19} {v.id}  {short(v.decision.claim)}")
+        claim = short(v.decision.claim, width) if width else " ".join(v.decision.claim.split())
+        out.append(f"{v.status.value:<19} {v.id}  {claim}")
         if v.status is not Status.VERIFIED:
             out.append(f"{'':<19} └ {v.reason}")
         if row.impact is not None:
-            out.append(f"{'':<19} └ {_impact_note(row.impact)}")
+            out.append(f"{'':<19} └ {_impact_note(row.impact, row.already_failing)}")
     if rows:
         out.append("")
         out.append(summary(rows, target))
+    old = _old_failures(rows, failing or set(), strict)
+    if old:
+        out.append(old)
     if ignored:
         out.append(f"{ignored} decision{'s' if ignored != 1 else ''} left out by [tool.memvet] ignore")
     return out
@@ -103,9 +139,10 @@ def _cell(value: str) -> str:
     return _text.markdown(" ".join(value.split()))
 
 
-def markdown(rows: Sequence[Row], target: str, report: ImpactReport | None, failing: set[str]) -> list[str]:
+def markdown(rows: Sequence[Row], target: str, report: ImpactReport | None, failing: set[str], *,
+             strict: bool = False) -> list[str]:
     """A Markdown table, for a pull-request comment or a job summary."""
-    bad = sum(1 for r in rows if r.verdict.status.value in failing)
+    bad = len(counted(rows, failing, strict=strict))
     head = "### MemVet: " + summary(rows, target).replace(f"at {target[:12]}", f"at `{target[:12]}`")
     out = [head, ""]
     if report is not None:
@@ -118,16 +155,19 @@ def markdown(rows: Sequence[Row], target: str, report: ImpactReport | None, fail
     out.append("|---|---|---|" + ("---|" if since else ""))
     for row in rows:
         v = row.verdict
-        flag = "**" if v.status.value in failing else ""
+        flag = "**" if v.status.value in failing and (strict or not row.already_failing) else ""
         cells = [f"{flag}{v.status.value}{flag}", f"{_cell(v.decision.claim)} ({_text.code_span(v.id)})",
                  _cell(v.reason)]
         if row.impact is not None:
-            cells.append(_cell(_impact_note(row.impact)))
+            cells.append(_cell(_impact_note(row.impact, row.already_failing)))
         out.append("| " + " | ".join(cells) + " |")
     if bad:
         out += ["", f"{bad} decision{'s' if bad != 1 else ''} with a failing status "
                 f"({', '.join(sorted(failing))}): revalidate, supersede or reject "
                 "them (`memvet show ID`)."]
+    old = _old_failures(rows, failing, strict)
+    if old:
+        out += ["", old[0].upper() + old[1:] + "."]
     return out
 
 
@@ -158,19 +198,21 @@ def _location(row: Row) -> tuple[str, int]:
     return "", 0
 
 
-def github(rows: Sequence[Row], target: str, failing: set[str]) -> list[str]:
+def github(rows: Sequence[Row], target: str, failing: set[str], *, strict: bool = False) -> list[str]:
     """GitHub Actions workflow commands: one annotation per decision that
     needs attention, on the anchored file and line.
 
     ``::error`` for a failing status, ``::warning`` for any other drift,
     ``::notice`` for a verified (or history) decision whose code the range
-    touched. Verified decisions outside a ``--since`` range get nothing.
+    touched. Verified decisions outside a ``--since`` range get nothing. A
+    decision already failing at the start of the range is a ``::warning``
+    (an ``::error`` with ``strict``).
     """
     out = []
     for row in rows:
         v = row.verdict
         status = v.status.value
-        if status in failing:
+        if status in failing and (strict or not row.already_failing):
             level = "error"
         elif v.status in (Status.UNANCHORED, Status.NEEDS_REVALIDATION, Status.STALE, Status.REFUTED):
             level = "warning"
@@ -187,9 +229,12 @@ def github(rows: Sequence[Row], target: str, failing: set[str]) -> list[str]:
         props.append(f"title={_escape_property(f'memvet: {status} decision {v.id}')}")
         message = f"{' '.join(v.decision.claim.split())} ({v.reason})"
         if row.impact is not None:
-            message += f" [{_impact_note(row.impact)}]"
+            message += f" [{_impact_note(row.impact, row.already_failing)}]"
         out.append(f"::{level} {','.join(props)}::{_escape_data(message)}")
     out.append(summary(rows, target))
+    old = _old_failures(rows, failing, strict)
+    if old:
+        out.append(old)
     return out
 
 

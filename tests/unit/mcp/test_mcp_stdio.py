@@ -47,6 +47,15 @@ async def test_lists_tools_resources_and_prompt(served: Served) -> None:
     assert [p.name for p in prompts.prompts] == ["memvet_context"]
 
 
+async def test_an_unknown_argument_is_an_error_over_stdio(served: Served) -> None:
+    tools = await served.session.list_tools()
+    assert all(t.input_schema["additionalProperties"] is False for t in tools.tools)
+    out = await call(served, "memvet_recall", {"query": "orders", "limit": 3})
+    assert out.is_error
+    assert text(out) == ("invalid arguments for memvet_recall: unknown argument 'limit' "
+                         "(it takes: query, k, tags, paths)")
+
+
 async def test_the_lifecycle_over_stdio(served: Served) -> None:
     # The server runs with --agent-writes active: the agent's records are
     # current at once, but retiring one is a request a person answers, and

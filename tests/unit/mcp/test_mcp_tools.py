@@ -160,7 +160,8 @@ async def test_bad_records_are_errors_naming_the_problem(ledger: memvet.Ledger, 
     ("memvet_reject", {"decision_id": "ffff"}, "reason: Field required"),
     ("memvet_show", {"decision_id": "nope"}, "UnknownDecisionError"),
     ("memvet_supersede", {"old_id": "ffffffff", "claim": "c", "reason": "r"}, "UnknownDecisionError"),
-    ("memvet_recall", {"query": "orders", "k": 0}, "k: Input should be greater than or equal to 1"),
+    ("memvet_recall", {"query": "orders", "k": 0}, "UsageError: k must be a whole number from 1 to 50, got 0"),
+    ("memvet_recall", {"query": "orders", "k": 51}, "UsageError: k must be a whole number from 1 to 50, got 51"),
     ("memvet_recall", {"query": "orders", "k": "many"}, "k: Input should be a valid integer"),
     ("memvet_check", {"ids": ["ffffffff"]}, "UnknownDecisionError"),
     ("memvet_check", {"ids": ["ffffffff"], "since": "HEAD"}, "UsageError: give ids or since, not both"),
@@ -176,6 +177,32 @@ async def test_bad_calls_are_errors_naming_the_problem(ledger: memvet.Ledger, na
     out = await call(ledger, name, args)
     assert out.is_error
     assert needle in text(out)
+
+
+@pytest.mark.parametrize(("name", "args", "needle"), [
+    ("memvet_recall", {"query": "orders", "top_k": 3},
+     "invalid arguments for memvet_recall: unknown argument 'top_k' (it takes: query, k, tags, paths)"),
+    ("memvet_record", {"claim": "Orders are saved", "anchor": [SAVE], "tag": ["x"]},
+     "invalid arguments for memvet_record: unknown arguments 'anchor', 'tag' (it takes: claim, anchors, "),
+    ("memvet_review", {"all": True}, "invalid arguments for memvet_review: unknown argument 'all' (it takes: none)"),
+    ("memvet_approve", {"decision_id": "ffffffff", "answer": {"approve": True}},
+     "unknown argument 'answer' (it takes: decision_id)"),
+])
+async def test_unknown_arguments_are_errors_and_change_nothing(ledger: memvet.Ledger, name: str,
+                                                               args: dict[str, Any], needle: str) -> None:
+    out = await call(ledger, name, args)
+    assert out.is_error
+    assert text(out) == out.structured_content["message"] and needle in text(out)
+    assert out.structured_content["error"] == "InvalidArguments"
+    assert ledger.decisions() == []
+
+
+async def test_every_tool_schema_is_closed(ledger: memvet.Ledger) -> None:
+    async with Client(create_server(ledger)) as client:
+        listed = await client.list_tools()
+    assert listed.tools
+    for tool in listed.tools:
+        assert tool.input_schema["additionalProperties"] is False, tool.name
 
 
 async def test_already_rejected_cannot_be_rejected_again(ledger: memvet.Ledger) -> None:
