@@ -23,6 +23,14 @@ derived without tree-sitter:
   its file; ``test/unit/callbacks.js`` had its own ``function handler()``
   all along).
 
+``--migration`` (a range over a JavaScript -> TypeScript migration): a
+symbol not found by the rule above moved if the file its file became (same
+path and stem, another JS/TS extension, new since ``--from``) declares it
+under its ES-module name (``module.exports.`` / ``exports.`` dropped) or
+with a leading ``_``/``#`` taken or dropped on a segment. TypeScript files
+are located with overload signatures skipped and a body opened after a
+multi-line signature found (see :func:`js_region`).
+
 Cases the ground truth cannot locate unambiguously are excluded and counted.
 Next to MemVet stands the file-level baseline: flag every decision whose
 file's content changed (``refuted`` when the file is gone).
@@ -78,6 +86,7 @@ from __future__ import annotations
 import ast
 import difflib
 import fnmatch
+import itertools
 import json
 import re
 import subprocess
@@ -290,9 +299,17 @@ def _find_decl(lines: list[str], name: str, member: bool, lo: int = 0, hi: int |
     return out
 
 
-def _region_end(lines: list[str], start: int, indent: int) -> int | None:
-    """Index of the last line of a definition starting at ``start``."""
+def _region_end(lines: list[str], start: int, indent: int, typescript: bool = False) -> int | None:
+    """Index of the last line of a definition starting at ``start``. In
+    TypeScript a line at the declaration's indentation that closes a
+    parameter list and opens the body (``): Store<S> & Ext {``, after type
+    parameters on lines of their own) does not end it, and an overload
+    signature (no body: its parameters close on a line without ``{``) ends
+    there."""
     first = lines[start].rstrip()
+    if typescript and "{" not in first and 0 < first.count("(") == first.count(")") \
+            and not first.endswith(("(", ",", "=>", "<", "=")):
+        return start
     if "{" not in first and first.endswith(";"):
         return start
     opened = first.count("{") - first.count("}")
@@ -307,7 +324,14 @@ def _region_end(lines: list[str], start: int, indent: int) -> int | None:
             continue
         ind = len(text.expandtabs(4)) - len(text.expandtabs(4).lstrip())
         if ind == indent and stripped[0] in "})]":
+            if typescript and stripped[0] == ")" and stripped.endswith("{"):
+                continue
             return j
+        if typescript and ind == indent and stripped[0] == ">" and "(" in stripped:
+            if stripped.endswith("{"):
+                continue
+            if stripped.count("(") == stripped.count(")"):
+                return j
         if ind < indent and stripped[0] not in ".?:+-*&|":
             return None
     return None
@@ -405,8 +429,8 @@ def _find_lines(lines: list[str], pats: list[re.Pattern[str]], lo: int, hi: int)
     return out
 
 
-def _resolve(lines: list[str], parts: list[str], i: int, lo: int, hi: int, problems: list[str]
-             ) -> set[tuple[int, int]]:
+def _resolve(lines: list[str], parts: list[str], i: int, lo: int, hi: int, problems: list[str],
+             typescript: bool = False) -> set[tuple[int, int]]:
     """Every region the segments ``parts[i:]`` can name inside ``lo:hi``:
     any leading run of them may be one dotted declaration."""
     inner = i > 0
@@ -414,23 +438,27 @@ def _resolve(lines: list[str], parts: list[str], i: int, lo: int, hi: int, probl
     for j in range(len(parts), i, -1):
         leaf = j == len(parts)
         for start, indent in _find_target(lines, parts[i:j], inner, leaf, lo + inner, hi):
-            end = _region_end(lines, start, indent)
+            end = _region_end(lines, start, indent, typescript)
             if end is None:
                 problems.append(f"no end found for {'.'.join(parts[i:j])}")
             elif leaf:
                 out.add((start + 1, end + 1))
             else:
-                out |= _resolve(lines, parts, j, start, end + 1, problems)
+                out |= _resolve(lines, parts, j, start, end + 1, problems, typescript)
     return out
 
 
-def js_region(source: bytes | None, qualname: str) -> tuple[int, int] | str:
+def js_region(source: bytes | None, qualname: str, typescript: bool = False) -> tuple[int, int] | str:
     """1-based (start, end) lines of a definition, or why it was not found.
 
     Any leading run of the qualified name's segments may be declared by one
     line (a ``function``/``class``/``const`` name, a member, an assignment
     target, a mixin target) and name the region the rest is looked for in;
     the definition is located when exactly one way through gives a region.
+    With ``typescript`` (a ``.ts``/``.tsx`` file), overload signatures (a
+    declaration whose region does not end with its body's ``}``) give way
+    to the one implementation, and a body opened after a multi-line
+    signature is found (see :func:`_region_end`).
     """
     if source is None:
         return "no file"
@@ -438,7 +466,10 @@ def js_region(source: bytes | None, qualname: str) -> tuple[int, int] | str:
         return "a quoted segment (not located by text)"
     lines = source.decode("utf-8", "replace").splitlines()
     problems: list[str] = []
-    found = _resolve(lines, qualname.split("."), 0, 0, len(lines), problems)
+    found = _resolve(lines, qualname.split("."), 0, 0, len(lines), problems, typescript)
+    if typescript and len(found) > 1:
+        bodies = {(a, b) for a, b in found if lines[b - 1].strip().startswith("}")}
+        found = bodies if len(bodies) == 1 else found
     if len(found) == 1:
         return found.pop()
     if not found and problems:
@@ -454,15 +485,67 @@ def _js_normal(text: str) -> str:
     return re.sub(r"\s+", "", _LINE_COMMENT.sub(r"\1", _BLOCK_COMMENT.sub("", text)))
 
 
+def _is_ts(path: str) -> bool:
+    return path.endswith((".ts", ".tsx", ".mts", ".cts"))
+
+
+def _stem(path: str) -> str:
+    head, _, name = path.rpartition("/")
+    return head + "/" + name.split(".", 1)[0]
+
+
+def migrated_names(qualname: str) -> list[str]:
+    """The names a symbol may take when its file is rewritten in another
+    language of the JavaScript family (``--migration``): the CommonJS export
+    prefix dropped (``module.exports.get.handleRequest`` ->
+    ``get.handleRequest``), and any segment with a leading ``_`` or ``#``
+    taken or dropped (``Tokenizer.lex`` -> ``_Tokenizer.#lex``), which is
+    matched by comparing the names with every such mark removed."""
+    out = [qualname]
+    for prefix in ("module.exports.", "exports."):
+        if qualname.startswith(prefix) and len(qualname) > len(prefix):
+            out.append(qualname[len(prefix):])
+    return out
+
+
+_DECLARED = re.compile(r"(?:function\s*\*?\s*|class\s+|(?:const|let|var)\s+|^\s*(?:(?:static|private|public|protected|"
+                       r"readonly|async|get|set)\s+)*)([#_]*[A-Za-z$][\w$]*)", re.M)
+
+
+def _migration_truth(snap_from: Any, snap_to: Any, case: Case, candidates: list[str]) -> tuple[str, str] | None:
+    """``moved`` when the file ``case.path`` became (the same path and stem,
+    another JavaScript/TypeScript extension, new since ``--from``) declares
+    one of :func:`migrated_names`, up to privacy marks; else ``None``."""
+    stem = _stem(case.path)
+    for path in candidates:
+        if path == case.path or _stem(path) != stem or _code.language_for_path(path) not in JS_LANGUAGES:
+            continue
+        if snap_from.read(path) is not None:
+            continue
+        data = snap_to.read(path)
+        if data is None:
+            continue
+        text = data.decode("utf-8", "replace")
+        # Every spelling of each segment with privacy marks that the file declares.
+        declared = {m.group(1) for m in _DECLARED.finditer(text)}
+        for name in migrated_names(case.qualname):
+            spellings = [sorted({d for d in declared if d.lstrip("_#") == seg.lstrip("_#")} | {seg})
+                         for seg in name.split(".")]
+            for parts in itertools.product(*spellings):
+                if not isinstance(js_region(data, ".".join(parts), _is_ts(path)), str):
+                    return "moved", f"{'.'.join(parts)} in {path}, the file {case.path} became (--migration)"
+    return None
+
+
 def js_truth(root: Path, rev_from: str, rev_to: str, snap_from: Any, snap_to: Any, case: Case,
-             candidates: list[str]) -> tuple[str, str]:
+             candidates: list[str], migration: bool = False) -> tuple[str, str]:
     src_from = snap_from.read(case.path)
     region = js_region(src_from, case.qualname)
     if isinstance(region, str):
         return "", f"--from: {region}"
     old_lines = src_from.decode("utf-8", "replace").splitlines()[region[0] - 1: region[1]]  # type: ignore[union-attr]
     src_to = snap_to.read(case.path)
-    now = js_region(src_to, case.qualname) if src_to is not None else "no file"
+    now = js_region(src_to, case.qualname, _is_ts(case.path)) if src_to is not None else "no file"
     if not isinstance(now, str):
         log = _bench.git(root, "log", "--format=%H", "-s", f"-L{now[0]},{now[1]}:{case.path}",
                          f"{rev_from}..{rev_to}", check=False)
@@ -490,9 +573,13 @@ def js_truth(root: Path, rev_from: str, rev_to: str, snap_from: Any, snap_to: An
     for path in candidates:
         if path == case.path or _code.language_for_path(path) not in JS_LANGUAGES:
             continue
-        if not isinstance(js_region(snap_to.read(path), case.qualname), str) \
-                and isinstance(js_region(snap_from.read(path), case.qualname), str):
+        if not isinstance(js_region(snap_to.read(path), case.qualname, _is_ts(path)), str) \
+                and isinstance(js_region(snap_from.read(path), case.qualname, _is_ts(path)), str):
             return "moved", f"same name in {path}"
+    if migration:
+        found = _migration_truth(snap_from, snap_to, case, candidates)
+        if found is not None:
+            return found
     return "deleted", "not found at --to"
 
 
@@ -628,7 +715,8 @@ def ignored(path: str, patterns: list[str]) -> bool:
 
 
 def run(repo_path: str, rev_from: str | None, rev_to: str | None, sample: int, cases_file: str | None,
-        seed: int, languages: list[str], under: str, per_file: int, ignore: list[str]) -> dict[str, Any]:
+        seed: int, languages: list[str], under: str, per_file: int, ignore: list[str],
+        migration: bool = False) -> dict[str, Any]:
     root = _bench.repo_root(repo_path)
     spec: dict[str, Any] = {}
     if cases_file:
@@ -664,7 +752,7 @@ def run(repo_path: str, rev_from: str | None, rev_to: str | None, sample: int, c
         if case.language == "python":
             truth, detail = python_truth(snap_a, snap_b, case, candidates)
         elif case.language in JS_LANGUAGES:
-            truth, detail = js_truth(root, a, b, snap_a, snap_b, case, candidates)
+            truth, detail = js_truth(root, a, b, snap_a, snap_b, case, candidates, migration)
         else:
             truth, detail = "", f"no independent ground truth for {case.language or 'this file type'}"
         if case.expect:
@@ -959,6 +1047,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="globs of generated files: never sampled, and a 'move' into them is not a move "
                              "in the ground truth (default dist/*,build/*,*.min.js)")
     parser.add_argument("--per-file", type=int, default=3, help="at most this many symbols per file")
+    parser.add_argument("--migration", action="store_true",
+                        help="JS->TS migrations: a symbol whose file was rewritten as another JS/TS file moved "
+                             "there under its ES-module name or with privacy marks (see migrated_names)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", action="store_true", help="print one JSON document (with every case)")
     args = parser.parse_args(argv)
@@ -975,7 +1066,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     result = run(args.repo, args.rev_from, args.rev_to, args.sample or 0, args.cases, args.seed,
                  [x.strip() for x in args.languages.split(",") if x.strip()], args.under, args.per_file,
-                 [x.strip() for x in args.ignore.split(",") if x.strip()])
+                 [x.strip() for x in args.ignore.split(",") if x.strip()], args.migration)
     _bench.emit(result, args.json, render)
     return 0
 

@@ -6,7 +6,9 @@ for every missing anchor at once:
 
 1. The candidate files are those changed between each anchor's recorded
    commit and the target (renames of the anchor's path first), of the
-   anchor's language, leaving out copies (see :func:`is_copy`).
+   anchor's language or its family (a JavaScript symbol may now be in a
+   ``.ts`` or ``.tsx`` file, each parsed in its own language; see
+   :data:`memvet._vanished.FAMILIES`), leaving out copies (see :func:`is_copy`).
 2. One pass over each candidate blob with every word of every missing anchor
    (the segments of its qualified name and :data:`MARKERS` marker words of its
    recorded body) in one Aho-Corasick automaton tells which files can hold which
@@ -21,6 +23,12 @@ What counts as a move, in order:
   in another file (a file move or split);
 * the same body (or the same body under another name) in a file that holds
   the body's marker words;
+* the same name up to privacy marks and export form, in the recorded
+  file, the file it was renamed to, or a file of its path and stem added
+  since under another extension (``src/Lexer.js::Tokenizer.lex`` ->
+  ``src/Lexer.ts::_Tokenizer.#lex``, ``source/errors.js::module.exports.ReadError``
+  -> ``source/errors.ts::ReadError``, as a migration to TypeScript writes
+  them): the only such name, new there, its code at least half alike;
 * the same method under a renamed class (``DirWatcher.onChange`` ->
   ``FolderWatcher.onChange``): the class is gone from the recorded file, the
   new class is new there and shares at least half of the old class's
@@ -28,7 +36,12 @@ What counts as a move, in order:
 * a renamed symbol whose body also changed, in the same file or the file it
   was renamed to: a new name of the same kind and scope whose code tokens
   match the recorded body's at a ratio of at least
-  :data:`RENAMED_SIMILARITY`, clearly ahead of any other candidate.
+  :data:`RENAMED_SIMILARITY`, clearly ahead of any other candidate;
+* what it became in the commit it disappeared in (:mod:`memvet._vanished`).
+  That place is of an earlier commit: if it is gone at the target, the
+  search runs again from that commit for it (at most :data:`MAX_HOPS`
+  times), and a place deleted since reads missing, never "moved to" a
+  place that no longer exists.
 
 Anything else is missing (``refuted`` as deleted).
 
@@ -51,6 +64,7 @@ helper in ``test/data/`` may follow it to another file there).
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import functools
 import logging
@@ -67,6 +81,7 @@ from memvet._code._java import split_signature
 from memvet._errors import UnknownRevisionError
 from memvet._git import Change, Snapshot
 from memvet._model import Anchor, AnchorCheck, AnchorResult
+from memvet._vanished import language_at
 from memvet._vanished import tokens as _tokens
 from memvet._words import IDENT, SPACE, has_word
 
@@ -95,7 +110,7 @@ class Evidence(Protocol):
 
 
 __all__ = [
-    "COPIES", "GENERATED", "RENAMED_SIMILARITY", "Lost", "MoveSearch", "body_changed", "compatible_kinds",
+    "COPIES", "GENERATED", "MAX_HOPS", "RENAMED_SIMILARITY", "Lost", "MoveSearch", "body_changed", "compatible_kinds",
     "is_copy", "segments",
 ]
 
@@ -141,6 +156,19 @@ RENAMED_MARGIN = 0.1
 RENAMED_MIN_TOKENS = 20
 #: The share of the old class's members a renamed class must keep.
 CLASS_OVERLAP = 0.5
+#: How many times a symbol is followed from a place it went to that went since.
+MAX_HOPS = 3
+#: Marks a name takes or drops when it becomes private or public
+#: (``lex`` -> ``#lex``, ``Tokenizer`` -> ``_Tokenizer``).
+_PRIVACY = "_#"
+#: Languages whose overloads name a function by its signature (see MoveSearch._overloaded).
+_OVERLOADED = frozenset({"typescript", "tsx"})
+#: The CommonJS export prefixes an ES module's names do not have.
+_EXPORTS = ("module.exports.", "exports.")
+#: The name of a CommonJS module's default export.
+_DEFAULT_EXPORT = "module.exports"
+#: Languages whose names take privacy marks.
+_MARKED_LANGUAGES = frozenset({"python", "javascript", "typescript", "tsx"})
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 # Whole words only: the scan matches markers as whole words, so a piece
@@ -313,6 +341,7 @@ class _Wanted:
     old: _code.SymbolTable | None = None  # the recorded file's outline (None: unreadable)
     candidates: list[str] = field(default_factory=list)
     renamed_to: list[str] = field(default_factory=list)
+    migrated_to: list[str] = field(default_factory=list)  # added files of its path and stem, another extension
     added: set[str] = field(default_factory=set)
     same_name: list[str] = field(default_factory=list)
     same_body: list[str] = field(default_factory=list)
@@ -335,6 +364,7 @@ class MoveSearch:
         # First-parent lines walked by the last rule, for one batch.
         self._lines: dict[tuple[str, str], list[pygit2.Commit] | None] = {}
         self.scanned = 0  # candidate blobs read by the word scan (for tests and benchmarks)
+        self._hops = 0  # how deep the follow of a place that went since is (see _still_there)
 
     # ------------------------------------------------------------------ entry
 
@@ -410,7 +440,8 @@ class MoveSearch:
     # ------------------------------------------------------------------ search
 
     def _search(self, lost: list[Lost], snap: Snapshot) -> list[AnchorCheck]:
-        self._lines.clear()
+        if not self._hops:  # a nested search (a later hop) shares the batch's lines
+            self._lines.clear()
         words: dict[str, int] = {}
 
         def word_ids(texts: list[str]) -> list[int]:
@@ -449,7 +480,11 @@ class MoveSearch:
             for p in w.candidates:
                 if p not in language_of:
                     language_of[p] = _code.language_for_path(p)
-            w.candidates = [p for p in w.candidates if language_of[p] == a.language]
+            # A file of another language of the family may hold it (``x.js`` -> ``x.ts``).
+            w.candidates = [p for p in w.candidates if language_of[p] == a.language
+                            or language_at(p, a.language) is not None]
+            stem = _stem(a.path)
+            w.migrated_to = [p for p in w.candidates if p in w.added and p not in w.renamed_to and _stem(p) == stem]
             wanted.append(w)
         found, builds, defined = self._scan(wanted, words, snap)
         for w in wanted:
@@ -537,6 +572,8 @@ class MoveSearch:
     # ------------------------------------------------------------------ verdicts
 
     def _resolve(self, w: _Wanted, snap: Snapshot) -> AnchorCheck:
+        if self._hops:  # a later hop (see _still_there): only where it went
+            return self._place(w, snap)
         return self._new_signature(w, self._place(w, snap), snap)
 
     def _new_signature(self, w: _Wanted, check: AnchorCheck, snap: Snapshot) -> AnchorCheck:
@@ -556,7 +593,7 @@ class MoveSearch:
         if was is None or now is None or was[0] != now[0]:
             return check
         sym = self.evidence.symbol_at(a.path, a.language, check.new_name, snap)
-        if sym is None:  # the new signature was found in the commit it came in and went since
+        if sym is None:  # not there after all (a place gone since reads MISSING first: see _still_there)
             return check
         # The declaration is hashed with its parameters: never the same hash.
         return body_changed(a, w.lost.recorded_commit, sym)
@@ -566,17 +603,18 @@ class MoveSearch:
         item = w.lost
         a = item.anchor
         for path in w.same_name:
-            found = self.evidence.symbol_at(path, a.language, a.name, snap)
+            found = self.evidence.symbol_at(path, _in(path, a), a.name, snap) or self._overloaded(path, a, snap)
             if (found is not None and compatible_kinds(a.symbol_kind, found.kind, a.language)
                     and not self._existed(path, found.qualname, item)):
                 also = "" if found.hash == item.baseline else " (and its body changed)"
+                there = path if found.qualname == a.name else f"{path}::{found.qualname}"
                 return AnchorCheck(
-                    a, AnchorResult.MOVED, f"{a.spec}: moved from {a.path} to {path}{also}",
-                    new_path=path, new_name=a.name, line=found.start_line,
+                    a, AnchorResult.MOVED, f"{a.spec}: moved from {a.path} to {there}{also}",
+                    new_path=path, new_name=found.qualname, line=found.start_line,
                 )
         for path in ([a.path] if item.file_exists else []) + w.same_body:
             # Only spans holding the body's marker words can hold the body.
-            spans = self.evidence.containing_at(path, a.language, w.marker_words, snap,
+            spans = self.evidence.containing_at(path, _in(path, a), w.marker_words, snap,
                                                 lambda kind: compatible_kinds(a.symbol_kind, kind, a.language))
             alike = [sym for sym in spans if item.shape in (sym.hash, sym.shape)] or [
                 sym for sym in spans if item.baseline in (sym.hash, sym.shape)]
@@ -590,8 +628,8 @@ class MoveSearch:
                 )
         old = w.old
         if old is not None:
-            close = (self._renamed_class(w, old, snap) or self._renamed_and_changed(w, old, snap)
-                     or self._in_vanishing_commit(w, old, snap))
+            close = (self._private_twin(w, old, snap) or self._renamed_class(w, old, snap)
+                     or self._renamed_and_changed(w, old, snap) or self._in_vanishing_commit(w, old, snap))
             if close is not None:
                 return close
         if item.file_exists:
@@ -599,6 +637,21 @@ class MoveSearch:
         else:
             detail = f"{a.spec}: {a.path} was deleted and {a.name} was not found elsewhere"
         return AnchorCheck(a, AnchorResult.MISSING, detail)
+
+    def _overloaded(self, path: str, a: Anchor, snap: Snapshot) -> _code.Symbol | None:
+        """In a TypeScript file, the one symbol whose name without
+        signatures is ``a``'s: a function that took overload signatures in a
+        migration is named by its implementation's parameter types, and so
+        is every function nested in it (redux's ``createStore.getState``
+        became ``createStore(Reducer<S,A>,...).getState``)."""
+        language = _in(path, a)
+        if language not in _OVERLOADED:
+            return None
+        table = self.evidence.outline_at(path, language, snap)
+        hits = [] if table is None else table.lookup(a.name)
+        if len(hits) != 1:
+            return None
+        return self.evidence.symbol_at(path, language, hits[0].qualname, snap)
 
     def _existed(self, path: str, qualname: str, item: Lost) -> bool:
         """Whether ``path`` already defined ``qualname`` at the recorded
@@ -609,7 +662,7 @@ class MoveSearch:
         kept beside its copy ``EndianUtils.read`` took it the same way."""
         if not self.evidence.git.has_commit(item.recorded_commit):
             return False  # not in this history: nothing to compare with
-        table = self.evidence.outline_at(path, item.anchor.language,
+        table = self.evidence.outline_at(path, _in(path, item.anchor),
                                          self.evidence.git.snapshot(item.recorded_commit))
         return table is not None and qualname in table.symbols
 
@@ -644,11 +697,51 @@ class MoveSearch:
             plural = "s" if found.calls > 1 else ""
             signals.append(f"{found.calls} call{plural} of it replaced by calls of the new name")
         at = "the working tree" if where.after.commit is None else f"commit {found.commit[:8]}"
+        moved = (f"{a.spec}: moved from {a.path}::{a.name} to {found.path}::{found.symbol.qualname} in {at} "
+                 f"({' and '.join(signals)}; {found.similarity:.0%} of its code alike)")
+        if where.after.commit is None or where.after.name == snap.name:
+            return AnchorCheck(a, AnchorResult.MOVED, moved, new_path=found.path, new_name=found.symbol.qualname,
+                               line=found.symbol.start_line)
+        return self._still_there(a, found, where.after, moved, snap)
+
+    def _still_there(self, a: Anchor, found: _vanished.Became, at: Snapshot, moved: str, snap: Snapshot
+                     ) -> AnchorCheck:
+        """Where a symbol is at ``snap`` that went to ``found`` in an earlier
+        commit ``at``: there, if that place still holds it; else wherever
+        the place went since (the move search again, from ``at``, at most
+        :data:`MAX_HOPS` times); else ``MISSING``. A place deleted since is
+        not where the symbol is: the decision is refuted as any deletion is."""
+        language = _in(found.path, a)
+        qualname = found.symbol.qualname
+        now = self.evidence.symbol_at(found.path, language, qualname, snap)
+        if now is not None:
+            return AnchorCheck(a, AnchorResult.MOVED, moved, new_path=found.path, new_name=qualname,
+                               line=now.start_line)
+        then = self.evidence.symbol_at(found.path, language, qualname, at)
+        blob = at.blob_id(found.path)
+        later: AnchorCheck | None = None
+        if then is not None and blob is not None and self._hops < MAX_HOPS:
+            hop = dataclasses.replace(a, path=found.path, name=qualname, language=language, symbol_kind=then.kind,
+                                      body_hash=then.hash, shape=then.shape, hash_version=_code.HASH_VERSION,
+                                      blob_id=blob, line=then.start_line, quote="")
+            self._hops += 1
+            try:
+                (later,) = self._search([Lost(hop, at.name, then.hash, then.shape,
+                                              file_exists=snap.blob_id(found.path) is not None)], snap)
+            finally:
+                self._hops -= 1
+        gone = f"{found.path}::{qualname}"
+        if later is not None and later.result is AnchorResult.MOVED:
+            then_detail = later.detail.removeprefix(f"{gone}: ")  # the hop's own spec: said already
+            return AnchorCheck(
+                a, AnchorResult.MOVED,
+                f"{moved}; then {then_detail}",
+                new_path=later.new_path, new_name=later.new_name, line=later.line,
+            )
         return AnchorCheck(
-            a, AnchorResult.MOVED,
-            f"{a.spec}: moved from {a.path}::{a.name} to {found.path}::{found.symbol.qualname} in {at} "
-            f"({' and '.join(signals)}; {found.similarity:.0%} of its code alike)",
-            new_path=found.path, new_name=found.symbol.qualname, line=found.symbol.start_line,
+            a, AnchorResult.MISSING,
+            f"{a.spec}: {a.name} went to {gone} in commit {at.name[:8]}, "
+            f"and {gone} no longer exists at {snap.name[:8]} and was not found elsewhere",
         )
 
     def _recorded_outline(self, a: Anchor, data: bytes) -> _code.SymbolTable:
@@ -659,9 +752,67 @@ class MoveSearch:
         return self.evidence.cache.outline(a.blob_id, a.language, lambda: data)
 
     def _home_paths(self, w: _Wanted) -> list[str]:
-        """The recorded file (if still there) and the files it was renamed to."""
+        """The recorded file (if still there), the files it was renamed to,
+        and the files of its path and stem under another extension added
+        since (``src/x.js`` -> ``src/x.ts`` rewritten past git's rename
+        detection)."""
         item = w.lost
-        return ([item.anchor.path] if item.file_exists else []) + w.renamed_to
+        return ([item.anchor.path] if item.file_exists else []) + w.renamed_to + w.migrated_to
+
+    def _private_twin(self, w: _Wanted, old: _code.SymbolTable, snap: Snapshot) -> AnchorCheck | None:
+        """The same name up to privacy marks and export form, in the
+        recorded file or the file it became: a segment that took or dropped
+        a leading ``_`` or ``#`` (``Tokenizer.lex`` -> ``_Tokenizer.#lex``),
+        or a CommonJS export that became an ES one
+        (``module.exports.get`` -> ``get``; a function exported as
+        ``module.exports = options => {...}`` that became ``export default
+        function asStream`` names what it holds by its new name:
+        ``module.exports.proxy.write`` -> ``asStream.proxy.write``), as a
+        migration to TypeScript or to private members writes them. One such
+        name, new there, of a compatible kind, whose code tokens are at
+        least :data:`memvet._vanished.SIMILARITY_FLOOR` alike; two or more
+        are left to the other rules."""
+        item = w.lost
+        a = item.anchor
+        want = _unmarked(a.name)
+        if a.language not in _MARKED_LANGUAGES or not want:
+            return None
+        was = old.symbols.get(a.name)
+        if was is None:
+            return None
+        exported = old.symbols.get(_DEFAULT_EXPORT)
+        # Inside a default-exported function: its new name may stand for ``module.exports``.
+        in_default = a.name.startswith(_DEFAULT_EXPORT + ".") and exported is not None \
+            and exported.kind in ("function", "class")
+        before: list[str] | None = None  # read only when a twin is there (rarely)
+        found: list[tuple[str, _code.Symbol]] = []
+        for path in dict.fromkeys(self._home_paths(w)):
+            language = _in(path, a)
+            table = self.evidence.outline_at(path, language, snap)
+            if table is None:
+                continue
+            twins = [sym for q, sym in table.symbols.items()
+                     if q != a.name and q not in old.symbols
+                     and (_unmarked(q) == want or (in_default and _scoped_by_new_function(q, want, table, old)))
+                     and compatible_kinds(a.symbol_kind, sym.kind, a.language)]
+            data = snap.read(path) or b""
+            for sym in twins:
+                if before is None:
+                    before = _tokens(self.evidence.git.blob_data(a.blob_id) or b"", a.language, was)
+                ratio = difflib.SequenceMatcher(None, before, _tokens(data, language, sym), autojunk=False).ratio()
+                if ratio >= _vanished.SIMILARITY_FLOOR and not self._existed(path, sym.qualname, item):
+                    found.append((path, sym))
+        if len(found) != 1:
+            return None
+        path, sym = found[0]
+        hashed = self.evidence.symbol_at(path, _in(path, a), sym.qualname, snap)
+        also = "" if hashed is not None and item.shape in (hashed.shape, hashed.hash) else "; its body changed"
+        return AnchorCheck(
+            a, AnchorResult.MOVED,
+            f"{a.spec}: moved from {a.path}::{a.name} to {path}::{sym.qualname} (renamed {a.name} -> "
+            f"{sym.qualname}{also})",
+            new_path=path, new_name=sym.qualname, line=sym.start_line,
+        )
 
     def _renamed_class(self, w: _Wanted, old: _code.SymbolTable, snap: Snapshot) -> AnchorCheck | None:
         """The same member under a renamed class, in a file that holds its name."""
@@ -678,12 +829,12 @@ class MoveSearch:
         # file that did not exist at the recorded commit (in any other file
         # the "new" class may be an old one that inherited the method).
         for path in dict.fromkeys(self._home_paths(w) + [p for p in w.same_leaf if p in w.added]):
-            table = self.evidence.outline_at(path, a.language, snap)
+            table = self.evidence.outline_at(path, _in(path, a), snap)
             renamed = None if table is None else _renamed_parent(old, table, parent)
             sym = None if renamed is None or table is None else table.symbols.get(f"{renamed}.{leaf}")
             if sym is None or not compatible_kinds(a.symbol_kind, sym.kind, a.language):
                 continue
-            hashed = self.evidence.symbol_at(path, a.language, sym.qualname, snap)  # the one hash it needs
+            hashed = self.evidence.symbol_at(path, _in(path, a), sym.qualname, snap)  # the one hash it needs
             also = "" if hashed is not None and hashed.hash == item.baseline else "; its body changed"
             return AnchorCheck(
                 a, AnchorResult.MOVED,
@@ -708,7 +859,7 @@ class MoveSearch:
         parent = a.name.rpartition(".")[0]
         scored: list[tuple[float, str, _code.Symbol]] = []
         for path in self._home_paths(w):
-            table = self.evidence.outline_at(path, a.language, snap)
+            table = self.evidence.outline_at(path, _in(path, a), snap)
             if table is None:
                 continue
             # The scope may have been renamed too (a class and its method).
@@ -718,7 +869,7 @@ class MoveSearch:
                 if (sym.kind != was.kind or sym.qualname in old.symbols or sym.has_error
                         or sym.qualname.rpartition(".")[0] not in scopes):
                     continue
-                after = _tokens(data, a.language, sym)
+                after = _tokens(data, _in(path, a), sym)
                 matcher = difflib.SequenceMatcher(None, before, after, autojunk=False)
                 if matcher.real_quick_ratio() < RENAMED_SIMILARITY or matcher.quick_ratio() < RENAMED_SIMILARITY:
                     continue
@@ -748,6 +899,45 @@ def body_changed(a: Anchor, recorded_commit: str, sym: _code.Symbol) -> AnchorCh
         f"{a.spec}: the body changed since {recorded_commit[:8]} ({now} {sym.start_line}-{sym.end_line})",
         line=sym.start_line,
     )
+
+
+def _stem(path: str) -> str:
+    """``path`` without its extension (``src/x.js`` -> ``src/x``)."""
+    head, _, name = path.rpartition("/")
+    base = name.rsplit(".", 1)[0] if "." in name.lstrip(".") else name
+    return f"{head}/{base}" if head else base
+
+
+def _unmarked(name: str) -> str:
+    """A qualified name with the privacy marks of each segment dropped
+    (``_Tokenizer.#lex`` -> ``Tokenizer.lex``) and its CommonJS export
+    prefix too (``module.exports.get`` -> ``get``, as ``export const get``
+    names it); ``""`` for a name with a signature or a ``#2`` suffix, or a
+    segment that is only marks."""
+    if "(" in name or "#" in name.lstrip("#").replace(".#", "."):
+        return ""
+    for prefix in _EXPORTS:
+        if name.startswith(prefix) and len(name) > len(prefix):
+            name = name[len(prefix):]
+            break
+    bare = [seg.lstrip(_PRIVACY) for seg in name.split(".")]
+    return ".".join(bare) if all(bare) else ""
+
+
+def _scoped_by_new_function(qualname: str, want: str, new: _code.SymbolTable, old: _code.SymbolTable) -> bool:
+    """Whether ``qualname`` is ``want`` under a top-level function or class
+    of ``new`` that ``old`` did not have (what a default export became)."""
+    head, _, rest = qualname.partition(".")
+    scope = new.symbols.get(head)
+    return (bool(rest) and _unmarked(rest) == want and scope is not None and scope.kind in ("function", "class")
+            and head not in old.symbols)
+
+
+def _in(path: str, a: Anchor) -> str:
+    """The language to parse ``path`` in when looking there for ``a``'s
+    symbol: the path's own if it is of ``a``'s family (see
+    :func:`memvet._vanished.language_at`), else ``a``'s."""
+    return language_at(path, a.language) or a.language
 
 
 def _renamed_parent(old: _code.SymbolTable, new: _code.SymbolTable, parent: str) -> str | None:

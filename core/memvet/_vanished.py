@@ -75,8 +75,8 @@ if TYPE_CHECKING:
     from memvet._model import Anchor
 
 __all__ = [
-    "CALLS_SIMILARITY", "MARGIN", "MAX_CALLING_FILES", "MAX_WALK", "SIMILARITY_FLOOR", "Became", "Vanishing",
-    "became", "tokens", "vanishing",
+    "CALLS_SIMILARITY", "FAMILIES", "MARGIN", "MAX_CALLING_FILES", "MAX_WALK", "SIMILARITY_FLOOR", "Became",
+    "Vanishing", "became", "language_at", "tokens", "vanishing",
 ]
 
 #: First-parent commits walked back from the target looking for the recorded commit.
@@ -101,6 +101,26 @@ CALL_LINE_SIMILARITY = 0.6
 MAX_CALLING_FILES = 100
 #: Bodies shorter than this many tokens are too small to judge by similarity.
 MIN_TOKENS = 12
+
+
+#: Languages one file can change between and keep its symbols: a JavaScript
+#: file renamed ``.ts`` or ``.tsx`` (a migration to TypeScript) holds the
+#: same functions and classes, parsed by the new language's grammar. A
+#: language of no family is a family of its own (``.py`` and its ``.pyi``
+#: stub are one language already, as are ``.js``, ``.mjs`` and ``.cjs``).
+FAMILIES: tuple[frozenset[str], ...] = (frozenset({"javascript", "typescript", "tsx"}),)
+
+
+def language_at(path: str, language: str) -> str | None:
+    """The language ``path`` is parsed in when it may hold a symbol recorded
+    in ``language``: the path's own language if it is of the same family
+    (``src/x.ts`` for a symbol recorded in ``src/x.js``), ``None`` if not."""
+    found = _code.language_for_path(path)
+    if found is None:
+        return None
+    if found == language or any(found in family and language in family for family in FAMILIES):
+        return found
+    return None
 
 
 class Evidence(Protocol):
@@ -294,9 +314,10 @@ def vanishing(evidence: Evidence, anchor: Anchor, recorded_commit: str, target: 
             snap = snapshot(i)
             sym = None
             if may_be_there(i):
-                sym = evidence.symbol_at(p, anchor.language, anchor.name, snap)
+                language = language_at(p, anchor.language) or anchor.language
+                sym = evidence.symbol_at(p, language, anchor.name, snap)
                 if sym is None and with_signature:
-                    table = evidence.outline_at(p, anchor.language, snap)
+                    table = evidence.outline_at(p, language, snap)
                     sym = None if table is None else follow(recorded, table, anchor.name, recorded_data,
                                                             lambda: snap.read(p) or b"")
             found[i] = (snap, sym)
@@ -392,12 +413,13 @@ def became(evidence: Evidence, anchor: Anchor, where: Vanishing, changes: list[C
     old_leaf = _leaf(was.qualname)
     old_scope = _scope(was.qualname)
     before_data = where.before.read(where.path) or b""
-    old_tokens = tokens(before_data, language, was)
+    old_tokens = tokens(before_data, language_at(where.path, language) or language, was)
     if len(old_tokens) < MIN_TOKENS:
         return None
     home = next((c.new_path for c in changes if c.old_path == where.path and c.kind in ("modified", "renamed")),
                 None)
-    home_table = evidence.outline_at(home, language, where.after) if home else None
+    home_language = language_at(home, language) if home else None
+    home_table = evidence.outline_at(home, home_language, where.after) if home and home_language else None
     class_gone = bool(old_scope) and (home_table is None or old_scope not in home_table.symbols)
     calls = _replaced_calls(where, changes, old_leaf, was, language)
 
@@ -409,7 +431,8 @@ def became(evidence: Evidence, anchor: Anchor, where: Vanishing, changes: list[C
     found: list[Became] = []
     for change in changes:
         path = change.new_path
-        if change.kind not in ("modified", "renamed", "added") or _code.language_for_path(path) != language:
+        path_language = language_at(path, language)
+        if change.kind not in ("modified", "renamed", "added") or path_language is None:
             continue
         # Where a candidate may be: the recorded file (its own class, or a
         # class new there when the recorded one is gone), a file this commit
@@ -428,12 +451,13 @@ def became(evidence: Evidence, anchor: Anchor, where: Vanishing, changes: list[C
             # A method of another file can only have come from this one if
             # one of its lines naming it is new there: no parse otherwise.
             continue
-        table = evidence.outline_at(path, language, where.after)
+        table = evidence.outline_at(path, path_language, where.after)
         if table is None or not any(_leaf(q) in wanted for q in table.symbols):
             continue
         old_path = change.old_path if change.kind != "added" else None
-        prior = evidence.outline_at(old_path, language, where.before) if old_path else None
-        at_record = (evidence.outline_at(old_path, language, recorded_snap)
+        old_language = (language_at(old_path, language) or path_language) if old_path else path_language
+        prior = evidence.outline_at(old_path, old_language, where.before) if old_path else None
+        at_record = (evidence.outline_at(old_path, old_language, recorded_snap)
                      if old_path and recorded_snap is not None
                      and recorded_snap.blob_id(old_path) != where.before.blob_id(old_path) else None)
         claimed = _claimed(prior, table, keep=was.qualname if old_path == where.path else "")
@@ -453,7 +477,7 @@ def became(evidence: Evidence, anchor: Anchor, where: Vanishing, changes: list[C
             n_calls = sum(by_name.get(_leaf(sym.qualname), 0) for by_name in calls.values())
             if not same_name and not n_calls:
                 continue
-            new_tokens = tokens(data, language, sym)
+            new_tokens = tokens(data, path_language, sym)
             matcher = difflib.SequenceMatcher(None, old_tokens, new_tokens, autojunk=False)
             if matcher.real_quick_ratio() < SIMILARITY_FLOOR or matcher.quick_ratio() < SIMILARITY_FLOOR:
                 continue
@@ -545,7 +569,7 @@ def _replaced_calls(where: Vanishing, changes: list[Change], old_leaf: str, was:
     out: dict[str, dict[str, int]] = {}
     calling: list[tuple[Change, bytes]] = []
     for change in changes:
-        if change.kind not in ("modified", "renamed") or _code.language_for_path(change.new_path) != language:
+        if change.kind not in ("modified", "renamed") or language_at(change.new_path, language) is None:
             continue
         old = where.before.read(change.old_path) or b""
         if occurrences(old, [old_leaf.encode()], call=True):

@@ -11,7 +11,7 @@ import difflib
 import pytest
 
 import memvet
-from memvet import AnchorResult, Status, _code, _vanished, _words
+from memvet import AnchorResult, Status, _code, _moves, _vanished, _words
 from memvet._model import Anchor, AnchorKind
 from memvet._moves import Lost
 
@@ -102,6 +102,80 @@ def test_two_methods_renamed_with_new_bodies_in_one_commit_each_follow_its_own(r
     assert f"in commit {renamed[:8]}" in check.detail and "call of it replaced" in check.detail
     check = _moved(ledger.verify(handle.id, at="HEAD"))
     assert check.new_name == "ClassRunner.possiblyExpectingExceptions(TestMethod,Link)"
+
+
+WITHOUT_TIMEOUT = RENAMED.replace("        link= withPotentialTimeout(method, link);\n", "").replace(
+    RENAMED[RENAMED.index("    protected Link withPotentialTimeout"):RENAMED.rindex("}")], "")
+
+
+def _renamed_then(repo, ledger) -> tuple[str, str]:
+    """``timeout`` recorded, then renamed ``withPotentialTimeout`` (the
+    last rule's case): the decision's id and the renaming commit."""
+    repo.write(PATH, RUNNER)
+    repo.commit("runner")
+    rec = ledger.record("timeout wraps slow tests", [f"{PATH}::ClassRunner.timeout(Link, TestMethod)"])
+    repo.write(PATH, RENAMED)
+    return rec.id, repo.commit("renamed link classes; modifying phrases for the chain")
+
+
+def test_a_place_deleted_since_reads_refuted_not_moved_there(repo, ledger):
+    """Issue 31: ``timeout`` went to ``withPotentialTimeout``, which a later
+    commit deleted: at the target the symbol is nowhere, so refuted, with
+    where it went and that the place is gone."""
+    rec, renamed = _renamed_then(repo, ledger)
+    repo.write(PATH, WITHOUT_TIMEOUT)
+    repo.commit("no timeouts any more")
+    verdict = ledger.verify(rec, at="HEAD")
+    assert verdict.status is Status.REFUTED, verdict.reason
+    (check,) = verdict.checks
+    assert check.result is AnchorResult.MISSING and not check.new_path
+    assert f"went to {PATH}::ClassRunner.withPotentialTimeout(TestMethod,Link) in commit {renamed[:8]}" \
+        in check.detail and "no longer exists" in check.detail
+    # At the commit it went in, it is still a move there.
+    check = _moved(ledger.verify(rec, at=renamed))
+    assert check.new_name == "ClassRunner.withPotentialTimeout(TestMethod,Link)"
+
+
+def test_a_place_whose_file_was_deleted_since_reads_refuted(repo, ledger):
+    rec, _ = _renamed_then(repo, ledger)
+    repo.delete(PATH)
+    repo.commit("runners are gone")
+    verdict = ledger.verify(rec, at="HEAD")
+    assert verdict.status is Status.REFUTED, verdict.reason
+
+
+def test_a_place_moved_away_since_is_followed_there(repo, ledger):
+    """The place itself moved on (its class's file renamed): the symbol is
+    followed from the commit it went in to where that place is now."""
+    rec, renamed = _renamed_then(repo, ledger)
+    moved_to = "src/org/junit/runners/ClassRunner.java"
+    repo.move(PATH, moved_to)
+    repo.replace(moved_to, "package org.junit.internal.runners;", "package org.junit.runners;")
+    repo.commit("public runners")
+    check = _moved(ledger.verify(rec, at="HEAD"))
+    assert (check.new_path, check.new_name) == (moved_to, "ClassRunner.withPotentialTimeout(TestMethod,Link)")
+    assert f"in commit {renamed[:8]}" in check.detail and f"then moved from {PATH} to {moved_to}" in check.detail
+
+
+def test_a_place_moved_away_and_deleted_since_reads_refuted(repo, ledger):
+    rec, _ = _renamed_then(repo, ledger)
+    moved_to = "src/org/junit/runners/ClassRunner.java"
+    repo.move(PATH, moved_to)
+    repo.commit("public runners")
+    repo.write(moved_to, WITHOUT_TIMEOUT)
+    repo.commit("no timeouts any more")
+    verdict = ledger.verify(rec, at="HEAD")
+    assert verdict.status is Status.REFUTED, verdict.reason
+
+
+def test_the_follow_of_a_place_gone_since_stops_after_max_hops(repo, ledger, monkeypatch):
+    """With no hop allowed, a place moved away since is not followed on: refuted."""
+    monkeypatch.setattr(_moves, "MAX_HOPS", 0)
+    rec, _ = _renamed_then(repo, ledger)
+    repo.move(PATH, "src/org/junit/runners/ClassRunner.java")
+    repo.commit("public runners")
+    verdict = ledger.verify(rec, at="HEAD")
+    assert verdict.status is Status.REFUTED, verdict.reason
 
 
 def test_a_method_whose_calls_were_removed_is_deleted_though_a_new_method_came(repo, ledger):
@@ -588,9 +662,10 @@ def test_a_same_name_found_in_another_class_still_reads_moved(repo, ledger):
     assert check.new_name == "AssertionsRule.visit(ASTInterfaceDeclaration,Object)"
 
 
-def test_a_new_signature_gone_again_by_the_target_stays_a_move_in_its_commit(repo, ledger):
+def test_a_new_signature_gone_again_by_the_target_is_refuted(repo, ledger):
     """The last rule places the symbol in the commit it went in; when that
-    new signature is itself gone at the target, the move is all there is to say."""
+    new signature is itself gone at the target (issue 31), the symbol is not
+    "moved" to a place that no longer exists: it reads refuted, naming both."""
     rec = _visitor_rule(repo, ledger)
     repo.write(VISITOR, RETYPED)
     retyped_at = repo.commit("visit the new node types")
@@ -599,9 +674,12 @@ def test_a_new_signature_gone_again_by_the_target_stays_a_move_in_its_commit(rep
     repo.write(VISITOR, RETYPED.replace(interface_visit, "    public Object enter(Scope scope) {\n"
                                         "        scope.push(this);\n        return scope.top();\n    }\n\n"))
     repo.commit("scopes instead")
-    check = _moved(ledger.verify(rec, at="HEAD"))
-    assert check.new_name == "AssertsRule.visit(ASTClassOrInterfaceDeclaration,Object)"
-    assert f"in commit {retyped_at[:8]}" in check.detail
+    verdict = ledger.verify(rec, at="HEAD")
+    assert verdict.status is Status.REFUTED, verdict.reason
+    (check,) = verdict.checks
+    assert check.result is AnchorResult.MISSING and not check.new_path
+    assert "AssertsRule.visit(ASTClassOrInterfaceDeclaration,Object)" in check.detail
+    assert f"in commit {retyped_at[:8]}" in check.detail and "no longer exists" in check.detail
 
 
 def test_a_markdown_heading_renamed_in_its_parentheses_stays_a_move(repo, ledger):

@@ -1,0 +1,112 @@
+"""The drift benchmark's ground truth across a JavaScript -> TypeScript
+migration (issue 31): TypeScript overloads and multi-line signatures are
+located, and ``--migration`` counts a CommonJS export that became an ES one
+in the file its file became as moved (no timing assertions)."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from _repo import RepoBuilder  # tests/ is on sys.path (the rootdir conftest lives there)
+
+ROOT = Path(__file__).resolve().parents[2]
+BENCH = ROOT / "benchmarks"
+
+pytestmark = pytest.mark.timeout(120)
+
+STORE_TS = b"""\
+export default function createStore<S>(
+  reducer: Reducer<S>
+): Store<S>
+export default function createStore<S>(reducer: Reducer<S>, preloadedState?: S): Store<S>
+export default function createStore<
+  S,
+  Ext = {}
+>(
+  reducer: Reducer<S>,
+  preloadedState?: S
+): Store<S> & Ext {
+  let currentState = preloadedState
+
+  function getState(): S {
+    return currentState
+  }
+
+  return { getState }
+}
+"""
+
+ERRORS_JS = """\
+'use strict';
+
+module.exports.ReadError = class extends Error {
+  constructor(error, options) {
+    super(error.message);
+    this.name = 'ReadError';
+    this.options = options;
+  }
+};
+
+module.exports.gone = function (x) {
+  const y = x * 2;
+  return y + 1;
+};
+"""
+
+
+def _drift() -> Any:
+    if str(BENCH) not in sys.path:
+        sys.path.insert(0, str(BENCH))
+    return importlib.import_module("drift")
+
+
+def test_typescript_overloads_give_way_to_the_implementation() -> None:
+    drift = _drift()
+    assert drift.js_region(STORE_TS, "createStore", True) == (5, 19)
+    assert drift.js_region(STORE_TS, "createStore.getState", True) == (14, 16)
+    # Read as JavaScript (the rules before), the signatures hide the body.
+    assert isinstance(drift.js_region(STORE_TS, "createStore.getState"), str)
+
+
+@pytest.mark.parametrize(("name", "names"), [
+    ("module.exports.ReadError.constructor", ["module.exports.ReadError.constructor", "ReadError.constructor"]),
+    ("exports.parse", ["exports.parse", "parse"]),
+    ("Tokenizer.lex", ["Tokenizer.lex"]),
+])
+def test_migrated_names(name: str, names: list[str]) -> None:
+    assert _drift().migrated_names(name) == names
+
+
+def test_a_commonjs_export_rewritten_in_typescript_is_moved_with_migration(tmp_path: Path) -> None:
+    b = RepoBuilder(tmp_path / "repo")
+    b.write("source/errors.js", ERRORS_JS)
+    b.commit("javascript")
+    b.delete("source/errors.js")
+    b.write("source/errors.ts", ERRORS_JS.replace("module.exports.ReadError = class extends Error",
+                                                  "export class _ReadError extends Error")
+            .replace("constructor(error, options)", "constructor(error: Error, options: Options)")
+            .replace("};\n\nmodule.exports.gone", "}\n\nconst unused").replace("'use strict';\n", ""))
+    b.commit("typescript")
+    env = {**os.environ, "ORT_DISABLE_TELEMETRY": "1", "ANONYMIZED_TELEMETRY": "False"}
+    runs = {}
+    for flag in ([], ["--migration"]):
+        out = subprocess.run([sys.executable, str(BENCH / "drift.py"), "--repo", str(b.path), "--sample", "10",
+                              "--from", "HEAD~1", "--to", "HEAD", "--per-file", "10", *flag, "--json"],
+                             capture_output=True, text=True, env=env, cwd=ROOT, timeout=110)
+        assert out.returncode == 0, out.stderr[-3000:]
+        runs[bool(flag)] = {c["qualname"]: c for c in json.loads(out.stdout)["cases"]}
+    name = "module.exports.ReadError.constructor"
+    assert runs[False][name]["truth"] == "deleted"
+    case = runs[True][name]
+    assert case["truth"] == "moved" and "_ReadError.constructor in source/errors.ts" in case["truth_detail"]
+    assert case["memvet"] == "moved"
+    # A function that is really gone stays deleted, for both.
+    gone = runs[True]["module.exports.gone"]
+    assert gone["truth"] == "deleted" and gone["memvet"] == "deleted"
