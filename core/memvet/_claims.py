@@ -22,6 +22,8 @@ Term classes (everything else in a claim is prose and binds to nothing)::
                 res.json/res.jsonp or 502/503, are one term each)
     address     URLs, host:port, IPv4 addresses
     version     >=2.31, 1.2.3, v2.0
+    package     what an install command names: pip install brotli,
+                npm i ky, pip install httpx[http2]
 
 Prose, never a term: bare lowercase words (``cache``), all-caps acronyms
 (``HTTP``, ``LRU``), booleans, well-known product names with inner capitals
@@ -65,6 +67,26 @@ Binding classes, each a small rule below (``_BINDERS``), the way people write::
                 ``${x}``) or concatenates (``'a' + x``): a placeholder stands
                 for any text, a field of the code for any text made of words
                 the code says.
+    units       a number with a unit binds to its value in the units code
+                keeps (``10 s`` ~ ``10_000`` ms, ``1 MiB`` ~ ``1024 *
+                1024`` bytes; never to a small whole number), a bit width
+                to a bound or a type of that width (``32-bit`` ~
+                ``2_147_483_647``, ``Uint32Array``), a series the claim
+                extrapolates (``300 ms, 600 ms, 1200 ms ...``) to its first
+                item and a step the code writes.
+    options     an option path binds to a key of the options object
+                (``retry.methods`` ~ ``defaultRetryOptions = {methods:
+                ...}``), an anchored symbol to a namespace it is reached
+                through (``ky.retry`` for ``constants.ts::retry``), and
+                alternatives joined by slashes word by word
+                (``get/post/put``).
+    examples    an example call may name its own variables and pass a
+                function (``ky.extend(parent => ({...}))``); a callback the
+                claim writes keeps its own values (``status => status !==
+                404``); an example message fills the fields of the code's
+                message when most of the code's own text is quoted; an
+                address whose host is an ellipsis, and the paths a claim
+                joins to an example address, are the example's.
     raises      a name the claim says is raised or thrown must be raised,
                 thrown or caught by the anchored code.
     absence     an absence anchor's rule is never positive evidence: it
@@ -78,6 +100,7 @@ from __future__ import annotations
 
 import difflib
 import enum
+import itertools
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -97,6 +120,7 @@ __all__ = [
     "code_tokens",
     "find_quote",
     "fold",
+    "in_other_units",
     "number_value",
     "numbers_in",
     "render_unbound",
@@ -117,6 +141,7 @@ class TermKind(str, enum.Enum):
     PATH = "path"
     ADDRESS = "address"
     VERSION = "version"
+    PACKAGE = "package"
 
 
 @dataclass(frozen=True)
@@ -322,11 +347,23 @@ def numbers_in(code: str, *, in_strings: bool = False) -> set[float]:
         return f" {content} " if in_strings or number_value(content.strip()) is not None else " "
 
     out = set()
-    for m in _NUMBER.finditer(_STRING_TOKEN.sub(string, code)):
+    plain = _STRING_TOKEN.sub(string, code)
+    for m in _NUMBER.finditer(plain):
         value = number_value(m.group(0))
         if value is not None:
             out.add(value)
+    for m in _PRODUCT.finditer(plain):  # 10 * 1024 * 1024: the product is the value
+        before, after = plain[:m.start()].rstrip()[-1:], plain[m.end():].lstrip()[:1]
+        if before not in ("*", "/", "%", ".") and after not in ("*", "/", "%", "(", "."):
+            product = 1.0
+            for factor in re.split(r"\s*\*\s*", m.group(0)):
+                product *= number_value(factor) or 0.0
+            out.add(product)
     return out
+
+
+#: A product of number literals, as code writes sizes and durations: ``10 * 1024 * 1024``, ``60 * 1000``.
+_PRODUCT = re.compile(r"(?<![\w.$])\d+(?:_\d+)*(?:\.\d+)?(?:\s*\*\s*\d+(?:_\d+)*(?:\.\d+)?)+(?![\w.$])")
 
 
 # ======================================================================= terms
@@ -342,11 +379,20 @@ PROSE_NAMES = frozenset({
 })
 
 _BACKTICK = re.compile(r"`([^`\n]+)`")
+#: An install command and the package it names: ``pip install httpx[http2]``, ``npm i -D ky``.
+_INSTALL = re.compile(
+    r"\b(?:pip3?|uv\s+pip|pipx|npm|pnpm|yarn|bun|gem|cargo|poetry|uv)\s+(?:install|i|add)\s+"
+    r"(?:-{1,2}[\w-]+\s+)*(?P<pkg>@?[A-Za-z0-9][\w.-]*(?:/[\w.-]+)?(?:\[[\w,-]+\])?)")
 _URL = re.compile(r"\b(?:https?|wss?|ftp|file)://[^\s`'\"<>)\]]+")
 _HOSTPORT = re.compile(r"(?<![\w.])(?:localhost|\d{1,3}(?:\.\d{1,3}){3})(?::\d{1,5})?(?![\w.]*\w)")
 _VERSION = re.compile(
-    r"(?<![\w.$])(?:(?:[A-Za-z][\w.-]*)?(?:>=|<=|==|~=|!=|\^|~|>|<)\s*v?\d+(?:\.\d+)*(?:[.\-]?[A-Za-z]+\d*)?"
+    r"(?<![\w.$!=<>])(?:(?:[A-Za-z][\w.-]*)?(?:>=|<=|==|~=|!=|\^|~|>|<)\s*v?\d+(?:\.\d+)*(?:[.\-]?[A-Za-z]+\d*)?"
     r"|v?\d+\.\d+\.\d+(?:[.\-]?[A-Za-z]+\d*)?|v\d+(?:\.\d+)+)(?![\w$]|\.\d)")
+_OPERAND_TEXT = r"(?:[A-Za-z_$][\w$.]*|-?\d[\w.]*|\"[^\"\n]*\"|'[^'\n]*')"
+#: A callback written in a claim, its body an expression: ``status => status !== 404``.
+_CALLBACK = re.compile(
+    rf"(?<![\w$])(?:[A-Za-z_$][\w$]*|\([^()]*\))\s*=>\s*(?P<body>{_OPERAND_TEXT}"
+    rf"(?:\s*(?:===?|!==?|[<>]=?|&&|\|\||[-+*/%])\s*{_OPERAND_TEXT})*)")
 _CALL_HEAD = re.compile(r"(?<![\w.$])([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\(")
 _KEYWORD = re.compile(r"(?<![\w.$])[A-Za-z_][\w]*=(?:\"[^\"\n]*\"|'[^'\n]*'|[\w.+-]*[\w+-])")
 _DQ = re.compile(r'"([^"\n]{1,160})"')
@@ -359,7 +405,7 @@ _DOTTED = re.compile(r"(?<![\w.$])[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+(?![\w$
 _CONSTANT = re.compile(r"(?<![\w$.])[A-Z][A-Z0-9]*_[A-Z0-9_]*[A-Z0-9](?![\w$])")
 _IDENT = re.compile(
     r"(?<![\w$.])(?:_+[A-Za-z0-9]\w*|[A-Za-z][A-Za-z0-9]*_\w*|[a-z]+[A-Z]\w*|[A-Z][a-z0-9]+[A-Z]\w*"
-    r"|[A-Z]{2,}[A-Z][a-z]{2,}\w*|[A-Za-z]+-?\d\w*(?:-\d+)*)(?![\w$])")
+    r"|[A-Z]{2,}[A-Z][a-z]{2,}\w*|[A-Za-z]{2,}-\d\w*(?:-\d+)*|[A-Za-z]+\d\w*(?:-\d+)*)(?![\w$])")
 _ORDINAL = re.compile(r"\d+(?:st|nd|rd|th)|[vV]\d+")
 _STATUS_CLASS = re.compile(r"(?<![\w.$])[1-5][xX]{2}(?![\w$])")
 _EXCEPTION_NAME = re.compile(r"(?=[A-Z])\w*(?:Error|Exception|Timeout|Warning|Exit|Interrupt|Failure)")
@@ -491,13 +537,20 @@ def claim_terms(claim: str) -> list[Term]:
         inner = m.group(1).strip()
         if inner:
             take(m.start(), m.end(), Term(inner, _classify(inner)))
+    for m in list(_INSTALL.finditer(text)):  # pip install brotli: the package is a value, the command prose
+        take(m.start("pkg"), m.end("pkg"), Term(m.group("pkg").rstrip(".,;:)"), TermKind.PACKAGE))
+        drop(m.start(), m.start("pkg"))
     for m in list(_URL.finditer(text)):
-        url = m.group(0).rstrip(".,;:!?")
+        url = m.group(0)
+        url = url if url.endswith(("...", "…")) else url.rstrip(".,;:!?")  # https://...: an ellipsis, kept
         take(m.start(), m.start() + len(url), Term(url, TermKind.ADDRESS))
     for m in list(_HOSTPORT.finditer(text)):
         take(m.start(), m.end(), Term(m.group(0), TermKind.ADDRESS))
     for m in list(_QUERY_EXAMPLE.finditer(text)):
         drop(m.start(), m.end())
+    for m in list(_CALLBACK.finditer(text)):  # status => status !== 404: the example's own values
+        for value in re.finditer(rf"{_NUMBER.pattern}|\"[^\"\n]*\"|'[^'\n]*'", m.group("body")):
+            drop(m.start("body") + value.start(), m.start("body") + value.end())
     for m in list(_VERSION.finditer(text)):
         take(m.start(), m.end(), Term(m.group(0), TermKind.VERSION))
     pos = 0
@@ -553,8 +606,9 @@ def claim_terms(claim: str) -> list[Term]:
         take(m.start(), m.end(), Term(m.group(0), TermKind.CONSTANT))
     for m in list(_IDENT.finditer(text)):
         word = m.group(0)
-        if _LABEL_ID.fullmatch(word):
-            drop(m.start(), m.end())
+        unit = word.lower() in _UNIT_FACTORS and re.search(r"\d\s*-?\s*$", claim[:m.start()]) is not None
+        if _LABEL_ID.fullmatch(word) or unit:
+            drop(m.start(), m.end())  # ADR-0007, or the unit of a number: 1 MiB
         elif word not in PROSE_NAMES and not _ORDINAL.fullmatch(word):
             take(m.start(), m.end(), Term(word, TermKind.IDENTIFIER))
     for m in list(_STATUS_CLASS.finditer(text)):
@@ -609,7 +663,10 @@ _DEF = re.compile(
     r"\bdef\s+(?P<py>[A-Za-z_]\w*)\s*\("
     r"|(?:(?P<target>[A-Za-z_$][\w$.]*(?:\s*=\s*[A-Za-z_$][\w$.]*)*)\s*[:=]\s*)?(?:async\s+)?\bfunction\b\s*\*?\s*"
     r"(?P<fn>[A-Za-z_$][\w$]*)?\s*\("
-    r"|(?P<arrow>[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\s*=\s*(?:async\s*)?\((?=[^()]*\)\s*=>)")
+    r"|(?P<arrow>[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\s*[:=]\s*(?:async\s*)?\("
+    r"|(?P<single>[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\s*[:=]\s*(?:async\s+)?(?P<param>[A-Za-z_$][\w$]*)\s*=>")
+#: What follows an arrow function's parameter list: a return type, maybe, then ``=>``.
+_ARROW_TAIL = re.compile(r"\s*(?::\s*[^=;{}()]+?)?\s*=>")
 _CLASS = re.compile(r"^[ \t]*class\s+([A-Za-z_]\w*)", re.M)
 _BOOL = frozenset({"true", "false"})
 _NULL = frozenset({"none", "null", "undefined", "nil"})
@@ -652,7 +709,8 @@ def _params(text: str) -> tuple[tuple[_Param, ...], bool, bool]:
         if raw.startswith(("*", "...")):
             variadic = keyword_only = True
             continue
-        m = re.match(r"([A-Za-z_$][\w$]*)\s*(?::\s*([^=]*?))?\s*(?:=\s*(.*))?$", raw)
+        # name?: T (TypeScript), an annotation holding a function type (=>)
+        m = re.match(r"([A-Za-z_$][\w$]*)\??\s*(?::\s*((?:[^=]|=>)*?))?\s*(?:=(?!>)\s*(.*))?$", raw)
         if m is None:
             params.append(_Param("", keyword_only=keyword_only))  # a destructured parameter
             continue
@@ -663,13 +721,14 @@ def _params(text: str) -> tuple[tuple[_Param, ...], bool, bool]:
 def _definitions(ev: EvidenceText, code: str) -> list[_Definition]:
     """The functions ``code`` defines: ``def f(...)``, ``function f(...)``,
     ``obj.f = function (...)`` (``a.f = a.g = function g(...)`` is both),
-    ``f = (...) =>``; a class's ``__init__`` is also the class."""
+    ``f = (...) =>``, ``key: x =>`` (an object's method); a class's
+    ``__init__`` is also the class."""
     classes = [(m.start(), m.group(1)) for m in _CLASS.finditer(code)]
     owners = [n.split("::", 1)[-1].rsplit(".", 2) for n in ev.names]
     out = []
     for m in _DEF.finditer(code):
-        end = balanced(code, m.end() - 1, limit=4000)
-        if end < 0:
+        end = m.end() if m.group("single") else balanced(code, m.end() - 1, limit=4000)
+        if end < 0 or (m.group("arrow") and not _ARROW_TAIL.match(code, end)):
             continue
         names: set[str] = set()
         receiver = ""
@@ -679,7 +738,7 @@ def _definitions(ev: EvidenceText, code: str) -> list[_Definition]:
                 before = [name for at, name in classes if at < m.start()]
                 names.update(before[-1:])
                 names.update(o[-2] for o in owners if len(o) >= 2 and o[-1] == "__init__")
-        for targets in (m.group("target"), m.group("arrow")):
+        for targets in (m.group("target"), m.group("arrow"), m.group("single")):
             for target in (t.strip() for t in (targets or "").split("=") if t.strip()):
                 names.add(target.rsplit(".", 1)[-1])  # req.get = req.header = function header(name)
                 receiver = target.rsplit(".", 1)[0] if "." in target else receiver
@@ -687,7 +746,7 @@ def _definitions(ev: EvidenceText, code: str) -> list[_Definition]:
             names.add(m.group("fn"))
         if not names:
             continue
-        params, variadic, keywords = _params(code[m.end():end - 1])
+        params, variadic, keywords = _params(m.group("param") if m.group("single") else code[m.end():end - 1])
         variadic = variadic or bool(re.search(r"(?<![\w$.])arguments(?![\w$])", code[end:]))
         out.append(_Definition(frozenset(names), receiver, params, variadic, keywords, code))
     return out
@@ -816,6 +875,7 @@ class _Index:
         self._code_parts: list[str] | None = None
         self._strings: list[str] | None = None
         self._strings_lower: set[str] | None = None
+        self._name_parts: set[str] | None = None
         for ev in self.texts:
             language = ev.language or language_for_path(ev.label.split("::", 1)[0].split(" in ", 1)[0])
             code = code_only(ev.text, language)
@@ -874,6 +934,17 @@ class _Index:
         names = {n.lower() for n in self.names} if any_case else self.names
         name = name.lower() if any_case else name
         return name in names or any(n.endswith("." + name) or n.endswith("/" + name) for n in names)
+
+    def parts(self) -> set[str]:
+        """The parts of every word and anchor name, split at ``_`` and
+        capitals, lower-cased (``defaultRetryOptions``: default, retry, options)."""
+        if self._name_parts is None:
+            self._name_parts = {p for w in self.words | self.name_segments for p in _parts(w)}
+        return self._name_parts
+
+    def leaves(self) -> set[str]:
+        """The anchored symbols' own names: ``retry`` of ``constants.ts::retry``."""
+        return {n.split("::", 1)[1].rsplit(".", 1)[-1] for n in self.names if "::" in n}
 
     def has_word(self, word: str) -> bool:
         return word in self.words or word in self.name_segments
@@ -985,10 +1056,12 @@ def _template_binds(text: str, ctx: _Context) -> bool:
     the code writes (its format fields and concatenated operands standing for
     any text made of words the code says)."""
     index = ctx.index
-    wild = _wild_text(text)
+    wild = _wild_text(_URL.sub(lambda m: _WILD if _illustrative(m.group(0)) else m.group(0), text))
     words = re.findall(r"[A-Za-z]{2,}", wild.replace(_WILD, " "))
-    if any(w.lower() not in index.code_lower for w in words):
-        return False
+    # Words the code does not say ("404 Not Found: GET" in a message the
+    # code formats) are example values only where most of the code's own
+    # message is quoted around them.
+    examples = any(w.lower() not in index.code_lower for w in words)
     claim = _chars(wild.strip())
     if not claim:
         return False
@@ -998,17 +1071,26 @@ def _template_binds(text: str, ctx: _Context) -> bool:
             continue
         if len(literal) >= 3 and _WILD not in code and literal not in "".join(code):
             continue
-        if _match_template(claim, code):
+        matched = _match_template(claim, code)
+        own = sum(ch != _WILD for ch in code)
+        if matched >= 1 and not examples:
+            return True
+        if examples and _WILD in code and matched >= max(_EXAMPLE_MESSAGE, 0.8 * own):
             return True
     return False
+
+
+#: How many characters of the code's own message a claim must quote, as
+#: written, for the words it puts in the message's fields to be examples.
+_EXAMPLE_MESSAGE = 12
 
 
 _FIELD_TEXT = re.compile(r"[\w .\-/]")
 
 
-def _match_template(claim: Sequence[str], code: Sequence[str]) -> bool:
-    """Whether ``claim`` matches a stretch of ``code``, with at least one
-    character matched as written: a placeholder of the claim stands for any
+def _match_template(claim: Sequence[str], code: Sequence[str]) -> int:
+    """How many characters, at best, ``claim`` matches as written in a
+    stretch of ``code`` (-1: it matches none): a placeholder of the claim stands for any
     non-empty text of the code, a field of the code for a non-empty run of
     the claim's words (letters, digits, spaces, ``.-/``: never the quotes,
     brackets or colons that give a message its shape)."""
@@ -1029,7 +1111,7 @@ def _match_template(claim: Sequence[str], code: Sequence[str]) -> bool:
                 best = -1
             cur[j] = best
         nxt = cur
-    return max(nxt[:m], default=-1) >= 1
+    return max(nxt[:m], default=-1)
 
 
 def _bound_value(value: str, ctx: _Context) -> bool:
@@ -1063,6 +1145,11 @@ def _boolish(param: _Param | None) -> bool:
     return bool(re.search(r"\b(?:bool|Any|object)\b", param.annotation)) or param.default.lower() in _BOOL
 
 
+#: A function written inline: ``x => x.ok``, ``(a, b) => ({...})``, ``lambda r: r.ok``.
+_FUNCTION_LITERAL = re.compile(
+    r"(?:(?P<js>[A-Za-z_$][\w$]*|\([^()]*\))\s*=>|lambda\b(?P<py>[^:]*):)\s*(?P<body>.+)", re.S)
+
+
 def _fits(arg: str, param: _Param | None, definition: _Definition | None, ctx: _Context) -> bool:
     """Whether an example argument fits the parameter it lands on."""
     arg = arg.strip()
@@ -1076,7 +1163,21 @@ def _fits(arg: str, param: _Param | None, definition: _Definition | None, ctx: _
             return True
         return definition is not None and not (param and param.name and _enumerated(param.name, body))
     if re.fullmatch(r"[A-Za-z_$][\w$]*", arg):
-        return ctx.index.has_word(arg) or bool(re.search(rf"(?<![\w$]){re.escape(arg)}(?![\w$])", body))
+        # A word of the code, or a variable of the example (``create(opts)``):
+        # a lower-case name the writer chose, for a parameter the definition
+        # names; a constant or a class is no variable.
+        return (ctx.index.has_word(arg) or bool(re.search(rf"(?<![\w$]){re.escape(arg)}(?![\w$])", body))
+                or (definition is not None and param is not None
+                    and re.fullmatch(r"[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)*", arg) is not None))
+    function = _FUNCTION_LITERAL.fullmatch(arg)
+    if function:  # parent => ({...}), lambda r: r.ok: its own parameters and the code's words
+        own = set(re.findall(r"[A-Za-z_$][\w$]*", function.group("js") or function.group("py") or ""))
+        rest = function.group("body").strip()
+        while rest[:1] + rest[-1:] == "()" and balanced(rest, 0, limit=None) == len(rest):
+            rest = rest[1:-1].strip()
+        return definition is not None and (_placeholder(rest) or all(
+            w in own or ctx.index.has_word(w) or w.lower() in _BOOL | _NULL
+            for w in re.findall(r"[A-Za-z_$][\w$]*", re.sub(r"\.\.\.|…", " ", rest))))
     if arg[:1] == "{" and arg[-1:] == "}":
         for item in _split_args(arg[1:-1]):
             key, sep, value = item.partition(":")
@@ -1125,7 +1226,7 @@ def _call_matches(args: Sequence[str], call: str) -> bool:
     its f-prefix, concatenation or the rest of the text; a placeholder binds
     to anything.
     """
-    call_tokens = code_tokens(call)
+    call_tokens = _numbers_by_value(code_tokens(call))
     for arg in args:
         if _placeholder(arg):
             continue
@@ -1133,9 +1234,18 @@ def _call_matches(args: Sequence[str], call: str) -> bool:
         if kw and _literal(arg) is None and _placeholder(kw.group(2)):
             arg = kw.group(1) + "="  # max_redirects=...: the keyword is passed, any value
         content = _literal(arg)
-        if not _contains(call_tokens, code_tokens(content if content is not None else arg)):
+        if not _contains(call_tokens, _numbers_by_value(code_tokens(content if content is not None else arg))):
             return False
     return True
+
+
+def _numbers_by_value(tokens: list[str]) -> list[str]:
+    """``tokens`` with each number written as its value (``1_000`` and ``1000`` alike)."""
+    out = []
+    for tok in tokens:
+        value = number_value(tok) if tok[:1].isdigit() else None
+        out.append(repr(value) if value is not None else tok)
+    return out
 
 
 def _as_example(args: Sequence[str], ctx: _Context) -> list[str]:
@@ -1214,8 +1324,13 @@ def _bind_keyword(term: Term, ctx: _Context) -> tuple[bool, str]:
     value = _unquote(raw)
     if index.has_sequence(text, code=True):
         return True, ""
+    number = number_value(value) if _literal(raw) is None else None
     for _, code in index.code_texts:
         if _writes(code, name, value):
+            return True, ""
+        if number is not None and any(  # limit=1_000 for `limit=1000`: numbers compare by value
+                number_value(m.group(1)) == number for m in re.finditer(
+                    rf"(?<![\w$]){re.escape(name)}\s*(?::[^=\n]*?)?\s*(?:=(?!=)|:)\s*({_NUMBER.pattern})", code)):
             return True, ""
         # One assignment away: env = process.env.NODE_ENV ... env === 'production'
         for var in re.findall(rf"([A-Za-z_$][\w$]*)\s*=(?!=)[^\n;]*?(?<![\w$]){re.escape(name)}(?![\w$])", code):
@@ -1281,12 +1396,31 @@ def _bind_dotted(term: Term, ctx: _Context) -> tuple[bool, str]:
     if _EXCEPTION_NAME.fullmatch(segments[-1]):
         if index.handles(segments[-1]):
             return True, ""
-    elif all(index.has_word(seg) for seg in segments) or ctx.exists(term):
+    elif (all(index.has_word(seg) for seg in segments) or ctx.exists(term) or _option_path(segments, index)
+          or _reached(segments, index)):
         return True, ""
     if _EXAMPLE_HOST.fullmatch(text):
         return True, ""  # tobi.ferrets.example.com: an example, not a name of the code
     dotted = {m.group(0) for ev in index.texts for m in _DOTTED.finditer(ev.text)} | index.names
     return False, _nearest_word(text, dotted)
+
+
+def _option_path(segments: Sequence[str], index: _Index) -> bool:
+    """An option path, ``retry.methods``: the code writes the last key, and
+    each group before it is a word of the code or a part of one
+    (``defaultRetryOptions`` holds the ``retry`` options)."""
+    if len(segments) < 2 or not index.has_word(segments[-1]):
+        return False
+    return all(seg.lower() in index.lower or seg.lower() in index.parts() for seg in segments[:-1])
+
+
+def _reached(segments: Sequence[str], index: _Index) -> bool:
+    """An anchored symbol named through the object it is reached by
+    (``ky.retry`` for the anchored ``constants.ts::retry``, ``app.render``
+    for ``application.js::app.render``): its own name, last, after lower-case
+    names of a namespace or instance."""
+    return (len(segments) >= 2 and segments[-1] in index.leaves()
+            and all(re.fullmatch(r"[a-z][a-z0-9]*", seg) for seg in segments[:-1]))
 
 
 _STATUS_NAMES = {1: (("informational",),), 2: (("success",), ("successful",)),
@@ -1307,7 +1441,93 @@ def _bind_number(term: Term, ctx: _Context) -> tuple[bool, str]:
     value = number_value(text)
     if (value is not None and value in index.numbers) or index.has_sequence(text, code=True) or ctx.exists(term):
         return True, ""
+    if value is not None and any(v in index.numbers for v in in_other_units(value, text, ctx.claim)):
+        return True, ""
+    if value is not None and _bit_width(value, text, ctx):
+        return True, ""
+    if value is not None and _in_series(value, ctx):
+        return True, ""
     return False, _nearest_line(text, index, lambda tok: tok[:1].isdigit())
+
+
+#: Units of time and size and their factor to the dimension's base (a second, a byte).
+_UNIT_FACTORS: dict[str, tuple[str, float]] = {
+    **dict.fromkeys(("ns", "nanosecond", "nanoseconds"), ("time", 1e-9)),
+    **dict.fromkeys(("us", "µs", "microsecond", "microseconds"), ("time", 1e-6)),
+    **dict.fromkeys(("ms", "millisecond", "milliseconds"), ("time", 1e-3)),
+    **dict.fromkeys(("s", "sec", "secs", "second", "seconds"), ("time", 1.0)),
+    **dict.fromkeys(("min", "mins", "minute", "minutes"), ("time", 60.0)),
+    **dict.fromkeys(("h", "hr", "hrs", "hour", "hours"), ("time", 3600.0)),
+    **dict.fromkeys(("day", "days"), ("time", 86400.0)),
+    **dict.fromkeys(("b", "byte", "bytes"), ("size", 1.0)),
+    **dict.fromkeys(("kb", "kilobyte", "kilobytes"), ("size", 1e3)),
+    **dict.fromkeys(("kib", "kibibyte", "kibibytes"), ("size", 1024.0)),
+    **dict.fromkeys(("mb", "megabyte", "megabytes"), ("size", 1e6)),
+    **dict.fromkeys(("mib", "mebibyte", "mebibytes"), ("size", 1024.0 ** 2)),
+    **dict.fromkeys(("gb", "gigabyte", "gigabytes"), ("size", 1e9)),
+    **dict.fromkeys(("gib", "gibibyte", "gibibytes"), ("size", 1024.0 ** 3)),
+}
+
+
+#: The units code keeps values in: milliseconds or seconds, and bytes.
+_CODE_UNITS = (("time", 1e-3), ("time", 1.0), ("size", 1.0))
+
+
+def in_other_units(value: float, text: str, claim: str) -> list[float]:
+    """``value`` in the units code keeps its dimension in (milliseconds and
+    seconds, bytes), when the claim writes a unit after it: code keeps
+    ``10 s`` as ``10_000`` (ms) and ``1 MiB`` as ``1048576`` or ``1024 *
+    1024`` (bytes); none when it writes no unit."""
+    out: list[float] = []
+    for m in re.finditer(rf"(?<![\w.$]){re.escape(text)}\s*-?\s*([A-Za-zµ]+)\b", claim):
+        unit = _UNIT_FACTORS.get(m.group(1).lower())
+        if unit is None:
+            continue
+        dimension, factor = unit
+        out += [round(value * factor / other, 9) for dim, other in _CODE_UNITS if dim == dimension and other != factor]
+    # A small whole number (60 s as 1 minute) is in most code for other reasons.
+    return [v for v in out if v >= 10 or not v.is_integer()]
+
+
+_SERIES_ITEM = r"\d+(?:\.\d+)?(?:\s*[A-Za-z\u00b5]+)?"
+#: A series a claim extrapolates: ``300 ms, 600 ms, 1200 ms ...``, ``1, 2, 4, 8, etc.``
+_SERIES = re.compile(rf"(?<![\w.]){_SERIES_ITEM}(?:\s*,\s*{_SERIES_ITEM}){{2,}}\s*,?\s*(?:\.\.\.|…|etc\b|and so on)")
+
+
+def _in_series(value: float, ctx: _Context) -> bool:
+    """Whether ``value`` is a later item of a series the claim extrapolates
+    (``300 ms, 600 ms, 1200 ms ...``) whose first item binds and whose step,
+    the ratio or the difference of every two neighbours, is a number the
+    code writes: the code computes the series, the claim shows it."""
+    for m in _SERIES.finditer(ctx.claim):
+        items = [(float(n.group(1)), n.group(0)) for n in
+                 re.finditer(r"(\d+(?:\.\d+)?)(?:\s*[A-Za-z\u00b5]+)?", m.group(0))]
+        values = [v for v, _ in items]
+        if value not in values[1:] or 0 in values:
+            continue
+        ratios = {round(b / a, 9) for a, b in itertools.pairwise(values)}
+        steps = {round(b - a, 9) for a, b in itertools.pairwise(values)}
+        step = next(iter(ratios)) if len(ratios) == 1 else next(iter(steps)) if len(steps) == 1 else None
+        first, written = items[0]
+        number = re.match(r"\d+(?:\.\d+)?", written)
+        if step is None or step not in ctx.index.numbers or number is None:
+            continue
+        if first in ctx.index.numbers or any(v in ctx.index.numbers
+                                             for v in in_other_units(first, number.group(0), written)):
+            return True
+    return False
+
+
+def _bit_width(value: float, text: str, ctx: _Context) -> bool:
+    """``32-bit``, ``64 bits``: a width the code writes as a type (``int32``,
+    ``Uint32Array``) or as a bound (``2**31 - 1``, ``0xFFFFFFFF``, ``2_147_483_647``)."""
+    if not re.search(rf"(?<![\w.$]){re.escape(text)}\s*-?\s*bits?\b", ctx.claim, re.I) \
+            or not value.is_integer() or not 1 <= value <= 128:
+        return False
+    n = int(value)
+    bounds = {float(2 ** n), float(2 ** n - 1), float(2 ** (n - 1)), float(2 ** (n - 1) - 1)}
+    return bool(bounds & ctx.index.numbers) or any(
+        re.fullmatch(rf"[A-Za-z]+{n}[A-Za-z]*", w) is not None for w in ctx.index.words if not w.isdigit())
 
 
 def _bind_path(term: Term, ctx: _Context) -> tuple[bool, str]:
@@ -1315,6 +1535,11 @@ def _bind_path(term: Term, ctx: _Context) -> tuple[bool, str]:
     index = ctx.index
     if index.has_name(text) or index.has_sequence(text) or ctx.exists(term):
         return True, ""
+    parts = text.split("/")
+    if len(parts) > 2 and all(p.isalpha() and p.lower() in index.lower for p in parts):
+        return True, ""  # get/post/put/delete: alternatives, each a word of the code
+    if _ELLIPSIS.match(text) and all(w.lower() in ctx.examples for w in re.findall(r"[A-Za-z0-9]+", text)):
+        return True, ""  # .../v1/users: the end of the claim's example address
     return False, _nearest_word(text, {n for n in index.names if "/" in n})
 
 
@@ -1328,16 +1553,21 @@ def _examples(claim: str) -> frozenset[str]:
     made of them is part of the example, not a value of the code."""
     found = [m.group(0) for m in _EXAMPLE_HOST.finditer(claim)]
     found += [m.group(0) for m in _URL.finditer(claim) if _illustrative(m.group(0))]
+    if found:  # the paths a claim joins to its example address ('/users') are the example's too
+        found += re.findall(r"(?<![\w])[\"'](/[\w.~/-]*)[\"']", claim)
     return frozenset(w.lower() for text in found for w in re.findall(r"[A-Za-z0-9]+", text))
 
 
 def _illustrative(text: str) -> bool:
     """An example address: a host reserved for examples (``example.com``,
-    ``*.test``) or a bare placeholder word with no port (``user:pass@host``)."""
+    ``*.test``), an ellipsis (``https://...``) or a bare placeholder word
+    with no port (``user:pass@host``)."""
     m = re.match(r"[a-z]+://(?:[^@/\s]*@)?([^/:?#\s]+)(:\d+)?", text)
     if m is None:
         return False
     host = m.group(1).lower()
+    if not host.strip(".…"):
+        return True  # https://...: any address
     return (re.search(r"(?:^|\.)example\.(?:com|org|net)$|\.(?:example|test|invalid)$", host) is not None
             or (re.fullmatch(r"[a-z]+", host) is not None and host != "localhost" and m.group(2) is None))
 
@@ -1377,6 +1607,23 @@ def _bind_code(term: Term, ctx: _Context) -> tuple[bool, str]:
     return False, ""
 
 
+def _bind_package(term: Term, ctx: _Context) -> tuple[bool, str]:
+    """A package an install command names, and its extras: a module the
+    anchored file imports, a declared dependency, the anchor's own package,
+    or a word or string of the code; never a comment or a docstring (which
+    often name the package the code used to need: ``pip install brotlipy``
+    above ``import brotli``)."""
+    index = ctx.index
+    name, _, extra = term.text.partition("[")
+    known = ({fold(m) for m in index.modules} | {fold(w) for w in index.code_lower}
+             | {fold(s) for s in index.strings()} | {fold(seg) for seg in index.name_segments}
+             | {fold(n) for n in index.names})
+    wanted = [name, *(e for e in re.split(r"[,\s]+", extra.rstrip("]")) if e)]
+    if all(fold(w) in known for w in wanted):
+        return True, ""
+    return False, _nearest_word(name, {m for m in index.modules if "." not in m})
+
+
 _BINDERS: dict[TermKind, Callable[[Term, _Context], tuple[bool, str]]] = {
     TermKind.IDENTIFIER: _bind_name,
     TermKind.CONSTANT: _bind_name,
@@ -1389,6 +1636,7 @@ _BINDERS: dict[TermKind, Callable[[Term, _Context], tuple[bool, str]]] = {
     TermKind.CODE: _bind_code,
     TermKind.ADDRESS: _bind_code,
     TermKind.VERSION: _bind_code,
+    TermKind.PACKAGE: _bind_package,
 }
 
 _RAISED = r"(?:\braise[sd]?|\braising|\bthrows?|\bthrown|\bthrowing)\s+(?:an?\s+|the\s+)?"

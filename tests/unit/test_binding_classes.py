@@ -497,3 +497,232 @@ def test_a_claim_made_of_calls_keywords_and_templates_of_its_code_always_binds(d
     chosen = data.draw(st.lists(st.sampled_from(pieces), min_size=1, max_size=4))
     claim = " and ".join(f"it says {c}" for c in chosen)
     assert bind(claim, [EvidenceText("x.py::f", span, ("f",))]) == []
+
+
+# ------------------------------------------------------------------ numbers with units
+
+
+def test_a_number_with_a_unit_binds_to_the_value_in_another_unit():
+    timeout = ev("src/client.ts::Client.constructor", """\
+        constructor(options) {
+          this.timeout = options.timeout ?? 10_000;
+          this.maxBody = 1_048_576;
+        }
+        """)
+    assert unbound("the timeout defaults to 10 s", timeout) == []
+    assert unbound("bodies are capped at 1 MiB", timeout) == []
+    assert unbound("the timeout defaults to 30 s", timeout) == ["30"]
+    assert unbound("bodies are capped at 2 MiB", timeout) == ["2"]
+    # without a unit a number is compared as written
+    assert unbound("the timeout defaults to 10", timeout) == ["10"]
+
+
+def test_a_unit_never_turns_a_number_into_a_small_whole_one():
+    # 60 s is 1 minute, and 1 is in most code for other reasons
+    code = ev("app/retry.py::delay", "def delay(n):\n    return min(n * 1, 5)\n")
+    assert unbound("the delay never exceeds 60 s", code) == ["60"]
+    assert unbound("the delay never exceeds 5 s", code) == []
+
+
+def test_a_bit_width_binds_to_a_bound_or_a_type_of_that_width():
+    limit = ev("src/constants.ts::maxSafeTimeout", "export const maxSafeTimeout = 2_147_483_647;\n")
+    assert unbound("the timeout is a 32-bit signed int", limit) == []
+    assert unbound("the timeout is a 64-bit int", limit) == ["64"]
+    typed = ev("src/hash.ts::hash", "export const hash = (s) => new Uint32Array([crc(s)]);\n")
+    assert unbound("hash returns 32 bits", typed) == []
+    assert unbound("hash returns 16 bits", typed) == ["16"]
+
+
+def test_a_series_binds_when_its_first_item_and_its_step_are_in_the_code():
+    delay = ev("src/retry.ts::delay", "export const delay = attempt => 0.3 * (2 ** (attempt - 1)) * 1000;\n")
+    assert unbound("waits 300 ms, 600 ms, 1200 ms ... between attempts", delay) == []
+    # the step 400 is not the code's: a series the code does not compute
+    assert unbound("waits 300 ms, 700 ms, 1100 ms ... between attempts", delay) == ["700", "1100"]
+    # a list with no ellipsis is three values, each its own
+    assert unbound("waits 300 ms, 600 ms and 1200 ms", delay) == ["600", "1200"]
+
+
+def test_a_variable_minus_a_digit_is_arithmetic_not_a_name():
+    assert kinds("delay is 0.3 * 2^(n-1) seconds") == [("0.3", "number"), ("2", "number"), ("1", "number")]
+    assert kinds("encodes as utf-8 or sha-256") == [("utf-8", "identifier"), ("sha-256", "identifier")]
+
+
+# ------------------------------------------------------------------ option paths and namespaces
+
+
+DEFAULTS = ev("src/utils/normalize.ts::defaultRetryOptions", """\
+    const defaultRetryOptions = {
+      limit: 2,
+      methods: retryMethods,
+      statusCodes: retryStatusCodes,
+    };
+    """)
+
+
+def test_an_option_path_binds_to_a_key_of_the_options_object():
+    assert unbound("retry.methods defaults to the idempotent methods", DEFAULTS) == []
+    assert unbound("retry.limit is 2", DEFAULTS) == []
+    # the last key must be the code's, and the group before it a word or part of one
+    assert unbound("retry.verbs defaults to the idempotent methods", DEFAULTS) == ["retry.verbs"]
+    assert unbound("cache.methods defaults to the idempotent methods", DEFAULTS) == ["cache.methods"]
+
+
+def test_an_anchored_symbol_binds_when_named_through_its_namespace():
+    retry = ev("src/core/constants.ts::retry", "export const retry = (options) => new RetryMarker(options);\n")
+    assert unbound("call ky.retry() from a hook to force a retry", retry) == []
+    assert unbound("call ky.again() from a hook to force a retry", retry) == ["ky.again()"]
+    # a class is no namespace of an instance's methods
+    assert unbound("call Ky.retry() from a hook", retry) == ["Ky.retry()"]
+
+
+def test_alternatives_joined_by_slashes_bind_word_by_word():
+    methods = ev("src/core/constants.ts::requestMethods",
+                 "export const requestMethods = ['get', 'post', 'put', 'patch', 'head', 'delete'] as const;\n")
+    assert unbound("shortcuts exist for get/post/put/patch/head/delete", methods) == []
+    assert unbound("shortcuts exist for get/post/fetch/patch", methods) == ["get/post/fetch/patch"]
+
+
+# ------------------------------------------------------------------ examples
+
+
+CREATE = ev("source/index.ts::createInstance", """\
+    const createInstance = (defaults?: Partial<Options>): KyInstance => {
+      const ky = (input: Input, options?: Options) => Ky.create(input, validateAndMerge(defaults, options));
+      ky.create = (newDefaults?: Partial<Options>) => createInstance(validateAndMerge(newDefaults));
+      ky.extend = (newDefaults?: Partial<Options> | ((parentDefaults: Partial<Options>) => Partial<Options>)) => {
+        if (typeof newDefaults === 'function') {
+          newDefaults = newDefaults(defaults ?? {});
+        }
+        return createInstance(validateAndMerge(defaults, newDefaults));
+      };
+      return ky;
+    };
+    """)
+
+
+def test_an_example_call_may_name_its_own_variables():
+    # opts is the writer's variable for the parameter newDefaults (TypeScript: newDefaults?: T)
+    assert unbound("ky.create(opts) starts from fresh defaults", CREATE) == []
+    assert unbound("ky.extend(opts) merges into the parent's defaults", CREATE) == []
+    # a constant or a class is no variable, and a call with more arguments than parameters does not fit
+    assert unbound("ky.create(DEFAULTS) starts from fresh defaults", CREATE) == ["ky.create(DEFAULTS)"]
+    assert unbound("ky.create(opts, extra) starts from fresh defaults", CREATE) == ["ky.create(opts, extra)"]
+
+
+def test_an_example_call_may_pass_a_function():
+    assert unbound("ky.extend(parent => ({...})) receives the parent defaults", CREATE) == []
+    assert unbound("ky.extend(parent => parent) receives the parent defaults", CREATE) == []
+    # its body names what the code does not
+    assert unbound("ky.extend(parent => parent.bogus) receives the parent defaults", CREATE) \
+        == ["ky.extend(parent => parent.bogus)"]
+
+
+def test_a_method_of_an_object_literal_is_a_definition():
+    delay = ev("src/normalize.ts::defaults", "const defaults = {\n  delay: attemptCount => 0.3 * attemptCount,\n};\n")
+    assert unbound("delay(n) grows with n", delay) == []
+    assert unbound("delay(n, jitter) grows with n", delay) == ["delay(n, jitter)"]
+
+
+def test_the_values_of_a_callback_in_a_claim_are_the_example_s_own():
+    assert kinds("throwHttpErrors: status => status !== 404 decides per status") == [
+        ("throwHttpErrors", "identifier")]
+    # outside a callback a comparison is no version, its number a value
+    assert kinds("ok means status !== 404") == [("404", "number")]
+    assert kinds("it requires >=2.31") == [(">=2.31", "version")]
+
+
+EXPLAINED = ev("source/errors/HTTPError.ts::HTTPError.constructor", """\
+    constructor(response: Response, request: Request) {
+      const code = response.status;
+      const title = response.statusText ?? '';
+      const status = `${code} ${title}`.trim();
+      const reason = status ? `status code ${status}` : 'an unknown error';
+      super(`Request failed with ${reason}: ${request.method} ${request.url}`);
+    }
+    """)
+
+
+def test_an_example_message_fills_the_fields_of_the_code_s_message():
+    assert unbound("the message reads 'Request failed with status code 404 Not Found: GET https://...'",
+                   EXPLAINED) == []
+    # the words of the code's own message must be there as written
+    assert unbound("the message reads 'Request broke with status code 404 Not Found: GET https://...'",
+                   EXPLAINED) == ["Request broke with status code 404 Not Found: GET https://..."]
+    # and words the code does not say never fill a message the code does not format
+    fixed = ev("app/errors.py::fail", 'def fail():\n    raise ValueError("Request failed badly")\n')
+    assert unbound("fail raises 'Request failed with status code 404 Not Found'", fixed) == [
+        "Request failed with status code 404 Not Found"]
+
+
+def test_an_address_whose_host_is_an_ellipsis_is_an_example():
+    assert kinds("it fetches https://... once") == [("https://...", "address")]
+    assert unbound("it fetches https://... once", EXPLAINED) == []
+    assert unbound("it fetches https://api.acme.io once", EXPLAINED) == ["https://api.acme.io"]
+
+
+def test_paths_joined_to_an_example_address_are_the_example_s():
+    join = ev("src/url.ts::join", "export const join = (prefix, input) => `${prefix.replace(/\\/+$/, '')}/${input}`;\n")
+    claim = "prefix 'https://api.example.com/v1/' plus input '/users' gives .../v1/users"
+    assert unbound(claim, join) == []
+    # with no example address, a path is a value of the code like any other
+    assert unbound("prefix 'https://api.acme.io/v1/' plus input '/users' gives .../v1/users", join) == [
+        "https://api.acme.io/v1/", "/users", ".../v1/users"]
+
+
+def test_a_constant_the_anchored_function_reads_is_part_of_its_evidence(repo, ledger):
+    repo.write("src/network.ts", """\
+        const errorMessages = new Set([
+          'network error',
+          'fetch failed',
+        ]);
+
+        const unrelated = ['socket hang up'];
+
+        export function isNetworkError(error) {
+          return errorMessages.has(error.message);
+        }
+        """)
+    repo.commit("network")
+    anchors = ledger.resolve_anchors(["src/network.ts::isNetworkError"])
+    assert ledger.bind_claim("undici's 'fetch failed' is a network error", anchors) == ()
+    with pytest.raises(memvet.UnboundClaimError, match="`socket hang up`"):
+        ledger.bind_claim("'socket hang up' is a network error", anchors)
+
+
+def test_numbers_in_keywords_and_call_arguments_compare_by_value():
+    code = ev("app/mod.py::fetch", "def fetch(url, limit=1000):\n    return send(url, retries=10_000)\n")
+    assert unbound("fetch takes limit=1_000 and calls send(url, retries=10000)", code) == []
+    assert unbound("fetch takes limit=2_000", code) == ["limit=2_000"]
+    assert unbound("fetch calls send(url, retries=20000)", code) == ["send(url, retries=20000)"]
+
+
+def test_a_product_of_literals_is_a_value_of_the_code():
+    code = ev("src/Ky.ts::maxErrorResponseBodySize", "const maxErrorResponseBodySize = 10 * 1024 * 1024;\n")
+    assert unbound("error bodies are read up to 10 MiB", code) == []
+    # a factor is no value of its own: 1024 * 1024 inside 10 * 1024 * 1024 is not 1 MiB
+    assert unbound("error bodies are read up to 1 MiB", code) == ["1"]
+
+
+# ------------------------------------------------------------------ packages
+
+
+BROTLI = ev("httpx/_decoders.py::BrotliDecoder", '''\
+    class BrotliDecoder(ContentDecoder):
+        """Requires `pip install brotlipy`."""
+
+        def __init__(self) -> None:
+            if brotli is None:
+                raise ImportError("Make sure to install httpx using `pip install httpx[brotli]`.")
+            self.decompressor = brotli.Decompressor()
+    ''', imports=("brotli", "brotlicffi"))
+
+
+def test_an_installed_package_binds_to_code_never_to_a_docstring():
+    assert kinds("needs pip install brotli") == [("brotli", "package")]
+    assert unbound("br needs brotli (pip install brotli)", BROTLI) == []
+    assert unbound("br needs the extra: pip install httpx[brotli]", BROTLI) == []
+    # the docstring names brotlipy; the code imports brotli
+    assert unbound("br is decoded with brotlipy (pip install brotlipy)", BROTLI) == ["brotlipy"]
+    assert unbound("br needs the extra: pip install httpx[zstd]", BROTLI) == ["httpx[zstd]"]
+    # npm's spelling, a flag, a scoped name
+    assert kinds("run npm i -D @types/node first") == [("@types/node", "package")]

@@ -5,12 +5,17 @@ person resolves it; a write is refused only when it is certain to be wrong."""
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 from _cli import record
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import memvet
 from memvet import Author, Lifecycle, NotAllowedError, QuoteNotFoundError, Status, UsageError
+from memvet._claims import EvidenceText, bind
+from memvet._rules import contradictions
 
 SAVE = "shop/store.py::OrderStore.save"
 LOAD = "shop/store.py::OrderStore.load"
@@ -174,3 +179,62 @@ def test_a_resolving_quote_is_folded_like_every_quote(ledger):
     doubted = ledger.record("OrderStore.save hashes with sha256", [SAVE])
     settled = ledger.resolve(doubted.id, quote="json.du\u200bmps(order)", reason="read save()", author="Bea")
     assert settled.anchors[-1].quote == "json.dumps(order)"
+
+
+# ------------------------------------------------------------------ property: what the code says is never doubted
+
+_PARTS = ("load", "user", "cache", "batch", "token", "retry", "limit", "parse", "entry", "store", "queue", "frame")
+_NAME = st.tuples(st.sampled_from(_PARTS), st.sampled_from(_PARTS)).map("_".join)
+_WORDS = st.lists(st.sampled_from(("unable", "to", "reach", "server", "bad", "request", "value", "missing")),
+                  min_size=2, max_size=4).map(" ".join)
+
+
+@st.composite
+def _code_and_claim(draw: st.DrawFn) -> tuple[str, str, str]:
+    """A small function in Python or JavaScript (names, calls with
+    arguments, numbers, strings), and a claim made only of what it says:
+    its names, its calls with some arguments written as placeholders, its
+    keyword arguments, its numbers (with ``_`` or without) and its strings."""
+    names = draw(st.lists(_NAME, min_size=5, max_size=5, unique=True))
+    fn, param, local, callee, keyword = names
+    n1, n2, n3 = draw(st.lists(st.integers(10, 999_999), min_size=3, max_size=3, unique=True))
+    text = draw(_WORDS)
+    python = draw(st.booleans())
+    if python:
+        label = f"app/mod.py::{fn}"
+        code = (f"def {fn}({param}, limit={n1}):\n"
+                f"    {local} = {callee}({param}, \"{text}\", {n2})\n"
+                f"    return {local}.send({keyword}={n3})\n")
+    else:
+        label = f"src/mod.js::{fn}"
+        code = (f"function {fn}({param}, limit = {n1}) {{\n"
+                f"  const {local} = {callee}({param}, '{text}', {n2});\n"
+                f"  return {local}.send({{{keyword}: {n3}}});\n}}\n")
+
+    def written(n: int) -> str:  # 10_000 or 10000: people write both
+        return f"{n:_}" if draw(st.booleans()) else str(n)
+
+    placeholder = draw(st.sampled_from(["...", "<value>", "N"]))
+    pieces = [
+        f"`{fn}`", param, local, keyword,
+        f"{callee}({param}, {placeholder}, {written(n2)})",
+        f"{callee}({placeholder})",
+        f"`{callee}({param}, ...)`",
+        f"limit={written(n1)}" if python else f"a limit of {written(n1)}",
+        written(n2), written(n3), f'"{text}"', f"'{text}'",
+    ]
+    if python:
+        pieces.append(f"{local}.send({keyword}={written(n3)})")
+    chosen = draw(st.lists(st.sampled_from(pieces), min_size=1, max_size=5))
+    claim = f"{fn} mentions " + ", and it mentions ".join(chosen) + "."
+    return label, code, claim
+
+
+@settings(max_examples=int(os.environ.get("MEMVET_PROPERTY_EXAMPLES", "150")), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(_code_and_claim())
+def test_a_claim_made_only_of_what_its_code_says_is_never_refused_nor_demoted(case):
+    label, code, claim = case
+    evidence = [EvidenceText(label, code, (label, label.split("::", 1)[1]))]
+    assert bind(claim, evidence) == [], claim
+    assert contradictions(claim, evidence) == [], claim

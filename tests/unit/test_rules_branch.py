@@ -35,13 +35,36 @@ def rebuild(method, headers):
     return headers
 """)
 
+RETRY = EvidenceText("src/core/Ky.ts::Ky.#calculateRetryDelay", """\
+  async #calculateRetryDelay(error) {
+    if (!this.#options.retry.statusCodes.includes(error.response.status)) {
+      throw error;
+    }
+    if (error.response.status === 413) {
+      throw error;
+    }
+    if (error.response.status !== 429) {
+      this.#count++;
+    }
+    return this.#calculateDelay();
+  }
+""")
+
 FIRES = [
+    # uniform treatment: the code has a branch for the value
+    ("413 Payload Too Large is retried like every other code in retry.statusCodes.", RETRY),
+    ("413 gets no special treatment.", RETRY),
     ("For 205 Reset Content res.send removes Content-Length and Content-Type, exactly like for 204 and 304.", SEND),
     ("for 205 it removes Content-Length.", SEND),
     ("For 'HEAD' rebuild pops Transfer-Encoding.", METHOD),
 ]
 
 SILENT = [
+    ("408 is retried like every other code in retry.statusCodes.", RETRY),
+    # a branch for everything but 429 is no branch for 429
+    ("429 is retried like any other status.", RETRY),
+    # the value after the marker is not the one said to be treated alike
+    ("like every other code, 413 is in retry.statusCodes.", RETRY),
     ("For 204 and 304 res.send removes Content-Type and Content-Length.", SEND),
     ("For 205 res.send sets Content-Length to 0 and removes Transfer-Encoding.", SEND),
     ("For 304 res.send removes Transfer-Encoding.", SEND),

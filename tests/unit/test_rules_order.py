@@ -61,7 +61,30 @@ CLOSED = EvidenceText("client.py::Client.send", """\
             raise
 """)
 
+BUILD = EvidenceText("src/url.js::build", """\
+function build(options) {
+  const prefix = options.prefix || '';
+  let input = prefix + options.input;
+  if (options.baseUrl) {
+    input = new URL(input, options.baseUrl).href;
+  }
+  return input;
+}
+""")
+RETRY = EvidenceText("net/retry.py::Retrier.retry", """\
+    def retry(self, request):
+        retry_delay = self.backoff(self.attempts)
+        time.sleep(retry_delay)
+        for hook in self.hooks:
+            hook(request)
+""")
+
 FIRES = [
+    # "first ... afterwards": the step said first is the one left of "first"
+    ("In build the baseUrl is resolved first and the prefix is prepended afterwards.", BUILD),
+    ("build resolves baseUrl first, and the prefix is added later.", BUILD),
+    # two plain words that spell a name of the code: "the retry delay" is retry_delay
+    ("retry runs the hooks first, then waits out the retry delay.", RETRY),
     ("prepare applies auth first (prepare_auth) and only then prepare_body.", PREPARE),
     ("prepare_auth runs before prepare_body.", PREPARE),
     ("prepare_auth precedes prepare_body.", PREPARE),
@@ -80,6 +103,10 @@ FIRES = [
 ]
 
 SILENT = [
+    ("In build the prefix is prepended first and baseUrl is resolved afterwards.", BUILD),
+    ("retry waits out the retry delay first, then runs the hooks.", RETRY),
+    # two words that spell no name of the code stay apart ("retry hooks" is no name)
+    ("retry computes the retry delay before the retry hooks.", RETRY),
     ("prepare_url runs before prepare_body.", PREPARE),
     ("prepare calls prepare_auth after prepare_body, and prepare_hooks last.", PREPARE),
     ("prepare_body, then prepare_auth, then prepare_hooks.", PREPARE),

@@ -67,7 +67,53 @@ res.render = function render(view, options, callback) {
 """)
 ACROSS = EvidenceText("x.py::f", "def f():\n    x = env('B')\n    x = x or env('A')\n")
 
+TIMING = EvidenceText("src/retry-timing.ts::getRetryTimingHeader", """\
+export const getRetryTimingHeader = (headers) => {
+  const retryAfter = headers.get('Retry-After');
+  if (retryAfter !== null) {
+    return {value: retryAfter};
+  }
+  const rateLimitReset = headers.get('X-RateLimit-Reset');
+  if (rateLimitReset !== null) {
+    return {value: rateLimitReset};
+  }
+  const aliased = headers.get('X-RateLimit-Retry-After');
+  return aliased === null ? undefined : {value: aliased};
+};
+""")
+LOOKUP = EvidenceText("app/config.py::lookup", """\
+def lookup(env, settings):
+    value = env.get("APP_TOKEN")
+    if value is not None:
+        return value
+    return settings.get("token")
+""")
+
+ACCEPT = EvidenceText("src/core/Ky.ts::Ky.create", """\
+  static create(input, options) {
+    const ky = new Ky(input, options);
+    for (const [type, mimeType] of Object.entries(responseTypes)) {
+      ky.request.headers.set('accept', ky.request.headers.get('accept') || mimeType);
+    }
+    ky.request.headers.set('x-trace', traceId);
+    return ky;
+  }
+""")
+DEFAULTED = EvidenceText("app/http.py::prepare", """\
+def prepare(headers, body):
+    headers.setdefault("Content-Type", "application/json")
+    if "User-Agent" not in headers:
+        headers["User-Agent"] = AGENT
+""")
+
 FIRES = [
+    # set-if-absent: the code keeps a value already set, the claim says it is overwritten
+    (".json() forces Accept: application/json, overriding any Accept header you passed.", ACCEPT),
+    ("prepare sets JSON, overwriting any existing content-type header.", DEFAULTED),
+    ("prepare sends its agent, replacing any User-Agent given.", DEFAULTED),
+    # a chain of early returns: the first one found wins
+    ("When both are sent, X-RateLimit-Reset overrides Retry-After.", TIMING),
+    ("settings take precedence over APP_TOKEN.", LOOKUP),
     ("CURL_CA_BUNDLE takes precedence over REQUESTS_CA_BUNDLE.", [CHAIN]),
     ("CURL_CA_BUNDLE wins over REQUESTS_CA_BUNDLE.", [CHAIN]),
     ("CURL_CA_BUNDLE overrides REQUESTS_CA_BUNDLE.", [CHAIN]),
@@ -85,6 +131,15 @@ FIRES = [
 ]
 
 SILENT = [
+    (".json() sets Accept: application/json unless an Accept header was given.", ACCEPT),
+    # the code sets this one unconditionally: overwriting is what it does
+    ("create sets x-trace, overriding any x-trace header you passed.", ACCEPT),
+    # a key the code does not name
+    ("prepare sets JSON, overwriting any existing Accept header.", DEFAULTED),
+    ("Retry-After takes precedence over X-RateLimit-Reset.", TIMING),
+    ("APP_TOKEN takes precedence over the settings.", LOOKUP),
+    # X-RateLimit-Retry-After is no Retry-After: the name is whole, hyphens and all
+    ("X-RateLimit-Reset takes precedence over X-RateLimit-Retry-After.", TIMING),
     ("REQUESTS_CA_BUNDLE takes precedence over CURL_CA_BUNDLE.", [CHAIN]),
     ("merge_environment takes the bundle from REQUESTS_CA_BUNDLE, falling back to CURL_CA_BUNDLE.", [CHAIN]),
     ("Detection tries chardet first and falls back to charset_normalizer.", [LOOP]),

@@ -65,7 +65,37 @@ SCHEMES = EvidenceText("transport.py::Transport.__init__", """\
             self._pool = SOCKSProxy(http1=True, http2=False)
 """)
 
+RETRY_DEFAULTS = EvidenceText("src/normalize.ts::defaultRetryOptions", """\
+const defaultRetryOptions = {
+  limit: 2,
+  backoffLimit: Number.POSITIVE_INFINITY,
+  timeout: 10_000,
+};
+""")
+LIMITS = EvidenceText("app/limits.py::Limits", """\
+class Limits:
+    max_body = math.inf
+    retries = 3
+""")
+COUNTER = EvidenceText("src/Ky.ts::Ky", """\
+class Ky {
+  #retryCount = 0;
+  private readonly attempts = 1;
+  state() {
+    return {retryCount: this.#retryCount};
+  }
+}
+""")
+
 FIRES = [
+    # a constant of the language is a value as much as a literal is
+    ("backoffLimit defaults to 1000 ms.", RETRY_DEFAULTS),
+    ("max_body defaults to 1024.", LIMITS),
+    # a unit is part of the value: 30 s is not 10_000 ms
+    ("timeout defaults to 30 s.", RETRY_DEFAULTS),
+    # a class field and its start value ("starts at", "is initialized to")
+    ("Ky's #retryCount field starts at 1.", COUNTER),
+    ("attempts is initialized to 0.", COUNTER),
     ("The cnonce is an MD5 hexdigest of the count and random bytes.", NONCE),
     ("encoding_for assumes utf-8 for text responses.", ENCODING),
     ("the digest is a sha256 of the secret.", DIGEST),
@@ -84,6 +114,12 @@ FIRES = [
 ]
 
 SILENT = [
+    ("limit defaults to 2.", RETRY_DEFAULTS),
+    ("timeout defaults to 10 s.", RETRY_DEFAULTS),
+    ("timeout defaults to 10_000 ms.", RETRY_DEFAULTS),
+    ("retries defaults to 3.", LIMITS),
+    ("Ky's #retryCount field starts at 0.", COUNTER),
+    ("attempts starts at 1.", COUNTER),
     ("The cnonce is a SHA-1 hexdigest of the count and 8 random bytes.", NONCE),
     ("For text responses encoding_for assumes ISO-8859-1.", ENCODING),
     ("the digest is an MD5 of HA1.", DIGEST),

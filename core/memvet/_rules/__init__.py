@@ -16,9 +16,11 @@ docstring is its rationale (what it fires on, what it never fires on, and
 why), and each has a fixture of cases that must and must not fire
 (``tests/unit/test_rules_<rule>.py``)::
 
-    order        A before B / B after A / A, then B: first uses in the code
+    order        A before B / B after A / A, then B / A first, B afterwards:
+                 first uses in the code
     precedence   A takes precedence over / overrides / falls back to B:
-                 fallback chains, stopping loops, merges, guarded fallbacks
+                 fallback chains, stopping loops, merges, guarded fallbacks,
+                 early returns; "overriding any X": the code keeps an X set
     value        S is V / S defaults to V / S ... V (number, variant,
                  address): assignments, class attributes, signature
                  defaults, setters
@@ -26,7 +28,8 @@ why), and each has a fixture of cases that must and must not fire
     negation     never V X / X is never V-ed / ignores X: the code does it
     membership   only A and B / A and B included: the code's literal tests
     propagation  lets E propagate: the code catches E and raises another
-    branch       for V it does X: the branch for V does it to something else
+    branch       for V it does X: the branch for V does it to something else;
+                 V handled "like every other": the code has a branch for V
     exclusion    K given in S overrides: the code skips exactly K
 
 :func:`contradictions` runs every rule over every clause of the claim and

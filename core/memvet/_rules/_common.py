@@ -17,8 +17,11 @@ Operands: a claim word is an operand of a code when the code uses it (see
 :meth:`Code.resolve`), narrowed by whose it is when the claim says so
 ("the client's headers" is ``self.headers``; ``res.locals`` is what another
 anchor stores it in; see :func:`qualify`), or a verb the code calls on one
-of its neighbours ("the request is sent": see :func:`action`). A rule that
-cannot find both sides says nothing.
+of its neighbours ("the request is sent": see :func:`action`). A
+capitalized hyphenated name (``Retry-After``, ``X-RateLimit-Reset``) is one
+word, a string of the code in any case; two plain words that spell a name
+of the code together ("the retry delay": ``retryDelay``) stand for it. A
+rule that cannot find both sides says nothing.
 """
 
 from __future__ import annotations
@@ -228,6 +231,13 @@ class Code:
                     out.setdefault(part, set()).add(name)
         return out
 
+    @cached_property
+    def compounds(self) -> dict[str, str]:
+        """Names of two or more word parts by their fold (``retrydelay`` ->
+        ``retryDelay``): what two plain words of a claim may spell together."""
+        return {fold(name): name for name in sorted(self.names)
+                if re.fullmatch(r"[A-Za-z_$][\w$]*", name) and len(split_name(name)) >= 2}
+
     def first(self, atom: str) -> int:
         """Index of the first use of ``atom`` outside signatures, or -1.
 
@@ -267,6 +277,8 @@ class Code:
         if "." in atom:
             owner, _, name = atom.rpartition(".")
             return re.compile(rf"(?<![\w$]){re.escape(owner)}\s*\.\s*{re.escape(name)}(?![\w$])")
+        if "-" in atom:  # Retry-After, not X-RateLimit-Retry-After
+            return re.compile(rf"(?<![\w$-]){re.escape(atom)}(?![\w$-])")
         return re.compile(rf"(?<![\w$]){re.escape(atom)}(?![\w$])")
 
     @cached_property
@@ -308,6 +320,8 @@ class Code:
             return atom
         if not word.plain:
             return ""
+        if "-" in atom:  # Retry-After: a header the code writes in any case
+            return next((s for s in sorted(self.strings) if s.lower() == atom.lower()), "")
         for candidate in singulars(atom):
             if candidate in self.names:
                 return candidate
@@ -468,6 +482,8 @@ STOP = frozenset({
     "itself", "it", "anything", "nothing", "everything", "something", "given", "passed", "own", "more",
 })
 _WORDS = re.compile(r"[A-Za-z_$][\w$]*|\d[\w.]*")
+#: A capitalized hyphenated name, one word: a header (``Retry-After``, ``X-RateLimit-Reset``).
+_COMPOUND = re.compile(r"(?<![\w$-])(?=[A-Za-z0-9-]*[A-Z])[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z][A-Za-z0-9]*)+(?![\w$-])")
 _SPLIT = re.compile(r";|\.(?:\s|$)|:\s|\s[-\u2013\u2014]\s")
 _QUOTED = re.compile(r'`[^`\n]*`|"[^"\n]*"')
 #: Words that start a new part of a sentence: an operand is never looked for across them.
@@ -554,12 +570,16 @@ def clauses(claim: str, terms: Sequence[Term], declared: Iterable[str] = ()) -> 
 
 
 def _words(clause: str, terms: Sequence[Term]) -> list[Word]:
-    """The clause's words, each term kept whole."""
-    spans: list[tuple[int, int, Term]] = []
+    """The clause's words, each term and each capitalized hyphenated name kept whole."""
+    spans: list[tuple[int, int, Term | None]] = []
     for term in sorted(terms, key=lambda t: -len(t.text)):
         for m in re.finditer(re.escape(term.text), clause):
             if not any(s < m.end() and m.start() < e for s, e, _ in spans):
                 spans.append((m.start(), m.end(), term))
+    for m in _COMPOUND.finditer(clause):  # X-RateLimit-Reset holds the term RateLimit: one word
+        inside = [x for x in spans if m.start() <= x[0] and x[1] <= m.end()]
+        if not any(s < m.end() and m.start() < e for s, e, _ in spans if (s, e, _) not in inside):
+            spans = [x for x in spans if x not in inside] + [(m.start(), m.end(), None)]
     spans.sort(key=lambda s: s[0])
     out: list[Word] = []
     pos = 0
@@ -568,7 +588,8 @@ def _words(clause: str, terms: Sequence[Term]) -> list[Word]:
             continue
         hit = next((s for s in spans if s[0] <= m.start() < s[1]), None)
         if hit is not None:
-            out.append(Word(hit[2].text, hit[0], hit[1], len(out), hit[2], hit[2].text))
+            text = clause[hit[0]:hit[1]] if hit[2] is None else hit[2].text
+            out.append(Word(text, hit[0], hit[1], len(out), hit[2], text))
             pos = hit[1]
         else:
             out.append(Word(m.group(0), m.start(), m.end(), len(out), None, m.group(0)))
@@ -612,7 +633,7 @@ def nearest(clause: Clause, at: int, step: int, code: Code, *, reach: int = 6,
             gap = gap.rstrip().removesuffix(",")  # "A, falling back to B": the marker's own comma
         if is_boundary(gap) or w.text.lower() in BOUNDARY_WORDS:
             break
-        atom = code.resolve(w, clause.declared)
+        atom = _spelled(clause, w, code) or code.resolve(w, clause.declared)
         if atom:
             atom = qualify(clause, w, atom, code)
         if atom and (accept is None or accept(w, atom)):
@@ -624,6 +645,24 @@ def nearest(clause: Clause, at: int, step: int, code: Code, *, reach: int = 6,
         edge = w.start if step < 0 else w.end
     pick = terms or verbs or plain
     return pick[0] if pick else None
+
+
+def _spelled(clause: Clause, word: Word, code: Code) -> str:
+    """The name ``word`` spells with a plain word next to it ("the retry
+    delay" is ``retryDelay``, "base URL" ``baseUrl``), or ''."""
+    if not word.plain or word.text.lower() in STOP or clause.skip(word.text):
+        return ""
+    for a, b in ((word.index - 1, word.index), (word.index, word.index + 1)):
+        if a < 0 or b >= len(clause.words):
+            continue
+        left, right = clause.words[a], clause.words[b]
+        if not (left.plain and right.plain) or left.text.lower() in STOP or right.text.lower() in STOP \
+                or not re.fullmatch(r"\s+", clause.text[left.end:right.start]):
+            continue
+        name = code.compounds.get(fold(left.text + right.text))
+        if name and not clause.skip(name):
+            return name
+    return ""
 
 
 def action(clause: Clause, verb: Word, code: Code) -> str:

@@ -18,6 +18,13 @@ Never fires when the code has no branch for ``V``, when that branch does
 not call the verb at all (it may do it through a helper), or when no call
 of the verb anywhere names the objects.
 
+A second reading, uniform treatment: ``V`` (a number or a quoted string)
+said to be handled "like every other" (``like any other``, ``the same as
+all others``, ``no special case``): fires when the code has a branch for
+``V`` (a 413 retried "like every other status code" where the code tests
+``status === 413`` and throws). Never fires on a branch for everything but
+``V`` (``!== 413``), nor when ``V`` comes after the marker.
+
 Rationale: per-value behaviour (status codes, methods, schemes) is
 described by analogy ("exactly like for 204 and 304"), and the analogy is
 where it goes wrong; the names are all real.
@@ -61,8 +68,30 @@ def _branches(code: Code, value: str) -> list[int]:
     return out
 
 
-def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
+#: "like every other", "the same as any other", "no special case": the value is not singled out.
+_UNIFORM = re.compile(r"\b(?:(?:just\s+)?like|(?:in\s+)?the\s+same\s+(?:way\s+)?as|same\s+as)\s+(?:every|any|all|the)"
+                      r"\s+others?\b|\bno\s+(?:special|separate|different)\s+(?:case|treatment|handling)\b", re.I)
+
+
+def _uniform(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     out: list[Contradiction] = []
+    for m in _UNIFORM.finditer(clause.text):
+        values = [w for w in clause.words if w.end <= m.start() and w.term is not None
+                  and w.term.kind in (TermKind.NUMBER, TermKind.STRING) and not clause.skip(w.text)]
+        if not values:
+            continue
+        value = values[-1]
+        for code in codes:
+            lines = _branches(code, value.text)
+            if lines:
+                out.append(Contradiction(
+                    "branch", f"the claim says {value.text} is handled {' '.join(m.group(0).split())}",
+                    code.show(lines[0], value.text), code.label, (value.text,)))
+    return out
+
+
+def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
+    out: list[Contradiction] = _uniform(clause, codes)
     for w in clause.words:
         if w.term is None or w.term.kind not in (TermKind.NUMBER, TermKind.STRING):
             continue

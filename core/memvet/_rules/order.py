@@ -3,7 +3,8 @@
 Fires on ``A before B``, ``A precedes B``, ``A prior to B``, ``A ahead of B``,
 ``A earlier than B``, ``B after A``, ``B later than A``, ``A first ...,
 then B`` (``, then``, ``and then``, ``and only then``), ``A, followed by
-B`` and ``first A ..., second B``, when the first use of ``B`` in the
+B``, ``first A ..., second B`` and ``A ... first and B ... afterwards``
+(``later``, ``subsequently``), when the first use of ``B`` in the
 anchored code comes before the first use of ``A`` (signatures, comments and
 docstrings left out: what a docstring says about the order is what the
 claim may have copied, not what the code does).
@@ -42,6 +43,8 @@ _MARKERS = (
     (re.compile(r"(?:,\s*)?\bfollowed by\b"), False),
 )
 _FIRST_SECOND = re.compile(r"\bfirst\b(?P<a>.*?)\bsecond\b")
+#: ``A is resolved first and B is prepended afterwards``; ``first A, B later``.
+_FIRST_LATER = re.compile(r"\bfirst\b(?P<mid>.{1,80}?)\b(?:afterwards?|after that|later on|later|subsequently)\b")
 
 
 def _operand(code: Code) -> Callable[[Word, str], bool]:
@@ -69,6 +72,16 @@ def _pairs(clause: Clause, code: Code) -> list[tuple[Word, str, Word, str, str]]
         b = nearest(clause, m.end(), 1, code, accept=accept, actions=True)
         if a and b and a[0].end <= m.end("a"):
             out.append((a[0], a[1], b[0], b[1], "first ... second"))
+    for m in _FIRST_LATER.finditer(clause.text):
+        before = nearest(clause, m.start(), -1, code, accept=accept, actions=True)
+        lead = re.match(r"[\s,]*(?:and\s+)?", m.group("mid"))  # "A first, and B later": the marker's own comma
+        after = nearest(clause, m.start("mid") + (lead.end() if lead else 0), 1, code, accept=accept, actions=True)
+        if before and after and after[0].end <= m.end("mid"):  # A ... first and B ... afterwards
+            out.append((before[0], before[1], after[0], after[1], "first ... afterwards"))
+        elif after and after[0].end <= m.end("mid"):  # first A, and B afterwards
+            later = nearest(clause, m.end("mid"), -1, code, accept=accept, actions=True)
+            if later and later[0].start > after[0].end:
+                out.append((after[0], after[1], later[0], later[1], "first ... afterwards"))
     return out
 
 

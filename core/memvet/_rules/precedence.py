@@ -19,12 +19,23 @@ The code's side: which operand wins, in one of these shapes only.
   ``Object.assign(x, ...b...)`` or ``x |= ...b...``: the later one wins.
 * A guarded fallback: ``x = ...a...`` followed by ``if x is None`` (``not
   x``, ``!x``, ``x == null``) whose body assigns ``x = ...b...``: ``a`` wins.
+* A chain of early returns: ``x = ...a...`` followed by ``if x is not
+  None`` (``x !== null``, ``if x:``) whose body returns, before the
+  statement that reads ``b``: ``a`` wins.
 
 Fires when the code shows ``B`` winning over ``A`` and nowhere ``A`` over
 ``B``. Never fires on precedence across statements of any other shape
 (which assignment runs last depends on control flow the rule does not
 follow), nor on a loop that merges each candidate in turn without a stop
 (flask's ``load_dotenv``: later wins, yet nothing stops it).
+
+A second reading, set-if-absent: the claim says a value is forced over one
+already there ("overriding any Accept header you passed", ``overwrites an
+existing``, ``replacing any``) and the code keeps the one already set:
+``set('accept', get('accept') || mime)`` (``??``, ``or``),
+``setdefault('accept', ...)``, ``if (!headers.has('accept'))`` or ``if
+'accept' not in headers``, the key compared in any case. Never fires when
+the code sets the key unconditionally, nor on a key the code does not name.
 
 Rationale: "X overrides Y" is the commonest false fact about configuration
 (httpx: "proxy= overrides mounts=" where mounts are merged last; express:
@@ -37,7 +48,18 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from memvet._rules._common import Clause, Code, Contradiction, Rule, Word, nearest, needle, shown
+from memvet._rules._common import (
+    GENERIC,
+    STOP,
+    Clause,
+    Code,
+    Contradiction,
+    Rule,
+    Word,
+    nearest,
+    needle,
+    shown,
+)
 
 __all__ = ["RULE"]
 
@@ -168,12 +190,76 @@ def _across_statements(code: Code, a: str, b: str) -> list[tuple[str, int]]:
     return out
 
 
+def _first_found(code: Code, a: str, b: str) -> list[tuple[str, int]]:
+    """(winner, line) from a chain of early returns: ``x = ...a...`` then
+    ``if x is not None: return`` (``if (x !== null) {return ...}``, ``if x:``)
+    before the statement that reads ``b``: ``a`` wins when it is found."""
+    out = []
+    for line in range(len(code.logical)):
+        target = _target(code, line)
+        if not target or line in code.headers:
+            continue
+        text = code.logical_text(line).split("=", 1)[1]
+        for first, second in ((a, b), (b, a)):
+            if not _positions(code, text, first) or _positions(code, text, second):
+                continue
+            name = re.escape(target)
+            found = re.compile(rf"^(?:\}}\s*)?(?:if|elif|else if)\b\s*\(?\s*(?:{name}\s*(?:!==?\s*(?:null|undefined)"
+                               rf"|is not None|!=\s*None)|{name}\s*\)?\s*[:{{]|{name}\s*\)\s*return\b)")
+            for j in range(line + 1, len(code.logical)):
+                if not found.search(code.logical_text(j)):
+                    continue
+                body = [j, *code.block(j)]
+                if not any(re.search(r"\breturn\b", code.logical_text(k)) for k in body):
+                    break
+                later = [k for k in range(max(body) + 1, len(code.logical))
+                         if _positions(code, code.logical_text(k), second)]
+                if later:
+                    out.append((first, later[0]))
+                break
+    return out
+
+
 def _winners(code: Code, a: str, b: str) -> list[tuple[str, int]]:
-    return _in_statement(code, a, b) + _across_statements(code, a, b)
+    return _in_statement(code, a, b) + _across_statements(code, a, b) + _first_found(code, a, b)
+
+
+#: "overriding any X", "overwrites an existing X": the new value is forced over one already there.
+_OVERWRITES = re.compile(r"\b(?:overrid(?:e|es|ing)|overwrit(?:e|es|ing)|replac(?:e|es|ing)|clobber(?:s|ing)?)\s+"
+                         r"(?:any(?:\s+existing)?|an?\s+existing|the\s+existing|existing|whatever)\b", re.I)
+
+
+def _kept(code: Code, key: str) -> int:
+    """The line where the code keeps a ``key`` already set instead of overwriting it, or -1."""
+    k, q = re.escape(key), r"[\"'`]"
+    keeps = re.compile(
+        rf"\bset\w*\s*\(\s*{q}{k}{q}\s*,[^;\n]*?\bget\w*\s*\(\s*{q}{k}{q}\s*\)\s*(?:\|\||\?\?|\bor\b)"
+        rf"|\bsetdefault\s*\(\s*{q}{k}{q}"
+        rf"|^(?:\}}\s*)?(?:if|elif|else if)\b.*(?:!\s*[\w$.]*\.has\s*\(\s*{q}{k}{q}\s*\)|{q}{k}{q}\s+not\s+in\b)",
+        re.I)
+    return next((i for i in range(len(code.logical)) if keeps.search(code.logical_text(i))), -1)
+
+
+def _overwrites(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
+    out: list[Contradiction] = []
+    for m in _OVERWRITES.finditer(clause.text):
+        # the object: its first name, hyphens and all (content-type), within three words
+        for key in re.findall(r"[A-Za-z_$][\w$]*(?:-[A-Za-z_$][\w$]*)*", clause.text[m.end():])[:3]:
+            if key.lower() in STOP or key.lower() in GENERIC or clause.skip(key):
+                continue
+            for code in codes:
+                line = _kept(code, key)
+                if line >= 0:
+                    out.append(Contradiction(
+                        "precedence", f"the claim says the code overwrites any `{key}` already set "
+                        f"({' '.join(m.group(0).split())}); it keeps one", code.show(line, key.lower(), key),
+                        code.label, (key,)))
+            break
+    return out
 
 
 def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
-    out: list[Contradiction] = []
+    out: list[Contradiction] = _overwrites(clause, codes)
     for code in codes:
         for a, winner, b, loser, marker in _claimed(clause, code):
             if winner == loser or clause.skip(a.text, b.text):

@@ -15,15 +15,21 @@ an index (``timeout[3]``), a slice (``[:16]``) or a bound in a comparison
 (``len(timeout) < 4``) is not what anything is set to.
 
 Stated values. ``S is V``, ``S = V``, ``S defaults to V``, ``S is set to
-V``, ``S is always V`` (up to two words between ``S`` and the verb:
+V``, ``S is always V``, ``S starts at V``, ``S is initialized to V`` (up
+to two words between ``S`` and the verb:
 "etag setting = 'strong'"), where ``V`` is ``True``/``False``, ``None``/
 ``null``/``undefined``, a quoted string or a number, and ``S`` is an
 operand (or a setting's key, "subdomain offset"). A backticked ``S = V``
 counts too when the clause says "default". The code's values for ``S``:
-assignments (``self.S = V``, class-body attributes ``S = V``), signature
+assignments (``self.S = V``, class-body attributes and fields ``S = V``,
+``private readonly S = V``, ``#S = V``; a claim's ``#S`` is that private
+field only, not a key ``S`` of an object), signature
 defaults (``S: bool = V``), dict and object entries (``"S": V``) and
-setter calls (``set("S", V)``, ``get("S", V)``). It fires when every one of
-them is a literal and none is ``V``.
+setter calls (``set("S", V)``, ``get("S", V)``). A constant of the language
+is a literal too (``Infinity``, ``Number.POSITIVE_INFINITY``, ``math.inf``),
+and a number the claim writes with a unit is also its value in the units
+code keeps (``10 s`` is ``10000`` ms). It fires when every one of them is a
+literal and none is ``V``.
 
 Never fires when the code gives ``S`` no value of the claim's kind, when
 some assignment of ``S`` is not a literal (``self.pool = timeout`` leaves
@@ -42,7 +48,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from memvet._claims import Term, TermKind, fold
+from memvet._claims import Term, TermKind, fold, in_other_units
 from memvet._rules._common import STOP, STRING, Clause, Code, Contradiction, Rule, Word, is_boundary
 
 __all__ = ["RULE", "assigned_from", "numbers", "variants"]
@@ -197,10 +203,18 @@ def _computed(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
 
 # ----------------------------------------------------------------- stated values
 
-_LIT = r'True|False|None|true|false|null|undefined|nil|"[^"\n]*"|\'[^\'\n]*\'|-?\d+(?:\.\d+)?'
+#: Constants of the language that are values as much as literals are.
+_CONSTANTS = {"infinity": "n:inf", "-infinity": "n:-inf", "number.positive_infinity": "n:inf",
+              "number.negative_infinity": "n:-inf", "math.inf": "n:inf", "-math.inf": "n:-inf",
+              'float("inf")': "n:inf", "float('inf')": "n:inf", 'float("-inf")': "n:-inf",
+              "float('-inf')": "n:-inf", "number.max_safe_integer": "n:9.0072e+15"}
+_LIT = (r'True|False|None|true|false|null|undefined|nil|"[^"\n]*"|\'[^\'\n]*\'|-?\d+(?:_\d+)*(?:\.\d+)?'
+        r'|-?Infinity|Number\.(?:POSITIVE|NEGATIVE)_INFINITY|Number\.MAX_SAFE_INTEGER|-?math\.inf'
+        r'|float\(["\']-?inf["\']\)')
 _LIT_RE = re.compile(rf"(?:{_LIT})")
 _STATES = re.compile(r"^\s*(?:[\w$-]+\s+){0,2}?(?:=|==|is|are|is set to|are set to|defaults? to|default is|"
-                     r"is by default|are by default|is always|are always)\s+(?:always\s+|all\s+|both\s+|still\s+)?$")
+                     r"is by default|are by default|is always|are always|starts? at|begins? at|"
+                     r"(?:is|are) initiali[sz]ed to|(?:is|are) initially)\s+(?:always\s+|all\s+|both\s+|still\s+)?$")
 _WORD_VALUES = {"true": "true", "false": "false", "none": "none", "null": "none", "undefined": "none",
                 "nil": "none"}
 _CODE_STATEMENT = re.compile(rf"^([A-Za-z_$][\w$.]*)\s*=\s*({_LIT})$")
@@ -209,12 +223,14 @@ _CODE_STATEMENT = re.compile(rf"^([A-Za-z_$][\w$.]*)\s*=\s*({_LIT})$")
 def _norm(literal: str) -> str:
     """A literal as a comparable value: booleans, none, a string's content, a number."""
     text = literal.strip()
+    if text.lower() in _CONSTANTS:
+        return _CONSTANTS[text.lower()]
     if text.lower() in _WORD_VALUES:
         return _WORD_VALUES[text.lower()]
     if text[:1] in "\"'" and text[-1:] == text[:1]:
         return "s:" + text[1:-1]
     try:
-        return f"n:{float(text):g}"
+        return f"n:{float(text.replace('_', '')):g}"
     except ValueError:
         return "s:" + text
 
@@ -226,8 +242,8 @@ def _claimed_value(word: Word) -> str:
                                                                         "false", "null", "undefined") else ""
     if word.term.kind is TermKind.STRING:
         return "s:" + word.term.text
-    if word.term.kind is TermKind.NUMBER and re.fullmatch(_NUM, word.term.text):
-        return f"n:{float(word.term.text):g}"
+    if word.term.kind is TermKind.NUMBER and re.fullmatch(r"-?\d+(?:_\d+)*(?:\.\d+)?", word.term.text):
+        return f"n:{float(word.term.text.replace('_', '')):g}"
     if word.term.kind is TermKind.IDENTIFIER and word.term.text in ("True", "False", "None"):
         return _WORD_VALUES[word.term.text.lower()]
     return ""
@@ -256,8 +272,13 @@ def _statements(clause: Clause, code: Code) -> list[tuple[str, str, str]]:
             atom = code.resolve(x, clause.declared, parts=False) if x.text.lower() not in STOP else ""
             key = _key(clause, x, code)
             subject = atom or key
+            if subject and atom and clause.text[:x.start].endswith("#"):
+                subject = "#" + subject  # a private field, #retryCount: not the key retryCount of an object
             if subject:
                 end = w.end + (1 if clause.text[w.end:w.end + 1] in ("'", '"') else 0)
+                unit = re.match(r"\s*[A-Za-z\u00b5]+\b", clause.text[end:])
+                if value.startswith("n:") and unit and in_other_units(1.0, "1", "1" + unit.group(0)):
+                    end += unit.end()  # 10 s: the unit is part of the value
                 out.append((subject, value, clause.text[x.start:end]))
                 break
     return out
@@ -280,8 +301,11 @@ def _sources(code: Code, name: str) -> tuple[list[tuple[str, int]], bool]:
     n = re.escape(name)
     literal: list[tuple[str, int]] = []
     open_ = False
-    assign = re.compile(rf"^\s*(?:(?:self|this|cls)\.|const\s+|let\s+|var\s+|[\w$]+\.prototype\.)?{n}\s*"
-                        r"(?::[^=]*)?=(?!=)\s*(.*?)\s*;?$")
+    # self.x, const x, a class field (private readonly x: T, static x, #x)
+    private = r"(?:this\.)?" if name.startswith("#") else "#?"
+    assign = re.compile(rf"^\s*(?:(?:self|this|cls)\.|const\s+|let\s+|var\s+|[\w$]+\.prototype\."
+                        r"|(?:(?:private|public|protected|readonly|static|declare|override)\s+)+)?"
+                        rf"{private}{n}\s*(?::[^=]*)?=(?!=)\s*(.*?)\s*;?$")
     default = re.compile(rf"(?<![\w$.]){n}\s*(?::[^=,()]*)?=(?!=)\s*([^,()]+?)\s*(?=[,)])")
     entry = re.compile(rf"""(?<![\w$.])["']?{n}["']?\s*:\s*([^,{{}}]+?)\s*(?=[,}}]|$)""")
     setter = re.compile(rf"""\.\s*(?:set|setdefault|get)\s*\(\s*["']{n}["']\s*,\s*([^()]+?)\s*\)""")
@@ -314,12 +338,21 @@ def _shown(value: str) -> str:
     return {"true": "True", "false": "False", "none": "None"}.get(value, value)
 
 
+def _in_units(value: str, said: str) -> set[str]:
+    """A stated number in the other units of its dimension (``10 s`` is
+    ``10000`` ms), when a unit follows it in ``said``."""
+    if not value.startswith("n:"):
+        return set()
+    numbers = re.findall(r"-?\d[\d_.]*", said)
+    return {f"n:{v:g}" for v in in_other_units(float(value[2:]), numbers[-1], said)} if numbers else set()
+
+
 def _stated(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     out: list[Contradiction] = []
     for code in codes:
         for subject, value, said in _statements(clause, code):
             literal, open_ = _sources(code, subject)
-            if not literal or open_ or any(v == value for v, _ in literal):
+            if not literal or open_ or any(v == value or v in _in_units(value, said) for v, _ in literal):
                 continue
             have = ", ".join(sorted({_shown(v) for v, _ in literal}))
             out.append(Contradiction(
