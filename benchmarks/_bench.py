@@ -9,6 +9,7 @@ any commit a benchmark needs is made in a temporary ``git clone``.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import random
@@ -18,7 +19,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -300,3 +301,128 @@ def claim_for(s: Sampled, i: int) -> str:
 def query_for(s: Sampled, i: int) -> str:
     leaf = s.qualname.rsplit(".", 1)[-1]
     return f"what did we decide about {leaf} in {s.path.rsplit('/', 1)[-1]}?"
+
+
+# --------------------------------------------------------------------- client kinds (issue 31)
+
+
+#: The Chroma clients a ledger can be read through, as reported by the benchmarks.
+CLIENT_KINDS = ("local", "ephemeral", "server")
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextlib.contextmanager
+def chroma_server(folder: str | os.PathLike[str], timeout: float = 90.0) -> Iterator[str]:
+    """A real ``chroma run`` (the console script beside this Python) on
+    loopback with its data in ``folder``, as tests/integration starts one;
+    yields its URL and stops it after."""
+    import httpx
+
+    chroma = Path(sys.executable).with_name("chroma")
+    port = free_port()
+    Path(folder).mkdir(parents=True, exist_ok=True)
+    log = Path(folder) / "chroma.log"
+    env = {**os.environ, "ANONYMIZED_TELEMETRY": "False"}
+    env.pop("PYTHONTRACEMALLOC", None)
+    with log.open("wb") as out:
+        proc = subprocess.Popen([str(chroma), "run", "--path", str(Path(folder) / "data"), "--host", "127.0.0.1",
+                                 "--port", str(port)], stdout=out, stderr=subprocess.STDOUT, env=env, cwd=folder)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + timeout
+        while True:
+            if proc.poll() is not None:
+                raise SystemExit(f"chroma run exited with {proc.returncode}: {log.read_text(errors='replace')}")
+            try:
+                if httpx.get(f"{url}/api/v2/heartbeat", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > deadline:
+                raise SystemExit(f"chroma run not ready after {timeout:g}s")
+            time.sleep(0.2)
+        yield url
+    finally:
+        if proc.poll() is None:
+            proc.terminate()
+            try:
+                proc.wait(15)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+
+
+def copy_records(source: memvet.Ledger, target: memvet.Ledger) -> int:
+    """Every decision of ``source`` (id, claim, metadata and vector, as
+    stored) into ``target``'s empty namespace, pinned to the same embedding:
+    the same ledger behind another client, without recording it again."""
+    got = source.store.decisions.get(include=["documents", "metadatas", "embeddings"])
+    target.store.pin(source.embedder.name)
+    for start in range(0, len(got["ids"]), 1000):
+        end = start + 1000
+        target.store.decisions.add(ids=list(got["ids"][start:end]), documents=list(got["documents"][start:end]),
+                                   metadatas=list(got["metadatas"][start:end]),
+                                   embeddings=[list(v) for v in got["embeddings"][start:end]])
+    return len(got["ids"])
+
+
+def warm_recall_vs_plain(led: memvet.Ledger, queries: Sequence[str], k: int, rounds: int) -> dict[str, float]:
+    """Median ms of warm ``Ledger.recall`` (verification included) and of a
+    plain Chroma query of the same collection through the same client,
+    interleaved query by query, after one warm-up pass of each."""
+    for q in queries:
+        led.recall(q, k=k, at="HEAD")
+        led.store.decisions.query(query_embeddings=[led.embedder.embed_query(q)], n_results=k)
+    recall_t, plain_t = [], []
+    for _ in range(rounds):
+        for q in queries:
+            recall_t.append(timed(lambda: led.recall(q, k=k, at="HEAD"))[0])
+            plain_t.append(timed(lambda: led.store.decisions.query(
+                query_embeddings=[led.embedder.embed_query(q)], n_results=k))[0])
+    recall_ms, plain_ms = ms(median(recall_t)), ms(median(plain_t))
+    return {"recall_warm": recall_ms, "plain_query": plain_ms, "recall_vs_plain": recall_ms / plain_ms,
+            "n": len(recall_t)}
+
+
+def recall_by_client(root: str | os.PathLike[str], source: memvet.Ledger, queries: Sequence[str], k: int,
+                     rounds: int, kinds: Sequence[str] = CLIENT_KINDS) -> dict[str, dict[str, float]]:
+    """Warm recall against a plain query (:func:`warm_recall_vs_plain`) for
+    the same decisions behind each client kind, in one run: ``local``
+    (``source`` itself, an embedded ``PersistentClient``), ``ephemeral``
+    (an in-process ``EphemeralClient``) and ``server`` (a real ``chroma
+    run`` started here, through ``HttpClient``). The copies get a namespace
+    of their own; verification reads the same repository."""
+    import uuid
+
+    import chromadb
+
+    from memvet import _chroma
+
+    out: dict[str, dict[str, float]] = {}
+    for kind in kinds:
+        if kind == "local":
+            out[kind] = warm_recall_vs_plain(source, queries, k, rounds)
+            continue
+        ns = f"bench-{kind}-{uuid.uuid4().hex[:8]}"
+        if kind == "ephemeral":
+            client = chromadb.EphemeralClient(settings=_chroma.settings())
+            led = memvet.Ledger.open(root, client=client, namespace=ns, embedding=source.embedder, disk_cache=False)
+            copy_records(source, led)
+            out[kind] = warm_recall_vs_plain(led, queries, k, rounds)
+            client.delete_collection(led.store.decisions.name)
+            continue
+        if kind != "server":
+            raise SystemExit(f"unknown client kind {kind!r}; choose from {', '.join(CLIENT_KINDS)}")
+        with TempDir("memvet-chroma-") as folder, chroma_server(folder) as url:
+            led = memvet.Ledger.open(root, server=url, namespace=ns, embedding=source.embedder, disk_cache=False)
+            copy_records(source, led)
+            out[kind] = warm_recall_vs_plain(led, queries, k, rounds)
+            led.store.client.close()
+    return out

@@ -492,7 +492,7 @@ def _recorded_home(keep: Path | None, base: str, n: int, seed: int) -> Any:
 
 def spread_run(root: Path, repo: GitRepo, base: str, head: str, n: int, seed: int, changed: set[str],
                runs: int, naive_runs: int, recall: tuple[int, int] | None = None,
-               keep: Path | None = None) -> dict[str, Any]:
+               keep: Path | None = None, clients: tuple[str, ...] = ()) -> dict[str, Any]:
     """One spread configuration: record ``n`` spread decisions at ``base``
     (hashing embedding; with ``keep``, once), then cold check, parse floor
     and naive at ``head``."""
@@ -527,8 +527,10 @@ def spread_run(root: Path, repo: GitRepo, base: str, head: str, n: int, seed: in
         if recall is not None:
             k, repeat = recall
             other = _bench.open_ledger(root, home, emb, disk_cache=False)
-            timings = recall_vs_plain(led, other, [_bench.query_for(s, i) for i, s in enumerate(sampled)][:50],
-                                      k, repeat)
+            queries = [_bench.query_for(s, i) for i, s in enumerate(sampled)][:50]
+            timings = recall_vs_plain(led, other, queries, k, repeat)
+            # The same records behind each client kind (issue 31), in this run.
+            by_client = _bench.recall_by_client(root, led, queries, k, repeat, clients) if clients else {}
     statuses: dict[str, int] = {}
     for v in verdicts:
         statuses[v.status.value] = statuses.get(v.status.value, 0) + 1
@@ -566,6 +568,7 @@ def spread_run(root: Path, repo: GitRepo, base: str, head: str, n: int, seed: in
     if control is not None:
         out["same_files"] = control
     if timings is not None:
+        out["recall_by_client"] = by_client
         out["recall"] = {**timings, "k": recall[0] if recall else 0,
                          "recall_vs_plain": timings["recall_warm"] / timings["plain_query"],
                          "recall_vs_plain_no_embed": timings["recall_warm_no_embed"] / timings["plain_query_no_embed"],
@@ -582,7 +585,8 @@ def _progress(row: dict[str, Any]) -> None:
 
 
 def measure_spread(repo_path: str, jump: int, n_decisions: int, scale: int, repeat: int, k: int,
-                   seed: int, keep: Path | None = None) -> dict[str, Any]:
+                   seed: int, keep: Path | None = None,
+                   clients: tuple[str, ...] = _bench.CLIENT_KINDS) -> dict[str, Any]:
     """The issue-16 configuration (see the module docstring)."""
     root = _bench.repo_root(repo_path)
     head = _bench.rev_parse(root, "HEAD")
@@ -591,7 +595,7 @@ def measure_spread(repo_path: str, jump: int, n_decisions: int, scale: int, repe
     changed = set(_bench.git(root, "diff", "--name-only", base, head).splitlines())
     runs = max(1, min(repeat, 5))
     rows = [spread_run(root, repo, base, head, n_decisions, seed, changed, runs, runs, recall=(k, repeat),
-                       keep=keep)]
+                       keep=keep, clients=clients)]
     _progress(rows[-1])
     if scale:
         rows.append(spread_run(root, repo, base, head, scale, seed, changed, max(1, min(runs, 3)), 1, keep=keep))
@@ -603,6 +607,11 @@ def measure_spread(repo_path: str, jump: int, n_decisions: int, scale: int, repe
         "with_helpers_cold_le_2x_floor": bool(first["parse_workers"]) and first["cold_helpers_vs_floor"] <= 2.0,
         "with_helpers_naive_ge_3x_cold": bool(first["parse_workers"]) and first["naive_vs_cold_helpers"] >= 3.0,
         "recall_le_1.2x_plain": first["recall"]["recall_vs_plain"] <= 1.2,
+        # Issue 31: with default settings (parse helpers when the machine has a core for one).
+        "cold_default_le_1.5x_floor": (first["cold_helpers_vs_floor"] if first["parse_workers"]
+                                       else first["cold_vs_floor"]) <= 1.5,
+        **{f"recall_le_1.2x_plain_{kind}": row["recall_vs_plain"] <= 1.2
+           for kind, row in first["recall_by_client"].items()},
     }
     if scale:
         big = rows[1]
@@ -649,6 +658,13 @@ def render_spread(r: dict[str, Any]) -> str:
                          f"{_bench.fmt(row['naive_vs_cold_helpers'])}x; same verdicts as without: "
                          f"{row['same_verdicts_with_helpers']}")
     rec = r["rows"][0]["recall"]
+    by_client = r["rows"][0].get("recall_by_client") or {}
+    if by_client:
+        parts.append("Warm recall by client kind (same records, interleaved with a plain Chroma query through "
+                     "the same client; server: a `chroma run` started by this run):\n" + _bench.table(
+                         ["client", "warm recall ms", "plain query ms", "recall / plain", "target"],
+                         [(kind, c["recall_warm"], c["plain_query"], c["recall_vs_plain"], "<= 1.2")
+                          for kind, c in by_client.items()]))
     parts.append(_bench.table(["measure", "ms"], [
         (f"warm recall k={rec['k']} (verification included)", rec["recall_warm"]),
         (f"plain Chroma query k={rec['k']} (same collection)", rec["plain_query"]),
@@ -669,7 +685,10 @@ def render_spread(r: dict[str, Any]) -> str:
              f"{t['with_helpers_cold_le_2x_floor']})",
              f"naive >= 3x cold check: {t['naive_ge_3x_cold']} (with parse helpers: "
              f"{t['with_helpers_naive_ge_3x_cold']})",
-             f"warm recall <= 1.2x plain query: {t['recall_le_1.2x_plain']}"]
+             f"warm recall <= 1.2x plain query: {t['recall_le_1.2x_plain']}",
+             f"cold check with default settings <= 1.5x parse floor: {t['cold_default_le_1.5x_floor']}"]
+    lines += [f"warm recall <= 1.2x plain query, {kind} client: {t[f'recall_le_1.2x_plain_{kind}']}"
+              for kind in r["rows"][0].get("recall_by_client") or {}]
     for row in r["rows"]:
         lines.append(f"{row['decisions']} decisions: every changed anchored file parsed and hashed whole "
                      f"{_bench.fmt(row['whole_files_ms'])} ms (cold check / that "
@@ -785,11 +804,19 @@ def main(argv: list[str] | None = None) -> int:
                         help="with --spread: measure again at this many decisions (e.g. 5000)")
     parser.add_argument("--keep", type=Path, default=None,
                         help="with --spread: keep the recorded ledgers in this folder and reuse them on later runs")
+    parser.add_argument("--clients", default=",".join(_bench.CLIENT_KINDS),
+                        help="with --spread: warm recall against a plain query behind these client kinds, "
+                             "comma separated (default local,ephemeral,server; the server is a `chroma run` "
+                             "started by the benchmark; '' for none)")
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     args = parser.parse_args(argv)
     if args.spread:
+        clients = tuple(c.strip() for c in args.clients.split(",") if c.strip())
+        unknown = sorted(set(clients) - set(_bench.CLIENT_KINDS))
+        if unknown:
+            parser.error(f"unknown client kind(s) {', '.join(unknown)}; choose from {', '.join(_bench.CLIENT_KINDS)}")
         spread = measure_spread(args.repo, args.jump, args.decisions or 300, args.scale, args.repeat or 5,
-                                args.k, args.seed, args.keep)
+                                args.k, args.seed, args.keep, clients)
         _bench.emit(spread, args.json, render_spread)
         return 0
     result = measure(args.repo, args.jump, args.decisions or 10, args.embedding, args.repeat or 20, args.k,

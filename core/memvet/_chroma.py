@@ -23,6 +23,7 @@ import os
 import re
 import threading
 import time
+import weakref
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -31,9 +32,9 @@ from memvet._errors import AuthenticationError, StoreError, StoreUnavailableErro
 from memvet._secrets import check_token, redact_url
 
 __all__ = [
-    "CLIENT_LOCK", "INDEX_RACE_PAUSES", "has_cached_system", "http_client", "is_persistent",
-    "persistent_client", "read_only_error", "read_through_index_race", "reopen_persistent", "settings",
-    "translate",
+    "CLIENT_LOCK", "INDEX_RACE_PAUSES", "has_cached_system", "hold_system", "http_client", "is_in_process",
+    "is_persistent", "persistent_client", "read_only_error", "read_through_index_race", "reopen_persistent",
+    "settings", "translate",
 ]
 
 log = logging.getLogger(__name__)
@@ -301,14 +302,40 @@ def _system_registry() -> tuple[dict[str, Any], dict[str, Any]]:
     return systems, counts
 
 
-def reopen_persistent(client: Any) -> Any:
+#: The systems :func:`reopen_persistent` built, by ``id``: MemVet's own, so
+#: MemVet stops each once nothing holds it (see :func:`_stop_unheld`).
+_REOPENED: dict[int, Any] = {}
+#: What each holder (a store) works with: the system its client was built on.
+_HOLDERS: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
+
+
+def hold_system(client: Any, holder: Any) -> None:
+    """Record that ``holder`` (a store, weakly referenced) works with the
+    system ``client`` was built on, so that :func:`reopen_persistent` never
+    stops it under ``holder``. Call it right after building ``client``."""
+    with CLIENT_LOCK:
+        systems, _ = _system_registry()
+        system = systems.get(getattr(client, "_identifier", None) or "")
+        if system is not None:
+            _HOLDERS[holder] = system
+
+
+def reopen_persistent(client: Any, holder: Any = None) -> Any:
     """A fresh ``PersistentClient`` on the same folder as ``client``.
 
     Chroma keeps one in-memory system (and HNSW index) per folder and
     process; after another process wrote, that copy is stale: queries miss
     the new vectors, and a write from it loses vectors. This drops the
-    process's cached system for the folder (without stopping it, so objects
-    still holding it keep working) and builds a new one from disk.
+    process's cached system for the folder and builds a new one from disk.
+
+    The old system is not stopped here: objects other than ``holder`` may
+    still use it. But a system that MemVet itself built here is stopped as
+    soon as no holder works with it any more (``holder`` now works with the
+    new one; a holder that was garbage collected holds nothing). Dropped
+    without a stop, each system kept about 2 MB of native memory for good
+    (a reader reloading after every write of another process grew by
+    1 MB a round; see docs/benchmarks-server.md). A system the caller
+    built, or the first one of a folder, is never stopped by MemVet.
     """
     import chromadb
 
@@ -320,7 +347,61 @@ def reopen_persistent(client: Any) -> Any:
             if ident is not None:
                 systems.pop(ident, None)
                 counts.pop(ident, None)
-            return chromadb.PersistentClient(path=client_settings.persist_directory, settings=client_settings)
+            fresh = chromadb.PersistentClient(path=client_settings.persist_directory, settings=client_settings)
+        system = systems.get(getattr(fresh, "_identifier", None) or "")
+        if system is not None:
+            _REOPENED[id(system)] = system
+            if holder is not None:
+                _HOLDERS[holder] = system
+        _stop_unheld(systems)
+        return fresh
+
+
+def _stop_unheld(systems: dict[str, Any]) -> None:
+    """Stop every system :func:`reopen_persistent` built that is neither
+    the current one of its folder nor held by a live holder. Call with
+    :data:`CLIENT_LOCK` held."""
+    current = {id(s) for s in systems.values()}
+    held = {id(s) for s in _HOLDERS.values()}
+    stopped = 0
+    for key in [k for k in _REOPENED if k not in current and k not in held]:
+        system = _REOPENED.pop(key)
+        try:
+            system.stop()
+        except Exception as exc:  # a half-stopped system is dropped all the same
+            log.warning("could not stop a reloaded Chroma system: %s", exc)
+        stopped += 1
+    if stopped:
+        _trim_native_heap()
+
+
+#: glibc's ``malloc_trim``, ``False`` where there is none (looked up once).
+_MALLOC_TRIM: Any = None
+
+
+def _trim_native_heap() -> None:
+    """Hand the pages a stopped system freed back to the OS (glibc's
+    ``malloc_trim``; nothing elsewhere). Chroma's native threads allocate
+    in arenas of their own, and the holes a stopped system leaves there
+    were otherwise kept: a reader reloading after each write of another
+    ledger grew by 26 MB from its 100th to its 300th write without it, by
+    1 MB with it (docs/benchmarks-server.md). Called only after a reload
+    that stopped a system (another process wrote), never on a plain read."""
+    global _MALLOC_TRIM
+    if _MALLOC_TRIM is None:
+        _MALLOC_TRIM = _find_malloc_trim()
+    if _MALLOC_TRIM:
+        _MALLOC_TRIM(0)
+
+
+def _find_malloc_trim() -> Any:
+    import ctypes
+    import ctypes.util
+
+    try:
+        return ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim
+    except (OSError, AttributeError):  # not glibc (macOS, musl): nothing to trim
+        return False
 
 
 def has_cached_system(path: str | Path) -> bool:
@@ -345,6 +426,21 @@ def read_only_error(exc: StoreError, home: Path) -> StoreError | None:
             "give this user write access, copy the folder, or use a server (--server URL)"
         )
     return None
+
+
+def is_in_process(client: Any) -> bool:
+    """True for an in-memory client of this process (``EphemeralClient``):
+    no other process can write to it."""
+    try:
+        settings = client.get_settings()
+    except Exception:  # a fake or foreign client: not known to be in process
+        return False
+    return (not getattr(settings, "is_persistent", False)
+            and getattr(settings, "chroma_api_impl", "") in _IN_PROCESS_APIS)
+
+
+#: Chroma's in-process implementations (the Rust bindings, the older Python one).
+_IN_PROCESS_APIS = ("chromadb.api.rust.RustBindingsAPI", "chromadb.api.segment.SegmentAPI")
 
 
 def is_persistent(client: Any) -> bool:

@@ -34,12 +34,13 @@ import threading
 import time
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent import futures
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 from memvet import _codec
 from memvet._cache import LRU
-from memvet._chroma import read_through_index_race, reopen_persistent, translate
+from memvet._chroma import hold_system, is_in_process, read_through_index_race, reopen_persistent, translate
 from memvet._errors import CorruptRecordError, StoreError, UsageError
 from memvet._lock import LocalLock
 from memvet._model import Decision, Lifecycle, Receipt
@@ -186,7 +187,127 @@ def _readable(rows: Iterable[tuple[Any, ...]], decode: Callable[..., _T], action
     return out
 
 
-#: Decoded decisions a local store keeps for its queries (about 1.1 KB each
+#: The journal entry that carries a server ledger's change marker (its
+#: document is the token of the last write; see :class:`_JournalMark`).
+GENERATION_ID = "generation"
+#: The prefix of a writer's in-flight entry in a server ledger's journal.
+_WRITING_PREFIX = "w-"
+
+
+def _token() -> str:
+    return uuid.uuid4().hex
+
+
+class _ProcessMark:
+    """The change marker of a ledger in an in-process (ephemeral) client:
+    no other process can reach that client, so a process-wide table says
+    whether a write is under way (``busy``) and names the last one
+    (``token``). Keyed by the namespace's own collection id.
+
+    Every write of every store on the collection goes through
+    :meth:`begin` and :meth:`end` (:meth:`ChromaStore.writing`)."""
+
+    _table: ClassVar[dict[str, list[Any]]] = {}  # key -> [token, busy, changes]
+    _lock: ClassVar[threading.Lock] = threading.Lock()
+    #: Idle entries beyond this many are forgotten (a forgotten entry comes
+    #: back with a new token: the next read is only a miss).
+    KEPT: ClassVar[int] = 4096
+
+    def __init__(self, key: str) -> None:
+        self.key = key
+
+    def _entry(self) -> list[Any]:
+        entry = self._table.get(self.key)
+        if entry is None:
+            if len(self._table) >= self.KEPT:
+                for key in [k for k, e in self._table.items() if not e[1]][: self.KEPT // 2]:
+                    del self._table[key]
+            entry = self._table[self.key] = [_token(), 0, 0]
+        return entry
+
+    def read(self) -> str | None:
+        """The token of the last write, or ``None`` while one is under way."""
+        with self._lock:
+            token, busy, _ = self._entry()
+            return None if busy else str(token)
+
+    def begin(self) -> tuple[str, int]:
+        """A write starts: the token before it, and the change count after."""
+        with self._lock:
+            entry = self._entry()
+            entry[1] += 1
+            entry[2] += 1
+            return str(entry[0]), int(entry[2])
+
+    def end(self, began: tuple[str, int]) -> tuple[str, bool]:
+        """The write of :meth:`begin` ended: the new token, and whether no
+        other write began or ended meanwhile."""
+        with self._lock:
+            entry = self._entry()
+            alone = entry[2] == began[1]
+            entry[0] = _token()
+            entry[1] = max(0, entry[1] - 1)
+            entry[2] += 1
+            return str(entry[0]), alone
+
+
+class _JournalMark:
+    """The change marker of a server ledger, kept in its journal collection
+    where every client of the server sees it: the entry :data:`GENERATION_ID`
+    holds the token of the last write, and a writer's in-flight entry
+    (``w-...``, like a journaled act's ``i-...``) says that a write is under
+    way. One ``get`` of the journal (normally one entry) answers both.
+
+    A writer adds its in-flight entry before its first write, and after its
+    last rewrites the token, then removes the entry: a reader that sees no
+    entry in flight sees the token of every write that landed. A writer
+    killed mid-write leaves its entry, so readers cache nothing until the
+    next write clears it (entries older than ``SERVER_REPLAY_GRACE``)."""
+
+    def __init__(self, journal: Any) -> None:
+        self.journal = journal
+
+    def read(self) -> str | None:
+        """The token of the last write (``""`` before the first marked
+        one), or ``None`` while a write or an act is under way."""
+        got = read_through_index_race("reading the ledger's change marker",
+                                      lambda: self.journal.get(include=["documents"]))
+        token = ""
+        for rid, doc in zip(got["ids"], got.get("documents") or [None] * len(got["ids"]), strict=True):
+            if rid != GENERATION_ID:
+                return None  # an act or a write in flight (or left by a crash)
+            token = str(doc or "")
+        return token
+
+    def begin(self) -> str:
+        entry = _WRITING_PREFIX + _token()
+        with translate("marking a write"):
+            self.journal.add(ids=[entry], documents=[""], embeddings=[[1.0]],
+                             metadatas=[{"kind": "writing", "at": float(time.time())}])
+        return entry
+
+    def end(self, entry: str) -> None:
+        with translate("marking a write"):
+            self.journal.upsert(ids=[GENERATION_ID], documents=[_token()], embeddings=[[1.0]],
+                                metadatas=[{"kind": "generation"}])
+            self.journal.delete(ids=[entry])
+
+
+_POOL: futures.ThreadPoolExecutor | None = None
+_POOL_LOCK = threading.Lock()
+
+
+def _marker_pool() -> futures.ThreadPoolExecutor:
+    """The threads that read server ledgers' change markers beside their
+    queries (one pool per process, started on first use)."""
+    global _POOL
+    with _POOL_LOCK:
+        if _POOL is None:
+            _POOL = futures.ThreadPoolExecutor(max_workers=4, thread_name_prefix="memvet-marker")
+        return _POOL
+
+
+#: Decoded decisions a store keeps for its queries (about 1.1 KB each
 #: with one anchor, measured on sqlalchemy decisions: 4.5 MB in all).
 RECORD_CACHE = 4096
 
@@ -215,7 +336,11 @@ class ChromaStore:
             (pinned by the first decision written).
         lock: For an embedded ``PersistentClient``: the folder's write lock.
             Writes then hold it, and the client is reloaded whenever another
-            process wrote since this store last looked.
+            process wrote since this store last looked. Without a lock (an
+            in-process or a server client), a change marker that every
+            write changes (:class:`_ProcessMark`, :class:`_JournalMark`)
+            tells a reader when the records it decoded are no longer
+            current, so every client kind keeps them between reads.
 
     Threads: one store (one :class:`~memvet.Ledger`) may be shared by any
     number of threads. Every access to Chroma holds :attr:`guard`, a
@@ -236,14 +361,26 @@ class ChromaStore:
         #: Held around every Chroma call of this store, the reload and whole writes.
         self.guard = threading.RLock()
         self._seen = lock.opened_generation if lock is not None else ""
-        #: successors_of answers by the ids asked, valid for one generation
-        #: token (``_successors_stamp``; a server keeps none).
+        #: successors_of answers by the ids asked, valid for one change
+        #: token (``_successors_stamp``).
         self._successor_cache: LRU[tuple[str, ...], dict[str, Decision]] = LRU(1024)
         self._successors_stamp = self._seen
-        #: Decoded decisions of a local ledger by id, valid for one
-        #: generation token (see :meth:`query`); ``None`` for a server.
-        self._records: LRU[str, Decision] | None = LRU(RECORD_CACHE) if lock is not None else None
+        #: Decoded decisions by id, valid for one change token (see
+        #: :meth:`query`): a local ledger's generation, else the marker's.
+        self._records: LRU[str, Decision] = LRU(RECORD_CACHE)
         self._records_stamp = self._seen
+        #: The change marker of a ledger without a write lock (set by
+        #: :meth:`_open_collections`): in process, or in a server's journal.
+        self._mark: _ProcessMark | _JournalMark | None = None
+        #: The marker's token read by the last query, for the successor
+        #: check of the same read (see :meth:`successors_of`); any other
+        #: read clears it.
+        self._query_stamp: str | None = None
+        #: How deep this store is in :meth:`writing` (a server's: the marker
+        #: is set by the outermost write only).
+        self._depth = 0
+        #: This store's own in-flight entry in a server's journal, if any.
+        self._writing = ""
         #: Whether this store's own write dropped a record since its last
         #: full query (the next query reads its records with it again).
         self._records_dropped = False
@@ -252,6 +389,8 @@ class ChromaStore:
         #: Called after every outermost write that did not raise (the
         #: ledger keeps its decision count with it, see :mod:`memvet._held`).
         self.after_write: Callable[[], None] | None = None
+        if lock is not None:
+            hold_system(client, self)  # never stopped under this store by another's reload
         self._open_collections()
 
     def _open_collections(self) -> None:
@@ -286,6 +425,9 @@ class ChromaStore:
         else:
             self.decisions = self.home
         self._pin = ""
+        if self.lock is None:
+            self._mark = (_ProcessMark(str(self.home.id)) if is_in_process(self.client)
+                          else _JournalMark(self.journal))
 
     # ----------------------------------------------------------------- the embedding pin
 
@@ -461,12 +603,13 @@ class ChromaStore:
     @_serialized
     def _fresh(self) -> None:
         """Reload the local client if another writer wrote since we looked."""
+        self._query_stamp = None
         if self.lock is None:
             return
         current = self.lock.generation()
         if current != self._seen:
             log.debug("ledger %s changed on disk; reloading", self.namespace)
-            self.client = reopen_persistent(self.client)
+            self.client = reopen_persistent(self.client, self)
             self._open_collections()
             self._seen = current
 
@@ -476,8 +619,16 @@ class ChromaStore:
         finish any act an earlier writer left half done."""
         if self.lock is None:
             with self.guard:
-                self.replayed = self.replay(older_than=SERVER_REPLAY_GRACE)
-                yield
+                outermost = self._depth == 0
+                began = self._mark_begin() if outermost else None
+                self._depth += 1
+                try:
+                    self.replayed = self.replay(older_than=SERVER_REPLAY_GRACE)
+                    yield
+                finally:
+                    self._depth -= 1
+                    if outermost:
+                        self._mark_end(began)
                 if self.after_write is not None:
                     self.after_write()
             return
@@ -498,6 +649,38 @@ class ChromaStore:
                 self._bump()
             if self.after_write is not None:
                 self.after_write()
+
+    def _mark_begin(self) -> Any:
+        """Tell readers of a ledger without a write lock that a write starts."""
+        assert self._mark is not None
+        began = self._mark.begin()
+        if isinstance(began, str):
+            self._writing = began
+        return began
+
+    def _mark_end(self, began: Any) -> None:
+        """Tell them it ended (landed or failed): a new token. In process,
+        this store's caches stay valid when they were before and no other
+        write ran meanwhile (its own writes dropped what they touched, as
+        under :meth:`_bump`). A server's marker that cannot be written is
+        left in flight: readers then cache nothing until the next write
+        clears it, which is safe, and the write's own error (if any) is
+        what the caller sees."""
+        if isinstance(self._mark, _ProcessMark):
+            before = began[0]
+            token, alone = self._mark.end(began)
+            if alone and self._records_stamp == before:
+                self._records_stamp = token
+            if alone and self._successors_stamp == before:
+                self._successors_stamp = token
+            return
+        assert isinstance(self._mark, _JournalMark)
+        self._writing = ""
+        try:
+            self._mark.end(began)
+        except StoreError as exc:
+            log.warning("could not clear this write's marker in the ledger's journal (%s); readers cache "
+                        "nothing until the next write clears it", exc)
 
     def _bump(self) -> None:
         """Change the generation token, with the write lock held.
@@ -577,6 +760,21 @@ class ChromaStore:
             self.add_receipt(receipt)
             self._step("receipted")
 
+    def _clear_stale_marks(self, before: float) -> None:
+        """Remove the in-flight entries of server writers that started
+        before ``before`` (killed mid-write: readers cache nothing while
+        one is there), and give the marker a new token."""
+        with translate("reading the journal"):
+            got = self.journal.get(where={"kind": "writing"}, include=["metadatas"])
+        stale = [rid for rid, meta in zip(got["ids"], got.get("metadatas") or [None] * len(got["ids"]), strict=True)
+                 if float((meta or {}).get("at", 0.0) or 0.0) < before and rid != self._writing]
+        if stale:
+            log.warning("clearing %d write marker(s) left by writers that stopped mid-write", len(stale))
+            with translate("clearing the journal"):
+                self.journal.upsert(ids=[GENERATION_ID], documents=[_token()], embeddings=[[1.0]],
+                                    metadatas=[{"kind": "generation"}])
+                self.journal.delete(ids=stale)
+
     @_serialized
     def pending(self) -> list[Intent]:
         """Acts that were started and not finished, oldest first."""
@@ -584,7 +782,9 @@ class ChromaStore:
         with translate("reading the journal"):
             got = self.journal.get(include=["documents"])
         docs = got.get("documents") or [None] * len(got["ids"])
-        out = _readable(zip(got["ids"], docs, strict=True), Intent.from_json, "reading the journal")
+        rows = [(rid, doc) for rid, doc in zip(got["ids"], docs, strict=True)
+                if rid != GENERATION_ID and not rid.startswith(_WRITING_PREFIX)]
+        out = _readable(rows, Intent.from_json, "reading the journal")
         out.sort(key=lambda i: (i.at, i.id))
         return out
 
@@ -601,6 +801,8 @@ class ChromaStore:
         seconds); returns how many."""
         done = 0
         now = time.time()
+        if isinstance(self._mark, _JournalMark):
+            self._clear_stale_marks(now - older_than)
         for intent in self.pending():
             if now - intent.at < older_than:
                 continue
@@ -700,10 +902,13 @@ class ChromaStore:
         # method has just read the store (a query, a get), and every read
         # refreshes the token first, so a warm recall reads the generation
         # file twice (the embedding pin, the query) instead of three times
-        # (11-22 us each on a loaded machine). An answer is kept
-        # only if its own read found no newer token. (A server has no such
-        # token, so it is asked every time.)
-        stamp = self._seen if self.lock is not None else None
+        # (11-22 us each on a loaded machine). A ledger without a write lock
+        # has a change marker instead (see :class:`_ProcessMark`,
+        # :class:`_JournalMark`): in process it is read here (a dictionary
+        # look-up); a server's is the one the query of this read fetched
+        # (one request per read; without such a query, nothing cached is
+        # used, and while a write is under way, nothing is).
+        stamp = self._successor_stamp()
         key = tuple(ids)
         if stamp is not None:
             if self._successors_stamp != stamp:
@@ -718,9 +923,20 @@ class ChromaStore:
         out: dict[str, Decision] = {}
         for d in sorted(found, key=lambda d: (d.created_at, d.id)):
             out.setdefault(d.supersedes, d)
-        if stamp is not None and stamp == self._seen:
+        if stamp is not None and stamp == self._successors_stamp:
+            # Read after the stamp was: at least as new as what it names.
             self._successor_cache.put(key, dict(out))
         return out
+
+    def _successor_stamp(self) -> str | None:
+        """The change token the successor answers may be used under, or
+        ``None``: none may be used or kept."""
+        if self.lock is not None:
+            return self._seen
+        if isinstance(self._mark, _ProcessMark):
+            return self._mark.read()
+        stamp, self._query_stamp = self._query_stamp, None
+        return stamp
 
     @_serialized
     def successors(self, decision_id: str) -> list[Decision]:
@@ -761,12 +977,15 @@ class ChromaStore:
         records (a broad one makes Chroma scan; see :mod:`memvet._filter`).
         """
         self._fresh()
-        records = self._records
-        if records is not None and self._records_stamp != self._seen:
-            records = self._forget_records()
+        if isinstance(self._mark, _JournalMark) and len(self._records) and not self._records_dropped:
+            return self._query_beside_mark(self._mark, embedding, n, where)
+        stamp = self._read_stamp()
+        records = self._records_at(stamp)
+        self._query_stamp = stamp
         if records and not self._records_dropped:
-            # A local ledger that has decoded records under this generation
-            # token: ids and distances only. Reading the documents and
+            # A ledger that has decoded records under this change token
+            # (a local ledger's generation, or the marker of an in-process
+            # or server ledger): ids and distances only. Reading the documents and
             # metadata was about a third of the query (sqlalchemy ledgers of
             # 300 and 5,000 records, k=5: 1.0-1.5 of 2.7-4.4 ms); the records
             # seen before come decoded, the others are read with one `get`.
@@ -776,10 +995,10 @@ class ChromaStore:
             known = self._known(records, ids)
             return [(known[rid], 1.0 - float(dist)) for rid, dist in zip(ids, distances, strict=True)
                     if rid in known]
-        # The first query of a generation (or a server's: no token tells it
-        # of other writers), or the first after this store wrote (what it
-        # wrote is likely among the hits: reading it with the query costs
-        # less than a `get` after it), reads the records with it, in one call.
+        # The first query of a token (or any while a write is under way
+        # somewhere), or the first after this store wrote (what it wrote is
+        # likely among the hits: reading it with the query costs less than
+        # a `get` after it), reads the records with it, in one call.
         got = read_through_index_race("querying the ledger", lambda: self.decisions.query(
             query_embeddings=[list(embedding)], n_results=max(n, 1), where=where,
             include=["documents", "metadatas", "distances"],
@@ -795,14 +1014,68 @@ class ChromaStore:
             self._records_dropped = False
         return out
 
+    def _query_beside_mark(self, mark: _JournalMark, embedding: Sequence[float], n: int,
+                           where: dict[str, Any] | None) -> list[tuple[Decision, float]]:
+        """A server ledger's warm query: ids and distances, asked while
+        another thread reads the change marker (two requests in the time
+        of about one), then the records decoded under the marker's token,
+        if it is still theirs; otherwise (or while a write is under way)
+        the hits are read again after the marker was.
+
+        The read is as of the marker's read: the records kept under its
+        token are what was stored then. A hit that was not kept (written
+        since, or never read) is read now, and the successor answers kept
+        are then not used for this read (:meth:`successors_of` asks)."""
+        pending = _marker_pool().submit(mark.read)
+        try:
+            got = read_through_index_race("querying the ledger", lambda: self.decisions.query(
+                query_embeddings=[list(embedding)], n_results=max(n, 1), where=where, include=["distances"]))
+        finally:
+            futures.wait([pending])
+        stamp = pending.result()
+        ids, distances = got["ids"][0], got["distances"][0]
+        records = self._records_at(stamp)
+        if records is None:  # a write under way: read the hits now, keep nothing
+            got = read_through_index_race("querying the ledger", lambda: self.decisions.get(
+                ids=list(ids), include=["documents", "metadatas"]))
+            known = {d.id: d for d in self._decode(got, "querying the ledger")}
+            self._query_stamp = None
+        else:
+            unseen = any(records.get(rid) is None for rid in ids)
+            known = self._known(records, ids)
+            self._query_stamp = None if unseen else stamp
+        return [(known[rid], 1.0 - float(dist)) for rid, dist in zip(ids, distances, strict=True)
+                if rid in known]
+
+    def _read_stamp(self) -> str | None:
+        """The change token now: a local ledger's generation (just
+        refreshed), else the marker's; ``None`` while a write is under way
+        on a ledger without a write lock (nothing may be used or kept)."""
+        if self.lock is not None:
+            return self._seen
+        assert self._mark is not None
+        return self._mark.read()
+
+    def _records_at(self, stamp: str | None) -> LRU[str, Decision] | None:
+        """The decoded records valid under ``stamp`` (forgotten when they
+        were kept under another), or ``None`` when ``stamp`` is."""
+        if stamp is None:
+            self._forget_records("")
+            return None
+        if self._records_stamp != stamp:
+            self._forget_records(stamp)
+        return self._records
+
     def _known(self, records: LRU[str, Decision], ids: Sequence[str]) -> dict[str, Decision]:
         """The decisions of ``ids`` that decode, by id: from ``records`` (the
         decisions decoded under the current generation token), the rest read
         with one ``get`` and added to them (a corrupt one is skipped, and
         warned about, as by a query).
 
-        A local ledger's token changes with every write by any process, and
-        a write of this store forgets the records it writes at once (a read
+        The token changes with every write by any process (a local
+        ledger's generation, a server's marker; in process, every store's
+        write), a read while a write is under way keeps nothing, and a
+        write of this store forgets the records it writes at once (a read
         later in the same act sees the write; see :meth:`_bump` for why the
         others stay), so a record served here is the one stored. Call with
         :attr:`guard` held."""
@@ -828,20 +1101,18 @@ class ChromaStore:
         it or ask about the decision it supersedes (it may become, or stop
         being, that one's successor). A read later in the same act, or
         after it, reads what was written."""
-        if self._records is not None:
-            self._records.drop(decision.id)
-            self._records_dropped = True
+        self._records.drop(decision.id)
+        self._records_dropped = True
         gone = decision.supersedes
         self._successor_cache.drop_where(lambda ids, found: (bool(gone) and gone in ids) or any(
             d.id == decision.id for d in found.values()))
 
-    def _forget_records(self) -> LRU[str, Decision] | None:
-        """Drop the decoded records (a local ledger's write, a new token)."""
-        if self._records is not None:
-            self._records = LRU(RECORD_CACHE)
-            self._records_stamp = self._seen
-            self._records_dropped = False
-        return self._records
+    def _forget_records(self, stamp: str | None = None) -> None:
+        """Drop the decoded records, keeping the next ones under ``stamp``
+        (default: the local generation this store last saw)."""
+        self._records = LRU(RECORD_CACHE)
+        self._records_stamp = self._seen if stamp is None else stamp
+        self._records_dropped = False
 
     @_serialized
     def nearest_where(self, embedding: Sequence[float], where: dict[str, Any],

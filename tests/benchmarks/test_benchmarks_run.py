@@ -90,16 +90,17 @@ def _script(name: str) -> Any:
     return importlib.import_module(name)
 
 
-def _run(script: str, *args: str) -> dict:
+def _run(script: str, *args: str, timeout: float = 110) -> dict:
     env = {**os.environ, "ORT_DISABLE_TELEMETRY": "1", "ANONYMIZED_TELEMETRY": "False"}
     out = subprocess.run([sys.executable, str(BENCH / script), *args, "--json"], capture_output=True,
-                         text=True, env=env, cwd=ROOT, timeout=110)
+                         text=True, env=env, cwd=ROOT, timeout=timeout)
     assert out.returncode == 0, out.stderr[-3000:]
     return json.loads(out.stdout)
 
 
 def test_every_script_has_help() -> None:
-    scripts = ("verify_bench.py", "latency.py", "drift.py", "contamination.py", "mcp_bench.py", "format_sweep.py")
+    scripts = ("verify_bench.py", "latency.py", "drift.py", "contamination.py", "mcp_bench.py", "format_sweep.py",
+               "soak.py")
     procs = [subprocess.Popen([sys.executable, str(BENCH / s), "--help"], stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE, text=True) for s in scripts]
     for proc in procs:
@@ -134,10 +135,11 @@ def test_verify_bench(history: RepoBuilder) -> None:
     assert r["files_changed_parsed"] >= 1 and r["lines_changed_files"] > 0
 
 
+@pytest.mark.timeout(400)
 def test_verify_bench_spread(history: RepoBuilder, tmp_path: Path) -> None:
     keep = tmp_path / "kept"
     r = _run("verify_bench.py", "--repo", str(history.path), "--jump", "2", "--spread", "--decisions", "3",
-             "--scale", "6", "--repeat", "2", "--keep", str(keep))
+             "--scale", "6", "--repeat", "2", "--keep", str(keep), timeout=300)
     assert r["mode"] == "spread"
     small, big = r["rows"]
     assert small["decisions"] == 3 and small["files_anchored"] == 2   # one per file first
@@ -153,6 +155,14 @@ def test_verify_bench_spread(history: RepoBuilder, tmp_path: Path) -> None:
     assert small["recall"]["recall_warm"] > 0 and small["recall"]["plain_query"] > 0
     assert small["recall"]["recall_first_after_write"] > 0 and small["recall"]["first_recall_vs_plain"] > 0
     assert small["recall"]["recall_after_own_write"] > 0 and small["recall"]["own_write_recall_vs_plain"] > 0
+    # Issue 31: warm recall against a plain query behind each client kind, a real `chroma run` included.
+    by_client = small["recall_by_client"]
+    assert list(by_client) == ["local", "ephemeral", "server"]
+    for kind, c in by_client.items():
+        assert c["recall_warm"] > 0 and c["plain_query"] > 0 and c["n"] > 0
+        assert c["recall_vs_plain"] == pytest.approx(c["recall_warm"] / c["plain_query"])
+        assert r["targets"][f"recall_le_1.2x_plain_{kind}"] in (True, False)
+    assert "cold_default_le_1.5x_floor" in r["targets"] and "recall_by_client" not in big
     # The control at the same files: all 6 decisions, one per anchored file,
     # and the decisions whose symbol left its file added to the one or taken from the all.
     assert "same_files" not in small
@@ -174,9 +184,11 @@ def test_verify_bench_spread(history: RepoBuilder, tmp_path: Path) -> None:
     text = _script("verify_bench").render_spread(r)  # the report a person reads, from the same figures
     assert "every changed anchored file parsed and hashed whole" in text
     assert "the decisions in place took" in text and f"{big['decisions']} decisions:" in text
+    assert "Warm recall by client kind" in text and "| server " in text
     assert small["record_ms_total"] > 0 and len(list(keep.iterdir())) == 2  # both ledgers kept
     again = _run("verify_bench.py", "--repo", str(history.path), "--jump", "2", "--spread", "--decisions", "3",
-                 "--repeat", "1", "--keep", str(keep))["rows"][0]
+                 "--repeat", "1", "--keep", str(keep), "--clients", "ephemeral")["rows"][0]
+    assert list(again["recall_by_client"]) == ["ephemeral"]
     assert again["record_ms_total"] == 0 and again["statuses"] == small["statuses"]  # reused, not recorded
 
 
@@ -738,3 +750,18 @@ def test_drift_truth_a_same_name_that_was_there_already_is_no_move(tmp_path: Pat
     py_truth, _ = drift.python_truth(snap_a, snap_b, py, ["test/callbacks.py"])
     expected = "deleted" if existed else "moved"
     assert (js_truth, py_truth) == (expected, expected)
+
+
+@pytest.mark.timeout(400)
+def test_soak() -> None:
+    """The soak's shape on a few rounds (its figures: docs/benchmarks-server.md)."""
+    r = _run("soak.py", "--rounds", "4", "--warmup", "2", "--sample-every", "2", timeout=300)
+    assert r["benchmark"] == "soak" and r["rounds"] == 4 and r["store"] == "local"
+    assert [s["round"] for s in r["samples"]] == [1, 2, 4]
+    assert all(s["rss_mib"] > 0 for s in r["samples"])
+    assert r["rss_after_warmup_mib"] == r["samples"][1]["rss_mib"] and r["rss_end_mib"] == r["samples"][-1]["rss_mib"]
+    assert r["growth_after_warmup_pct"] == pytest.approx(
+        (r["rss_end_mib"] - r["rss_after_warmup_mib"]) / r["rss_after_warmup_mib"] * 100)
+    assert r["recall_errors"] == 0 and r["recall_ms_p50"] > 0 and r["write_ms_p50"] > 0
+    text = _script("soak").render(r)
+    assert "growth after the warm-up" in text and "command: python" in text

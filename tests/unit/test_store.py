@@ -476,11 +476,18 @@ def test_an_own_write_drops_the_successor_answers_it_changes(repo, tmp_path):
     assert {k: d.id for k, d in two.store.successors_of([other.id]).items()} == {other.id: "sneaked"}
 
 
-def test_a_server_ledger_reads_every_record_with_its_query(ledger):
-    """No generation token tells a server's reader about other writers, so
-    nothing decoded is kept: a change made behind the ledger's back shows."""
+def test_an_in_process_ledger_keeps_its_records_until_a_ledger_writes(open_ledger):
+    """The ledgers of an in-process (ephemeral) client share a change marker
+    (see tests/unit/test_record_cache.py): records stay decoded until any
+    ledger of the namespace writes, as in a local ledger; a change made
+    behind every ledger's back (no MemVet write) is not seen until then."""
+    ledger = open_ledger()
+    other = open_ledger(namespace=ledger.namespace)
     rec = ledger.record("prices are integers in cents").decision
     vec = ledger.embedder.embed_query("prices")
     assert ledger.store.query(vec, 1)[0][0].claim == rec.claim
     ledger.store.decisions.update(ids=[rec.id], documents=["prices are floats"], embeddings=[vec])
-    assert ledger.store.query(vec, 1)[0][0].claim == "prices are floats"
+    assert ledger.store.query(vec, 1)[0][0].claim == rec.claim
+    other.reject(rec.id, reason="cents overflow on refunds")
+    assert [(d.claim, d.lifecycle) for d, _ in ledger.store.query(vec, 1)] == [
+        ("prices are floats", Lifecycle.REJECTED)]
