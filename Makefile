@@ -12,14 +12,14 @@ MCP_CLIENT_STAMP := $(MCP_CLIENT)/.installed
 export ORT_DISABLE_TELEMETRY := 1
 export ANONYMIZED_TELEMETRY := False
 
-.PHONY: demo test test-fast lint install bench clean
+.PHONY: demo test test-fast lint install bench clean dist docs
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 $(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[test,langchain,llamaindex,notebooks,mcp]'
+	$(BIN)/python -m pip install --quiet -e '.[test,docs,langchain,llamaindex,notebooks,mcp]'
 	touch $(STAMP)
 
 $(MCP_CLIENT_STAMP):
@@ -43,7 +43,7 @@ test: $(STAMP) $(MCP_CLIENT_STAMP)
 
 # The unit tests without those marked slow (processes, thread stress, whole
 # repository parses), on two workers: the loop to run while editing. See
-# "Developing" in the README. Their temporary folders (hundreds of local
+# docs/developing.md. Their temporary folders (hundreds of local
 # Chroma ledgers, each fsync'ed by SQLite) go to memory when /dev/shm is
 # there, and only a failed test's are kept; the notebook and LangSmith pytest
 # plugins (6 s of imports in each of the three processes) are left out, as no
@@ -61,5 +61,21 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 
+# The sdist and wheel in dist/ (version from the git tag, by hatch-vcs),
+# their metadata checked by twine, then the wheel installed with every extra
+# into a clean venv in a temporary folder (dependencies from the registry),
+# where every package must import and ship py.typed (tools/check_dist.py).
+dist: $(STAMP)
+	rm -rf dist
+	$(BIN)/python -m build --outdir dist .
+	$(BIN)/twine check --strict dist/*
+	$(BIN)/python tools/check_dist.py dist/memvet-*.whl
+
+# The documentation site in site/: README.md as its front page (a build hook,
+# tools/mkdocs_hooks.py) and docs/*.md; any warning (a broken link or anchor,
+# a page left out of the nav) fails the build.
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir site
+
 clean:
-	rm -rf $(VENV) $(MCP_CLIENT) .pytest_cache
+	rm -rf $(VENV) $(MCP_CLIENT) .pytest_cache dist site
