@@ -33,6 +33,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from packaging.version import InvalidVersion, Version
+
 from memvet import __version__
 from memvet._errors import UsageError
 from memvet._git import GitRepo
@@ -98,7 +100,7 @@ jobs:
       - uses: actions/setup-python@v5
         with:
           python-version: "3.12"
-      - run: python -m pip install "memvet=={version}"
+      - run: {install}
       - name: Load the team's decisions
         if: hashFiles('decisions.jsonl') != ''
         run: memvet import --trust decisions.jsonl
@@ -108,6 +110,21 @@ jobs:
       - name: Gate
         run: memvet check --since "origin/$GITHUB_BASE_REF" --format github
 """
+
+
+def install_line(version: str) -> str:
+    """The workflow's install step for this MemVet ``version``: pinned when
+    it is a release a package index can serve; a development build
+    (``0.1.0.dev12+g1a2b3c``, a version from git) has no such copy, so the
+    step names the package unpinned and says where the wheel comes from."""
+    try:
+        parsed = Version(version)
+    except InvalidVersion:
+        parsed = None
+    if parsed is not None and not (parsed.is_devrelease or parsed.is_prerelease or parsed.local):
+        return f'python -m pip install "memvet=={version}"'
+    return (f"python -m pip install memvet   # {version} is a development build, on no index: install "
+            "the wheel `make dist` builds (or your index's copy) and pin it; see MemVet's docs/ci.md")
 
 
 def _mcp_config(client: str) -> dict[str, Any]:
@@ -215,7 +232,7 @@ def init_project(repo: str | os.PathLike[str] = ".", *, ledger: str | os.PathLik
     if pre_commit:
         plans.append(_plan_pre_commit(root))
     if github:
-        workflow = GITHUB_WORKFLOW.format(version=__version__)
+        workflow = GITHUB_WORKFLOW.format(install=install_line(__version__))
         plans.append(_plan_new(root, ".github/workflows/memvet.yml", workflow,
                                "the pull-request gate of MemVet's docs/ci.md"))
     for client in clients:

@@ -200,3 +200,21 @@ def test_an_mcp_file_with_comments_is_skipped_and_a_rerun_says_what_is_left(run,
     assert "skipped .vscode/mcp.json" in again and '"command": "memvet"' in again
     assert "Nothing changed: add what is skipped above by hand." in again
     assert repo.read(".vscode/mcp.json") == original
+
+
+@pytest.mark.parametrize(("version", "pinned"), [
+    ("0.2.0", True),
+    ("1.4.1.post1", True),
+    ("0.1.0.dev477+g3748f5e0c.d20261203", False),  # a build from git: no index serves it
+    ("0.1.0.dev0", False),
+    ("0.3.0rc1", False),
+    ("0.1.0+local", False),
+    ("0.0.0+unknown!", False),  # not a version at all (a source tree never installed)
+])
+def test_the_workflow_pins_only_a_released_version(version, pinned):
+    from memvet._init import install_line
+
+    line = install_line(version)
+    assert (f'"memvet=={version}"' in line) is pinned
+    if not pinned:
+        assert "development build" in line and "make dist" in line and "==" not in line
