@@ -334,7 +334,7 @@ def reopen_persistent(client: Any, holder: Any = None) -> Any:
     new one; a holder that was garbage collected holds nothing). Dropped
     without a stop, each system kept about 2 MB of native memory for good
     (a reader reloading after every write of another process grew by
-    1 MB a round; see docs/benchmarks-server.md). A system the caller
+    1 MB a round; see docs/benchmarks.md, "Recall on a server"). A system the caller
     built, or the first one of a folder, is never stopped by MemVet.
     """
     import chromadb
@@ -385,7 +385,7 @@ def _trim_native_heap() -> None:
     in arenas of their own, and the holes a stopped system leaves there
     were otherwise kept: a reader reloading after each write of another
     ledger grew by 26 MB from its 100th to its 300th write without it, by
-    1 MB with it (docs/benchmarks-server.md). Called only after a reload
+    1 MB with it (docs/benchmarks.md, "Recall on a server"). Called only after a reload
     that stopped a system (another process wrote), never on a plain read."""
     global _MALLOC_TRIM
     if _MALLOC_TRIM is None:

@@ -754,7 +754,7 @@ def test_drift_truth_a_same_name_that_was_there_already_is_no_move(tmp_path: Pat
 
 @pytest.mark.timeout(400)
 def test_soak() -> None:
-    """The soak's shape on a few rounds (its figures: docs/benchmarks-server.md)."""
+    """The soak's shape on a few rounds (its figures: docs/benchmarks.md, "Recall on a server")."""
     r = _run("soak.py", "--rounds", "4", "--warmup", "2", "--sample-every", "2", timeout=300)
     assert r["benchmark"] == "soak" and r["rounds"] == 4 and r["store"] == "local"
     assert [s["round"] for s in r["samples"]] == [1, 2, 4]
