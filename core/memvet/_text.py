@@ -13,7 +13,9 @@ as HTML.
 * :func:`clean` keeps ``\\n`` and ``\\t`` (for text that is several lines
   on purpose) and removes everything else that a terminal interprets.
 * :func:`markdown` is :func:`one_line` plus HTML escaping, for a table cell
-  or a list item of an exported Markdown file.
+  or a list item of Markdown that is rendered as HTML (``check --format
+  markdown``, a PR comment). The agent context, which an agent reads as
+  written, is plain Markdown instead (``memvet._exchange.plain_markdown``).
 """
 
 from __future__ import annotations
@@ -72,7 +74,8 @@ def _one_line(text: str) -> str:
 
 
 def markdown(text: str) -> str:
-    """``text`` for one Markdown line or table cell: one line, HTML escaped,
+    """``text`` for one Markdown line or table cell of HTML-rendered output
+    (a PR comment): one line, HTML escaped,
     ``|`` escaped so it cannot end a cell."""
     text = one_line(text)
     text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
