@@ -24,6 +24,7 @@ from memvet import _claims, _code, _manifests, _vanished
 from memvet._cache import LRU, SymbolCache, SymbolHit
 from memvet._code import _workers
 from memvet._code._languages import CODE_LANGUAGES
+from memvet._code._symbols import may_hide
 from memvet._errors import (
     AmbiguousSymbolError,
     AnchorNotFoundError,
@@ -401,6 +402,28 @@ def recorded_file(git: GitRepo, anchor: Anchor, commit: str) -> Recorded:
     return Recorded(None)
 
 
+#: Symbol kinds that are a module's constants (``MAX = 5``, ``const codes = [...]``).
+_CONSTANT_KINDS = frozenset({"const", "constant", "variable", "let", "var", "static"})
+
+
+def _constants_used(data: bytes, symbols: Iterable[_code.Symbol], sym: _code.Symbol, span: str) -> str:
+    """The definitions of the file's top-level constants that ``span`` (the
+    symbol ``sym``) reads, each after a newline: the values a function
+    takes from its module are part of what it says (``errorMessages.has(m)``
+    is the list of messages; ``timeout or DEFAULT_TIMEOUT`` its default).
+    At most ten, of sixty lines each."""
+    out = []
+    for other in symbols:
+        if (other.kind not in _CONSTANT_KINDS or "." in other.qualname or other.qualname == sym.qualname
+                or sym.start_line <= other.start_line <= sym.end_line or other.end_line - other.start_line > 60
+                or not re.search(rf"(?<![\w$.]){re.escape(other.name)}(?![\w$])", span)):
+            continue
+        out.append(_span_text(data, other.start_line, other.end_line))
+        if len(out) == 10:
+            break
+    return "".join("\n" + text for text in out)
+
+
 def _span_text(data: bytes, start_line: int, end_line: int) -> str:
     return "\n".join(data.decode("utf-8", errors="replace").splitlines()[start_line - 1: end_line])
 
@@ -587,12 +610,7 @@ class Evidence:
                 f"{path}::{name} matches {len(matches)} symbols; name one of: {', '.join(candidates)}",
                 candidates,
             )
-        sym = matches[0]
-        if sym.has_error:
-            raise UnsupportedFileError(
-                f"{path}::{sym.qualname} does not parse (syntax error in lines "
-                f"{sym.start_line}-{sym.end_line}); fix it or anchor the file"
-            )
+        sym = matches[0]  # one with a syntax error in its span is hashed on its raw tokens
         if spec.quote:
             self._require_quote(spec.quote, _span_text(data, sym.start_line, sym.end_line), language,
                                 f"{path}::{sym.qualname}", sym.start_line)
@@ -677,10 +695,12 @@ class Evidence:
                         text = data.decode("utf-8")
                     else:
                         blob = snap.blob_id(a.path) or a.blob_id
-                        sym = self.cache.table(blob, a.language, lambda: data).symbols.get(a.name)
+                        symbols = self.cache.table(blob, a.language, lambda: data).symbols
+                        sym = symbols.get(a.name)
                         if sym is not None:
                             text = (_leading_comments(data, sym.start_line) + "\n"
                                     + _span_text(data, sym.start_line, sym.end_line))
+                            text += _constants_used(data, symbols.values(), sym, text)
                 if a.kind is AnchorKind.SYMBOL:
                     names += [a.name, *(f"{m}.{a.name}" for m in modules)]
             elif a.kind is AnchorKind.DEPENDENCY:
@@ -1094,24 +1114,29 @@ class Evidence:
             if sym is None:
                 sym = self._follow(a, blob, snap)
             if sym is not None:
-                if sym.has_error:
-                    return AnchorCheck(
-                        a, AnchorResult.UNVERIFIABLE,
-                        f"{a.spec}: {a.path} does not parse around {a.name} (lines "
-                        f"{sym.start_line}-{sym.end_line})", line=sym.start_line,
-                    )
+                # A span with a syntax error is hashed on its raw tokens
+                # (memvet._code._tokens.raw_digest): equal only to itself.
                 if sym.hash == baseline:
                     return AnchorCheck(a, AnchorResult.HOLDS, f"{a.spec}: body unchanged", line=sym.start_line)
                 if a.quote:
                     return self._quote_check(a, snap, sym.start_line, sym.end_line)
                 return body_changed(a, recorded_commit, sym)
-            if has_errors:
+            if has_errors and self._may_hide(a, load):
                 return AnchorCheck(
                     a, AnchorResult.UNVERIFIABLE,
                     f"{a.spec}: {a.path} has syntax errors and {a.name} is not found in it; "
                     "it may only be hidden by the error",
                 )
         return Lost(a, recorded_commit, baseline, shape, file_exists=blob is not None)
+
+    @staticmethod
+    def _may_hide(a: Anchor, load: Callable[[], bytes]) -> bool:
+        """Whether a syntax error of the file may hide ``a``'s symbol: its
+        name is written in the span the error sits in (see
+        :func:`memvet._code._symbols.may_hide`; structured text: always)."""
+        if a.language not in CODE_LANGUAGES:
+            return True
+        return may_hide(load(), a.language, a.name)  # read and parsed once already: it loads
 
     def _follow(self, a: Anchor, blob: str, snap: Snapshot) -> _code.Symbol | None:
         """The symbol ``a`` became in its own file when its exact name is

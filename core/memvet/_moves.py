@@ -273,8 +273,13 @@ def _at_top(data: bytes, keyword: int) -> bool:
 
 
 def segments(name: str) -> list[str]:
-    """The segments of a qualified name, without parameters or quotes."""
-    return [seg.strip('"') for seg in name.split("(", 1)[0].split(".") if seg.strip('"')]
+    """The segments of a qualified name, without parameters, quotes or the
+    keywords a JS/TS member's segment starts with (``static get rules`` is
+    ``rules``: the source may write ``static async`` or ``static readonly``)."""
+    return [_KEYWORDS.sub("", seg).strip('"') for seg in name.split("(", 1)[0].split(".") if seg.strip('"')]
+
+
+_KEYWORDS = re.compile(r"^(?:(?:static|get|set) )+")
 
 
 def may_define(data: bytes, anchor: Anchor, exact: bool = False) -> bool:

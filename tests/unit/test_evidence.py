@@ -221,10 +221,13 @@ def test_syntax_error_around_the_symbol_needs_revalidation(repo, ledger):
         assert "does not parse" in verdict.reason
 
 
-def test_recording_a_symbol_that_does_not_parse_is_refused(repo, ledger):
+def test_a_symbol_that_does_not_parse_is_recorded_on_its_raw_tokens(repo, ledger):
     repo.write("bad.py", "def broken(:\n    return 1\n\ndef fine():\n    return 2\n")
-    with pytest.raises(memvet.UnsupportedFileError, match="does not parse"):
-        ledger.record("broken", ["bad.py::broken"])
+    rec = ledger.record("broken", ["bad.py::broken"])  # issue 31: the error costs its own span only
+    repo.replace("bad.py", "return 2", "return 3")
+    assert ledger.verify(rec.id).status is Status.VERIFIED
+    repo.replace("bad.py", "return 1", "return 0")
+    assert ledger.verify(rec.id).status is Status.STALE
 
 
 def test_file_became_binary_or_too_large_is_unverifiable(repo, ledger):

@@ -64,7 +64,7 @@ def _as_v3(ledger: memvet.Ledger, decision_id: str) -> None:
 
 def test_the_formatted_file_really_differs():
     assert FORMATTED.count("(") == UOW.count("(") - 7
-    assert _code.HASH_VERSION == 5
+    assert _code.HASH_VERSION == 6
 
 
 def test_a_formatter_removing_parentheses_keeps_the_decision_verified(uow_repo, ledger):
@@ -76,7 +76,7 @@ def test_a_formatter_removing_parentheses_keeps_the_decision_verified(uow_repo, 
 def test_a_decision_recorded_by_hasher_v3_reads_verified_after_the_bump(uow_repo, ledger):
     rec = ledger.record("execute unpacks isdelete and listonly from uow.states", [SPEC])
     now = ledger.store.get_decisions([rec.id])[0].anchors[0]
-    assert now.hash_version == 5 and now.body_hash != V3_HASH  # v4 and later hash this body otherwise
+    assert now.hash_version == 6 and now.body_hash != V3_HASH  # v4 and later hash this body otherwise
     _as_v3(ledger, rec.id)
     # The file unchanged: verified from the blob id, no hashing at all.
     assert ledger.verify(rec.id).status is Status.VERIFIED
@@ -109,7 +109,7 @@ def test_a_check_with_the_disk_cache_passes_a_v3_ledger_after_the_formatter(uow_
     uow_repo.commit("black")
     assert [v.status for v in ledger.check()] == [Status.VERIFIED]
     cache = uow_repo.path / ".memvet" / "cache"
-    assert sorted(p.name for p in cache.iterdir()) == ["symbols-v5"]
+    assert sorted(p.name for p in cache.iterdir()) == ["symbols-v6"]
 
 
 def test_the_disk_cache_never_reads_a_table_of_another_hasher(tmp_path):
@@ -118,9 +118,9 @@ def test_the_disk_cache_never_reads_a_table_of_another_hasher(tmp_path):
     one = SymbolCache(tmp_path)
     table = one.table(blob, "python", lambda: data)
     (entry,) = tmp_path.rglob("*.json")
-    assert entry.relative_to(tmp_path).parts[0] == "symbols-v5"
+    assert entry.relative_to(tmp_path).parts[0] == "symbols-v6"
     # A v3 cache beside it, for the same blob, with v3's hash: never read.
-    v3 = tmp_path / "symbols-v3" / entry.relative_to(tmp_path / "symbols-v5")
+    v3 = tmp_path / "symbols-v3" / entry.relative_to(tmp_path / "symbols-v6")
     v3.parent.mkdir(parents=True)
     v3.write_text(entry.read_text().replace(table.symbols["_ProcessAll.execute"].hash, V3_HASH))
     entry.unlink()

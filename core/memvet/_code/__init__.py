@@ -2,7 +2,7 @@
 
 Public interface (everything else is private)::
 
-    HASH_VERSION                  version of the hashing/naming rules (int, 5)
+    HASH_VERSION                  version of the hashing/naming rules (int, 6)
     hash_is_current(v, language)  whether a hash of version v needs no re-hash
     LANGUAGES                     every accepted language name
     UnsupportedLanguage           unknown language name (an UnsupportedFileError)
@@ -24,13 +24,17 @@ Parsers and compiled queries are cached per language for the process.
 
 Qualified names join scopes with ``.``: ``Outer.Inner.method``, nested
 functions ``outer.inner``, Go methods ``Type.Method`` (pointer or value
-receiver, type parameters dropped), Rust ``impl Type`` and
-``impl Trait for Type`` items ``Type.method``, Rust modules ``m.f``, JS/TS
+receiver, type parameters dropped), Rust ``impl Type`` items
+``Type.method`` and ``impl Trait for Type`` items ``<Type as Trait>.method``
+for any self type (``<&mut Serializer as Serializer>.serialize_u8``,
+``<u8 as Encode>.encode``; :attr:`Symbol.name` is ``Type.method`` for
+both), Rust modules ``m.f``, JS/TS
 functions bound to names (``const f = () => ...``) and object-literal members
 (``const api = { get() {} }`` -> ``api.get``, nested objects name scopes:
 ``api.users.list``), TS interfaces, type aliases, enums and namespaces, Java
 classes, interfaces, enums and their constants, records, methods,
-constructors and fields. Top-level variables are symbols too (Python module
+constructors, fields (every declarator of ``int a, b;``, each spanning the
+declaration) and annotation elements. Top-level variables are symbols too (Python module
 assignments, JS/TS top-level ``const``/``let``/``var`` and member assignments
 such as ``module.exports = {...}``, Go ``const``/``var``).
 
@@ -53,7 +57,22 @@ name (``_.extend(Model.prototype, Events, {...})`` ->
 ``Model.prototype.parse``), or to a statement ``X.extend({...})``/``X.mixin``
 (``jQuery.fn.extend({...})`` -> ``jQuery.fn.attr``). Anonymous functions
 (IIFEs, AMD/UMD factories, callbacks) add nothing: what they define is named
-as if they were not there.
+as if they were not there, except that a name bound to an immediately
+invoked function (the module pattern, below the top level) names a scope:
+``var Foo = (function () { var helper = ... })()`` -> ``Foo.helper``, while
+what it defines under its own name keeps it (``function Foo`` -> ``Foo``).
+
+JS/TS class and object members declared ``static``, ``get`` or ``set`` carry
+those keywords in their own segment, as written: ``Lexer.static lex`` beside
+``Lexer.lex``, ``Lexer.get x``/``Lexer.set x``, ``Lexer.static get rules``;
+class fields are symbols of kind ``field`` (``Hooks.static passThroughHooks``,
+``Lexer.count``). :attr:`Symbol.name` leaves the keywords out, so
+``lookup("Hooks.passThroughHooks")`` finds the static field, and
+``lookup("Lexer.x")`` both accessors. A key that reads like keywords and a
+name is quoted (``Lexer."static lex"``). TypeScript overload signatures
+written right before their implementation are part of it, as Python stubs
+are (below): ``function f(a: string): string;`` ... ``function f(a: any) {}``
+is one symbol ``f``.
 
 Python ``@overload`` (or ``@<module>.overload``) stubs in a scope that also
 has an implementation of the name are not symbols: the implementation has the
@@ -102,6 +121,10 @@ and the prefix-matching rule for callers in :mod:`memvet._code._imports`.
 
 ``has_error`` is set when an ERROR or MISSING node lies in the span (an
 ERROR node that merely wraps well-formed definitions does not taint them).
+Such a span is hashed on its raw tokens (see
+:func:`memvet._code._tokens.raw_digest`); every other span is hashed as if
+the error were not there. Rust 2015's ``try!(...)`` is parsed as a macro
+call (:func:`memvet._code._symbols.parse_input`).
 
 Performance (measured, Python 3.11, one core of a dev container): the first
 2,000 lines of CPython's ``argparse.py`` (153 symbols) take about 15 ms for

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -11,7 +12,7 @@ from memvet._code._java import drop_signatures, normalize_qualname, split_signat
 
 __all__ = ["HASH_VERSION", "ParsedFile", "Symbol", "SymbolTable", "follow", "hash_is_current"]
 
-HASH_VERSION = 5
+HASH_VERSION = 6
 """Version of the normalization and hashing rules.
 
 Bumped whenever a change to this package can change any symbol's hash or
@@ -31,9 +32,28 @@ parameter, operands, assignments as values, ``new A()``) are left out
 escape is all that differs, numbers by exact value, and a quoted key that
 is a name is that name (:mod:`memvet._code._literals`); template literals are
 walked, so the layout inside ``${...}`` is free.
+6: Go and Rust (what gofmt and rustfmt rewrite, :mod:`memvet._code._gorust`):
+trailing commas, Rust ``...`` range patterns, Go ``;`` between statements
+(statement ends are markers), Go parentheses around a condition and number
+prefixes; Rust 2015's ``try!(...)`` parses; Rust trait impls name their
+scope ``<Type as Trait>``. In every language a span with a syntax error is
+hashed on its raw tokens (:func:`memvet._code._tokens.raw_digest`), which
+changes no stored hash: such spans could not be recorded before.
+Also 6, JavaScript/TypeScript names: a static member, a getter and a setter
+carry their keywords (``Lexer.static lex``, ``Lexer.get x``), class fields
+are symbols, and a binding of an immediately invoked function (the module
+pattern) names a scope (``Foo.helper``), and TypeScript overload signatures
+join their implementation (``f``, no longer ``f(any)``). Java gained symbols (every
+declarator of a field, annotation elements) and rehashed none; its one
+renamed scope (an anonymous class in the initializer of a later declarator,
+``Runnable a, b = new Runnable() {...}``, now under ``b``) is rare enough that
+Java v5 hashes stay current.
 """
 
-_RENORMALIZED: dict[int, frozenset[str]] = {5: frozenset({"javascript", "typescript", "tsx"})}
+_RENORMALIZED: dict[int, frozenset[str]] = {
+    5: frozenset({"javascript", "typescript", "tsx"}),
+    6: frozenset({"go", "rust", "javascript", "typescript", "tsx"}),
+}
 """The languages whose hashes or qualified names changed at each version
 after 4. A version missing here changed every language."""
 
@@ -61,6 +81,10 @@ def hash_is_current(version: int, language: str) -> bool:
                for v in range(version + 1, HASH_VERSION + 1))
 
 _JSON_FORMAT = 3
+_GO_METHOD_EXPR = re.compile(r"^\(\s*\*?\s*(\w+)\s*(?:\[[^\]]*\])?\s*\)\.")
+# Languages whose older names may carry a parameter or `#n` suffix that the
+# current rules dropped (see SymbolTable.lookup).
+_SUFFIXED = frozenset({"javascript", "typescript", "tsx"})
 
 
 @dataclass(frozen=True)
@@ -166,7 +190,19 @@ class SymbolTable:
             return [exact]
         if self.language == "java" and "(" in name:
             return self._java_lookup(name)
-        return list(self._by_name.get(name, ()))
+        if self.language == "go" and name.startswith("("):
+            name = _GO_METHOD_EXPR.sub(r"\1.", name)  # `(*T).M`, `(T[K]).M`: Go's method expressions are `T.M`
+            exact = self.symbols.get(name)
+            if exact is not None:
+                return [exact]
+        found = list(self._by_name.get(name, ()))
+        if not found and self.language in _SUFFIXED and ("(" in name or "#" in name):
+            # A JS/TS name of hasher v5 told apart by its parameters (an
+            # overload implementation, `f(any)`, is `f` since v6): the one
+            # symbol of its bare name, if only one has it.
+            bare = list(self._by_name.get(drop_signatures(name), ()))
+            found = bare if len(bare) == 1 else []
+        return found
 
     def _java_lookup(self, name: str) -> list[Symbol]:
         """A Java name with a signature, matched after erasure (see

@@ -19,17 +19,33 @@ from typing import TYPE_CHECKING
 
 import tree_sitter
 
+from memvet._code._gorust import (
+    GO_PAREN_GROUPS,
+    GO_SEPARATORS,
+    GO_STATEMENTS,
+    RUST_OPTIONAL,
+    RUST_PAREN_GROUPS,
+    RUST_STATEMENTS,
+    RUST_TERMINATORS,
+    go_literal,
+    go_redundant_parens,
+    go_trailing_comma,
+    rust_literal,
+    rust_optional,
+    rust_redundant_braces,
+    rust_trailing_comma,
+)
 from memvet._code._java import anonymous_name, erase_parameter
 from memvet._code._languages import as_utf8, parse, query
 from memvet._code._literals import js_key, js_literal, js_trailing_comma, python_literal, python_trailing_comma
 from memvet._code._model import ParsedFile, Symbol, SymbolTable
 from memvet._code._parens import GROUPS, JS_GROUPS, js_redundant_parens, redundant_parens
-from memvet._code._tokens import Lexicon, TokenStream, error_spans, overlaps_error
+from memvet._code._tokens import Lexicon, TokenStream, error_spans, overlaps_error, raw_digest
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator, Sequence
 
-__all__ = ["LEXICONS", "CodeFile", "code_symbol_table", "quote_segment", "unique_qualnames"]
+__all__ = ["LEXICONS", "CodeFile", "code_symbol_table", "may_hide", "parse_input", "quote_segment", "unique_qualnames"]
 
 # JavaScript/TypeScript nodes whose grammar rule ends in an optional ";"
 # (written, or inserted by automatic semicolon insertion), tree-sitter-
@@ -98,13 +114,31 @@ LEXICONS: dict[str, Lexicon] = {
     "javascript": _JS_LEX,
     "typescript": _JS_LEX,
     "tsx": _JS_LEX,
+    # Go and Rust: what gofmt and rustfmt rewrite (see _gorust.py).
     "go": Lexicon(
         skip=frozenset({"comment"}),
         atoms=frozenset({"interpreted_string_literal", "raw_string_literal", "rune_literal"}),
+        statements=GO_STATEMENTS,
+        separators=GO_SEPARATORS,
+        paren_groups=GO_PAREN_GROUPS,
+        redundant_parens=go_redundant_parens,
+        literals=frozenset({"int_literal", "float_literal", "imaginary_literal"}),
+        literal=go_literal,
+        trailing_comma=go_trailing_comma,
     ),
     "rust": Lexicon(
         skip=_C_COMMENTS,
         atoms=frozenset({"string_literal", "raw_string_literal", "char_literal"}),
+        statements=RUST_STATEMENTS,
+        terminators=RUST_TERMINATORS,
+        paren_groups=RUST_PAREN_GROUPS,
+        redundant_parens=rust_redundant_braces,
+        optional=RUST_OPTIONAL,
+        is_optional=rust_optional,
+        unordered=frozenset({"use_declaration"}),
+        literals=frozenset({"..."}),
+        literal=rust_literal,
+        trailing_comma=rust_trailing_comma,
     ),
     "java": Lexicon(
         skip=_C_COMMENTS,
@@ -180,7 +214,8 @@ class _Def:
     name: str = ""
     name_start: int = -1  # first byte of the defining name (masked in the shape hash)
     quoted: bool = False  # ``local`` is already a dotted, quoted path (assignment targets)
-    stubs: frozenset[int] = frozenset()  # Python: ids of the overload stubs its span takes in
+    stubs: frozenset[int] = frozenset()  # Python, TypeScript: ids of the overload stubs its span takes in
+    bare: str | None = None  # the scope's segment in names (Rust `<T as Trait>` is `T` there)
 
 
 def _param_types(param: tree_sitter.Node) -> list[str]:
@@ -296,15 +331,16 @@ def _span(d: _Def, language: str) -> tuple[tree_sitter.Node, tree_sitter.Node]:
                 break
         node = parent
     first = node
+    leading = _LEADING.get(language)
     if d.stubs:
         prev = node.prev_sibling
-        while prev is not None and (prev.type in _COMMENTS or prev.id in d.stubs):
+        while prev is not None and (prev.type in _COMMENTS or prev.type == ";" or prev.id in d.stubs
+                                    or (leading is not None and prev.type in leading)):
             if prev.id in d.stubs:
                 first = prev
             prev = prev.prev_sibling
-    leading = _LEADING.get(language)
     if leading:
-        prev = node.prev_sibling
+        prev = first.prev_sibling
         while prev is not None and (prev.type in leading or prev.type in _COMMENTS):
             if prev.type in leading:
                 first = prev
@@ -340,6 +376,8 @@ def _python_matches(root: tree_sitter.Node, only: frozenset[bytes] | None = None
     while stack:
         node = stack.pop()
         top = node.type == "module"
+        body = not top and node.type == "block" and node.parent is not None \
+            and node.parent.type == "class_definition"
         for child in node.children:
             kind = child.type
             found = _PY_DEFS.get(kind)
@@ -349,12 +387,15 @@ def _python_matches(root: tree_sitter.Node, only: frozenset[bytes] | None = None
                     yield found[0], {found[1]: [child], "name": [name]}
                 if only is None or (name is not None and name.text in only):
                     stack.append(child)
-            elif top and kind == "expression_statement":
+            elif (top or body) and kind == "expression_statement":
                 for inner in child.named_children:
                     if inner.type == "assignment":
                         left = inner.child_by_field_name("left")
                         if left is not None and left.type == "identifier":
-                            yield 2, {"definition.variable": [inner], "name": [left]}
+                            if top:
+                                yield 2, {"definition.variable": [inner], "name": [left]}
+                            else:
+                                yield 3, {"definition.field": [inner], "name": [left]}
                 if child.has_error:
                     stack.append(child)
             elif kind in _PY_CONTAINERS or child.has_error:
@@ -377,7 +418,15 @@ def _collect(root: tree_sitter.Node, language: str, only: frozenset[bytes] | Non
         names = captures.get("name")
         if node is None or kind is None or not names:
             continue
-        known = defs.get(node.id)
+        key = node.id
+        known = defs.get(key)
+        if known is not None and known.pattern == pattern and kind == "field" \
+                and known.name_start != names[0].start_byte and names[0].parent is not None:
+            # Java `int a, b = 2;`: one declaration, one field per declarator
+            # (each spans the declaration); the later ones are keyed by their
+            # declarator, so what their initializer holds is theirs.
+            key = names[0].parent.id
+            known = defs.get(key)
         if known is not None and known.pattern <= pattern:
             continue
         if kind == "chain":
@@ -394,6 +443,8 @@ def _collect(root: tree_sitter.Node, language: str, only: frozenset[bytes] | Non
             pattern=pattern,
             receiver=_text(receiver[0]) if receiver else None,
         )
+        if language == "rust" and node.type == "impl_item":
+            d.local, d.bare = _rust_impl(node)
         if names[0].type in _TARGETS:
             segments = _target_segments(names[0])
             if segments is None:
@@ -404,17 +455,25 @@ def _collect(root: tree_sitter.Node, language: str, only: frozenset[bytes] | Non
             if kind == "function" and (segments[0][0] == "this" or
                                        any(seg == "prototype" for seg, _ in segments[:-1])):
                 d.kind = "method"
-        defs[node.id] = d
+        defs[key] = d
     ordered = sorted(defs.values(), key=lambda d: (d.node.start_byte, -d.node.end_byte))
     for d in ordered:
         prev, up = d.node, d.node.parent
-        chain = True  # still in a chain of values: `var a = b.c = function () {}`
+        # Still in a chain of values: `var a = b.c = function () {}` (JS/TS;
+        # a Java declarator owns its value: `Runnable a, b = new Runnable() {...}`).
+        chain = language != "java"
         while up is not None:
             if chain:
                 chain = (up.type in _CHAINS and _value_of(up) == prev.id) or (
                     d.kind == "mixin" and up.type in ("arguments", "call_expression"))
             owner = defs.get(up.id)
             if owner is not None and not chain:
+                if owner.kind == "iife" and _own_name(d, owner):
+                    # `var Foo = (function () { function Foo() {} ... })()`:
+                    # the module's own `Foo` (and `Foo.prototype.x`) is `Foo`.
+                    owner = owner.parent
+                    if owner is None:
+                        break
                 d.parent = owner
                 d.depth = owner.depth + 1
                 break
@@ -422,7 +481,141 @@ def _collect(root: tree_sitter.Node, language: str, only: frozenset[bytes] | Non
         _refine_kind(d, language)
     if language == "python":
         _fold_overloads(ordered)
+        ordered = _unshadowed(ordered)
+    elif language in ("typescript", "tsx"):
+        _fold_signatures(ordered)
     return ordered
+
+
+_SIGNATURES = frozenset({"function_signature", "method_signature"})
+
+
+def _outer(node: tree_sitter.Node) -> tree_sitter.Node:
+    """``node``, or the ``export`` statement around it."""
+    parent = node.parent
+    return parent if parent is not None and parent.type == "export_statement" else node
+
+
+def _fold_signatures(defs: list[_Def]) -> None:
+    """Hide TypeScript overload signatures behind their implementation.
+
+    As Python ``@overload`` stubs (see :func:`_fold_overloads`): the
+    signatures written right before an implementation of the same name in
+    one scope (``function f(a: string): string;`` then ``function f(a: any)
+    {...}``; a static method's with the static one) are not symbols, and
+    join its span, so the implementation is named ``f`` alone and adding an
+    overload renames nothing. Signatures without an implementation right
+    after them (an interface, a ``declare``, a ``.d.ts``) stay symbols.
+    """
+    groups: dict[tuple[int, str, str], list[_Def]] = defaultdict(list)
+    for d in defs:
+        if d.kind in ("function", "method"):
+            groups[(id(d.parent), d.local, _member_keywords(d))].append(d)
+    for group in groups.values():
+        signatures = {_outer(d.node).id: d for d in group if d.node.type in _SIGNATURES}
+        if not signatures:
+            continue
+        for impl in group:
+            if impl.node.type in _SIGNATURES:
+                continue
+            taken = []
+            prev = _outer(impl.node).prev_sibling
+            while prev is not None and (prev.type in _COMMENTS or prev.type in (";", "decorator")
+                                        or prev.id in signatures):
+                if prev.id in signatures:
+                    taken.append(prev.id)
+                    signatures[prev.id].emit = False
+                prev = prev.prev_sibling
+            impl.stubs = frozenset(taken)
+
+
+def _unshadowed(defs: list[_Def]) -> list[_Def]:
+    """Python class attributes, less those that rebind a method or class of
+    their class (``f = staticmethod(f)``, ``x = property(_get_x)`` beside
+    ``def x``): the ``def`` keeps the name alone, as before fields were
+    symbols."""
+    taken = {(id(d.parent), d.local) for d in defs if d.kind in ("function", "method", "class")}
+    return [d for d in defs if d.kind != "field" or (id(d.parent), d.local) not in taken]
+
+
+def _rust_type(node: tree_sitter.Node, args: bool) -> str:
+    """A Rust type as a name segment: paths and lifetimes dropped, layout
+    compacted, generic arguments kept only with ``args``
+    (``&'a mut ser::Serializer<W>`` -> ``&mut Serializer``)."""
+    kind = node.type
+    inner = node.child_by_field_name("type")
+    if kind == "generic_type" and inner is not None:
+        base = _rust_type(inner, args)
+        found = node.child_by_field_name("type_arguments")
+        if not args or found is None:
+            return base
+        # As written, paths included (`From<io::Error>` beside `From<fmt::Error>`).
+        text = _TRAILING_COMMA.sub("", _compact(_RUST_LIFETIME.sub("", _text(found))))
+        return base if text == "<>" else base + text
+    if kind == "scoped_type_identifier":
+        name = node.child_by_field_name("name")
+        return _text(name) if name is not None else _compact(_text(node))
+    if kind in ("reference_type", "pointer_type") and inner is not None:
+        mutable = any(c.type == "mutable_specifier" for c in node.children)
+        if kind == "reference_type":
+            return ("&mut " if mutable else "&") + _rust_type(inner, args)
+        return ("*mut " if mutable else "*const ") + _rust_type(inner, args)
+    if kind == "array_type":
+        element, length = node.child_by_field_name("element"), node.child_by_field_name("length")
+        text = _rust_type(element, args) if element is not None else ""
+        return f"[{text};{_compact(_text(length))}]" if length is not None else f"[{text}]"
+    if kind == "tuple_type":
+        return "(" + ",".join(_rust_type(c, args) for c in node.named_children if c.type not in _COMMENTS) + ")"
+    if kind == "dynamic_type":
+        trait = node.child_by_field_name("trait")
+        return "dyn " + (_rust_type(trait, args) if trait is not None else "")
+    if kind == "bounded_type":
+        return "+".join(_rust_type(c, args) for c in node.named_children
+                        if c.type not in ("lifetime", *_COMMENTS))
+    return _compact(_RUST_LIFETIME.sub("", _text(node)))
+
+
+_RUST_LIFETIME = re.compile(r"'\w+\s*(,\s*)?")
+_TRAILING_COMMA = re.compile(r",(?=>)")
+
+
+def _rust_impl(node: tree_sitter.Node) -> tuple[str, str]:
+    """The scope an ``impl`` block names: ``(segment, bare)``.
+
+    An inherent ``impl Type`` is ``Type``; ``impl Trait for Type`` is Rust's
+    own qualified form ``<Type as Trait>``, so ``Display::fmt`` and
+    ``Debug::fmt`` of one type are ``<P as Display>.fmt`` and
+    ``<P as Debug>.fmt`` whatever their order. The type loses its path,
+    lifetimes and generic arguments (``&'a mut Serializer<W>`` ->
+    ``&mut Serializer``); the trait its path and lifetimes, not its type
+    arguments, which keep their paths (``From<&'a str>`` -> ``From<&str>``,
+    so ``From<u8>`` and ``From<u16>``, ``From<io::Error>`` and
+    ``From<fmt::Error>`` stay two). ``bare`` is the type without ``&``, ``&mut`` or
+    a raw pointer: the scope in :attr:`Symbol.name`, so ``P.fmt`` finds
+    every ``fmt`` of ``P``'s impls (one: that one; several: ambiguous).
+    """
+    typ = node.child_by_field_name("type")
+    trait = node.child_by_field_name("trait")
+    if typ is None:
+        return "", ""
+    own = _rust_type(typ, args=False)
+    bare_node = typ
+    while bare_node.type in ("reference_type", "pointer_type"):
+        inner = bare_node.child_by_field_name("type")
+        if inner is None:
+            break
+        bare_node = inner
+    bare = _rust_type(bare_node, args=False)
+    if trait is None:
+        return own, bare
+    return f"<{own} as {_rust_type(trait, args=True)}>", bare
+
+
+def _own_name(d: _Def, scope: _Def) -> bool:
+    """Whether ``d`` is defined under the name of the module-pattern
+    ``scope`` it sits in (its first segment is the scope's last one)."""
+    first = d.local.split(".", 1)[0] if d.quoted else d.local
+    return first == scope.local.rsplit(".", 1)[-1]
 
 
 def _is_overload(d: _Def) -> bool:
@@ -544,6 +737,37 @@ def unique_qualnames(items: Iterable[tuple[str, str, str | None]]) -> list[tuple
     return out
 
 
+# Keywords of a JS/TS class or object member that make it another member
+# than one of the same name without them: `static lex` beside `lex`, `get x`
+# beside `set x`. They lead the member's own qualified-name segment, as
+# written (`Lexer.static lex`, `Lexer.get x`, `Lexer.static get rules`);
+# :attr:`Symbol.name` leaves them out.
+_MEMBER_KEYWORDS = frozenset({"static", "get", "set"})
+_MEMBERS = frozenset({"method_definition", "field_definition", "public_field_definition",
+                      "method_signature", "abstract_method_signature"})
+# A JS/TS key that reads like keywords and a name is quoted: the method
+# `"static lex"() {}` is `"static lex"`, never the static method `lex`.
+_KEYWORD_LIKE = re.compile(r"(?:static|get|set)\s")
+
+
+def _member_keywords(d: _Def) -> str:
+    """``"static "``, ``"get "``, ``"static set "``... of a JS/TS member, else ``""``."""
+    node = d.node
+    if node.type not in _MEMBERS:
+        return ""
+    words = [child.type for child in node.children
+             if child.start_byte < d.name_start and not child.is_named and child.type in _MEMBER_KEYWORDS]
+    return " ".join(words) + " " if words else ""
+
+
+def _js_segment(local: str) -> str:
+    """A JS/TS name segment, quoted if it could be misread (see
+    :func:`quote_segment`) or read as keywords and a name."""
+    if _KEYWORD_LIKE.match(local):
+        return json.dumps(local, ensure_ascii=False)
+    return quote_segment(local)
+
+
 def _join(prefix: str, local: str) -> str:
     return f"{prefix}.{local}" if prefix else local
 
@@ -575,19 +799,29 @@ class _Entry:
             nodes.append(node)
         return nodes
 
-    def symbol(self, stream: TokenStream) -> Symbol:
-        """The symbol, hashed from a stream that covers its span."""
+    def symbol(self, stream: TokenStream, data: bytes) -> Symbol:
+        """The symbol, hashed from a stream that covers its span (``data``
+        is the parsed text): on its raw tokens if the span holds a syntax
+        error (see :func:`memvet._code._tokens.raw_digest`)."""
         first, last = self.span()
         start, end, depth = first.start_byte, last.end_byte, _depth(last)
+        broken = stream.has_error(start, end)
+        if broken:
+            lexicon, roots = LEXICONS[self.language], self.roots()
+            digest = raw_digest(roots, data, lexicon)
+            shape = raw_digest(roots, data, lexicon, mask=self.d.name_start)
+        else:
+            digest = stream.digest(start, end, depth)
+            shape = stream.digest(start, end, depth, mask=self.d.name_start)
         return Symbol(
             qualname=self.d.qualname,
             name=self.d.name,
             kind=self.d.kind,
-            hash=stream.digest(start, end, depth),
-            shape=stream.digest(start, end, depth, mask=self.d.name_start),
+            hash=digest,
+            shape=shape,
             start_line=first.start_point.row + 1,
             end_line=end_line(first, last),
-            has_error=stream.has_error(start, end),
+            has_error=broken,
         )
 
 
@@ -607,7 +841,7 @@ def _outline(tree: tree_sitter.Tree, language: str, only: frozenset[bytes] | Non
         items = []
         scopes: dict[str, int] = defaultdict(int)
         for d in level:
-            local = quote_segment(d.local) if quote and not d.quoted else d.local
+            local = _js_segment(d.local) if quote and not d.quoted else d.local
             if d.receiver is not None:
                 pq = pn = d.receiver
             elif d.parent is not None:
@@ -618,10 +852,13 @@ def _outline(tree: tree_sitter.Tree, language: str, only: frozenset[bytes] | Non
             if d.emit:
                 # A Java method is its name and erased parameter types, always:
                 # adding or removing an overload never renames its siblings.
-                own = local + _java_signature(d.node) if java and _callable(d) else local
+                if java and _callable(d):
+                    own = local + _java_signature(d.node)
+                else:  # `static lex` beside `lex`, `get x` beside `set x` (JS/TS)
+                    own = _member_keywords(d) + local if quote else local
                 items.append((d, _join(pq, own), _join(pn, local)))
             else:
-                d.name = _join(pn, local)
+                d.name = _join(pn, local if d.bare is None else d.bare)
                 if d.kind == "anonymous":  # two `new Runnable() {...}` in one method
                     scopes[d.qualname] += 1
                     if scopes[d.qualname] > 1:
@@ -643,6 +880,39 @@ def _outline(tree: tree_sitter.Tree, language: str, only: frozenset[bytes] | Non
     return entries
 
 
+# Rust 2015's `try!(...)` macro: `try` is a keyword of the grammar (Rust
+# 2018's `try` blocks), so tree-sitter-rust 0.24 cannot read the macro call.
+_RUST_TRY = re.compile(rb"(?<![\w#])try(?=\s*!\s*[(\[{])")
+
+
+def parse_input(data: bytes, language: str) -> bytes:
+    """The bytes given to the parser for ``data``: ``data`` itself, except
+    that a Rust ``try!(...)`` (Rust 2015; ``try`` is a keyword since 2018)
+    is read as a call of a macro named ``tr_``, the same length, so every
+    node keeps its bytes. Tokens and hashes are always read from ``data``:
+    the call hashes as ``try!(...)``, the way it is written. Without this,
+    each ``try!`` is a syntax error and every function using it would be
+    hashed on raw tokens (see :func:`memvet._code._tokens.raw_digest`)."""
+    if language == "rust" and b"try" in data:
+        return _RUST_TRY.sub(b"tr_", data)
+    return data
+
+
+def may_hide(data: bytes, language: str, name: str) -> bool:
+    """Whether a syntax error in ``data`` may hide a definition named
+    ``name`` (a qualified name; its last segment is looked for).
+
+    A syntax error costs only the span it sits in: the smallest symbol
+    whose span holds it, or, outside every symbol, the top-level statement
+    around it. ``True`` when the name's last segment is written in one of
+    those spans (so the error may have turned its definition into
+    something else); ``False`` when the file has no error or the name is
+    written nowhere near one, so a symbol missing from the file is gone,
+    not hidden.
+    """
+    return CodeFile(data, language).may_hide(name)
+
+
 def code_symbol_table(data: bytes, language: str) -> SymbolTable:
     """Parse source code and return its symbol table (see the package docs)."""
     return CodeFile(data, language).table()
@@ -661,7 +931,7 @@ class CodeFile(ParsedFile):
     def __init__(self, data: bytes, language: str) -> None:
         data = as_utf8(data)  # a Latin-1 file is parsed as the text it holds (see as_utf8)
         self._data = data
-        self._tree: tree_sitter.Tree | None = parse(data, language)
+        self._tree: tree_sitter.Tree | None = parse(parse_input(data, language), language)
         self._full: dict[str, _Entry] | None = None
         self._pruned: dict[str, _Entry] = {}
         self._prunes = 0  # pruned outlines built
@@ -731,7 +1001,7 @@ class CodeFile(ParsedFile):
         self._walked += size
         stream = TokenStream(self._tree, self._data, LEXICONS[self.language], roots=entry.roots(),
                              depth=_depth(last))
-        done = self._done[qualname] = entry.symbol(stream)
+        done = self._done[qualname] = entry.symbol(stream, self._data)
         return done
 
     def containing(self, words: Sequence[bytes], kind_ok: Callable[[str], bool] | None = None) -> list[Symbol]:
@@ -756,6 +1026,27 @@ class CodeFile(ParsedFile):
                     found.append((first.start_byte, -last.end_byte, sym))
         found.sort(key=lambda f: (f[0], f[1]))
         return [sym for _, _, sym in found]
+
+    def may_hide(self, name: str) -> bool:
+        """See :func:`may_hide` (before :meth:`table`, which lets the tree go)."""
+        assert self._tree is not None, "may_hide needs the parse"
+        tree = self._tree
+        errors = error_spans(tree.root_node)
+        if not errors:
+            return False
+        last = name.split("(", 1)[0].rsplit(".", 1)[-1].strip('"').split("#", 1)[0]
+        word = re.compile(rb"(?<![\w$])" + re.escape(last.encode()) + rb"(?![\w$])")
+        spans = sorted(((e.span()[0].start_byte, e.span()[1].end_byte) for e in self._entries.values()),
+                       key=lambda span: span[1] - span[0])
+        for start, end in errors:
+            region = next(((a, b) for a, b in spans if a <= start and end <= b), None)
+            if region is None:  # outside every symbol: the top-level statement around it
+                top = next((c for c in tree.root_node.children if c.start_byte <= start and end <= c.end_byte),
+                           tree.root_node)
+                region = (top.start_byte, top.end_byte)
+            if word.search(self._data, region[0], region[1]):
+                return True
+        return False
 
     def outline(self) -> SymbolTable:
         """Every symbol without its hash (``hash`` and ``shape`` are empty):
@@ -785,7 +1076,7 @@ class CodeFile(ParsedFile):
         if self._table is None:
             assert self._tree is not None
             stream = TokenStream(self._tree, self._data, LEXICONS[self.language])
-            done = [e.symbol(stream) for e in self._entries.values()]
+            done = [e.symbol(stream, self._data) for e in self._entries.values()]
             starts = {q: e.span()[0].start_byte for q, e in self._entries.items()}
             done.sort(key=lambda sym: (starts[sym.qualname], -sym.end_line))  # document order
             symbols = {sym.qualname: sym for sym in done}

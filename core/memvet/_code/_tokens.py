@@ -7,7 +7,9 @@ A stream can also cover only the sibling subtrees of one span (the walk
 starts at the span's depth): looking up one symbol of a large file then
 walks that symbol alone, with the same tokens and hash as the full pass.
 
-Normalization (``HASH_VERSION`` 5):
+Normalization (``HASH_VERSION`` 6; Go and Rust formatter rewrites since v6
+are in :mod:`memvet._code._gorust`, and a span with a syntax error is hashed
+on its raw tokens instead, see :func:`raw_digest`):
 
 * a token is a leaf's source bytes, except that string-like nodes (string
   literals, regex literals, raw strings, f-strings; JavaScript template
@@ -78,12 +80,12 @@ if TYPE_CHECKING:
 
     import tree_sitter
 
-__all__ = ["Lexicon", "TokenStream"]
+__all__ = ["Lexicon", "TokenStream", "raw_digest"]
 
 _OPEN = b"<"
 _CLOSE = b">"
 _STATEMENT = b";"
-_PARENS = frozenset({"(", ")"})
+_PARENS = frozenset({"(", ")", "{", "}"})  # what ``redundant_parens`` may drop (Rust: braces)
 _CLOSERS = frozenset({")", "]", "}", ">"})  # ">": TypeScript type parameters
 # Roles of an inner node in the walk (Lexicon.roles).
 _BLOCK, _END, _GROUP = 1, 2, 3
@@ -146,6 +148,13 @@ class Lexicon:
             node, has its token text from ``key`` instead of ``literal``
             (``{"a": 1}`` is ``{a: 1}``).
         key: See ``key_parents``.
+        optional: Leaf types dropped when ``is_optional`` says so (Rust: the
+            ``;`` after a ``return`` that ends its block).
+        is_optional: See ``optional``.
+        unordered: Node types whose runs of adjacent siblings (comments
+            between are fine) are one set, not a sequence: their tokens are
+            hashed sorted (Rust ``use`` declarations, which rustfmt sorts).
+            A run member with an attribute in front is no member.
         roles: What the walk does on entering an inner node, by node type
             (derived from the sets above; not to be mutated).
     """
@@ -168,6 +177,9 @@ class Lexicon:
     raw_literal_parents: frozenset[str] = frozenset()
     key_parents: frozenset[str] = frozenset()
     key: Callable[[bytes], bytes] | None = None
+    optional: frozenset[str] = frozenset()
+    is_optional: Callable[[tree_sitter.Node], bool] | None = None
+    unordered: frozenset[str] = frozenset()
     roles: dict[str, int] = field(init=False, repr=False, compare=False)
     dropped_leaves: frozenset[str] = field(init=False, repr=False, compare=False)
 
@@ -187,9 +199,12 @@ class Lexicon:
             raise ValueError("key_parents without key and literal")
         if self.terminators and not self.statements:
             raise ValueError("terminators without statements")
+        if self.optional and self.is_optional is None:
+            raise ValueError("optional without is_optional")
         object.__setattr__(self, "roles", roles)
         object.__setattr__(self, "dropped_leaves",
-                           self.terminators.union(*self.separators.values(), *self.leading.values()))
+                           self.terminators.union(self.optional, *self.separators.values(),
+                                                  *self.leading.values()))
 
 
 _DOC_OWNERS = frozenset({"function_definition", "class_definition"})
@@ -242,15 +257,42 @@ class TokenStream:
         self._positions: list[int] = []
         self._tokens: list[bytes] = []
         drop: dict[int, int] = {}
+        unordered: list[tree_sitter.Node] = []
         if roots is None:
-            self._walk(tree.walk(), 0, data, lexicon, drop)
+            self._walk(tree.walk(), 0, data, lexicon, drop, unordered)
         else:
             for node in roots:
-                self._walk(node.walk(), depth, data, lexicon, drop)
+                self._walk(node.walk(), depth, data, lexicon, drop, unordered)
+        if len(unordered) > 1:
+            self._sort_runs(unordered, lexicon.skip)
         self._errors = error_spans(tree.root_node)
 
+    def _sort_runs(self, nodes: list[tree_sitter.Node], skip: frozenset[str]) -> None:
+        """Sort the tokens of each run of adjacent ``unordered`` siblings
+        (``nodes`` in document order) by their text, in place: positions are
+        kept, so a digest over the whole run sees one order whatever the
+        source's, and no symbol's span starts or ends inside a run."""
+        runs: list[list[tree_sitter.Node]] = []
+        for node in nodes:
+            before = node.prev_sibling
+            while before is not None and before.type in skip:
+                before = before.prev_sibling
+            if before is not None and runs and before.id == runs[-1][-1].id:
+                runs[-1].append(node)
+            elif before is None or before.type != "attribute_item":
+                runs.append([node])
+        positions, tokens = self._positions, self._tokens
+        for run in runs:
+            if len(run) < 2:
+                continue
+            bounds = [(bisect_left(positions, n.start_byte * _M), bisect_left(positions, n.end_byte * _M))
+                      for n in run]
+            groups = [tokens[lo:hi] for lo, hi in bounds]
+            groups.sort(key=b"".join)
+            tokens[bounds[0][0]:bounds[-1][1]] = [t for group in groups for t in group]
+
     def _walk(self, cursor: tree_sitter.TreeCursor, depth: int, data: bytes, lexicon: Lexicon,
-              drop: dict[int, int]) -> None:
+              drop: dict[int, int], unordered: list[tree_sitter.Node]) -> None:
         """Append the tokens of the cursor's subtree, whose root is at ``depth``.
 
         ``drop`` collects the start bytes of redundant parentheses as the
@@ -264,6 +306,7 @@ class TokenStream:
         leading = lexicon.leading
         no_ops, no_op_parents, raw_parents = lexicon.no_ops, lexicon.no_op_parents, lexicon.raw_literal_parents
         key_parents, key_text = lexicon.key_parents, lexicon.key
+        optional, is_optional, sets = lexicon.optional, lexicon.is_optional, lexicon.unordered
         # One entry per ancestor of the cursor: the end byte of a block
         # ancestor (its close marker is due when we leave it), -2 - the end
         # byte of a statement (its end marker is due), else -1. The
@@ -279,7 +322,8 @@ class TokenStream:
             elif kind in dropped_leaves and (
                     (kind in terminators and stack and stack[-1] < -1)
                     or kind in separators.get(_parent_type(node), ())
-                    or (kind in leading.get(_parent_type(node), ()) and node.prev_sibling is None)):
+                    or (kind in leading.get(_parent_type(node), ()) and node.prev_sibling is None)
+                    or (kind in optional and is_optional is not None and is_optional(node))):
                 kind = ""  # dropped: no token, and no trailing comma either
             elif kind in atoms or node.child_count == 0:
                 start = node.start_byte
@@ -303,6 +347,8 @@ class TokenStream:
                     positions.append(key if not positions or key >= positions[-1] else positions[-1])
                     tokens.append(b"t%d:%s" % (len(text), text))
             else:
+                if kind in sets:
+                    unordered.append(node)
                 role = roles.get(kind)
                 if role is None:
                     stack.append(-1)
@@ -367,6 +413,51 @@ class TokenStream:
     def has_error(self, start: int, end: int) -> bool:
         """Whether an ERROR or MISSING node overlaps ``[start, end)``."""
         return overlaps_error(self._errors, start, end)
+
+
+_RAW = b"raw;"  # starts every raw stream: no normalized stream starts so
+
+
+def raw_digest(roots: Sequence[tree_sitter.Node], data: bytes, lexicon: Lexicon, mask: int = -1) -> str:
+    """SHA-256 hex of the raw tokens of a span that holds a syntax error.
+
+    Where the parser recovered from an error, the shape of the tree (which
+    node is a statement, a block, a group) says more about the recovery
+    than about the code, and it can change with an edit elsewhere. A span
+    with an error is therefore hashed on its leaves alone, in document
+    order: comments (``lexicon.skip``) and Python docstrings dropped, an
+    atom (a string) one token, every other leaf its source bytes, and no
+    markers and no normalization (parentheses, quotes, trailing commas and
+    semicolons count as written). Layout still never counts, Python
+    indentation included: in a broken span, moving a statement into or out
+    of a block is not seen (the tree that would say so is the broken part). The digest
+    depends only on the span's own text, so it is stable while the span is,
+    and a span hashed this way never equals one hashed normally.
+
+    Args:
+        roots: The sibling nodes the span covers, in document order.
+        data: The parsed bytes.
+        lexicon: The grammar's rules (only ``skip``, ``atoms`` and
+            ``docstrings`` are used).
+        mask: First byte of a token to replace by a placeholder (the
+            symbol's own name, for the shape hash).
+    """
+    out = [_RAW]
+    for root in roots:
+        todo = [root]
+        while todo:
+            node = todo.pop()
+            kind = node.type
+            if kind in lexicon.skip or (lexicon.docstrings and kind == "expression_statement"
+                                        and _is_docstring(node)):
+                continue
+            if kind in lexicon.atoms or node.child_count == 0:
+                start, end = node.start_byte, node.end_byte
+                if end > start:  # a MISSING node has no text
+                    out.append(_NAME if start == mask else b"t%d:%s" % (end - start, data[start:end]))
+                continue
+            todo.extend(reversed(node.children))
+    return hashlib.sha256(b"".join(out)).hexdigest()
 
 
 def overlaps_error(errors: list[tuple[int, int]], start: int, end: int) -> bool:

@@ -40,7 +40,7 @@ def test_public_names_are_pinned():
             "symbol_table",
         ]
     )
-    assert HASH_VERSION == 5
+    assert HASH_VERSION == 6
 
 
 @pytest.mark.parametrize(

@@ -10,6 +10,10 @@
 (method_declaration name: (identifier) @name) @definition.method
 (constructor_declaration name: (identifier) @name) @definition.constructor
 (compact_constructor_declaration name: (identifier) @name) @definition.constructor
+; The elements of an annotation type: `@interface Ann { String value(); }` -> Ann.value().
+(annotation_type_element_declaration name: (identifier) @name) @definition.method
+; Every declarator of `int a, b = 2;` is a field; each one's span is the
+; whole declaration (they share its modifiers and type).
 (field_declaration declarator: (variable_declarator name: (identifier) @name)) @definition.field
 (constant_declaration declarator: (variable_declarator name: (identifier) @name)) @definition.field
 

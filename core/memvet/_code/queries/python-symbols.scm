@@ -11,3 +11,11 @@
 (module
   (expression_statement
     (assignment left: (identifier) @name) @definition.variable))
+
+; Class attributes: `timeout = 30`, `name: str = ""` in a class body (one
+; that rebinds a method of its class, `f = staticmethod(f)`, is left out in
+; code).
+(class_definition
+  body: (block
+    (expression_statement
+      (assignment left: (identifier) @name) @definition.field)))

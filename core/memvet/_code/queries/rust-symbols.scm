@@ -1,6 +1,8 @@
-; Definitions in Rust. `impl Type` and `impl Trait for Type` blocks are
-; scopes named after Type (generics and paths dropped), so their items are
-; Type.method. Leading #[...] attributes are added to spans in code.
+; Definitions in Rust. `impl Type` blocks are scopes named after Type and
+; `impl Trait for Type` blocks after `<Type as Trait>`, whatever the type
+; (a path, a reference, a primitive, a slice, a tuple...): the scope's name
+; is built in code (_symbols._rust_impl). Leading #[...] attributes are
+; added to spans in code.
 
 (function_item name: (identifier) @name) @definition.function
 (function_signature_item name: (identifier) @name) @definition.function
@@ -14,11 +16,4 @@
 (mod_item name: (identifier) @name) @definition.module
 (macro_definition name: (identifier) @name) @definition.macro
 
-(impl_item
-  type: [
-    (type_identifier) @name
-    (generic_type type: (type_identifier) @name)
-    (scoped_type_identifier name: (type_identifier) @name)
-    (generic_type type: (scoped_type_identifier name: (type_identifier) @name))
-    (reference_type type: (type_identifier) @name)
-  ]) @scope.impl
+(impl_item type: (_) @name) @scope.impl

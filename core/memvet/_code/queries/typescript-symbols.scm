@@ -23,8 +23,11 @@
   value: (class)) @definition.class
 
 (public_field_definition
-  name: (property_identifier) @name
+  name: [(property_identifier) (private_property_identifier)] @name
   value: [(arrow_function) (function_expression)]) @definition.method
+; Any other class field, static or not: `static passThroughHooks = new Set()`.
+(public_field_definition
+  name: [(property_identifier) (private_property_identifier) (string) (number)] @name) @definition.field
 
 (pair
   key: [(property_identifier) (string) (number)] @name
@@ -90,3 +93,23 @@
 (variable_declarator
   name: (identifier) @name
   value: (call_expression arguments: (arguments (object)))) @scope.object
+
+; The module pattern: a name bound to what an immediately invoked function
+; returns names a scope for what the function defines, so the helpers of two
+; modules in one bundle are told apart: `var Foo = (function () { var helper
+; = function () {} })()` -> Foo.helper. (At the top level the binding is a
+; variable, which names the same scope.) What the function defines under
+; the binding's own name is that name (`function Foo`, `Foo.prototype.x`;
+; see _symbols.py).
+(variable_declarator
+  name: (identifier) @name
+  value: [(call_expression function: [(function_expression) (arrow_function)
+                                      (parenthesized_expression [(function_expression) (arrow_function)])])
+          (parenthesized_expression (call_expression function: [(function_expression) (arrow_function)
+                                      (parenthesized_expression [(function_expression) (arrow_function)])]))]) @scope.iife
+(assignment_expression
+  left: [(identifier) (member_expression) (subscript_expression)] @name
+  right: [(call_expression function: [(function_expression) (arrow_function)
+                                      (parenthesized_expression [(function_expression) (arrow_function)])])
+          (parenthesized_expression (call_expression function: [(function_expression) (arrow_function)
+                                      (parenthesized_expression [(function_expression) (arrow_function)])]))]) @scope.iife
