@@ -80,11 +80,14 @@ def hash_is_current(version: int, language: str) -> bool:
     return all(language not in _RENORMALIZED.get(v, frozenset({language}))
                for v in range(version + 1, HASH_VERSION + 1))
 
-_JSON_FORMAT = 3
+_JSON_FORMAT = 4  # 4: aliases
 _GO_METHOD_EXPR = re.compile(r"^\(\s*\*?\s*(\w+)\s*(?:\[[^\]]*\])?\s*\)\.")
 # Languages whose older names may carry a parameter or `#n` suffix that the
 # current rules dropped (see SymbolTable.lookup).
 _SUFFIXED = frozenset({"javascript", "typescript", "tsx"})
+# The CommonJS export objects whose members a bare name finds (see
+# SymbolTable.lookup); JS/TS only.
+_EXPORTS = ("module.exports", "exports")
 
 
 @dataclass(frozen=True)
@@ -148,11 +151,17 @@ class SymbolTable:
         symbols: Symbols by qualified name, in document order.
         has_errors: The file has a syntax error somewhere: a symbol missing
             from it may only be hidden by the error, not gone.
+        aliases: Other names of a scope, for :meth:`lookup` only: the
+            name a CommonJS module gives its exported value (``Application``
+            for ``module.exports = class Application {...}``, ``proto`` for
+            ``const proto = module.exports = {...}``), mapped to the prefix
+            its members are named under (``module.exports``).
     """
 
     language: str
     symbols: Mapping[str, Symbol]
     has_errors: bool = False
+    aliases: Mapping[str, str] = field(default_factory=dict)
     _by_name: Mapping[str, tuple[Symbol, ...]] = field(init=False, repr=False, compare=False)
     _by_hash: Mapping[str, tuple[Symbol, ...]] = field(init=False, repr=False, compare=False)
 
@@ -167,6 +176,7 @@ class SymbolTable:
             if sym.shape != sym.hash:
                 by_hash.setdefault(sym.shape, []).append(sym)
         object.__setattr__(self, "symbols", symbols)
+        object.__setattr__(self, "aliases", MappingProxyType(dict(self.aliases)))
         object.__setattr__(self, "_by_name", {k: tuple(v) for k, v in by_name.items()})
         object.__setattr__(self, "_by_hash", {k: tuple(v) for k, v in by_hash.items()})
 
@@ -175,7 +185,21 @@ class SymbolTable:
         return hash((self.language, tuple(self.symbols.values())))
 
     def lookup(self, name: str) -> list[Symbol]:
-        """Find symbols by qualified name, else by name without suffixes.
+        """Find symbols by qualified name, else by name without suffixes,
+        else (JavaScript/TypeScript) by the names a CommonJS module's
+        exported value goes by.
+
+        A member of a CommonJS module is named after ``module.exports`` (or
+        ``exports``), and keeps that name; when no symbol answers ``name``,
+        these find it too:
+
+        * the exported value's own name in place of ``module.exports``
+          (see :attr:`aliases`): ``Application.use`` for
+          ``module.exports.use`` in ``module.exports = class Application
+          {...}``, ``proto.onerror`` in ``const proto = module.exports =
+          {...}``;
+        * else the member's name alone: ``redirect`` for
+          ``module.exports.redirect`` or ``exports.redirect``.
 
         Args:
             name: ``Outer.method`` or an exact ``Outer.method(int)``.
@@ -183,8 +207,23 @@ class SymbolTable:
         Returns:
             ``[symbol]`` on an exact qualified-name match; otherwise every
             symbol whose :attr:`Symbol.name` equals ``name`` (several means
-            ambiguous: the caller lists them), possibly empty.
+            ambiguous: the caller lists them), possibly empty. The symbols
+            keep their own qualified names whichever name found them.
         """
+        found = self._lookup(name)
+        if found or self.language not in _SUFFIXED:
+            return found
+        seen: dict[str, Symbol] = {}
+        for alias, prefix in self.aliases.items():
+            if name == alias or name.startswith(alias + "."):
+                seen.update((s.qualname, s) for s in self._lookup(prefix + name[len(alias):]))
+        if not seen:
+            for prefix in _EXPORTS:
+                seen.update((s.qualname, s) for s in self._lookup(f"{prefix}.{name}"))
+        return list(seen.values())
+
+    def _lookup(self, name: str) -> list[Symbol]:
+        """:meth:`lookup` by the symbols' own names only."""
         exact = self.symbols.get(name)
         if exact is not None:
             return [exact]
@@ -239,6 +278,7 @@ class SymbolTable:
                 "language": self.language,
                 "has_errors": self.has_errors,
                 "symbols": [s.to_row() for s in self.symbols.values()],
+                "aliases": dict(self.aliases),
             },
             ensure_ascii=False,
             separators=(",", ":"),
@@ -264,8 +304,9 @@ class SymbolTable:
             for row in raw["symbols"]:
                 sym = Symbol.from_row(row)
                 symbols[sym.qualname] = sym
-            return cls(str(raw["language"]), symbols, bool(raw["has_errors"]))
-        except (KeyError, TypeError, ValueError) as exc:
+            aliases = {str(k): str(v) for k, v in raw["aliases"].items()}
+            return cls(str(raw["language"]), symbols, bool(raw["has_errors"]), aliases)
+        except (AttributeError, KeyError, TypeError, ValueError) as exc:
             raise ValueError(f"not a serialized symbol table: {exc}") from exc
 
 

@@ -880,6 +880,59 @@ def _outline(tree: tree_sitter.Tree, language: str, only: frozenset[bytes] | Non
     return entries
 
 
+_EXPORT_ROOTS = (("module", "exports"), ("exports",))
+_NAMED_VALUES = frozenset({"class", "function_expression", "generator_function"})
+
+
+def _commonjs_aliases(entries: Iterable[_Entry]) -> dict[str, str]:
+    """The names a CommonJS module gives the values it exports, each mapped
+    to the qualified name of its definition (or scope), for
+    :meth:`SymbolTable.lookup`.
+
+    A value assigned to ``module.exports`` (``exports.x``,
+    ``module.exports.x``) is named after that target and its members after
+    it (``module.exports.use``); its other names are aliases of the target:
+    the name of a class or function expression (``module.exports = class
+    Application {...}`` gives ``Application``) and a binding of the
+    assignment (``const proto = module.exports = {...}`` gives ``proto``).
+    A name that two exported values would take is no alias at all.
+    """
+    seen: set[int] = set()
+    found: dict[str, set[str]] = defaultdict(set)
+    for entry in entries:
+        d: _Def | None = entry.d
+        while d is not None and d.node.id not in seen:
+            seen.add(d.node.id)
+            for alias in _export_names(d):
+                found[alias].add(d.qualname)
+            d = d.parent
+    return {alias: next(iter(targets)) for alias, targets in found.items() if len(targets) == 1}
+
+
+def _export_names(d: _Def) -> list[str]:
+    """The other names of ``d`` if it is a value assigned to a CommonJS
+    export target (see :func:`_commonjs_aliases`), under ``d``'s scope."""
+    node = d.node
+    left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+    if node.type != "assignment_expression" or left is None or right is None:
+        return []
+    segments = _target_segments(left)
+    if segments is None or not any(tuple(seg for seg, _ in segments[: len(root)]) == root
+                                   for root in _EXPORT_ROOTS):
+        return []
+    names = []
+    own = right.child_by_field_name("name") if right.type in _NAMED_VALUES else None
+    if own is not None:  # `module.exports = class Application {...}`
+        names.append(_text(own))
+    binding = node.parent
+    if binding is not None and binding.type == "variable_declarator":  # `const proto = module.exports = {...}`
+        bound = binding.child_by_field_name("name")
+        if bound is not None and bound.type == "identifier":
+            names.append(_text(bound))
+    scope = d.parent.qualname if d.parent is not None else ""
+    return [_join(scope, name) for name in names]
+
+
 # Rust 2015's `try!(...)` macro: `try` is a keyword of the grammar (Rust
 # 2018's `try` blocks), so tree-sitter-rust 0.24 cannot read the macro call.
 _RUST_TRY = re.compile(rb"(?<![\w#])try(?=\s*!\s*[(\[{])")
@@ -1068,8 +1121,15 @@ class CodeFile(ParsedFile):
                     start_line=first.start_point.row + 1, end_line=end_line(first, last),
                     has_error=overlaps_error(errors, first.start_byte, last.end_byte))))
             rows.sort(key=lambda r: (r[0], r[1]))
-            self._outline = SymbolTable(self.language, {sym.qualname: sym for _, _, sym in rows}, self.has_errors)
+            self._outline = SymbolTable(self.language, {sym.qualname: sym for _, _, sym in rows}, self.has_errors,
+                                        self._aliases())
         return self._outline
+
+    def _aliases(self) -> dict[str, str]:
+        """See :attr:`SymbolTable.aliases` (JavaScript/TypeScript only)."""
+        if self.language not in ("javascript", "typescript", "tsx"):
+            return {}
+        return _commonjs_aliases(self._entries.values())
 
     def table(self) -> SymbolTable:
         """Every symbol, from one walk over the whole file."""
@@ -1080,7 +1140,7 @@ class CodeFile(ParsedFile):
             starts = {q: e.span()[0].start_byte for q, e in self._entries.items()}
             done.sort(key=lambda sym: (starts[sym.qualname], -sym.end_line))  # document order
             symbols = {sym.qualname: sym for sym in done}
-            self._table = SymbolTable(self.language, symbols, self.has_errors)
+            self._table = SymbolTable(self.language, symbols, self.has_errors, self._aliases())
             # The table answers everything now; let the tree (tens of times
             # the file's size) go.
             self._tree, self._data, self._full, self._pruned, self._done = None, b"", {}, {}, {}
