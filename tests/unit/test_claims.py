@@ -213,11 +213,19 @@ def _fragments(source: str) -> list[str]:
 
 
 def _calls(line: str) -> list[str]:
+    """The whole calls written on ``line``: a parenthesis inside a string
+    argument (``rstrip(".,;:)")``) neither opens nor closes one."""
     out = []
     for m in re.finditer(r"[A-Za-z_][\w.]*\(", line):
-        depth = 0
+        depth, quote = 0, ""
         for i in range(m.end() - 1, len(line)):
-            depth += {"(": 1, ")": -1}.get(line[i], 0)
+            ch = line[i]
+            if quote:
+                quote = "" if ch == quote and line[i - 1] != "\\" else quote
+                continue
+            if ch in "\"'":
+                quote = ch
+            depth += {"(": 1, ")": -1}.get(ch, 0)
             if depth == 0:
                 out.append(line[m.start(): i + 1])
                 break
