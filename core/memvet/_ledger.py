@@ -34,7 +34,7 @@ from memvet._errors import (
     UnknownDecisionError,
     UsageError,
 )
-from memvet._filter import PLAIN_LIMIT, SELECTIVE_LIMIT, check_k, make_filter
+from memvet._filter import PLAIN_LIMIT, SELECTIVE_LIMIT, RecallFilter, check_k, make_filter
 from memvet._git import GitRepo, Snapshot
 from memvet._lock import DEFAULT_LOCK_TIMEOUT, LocalLock
 from memvet._model import (
@@ -47,6 +47,7 @@ from memvet._model import (
     Lifecycle,
     Proposal,
     Recall,
+    RecallGroup,
     Receipt,
     ReceiptAction,
     RecordOutcome,
@@ -580,6 +581,14 @@ class Ledger:
         snap = self.snapshot(at)
         if k == 0:
             return group_recall(query, snap.name, [], 0, include)
+        # A server ledger's change marker (one request) is read while the
+        # query is embedded, and its token serves every query below.
+        with self.store.one_read():
+            return self._recall(query, k, include, wanted, snap)
+
+    def _recall(self, query: str, k: int, include: tuple[RecallGroup, ...], wanted: RecallFilter | None,
+                snap: Snapshot) -> Recall:
+        """The verified nearest decisions of :meth:`recall`, its arguments checked."""
         self._require_embedder()
         embedding = self.embedder.embed_query(query)
         # Every candidate counts when all groups are wanted and nothing is

@@ -116,6 +116,29 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
+#: Diffs (recorded commit -> target commit) a move search keeps. One diff
+#: per commit the missing anchors of a check were recorded at; a diff over
+#: 500 commits of sqlalchemy holds 699 ``Change`` values (160 KB), so 256
+#: of them cover a check over decisions recorded at 256
+#: commits at a bounded cost, and a process whose HEAD moves drops the
+#: diffs to the targets it no longer checks.
+CHANGES_CACHE = 256
+
+#: First-parent lines (target commit -> recorded commit) one batch keeps:
+#: at most :data:`memvet._vanished.MAX_WALK` commit objects each; a batch
+#: over decisions recorded at more commits walks the oldest-kept ones again.
+LINES_CACHE = 32
+
+
+class _Lines(dict[tuple[str, str], "list[pygit2.Commit] | None"]):
+    """The first-parent lines of one batch, at most :data:`LINES_CACHE` of
+    them (the first kept is dropped first)."""
+
+    def __setitem__(self, key: tuple[str, str], value: list[pygit2.Commit] | None) -> None:
+        super().__setitem__(key, value)
+        while len(self) > LINES_CACHE:
+            del self[next(iter(self))]
+
 #: Generated, vendored and bundled files: never where a symbol "moved" to.
 GENERATED = re.compile(
     r"(^|/)(dist|build|node_modules|vendor|third_party|\.venv|site-packages)/"
@@ -362,12 +385,15 @@ class MoveSearch:
 
     def __init__(self, evidence: Evidence) -> None:
         self.evidence = evidence
-        self._changes: dict[tuple[str, str], list[Change] | None] = {}
+        # Diffs by (recorded commit, target commit), each in a 1-tuple (a
+        # commit not in the history is kept too, as (None,)); bounded, since
+        # a long-running process checks at each new HEAD (see CHANGES_CACHE).
+        self._changes: LRU[tuple[str, str], tuple[list[Change] | None]] = LRU(CHANGES_CACHE)
         # Results at a commit never change (content addressed on both ends);
         # the working tree's are computed afresh.
         self._found: LRU[tuple[str, ...], AnchorCheck] = LRU(16384)
         # First-parent lines walked by the last rule, for one batch.
-        self._lines: dict[tuple[str, str], list[pygit2.Commit] | None] = {}
+        self._lines = _Lines()
         self.scanned = 0  # candidate blobs read by the word scan (for tests and benchmarks)
         self._hops = 0  # how deep the follow of a place that went since is (see _still_there)
 
@@ -409,14 +435,15 @@ class MoveSearch:
         this history). Kept per (commit, commit) pair only: the working tree
         moves on while a process lives, so its diff is taken afresh."""
         key = (recorded_commit, snap.name)
-        if snap.commit is not None and key in self._changes:
-            return self._changes[key]
+        kept = self._changes.get(key) if snap.commit is not None else None
+        if kept is not None:
+            return kept[0]
         try:
             found: list[Change] | None = self.evidence.git.changes(recorded_commit, snap)
         except UnknownRevisionError:
             found = None
         if snap.commit is not None:
-            self._changes[key] = found
+            self._changes.put(key, (found,))
         return found
 
     def candidate_paths(self, recorded_commit: str, snap: Snapshot, path: str

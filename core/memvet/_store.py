@@ -307,6 +307,31 @@ def _marker_pool() -> futures.ThreadPoolExecutor:
         return _POOL
 
 
+class MarkRead:
+    """A server ledger's change marker, read on another thread from the
+    moment a read asks for it (:meth:`ChromaStore.one_read`): a
+    recall starts it before it embeds its query, so the request overlaps
+    with the embedding and the query instead of following them. The
+    token is read once; every query given this object uses it, so a
+    recall's reads (however many queries it widens to) are as of that one
+    read of the marker."""
+
+    __slots__ = ("_pending",)
+
+    def __init__(self, mark: _JournalMark) -> None:
+        self._pending = _marker_pool().submit(mark.read)
+
+    def token(self) -> str | None:
+        """The token read (waiting for it), as :meth:`_JournalMark.read`
+        gives it; raises what the read raised."""
+        return self._pending.result()
+
+    def settle(self) -> None:
+        """Wait for the read to end, whatever it gave (nothing is left
+        running behind a read that failed or was not used)."""
+        futures.wait([self._pending])
+
+
 #: Decoded decisions a store keeps for its queries (about 1.1 KB each
 #: with one anchor, measured on sqlalchemy decisions: 4.5 MB in all).
 RECORD_CACHE = 4096
@@ -372,6 +397,8 @@ class ChromaStore:
         #: The change marker of a ledger without a write lock (set by
         #: :meth:`_open_collections`): in process, or in a server's journal.
         self._mark: _ProcessMark | _JournalMark | None = None
+        #: The marker read a thread's :meth:`one_read` started (``mark``).
+        self._ahead = threading.local()
         #: The marker's token read by the last query, for the successor
         #: check of the same read (see :meth:`successors_of`); any other
         #: read clears it.
@@ -966,6 +993,25 @@ class ChromaStore:
         with translate("counting decisions"):
             return int(self.decisions.count())
 
+    @contextlib.contextmanager
+    def one_read(self) -> Iterator[None]:
+        """Make the queries of one read (a recall) in this thread use one
+        read of a server ledger's change marker, started now, so that it
+        runs while the caller embeds its query; the read is waited for on
+        leaving. Other ledgers' tokens cost no request (a local generation
+        file, an in-process table): nothing is started for them. Nested
+        uses share the outer read."""
+        if not isinstance(self._mark, _JournalMark) or getattr(self._ahead, "mark", None) is not None:
+            yield
+            return
+        mark = MarkRead(self._mark)
+        self._ahead.mark = mark
+        try:
+            yield
+        finally:
+            self._ahead.mark = None
+            mark.settle()
+
     @_serialized
     def query(self, embedding: Sequence[float], n: int,
               where: dict[str, Any] | None = None) -> list[tuple[Decision, float]]:
@@ -975,11 +1021,17 @@ class ChromaStore:
 
         ``where`` narrows the query; pass it only when it matches few
         records (a broad one makes Chroma scan; see :mod:`memvet._filter`).
+        A server ledger's change marker is read for the query, unless
+        :meth:`one_read` started its read already.
         """
         self._fresh()
-        if isinstance(self._mark, _JournalMark) and len(self._records) and not self._records_dropped:
-            return self._query_beside_mark(self._mark, embedding, n, where)
-        stamp = self._read_stamp()
+        mark: MarkRead | None = getattr(self._ahead, "mark", None)
+        if isinstance(self._mark, _JournalMark):
+            if len(self._records) and not self._records_dropped:
+                return self._query_beside_mark(mark or MarkRead(self._mark), embedding, n, where)
+            stamp = mark.token() if mark is not None else self._mark.read()
+        else:
+            stamp = self._read_stamp()
         records = self._records_at(stamp)
         self._query_stamp = stamp
         if records and not self._records_dropped:
@@ -1014,25 +1066,25 @@ class ChromaStore:
             self._records_dropped = False
         return out
 
-    def _query_beside_mark(self, mark: _JournalMark, embedding: Sequence[float], n: int,
+    def _query_beside_mark(self, mark: MarkRead, embedding: Sequence[float], n: int,
                            where: dict[str, Any] | None) -> list[tuple[Decision, float]]:
         """A server ledger's warm query: ids and distances, asked while
         another thread reads the change marker (two requests in the time
-        of about one), then the records decoded under the marker's token,
-        if it is still theirs; otherwise (or while a write is under way)
-        the hits are read again after the marker was.
+        of about one; a recall starts that read before it embeds its
+        query), then the records decoded under the marker's token, if it
+        is still theirs; otherwise (or while a write is under way) the hits
+        are read again after the marker was.
 
         The read is as of the marker's read: the records kept under its
         token are what was stored then. A hit that was not kept (written
         since, or never read) is read now, and the successor answers kept
         are then not used for this read (:meth:`successors_of` asks)."""
-        pending = _marker_pool().submit(mark.read)
         try:
             got = read_through_index_race("querying the ledger", lambda: self.decisions.query(
                 query_embeddings=[list(embedding)], n_results=max(n, 1), where=where, include=["distances"]))
         finally:
-            futures.wait([pending])
-        stamp = pending.result()
+            mark.settle()
+        stamp = mark.token()
         ids, distances = got["ids"][0], got["distances"][0]
         records = self._records_at(stamp)
         if records is None:  # a write under way: read the hits now, keep nothing

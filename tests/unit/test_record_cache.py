@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import gc
 import logging
+import threading
 import uuid
 from typing import Any
 
@@ -18,7 +19,7 @@ import chromadb
 import pytest
 
 import memvet
-from memvet import _chroma
+from memvet import _chroma, _store
 from memvet._model import Lifecycle
 from memvet._store import GENERATION_ID, ChromaStore, _JournalMark, _ProcessMark
 
@@ -249,6 +250,131 @@ def test_a_failed_query_beside_the_marker_is_the_query_s_error(open_ledger):
     ledger.store.decisions = Failing(ledger.store.decisions)
     with pytest.raises(memvet.StoreUnavailableError):
         ledger.store.query(vec, 1)
+
+
+class _CountingJournal:
+    """A journal that counts its ``get`` calls (the marker's reads) and
+    signals the first one."""
+
+    def __init__(self, inner: Any) -> None:
+        self._inner = inner
+        self.reads = 0
+        self.read_started = threading.Event()
+
+    def get(self, **kwargs: Any) -> Any:
+        self.reads += 1
+        self.read_started.set()
+        return self._inner.get(**kwargs)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
+
+
+class _WaitsForTheMarker:
+    """An embedder that embeds a query only once the marker read has begun:
+    a recall that read the marker after embedding would never see it."""
+
+    def __init__(self, inner: Any, journal: _CountingJournal) -> None:
+        self._inner = inner
+        self._journal = journal
+        self.name = inner.name
+        self.saw_the_read: list[bool] = []
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        return list(self._inner.embed_documents(texts))
+
+    def embed_query(self, text: str) -> list[float]:
+        self.saw_the_read.append(self._journal.read_started.wait(60))
+        return list(self._inner.embed_query(text))
+
+
+def _counted(ledger: memvet.Ledger) -> _CountingJournal:
+    journal = _CountingJournal(ledger.store.journal)
+    ledger.store._mark = _JournalMark(journal)
+    return journal
+
+
+def test_a_server_recall_reads_the_marker_once_while_it_embeds_the_query(open_ledger):
+    ledger = _as_server(open_ledger())
+    ledger.record("prices are integers in cents")
+    ledger.recall("prices", k=1)                   # records kept
+    journal = _counted(ledger)
+    ledger.embedder = gate = _WaitsForTheMarker(ledger.embedder, journal)
+    spy = ledger.store.decisions = Spy(ledger.store.decisions)
+    assert ledger.recall("prices", k=1).items[0].claim == "prices are integers in cents"
+    assert gate.saw_the_read == [True]             # the read was under way before the embedding
+    assert journal.reads == 1 and spy.includes == [["distances"]]
+
+
+def test_a_cold_server_recall_uses_the_marker_read_ahead_too(open_ledger):
+    reader = _as_server(open_ledger())
+    writer = _as_server(open_ledger(namespace=reader.namespace))
+    a = reader.record("prices are integers in cents").decision   # nothing kept: its own write
+    journal = _counted(reader)
+    writer.reject(a.id, reason="cents overflow on refunds")
+    assert reader.recall("prices", k=1).items[0].status is memvet.Status.REJECTED
+    assert journal.reads == 1
+    assert reader.recall("prices", k=1).items[0].status is memvet.Status.REJECTED   # now warm
+    assert journal.reads == 2
+
+
+def test_every_query_of_one_read_uses_its_marker_read(open_ledger):
+    ledger = _as_server(open_ledger())
+    ledger.record("prices are integers in cents")
+    vec = ledger.embedder.embed_query("prices")
+    ledger.store.query(vec, 1)
+    journal = _counted(ledger)
+    with ledger.store.one_read(), ledger.store.one_read():     # nested: the outer read
+        first = ledger.store.query(vec, 1)
+        assert ledger.store.query(vec, 4) == first
+    assert journal.reads == 1
+    ledger.store.query(vec, 1)                                  # outside: a read of its own
+    assert journal.reads == 2
+
+
+def test_an_in_process_ledger_starts_no_marker_read(open_ledger):
+    ledger = open_ledger()
+    with ledger.store.one_read():
+        assert getattr(ledger.store._ahead, "mark", None) is None
+
+
+def test_a_recall_whose_embedding_fails_waits_for_its_marker_read(open_ledger, monkeypatch):
+    ledger = _as_server(open_ledger())
+    ledger.record("prices are integers in cents")
+    started: list[_store.MarkRead] = []
+
+    class Kept(_store.MarkRead):
+        def __init__(self, mark: _JournalMark) -> None:
+            super().__init__(mark)
+            started.append(self)
+
+    monkeypatch.setattr(_store, "MarkRead", Kept)
+
+    class Broken:
+        name = ledger.embedder.name
+
+        def embed_query(self, text: str) -> list[float]:
+            raise RuntimeError("the model is gone")
+
+    ledger.embedder = Broken()  # type: ignore[assignment]
+    with pytest.raises(RuntimeError, match="the model is gone"):
+        ledger.recall("prices", k=1)
+    assert len(started) == 1 and started[0]._pending.done()
+    assert getattr(ledger.store._ahead, "mark", None) is None
+
+
+def test_a_marker_read_ahead_that_fails_is_the_recall_s_error(open_ledger):
+    ledger = _as_server(open_ledger())
+    ledger.record("prices are integers in cents")
+    ledger.recall("prices", k=1)
+
+    class Unreachable(_CountingJournal):
+        def get(self, **kwargs: Any) -> Any:
+            raise ConnectionError("the server went away")
+
+    ledger.store._mark = _JournalMark(Unreachable(ledger.store.journal))
+    with pytest.raises(memvet.StoreUnavailableError):
+        ledger.recall("prices", k=1)
 
 
 # ------------------------------------------------------------------ systems a reload leaves
