@@ -236,7 +236,7 @@ def test_a_real_cli_write_keeps_its_token_out_of_the_holder_file(repo, local):
         env.pop(name, None)
     done = subprocess.run([sys.executable, "-m", "memvet", "--token", f"{SECRET}-token", "record",
                            "OrderStore.save appends one line", "--symbol", "shop/store.py::OrderStore.save"],
-                          cwd=repo.path, env=env, capture_output=True, text=True, timeout=120, check=False)
+                          cwd=repo.path, env=env, capture_output=True, text=True, timeout=900, check=False)
     assert done.returncode == 0, done.stderr
     holder = local / "write.lock.holder"
     text = holder.read_text()

@@ -122,7 +122,7 @@ def test_concurrent_local_writers_lose_nothing(repo, tmp_path):
     _local(repo, home).record("seed")
     procs = [_worker("write", str(repo.path), str(home), NS, "15", f"w{i}") for i in range(4)]
     for p in procs:
-        out, err = p.communicate(timeout=240)
+        out, err = p.communicate(timeout=900)
         assert p.returncode == 0, err
         assert out.split() == ["recorded"] * 15
     fresh = _local(repo, home)
@@ -140,7 +140,7 @@ def test_a_long_lived_reader_sees_writes_from_another_process(repo, tmp_path):
     reader.record("first, from the reader process")
     assert reader.store.query(reader.embedder.embed_query("x"), 50)
     p = _worker("write", str(repo.path), str(home), NS, "5", "other")
-    _out, err = p.communicate(timeout=120)
+    _out, err = p.communicate(timeout=900)
     assert p.returncode == 0, err
     # Without the reload, Chroma's cached index in this process misses all five.
     assert len(reader.store.query(reader.embedder.embed_query("decision"), 50)) == 6
@@ -193,7 +193,7 @@ def crash_runs(tmp_path_factory):
         for step in steps:
             runs[act, step] = _crashed(repo, base, act, step)
     for key, (_home, _old, proc) in runs.items():
-        _out, err = proc.communicate(timeout=120)
+        _out, err = proc.communicate(timeout=900)
         assert proc.returncode == KILLED, (key, proc.returncode, err)
     return repo, {k: (home, old) for k, (home, old, _p) in runs.items()}
 

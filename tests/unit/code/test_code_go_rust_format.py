@@ -110,7 +110,7 @@ def rustfmt(body: str) -> str | None:
     if exe is None:
         return None
     done = subprocess.run([exe, "--edition", "2015", "--emit", "stdout"], input=_wrap(body, "rust"),
-                          capture_output=True, text=True, check=True, timeout=120)
+                          capture_output=True, text=True, check=True, timeout=900)
     return done.stdout
 
 
@@ -302,7 +302,7 @@ def test_the_formatted_file_is_rustfmts_own_output():
     if exe is None:
         pytest.skip("rustfmt is not installed; RUSTFMT_RS was printed by rustfmt 1.9")
     done = subprocess.run([exe, "--edition", "2015", "--emit", "stdout"], input=MESSY_RS,
-                          capture_output=True, text=True, check=True, timeout=120)
+                          capture_output=True, text=True, check=True, timeout=900)
     assert done.stdout == RUSTFMT_RS
     assert RUSTFMT_RS != MESSY_RS
 
