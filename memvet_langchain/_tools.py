@@ -131,7 +131,7 @@ class RecallInput(BaseModel):
 
     query: str = Field(min_length=1, description="What you want to know, in plain words.")
     k: int = Field(default=5, description="How many decisions to return.",
-                   json_schema_extra={"minimum": 1, "maximum": 50})
+                   json_schema_extra={"minimum": 1, "maximum": memvet.TOOL_MAX_K})
     tags: list[str] = Field(default_factory=list,
                             description="Only decisions carrying any of these tags (optional).")
     paths: list[str] = Field(

@@ -57,7 +57,7 @@ GROUPS: tuple[str, ...] = tuple(memvet.RecallGroup)
 
 #: Most decisions one recall returns (the bound of :func:`memvet.check_tool_k`,
 #: the same in every adapter's tools).
-MAX_K = 50
+MAX_K = memvet.TOOL_MAX_K
 
 #: The agent's name when the MCP client did not say who it is.
 DEFAULT_AGENT = "mcp-client"

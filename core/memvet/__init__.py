@@ -53,7 +53,7 @@ from memvet._exchange import (
     export_jsonl,
     import_jsonl,
 )
-from memvet._filter import check_tool_k
+from memvet._filter import TOOL_MAX_K, check_tool_k
 from memvet._ledger import Ledger, require_ledger
 from memvet._model import (
     WORKTREE,
@@ -95,6 +95,7 @@ def _installed_version(distribution: str = "memvet") -> str:
 __version__ = _installed_version()
 
 __all__ = [
+    "TOOL_MAX_K",
     "WORKTREE",
     "AmbiguousIdError",
     "AmbiguousSymbolError",

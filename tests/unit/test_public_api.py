@@ -24,7 +24,8 @@ PUBLIC = {
     "EvidenceText", "QuoteNotFoundError", "Term", "TermKind", "UnboundClaimError", "UnboundTerm", "claim_terms",
     "evidence_note", "quoted", "with_quote",
     # one vocabulary for the adapters: enums (StrEnum) and the shared checks
-    "ChangeKind", "RecallGroup", "ReceiptAction", "RecordOutcome", "check_groups", "check_tool_k", "require_ledger",
+    "ChangeKind", "RecallGroup", "ReceiptAction", "RecordOutcome", "check_groups", "check_tool_k", "TOOL_MAX_K",
+    "require_ledger",
     "one_line",  # text from users made safe to print inside a line (the adapters render with it)
     # claims that name the right code but state a relation it contradicts
     "ClaimContradictsCodeError", "Contradiction", "contradictions",
