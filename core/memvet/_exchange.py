@@ -136,78 +136,8 @@ _MAX_INT = 2**31 - 1
 def _one_line(text: str) -> str:
     """One line of plain Markdown for an agent: whitespace collapsed, control
     sequences removed, and nothing that a Markdown renderer would read as
-    HTML (see :func:`plain_markdown`)."""
-    return plain_markdown(" ".join(str(text).split()))
-
-
-#: What makes a ``<`` the start of HTML in CommonMark (a tag, a closing tag,
-#: a comment, a declaration, a processing instruction) or of an autolink.
-_HTML_START = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ/!?")
-
-
-def plain_markdown(text: str) -> str:
-    """``text`` as one line of Markdown that reads as written.
-
-    The agent context is read raw by agents (``AGENTS.md``, ``CLAUDE.md``,
-    an MCP prompt), so it is not HTML-escaped: ``&``, ``>`` and ``|`` stay
-    as they are, and so does everything inside a code span. A file in a
-    repository is also rendered as HTML by its host, where a ``<script>`` or
-    an ``<img onerror=...>`` in a claim must not act: each ``<`` outside a
-    code span that would start a tag, a comment or an autolink gets a
-    backslash (``\\<script>``), which CommonMark renders as the ``<``
-    itself. Line breaks and control sequences are handled by
-    :func:`memvet._text.one_line`.
-    """
-    text = _text.one_line(text)
-    out: list[str] = []
-    i, n = 0, len(text)
-    while i < n:
-        char = text[i]
-        if char == "`" and not _escaped(text, i):
-            run = _backticks(text, i)
-            end = _closing_backticks(text, i + run, run)
-            if end < 0:  # no closing run: the backticks are literal text
-                out.append(text[i:i + run])
-                i += run
-            else:  # a code span: inert, kept as it is
-                out.append(text[i:end + run])
-                i = end + run
-            continue
-        if char == "<" and i + 1 < n and text[i + 1] in _HTML_START and not _escaped(text, i):
-            out.append("\\")
-        out.append(char)
-        i += 1
-    return "".join(out)
-
-
-def _escaped(text: str, i: int) -> bool:
-    """True when ``text[i]`` follows an odd number of backslashes."""
-    count = 0
-    while i - count - 1 >= 0 and text[i - count - 1] == "\\":
-        count += 1
-    return count % 2 == 1
-
-
-def _backticks(text: str, i: int) -> int:
-    """How many backticks in a row start at ``text[i]``."""
-    end = i
-    while end < len(text) and text[end] == "`":
-        end += 1
-    return end - i
-
-
-def _closing_backticks(text: str, start: int, run: int) -> int:
-    """Where the first backtick run of exactly ``run`` backticks at or after
-    ``start`` begins (CommonMark's code span closer), or -1."""
-    i = start
-    while True:
-        i = text.find("`", i)
-        if i < 0:
-            return -1
-        length = _backticks(text, i)
-        if length == run:
-            return i
-        i += length
+    HTML (see :func:`memvet._text.plain_markdown`)."""
+    return _text.plain_markdown(" ".join(str(text).split()))
 
 
 # ===================================================================== agent context

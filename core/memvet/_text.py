@@ -15,14 +15,14 @@ as HTML.
 * :func:`markdown` is :func:`one_line` plus HTML escaping, for a table cell
   or a list item of Markdown that is rendered as HTML (``check --format
   markdown``, a PR comment). The agent context, which an agent reads as
-  written, is plain Markdown instead (``memvet._exchange.plain_markdown``).
+  written, is plain Markdown instead (:func:`plain_markdown`).
 """
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["NEWLINE_MARK", "clean", "code_span", "json_safe", "markdown", "one_line"]
+__all__ = ["NEWLINE_MARK", "clean", "code_span", "json_safe", "markdown", "one_line", "plain_markdown"]
 
 #: What a line break inside a one-line field is shown as.
 NEWLINE_MARK = "⏎"
@@ -91,6 +91,76 @@ def code_span(text: str) -> str:
     fence = "`" * (longest + 1)
     pad = " " if text.startswith("`") or text.endswith("`") or longest else ""
     return f"{fence}{pad}{text}{pad}{fence}"
+
+
+#: What makes a ``<`` the start of HTML in CommonMark (a tag, a closing tag,
+#: a comment, a declaration, a processing instruction) or of an autolink.
+_HTML_START = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ/!?")
+
+
+def plain_markdown(text: str) -> str:
+    """``text`` as one line of Markdown that reads as written.
+
+    The agent context is read raw by agents (``AGENTS.md``, ``CLAUDE.md``,
+    an MCP prompt), so it is not HTML-escaped: ``&``, ``>`` and ``|`` stay
+    as they are, and so does everything inside a code span. A file in a
+    repository is also rendered as HTML by its host, where a ``<script>`` or
+    an ``<img onerror=...>`` in a claim must not act: each ``<`` outside a
+    code span that would start a tag, a comment or an autolink gets a
+    backslash (``\\<script>``), which CommonMark renders as the ``<``
+    itself. Line breaks and control sequences are handled by
+    :func:`one_line`.
+    """
+    text = one_line(text)
+    out: list[str] = []
+    i, n = 0, len(text)
+    while i < n:
+        char = text[i]
+        if char == "`" and not _escaped(text, i):
+            run = _backticks(text, i)
+            end = _closing_backticks(text, i + run, run)
+            if end < 0:  # no closing run: the backticks are literal text
+                out.append(text[i:i + run])
+                i += run
+            else:  # a code span: inert, kept as it is
+                out.append(text[i:end + run])
+                i = end + run
+            continue
+        if char == "<" and i + 1 < n and text[i + 1] in _HTML_START and not _escaped(text, i):
+            out.append("\\")
+        out.append(char)
+        i += 1
+    return "".join(out)
+
+
+def _escaped(text: str, i: int) -> bool:
+    """True when ``text[i]`` follows an odd number of backslashes."""
+    count = 0
+    while i - count - 1 >= 0 and text[i - count - 1] == "\\":
+        count += 1
+    return count % 2 == 1
+
+
+def _backticks(text: str, i: int) -> int:
+    """How many backticks in a row start at ``text[i]``."""
+    end = i
+    while end < len(text) and text[end] == "`":
+        end += 1
+    return end - i
+
+
+def _closing_backticks(text: str, start: int, run: int) -> int:
+    """Where the first backtick run of exactly ``run`` backticks at or after
+    ``start`` begins (CommonMark's code span closer), or -1."""
+    i = start
+    while True:
+        i = text.find("`", i)
+        if i < 0:
+            return -1
+        length = _backticks(text, i)
+        if length == run:
+            return i
+        i += length
 
 
 _JSON_UNSAFE = re.compile(r"[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")

@@ -21,7 +21,7 @@ from markdown_it import MarkdownIt
 
 import memvet
 from memvet import _text
-from memvet._exchange import plain_markdown
+from memvet._text import plain_markdown
 from memvet.cli import cli
 
 CLEAR = "\x1b[2J\x1b[H"
