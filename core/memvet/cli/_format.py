@@ -59,11 +59,16 @@ class Row:
         data["already_failing"] = self.already_failing
         return data
 
+    def fails_gate(self, failing: set[str], strict: bool = False) -> bool:
+        """Whether this row fails the gate: a failing status the range
+        caused (any failing status with ``strict``, or outside a range)."""
+        return self.verdict.status.value in failing and (strict or not self.already_failing)
+
 
 def counted(rows: Sequence[Row], failing: set[str], *, strict: bool = False) -> list[Row]:
     """The rows that fail the gate: a failing status the range caused (every
     failing one with ``strict``, or outside a range)."""
-    return [r for r in rows if r.verdict.status.value in failing and (strict or not r.already_failing)]
+    return [r for r in rows if r.fails_gate(failing, strict)]
 
 
 def _old_failures(rows: Sequence[Row], failing: set[str], strict: bool) -> str:
@@ -155,7 +160,7 @@ def markdown(rows: Sequence[Row], target: str, report: ImpactReport | None, fail
     out.append("|---|---|---|" + ("---|" if since else ""))
     for row in rows:
         v = row.verdict
-        flag = "**" if v.status.value in failing and (strict or not row.already_failing) else ""
+        flag = "**" if row.fails_gate(failing, strict) else ""
         cells = [f"{flag}{v.status.value}{flag}", f"{_cell(v.decision.claim)} ({_text.code_span(v.id)})",
                  _cell(v.reason)]
         if row.impact is not None:
@@ -212,7 +217,7 @@ def github(rows: Sequence[Row], target: str, failing: set[str], *, strict: bool 
     for row in rows:
         v = row.verdict
         status = v.status.value
-        if status in failing and (strict or not row.already_failing):
+        if row.fails_gate(failing, strict):
             level = "error"
         elif v.status in (Status.UNANCHORED, Status.NEEDS_REVALIDATION, Status.STALE, Status.REFUTED):
             level = "warning"
