@@ -492,6 +492,14 @@ def _module_names(path: str) -> list[str]:
 PARALLEL_FILES = 32
 
 
+def _one_property(matches: list[_code.Symbol], data: bytes, language: str) -> bool:
+    """Whether ``matches`` are all accessors of one property (a getter and a
+    setter, say), so that their common name names that property."""
+    parsed = _code.parse_file(data, language)
+    properties = {parsed.property_of(m.qualname) for m in matches}
+    return len(properties) == 1 and "" not in properties
+
+
 class _Unparseable(Exception):
     """Internal: a file that cannot be parsed as text (the message says why)."""
 
@@ -560,14 +568,15 @@ class Evidence:
     # ================================================================ resolve
 
     def resolve(self, spec: AnchorSpec, snap: Snapshot, *, base: str | None = None) -> Anchor:
-        """Resolve a spec at ``snap`` into a recorded anchor.
+        """Resolve a spec at ``snap`` into a recorded anchor (one symbol:
+        a property's name is ambiguous here, see :meth:`resolve_all`).
 
         Raises:
             AnchorNotFoundError, AmbiguousSymbolError, UnsupportedFileError,
             PathOutsideRepositoryError, InvalidAnchorError.
         """
         if spec.kind is AnchorKind.SYMBOL:
-            return self._resolve_symbol(spec, snap, base)
+            return self._resolve_symbol(spec, snap, base, whole=False)[0]
         if spec.kind is AnchorKind.FILE:
             path = self.git.normalize_path(spec.path, base=base)
             data = snap.require(path)
@@ -583,7 +592,22 @@ class Evidence:
             return self._resolve_dependency(spec, snap)
         return self._resolve_absent(spec, snap)
 
-    def _resolve_symbol(self, spec: AnchorSpec, snap: Snapshot, base: str | None) -> Anchor:
+    def resolve_all(self, spec: AnchorSpec, snap: Snapshot, *, base: str | None = None) -> list[Anchor]:
+        """:meth:`resolve`, except that a symbol spec whose name matches the
+        accessors of one property and nothing else (``body`` for ``get
+        body``/``set body``, a Python property's getter, setter and
+        deleter: see :meth:`memvet._code.ParsedFile.property_of`) names the
+        property: one anchor per accessor, each under its exact name and
+        hash. A quote is kept on the accessors that hold it.
+
+        Raises:
+            The errors of :meth:`resolve`.
+        """
+        if spec.kind is AnchorKind.SYMBOL:
+            return self._resolve_symbol(spec, snap, base, whole=True)
+        return [self.resolve(spec, snap, base=base)]
+
+    def _resolve_symbol(self, spec: AnchorSpec, snap: Snapshot, base: str | None, *, whole: bool) -> list[Anchor]:
         path = self.git.normalize_path(spec.path, base=base)
         data = snap.require(path)
         language = _code.language_for_path(path)
@@ -604,21 +628,31 @@ class Evidence:
             near = sorted(q for q in table.symbols if q.rsplit(".", 1)[-1] == name.rsplit(".", 1)[-1])
             hint = f" (did you mean {', '.join(near[:5])}?)" if near else ""
             raise AnchorNotFoundError(f"{path}: no symbol named {name}{hint}")
-        if len(matches) > 1:
+        if len(matches) > 1 and not (whole and _one_property(matches, data, language)):
             candidates = tuple(sorted(m.qualname for m in matches))
             raise AmbiguousSymbolError(
                 f"{path}::{name} matches {len(matches)} symbols; name one of: {', '.join(candidates)}",
                 candidates,
             )
-        sym = matches[0]  # one with a syntax error in its span is hashed on its raw tokens
-        if spec.quote:
-            self._require_quote(spec.quote, _span_text(data, sym.start_line, sym.end_line), language,
-                                f"{path}::{sym.qualname}", sym.start_line)
-        return Anchor(
-            AnchorKind.SYMBOL, path=path, name=sym.qualname, language=language,
-            symbol_kind=sym.kind, body_hash=sym.hash, hash_version=_code.HASH_VERSION,
-            blob_id=blob, line=sym.start_line, shape=sym.shape, quote=spec.quote,
-        )
+        anchors: list[Anchor] = []
+        misses: list[QuoteNotFoundError] = []
+        for sym in matches:  # one with a syntax error in its span is hashed on its raw tokens
+            quote = spec.quote
+            if quote:
+                try:
+                    self._require_quote(quote, _span_text(data, sym.start_line, sym.end_line), language,
+                                        f"{path}::{sym.qualname}", sym.start_line)
+                except QuoteNotFoundError as exc:
+                    misses.append(exc)
+                    quote = ""  # a property's other accessors are anchored unquoted
+            anchors.append(Anchor(
+                AnchorKind.SYMBOL, path=path, name=sym.qualname, language=language,
+                symbol_kind=sym.kind, body_hash=sym.hash, hash_version=_code.HASH_VERSION,
+                blob_id=blob, line=sym.start_line, shape=sym.shape, quote=quote,
+            ))
+        if len(misses) == len(matches):
+            raise misses[0]
+        return anchors
 
     @staticmethod
     def _require_quote(quote: str, text: str, language: str | None, where: str, first_line: int) -> None:

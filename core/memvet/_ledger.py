@@ -825,7 +825,8 @@ class Ledger:
 
     def resolve_anchors(self, anchors: Iterable[AnchorLike], at: str | None = None, *,
                         base: str | None = None) -> list[Anchor]:
-        """Resolve anchor specs at ``at`` (nothing is written).
+        """Resolve anchor specs at ``at`` (nothing is written); a property's
+        name gives one anchor per accessor (see :meth:`Evidence.resolve_all`).
 
         Raises:
             AnchorNotFoundError, AmbiguousSymbolError, UnsupportedFileError,
@@ -841,8 +842,8 @@ class Ledger:
             anchors = [anchors]  # one anchor, never its characters
         resolved: dict[tuple[str, str], Anchor] = {}
         for spec in anchors:
-            anchor = self.evidence.resolve(parse_anchor(spec), snap, base=base)
-            resolved.setdefault((anchor_keys([anchor])[0], anchor.quote), anchor)
+            for anchor in self.evidence.resolve_all(parse_anchor(spec), snap, base=base):
+                resolved.setdefault((anchor_keys([anchor])[0], anchor.quote), anchor)
         return list(resolved.values())
 
     def bind_claim(self, claim: str, anchors: Sequence[Anchor], at: str | None = None, *,

@@ -9,7 +9,9 @@ Public interface (everything else is private)::
     language_for_path(path)       "python" | ... | None, by extension
     symbol_table(data, language)  SymbolTable of a file's bytes
     parse_file(data, language)    ParsedFile: .symbol(qualname) hashes only that
-                                  symbol's span; .table() is symbol_table's
+                                  symbol's span; .table() is symbol_table's;
+                                  .property_of(qualname) the property an
+                                  accessor belongs to
     imports(data, language)       [(module, 1-based line), ...]
     Symbol, SymbolTable           frozen results
     ParsedFile                    a parse kept for lookups (holds the tree)
@@ -86,6 +88,17 @@ getter and setter) gets its parameter types - or, untyped, parameter names -
 as a suffix: ``CopyUtils.copy(byte[],OutputStream)``; identical signatures
 then get ``#2``, ``#3``... in document order. :attr:`Symbol.name` drops those
 suffixes, so ``lookup("CopyUtils.copy")`` returns every overload.
+
+The property an accessor belongs to (:meth:`ParsedFile.property_of`) is
+named like the accessor without ``get``/``set`` or suffixes: ``Lexer.x``
+for ``Lexer.get x`` and ``Lexer.set x``, ``Lexer.static x`` for
+``Lexer.static get x`` (another property, though the bare name ``Lexer.x``
+finds it too), ``C.x`` for a Python ``@property`` getter ``C.x(self)`` and
+its ``@x.setter`` ``C.x(self,value)`` and ``@x.deleter``. A symbol anchor whose
+name finds exactly the accessors of one property names the property: it is
+recorded as one anchor per accessor, each by its exact name and hash
+(:meth:`memvet._anchors.Evidence.resolve_all`). Any other name that finds
+several symbols is ambiguous, and the write lists their exact names.
 
 Java methods and constructors always carry their erased parameter types,
 overloaded or not - Java's own method identity, so adding or removing an

@@ -340,6 +340,15 @@ class ParsedFile:
         returned, a superset the caller filters by hash."""
         return [sym for sym in self.table().symbols.values() if kind_ok is None or kind_ok(sym.kind)]
 
+    def property_of(self, qualname: str) -> str:
+        """The property whose accessor ``qualname`` is, or ``""``: a JS/TS
+        ``get``/``set`` member (``Lexer.get x`` and ``Lexer.set x`` are of
+        ``Lexer.x``, ``Lexer.static get x`` of ``Lexer.static x``), or a
+        Python method decorated ``@property``, ``@x.getter``, ``@x.setter``
+        or ``@x.deleter`` (``C.x(self)`` and ``C.x(self,value)`` are of
+        ``C.x``). Structured text has no properties."""
+        return ""
+
     def table(self) -> SymbolTable:
         """Every symbol of the file."""
         assert self._table is not None, "a ParsedFile without a table must override table()"

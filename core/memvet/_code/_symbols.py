@@ -638,6 +638,29 @@ def _is_overload(d: _Def) -> bool:
     return False
 
 
+_PROPERTY_ROLES = frozenset({"getter", "setter", "deleter"})
+
+
+def _is_property_accessor(d: _Def) -> bool:
+    """A Python method decorated ``@property``, or ``@x.getter``,
+    ``@x.setter`` or ``@x.deleter`` where ``x`` is its own name."""
+    wrapper = d.node.parent
+    if d.kind != "method" or wrapper is None or wrapper.type != "decorated_definition":
+        return False
+    for dec in wrapper.named_children:
+        expr = dec.named_children[0] if dec.type == "decorator" and dec.named_children else None
+        if expr is None:
+            continue
+        if expr.type == "identifier" and _text(expr) == "property":
+            return True
+        if expr.type == "attribute":
+            obj, attr = expr.child_by_field_name("object"), expr.child_by_field_name("attribute")
+            if (obj is not None and attr is not None and obj.type == "identifier" and _text(obj) == d.local
+                    and _text(attr) in _PROPERTY_ROLES):
+                return True
+    return False
+
+
 def _fold_overloads(defs: list[_Def]) -> None:
     """Hide ``@overload`` stubs behind their implementation.
 
@@ -1079,6 +1102,21 @@ class CodeFile(ParsedFile):
                     found.append((first.start_byte, -last.end_byte, sym))
         found.sort(key=lambda f: (f[0], f[1]))
         return [sym for _, _, sym in found]
+
+    def property_of(self, qualname: str) -> str:
+        """See :meth:`ParsedFile.property_of` (before :meth:`table`, which lets the tree go)."""
+        assert self._tree is not None, "property_of needs the parse"
+        entry = self._entries.get(qualname)
+        if entry is None:
+            return ""
+        d = entry.d
+        if self.language == "python":
+            return d.name if _is_property_accessor(d) else ""
+        words = _member_keywords(d).split() if self.language in ("javascript", "typescript", "tsx") else []
+        if "get" not in words and "set" not in words:
+            return ""
+        scope, _, local = d.name.rpartition(".")
+        return _join(scope, "static " + local if "static" in words else local)
 
     def may_hide(self, name: str) -> bool:
         """See :func:`may_hide` (before :meth:`table`, which lets the tree go)."""

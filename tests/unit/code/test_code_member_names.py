@@ -7,7 +7,8 @@ and the modules of a bundle are scopes of their own.
 * JS/TS members carry the keywords that make them another member than one
   of the same name (``Lexer.static lex`` beside ``Lexer.lex``, ``Lexer.get
   x`` beside ``Lexer.set x``); class fields are symbols; a bare name finds
-  them when it is unambiguous, and the error lists the exact names when not.
+  them when it is unambiguous (or names both accessors of one property), and
+  the error lists the exact names when not.
 * Java: every declarator of a field and every annotation element is a symbol.
 * A name bound to an immediately invoked function (the module pattern) names
   a scope, so two modules' helpers in one bundle are told apart.
@@ -245,10 +246,14 @@ def members(repo):
 
 
 def test_an_ambiguous_member_name_lists_the_exact_names(members, ledger):
+    rec = ledger.record("x is cached", ["src/Lexer.ts::Lexer.x"])  # one property: both accessors
+    assert [a.name for a in ledger.store.get_decisions([rec.id])[0].anchors] == ["Lexer.get x", "Lexer.set x"]
+    members.write("src/Pair.ts", "class Pair {\n  get x() { return 1; }\n  static get x() { return 2; }\n}\n")
+    members.commit("an instance and a static property of one name")
     with pytest.raises(memvet.AmbiguousSymbolError) as info:
-        ledger.record("x is cached", ["src/Lexer.ts::Lexer.x"])
-    assert info.value.candidates == ("Lexer.get x", "Lexer.set x")
-    assert "name one of: Lexer.get x, Lexer.set x" in str(info.value)
+        ledger.record("x is one", ["src/Pair.ts::Pair.x"])
+    assert info.value.candidates == ("Pair.get x", "Pair.static get x")
+    assert "name one of: Pair.get x, Pair.static get x" in str(info.value)
 
 
 def test_a_static_and_an_instance_member_are_checked_apart(members, ledger):
