@@ -492,6 +492,22 @@ def _module_names(path: str) -> list[str]:
 PARALLEL_FILES = 32
 
 
+def _own_names(snap: Snapshot) -> set[str]:
+    """The names the repository's root manifests give the package, lower-cased."""
+    out = set()
+    data = snap.read("package.json")
+    if data:
+        m = re.search(rb'^\s{0,4}"name"\s*:\s*"(?:@[^/"]+/)?([^"]+)"', data, re.M)
+        if m:
+            out.add(m.group(1).decode("utf-8", "replace").lower())
+    data = snap.read("pyproject.toml")
+    if data:
+        m = re.search(rb'^name\s*=\s*["\']([^"\']+)', data, re.M)
+        if m:
+            out.add(m.group(1).decode("utf-8", "replace").lower())
+    return out
+
+
 def _one_property(matches: list[_code.Symbol], data: bytes, language: str) -> bool:
     """Whether ``matches`` are all accessors of one property (a getter and a
     setter, say), so that their common name names that property."""
@@ -729,8 +745,14 @@ class Evidence:
                         text = data.decode("utf-8")
                     else:
                         blob = snap.blob_id(a.path) or a.blob_id
-                        symbols = self.cache.table(blob, a.language, lambda: data).symbols
+                        table = self.cache.table(blob, a.language, lambda: data)
+                        symbols = table.symbols
                         sym = symbols.get(a.name)
+                        # Application.use for module.exports.use: the name the module gives its export
+                        names += [form for alias, prefix in table.aliases.items()
+                                  if a.name.startswith(prefix + ".")
+                                  for form in (f"{a.path}::{alias}{a.name[len(prefix):]}",
+                                               alias + a.name[len(prefix):])]
                         if sym is not None:
                             text = (_leading_comments(data, sym.start_line) + "\n"
                                     + _span_text(data, sym.start_line, sym.end_line))
@@ -764,9 +786,25 @@ class Evidence:
         if term.kind is _claims.TermKind.PATH:
             wanted = text.removeprefix("./").rstrip("/")
             return any(p == wanted or p.startswith(wanted + "/") or p.endswith("/" + wanted) for p in paths)
+        if term.kind is _claims.TermKind.IDENTIFIER:
+            return self._neighbour(text, anchors, snap)
+        if term.kind is _claims.TermKind.CODE and re.fullmatch(r"--?[A-Za-z][\w-]*", text):
+            return self._option(text, snap)  # --help: an option the program declares somewhere
         if term.kind is not _claims.TermKind.DOTTED:
             return False
         segments = text.split(".")
+        if len(segments) == 2 and segments[0][:1].islower():
+            # result.exception: an instance's member, its class named by the receiver (Result.exception)
+            member = segments[0][:1].upper() + segments[0][1:] + "." + segments[1]
+            head, last = member.split(".")[0].encode(), segments[1].encode()
+            for p in paths:
+                if _code.language_for_path(p) is None or GENERATED.search(p):
+                    continue
+                data = snap.read(p) or b""
+                if head in data and last in data and (self._defines(p, member, snap) or (
+                        re.search(rb"(?:self|this)\s*\.\s*" + re.escape(last) + rb"\s*=[^=]", data)
+                        and self._defines(p, member.split(".")[0], snap))):
+                    return True  # a member the class defines, or an attribute its methods set
         for i in range(len(segments), 0, -1):
             module = "/".join(segments[:i])
             rest = ".".join(segments[i:])
@@ -784,6 +822,38 @@ class Evidence:
             data = snap.read(p) or b""
             if last in data and first in data and self._defines(p, text, snap):
                 return True
+        return False
+
+    def _option(self, flag: str, snap: Snapshot) -> bool:
+        """Whether a code file of the repository writes ``flag`` as a string (``"--help"``)."""
+        quoted = re.compile(rb"[\"'`]" + re.escape(flag.encode()) + rb"(?![\w-])")
+        for p in snap.paths():
+            if _code.language_for_path(p) in CODE_LANGUAGES and not GENERATED.search(p) \
+                    and quoted.search(snap.read(p) or b""):
+                return True
+        return False
+
+    def _neighbour(self, name: str, anchors: Iterable[Anchor], snap: Snapshot) -> bool:
+        """Whether a file an anchor sits in defines ``name`` at its top level
+        or in a class (``BadParameter`` beside an anchored ``UsageError``),
+        or imports it (``const { HttpError } = require('http-errors')``)."""
+        if name.lower() in _own_names(snap):
+            return True  # Koa: the package's own name
+        word = re.compile(rb"(?<![\w$])" + re.escape(name.encode()) + rb"(?![\w$])")
+        imported = re.compile(rb"^[^\n]*\b(?:import|require)\b[^\n]*$|^\s*from\s[^\n]*$", re.M)
+        for path in sorted({a.path for a in anchors if a.kind is AnchorKind.SYMBOL and a.path}):
+            data = snap.read(path) or b""
+            if not word.search(data):
+                continue
+            if self._defines(path, name, snap) or any(word.search(m.group(0)) for m in imported.finditer(data)):
+                return True
+            language = _code.language_for_path(path)
+            blob = snap.blob_id(path)
+            if language is not None and blob is not None:
+                table = self._table(path, blob, language, snap)
+                if not isinstance(table, str) and any(q.count(".") <= 1 and q.rsplit(".", 1)[-1] == name
+                                                      for q in table.symbols):
+                    return True
         return False
 
     def _call_fits(self, call: str, snap: Snapshot) -> bool:

@@ -13,17 +13,22 @@ Term classes (everything else in a claim is prose and binds to nothing)::
     identifier  with an underscore, inner capitals or a digit: max_size,
                 OrderedDict, sha256 (SHA-256 and SHA256 fold to sha256, and
                 a protocol and its version, HTTP/2, to http2)
-    constant    UPPER_CASE with an underscore: HASH_VERSION
+    constant    UPPER_CASE with an underscore: HASH_VERSION; a shell
+                variable $EDITOR or ${XDG_CONFIG_HOME} is the constant
+                it names
     number      5, 5.0, 1_000, 0x1F (compared by value: 5 == 5.0); 2xx is
                 a status class
-    string      "double" or 'single' quoted text
-    path        a/b/c.py, setup.py, ./x (two plain words like and/or are
+    string      "double" or 'single' quoted text; a custom header
+                written bare, X-Forwarded-For (compared in any case)
+    path        a/b/c.py, setup.py, ./x, ~/.netrc (two plain words like and/or are
                 prose; dotted names or numbers joined by slashes, like
                 res.json/res.jsonp or 502/503, are one term each)
     address     URLs, host:port, IPv4 addresses
     version     >=2.31, 1.2.3, v2.0
     package     what an install command names: pip install brotli,
                 npm i ky, pip install httpx[http2]
+
+An option written bare (``--manpage``) is a code term.
 
 Prose, never a term: bare lowercase words (``cache``), all-caps acronyms
 (``HTTP``, ``LRU``), booleans, well-known product names with inner capitals
@@ -90,7 +95,36 @@ Binding classes, each a small rule below (``_BINDERS``), the way people write::
     raises      a name the claim says is raised or thrown must be raised,
                 thrown or caught by the anchored code.
     absence     an absence anchor's rule is never positive evidence: it
-                supports a term only in a clause that negates it.
+                supports a term only in a clause that negates it. A name
+                right after a negation ("no `-h`", "does not call
+                `flush`") binds where the code lacks it; a value there
+                is a bound ("never exceeds 60 s") and must bind.
+    neighbours  an identifier the anchored file defines (at its top level
+                or in a class) or imports (``BadParameter`` beside an
+                anchored ``UsageError``), the package's own name for its
+                class (``new Koa()`` for an anchored constructor), an
+                option a code file of the repository writes as a string
+                (``--help``), an instance's member through its class
+                (``result.exception`` for ``Result.exception`` or an
+                attribute its methods set), the anchored member through
+                an instance (``ctx.body`` for ``set body``) and an
+                instance named the usual short way (``app``, ``ctx``,
+                ``res`` for ``Application``, ``context``, ``response``:
+                its initial, then letters of the name in order) for
+                ``this``/``self`` of the anchored class.
+    instances   a name the code builds from a template, its fields filled
+                (``_MY_TOOL_COMPLETE`` of ``f"_{prog_name}_COMPLETE"``),
+                a name the claim writes with fields
+                (```{parent prefix}_{INFO_NAME}```), and a home path the
+                code expands (``~/.netrc`` of ``f"~/{f}"`` over
+                ``(".netrc", "_netrc")``). The value an example assigns to
+                an anchored setter (``ctx.body = '<p>hi</p>'``) is the
+                example's input.
+    lists       a list of three or more names, at least two (and half) of
+                them string literals of the anchored code, is read as the
+                code's list: a member the code says nowhere is a term the
+                code does not say (``subdomainOffset, proxy, env and
+                keys`` for ``['subdomainOffset', 'proxy', 'env']``).
 
 Quotes use the same tokens with comments and docstrings removed: a quote is
 found when its tokens occur contiguously in the span's code tokens.
@@ -386,7 +420,7 @@ _INSTALL = re.compile(
 _URL = re.compile(r"\b(?:https?|wss?|ftp|file)://[^\s`'\"<>)\]]+")
 _HOSTPORT = re.compile(r"(?<![\w.])(?:localhost|\d{1,3}(?:\.\d{1,3}){3})(?::\d{1,5})?(?![\w.]*\w)")
 _VERSION = re.compile(
-    r"(?<![\w.$!=<>])(?:(?:[A-Za-z][\w.-]*)?(?:>=|<=|==|~=|!=|\^|~|>|<)\s*v?\d+(?:\.\d+)*(?:[.\-]?[A-Za-z]+\d*)?"
+    r"(?<![\w.$!=<>-])(?:(?:[A-Za-z][\w.-]*)?(?:>=|<=|==|~=|!=|\^|~|>|<)\s*v?\d+(?:\.\d+)*(?:[.\-]?[A-Za-z]+\d*)?"
     r"|v?\d+\.\d+\.\d+(?:[.\-]?[A-Za-z]+\d*)?|v\d+(?:\.\d+)+)(?![\w$]|\.\d)")
 _OPERAND_TEXT = r"(?:[A-Za-z_$][\w$.]*|-?\d[\w.]*|\"[^\"\n]*\"|'[^'\n]*')"
 #: A callback written in a claim, its body an expression: ``status => status !== 404``.
@@ -398,7 +432,8 @@ _KEYWORD = re.compile(r"(?<![\w.$])[A-Za-z_][\w]*=(?:\"[^\"\n]*\"|'[^'\n]*'|[\w.
 _DQ = re.compile(r'"([^"\n]{1,160})"')
 _SQ = re.compile(r"(?<![\w'])'([^'\n]{1,100})'(?!\w)")
 _PATH = re.compile(
-    r"(?<![\w./-])(?:\.{1,2}/)?[\w.-]+(?:/[\w.-]+)+/?"
+    r"(?<![\w./~-])~/[\w.-]+(?:/[\w.<>-]+)*/?"
+    r"|(?<![\w./-])(?:\.{1,2}/)?[\w.-]+(?:/[\w.-]+)+/?"
     r"|(?<![\w./-])[\w-]+\.(?:py|pyi|js|jsx|mjs|cjs|ts|tsx|go|rs|java|json|ya?ml|toml|md|rst|txt"
     r"|cfg|ini|lock|sh|html|css|scm)(?![\w.-]*\w)")
 _DOTTED = re.compile(r"(?<![\w.$])[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+(?![\w$])")
@@ -411,6 +446,13 @@ _STATUS_CLASS = re.compile(r"(?<![\w.$])[1-5][xX]{2}(?![\w$])")
 _EXCEPTION_NAME = re.compile(r"(?=[A-Z])\w*(?:Error|Exception|Timeout|Warning|Exit|Interrupt|Failure)")
 #: A protocol or format and its version: ``HTTP/2``, ``HTTP/1.1`` (an identifier, folded to ``http2``).
 _NAMED_VERSION = re.compile(r"(?<![\w./-])[A-Za-z]{2,}/\d+(?:\.\d+)*(?![\w/]|\.\d)")
+#: An environment variable written the shell's way: ``$EDITOR``, ``${XDG_CONFIG_HOME}`` (a constant ``EDITOR``).
+_SHELL_VAR = re.compile(r"(?<![\w$])\$\{?([A-Z][A-Z0-9_]*[A-Z0-9])\}?(?![\w$])")
+#: A command-line option outside backticks: ``--manpage``, ``--no-color`` (``--no-<name>`` is a placeholder).
+_FLAG = re.compile(r"(?<![\w-])--[A-Za-z][\w-]*[A-Za-z0-9](?![\w<{*-])")
+#: A custom header: ``X-Forwarded-For``, ``X-Real-IP`` (a standard one, ``Content-Type``, is prose:
+#: people name it for what the code sets through a helper or a constant).
+_HEADER = re.compile(r"(?<![\w-])X-(?:[A-Z][A-Za-z0-9]*-)*[A-Z][A-Za-z0-9]*(?![\w-])")
 #: A placeholder: ``<name>``, ``<http version>``.
 _PLACEHOLDER = re.compile(r"<[A-Za-z_][\w .:/-]{0,40}>")
 #: Regular-expression escapes: ``\b`` in ``\bpickle\b`` is not part of a word.
@@ -421,7 +463,7 @@ _QUERY_EXAMPLE = re.compile(r"(?<![\w/])\?[A-Za-z_][\w\[\].]*=[^\s&,;)]*(?:&[\w\
 _LABEL_ID = re.compile(r"(?i)(?:adr|rfc|pep|cve|ghsa|gh|pr|issue|bug|ticket|jira)-?\d[\d-]*")
 #: Words after which a number is a label: ``issue 12``, ``RFC 7230``, ``step 3``.
 _LABEL_WORDS = frozenset({
-    "issue", "issues", "pr", "prs", "pull", "ticket", "bug", "adr", "rfc", "pep", "cve", "gh", "section",
+    "issue", "pr", "pull", "ticket", "bug", "adr", "rfc", "pep", "cve", "gh", "section",
     "step", "phase", "chapter", "page", "figure", "version", "release", "revision", "milestone", "sprint",
 })
 #: Words after which a year is a date: ``since 2019``.
@@ -471,6 +513,8 @@ def _classify(inner: str) -> TermKind:
     """The class of a backticked span's content."""
     if re.fullmatch(r"[A-Za-z_$][\w$]*", inner):
         return TermKind.IDENTIFIER
+    if re.match(r"new\s+[A-Za-z_$]", inner) and _classify(inner[3:].strip()) is TermKind.CALL:
+        return TermKind.CALL  # `new Koa({ compose })`: a call of the class
     if _DOTTED.fullmatch(inner):
         return TermKind.DOTTED
     head = _CALL_HEAD.match(inner)
@@ -546,6 +590,10 @@ def claim_terms(claim: str) -> list[Term]:
         take(m.start(), m.start() + len(url), Term(url, TermKind.ADDRESS))
     for m in list(_HOSTPORT.finditer(text)):
         take(m.start(), m.end(), Term(m.group(0), TermKind.ADDRESS))
+    for m in list(_SHELL_VAR.finditer(text)):  # $EDITOR: the variable EDITOR, as code looks it up
+        take(m.start(), m.end(), Term(m.group(1), TermKind.CONSTANT))
+    for m in list(_FLAG.finditer(text)):
+        take(m.start(), m.end(), Term(m.group(0), TermKind.CODE))
     for m in list(_QUERY_EXAMPLE.finditer(text)):
         drop(m.start(), m.end())
     for m in list(_CALLBACK.finditer(text)):  # status => status !== 404: the example's own values
@@ -586,6 +634,9 @@ def claim_terms(claim: str) -> list[Term]:
         drop(m.start(), m.end())
     for m in list(_NAMED_VERSION.finditer(text)):
         take(m.start(), m.end(), Term(m.group(0), TermKind.IDENTIFIER))
+    for m in list(_HEADER.finditer(text)):
+        if not _LABEL_ID.fullmatch(m.group(0)):  # X-Real-IP: a string the code would look up, in any case
+            take(m.start(), m.end(), Term(m.group(0), TermKind.STRING))
     for m in list(_PATH.finditer(text)):
         path = m.group(0)
         if path.endswith(".") and not path.endswith(("/.", "..")):
@@ -664,7 +715,12 @@ _DEF = re.compile(
     r"|(?:(?P<target>[A-Za-z_$][\w$.]*(?:\s*=\s*[A-Za-z_$][\w$.]*)*)\s*[:=]\s*)?(?:async\s+)?\bfunction\b\s*\*?\s*"
     r"(?P<fn>[A-Za-z_$][\w$]*)?\s*\("
     r"|(?P<arrow>[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\s*[:=]\s*(?:async\s*)?\("
-    r"|(?P<single>[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\s*[:=]\s*(?:async\s+)?(?P<param>[A-Za-z_$][\w$]*)\s*=>")
+    r"|(?P<single>[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\s*[:=]\s*(?:async\s+)?(?P<param>[A-Za-z_$][\w$]*)\s*=>"
+    r"|^[ \t]*(?:(?:static|async|get|set|public|private|protected|override)\s+)*\*?\s*"
+    r"(?!(?:if|for|while|switch|catch|function|return|with|new|typeof|await)\b)(?P<method>[A-Za-z_$][\w$]*)\s*\(",
+    re.M)
+#: What follows a JS/TS method's parameter list: a return type, maybe, then its body (a call has none).
+_METHOD_TAIL = re.compile(r"\s*(?::[^{;=]*)?\{")
 #: What follows an arrow function's parameter list: a return type, maybe, then ``=>``.
 _ARROW_TAIL = re.compile(r"\s*(?::\s*[^=;{}()]+?)?\s*=>")
 _CLASS = re.compile(r"^[ \t]*class\s+([A-Za-z_]\w*)", re.M)
@@ -728,7 +784,8 @@ def _definitions(ev: EvidenceText, code: str) -> list[_Definition]:
     out = []
     for m in _DEF.finditer(code):
         end = m.end() if m.group("single") else balanced(code, m.end() - 1, limit=4000)
-        if end < 0 or (m.group("arrow") and not _ARROW_TAIL.match(code, end)):
+        if end < 0 or (m.group("arrow") and not _ARROW_TAIL.match(code, end)) \
+                or (m.group("method") and not _METHOD_TAIL.match(code, end)):
             continue
         names: set[str] = set()
         receiver = ""
@@ -744,6 +801,9 @@ def _definitions(ev: EvidenceText, code: str) -> list[_Definition]:
                 receiver = target.rsplit(".", 1)[0] if "." in target else receiver
         if m.group("fn"):
             names.add(m.group("fn"))
+        if m.group("method") and (ev.language or language_for_path(ev.label.split("::", 1)[0])) \
+                in ("javascript", "typescript", "tsx"):
+            names.add(m.group("method"))  # use (fn) { ... }: a class's or an object's method
         if not names:
             continue
         params, variadic, keywords = _params(m.group("param") if m.group("single") else code[m.end():end - 1])
@@ -847,6 +907,18 @@ def _templates(code: str) -> list[list[str]]:
     return out
 
 
+def abbreviates(short: str, owner: str) -> bool:
+    """Whether an instance name ``short`` is the usual short name of
+    ``owner``'s last part: its initial and then letters of it in order
+    (``app`` of ``Application``, ``ctx`` of ``context``, ``res`` of
+    ``response``), at least three letters."""
+    short, last = short.lower(), owner.rsplit(".", 1)[-1].lower()
+    if len(short) < 3 or not last.startswith(short[0]) or short == last:
+        return short == last
+    it = iter(last[1:])
+    return all(ch in it for ch in short[1:])
+
+
 class _Index:
     """The evidence of one write, prepared for term lookups.
 
@@ -944,7 +1016,8 @@ class _Index:
 
     def leaves(self) -> set[str]:
         """The anchored symbols' own names: ``retry`` of ``constants.ts::retry``."""
-        return {n.split("::", 1)[1].rsplit(".", 1)[-1] for n in self.names if "::" in n}
+        return {re.sub(r"^(?:static |get |set )+", "", n.split("::", 1)[1].rsplit(".", 1)[-1])
+                for n in self.names if "::" in n}
 
     def has_word(self, word: str) -> bool:
         return word in self.words or word in self.name_segments
@@ -1006,7 +1079,8 @@ class _Index:
                     this = theirs in ("this", "self")
                     mapped = self.owners(ev) if this else {theirs}
                     if mapped and not any(r == receiver or r.endswith("." + receiver) or receiver.endswith("." + r)
-                                          or (this and r.endswith(receiver)) for r in mapped):
+                                          or (this and (r.endswith(receiver) or abbreviates(receiver, r)))
+                                          for r in mapped):
                         continue
                 out.append(" ".join(code[m.start():end].split()))
         return out
@@ -1182,9 +1256,11 @@ def _fits(arg: str, param: _Param | None, definition: _Definition | None, ctx: _
         for item in _split_args(arg[1:-1]):
             key, sep, value = item.partition(":")
             key = key.strip().strip("\"'")
-            if not sep or not (ctx.index.has_word(key) or re.search(rf"(?<![\w$]){re.escape(key)}(?![\w$])", body)):
+            if not sep and not re.fullmatch(r"[A-Za-z_$][\w$]*", key):
+                return False  # { compose }: the shorthand names the key and the example's variable
+            if not (ctx.index.has_word(key) or re.search(rf"(?<![\w$]){re.escape(key)}(?![\w$])", body)):
                 return False
-            if not _fits(value, None, definition, ctx):
+            if sep and not _fits(value, None, definition, ctx):
                 return False
         return True
     if arg[:1] == "[" and arg[-1:] == "]":
@@ -1264,7 +1340,7 @@ def _as_example(args: Sequence[str], ctx: _Context) -> list[str]:
 
 
 def _bind_call(term: Term, ctx: _Context) -> tuple[bool, str]:
-    text = term.text
+    text = re.sub(r"^new\s+", "", term.text)
     index = ctx.index
     callee = text[: text.index("(")]
     args = _split_args(text[text.index("(") + 1: -1])
@@ -1274,6 +1350,12 @@ def _bind_call(term: Term, ctx: _Context) -> tuple[bool, str]:
         callee_ok = index.has_word(callee) or index.has_name(callee)
     calls = index.calls(callee)
     definitions = index.definitions(callee)
+    if not definitions and callee[:1].isupper() and "." not in callee \
+            and any(n.endswith(".constructor") for n in index.names) \
+            and ctx.exists(Term(callee, TermKind.IDENTIFIER)):
+        # new Koa(...) for an anchored constructor: the package's own name for its class
+        callee_ok = True
+        definitions = index.definitions("constructor")
     if callee_ok:
         if not args or all(_placeholder(a) for a in args) or index.has_sequence(text, code=True):
             return True, ""
@@ -1379,7 +1461,27 @@ def _bind_name(term: Term, ctx: _Context) -> tuple[bool, str]:
     # often looks both up), never to a variable.
     if kind is TermKind.CONSTANT and index.has_string(text):
         return True, ""
+    if _instance(text, index):
+        return True, ""
+    # BadParameter beside UsageError: a neighbour named in prose binds where
+    # the anchored file (or its imports) defines it; what the code raises is
+    # the raises rule's to say.
+    if kind is TermKind.IDENTIFIER and ctx.exists(term):
+        return True, ""
     return False, _nearest_word(text, index.words | index.name_segments)
+
+
+def _instance(text: str, index: _Index) -> bool:
+    """Whether ``text`` is a name the code builds from a template, its fields
+    filled: ``_MY_TOOL_COMPLETE`` of ``f"_{prog_name}_COMPLETE"``."""
+    chars = list(text)
+    for code in index.templates():
+        own = sum(ch != _WILD for ch in code)
+        if _WILD in code and own >= 3 and len(code) <= 80 and _match_template(chars, code) == own \
+                and "".join(ch for ch in code if ch != _WILD).strip(" _-.") \
+                and all(_FIELD_TEXT.fullmatch(ch) or ch == _WILD for ch in code):
+            return True
+    return False
 
 
 def _bind_dotted(term: Term, ctx: _Context) -> tuple[bool, str]:
@@ -1401,6 +1503,11 @@ def _bind_dotted(term: Term, ctx: _Context) -> tuple[bool, str]:
         return True, ""
     if _EXAMPLE_HOST.fullmatch(text):
         return True, ""  # tobi.ferrets.example.com: an example, not a name of the code
+    if len(segments) == 2 and any(abbreviates(segments[0], o) for ev in index.texts for o in index.owners(ev)) \
+            and (index.has_sequence("this." + segments[1], code=True) or index.has_sequence("self." + segments[1], code=True)):
+        return True, ""  # app.silent for this.silent in Application's code
+    if len(segments) == 2 and segments[0][:1].islower() and segments[1] in index.leaves():
+        return True, ""  # ctx.body for an anchored `body`: the anchored member, reached through an instance
     dotted = {m.group(0) for ev in index.texts for m in _DOTTED.finditer(ev.text)} | index.names
     return False, _nearest_word(text, dotted)
 
@@ -1538,6 +1645,14 @@ def _bind_path(term: Term, ctx: _Context) -> tuple[bool, str]:
     parts = text.split("/")
     if len(parts) > 2 and all(p.isalpha() and p.lower() in index.lower for p in parts):
         return True, ""  # get/post/put/delete: alternatives, each a word of the code
+    if text.startswith("~/"):  # ~/.config/<app>: the code expands the part before the placeholder
+        head = re.split(r"/?<", text, maxsplit=1)[0].rstrip("/")
+        if head and (index.has_string(head) or index.has_sequence(head, code=True)):
+            return True, ""
+        rest = text[2:].strip("/")
+        if any(s.startswith("~/") for s in index.strings()) and rest and all(
+                index.has_string(part) or index.has_word(part.lstrip(".")) for part in rest.split("/")):
+            return True, ""  # ~/.netrc of expanduser(f"~/{name}") over NETRC_FILES = (".netrc", ...)
     if _ELLIPSIS.match(text) and all(w.lower() in ctx.examples for w in re.findall(r"[A-Za-z0-9]+", text)):
         return True, ""  # .../v1/users: the end of the claim's example address
     return False, _nearest_word(text, {n for n in index.names if "/" in n})
@@ -1577,8 +1692,8 @@ def _bind_string(term: Term, ctx: _Context) -> tuple[bool, str]:
     index = ctx.index
     if not _ELLIPSIS.sub("", text).strip(" .") or _wild_text(text).strip() == _WILD:
         return True, ""  # "..." or "<string>": nothing said
-    if index.has_sequence(text, code=True) or _template_binds(text, ctx):
-        return True, ""
+    if index.has_sequence(text, code=True) or index.has_string(text) or _template_binds(text, ctx):
+        return True, ""  # X-Real-IP ~ 'x-real-ip': a header is a string in any case
     words = re.findall(r"[A-Za-z0-9]+", text)
     if words and all(w.lower() in ctx.examples for w in words):
         return True, ""  # 'ferrets' of "for tobi.ferrets.example.com, subdomains is ['ferrets', 'tobi']"
@@ -1602,9 +1717,26 @@ def _bind_code(term: Term, ctx: _Context) -> tuple[bool, str]:
         return True, ""
     if not parts and text.strip():
         return True, ""
-    if _PLACEHOLDER.search(text) and _template_binds(text, ctx):
-        return True, ""
+    if (_PLACEHOLDER.search(text) or _BRACE_FIELD.search(text)) and _template_binds(text, ctx):
+        return True, ""  # `{parent prefix}_{INFO_NAME}`: the fields of a name the code formats
+    if re.fullmatch(r"--?[A-Za-z][\w-]*", text) and ctx.exists(term):
+        return True, ""  # --help: an option the program declares, wherever it does
     return False, ""
+
+
+def _set_example(claim: str, text: str, index: _Index) -> bool:
+    """Whether ``text`` is the value a claim assigns to an anchored setter in
+    an example (``ctx.body = '<p>hi</p>'`` for ``set body``): the example's
+    input, not a value the code writes."""
+    value = rf"(?:[\"'`]{re.escape(text)}[\"'`]|{re.escape(text)}(?![\w$.]))"
+    for m in re.finditer(rf"(?<![\w$])([A-Za-z_$][\w$]*)\s*=\s*{value}", claim):
+        if any(name.endswith("set " + m.group(1)) for name in index.names):
+            return True
+    return False
+
+
+#: A field of a template a claim writes: ``{parent prefix}``, ``{NAME}`` (not an object literal ``{ a }``).
+_BRACE_FIELD = re.compile(r"\{[A-Za-z_][\w .]*\}(?=[\w\-.:/{])|(?<=[\w\-.:/}])\{[A-Za-z_][\w .]*\}")
 
 
 def _bind_package(term: Term, ctx: _Context) -> tuple[bool, str]:
@@ -1642,6 +1774,22 @@ _BINDERS: dict[TermKind, Callable[[Term, _Context], tuple[bool, str]]] = {
 _RAISED = r"(?:\braise[sd]?|\braising|\bthrows?|\bthrown|\bthrowing)\s+(?:an?\s+|the\s+)?"
 _NEGATION = re.compile(r"\b(?:no|not|never|none|nothing|nowhere|without|neither|nor|cannot|can't|doesn't|don't"
                        r"|isn't|aren't|won't|mustn't|forbids?|forbidden|bans?|banned|avoids?)\b|n't\b", re.I)
+
+
+_NEGATED = re.compile(r"\b(?:no|not|never|without|nor|neither|isn't|aren't|doesn't|don't|cannot|can't|won't|"
+                      r"instead of|rather than)\s+(?:[\w-]+\s+){0,2}[`'\"(]*$", re.I)
+
+
+#: Terms that name something (a value under a negation is a bound: "never exceeds 60").
+_NAMES = frozenset({TermKind.IDENTIFIER, TermKind.CONSTANT, TermKind.DOTTED, TermKind.CALL, TermKind.CODE,
+                    TermKind.PATH, TermKind.PACKAGE})
+
+
+def _negated(claim: str, text: str) -> bool:
+    """Whether ``text`` stands right after a negation in ``claim`` ("no
+    `-h`", "does not call `flush`", "without a `timeout`")."""
+    return any(_NEGATED.search(claim[max(0, m.start() - 60):m.start()])
+               for m in re.finditer(rf"(?<![\w$-]){re.escape(text)}(?![\w$-])", claim))
 
 
 def _clause(claim: str, text: str) -> str:
@@ -1742,8 +1890,49 @@ def bind(claim: str, evidence: Sequence[EvidenceText], *, exists: Callable[[Term
         if not ok and negative is not None and _NEGATION.search(_clause(claim, term.text)):
             plain = Term(_REGEX_ESCAPE.sub(" ", term.text).strip(), term.kind)
             ok = _BINDERS[term.kind](plain, negative)[0]
+        if not ok and term.kind in (TermKind.STRING, TermKind.NUMBER, TermKind.CODE) \
+                and _set_example(claim, term.text, ctx.index):
+            ok = True
+        if not ok and term.kind in _NAMES and _negated(claim, term.text) \
+                and not ctx.index.has_sequence(term.text, fold=True):
+            ok = True  # "no `-h`": the claim says the code lacks it, and it does
         if not ok:
             out.append(UnboundTerm(term, looked, nearest if nearest != term.text else ""))
+    for stray in _list_strays(claim, ctx.index, declared):
+        if not any(re.search(rf"(?<![\w$-]){re.escape(stray.text)}(?![\w$-])", u.term.text) for u in out):
+            out.append(UnboundTerm(stray, looked, _nearest_word(stray.text, ctx.index.strings())))
+    return out
+
+
+_ITEM = r"[A-Za-z_$][\w$]*(?:-[A-Za-z0-9]+)*"
+_ITEM_SEP = r"(?:\s*,\s*(?:(?:and|or)\s+)?|\s*/\s*|\s+(?:and|or|as well as)\s+)"
+#: A list a claim gives: ``subdomainOffset, proxy, env and keys``, ``PATCH as well as PUT/DELETE/GET``.
+_LIST = re.compile(rf"(?<![\w$.-]){_ITEM}(?:{_ITEM_SEP}{_ITEM}){{2,}}(?![\w$(])")
+
+
+def _list_strays(claim: str, index: _Index, taken: Iterable[str]) -> list[Term]:
+    """The members of a list the claim gives that the code's own list lacks.
+
+    A list of three or more plain names, at least two of them (and half)
+    string literals of the anchored code (``only(this, ['subdomainOffset',
+    'proxy', 'env'])``, ``['GET', 'HEAD', 'PUT', ...]``), is read as that
+    literal list: a member the code says nowhere, not even as a word, is a
+    term the code does not say (``keys``, ``PATCH``).
+    """
+    out: list[Term] = []
+    plain = claim.replace("`", "")
+    for m in _LIST.finditer(plain):
+        items = [i for i in re.split(_ITEM_SEP, m.group(0)) if i]
+        if re.match(r"\s+[a-z]", plain[m.end():]):
+            items = items[:-1]  # "... and sends no body": the last word opens a clause
+        literal = [i for i in items if index.has_string(i)]
+        if len(literal) < 2 or 2 * len(literal) < len(items):
+            continue
+        for item in items:
+            if item in taken or index.has_string(item) or item.lower() in index.lower \
+                    or item.lower() in index.code_lower:
+                continue
+            out.append(Term(item, TermKind.STRING))
     return out
 
 

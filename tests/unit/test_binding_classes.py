@@ -726,3 +726,152 @@ def test_an_installed_package_binds_to_code_never_to_a_docstring():
     assert unbound("br needs the extra: pip install httpx[zstd]", BROTLI) == ["httpx[zstd]"]
     # npm's spelling, a flag, a scoped name
     assert kinds("run npm i -D @types/node first") == [("@types/node", "package")]
+
+
+# ------------------------------------------------------------------ round 3: the way people write (click, koa)
+
+
+EDITOR = ev("src/click/_termui_impl.py::Editor.get_editor", '''\
+    def get_editor(self):
+        if self.editor is not None:
+            return self.editor
+        for key in "VISUAL", "EDITOR":
+            rv = os.environ.get(key)
+            if rv:
+                return rv
+        return "vi"
+    ''')
+APP_DIR = ev("src/click/utils.py::get_app_dir", '''\
+    def get_app_dir(app_name):
+        folder = os.environ.get("XDG_CONFIG_HOME", os.path.expanduser("~/.config"))
+        return os.path.join(folder, app_name)
+    ''')
+
+
+def test_a_shell_variable_is_the_constant_the_code_looks_up():
+    assert kinds("reads $EDITOR, then ${VISUAL}") == [("EDITOR", "constant"), ("VISUAL", "constant")]
+    assert unbound("get_editor reads $VISUAL and $EDITOR", EDITOR) == []
+    assert unbound("get_app_dir uses $XDG_DATA_HOME", APP_DIR) == ["XDG_DATA_HOME"]
+
+
+def test_a_home_path_binds_to_what_the_code_expands():
+    assert unbound("get_app_dir falls back to ~/.config/<app>", APP_DIR) == []
+    assert unbound("per-user defaults live in ~/.clickrc", APP_DIR) == ["~/.clickrc"]
+    netrc = ev("src/requests/utils.py::get_netrc_auth", '''\
+        def get_netrc_auth(url):
+            for f in NETRC_FILES:
+                loc = os.path.expanduser(f"~/{f}")
+        NETRC_FILES = (".netrc", "_netrc")
+        ''')
+    assert unbound("tries ~/.netrc and ~/_netrc", netrc) == []
+    assert unbound("tries ~/.authinfo", netrc) == ["~/.authinfo"]
+
+
+def test_an_option_outside_backticks_binds_to_the_code_or_the_program():
+    assert kinds("a hidden --manpage flag, --no-<name> negates") == [("--manpage", "code")]
+    show = ev("src/click/exceptions.py::UsageError.show", "def show(self):\n    hint = max(names, key=len)\n")
+    assert unbound("the hint shows --help rather than -h", show) == ["--help"]
+    def declared(term: Term) -> bool:
+        return term.text == "--help"  # the repository writes "--help" somewhere
+
+    assert unbound("the hint shows --help rather than -h", show, exists=declared) == []
+    assert unbound("every command gets a --manpage flag", show, exists=declared) == ["--manpage"]
+
+
+def test_a_custom_header_is_a_string_in_any_case():
+    ctor = ev("lib/application.js::Application.constructor",
+              "constructor (options) {\n  this.proxyIpHeader = options.proxyIpHeader || 'x-forwarded-for'\n}\n")
+    assert unbound("client IPs come from X-Forwarded-For by default", ctor) == []
+    assert unbound("client IPs come from X-Real-IP by default", ctor) == ["X-Real-IP"]
+    # a standard header is prose: code sets it through helpers and constants
+    assert kinds("it forces Content-Type text/plain") == []
+
+
+def test_a_verb_is_no_label_word_but_an_issue_is():
+    assert kinds("redirect() issues 301 Moved Permanently") == [("redirect()", "call"), ("301", "number")]
+    assert kinds("see issue 301") == []
+
+
+def test_a_name_the_claim_writes_with_fields_binds_to_the_template_the_code_formats():
+    ctx = ev("src/click/core.py::Context.__init__",
+              'def __init__(self, parent, info_name):\n'
+              '    prefix = f"{parent.auto_envvar_prefix}_{info_name.upper()}"\n')
+    assert unbound("prefixes nest as `{parent prefix}_{INFO_NAME}`", ctx) == []
+    assert unbound("prefixes nest as `{parent prefix}.{INFO_NAME}`", ctx) == ["{parent prefix}.{INFO_NAME}"]
+    complete = ev("src/click/core.py::Command._main_shell_completion",
+                  'def _main_shell_completion(self, prog_name):\n'
+                  '    complete_var = f"_{prog_name}_COMPLETE".replace("-", "_").upper()\n')
+    # an instance of the template, its field filled
+    assert unbound("so my-tool reads _MY_TOOL_COMPLETE", complete) == []
+    assert unbound("so my-tool reads _MY_TOOL_COMPLETION", complete) == ["_MY_TOOL_COMPLETION"]
+
+
+def test_a_name_under_a_negation_binds_where_the_code_lacks_it():
+    ctx = ev("src/click/core.py::Context.__init__", 'def __init__(self):\n    self.help_option_names = ["--help"]\n')
+    assert unbound("the default help flag is just `--help` (no `-h`)", ctx) == []
+    assert unbound("the default help flags are `--help` and `-h`", ctx) == ["-h"]
+    # a value under a negation is a bound, not an absence
+    assert unbound("the help flag never has more than `2` names", ctx) == ["2"]
+
+
+BODY = [ev("lib/response.js::module.exports.get body", "get body () {\n  return this._body\n}\n"),
+        ev("lib/response.js::module.exports.set body", "set body (val) {\n  this._body = val\n}\n")]
+
+
+def test_a_value_an_example_assigns_to_an_anchored_setter_is_the_examples():
+    assert unbound("ctx.body = '<p>hi</p>' is sent as text/html", *BODY) == []
+    # the anchored member reached through an instance; not through a class, nor another member
+    assert unbound("Ctx.body holds the body", *BODY) == ["Ctx.body"]
+    assert unbound("ctx.bodies holds the body", *BODY) == ["ctx.bodies"]
+    getter = ev("lib/response.js::module.exports.get body", "get body () {\n  return this._body\n}\n")
+    assert unbound("ctx.body = '<p>hi</p>' is sent as text/html", getter) == ["<p>hi</p>"]
+
+
+APPLICATION = ev("lib/application.js::module.exports.use", '''\
+  use (fn) {
+    if (typeof fn !== 'function') throw new TypeError('middleware must be a function!')
+    if (this.silent) return this
+    this.middleware.push(fn)
+    return this
+  }
+''')
+APPLICATION = EvidenceText(APPLICATION.label, APPLICATION.text,
+                           (*APPLICATION.names, "lib/application.js::Application.use", "Application.use"))
+
+
+def test_an_instance_named_the_usual_short_way_stands_for_its_class():
+    assert [memvet._claims.abbreviates(s, o) for s, o in
+            [("app", "Application"), ("ctx", "context"), ("res", "response"), ("req", "lib.Request")]] == [True] * 4
+    assert [memvet._claims.abbreviates(s, o) for s, o in
+            [("req", "response"), ("xtc", "context"), ("ap", "application")]] == [False] * 3
+    assert unbound("use returns early when app.silent is set", APPLICATION) == []
+    assert unbound("use returns early when app.quiet is set", APPLICATION) == ["app.quiet"]
+    # a method written `use (fn) {`: an example call fits its one parameter, two arguments do not
+    assert unbound("app.use(notAFunction) throws a TypeError", APPLICATION) == []
+    assert unbound("app.use(first, second) throws a TypeError", APPLICATION) == ["app.use(first, second)"]
+
+
+def test_the_package_name_constructs_the_anchored_class():
+    ctor = ev("lib/application.js::module.exports.constructor",
+              "constructor (options) {\n  this.compose = options.compose || compose\n}\n")
+    def own(term: Term) -> bool:
+        return term.text == "Koa"  # the package.json name
+
+    assert kinds("pass `new Koa({ compose })`") == [("new Koa({ compose })", "call")]
+    assert unbound("`new Koa({ compose })` swaps composition", ctor, exists=own) == []
+    assert unbound("`new Koa({ pipeline })` swaps composition", ctor, exists=own) == ["new Koa({ pipeline })"]
+    assert unbound("`new Koa({ compose })` swaps composition", ctor) == ["new Koa({ compose })"]
+
+
+def test_a_list_the_code_writes_lacks_the_members_it_lacks():
+    to_json = ev("lib/application.js::Application.toJSON",
+                 "toJSON () {\n  return only(this, ['subdomainOffset', 'proxy', 'env'])\n}\n")
+    assert unbound("toJSON shows subdomainOffset, proxy and env.", to_json) == []
+    assert unbound("toJSON shows subdomainOffset, proxy, env and keys.", to_json) == ["keys"]
+    methods = ev("lib/request.js::idempotent",
+                 "get idempotent () {\n  const methods = ['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS', 'TRACE']\n"
+                 "  return !!~methods.indexOf(this.method)\n}\n")
+    assert unbound("idempotent is true for PATCH as well as PUT/DELETE/GET.", methods) == ["PATCH"]
+    assert unbound("idempotent is true for HEAD as well as PUT/DELETE/GET.", methods) == []
+    # the last word of a run that goes on is the next clause's verb, not a member
+    assert unbound("toJSON shows subdomainOffset, proxy and env and returns them.", to_json) == []

@@ -79,7 +79,17 @@ RETRY = EvidenceText("net/retry.py::Retrier.retry", """\
             hook(request)
 """)
 
+HANDLE = EvidenceText("lib/application.js::Application.handleRequest", """\
+  handleRequest (ctx, fnMiddleware) {
+    const res = ctx.res
+    res.statusCode = 404
+    const onerror = err => ctx.onerror(err)
+    return fnMiddleware(ctx).then(() => respond(ctx)).catch(onerror)
+  }
+""")
+
 FIRES = [
+    ("handleRequest calls respond before it sets res.statusCode to 404.", HANDLE),
     # "first ... afterwards": the step said first is the one left of "first"
     ("In build the baseUrl is resolved first and the prefix is prepended afterwards.", BUILD),
     ("build resolves baseUrl first, and the prefix is added later.", BUILD),
@@ -103,6 +113,8 @@ FIRES = [
 ]
 
 SILENT = [
+    # a JS method's head is its signature: fnMiddleware there is a parameter, not a step
+    ("handleRequest sets res.statusCode = 404 before the composed middleware runs.", HANDLE),
     ("In build the prefix is prepended first and baseUrl is resolved afterwards.", BUILD),
     ("retry waits out the retry delay first, then runs the hooks.", RETRY),
     # two words that spell no name of the code stay apart ("retry hooks" is no name)

@@ -110,6 +110,9 @@ _HASH_COMMENT = re.compile(rf'({STRING})|#[^\n]*')
 _SLASH_COMMENT = re.compile(rf'({STRING})|//[^\n]*|/\*[\s\S]*?\*/')
 _HEADER = re.compile(r"\s*(?:@|(?:export\s+)?(?:default\s+)?(?:async\s+)?(?:def|class|function|func|fn)\b"
                      r"(?!\s*[.=\[,;)])|[\w$.]+\s*=\s*(?:async\s+)?function\b)")
+#: A JS/TS class or object method's head, the first line of its span: ``handleRequest (ctx, fn) {``.
+_METHOD_HEADER = re.compile(r"\s*(?:(?:static|async|get|set|public|private|protected|override|readonly)\s+)*\*?\s*"
+                            r"(?!(?:if|for|while|switch|catch|with|return)\b)[#\w$]+\s*\(.*\)\s*(?::[^{]*)?\{\s*$")
 _SLASH_LANGS = (".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".java", ".go", ".rs", ".c", ".h", ".cpp")
 #: What comes before a ``{`` that opens an object literal (anything else opens a block).
 _OBJECT_BEFORE = re.compile(r"(?:[=(,:\[?]|\|\||&&|\?\?|\.\.\.|\breturn)\s*$")
@@ -260,7 +263,8 @@ class Code:
         for index in sorted(self.headers):
             text = self.logical_text(index)
             open_at = text.find("(")
-            if open_at < 0 or not re.search(r"\b(?:def|function|fn|func)\b", text[:open_at + 1] + " "):
+            if open_at < 0 or not (re.search(r"\b(?:def|function|fn|func)\b", text[:open_at + 1] + " ")
+                                   or (index == 0 and self.braces and _METHOD_HEADER.match(text))):
                 continue
             end = balanced(text, open_at, limit=None)
             inner = text[open_at + 1:end - 1] if end > 0 else text[open_at + 1:]
@@ -422,7 +426,7 @@ def _parse(ev: EvidenceText) -> Code:
             continue
         if start < 0:
             start = number
-            if _HEADER.match(line):
+            if _HEADER.match(line) or (braces and not logical and _METHOD_HEADER.match(line)):
                 headers.add(len(logical))
         previous: list[str] = ["", ""]
         for m in _CODE_TOKEN.finditer(line):

@@ -1,0 +1,122 @@
+"""Names a claim may use that its anchors do not hold, looked up in the repository.
+
+A claim names what a reader of the code would: a neighbour of the anchored
+class in the same file (``BadParameter`` beside ``UsageError``), a name the
+anchored file imports, an option the program declares elsewhere
+(``--help``), the package's own name for its class (``new Koa()``), an
+instance's member through its class (``result.exception`` for
+``Result.exception``) and a CommonJS export by the name its module gives it
+(``app.use`` for ``module.exports.use`` of ``class Application``). Each is
+checked through a real ledger on a real repository, both ways.
+"""
+
+from __future__ import annotations
+
+EXCEPTIONS = '''\
+class ClickException(Exception):
+    exit_code = 1
+
+
+class UsageError(ClickException):
+    exit_code = 2
+
+
+class BadParameter(UsageError):
+    pass
+'''
+
+CORE = '''\
+from .exceptions import NoSuchOption
+
+
+class Context:
+    def __init__(self):
+        self.help_option_names = ["--help"]
+
+
+def main():
+    raise NoSuchOption("x")
+'''
+
+TESTING = '''\
+class Result:
+    def __init__(self, exception):
+        self.exception = exception
+
+
+class CliRunner:
+    def __init__(self, catch_exceptions=True):
+        self.catch_exceptions = catch_exceptions
+'''
+
+APPLICATION = '''\
+const { HttpError } = require('http-errors')
+
+module.exports = class Application {
+  constructor (options) {
+    this.silent = options.silent
+    this.compose = options.compose || compose
+  }
+
+  use (fn) {
+    if (typeof fn !== 'function') throw new TypeError('middleware must be a function!')
+    this.middleware.push(fn)
+    return this
+  }
+}
+'''
+
+
+def _project(repo):
+    repo.write("pkg/exceptions.py", EXCEPTIONS, dedent=False)
+    repo.write("pkg/core.py", CORE, dedent=False)
+    repo.write("pkg/testing.py", TESTING, dedent=False)
+    repo.write("lib/application.js", APPLICATION, dedent=False)
+    repo.write("package.json", '{\n  "name": "koa",\n  "version": "3.0.0"\n}\n', dedent=False)
+    repo.commit("a project")
+
+
+def test_a_neighbour_of_the_anchored_code_binds_where_its_file_defines_or_imports_it(repo, ledger):
+    _project(repo)
+    near = ledger.record("UsageError (and subclasses like BadParameter) exit with code 2",
+                         ["pkg/exceptions.py::UsageError"])
+    assert near.findings == ()
+    far = ledger.record("UsageError (and subclasses like MissingParameter) exit with code 2",
+                        ["pkg/exceptions.py::UsageError"])
+    assert any("MissingParameter" in f for f in far.findings)
+    imported = ledger.record("main raises NoSuchOption", ["pkg/core.py::main"])
+    assert imported.findings == ()
+    js = ledger.record("the module re-exports HttpError for instanceof checks",
+                       ["lib/application.js::Application.constructor"])
+    assert js.findings == ()
+
+
+def test_an_option_binds_where_the_program_declares_it(repo, ledger):
+    _project(repo)
+    declared = ledger.record("the hint names --help", ["pkg/exceptions.py::UsageError"])
+    assert declared.findings == ()
+    absent = ledger.record("every command gets a hidden --manpage flag", ["pkg/exceptions.py::UsageError"])
+    assert any("--manpage" in f for f in absent.findings)
+
+
+def test_an_instance_member_binds_through_its_class(repo, ledger):
+    _project(repo)
+    ok = ledger.record("with catch_exceptions=True the error lands on result.exception",
+                       ["pkg/testing.py::CliRunner.__init__"])
+    assert ok.findings == ()
+    missing = ledger.record("with catch_exceptions=True the error lands on result.error",
+                            ["pkg/testing.py::CliRunner.__init__"])
+    assert any("result.error" in f for f in missing.findings)
+
+
+def test_a_commonjs_export_answers_to_its_class_and_its_package(repo, ledger):
+    _project(repo)
+    app = ledger.record("app.use(notAFunction) throws at once; app.silent is read from the options",
+                        ["lib/application.js::Application.use", "lib/application.js::Application.constructor"])
+    assert app.findings == ()
+    made = ledger.record("`new Koa({ compose })` swaps the composition",
+                         ["lib/application.js::Application.constructor"])
+    assert made.findings == ()
+    other = ledger.record("`new Express({ compose })` swaps the composition",
+                          ["lib/application.js::Application.constructor"])
+    assert any("new Express" in f for f in other.findings)
