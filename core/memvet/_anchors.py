@@ -854,6 +854,11 @@ class Evidence:
                 if not isinstance(table, str) and any(q.count(".") <= 1 and q.rsplit(".", 1)[-1] == name
                                                       for q in table.symbols):
                     return True
+        if re.fullmatch(r"[a-z]+", name):
+            # `cli`: a plain word the claim writes as code, the name the project's examples give a program
+            defined = re.compile(rb"(?:\bdef|\bfunction|\bclass)\s+" + re.escape(name.encode()) + rb"\s*\(")
+            return any(_code.language_for_path(p) in CODE_LANGUAGES and defined.search(snap.read(p) or b"")
+                       for p in snap.paths())
         return False
 
     def _call_fits(self, call: str, snap: Snapshot) -> bool:

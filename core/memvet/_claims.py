@@ -59,7 +59,10 @@ Binding classes, each a small rule below (``_BINDERS``), the way people write::
                 ``kw == value``, or one assignment away: ``env =
                 process.env.KW`` and ``env === 'value'``), passes ``value`` to
                 a parameter ``kw`` it defines, or ``value`` is a boolean and
-                ``kw`` a boolean parameter or a condition of the code.
+                ``kw`` a boolean parameter or a condition of the code;
+                an environment variable and its value (``TERM=dumb``)
+                bind where one line of the code writes both as strings
+                (``os.environ.get("TERM") in ("dumb", "emacs")``).
     calls       the code makes the call (same receiver, each written
                 argument inside it), or it defines the callee and the call
                 fits the definition: an example, whose arguments are
@@ -84,7 +87,8 @@ Binding classes, each a small rule below (``_BINDERS``), the way people write::
                 ...}``), an anchored symbol to a namespace it is reached
                 through (``ky.retry`` for ``constants.ts::retry``), and
                 alternatives joined by slashes word by word
-                (``get/post/put``).
+                (``get/post/put``; names, ``make_context/invoke`` or
+                ``Windows/OS2``, each a name the evidence says).
     examples    an example call may name its own variables and pass a
                 function (``ky.extend(parent => ({...}))``); a callback the
                 claim writes keeps its own values (``status => status !==
@@ -631,6 +635,8 @@ def claim_terms(claim: str) -> list[Term]:
     for m in list(_REGEX_ESCAPE.finditer(text)):  # \bexec_file\b: the escapes are no part of the word
         drop(m.start(), m.end())
     for m in list(_PLACEHOLDER.finditer(text)):
+        drop(m.start(), m.end())
+    for m in list(_BRACE_FIELD.finditer(text)):  # {AUTO_ENVVAR_PREFIX}_{NAME}: fields of a template
         drop(m.start(), m.end())
     for m in list(_NAMED_VERSION.finditer(text)):
         take(m.start(), m.end(), Term(m.group(0), TermKind.IDENTIFIER))
@@ -1433,6 +1439,14 @@ def _bind_keyword(term: Term, ctx: _Context) -> tuple[bool, str]:
                     return True, ""
     if _placeholder(value) and (index.has_word(name) or definitions):
         return True, ""
+    if name.isupper() and value and _literal(raw) is None:
+        # TERM=dumb for os.environ.get("TERM") in ("dumb", "emacs"): the variable and its value, one statement
+        key = rf"[\"'`]{re.escape(name)}[\"'`]"
+        said = rf"[\"'`]{re.escape(value)}[\"'`]"
+        for _, code in index.code_texts:
+            for line in code.splitlines():
+                if re.search(key, line) and re.search(said, line, re.I):
+                    return True, ""
     if value.lower() in _BOOL:  # follow_redirects=True for `follow_redirects: bool = False`, or `if not stream:`
         params = [p for d in definitions if (p := d.param(name)) is not None]
         if any("bool" in p.annotation or p.default.lower() in _BOOL for p in params) or any(
@@ -1645,6 +1659,11 @@ def _bind_path(term: Term, ctx: _Context) -> tuple[bool, str]:
     parts = text.split("/")
     if len(parts) > 2 and all(p.isalpha() and p.lower() in index.lower for p in parts):
         return True, ""  # get/post/put/delete: alternatives, each a word of the code
+    if len(parts) >= 2 and all(re.fullmatch(r"[A-Za-z_$][\w$]*", p) for p in parts) and any(
+            not p.isalpha() or not p.islower() for p in parts) and all(
+            index.has_word(p) or p.lower() in index.lower or fold(p) in index.folded or index.has_string(p)
+            for p in parts):
+        return True, ""  # make_context/invoke, Windows/OS2: names side by side, each a name the code says
     if text.startswith("~/"):  # ~/.config/<app>: the code expands the part before the placeholder
         head = re.split(r"/?<", text, maxsplit=1)[0].rstrip("/")
         if head and (index.has_string(head) or index.has_sequence(head, code=True)):

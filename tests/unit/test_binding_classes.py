@@ -875,3 +875,32 @@ def test_a_list_the_code_writes_lacks_the_members_it_lacks():
     assert unbound("idempotent is true for HEAD as well as PUT/DELETE/GET.", methods) == []
     # the last word of a run that goes on is the next clause's verb, not a member
     assert unbound("toJSON shows subdomainOffset, proxy and env and returns them.", to_json) == []
+
+
+def test_fields_in_prose_are_placeholders():
+    assert kinds("falls back to the generated {AUTO_ENVVAR_PREFIX}_{NAME} variable") == []
+    assert kinds("falls back to the AUTO_ENVVAR_PREFIX variable") == [("AUTO_ENVVAR_PREFIX", "constant")]
+
+
+PAGER = ev("src/click/_termui_impl.py::_pager_contextmanager", '''\
+    def _pager_contextmanager(color=None):
+        # quoted Windows paths are preserved; `more` adds \r\n there
+        if os.environ.get("TERM") in ("dumb", "emacs"):
+            yield
+        use_tempfile = WIN or sys.platform.startswith("os2")
+        ctx = make_context(args)
+        invoke(ctx)
+    ''')
+
+
+def test_names_side_by_side_bind_each_to_the_code():
+    assert unbound("then make_context/invoke", PAGER) == []
+    assert unbound("`more` on Windows/OS2", PAGER) == []
+    assert unbound("then make_context/dispatch", PAGER) == ["make_context/dispatch"]
+    assert unbound("`more` on Windows/OS3", PAGER) == ["Windows/OS3"]
+
+
+def test_a_variable_and_its_value_bind_where_one_statement_of_the_code_says_both():
+    assert unbound("TERM=dumb means no pager", PAGER) == []
+    assert unbound("TERM=xterm means no pager", PAGER) == ["TERM=xterm"]
+    assert unbound("PAGER=dumb means no pager", PAGER) == ["PAGER=dumb"]

@@ -120,3 +120,13 @@ def test_a_commonjs_export_answers_to_its_class_and_its_package(repo, ledger):
     other = ledger.record("`new Express({ compose })` swaps the composition",
                           ["lib/application.js::Application.constructor"])
     assert any("new Express" in f for f in other.findings)
+
+
+def test_a_plain_word_written_as_code_binds_where_the_project_defines_it(repo, ledger):
+    _project(repo)
+    repo.write("examples/app.py", "import click\n\n\ndef cli():\n    pass\n", dedent=False)
+    repo.commit("an example program")
+    example = ledger.record("a bare `cli` prints the help", ["pkg/core.py::Context.__init__"])
+    assert example.findings == ()
+    unknown = ledger.record("a bare `tool` prints the help", ["pkg/core.py::Context.__init__"])
+    assert any("`tool`" in f for f in unknown.findings)

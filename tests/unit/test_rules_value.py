@@ -107,6 +107,8 @@ FIRES = [
     # signature defaults
     ("trust_env defaults to False on Client.", INIT),
     ("HTTPTransport retries once by default (retries=1).", INIT),
+    ("the client defaults to `follow_redirects=True`.", INIT),
+    ("`follow_redirects=True` by default.", INIT),
     # setters: a setting's key, one word or several
     ("Express generates strong ETags by default (etag setting = 'strong').", DEFAULTS),
     ("The subdomain offset defaults to 3.", DEFAULTS),
@@ -129,6 +131,9 @@ SILENT = [
     ("HTTPTransport does not retry by default (retries=0).", INIT),
     # a keyword written as a usage, not as a default
     ("Pass follow_redirects=True to follow redirects.", INIT),
+    # the default the clause names is another name's, or the keyword is the opt-in beside it
+    ("trust_env defaults to True, unless the client is built with follow_redirects=True.", INIT),
+    ("following redirects is opt-in with follow_redirects=True (default False).", INIT),
     ("Express generates weak ETags by default (etag setting = 'weak').", DEFAULTS),
     ("The subdomain offset defaults to 2 and trust proxy to false.", DEFAULTS),
     ("env defaults to 'development'.", DEFAULTS),

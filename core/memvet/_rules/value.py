@@ -20,7 +20,10 @@ to two words between ``S`` and the verb:
 "etag setting = 'strong'"), where ``V`` is ``True``/``False``, ``None``/
 ``null``/``undefined``, a quoted string or a number, and ``S`` is an
 operand (or a setting's key, "subdomain offset"). A backticked ``S = V``
-counts too when the clause says "default". The code's values for ``S``:
+(or a keyword ``S=V``) counts too when the claim calls it the default
+right beside it ("defaults to `S=V`", "`S=V` by default", "(S=V)" after
+"by default"); a default the clause names for another name does not make
+it one ("... defaults to X, unless declared with S=V"). The code's values for ``S``:
 assignments (``self.S = V``, class-body attributes and fields ``S = V``,
 ``private readonly S = V``, ``#S = V``; a claim's ``#S`` is that private
 field only, not a key ``S`` of an object), signature
@@ -249,6 +252,19 @@ def _claimed_value(word: Word) -> str:
     return ""
 
 
+def _says_default(text: str, word: Word) -> bool:
+    """Whether the claim calls the backticked or keyword statement ``word``
+    the default: "defaults to `verify=True`", "default: `x = 1`",
+    "`clamp=False` by default", "`x = 1` (the default)". A default named
+    elsewhere in the clause is another name's ("no_args_is_help defaults
+    to ..., unless declared with invoke_without_command=True")."""
+    before, after = text[:word.start].rstrip("`'\" "), text[word.end:].lstrip("`'\"")
+    return (re.search(r"\b(?:defaults?|by default)(?:\s+(?:to|is|of|value))?\s*[:=]?\s*(?:[\w$]+\s+){0,1}\(?$",
+                      before) is not None
+            or re.match(r"\s*(?:\(\s*(?:the\s+)?default\s*\)|by default\b|is the default\b|as the default\b)",
+                        after) is not None)
+
+
 def _statements(clause: Clause, code: Code) -> list[tuple[str, str, str]]:
     """(subject atom, value, what the claim said) for each value the clause states."""
     out = []
@@ -257,7 +273,7 @@ def _statements(clause: Clause, code: Code) -> list[tuple[str, str, str]]:
         if not value:
             m = _CODE_STATEMENT.match(w.text) if w.term is not None and w.term.kind in (
                 TermKind.CODE, TermKind.KEYWORD) else None
-            if m and re.search(r"\bdefault", clause.text):
+            if m and _says_default(clause.text, w):
                 atom = m.group(1).rsplit(".", 1)[-1]
                 if atom in code.names and not clause.skip(w.text):
                     out.append((atom, _norm(m.group(2)), w.text))
