@@ -88,7 +88,29 @@ HANDLE = EvidenceText("lib/application.js::Application.handleRequest", """\
   }
 """)
 
+GET_EDITOR = EvidenceText("src/click/_termui_impl.py::Editor.get_editor", """\
+    def get_editor(self):
+        if self.editor is not None:
+            return self.editor
+        for key in "VISUAL", "EDITOR":
+            rv = os.environ.get(key)
+            if rv:
+                return rv
+        return "vi"
+""")
+NO_PROXY = EvidenceText("src/requests/utils.py::should_bypass_proxies", """\
+def should_bypass_proxies(url, no_proxy):
+    def get_proxy(key):
+        return os.environ.get(key) or os.environ.get(key.upper())
+    no_proxy_arg = no_proxy
+    if no_proxy is None:
+        no_proxy = get_proxy("no_proxy")
+""")
+
 FIRES = [
+    # strings listed on one line are tried in that order; "first and only uses B" names the fallback
+    ("Editor.get_editor reads $EDITOR first and only uses $VISUAL when EDITOR is unset.", GET_EDITOR),
+    ("get_editor tries EDITOR first, falling back to VISUAL.", GET_EDITOR),
     ("handleRequest calls respond before it sets res.statusCode to 404.", HANDLE),
     # "first ... afterwards": the step said first is the one left of "first"
     ("In build the baseUrl is resolved first and the prefix is prepended afterwards.", BUILD),
@@ -113,6 +135,10 @@ FIRES = [
 ]
 
 SILENT = [
+    ("Editor.get_editor reads $VISUAL first and only uses $EDITOR when VISUAL is unset.", GET_EDITOR),
+    # the fallback is the name the marker gives next, not one in an aside after it
+    ("should_bypass_proxies reads the no_proxy variable first and falls back to NO_PROXY "
+     "(os.environ.get(key) or os.environ.get(key.upper())).", NO_PROXY),
     # a JS method's head is its signature: fnMiddleware there is a parameter, not a step
     ("handleRequest sets res.statusCode = 404 before the composed middleware runs.", HANDLE),
     ("In build the prefix is prepended first and baseUrl is resolved afterwards.", BUILD),

@@ -577,7 +577,8 @@ def _words(clause: str, terms: Sequence[Term]) -> list[Word]:
     """The clause's words, each term and each capitalized hyphenated name kept whole."""
     spans: list[tuple[int, int, Term | None]] = []
     for term in sorted(terms, key=lambda t: -len(t.text)):
-        for m in re.finditer(re.escape(term.text), clause):
+        shell = r"\$\{?" + re.escape(term.text) + r"\}?|" if term.kind is TermKind.CONSTANT else ""
+        for m in re.finditer(shell + re.escape(term.text), clause):  # $EDITOR is the term EDITOR
             if not any(s < m.end() and m.start() < e for s, e, _ in spans):
                 spans.append((m.start(), m.end(), term))
     for m in _COMPOUND.finditer(clause):  # X-RateLimit-Reset holds the term RateLimit: one word

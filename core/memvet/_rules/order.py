@@ -3,11 +3,14 @@
 Fires on ``A before B``, ``A precedes B``, ``A prior to B``, ``A ahead of B``,
 ``A earlier than B``, ``B after A``, ``B later than A``, ``A first ...,
 then B`` (``, then``, ``and then``, ``and only then``), ``A, followed by
-B``, ``first A ..., second B`` and ``A ... first and B ... afterwards``
-(``later``, ``subsequently``), when the first use of ``B`` in the
+B``, ``first A ..., second B``, ``A ... first and B ... afterwards``
+(``later``, ``subsequently``) and ``A first and only uses B`` (``falls
+back to B``, ``otherwise B``), when the first use of ``B`` in the
 anchored code comes before the first use of ``A`` (signatures, comments and
 docstrings left out: what a docstring says about the order is what the
-claim may have copied, not what the code does).
+claim may have copied, not what the code does). Two uses on one line
+cannot be told apart, except two strings: listed on one line (``for key
+in "VISUAL", "EDITOR"``), their order is the order they are tried in.
 
 ``A`` and ``B`` are the operands nearest the marker on each side (a code
 term of the claim, or a word the code uses), at most six words away and
@@ -45,6 +48,10 @@ _MARKERS = (
 _FIRST_SECOND = re.compile(r"\bfirst\b(?P<a>.*?)\bsecond\b")
 #: ``A is resolved first and B is prepended afterwards``; ``first A, B later``.
 _FIRST_LATER = re.compile(r"\bfirst\b(?P<mid>.{1,80}?)\b(?:afterwards?|after that|later on|later|subsequently)\b")
+#: ``A first and only uses B when ...``, ``A first, falling back to B``: the fallback comes after.
+_FIRST_FALLBACK = re.compile(r"\bfirst\b[\s,]*(?:and\s+)?(?:only\s+(?:then\s+)?"
+                             r"(?:uses?|tries|checks|looks\s+at|reads|consults)"
+                             r"|(?:then\s+)?falls?\s+back\s+to|falling\s+back\s+to|otherwise)\b")
 
 
 def _operand(code: Code) -> Callable[[Word, str], bool]:
@@ -82,7 +89,21 @@ def _pairs(clause: Clause, code: Code) -> list[tuple[Word, str, Word, str, str]]
             later = nearest(clause, m.end("mid"), -1, code, accept=accept, actions=True)
             if later and later[0].start > after[0].end:
                 out.append((after[0], after[1], later[0], later[1], "first ... afterwards"))
+    for m in _FIRST_FALLBACK.finditer(clause.text):
+        # the fallback is what the marker names next, not a name further on ("falls back to
+        # NO_PROXY (os.environ.get(key) ...)")
+        before = nearest(clause, m.start(), -1, code, reach=3, accept=accept, actions=True)
+        later = nearest(clause, m.end(), 1, code, reach=2, accept=accept, actions=True)
+        if before and later and "(" not in clause.text[m.end():later[0].start]:
+            out.append((before[0], before[1], later[0], later[1], "first ... then " + m.group(0).split()[-1]))
     return out
+
+
+def _listed(code: Code, i: int, j: int) -> bool:
+    """Whether atoms ``i`` and ``j`` are two strings of one line (``for key
+    in "VISUAL", "EDITOR"``, ``("dumb", "emacs")``): their order there is
+    the order the code tries them in."""
+    return code.atoms[i].string and code.atoms[j].string
 
 
 def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
@@ -92,8 +113,8 @@ def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
             if first == second or clause.skip(a.text, b.text):
                 continue
             i, j = code.first(first), code.first(second)
-            if i < 0 or j < 0 or i <= j or code.atoms[i].line == code.atoms[j].line:
-                continue  # in order, or one statement: first uses cannot tell
+            if i < 0 or j < 0 or i <= j or (code.atoms[i].line == code.atoms[j].line and not _listed(code, i, j)):
+                continue  # in order, or one statement: first uses cannot tell (strings listed on a line can)
             out.append(Contradiction(
                 "order", f"the claim puts `{shown(a, first)}` before `{shown(b, second)}` ({marker})",
                 code.show(code.atoms[j].line, needle(second)), code.label, (a.text, b.text)))
