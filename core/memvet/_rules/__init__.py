@@ -31,6 +31,7 @@ why), and each has a fixture of cases that must and must not fire
     branch       for V it does X: the branch for V does it to something else;
                  V handled "like every other": the code has a branch for V
     exclusion    K given in S overrides: the code skips exactly K
+    always       X always does A: the code does A only under a condition
 
 :func:`contradictions` runs every rule over every clause of the claim and
 returns what they found, each once.
@@ -42,6 +43,7 @@ from collections.abc import Iterable, Sequence
 
 from memvet._claims import EvidenceText, Term, UnboundTerm, claim_terms
 from memvet._rules import (
+    always,
     bases,
     branch,
     exclusion,
@@ -67,6 +69,7 @@ RULES: tuple[Rule, ...] = (
     propagation.RULE,
     branch.RULE,
     exclusion.RULE,
+    always.RULE,
 )
 
 

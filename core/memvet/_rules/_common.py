@@ -302,6 +302,10 @@ class Code:
         """Whether ``atom`` occurs outside signatures."""
         return self.first(atom) >= 0
 
+    def lines_using(self, atom: str) -> list[int]:
+        """The logical lines outside signatures where ``atom`` (see :meth:`first`) occurs, in order."""
+        return sorted({a.line for a in self.atoms if a.line not in self.headers and _matches(a, atom)})
+
     def resolve(self, word: Word, declared: Iterable[str] = (), *, parts: bool = True) -> str:
         """The atom a claim word stands for in this code, or '' when it is prose here.
 

@@ -1,0 +1,116 @@
+"""always: the claim says the code always does something; the code does it only under a condition.
+
+The claim's side: ``always`` followed, within five words and no comma, by
+an operand (a code term, a verb the code calls, or a word the code uses):
+"ctx.onerror always writes err.message", "request.host always prefers
+X-Forwarded-Host"; or the passive ``X is always V-ed`` ("app.onerror is
+always registered"), whose operand is the subject before ``always``.
+
+The code's side: every use of the operand outside the signature sits under
+a condition: on an ``if``/``elif``/``else``/``case`` line, in the block
+of one, in a branch of a conditional expression (``c ? x : y``, ``x if
+c else y``) or after a guard (``proxy && this.get(...)``, ``c and x``).
+A dotted operand is the name with its owner (``err.message``, not
+``statuses.message``).
+
+Never fires on ``not always`` (``isn't always`` ...), when the claim names
+a condition of its own after ``always`` (``if``, ``when``, ``unless``,
+``only``, ``except`` ...; a condition on the operand's own presence, "when
+present", "if set", is none), when the operand is used once without a
+condition, or when the code does not use it at all (the term rules decide).
+
+Rationale: "always" is how false facts overstate code that branches: koa
+writes ``err.message`` to the client only when ``err.expose``, reads
+``X-Forwarded-Host`` only when ``proxy`` is set and registers its default
+error listener only when none was added. Every name in such a claim is
+real; only the condition tells it false.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from memvet._rules._common import Clause, Code, Contradiction, Rule, nearest
+
+__all__ = ["RULE"]
+
+_ALWAYS = re.compile(r"\balways\b", re.I)
+_NOT = re.compile(r"\b(?:not|n't|never)\s*$", re.I)
+_OWN_CONDITION = re.compile(r"\b(?:if|when|whenever|unless|until|while|once|except|only|provided|as long as)\b"
+                            r"(?!\s+(?:it\s+is\s+|it's\s+|they\s+are\s+)?(?:present|set|given|available|defined|"
+                            r"there|passed|supplied)\b)", re.I)
+_IF_LINE = re.compile(r"(?:\}\s*)?(?:if|elif|else|case|default)\b")
+_PASSIVE = re.compile(r"\b(?:is|are|gets?|was|were)\s+always\s+\w+(?:ed|en|t)\b", re.I)
+
+
+def _conditional_lines(code: Code) -> set[int]:
+    """The logical lines that run only under a condition: ``if``-like lines and their blocks."""
+    out: set[int] = set()
+    for index in range(len(code.logical)):
+        if _IF_LINE.match(code.logical_text(index)):
+            out.add(index)
+            out.update(code.block(index))
+    return out
+
+
+def _in_expression_branch(text: str, pattern: re.Pattern[str]) -> bool:
+    """Whether each use of ``pattern`` in ``text`` is a branch of a conditional expression."""
+    found = list(pattern.finditer(text))
+    if not found:
+        return False
+    for m in found:
+        before = text[:m.start()]
+        ternary = "?" in before.replace("?.", "").replace("??", "")
+        python = re.search(r"\bif\b.+\belse\b", text[m.end():]) is not None or re.search(r"\belse\b", before)
+        guard = re.search(r"&&|\band\b", before) is not None  # proxy && this.get('X-Forwarded-Host')
+        if not (ternary or python or guard):
+            return False
+    return True
+
+
+def _only_under_condition(code: Code, atom: str) -> int:
+    """The first logical line using ``atom`` when every use is under a condition, else -1."""
+    lines = code.lines_using(atom)
+    if not lines:
+        return -1
+    guarded = _conditional_lines(code)
+    pattern = code.pattern(atom)
+    for line in lines:
+        if line not in guarded and not _in_expression_branch(code.logical_text(line), pattern):
+            return -1
+    return lines[0]
+
+
+def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
+    out: list[Contradiction] = []
+    for m in _ALWAYS.finditer(clause.text):
+        if _NOT.search(clause.text[:m.start()]):
+            continue
+        rest = re.split(r"[,;]", clause.text[m.end():], maxsplit=1)[0]
+        if _OWN_CONDITION.search(rest):
+            continue
+        passive = _PASSIVE.search(clause.text, max(0, m.start() - 12))
+        for code in codes:
+            if passive is not None and passive.start() <= m.start() <= passive.end():
+                found = nearest(clause, passive.start(), -1, code, reach=3)
+            else:
+                found = nearest(clause, m.end(), 1, code, reach=5, actions=True)
+            if not found:
+                continue
+            word, atom = found
+            if clause.skip(word.text) or atom.startswith("call:"):
+                continue
+            if word.term is not None and word.text.count(".") >= 1:
+                owned = ".".join(word.text.split(".")[-2:])  # err.message, not statuses.message
+                atom = owned if code.lines_using(owned) else atom
+            line = _only_under_condition(code, atom)
+            if line >= 0:
+                out.append(Contradiction(
+                    "always", f"the claim says `{word.text}` always applies; the code has it only under a condition",
+                    code.show(line, atom.rsplit(".", 1)[-1]), code.label, (word.text,)))
+                break
+    return out
+
+
+RULE = Rule("always", check, __doc__ or "")

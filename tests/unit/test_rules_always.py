@@ -1,0 +1,84 @@
+"""The always rule's fixture: claims that say the code always does something, against
+code that does it under a condition, and code that does it unconditionally; both ways."""
+
+from __future__ import annotations
+
+from _rule_cases import rule_cases
+
+from memvet._claims import EvidenceText
+from memvet._rules.always import RULE
+
+ONERROR = EvidenceText("lib/context.js::proto.onerror", """\
+  onerror (err) {
+    if (err == null) return
+    let statusCode = err.status || err.statusCode
+    if (typeof statusCode !== 'number' || !statuses.message[statusCode]) statusCode = 500
+    const code = statuses.message[statusCode]
+    const msg = err.expose ? err.message : code
+    this.status = err.status = statusCode
+    this.res.end(msg)
+  }
+""")
+HOST = EvidenceText("lib/request.js::host", """\
+  get host () {
+    const proxy = this.app.proxy
+    let host = proxy && this.get('X-Forwarded-Host')
+    if (!host) {
+      host = this.get('Host')
+    }
+    return host.split(/\\s*,\\s*/, 1)[0]
+  }
+""")
+CALLBACK = EvidenceText("lib/application.js::Application.callback", """\
+  callback () {
+    const fn = this.compose(this.middleware)
+    if (!this.listenerCount('error')) this.on('error', this.onerror)
+    return (req, res) => this.handleRequest(this.createContext(req, res), fn)
+  }
+""")
+CLEAR = EvidenceText("lib/response.js::res.clearCookie", """\
+res.clearCookie = function clearCookie(name, options) {
+  const opts = { path: '/', ...options, expires: new Date(1) }
+  delete opts.maxAge
+  return this.cookie(name, '', opts)
+}
+""")
+DECODE = EvidenceText("httpx/_models.py::Response.decode", """\
+    def decode(self, content):
+        if self.encoding is None:
+            charset = "utf-8"
+        else:
+            charset = self.encoding
+        text = content.decode(charset) if content else ""
+        return text
+""")
+
+FIRES = [
+    ("ctx.onerror always writes err.message as the response body.", ONERROR),
+    ("request.host always prefers X-Forwarded-Host when present.", HOST),
+    ("app.onerror is always registered in callback().", CALLBACK),
+    # Python's conditional expression, and an if/else block
+    ("the charset is always utf-8.", DECODE),
+]
+
+SILENT = [
+    # the code does it unconditionally
+    ("res.clearCookie always expires the cookie (expires = new Date(1)).", CLEAR),
+    ("ctx.onerror always ends the response with msg.", ONERROR),
+    ("callback always composes the middleware.", CALLBACK),
+    # the claim names its own condition, or negates always
+    ("ctx.onerror always writes err.message when err.expose is set.", ONERROR),
+    ("ctx.onerror does not always write err.message.", ONERROR),
+    ("request.host always prefers X-Forwarded-Host if app.proxy is true.", HOST),
+    # a name the code does not use: the term rules decide
+    ("ctx.onerror always writes err.stack.", ONERROR),
+]
+
+
+fired, test_fires, test_does_not_fire = rule_cases(RULE, FIRES, SILENT)
+
+
+def test_the_finding_names_the_condition_line():
+    (line,) = fired("ctx.onerror always writes err.message as the response body.", ONERROR)
+    assert "`err.message` always applies" in line
+    assert "err.expose ? err.message : code" in line
