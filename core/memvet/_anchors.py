@@ -790,6 +790,10 @@ class Evidence:
             return self._neighbour(text, anchors, snap)
         if term.kind is _claims.TermKind.CODE and re.fullmatch(r"--?[A-Za-z][\w-]*", text):
             return self._option(text, snap)  # --help: an option the program declares somewhere
+        if term.kind is _claims.TermKind.STRING and re.fullmatch(r"[A-Z][a-z]+(?:-[A-Z][a-z]+)+", text):
+            said = re.compile(re.escape(text.encode()), re.I)  # a header: any code file, in any case
+            return any(_code.language_for_path(p) in CODE_LANGUAGES and not GENERATED.search(p)
+                       and said.search(snap.read(p) or b"") for p in snap.paths())
         if term.kind is not _claims.TermKind.DOTTED:
             return False
         segments = text.split(".")

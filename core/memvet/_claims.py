@@ -18,13 +18,16 @@ Term classes (everything else in a claim is prose and binds to nothing)::
                 it names
     number      5, 5.0, 1_000, 0x1F (compared by value: 5 == 5.0); 2xx is
                 a status class
-    string      "double" or 'single' quoted text; a custom header
-                written bare, X-Forwarded-For (compared in any case)
+    string      "double" or 'single' quoted text; a header written bare:
+                a custom one, X-Forwarded-For (compared in any case), or
+                a standard one, Content-Type (bound where any code file
+                of the repository says it: code sets it through helpers)
     path        a/b/c.py, setup.py, ./x, ~/.netrc (two plain words like and/or are
                 prose; dotted names or numbers joined by slashes, like
                 res.json/res.jsonp or 502/503, are one term each)
     address     URLs, host:port, IPv4 addresses
-    version     >=2.31, 1.2.3, v2.0
+    version     >=2.31, 1.2.3, v2.0 (HTTP/2 binds where the code
+                compares the protocol's version: httpVersionMajor)
     package     what an install command names: pip install brotli,
                 npm i ky, pip install httpx[http2]
 
@@ -35,7 +38,8 @@ Prose, never a term: bare lowercase words (``cache``), all-caps acronyms
 (``GitHub``), placeholders outside a term (``<name>``, ``<h1>..<h6>``),
 regular-expression escapes (``\\b``), example query strings (``?a[b]=1``) and
 numbers that are labels: ``#2491``, ``issue 12``, ``ADR-0007``, ``RFC 7230``,
-a year (``since 2019``) and the version of a named product (``Express 5``).
+a year (``since 2019``), the version of a named product (``Express 5``)
+and a number in an example aside (``(e.g. you set 301 first)``).
 Refusing them would refuse true claims written in plain English.
 
 Binding classes, each a small rule below (``_BINDERS``), the way people write::
@@ -457,6 +461,10 @@ _FLAG = re.compile(r"(?<![\w-])--[A-Za-z][\w-]*[A-Za-z0-9](?![\w<{*-])")
 #: A custom header: ``X-Forwarded-For``, ``X-Real-IP`` (a standard one, ``Content-Type``, is prose:
 #: people name it for what the code sets through a helper or a constant).
 _HEADER = re.compile(r"(?<![\w-])X-(?:[A-Z][A-Za-z0-9]*-)*[A-Z][A-Za-z0-9]*(?![\w-])")
+#: A standard header: ``Content-Type``, ``Strict-Transport-Security`` (binds where the repository's code says it).
+_STANDARD_HEADER = re.compile(r"(?<![\w-])[A-Z][a-z]+(?:-[A-Z][a-z]+)+(?![\w-])")
+#: An aside that gives an example: ``(e.g. you set 301 first)``, ``(for example 8)``.
+_EXAMPLE_ASIDE = re.compile(r"\((?:e\.g\.?|for example|for instance)[^()]*\)", re.I)
 #: A placeholder: ``<name>``, ``<http version>``.
 _PLACEHOLDER = re.compile(r"<[A-Za-z_][\w .:/-]{0,40}>")
 #: Regular-expression escapes: ``\b`` in ``\bpickle\b`` is not part of a word.
@@ -643,6 +651,8 @@ def claim_terms(claim: str) -> list[Term]:
     for m in list(_HEADER.finditer(text)):
         if not _LABEL_ID.fullmatch(m.group(0)):  # X-Real-IP: a string the code would look up, in any case
             take(m.start(), m.end(), Term(m.group(0), TermKind.STRING))
+    for m in list(_STANDARD_HEADER.finditer(text)):  # Strict-Transport-Security: the project says it somewhere
+        take(m.start(), m.end(), Term(m.group(0), TermKind.STRING))
     for m in list(_PATH.finditer(text)):
         path = m.group(0)
         if path.endswith(".") and not path.endswith(("/.", "..")):
@@ -670,6 +680,9 @@ def claim_terms(claim: str) -> list[Term]:
             take(m.start(), m.end(), Term(word, TermKind.IDENTIFIER))
     for m in list(_STATUS_CLASS.finditer(text)):
         take(m.start(), m.end(), Term(m.group(0), TermKind.NUMBER))
+    for m in list(_EXAMPLE_ASIDE.finditer(text)):  # (e.g. you set 301 first): the example's own numbers
+        for number in _NUMBER.finditer(m.group(0)):
+            drop(m.start() + number.start(), m.start() + number.end())
     for m in list(_NUMBER.finditer(text)):
         if _label(claim, m.start(), m.end()):
             drop(m.start(), m.end())
@@ -1471,6 +1484,9 @@ def _bind_name(term: Term, ctx: _Context) -> tuple[bool, str]:
     # algorithms, protocols and encodings fold.
     if any(ch.isdigit() for ch in text) and (fold(text) in index.folded or index.has_sequence(text, fold=True)):
         return True, ""
+    named = _NAMED_VERSION.fullmatch(text)
+    if named and {text.split("/", 1)[0].lower(), "version"} <= index.parts():
+        return True, ""  # HTTP/2 where the code reads httpVersionMajor: the protocol's version, compared
     # An environment variable NO_PROXY binds to a string "no_proxy" (code
     # often looks both up), never to a variable.
     if kind is TermKind.CONSTANT and index.has_string(text):
@@ -1713,6 +1729,8 @@ def _bind_string(term: Term, ctx: _Context) -> tuple[bool, str]:
         return True, ""  # "..." or "<string>": nothing said
     if index.has_sequence(text, code=True) or index.has_string(text) or _template_binds(text, ctx):
         return True, ""  # X-Real-IP ~ 'x-real-ip': a header is a string in any case
+    if _STANDARD_HEADER.fullmatch(text) and (index.has_sequence(text, fold=True) or ctx.exists(term)):
+        return True, ""  # Content-Type: set through helpers and constants; named in prose wherever the project says it
     words = re.findall(r"[A-Za-z0-9]+", text)
     if words and all(w.lower() in ctx.examples for w in words):
         return True, ""  # 'ferrets' of "for tobi.ferrets.example.com, subdomains is ['ferrets', 'tobi']"

@@ -783,8 +783,8 @@ def test_a_custom_header_is_a_string_in_any_case():
               "constructor (options) {\n  this.proxyIpHeader = options.proxyIpHeader || 'x-forwarded-for'\n}\n")
     assert unbound("client IPs come from X-Forwarded-For by default", ctor) == []
     assert unbound("client IPs come from X-Real-IP by default", ctor) == ["X-Real-IP"]
-    # a standard header is prose: code sets it through helpers and constants
-    assert kinds("it forces Content-Type text/plain") == []
+    # a standard header binds more widely: code sets it through helpers and constants (below)
+    assert kinds("it forces Content-Type text/plain") == [("Content-Type", "string")]
 
 
 def test_a_verb_is_no_label_word_but_an_issue_is():
@@ -904,3 +904,29 @@ def test_a_variable_and_its_value_bind_where_one_statement_of_the_code_says_both
     assert unbound("TERM=dumb means no pager", PAGER) == []
     assert unbound("TERM=xterm means no pager", PAGER) == ["TERM=xterm"]
     assert unbound("PAGER=dumb means no pager", PAGER) == ["PAGER=dumb"]
+
+
+def test_a_protocol_version_binds_where_the_code_compares_the_protocols_version():
+    respond = ev("lib/application.js::respond",
+                 "function respond (ctx) {\n  if (ctx.req.httpVersionMajor >= 2) body = String(code)\n}\n")
+    assert unbound("on HTTP/2 respond sends the code as text", respond) == []
+    assert unbound("on SPDY/3 respond sends the code as text", respond) == ["SPDY/3"]
+    plain = ev("lib/application.js::respond", "function respond (ctx) {\n  body = String(code)\n}\n")
+    assert unbound("on HTTP/2 respond sends the code as text", plain) == ["HTTP/2"]
+
+
+def test_a_number_in_an_example_aside_is_the_examples():
+    assert kinds("uses 302 unless the status is a redirect (e.g. you set 301 first)") == [("302", "number")]
+    assert kinds("uses 302 unless the status is 301") == [("302", "number"), ("301", "number")]
+
+
+def test_a_standard_header_binds_where_the_project_says_it():
+    send = ev("lib/response.js::res.send", "res.send = function send(body) {\n  this.set('content-type', 'x')\n}\n")
+    assert kinds("sets Strict-Transport-Security") == [("Strict-Transport-Security", "string")]
+    assert unbound("res.send sets Content-Type", send) == []
+    assert unbound("res.send sets Strict-Transport-Security", send) == ["Strict-Transport-Security"]
+
+    def said(term: Term) -> bool:
+        return term.text == "Strict-Transport-Security"  # some code file of the repository writes it
+
+    assert unbound("res.send sets Strict-Transport-Security", send, exists=said) == []

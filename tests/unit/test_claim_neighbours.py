@@ -130,3 +130,14 @@ def test_a_plain_word_written_as_code_binds_where_the_project_defines_it(repo, l
     assert example.findings == ()
     unknown = ledger.record("a bare `tool` prints the help", ["pkg/core.py::Context.__init__"])
     assert any("`tool`" in f for f in unknown.findings)
+
+
+def test_a_standard_header_binds_where_a_code_file_says_it(repo, ledger):
+    _project(repo)
+    repo.write("lib/security.js", "module.exports = res => res.set('strict-transport-security', 'max-age=1')\n",
+               dedent=False)
+    repo.commit("a header elsewhere")
+    said = ledger.record("use() sets Strict-Transport-Security", ["lib/application.js::Application.use"])
+    assert said.findings == ()
+    unsaid = ledger.record("use() sets Content-Security-Policy", ["lib/application.js::Application.use"])
+    assert any("Content-Security-Policy" in f for f in unsaid.findings)
