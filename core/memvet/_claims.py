@@ -12,7 +12,9 @@ Term classes (everything else in a claim is prose and binds to nothing)::
     dotted      two or more identifiers joined by dots: hashlib.sha1, LRU.put
     identifier  with an underscore, inner capitals or a digit: max_size,
                 OrderedDict, sha256 (SHA-256 and SHA256 fold to sha256, and
-                a protocol and its version, HTTP/2, to http2)
+                a protocol and its version, HTTP/2, to http2,
+                which also binds where the code compares the protocol's
+                version: httpVersionMajor)
     constant    UPPER_CASE with an underscore: HASH_VERSION; a shell
                 variable $EDITOR or ${XDG_CONFIG_HOME} is the constant
                 it names
@@ -26,8 +28,7 @@ Term classes (everything else in a claim is prose and binds to nothing)::
                 prose; dotted names or numbers joined by slashes, like
                 res.json/res.jsonp or 502/503, are one term each)
     address     URLs, host:port, IPv4 addresses
-    version     >=2.31, 1.2.3, v2.0 (HTTP/2 binds where the code
-                compares the protocol's version: httpVersionMajor)
+    version     >=2.31, 1.2.3, v2.0
     package     what an install command names: pip install brotli,
                 npm i ky, pip install httpx[http2]
 
