@@ -56,6 +56,9 @@ Binding classes, each a small rule below (``_BINDERS``), the way people write::
                 modules and dependency names (``Redis`` ~ ``redis``, ``NaN``
                 ~ ``allow_nan``); constants do not (``NO_PROXY`` binds to a
                 string ``"no_proxy"``, never to a variable).
+    phrases     a standard HTTP reason phrase (``'Not Found'``) binds
+                where the code looks phrases up (``statuses.message``,
+                ``STATUS_CODES``, ``HTTPStatus``).
     values      numbers, strings, addresses, versions, keyword values and
                 code spans bind to the code only: a comment or a docstring
                 never supports a value or a quote.
@@ -143,6 +146,7 @@ from __future__ import annotations
 
 import difflib
 import enum
+import http
 import itertools
 import re
 from collections.abc import Callable, Iterable, Sequence
@@ -1723,6 +1727,13 @@ def _illustrative(text: str) -> bool:
             or (re.fullmatch(r"[a-z]+", host) is not None and host != "localhost" and m.group(2) is None))
 
 
+#: The standard reason phrases of HTTP status codes (from the standard library's table).
+_REASON_PHRASES = frozenset(status.phrase.lower() for status in http.HTTPStatus)
+#: Names of the tables code looks reason phrases up in: ``statuses.message``, ``STATUS_CODES``, ``HTTPStatus``.
+_STATUS_TABLES = frozenset({"statuses", "status_codes", "httpstatus", "reason_phrase", "get_reason_phrase",
+                            "responses"})
+
+
 def _bind_string(term: Term, ctx: _Context) -> tuple[bool, str]:
     text = term.text
     index = ctx.index
@@ -1730,6 +1741,8 @@ def _bind_string(term: Term, ctx: _Context) -> tuple[bool, str]:
         return True, ""  # "..." or "<string>": nothing said
     if index.has_sequence(text, code=True) or index.has_string(text) or _template_binds(text, ctx):
         return True, ""  # X-Real-IP ~ 'x-real-ip': a header is a string in any case
+    if text.lower() in _REASON_PHRASES and index.code_lower & _STATUS_TABLES:
+        return True, ""  # 'Not Found' where the code looks the phrase up: statuses.message[code]
     if _STANDARD_HEADER.fullmatch(text) and (index.has_sequence(text, fold=True) or ctx.exists(term)):
         return True, ""  # Content-Type: set through helpers and constants; named in prose wherever the project says it
     words = re.findall(r"[A-Za-z0-9]+", text)

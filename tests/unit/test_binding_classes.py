@@ -930,3 +930,14 @@ def test_a_standard_header_binds_where_the_project_says_it():
         return term.text == "Strict-Transport-Security"  # some code file of the repository writes it
 
     assert unbound("res.send sets Strict-Transport-Security", send, exists=said) == []
+
+
+def test_a_reason_phrase_binds_where_the_code_looks_phrases_up():
+    send_status = ev("lib/response.js::res.sendStatus",
+                     "res.sendStatus = function sendStatus(statusCode) {\n"
+                     "  var body = statuses.message[statusCode] || String(statusCode)\n  this.send(body)\n}\n")
+    assert unbound("res.sendStatus(404) sends 'Not Found'", send_status) == []
+    assert unbound("res.sendStatus(404) sends 'Page Missing'", send_status) == ["Page Missing"]
+    plain = ev("lib/response.js::res.sendStatus",
+               "res.sendStatus = function sendStatus(statusCode) {\n  this.send(String(statusCode))\n}\n")
+    assert unbound("res.sendStatus(404) sends 'Not Found'", plain) == ["Not Found"]
