@@ -829,8 +829,8 @@ class Evidence:
         return False
 
     def _option(self, flag: str, snap: Snapshot) -> bool:
-        """Whether a code file of the repository writes ``flag`` as a string (``"--help"``)."""
-        quoted = re.compile(rb"[\"'`]" + re.escape(flag.encode()) + rb"(?![\w-])")
+        """Whether a code file of the repository writes ``flag`` (``"--help"``, ``'-V, --version'``)."""
+        quoted = re.compile(rb"(?<![\w-])" + re.escape(flag.encode()) + rb"(?![\w-])")
         for p in snap.paths():
             if _code.language_for_path(p) in CODE_LANGUAGES and not GENERATED.search(p) \
                     and quoted.search(snap.read(p) or b""):

@@ -95,6 +95,10 @@ def test_an_option_binds_where_the_program_declares_it(repo, ledger):
     _project(repo)
     declared = ledger.record("the hint names --help", ["pkg/exceptions.py::UsageError"])
     assert declared.findings == ()
+    repo.write("lib/command.js", "const flags = '-V, --version'\n", dedent=False)
+    repo.commit("flags in one string")
+    listed = ledger.record("the hint names --version", ["pkg/exceptions.py::UsageError"])
+    assert listed.findings == ()
     absent = ledger.record("every command gets a hidden --manpage flag", ["pkg/exceptions.py::UsageError"])
     assert any("--manpage" in f for f in absent.findings)
 
