@@ -492,6 +492,11 @@ def _module_names(path: str) -> list[str]:
 PARALLEL_FILES = 32
 
 
+#: Paths of tests, examples and docs: their names are not the program's.
+_TEST_PATH = re.compile(r"(?:^|/)(?:tests?|testing|spec|specs|__tests__|examples?|docs?|benchmarks?)/"
+                        r"|(?:^|/)test_[^/]*$|_test\.[a-z]+$|\.(?:test|spec)\.[a-z]+$")
+
+
 def _own_names(snap: Snapshot) -> set[str]:
     """The names the repository's root manifests give the package, lower-cased."""
     out = set()
@@ -574,6 +579,7 @@ class Evidence:
         self._manifest_cache: LRU[tuple[str, str], list[_manifests.Declared]] = LRU(1024)
         self._project_cache: LRU[tuple[str, str], list[str]] = LRU(256)
         self._contains_cache: LRU[tuple[str, bytes], bool] = LRU(65536)
+        self._mention_cache: LRU[tuple[str, str], bool] = LRU(4096)  # (commit, word): said anywhere
         self.moves = MoveSearch(self)
         # Checks at a commit: a commit's tree, an anchor and its recorded
         # commit never change, so neither does the answer (a recall checks
@@ -788,6 +794,8 @@ class Evidence:
             return any(p == wanted or p.startswith(wanted + "/") or p.endswith("/" + wanted) for p in paths)
         if term.kind is _claims.TermKind.IDENTIFIER:
             return self._neighbour(text, anchors, snap)
+        if term.kind is _claims.TermKind.PROPER:
+            return self._mentioned(text, snap)
         if term.kind is _claims.TermKind.CODE and re.fullmatch(r"--?[A-Za-z][\w-]*", text):
             return self._option(text, snap)  # --help: an option the program declares somewhere
         if term.kind is _claims.TermKind.STRING and re.fullmatch(r"[A-Z][a-z]+(?:-[A-Z][a-z]+)+", text):
@@ -828,6 +836,28 @@ class Evidence:
                 return True
         return False
 
+    def _mentioned(self, word: str, snap: Snapshot) -> bool:
+        """Whether any tracked text file at ``snap`` says ``word``, in any
+        case, as a word or a part of one (``airflow_dag``); the README and
+        docs first, where names in prose usually are. Cached per commit."""
+        key = (snap.name, word.lower())
+        known = self._mention_cache.get(key) if snap.commit is not None else None
+        if known is not None:
+            return known
+        said = re.compile(rb"(?<![A-Za-z])" + re.escape(word.lower().encode()) + rb"(?![a-z])")
+        paths = sorted(snap.paths(), key=lambda p: (not re.search(r"(?i)readme|docs?/|changes|history", p), p))
+        found = False
+        for p in paths:
+            data = snap.read(p) or b""
+            if len(data) > self.max_file_bytes or b"\0" in data[:8000]:
+                continue
+            if word.lower().encode() in data.lower() and said.search(data.lower()):
+                found = True
+                break
+        if snap.commit is not None:
+            self._mention_cache.put(key, found)
+        return found
+
     def _option(self, flag: str, snap: Snapshot) -> bool:
         """Whether a code file of the repository writes ``flag`` (``"--help"``, ``'-V, --version'``)."""
         quoted = re.compile(rb"(?<![\w-])" + re.escape(flag.encode()) + rb"(?![\w-])")
@@ -858,6 +888,20 @@ class Evidence:
                 if not isinstance(table, str) and any(q.count(".") <= 1 and q.rsplit(".", 1)[-1] == name
                                                       for q in table.symbols):
                     return True
+        if re.search(r"_|[a-z][A-Z]", name):
+            # argParser, stop_after_delay: a name of code only, defined elsewhere in the repository
+            needle = name.encode()
+            for p in snap.paths():
+                language = _code.language_for_path(p)
+                if language not in CODE_LANGUAGES or GENERATED.search(p) or _TEST_PATH.search(p):
+                    continue  # a name only tests, examples or docs use is no name of the code
+                data = snap.read(p) or b""
+                if needle in data and word.search(data):
+                    blob = snap.blob_id(p)
+                    table = self._table(p, blob, language, snap) if blob is not None else ""
+                    if not isinstance(table, str) and any(q.rsplit(".", 1)[-1].split("(")[0] == name
+                                                          for q in table.symbols):
+                        return True
         if re.fullmatch(r"[a-z]+", name):
             # `cli`: a plain word the claim writes as code, the name the project's examples give a program
             defined = re.compile(rb"(?:\bdef|\bfunction|\bclass)\s+" + re.escape(name.encode()) + rb"\s*\(")

@@ -7,7 +7,9 @@ model: the claim's *code-like terms* must occur in the anchored evidence.
 Term classes (everything else in a claim is prose and binds to nothing)::
 
     code        a backticked span that is none of the shapes below: `a[0] + 1`
-    call        name(args), dotted callee allowed: popitem(last=False)
+    call        name(args), dotted callee allowed: popitem(last=False); a
+                method or a decorator written as code (`.env('PORT')`,
+                `@retry(stop=...)`) and a construction (`new Koa()`)
     keyword     name=value written without spaces: last=False
     dotted      two or more identifiers joined by dots: hashlib.sha1, LRU.put
     identifier  with an underscore, inner capitals or a digit: max_size,
@@ -34,8 +36,15 @@ Term classes (everything else in a claim is prose and binds to nothing)::
 
 An option written bare (``--manpage``) is a code term.
 
-Prose, never a term: bare lowercase words (``cache``), all-caps acronyms
-(``HTTP``, ``LRU``), booleans, well-known product names with inner capitals
+    proper      a name in prose: a capitalized word mid-sentence
+                (``Airflow``, ``Tornado``) or an all-caps one of four
+                letters or more (``SIGTERM``); it binds where the project
+                mentions it anywhere, in any case
+
+Prose, never a term: bare lowercase words (``cache``), common acronyms
+(``HTTP``, ``JSON``, ``LRU``), words in capitals for emphasis (``NOT``,
+``TODO``), a status's reason phrase (``301 Moved Permanently``), a
+sentence's first word, booleans, well-known product names with inner capitals
 (``GitHub``), placeholders outside a term (``<name>``, ``<h1>..<h6>``),
 regular-expression escapes (``\\b``), example query strings (``?a[b]=1``) and
 numbers that are labels: ``#2491``, ``issue 12``, ``ADR-0007``, ``RFC 7230``,
@@ -56,6 +65,14 @@ Binding classes, each a small rule below (``_BINDERS``), the way people write::
                 modules and dependency names (``Redis`` ~ ``redis``, ``NaN``
                 ~ ``allow_nan``); constants do not (``NO_PROXY`` binds to a
                 string ``"no_proxy"``, never to a variable).
+    expressions a code span binds with the receivers of its names left
+                out (`seconds_since_start + upcoming_sleep` for
+                ``retry_state.seconds_since_start + retry_state.upcoming_sleep``),
+                an exception and its message as Python prints them
+                (`ValueError: <message>` where the code raises it), and
+                object shorthand by its keys (`{ exitCode, code }`).
+    builtins    Python's built-in names (``KeyboardInterrupt``) bind in
+                Python evidence.
     phrases     a standard HTTP reason phrase (``'Not Found'``) binds
                 where the code looks phrases up (``statuses.message``,
                 ``STATUS_CODES``, ``HTTPStatus``).
@@ -68,11 +85,17 @@ Binding classes, each a small rule below (``_BINDERS``), the way people write::
                 process.env.KW`` and ``env === 'value'``), passes ``value`` to
                 a parameter ``kw`` it defines, or ``value`` is a boolean and
                 ``kw`` a boolean parameter or a condition of the code;
+                a value through its module (``max=MAX_WAIT`` for ``max
+                = _utils.MAX_WAIT``); a boolean for a switch the anchored
+                file names, which the code never sets to the other
+                value (``reraise=True``);
                 an environment variable and its value (``TERM=dumb``)
                 bind where one line of the code writes both as strings
                 (``os.environ.get("TERM") in ("dumb", "emacs")``).
     calls       the code makes the call (same receiver, each written
-                argument inside it), or it defines the callee and the call
+                argument inside it, or as many arguments, each a variable
+                of the example: ``str(exc)`` for ``str(exception)``), or
+                it defines the callee and the call
                 fits the definition: an example, whose arguments are
                 placeholders, booleans, words of the code, values the code
                 writes, or values for a parameter the code never compares
@@ -113,7 +136,9 @@ Binding classes, each a small rule below (``_BINDERS``), the way people write::
                 is a bound ("never exceeds 60 s") and must bind.
     neighbours  an identifier the anchored file defines (at its top level
                 or in a class) or imports (``BadParameter`` beside an
-                anchored ``UsageError``), the package's own name for its
+                anchored ``UsageError``), a name of code only (with ``_``
+                or inner capitals) that a code file outside tests,
+                examples and docs defines, the package's own name for its
                 class (``new Koa()`` for an anchored constructor), an
                 option a code file of the repository writes as a string
                 (``--help``), an instance's member through its class
@@ -131,7 +156,9 @@ Binding classes, each a small rule below (``_BINDERS``), the way people write::
                 code expands (``~/.netrc`` of ``f"~/{f}"`` over
                 ``(".netrc", "_netrc")``). The value an example assigns to
                 an anchored setter (``ctx.body = '<p>hi</p>'``) is the
-                example's input.
+                example's input, and a number written after the claim's
+                own call that passes it is the call's
+                (``stop_after_attempt(3) means at most 3 calls``).
     lists       a list of three or more names, at least two (and half) of
                 them string literals of the anchored code, is read as the
                 code's list: a member the code says nowhere is a term the
@@ -144,6 +171,7 @@ found when its tokens occur contiguously in the span's code tokens.
 
 from __future__ import annotations
 
+import builtins
 import difflib
 import enum
 import http
@@ -189,6 +217,7 @@ class TermKind(str, enum.Enum):
     ADDRESS = "address"
     VERSION = "version"
     PACKAGE = "package"
+    PROPER = "proper"
 
 
 @dataclass(frozen=True)
@@ -236,6 +265,8 @@ class UnboundTerm:
         """One line naming the term, where it was looked for and what the code says."""
         where = ", ".join(self.looked_in) if self.looked_in else "no anchored evidence"
         out = f"`{self.term.text}` ({self.term.kind.value}) is not in {where}"
+        if self.term.kind is TermKind.PROPER:
+            out += ", nor anywhere in the repository"
         if self.nearest:
             out += f"; the code says `{self.nearest}`"
         return out
@@ -433,7 +464,8 @@ _INSTALL = re.compile(
 _URL = re.compile(r"\b(?:https?|wss?|ftp|file)://[^\s`'\"<>)\]]+")
 _HOSTPORT = re.compile(r"(?<![\w.])(?:localhost|\d{1,3}(?:\.\d{1,3}){3})(?::\d{1,5})?(?![\w.]*\w)")
 _VERSION = re.compile(
-    r"(?<![\w.$!=<>-])(?:(?:[A-Za-z][\w.-]*)?(?:>=|<=|==|~=|!=|\^|~|>|<)\s*v?\d+(?:\.\d+)*(?:[.\-]?[A-Za-z]+\d*)?"
+    r"(?<![\w.$!=<>-])(?:(?:[A-Za-z][\w.-]*(?:>=|<=|==|~=|!=|\^|~|>|<)|(?:>=|<=|==|~=|!=|\^|~)|[<>](?=\S))"
+    r"\s*v?\d+(?:\.\d+)*(?:[.\-]?[A-Za-z]+\d*)?"
     r"|v?\d+\.\d+\.\d+(?:[.\-]?[A-Za-z]+\d*)?|v\d+(?:\.\d+)+)(?![\w$]|\.\d)")
 _OPERAND_TEXT = r"(?:[A-Za-z_$][\w$.]*|-?\d[\w.]*|\"[^\"\n]*\"|'[^'\n]*')"
 #: A callback written in a claim, its body an expression: ``status => status !== 404``.
@@ -467,7 +499,25 @@ _FLAG = re.compile(r"(?<![\w-])--[A-Za-z][\w-]*[A-Za-z0-9](?![\w<{*-])")
 #: people name it for what the code sets through a helper or a constant).
 _HEADER = re.compile(r"(?<![\w-])X-(?:[A-Z][A-Za-z0-9]*-)*[A-Z][A-Za-z0-9]*(?![\w-])")
 #: A standard header: ``Content-Type``, ``Strict-Transport-Security`` (binds where the repository's code says it).
-_STANDARD_HEADER = re.compile(r"(?<![\w-])[A-Z][a-z]+(?:-[A-Z][a-z]+)+(?![\w-])")
+_STANDARD_HEADER = re.compile(
+    r"(?<![\w-])[A-Z][a-z]+(?:-[A-Z][a-z]+)*-(?:Type|Length|Encoding|Control|Agent|Security|Policy|Options|Origin|Age"
+    r"|After|Since|Match|Range|Disposition|Language|Location|Modified|Allow|Methods|Headers|Credentials|For|Host"
+    r"|Proto|Cookie|Authorization|Authenticate|Expires|Referer|Referrer|Encoding|Tag|Id|Limit|Remaining|Reset"
+    r"|Protection|Connection|Alive|Upgrade|Vary|Server|Transfer|Forwarded|Requested|Powered|With|Key|Version)"
+    r"(?![\w-])")
+#: A name in prose: a capitalized word mid-sentence (``Airflow``, ``Kubernetes``) or an all-caps one
+#: (``SIGTERM``, ``EAGAIN``).
+_PROPER = re.compile(r"(?<![\w$.@/<-])(?:[A-Z][a-z]+(?:[A-Z][a-z]+)*|[A-Z]{2,}[0-9]*)(?![\w$/>-])")
+#: A status code and its reason phrase: ``301 Moved Permanently``, ``404 Not Found``.
+_REASON = re.compile(r"\b[1-5]\d\d\s+(?P<phrase>[A-Z][a-z]+(?:[\s-]+[A-Z][a-z]*)*)")
+#: Words written in capitals for emphasis or as markers, and acronyms every project may use, not names.
+_CAPS_PROSE = frozenset({
+    "TODO", "FIXME", "NOTE", "XXX", "HACK", "WARNING", "IMPORTANT", "ALWAYS", "NEVER", "NOT", "ONLY", "MUST", "NONE",
+    "ALL", "ANY", "AND", "THE", "DON'T", "CAREFUL", "GOTCHA", "BEWARE", "NB", "WIP", "EXACTLY", "BOTH", "EVERY",
+    "I", "TRUE", "FALSE", "NULL", "NO", "YES", "OR", "OFF", "ON", "ONCE", "BEFORE", "AFTER", "FIRST", "LAST",
+    "HTTP", "HTTPS", "JSON", "HTML", "YAML", "TOML", "UUID", "ASCII", "UNICODE", "REST", "CORS", "POSIX", "UNIX",
+    "CRUD", "UTF", "TCP", "UDP", "DNS", "SQL", "XML", "CSV", "API", "URL", "URI",
+})
 #: An aside that gives an example: ``(e.g. you set 301 first)``, ``(for example 8)``.
 _EXAMPLE_ASIDE = re.compile(r"\((?:e\.g\.?|for example|for instance)[^()]*\)", re.I)
 #: A placeholder: ``<name>``, ``<http version>``.
@@ -532,6 +582,8 @@ def _classify(inner: str) -> TermKind:
         return TermKind.IDENTIFIER
     if re.match(r"new\s+[A-Za-z_$]", inner) and _classify(inner[3:].strip()) is TermKind.CALL:
         return TermKind.CALL  # `new Koa({ compose })`: a call of the class
+    if re.match(r"@?\.?[A-Za-z_$]", inner) and inner[:1] in ".@" and _classify(inner[1:]) is TermKind.CALL:
+        return TermKind.CALL  # `.option('--ws')`, `@retry(stop=...)`: a method or a decorator, called
     if _DOTTED.fullmatch(inner):
         return TermKind.DOTTED
     head = _CALL_HEAD.match(inner)
@@ -596,6 +648,8 @@ def claim_terms(claim: str) -> list[Term]:
 
     for m in list(_BACKTICK.finditer(text)):
         inner = m.group(1).strip()
+        if re.fullmatch(r"@[A-Za-z_$][\w$.]*", inner):
+            inner = inner[1:]  # `@retry`: the decorator's name
         if inner:
             take(m.start(), m.end(), Term(inner, _classify(inner)))
     for m in list(_INSTALL.finditer(text)):  # pip install brotli: the package is a value, the command prose
@@ -685,6 +739,13 @@ def claim_terms(claim: str) -> list[Term]:
             take(m.start(), m.end(), Term(word, TermKind.IDENTIFIER))
     for m in list(_STATUS_CLASS.finditer(text)):
         take(m.start(), m.end(), Term(m.group(0), TermKind.NUMBER))
+    for m in list(_REASON.finditer(text)):  # 301 Moved Permanently: the status's reason phrase, prose
+        drop(m.start("phrase"), m.end("phrase"))
+    for m in list(_PROPER.finditer(text)):  # Airflow, SIGTERM: what the project must mention somewhere
+        word = m.group(0)
+        if word not in PROSE_NAMES and word.upper() not in _CAPS_PROSE and not _sentence_start(claim, m.start()) \
+                and not (word.isupper() and len(word) < 4):
+            take(m.start(), m.end(), Term(word, TermKind.PROPER))
     for m in list(_EXAMPLE_ASIDE.finditer(text)):  # (e.g. you set 301 first): the example's own numbers
         for number in _NUMBER.finditer(m.group(0)):
             drop(m.start() + number.start(), m.start() + number.end())
@@ -1364,7 +1425,7 @@ def _as_example(args: Sequence[str], ctx: _Context) -> list[str]:
 
 
 def _bind_call(term: Term, ctx: _Context) -> tuple[bool, str]:
-    text = re.sub(r"^new\s+", "", term.text)
+    text = re.sub(r"^(?:new\s+|[.@])", "", term.text)
     index = ctx.index
     callee = text[: text.index("(")]
     args = _split_args(text[text.index("(") + 1: -1])
@@ -1385,6 +1446,9 @@ def _bind_call(term: Term, ctx: _Context) -> tuple[bool, str]:
             return True, ""
         if any(_call_matches(args, call) for call in [*calls, *index.calls(callee, headers=True)]):
             return True, ""
+        if args and not definitions and all(re.fullmatch(r"[a-z][a-z0-9_]*", a.strip()) for a in args) and any(
+                len(_split_args(call[call.index("(") + 1: -1])) == len(args) for call in calls):
+            return True, ""  # str(exc) for str(exception): the example names its own variables
         if any(_example_fits(args, d, ctx) for d in definitions):
             return True, ""
     example = _as_example(args, ctx)
@@ -1457,6 +1521,10 @@ def _bind_keyword(term: Term, ctx: _Context) -> tuple[bool, str]:
                     return True, ""
     if _placeholder(value) and (index.has_word(name) or definitions):
         return True, ""
+    if re.fullmatch(r"[A-Za-z_$][\w$]*", value) and any(re.search(
+            rf"(?<![\w$]){re.escape(name)}\s*(?::[^=\n]*?)?\s*=(?!=)\s*(?:[\w$]+\.)+{re.escape(value)}(?![\w$])", code)
+            for _, code in index.code_texts):
+        return True, ""  # max=MAX_WAIT for max: ... = _utils.MAX_WAIT
     if name.isupper() and value and _literal(raw) is None:
         # TERM=dumb for os.environ.get("TERM") in ("dumb", "emacs"): the variable and its value, one statement
         key = rf"[\"'`]{re.escape(name)}[\"'`]"
@@ -1465,6 +1533,11 @@ def _bind_keyword(term: Term, ctx: _Context) -> tuple[bool, str]:
             for line in code.splitlines():
                 if re.search(key, line) and re.search(said, line, re.I):
                     return True, ""
+    other = re.compile(rf"(?<![\w$.]){re.escape(name)}\s*(?::[^=\n,()]*)?=(?!=)\s*(True|False|true|false)\b")
+    if value.lower() in _BOOL and not any(m.group(1).lower() != value.lower() for _, code in index.code_texts
+                                          for m in other.finditer(code)) \
+            and ctx.exists(Term(name, TermKind.IDENTIFIER)):
+        return True, ""  # "with reraise=True": a switch the anchored file names (and never sets otherwise)
     if value.lower() in _BOOL:  # follow_redirects=True for `follow_redirects: bool = False`, or `if not stream:`
         params = [p for d in definitions if (p := d.param(name)) is not None]
         if any("bool" in p.annotation or p.default.lower() in _BOOL for p in params) or any(
@@ -1498,12 +1571,19 @@ def _bind_name(term: Term, ctx: _Context) -> tuple[bool, str]:
         return True, ""
     if _instance(text, index):
         return True, ""
+    if kind is TermKind.IDENTIFIER and text in _PY_BUILTINS and any(
+            (ev.language or language_for_path(ev.label.split("::", 1)[0])) == "python" for ev in index.texts):
+        return True, ""  # KeyboardInterrupt, SystemExit: the language's own names, named in prose
     # BadParameter beside UsageError: a neighbour named in prose binds where
     # the anchored file (or its imports) defines it; what the code raises is
     # the raises rule's to say.
     if kind is TermKind.IDENTIFIER and ctx.exists(term):
         return True, ""
     return False, _nearest_word(text, index.words | index.name_segments)
+
+
+#: Python's built-in names (``KeyboardInterrupt``, ``BaseException``, ``len``).
+_PY_BUILTINS = frozenset(name for name in dir(builtins) if not name.startswith("_"))
 
 
 def _instance(text: str, index: _Index) -> bool:
@@ -1772,7 +1852,38 @@ def _bind_code(term: Term, ctx: _Context) -> tuple[bool, str]:
         return True, ""  # `{parent prefix}_{INFO_NAME}`: the fields of a name the code formats
     if re.fullmatch(r"--?[A-Za-z][\w-]*", text) and ctx.exists(term):
         return True, ""  # --help: an option the program declares, wherever it does
+    raised = re.fullmatch(r"([A-Z]\w*(?:Error|Exception|Warning)):\s+(.+)", text, re.S)
+    if raised and index.handles(raised.group(1)) and _bind_string(Term(raised.group(2), TermKind.STRING), ctx)[0]:
+        return True, ""  # ValueError: <message>, as Python prints what the code raises
+    shorthand = re.fullmatch(r"\{\s*([A-Za-z_$][\w$]*(?:\s*,\s*[A-Za-z_$][\w$]*)*)\s*,?\s*\}", text)
+    if shorthand and all(index.has_word(k) for k in re.split(r"\s*,\s*", shorthand.group(1))):
+        return True, ""  # { exitCode, code }: the keys the code reads
+    if _without_receivers(text, index):
+        return True, ""  # seconds_since_start + upcoming_sleep for retry_state.seconds_since_start + ...
     return False, ""
+
+
+def _without_receivers(text: str, index: _Index) -> bool:
+    """Whether ``text`` is a stretch of the code with the receivers of its
+    names left out (``a >= limit`` for ``state.a >= self.limit``): the
+    claim's tokens in order, the code adding only ``name .`` before a name."""
+    wanted = code_tokens(text)
+    if len(wanted) < 3 or not any(_WORD.fullmatch(t) for t in wanted):
+        return False
+    code = index.code
+    for start in range(len(code)):
+        i, j = 0, start
+        while i < len(wanted) and j < len(code):
+            if code[j] == wanted[i]:
+                i, j = i + 1, j + 1
+            elif (_WORD.fullmatch(wanted[i]) and j + 2 < len(code) and _WORD.fullmatch(code[j])
+                  and code[j + 1] == "." and (i == 0 or code[j - 1] != ".")):
+                j += 2  # a receiver the claim leaves out
+            else:
+                break
+        if i == len(wanted):
+            return True
+    return False
 
 
 def _set_example(claim: str, text: str, index: _Index) -> bool:
@@ -1807,6 +1918,18 @@ def _bind_package(term: Term, ctx: _Context) -> tuple[bool, str]:
     return False, _nearest_word(name, {m for m in index.modules if "." not in m})
 
 
+def _bind_proper(term: Term, ctx: _Context) -> tuple[bool, str]:
+    """A name in prose binds where the evidence says it in any case (as a
+    word or a part of one: ``Tornado`` ~ ``tornado_coroutine``) or the
+    repository mentions it anywhere (``exists``): a claim may name what the
+    project names, never what it does not (``Airflow``, ``Kubernetes``)."""
+    text, index = term.text, ctx.index
+    if text.lower() in index.lower or fold(text) in index.folded or text.lower() in index.parts() \
+            or index.has_sequence(text, fold=True) or text.lower() in index.modules:
+        return True, ""
+    return ctx.exists(term), ""
+
+
 _BINDERS: dict[TermKind, Callable[[Term, _Context], tuple[bool, str]]] = {
     TermKind.IDENTIFIER: _bind_name,
     TermKind.CONSTANT: _bind_name,
@@ -1820,6 +1943,7 @@ _BINDERS: dict[TermKind, Callable[[Term, _Context], tuple[bool, str]]] = {
     TermKind.ADDRESS: _bind_code,
     TermKind.VERSION: _bind_code,
     TermKind.PACKAGE: _bind_package,
+    TermKind.PROPER: _bind_proper,
 }
 
 _RAISED = r"(?:\braise[sd]?|\braising|\bthrows?|\bthrown|\bthrowing)\s+(?:an?\s+|the\s+)?"
@@ -1931,7 +2055,13 @@ def bind(claim: str, evidence: Sequence[EvidenceText], *, exists: Callable[[Term
     negative = _Context(_Index(rules), lambda term: False, claim) if rules else None
     looked = tuple(ev.label for ev in evidence)
     out = []
-    for term in claim_terms(claim) if terms is None else terms:
+    terms = claim_terms(claim) if terms is None else terms
+    # stop_after_attempt(3) ... "at most 3 calls": a number the claim's own example call passes
+    passed = {(v, claim.find(t.text) + len(t.text)) for t in terms if t.kind is TermKind.CALL and "(" in t.text
+              and t.text in claim
+              for v in (number_value(n.group(0)) for n in _NUMBER.finditer(t.text[t.text.index("("):]))
+              if v is not None}
+    for term in terms:
         if term.text in declared:
             continue
         ok, nearest = _BINDERS[term.kind](term, ctx)
@@ -1944,6 +2074,11 @@ def bind(claim: str, evidence: Sequence[EvidenceText], *, exists: Callable[[Term
         if not ok and term.kind in (TermKind.STRING, TermKind.NUMBER, TermKind.CODE) \
                 and _set_example(claim, term.text, ctx.index):
             ok = True
+        if not ok and term.kind is TermKind.NUMBER and any(
+                v == number_value(term.text) and any(m.start() >= end for m in _NUMBER.finditer(claim)
+                                                     if m.group(0) == term.text)
+                for v, end in passed):
+            ok = True  # written after the call that passes it
         if not ok and term.kind in _NAMES and _negated(claim, term.text) \
                 and not ctx.index.has_sequence(term.text, fold=True):
             ok = True  # "no `-h`": the claim says the code lacks it, and it does

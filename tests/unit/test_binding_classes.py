@@ -31,6 +31,11 @@ def ev(label: str, text: str, **options: object) -> EvidenceText:
     return EvidenceText(label, textwrap.dedent(text), (label, name), **options)  # type: ignore[arg-type]
 
 
+def mentioned(term: Term) -> bool:
+    """The repository mentions every name in prose (and has nothing else the evidence lacks)."""
+    return term.kind is TermKind.PROPER
+
+
 def unbound(claim: str, *evidence: EvidenceText, exists: object = None) -> list[str]:
     return [u.term.text for u in bind(claim, list(evidence), exists=exists)]  # type: ignore[arg-type]
 
@@ -320,7 +325,7 @@ def test_a_message_binds_to_what_the_code_concatenates():
 
 def test_status_classes_bind_to_numbers_in_range_or_to_the_class_the_code_names():
     assert unbound("anything but 2xx raises; 5xx reads Server error", RAISE_FOR_STATUS) == []
-    assert unbound("4xx reads Client error", RAISE_FOR_STATUS) == ["4xx"]
+    assert unbound("4xx reads Client error", RAISE_FOR_STATUS, exists=mentioned) == ["4xx"]
 
 
 def test_an_ellipsis_or_a_lone_placeholder_says_nothing():
@@ -941,3 +946,124 @@ def test_a_reason_phrase_binds_where_the_code_looks_phrases_up():
     plain = ev("lib/response.js::res.sendStatus",
                "res.sendStatus = function sendStatus(statusCode) {\n  this.send(String(statusCode))\n}\n")
     assert unbound("res.sendStatus(404) sends 'Not Found'", plain) == ["Not Found"]
+
+
+# ------------------------------------------------------------------ round 3, second pass (tenacity, commander)
+
+
+WAIT_CHAIN = ev("tenacity/wait.py::wait_chain.__init__", '''\
+    def __init__(self, *strategies):
+        if not strategies:
+            raise ValueError("wait_chain() requires at least one strategy")
+        self.strategies = strategies
+    ''')
+STOP = ev("tenacity/stop.py::stop_before_delay.__call__", '''\
+    def __call__(self, retry_state):
+        return retry_state.seconds_since_start + retry_state.upcoming_sleep >= self.max_delay
+    ''')
+
+
+def test_a_method_or_a_decorator_written_as_code_is_a_call():
+    assert kinds("use `.env('PORT')` on the option") == [(".env('PORT')", "call")]
+    assert kinds("with `@retry(stop=stop_after_attempt(3))`") == [("@retry(stop=stop_after_attempt(3))", "call")]
+    assert kinds("a bare `@retry` retries forever") == [("retry", "identifier")]
+    env = ev("lib/option.js::Option.env", "env (name) {\n  this.envVar = name\n  return this\n}\n")
+    assert unbound("declare `.env('PORT')` to read PORT", env, exists=mentioned) == []
+    assert unbound("declare `.environ('PORT')` to read PORT", env, exists=mentioned) == [".environ('PORT')"]
+
+
+def test_an_exception_and_its_message_bind_as_python_prints_them():
+    assert unbound("it raises `ValueError: wait_chain() requires at least one strategy`", WAIT_CHAIN) == []
+    assert unbound("it raises `TypeError: wait_chain() requires at least one strategy`", WAIT_CHAIN) == [
+        "TypeError: wait_chain() requires at least one strategy"]
+    assert unbound("it raises `ValueError: wait_chain() needs a strategy`", WAIT_CHAIN) == [
+        "ValueError: wait_chain() needs a strategy"]
+
+
+def test_an_expression_may_leave_its_receivers_out():
+    assert unbound("it compares `seconds_since_start + upcoming_sleep` with max_delay", STOP) == []
+    assert unbound("it compares `seconds_since_start + idle_for` with max_delay", STOP) == [
+        "seconds_since_start + idle_for"]
+    assert unbound("it compares `upcoming_sleep + seconds_since_start` with max_delay", STOP) == [
+        "upcoming_sleep + seconds_since_start"]
+
+
+def test_object_shorthand_names_keys_the_code_reads():
+    error = ev("lib/command.js::Command.error",
+               "error (message, errorOptions) {\n  const config = errorOptions || {}\n"
+               "  const exitCode = config.exitCode || 1\n  const code = config.code || 'commander.error'\n}\n")
+    assert unbound("unless you pass `{ exitCode, code }`", error) == []
+    assert unbound("unless you pass `{ exitCode, signal }`", error) == ["{ exitCode, signal }"]
+
+
+def test_the_languages_own_names_bind_in_its_code():
+    retry = ev("tenacity/retry.py::retry_if_exception_type.__init__",
+               "def __init__(self, exception_types=Exception):\n    self.exception_types = exception_types\n")
+    assert unbound("so KeyboardInterrupt and SystemExit are not retried", retry) == []
+    js = ev("lib/a.js::f", "function f (x) {\n  return x\n}\n")
+    assert unbound("so KeyboardInterrupt is not caught", js) == ["KeyboardInterrupt"]
+
+
+def test_an_example_names_its_own_variables_in_a_call_the_code_makes():
+    check = ev("tenacity/retry.py::retry_if_exception_message._check",
+               "def _check(self, exception):\n    return self.predicate(str(exception))\n")
+    assert unbound("it matches against str(exc)", check) == []
+    assert unbound("it matches against repr(exc)", check) == ["repr(exc)"]
+    assert unbound("it matches against str(exc, 1)", check) == ["str(exc, 1)"]
+
+
+def test_a_number_the_claims_own_call_passes_is_the_examples():
+    stop = ev("tenacity/stop.py::stop_after_attempt.__call__",
+              "def __call__(self, retry_state):\n    return retry_state.attempt_number >= self.max_attempt_number\n")
+
+    def fits(term: Term) -> bool:
+        return term.kind is TermKind.CALL  # stop_after_attempt(n) fits its definition in the repository
+
+    assert unbound("stop_after_attempt(3) means at most 3 calls", stop, exists=fits) == []
+    # a number written before the call is no part of it
+    assert unbound("at most 3 calls: stop_after_attempt(3)", stop, exists=fits) == ["3"]
+    assert unbound("stop_after_attempt(3) means at most 4 calls", stop, exists=fits) == ["4"]
+
+
+def test_a_keyword_value_binds_through_its_module():
+    wait = ev("tenacity/wait.py::wait_exponential.__init__",
+              "def __init__(self, multiplier=1, max: float = _utils.MAX_WAIT):\n    self.max = max\n")
+    assert unbound("defaults: multiplier=1, max=MAX_WAIT", wait) == []
+    assert unbound("defaults: multiplier=1, max=MIN_WAIT", wait) == ["max=MIN_WAIT"]
+
+
+def test_a_switch_the_file_names_binds_unless_the_code_sets_it_otherwise():
+    reraise = ev("tenacity/__init__.py::RetryError.reraise",
+                 "def reraise(self):\n    raise self.last_attempt.result()\n")
+
+    def named(term: Term) -> bool:
+        return term.text == "reraise"  # the anchored file defines reraise
+
+    assert unbound("with reraise=True the last error surfaces", reraise, exists=named) == []
+    assert unbound("with reraise=True the last error surfaces", reraise) == ["reraise=True"]
+    cookie = ev("httpx/_models.py::Cookies.set",
+                "def set(self, name, value):\n    c = Cookie(name, value, secure=False)\n")
+
+    def secure(term: Term) -> bool:
+        return term.text == "secure"
+
+    assert unbound("cookies are set with secure=True", cookie, exists=secure) == ["secure=True"]
+
+
+def test_a_name_compound_is_no_header_and_a_comparison_no_version():
+    assert kinds("a Damerau-Levenshtein distance") == []
+    assert kinds("requires similarity > 0.4") == [("0.4", "number")]
+    assert kinds("needs requests>2.0") == [("requests>2.0", "version")]
+
+
+def test_a_name_in_prose_binds_where_the_project_mentions_it():
+    assert kinds("added for Airflow operators on SIGTERM, like Tornado") == [
+        ("Airflow", "proper"), ("SIGTERM", "proper"), ("Tornado", "proper")]
+    # a sentence's first word, emphasis, common acronyms and a status's reason phrase are prose
+    assert kinds("Careful: it is NOT thread-safe over HTTP; 301 Moved Permanently") == [("301", "number")]
+    tornado = ev("tenacity/__init__.py::retry", "def retry(f):\n    if is_tornado_coroutine(f):\n        return f\n")
+    assert unbound("wraps Tornado coroutines too", tornado) == []
+    assert unbound("was added for Airflow operators", tornado) == ["Airflow"]
+    assert unbound("was added for Airflow operators", tornado, exists=mentioned) == []
+    (line,) = [u.line() for u in bind("was added for Airflow operators", [tornado])]
+    assert line.endswith("nor anywhere in the repository")

@@ -145,3 +145,24 @@ def test_a_standard_header_binds_where_a_code_file_says_it(repo, ledger):
     assert said.findings == ()
     unsaid = ledger.record("use() sets Content-Security-Policy", ["lib/application.js::Application.use"])
     assert any("Content-Security-Policy" in f for f in unsaid.findings)
+
+
+def test_a_name_of_code_elsewhere_binds_but_not_one_only_tests_use(repo, ledger):
+    _project(repo)
+    repo.write("pkg/parsers.py", "def arg_parser(value):\n    return value\n", dedent=False)
+    repo.write("tests/test_old.py", "def mix_stderr_helper():\n    pass\n", dedent=False)
+    repo.commit("a parser elsewhere, a helper in tests")
+    elsewhere = ledger.record("a custom arg_parser fails with a UsageError", ["pkg/exceptions.py::UsageError"])
+    assert elsewhere.findings == ()
+    tests_only = ledger.record("UsageError takes mix_stderr_helper", ["pkg/exceptions.py::UsageError"])
+    assert any("mix_stderr_helper" in f for f in tests_only.findings)
+
+
+def test_a_name_in_prose_binds_where_any_file_of_the_repository_mentions_it(repo, ledger):
+    _project(repo)
+    repo.write("README.md", "Works with Tornado.\n", dedent=False)
+    repo.commit("a readme")
+    said = ledger.record("UsageError exits 2, also under Tornado", ["pkg/exceptions.py::UsageError"])
+    assert said.findings == ()
+    unsaid = ledger.record("UsageError was added for Airflow operators", ["pkg/exceptions.py::UsageError"])
+    assert any("`Airflow` (proper)" in f and "nor anywhere in the repository" in f for f in unsaid.findings)
