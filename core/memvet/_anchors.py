@@ -918,11 +918,13 @@ class Evidence:
         is bound as the call's only evidence, so its arguments must be
         placeholders, its parameters, or values it takes.
         """
+        call = re.sub(r"^(?:new\s+|@)", "", call)
         callee = call[: call.index("(")]
         last = callee.rsplit(".", 1)[-1]
         name = re.escape(last.encode())
         defined = re.compile(rb"(?:\bdef|\bclass|\bfunction)\s+" + name + rb"\b|(?<![\w$])" + name
-                             + rb"\s*[:=]\s*(?:[\w$.]+\s*=\s*)*(?:async\s*)?(?:function\b|\()")
+                             + rb"\s*[:=]\s*(?:[\w$.]+\s*=\s*)*(?:async\s*)?(?:function\b|\()"
+                             + rb"|^[ \t]*(?:(?:static|async)\s+)*" + name + rb"\s*\([^)\n]*\)\s*\{", re.M)
         term = _claims.Term(call, _claims.TermKind.CALL)
         for p in snap.paths():
             language = _code.language_for_path(p)
@@ -936,7 +938,11 @@ class Evidence:
             if isinstance(table, str):
                 continue
             data = _code.as_utf8(data)
-            for sym in {s.qualname: s for name in dict.fromkeys((callee, last)) for s in table.lookup(name)}.values():
+            found = {s.qualname: s for name in dict.fromkeys((callee, last)) for s in table.lookup(name)}
+            if callee.startswith(".") or not found:  # .option(...): a method, of whichever class defines it
+                found.update((q, s) for q, s in table.symbols.items() if q.rsplit(".", 1)[-1] == last
+                             and s.kind == "method")
+            for sym in found.values():
                 ev = _claims.EvidenceText(f"{p}::{sym.qualname}", _span_text(data, sym.start_line, sym.end_line),
                                           (sym.qualname,), language)
                 if not _claims.bind(call, [ev], terms=[term]):

@@ -1291,7 +1291,7 @@ def _enumerated(name: str, body: str) -> bool:
     n = re.escape(name)
     literal = r"(?:[\"'`\d-]|true\b|false\b|null\b|None\b|True\b|False\b)"
     return any(re.search(p, body) for p in (
-        rf"(?<![\w$.]){n}\s*(?:===?|!==?|<=?|>=?)\s*{literal}",
+        rf"(?<![\w$.])(?<!typeof\s){n}\s*(?:===?|!==?|<=?|>=?)\s*{literal}",  # typeof x === 'function': a type
         rf"[\"'`\d]\s*(?:===?|!==?)\s*{n}(?![\w$])",
         rf"\bswitch\s*\(\s*{n}\s*\)", rf"\bmatch\s+{n}\s*:",
         rf"(?<![\w$.]){n}\s+(?:not\s+)?in\s*[\(\[\{{]"))

@@ -1067,3 +1067,20 @@ def test_a_name_in_prose_binds_where_the_project_mentions_it():
     assert unbound("was added for Airflow operators", tornado, exists=mentioned) == []
     (line,) = [u.line() for u in bind("was added for Airflow operators", [tornado])]
     assert line.endswith("nor anywhere in the repository")
+
+
+def test_a_type_test_is_no_list_of_values_a_parameter_takes():
+    argument = ev("lib/command.js::Command.argument", '''\
+      argument (name, description, parseArg, defaultValue) {
+        const argument = this.createArgument(name, description)
+        if (typeof parseArg === 'function') {
+          argument.default(defaultValue).argParser(parseArg)
+        } else {
+          argument.default(parseArg)
+        }
+        return this
+      }
+    ''')
+    assert unbound("`.argument('<file>', 'desc', 'x.txt')` sets a default", argument) == []
+    mode = ev("lib/a.js::open", "function open (path, mode) {\n  if (mode === 'r') return read(path)\n}\n")
+    assert unbound("`open('a.txt', 'w')` writes", mode) == ["open('a.txt', 'w')"]

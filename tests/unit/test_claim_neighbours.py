@@ -166,3 +166,16 @@ def test_a_name_in_prose_binds_where_any_file_of_the_repository_mentions_it(repo
     assert said.findings == ()
     unsaid = ledger.record("UsageError was added for Airflow operators", ["pkg/exceptions.py::UsageError"])
     assert any("`Airflow` (proper)" in f and "nor anywhere in the repository" in f for f in unsaid.findings)
+
+
+def test_an_example_call_fits_a_method_defined_elsewhere(repo, ledger):
+    _project(repo)
+    repo.write("lib/command.js", "class Command {\n  option (flags, description) {\n    return this\n  }\n}\n"
+               "module.exports = { Command }\n", dedent=False)
+    repo.commit("a method elsewhere")
+    fits = ledger.record("declare flags with `.option('--ws, --workspace <name>')` before use()",
+                         ["lib/application.js::Application.use"])
+    assert fits.findings == ()
+    too_many = ledger.record("declare flags with `.option('--ws', 'd', 'x', 'y')` before use()",
+                             ["lib/application.js::Application.use"])
+    assert too_many.findings != ()

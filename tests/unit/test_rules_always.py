@@ -82,3 +82,7 @@ def test_the_finding_names_the_condition_line():
     (line,) = fired("ctx.onerror always writes err.message as the response body.", ONERROR)
     assert "`err.message` always applies" in line
     assert "err.expose ? err.message : code" in line
+
+
+def test_always_inside_a_quoted_message_is_the_messages():
+    assert fired('ctx.onerror writes "err.message is always shown" to the log.', ONERROR) == []

@@ -5,6 +5,7 @@ from __future__ import annotations
 from _rule_cases import rule_cases
 
 from memvet._claims import EvidenceText
+from memvet._rules import contradictions
 from memvet._rules.negation import RULE
 
 JSONP = EvidenceText("lib/response.js::res.jsonp", """\
@@ -103,3 +104,17 @@ def test_the_finding_shows_the_call():
     [line] = fired("transports passed in mounts= are never closed by it.", CLOSE)
     assert line.startswith("the claim says `are never closed` of `transports passed in mounts`")
     assert line.endswith("says `transport.close()`")  # the loop over self._mounts, not self._transport
+
+
+def test_a_message_the_claim_quotes_is_not_its_negation():
+    add = EvidenceText("lib/command.js::Command.addArgument", """\
+  addArgument (argument) {
+    if (argument.required && argument.defaultValue !== undefined) {
+      throw new Error(`a default value for a required argument is never used: '${argument.name()}'`)
+    }
+    this.registeredArguments.push(argument)
+  }
+""")
+    claim = 'addArgument throws "a default value for a required argument is never used" for required ones.'
+    assert contradictions(claim, [add], rules=[RULE]) == []
+    assert contradictions("addArgument never uses registeredArguments.", [add], rules=[RULE]) != []

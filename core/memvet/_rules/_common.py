@@ -557,6 +557,11 @@ class Clause:
         """Whether one of ``words`` was declared unbound."""
         return any(w in self.declared for w in words)
 
+    def quoted(self, at: int) -> bool:
+        """Whether offset ``at`` lies in a message the claim quotes ("... is never used"):
+        its words are the message's, not the claim's."""
+        return any(m.start() < at < m.end() for m in re.finditer(r'"[^"\n]*"', self.text))
+
 
 def clauses(claim: str, terms: Sequence[Term], declared: Iterable[str] = ()) -> list[Clause]:
     """The claim cut at ``;``, sentence ends, ``: `` and dashes (never inside

@@ -13,7 +13,8 @@ c else y``) or after a guard (``proxy && this.get(...)``, ``c and x``).
 A dotted operand is the name with its owner (``err.message``, not
 ``statuses.message``).
 
-Never fires on ``not always`` (``isn't always`` ...), when the claim names
+Never fires on ``not always`` (``isn't always`` ...), inside a message the
+claim quotes, when the claim names
 a condition of its own after ``always`` (``if``, ``when``, ``unless``,
 ``only``, ``except`` ...; a condition on the operand's own presence, "when
 present", "if set", is none), when the operand is used once without a
@@ -85,7 +86,7 @@ def _only_under_condition(code: Code, atom: str) -> int:
 def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     out: list[Contradiction] = []
     for m in _ALWAYS.finditer(clause.text):
-        if _NOT.search(clause.text[:m.start()]):
+        if _NOT.search(clause.text[:m.start()]) or clause.quoted(m.start()):
             continue
         rest = re.split(r"[,;]", clause.text[m.end():], maxsplit=1)[0]
         if _OWN_CONDITION.search(rest):

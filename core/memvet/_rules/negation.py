@@ -24,7 +24,8 @@ The code's side, by the verb:
   ``set('X-Content-Type-Options', ...)`` for "doesn't set
   X-Content-Type-Options"), or ``X`` is "anything".
 
-Never fires on a conditional clause, on ``not only``, on a verb the code
+Never fires inside a message the claim quotes ("throws \"a default value
+... is never used\""), on a conditional clause, on ``not only``, on a verb the code
 does not call, or when the call names none of the object's words (generic
 words such as "header" or "value" do not link a call to a claim).
 
@@ -184,7 +185,7 @@ def _negations(clause: Clause) -> list[tuple[str, list[Word], str, str]]:
 def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     out: list[Contradiction] = []
     for verb, objects, said, particle in _negations(clause):
-        if not objects or clause.skip(*(w.text for w in objects)):
+        if not objects or clause.skip(*(w.text for w in objects)) or clause.quoted(clause.text.find(said)):
             continue
         span = sorted(objects, key=lambda w: w.start)
         named = clause.text[span[0].start:span[-1].end]
