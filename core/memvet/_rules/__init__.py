@@ -41,7 +41,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from memvet._claims import EvidenceText, Term, UnboundTerm, claim_terms
+from memvet._claims import EvidenceText, Term, TermKind, UnboundTerm, claim_terms
 from memvet._rules import (
     always,
     bases,
@@ -91,7 +91,8 @@ def contradictions(claim: str, evidence: Sequence[EvidenceText], *, declared: It
     code = codes(evidence)
     if not code:
         return []
-    all_terms = claim_terms(claim) if terms is None else terms
+    # a name in prose (Airflow) is a plain word to the rules, as it always was: only the term rules bind it
+    all_terms = [t for t in (claim_terms(claim) if terms is None else terms) if t.kind is not TermKind.PROPER]
     out: list[Contradiction] = []
     for clause in clauses(claim, all_terms, declared):
         for rule in rules:
