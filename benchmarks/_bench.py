@@ -359,17 +359,21 @@ def chroma_server(folder: str | os.PathLike[str], timeout: float = 90.0) -> Iter
                 proc.wait()
 
 
-def copy_records(source: memvet.Ledger, target: memvet.Ledger) -> int:
+def copy_records(source: memvet.Ledger, target: memvet.Ledger, embedder: Any = None) -> int:
     """Every decision of ``source`` (id, claim, metadata and vector, as
     stored) into ``target``'s empty namespace, pinned to the same embedding:
-    the same ledger behind another client, without recording it again."""
+    the same ledger behind another client, without recording it again.
+    With ``embedder``, the vectors are made again from the claims (the
+    stored documents) with it, and ``target`` is pinned to it instead."""
     got = source.store.decisions.get(include=["documents", "metadatas", "embeddings"])
-    target.store.pin(source.embedder.name)
+    target.store.pin((embedder or source.embedder).name)
     for start in range(0, len(got["ids"]), 1000):
         end = start + 1000
-        target.store.decisions.add(ids=list(got["ids"][start:end]), documents=list(got["documents"][start:end]),
-                                   metadatas=list(got["metadatas"][start:end]),
-                                   embeddings=[list(v) for v in got["embeddings"][start:end]])
+        documents = list(got["documents"][start:end])
+        vectors = (embedder.embed_documents(documents) if embedder is not None
+                   else [list(v) for v in got["embeddings"][start:end]])
+        target.store.decisions.add(ids=list(got["ids"][start:end]), documents=documents,
+                                   metadatas=list(got["metadatas"][start:end]), embeddings=vectors)
     return len(got["ids"])
 
 

@@ -41,8 +41,11 @@ times two bounds: every changed anchored file parsed and hashed whole
 (``whole_files_ms``: what checking every symbol of those files costs,
 which no number of decisions on them needs to pass), and every decision
 verified at the commit it was recorded at (``unchanged_check_ms``: no file
-changed, so what a decision costs by itself). Warm recall is measured with the
-hashing embedding against a plain Chroma query of the same collection.
+changed, so what a decision costs by itself). Warm recall is measured against
+a plain Chroma query of the same collection, behind each client kind, with
+``--embedding`` (default MiniLM, the library default) embedding the queries
+of both: the records are copied into a ledger of their own with their claims
+embedded again by it (with ``--embedding hashing``, the spread ledger itself).
 
 Ratios are computed from figures measured in the same run. Nothing is written
 into the repository: the ledger lives in a temporary folder.
@@ -64,6 +67,7 @@ import itertools
 import json
 import random
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -490,12 +494,32 @@ def _recorded_home(keep: Path | None, base: str, n: int, seed: int) -> Any:
     return contextlib.nullcontext(path)
 
 
+@contextlib.contextmanager
+def recall_ledgers(root: Path, home: Path, led: Any, emb: Any, embedding: str) -> Iterator[tuple[Any, Any]]:
+    """The ledger warm recall is measured on, and a second ledger object on
+    the same folder (the other process of :func:`recall_vs_plain`). With the
+    hashing embedding (the spread ledger's own): ``led`` itself. With
+    another: ``led``'s records copied into a temporary folder, their claims
+    embedded again with it, so that the recall and the plain query beside it
+    embed each query with that embedding."""
+    if embedding == "hashing":
+        yield led, _bench.open_ledger(root, home, emb, disk_cache=False)
+        return
+    query_emb = _bench.make_embedder(embedding)
+    with _bench.TempDir("memvet-recall-") as folder:
+        copy = _bench.open_ledger(root, folder, query_emb, disk_cache=False, parse_workers=0)  # as ``led``
+        _bench.copy_records(led, copy, embedder=query_emb)
+        yield copy, _bench.open_ledger(root, folder, query_emb, disk_cache=False)
+
+
 def spread_run(root: Path, repo: GitRepo, base: str, head: str, n: int, seed: int, changed: set[str],
                runs: int, naive_runs: int, recall: tuple[int, int] | None = None,
-               keep: Path | None = None, clients: tuple[str, ...] = ()) -> dict[str, Any]:
+               keep: Path | None = None, clients: tuple[str, ...] = (), embedding: str = "hashing"
+               ) -> dict[str, Any]:
     """One spread configuration: record ``n`` spread decisions at ``base``
     (hashing embedding; with ``keep``, once), then cold check, parse floor
-    and naive at ``head``."""
+    and naive at ``head``; with ``recall``, warm recall against a plain
+    query with ``embedding`` (see :func:`recall_ledgers`)."""
     sampled = spread_symbols(repo, base, n, seed)
     with _recorded_home(keep, base, n, seed) as home:
         emb = _bench.make_embedder("hashing")
@@ -526,11 +550,12 @@ def spread_run(root: Path, repo: GitRepo, base: str, head: str, n: int, seed: in
         timings = None
         if recall is not None:
             k, repeat = recall
-            other = _bench.open_ledger(root, home, emb, disk_cache=False)
             queries = [_bench.query_for(s, i) for i, s in enumerate(sampled)][:50]
-            timings = recall_vs_plain(led, other, queries, k, repeat)
-            # The same records behind each client kind (issue 31), in this run.
-            by_client = _bench.recall_by_client(root, led, queries, k, repeat, clients) if clients else {}
+            with recall_ledgers(root, home, led, emb, embedding) as (recall_led, other):
+                timings = recall_vs_plain(recall_led, other, queries, k, repeat)
+                # The same records behind each client kind (issue 31), in this run.
+                by_client = (_bench.recall_by_client(root, recall_led, queries, k, repeat, clients)
+                             if clients else {})
     statuses: dict[str, int] = {}
     for v in verdicts:
         statuses[v.status.value] = statuses.get(v.status.value, 0) + 1
@@ -569,7 +594,7 @@ def spread_run(root: Path, repo: GitRepo, base: str, head: str, n: int, seed: in
         out["same_files"] = control
     if timings is not None:
         out["recall_by_client"] = by_client
-        out["recall"] = {**timings, "k": recall[0] if recall else 0,
+        out["recall"] = {**timings, "k": recall[0] if recall else 0, "embedding": embedding,
                          "recall_vs_plain": timings["recall_warm"] / timings["plain_query"],
                          "recall_vs_plain_no_embed": timings["recall_warm_no_embed"] / timings["plain_query_no_embed"],
                          "first_recall_vs_plain": (timings["recall_first_after_write"]
@@ -586,7 +611,7 @@ def _progress(row: dict[str, Any]) -> None:
 
 def measure_spread(repo_path: str, jump: int, n_decisions: int, scale: int, repeat: int, k: int,
                    seed: int, keep: Path | None = None,
-                   clients: tuple[str, ...] = _bench.CLIENT_KINDS) -> dict[str, Any]:
+                   clients: tuple[str, ...] = _bench.CLIENT_KINDS, embedding: str = "minilm") -> dict[str, Any]:
     """The issue-16 configuration (see the module docstring)."""
     root = _bench.repo_root(repo_path)
     head = _bench.rev_parse(root, "HEAD")
@@ -595,7 +620,7 @@ def measure_spread(repo_path: str, jump: int, n_decisions: int, scale: int, repe
     changed = set(_bench.git(root, "diff", "--name-only", base, head).splitlines())
     runs = max(1, min(repeat, 5))
     rows = [spread_run(root, repo, base, head, n_decisions, seed, changed, runs, runs, recall=(k, repeat),
-                       keep=keep, clients=clients)]
+                       keep=keep, clients=clients, embedding=embedding)]
     _progress(rows[-1])
     if scale:
         rows.append(spread_run(root, repo, base, head, scale, seed, changed, max(1, min(runs, 3)), 1, keep=keep))
@@ -630,13 +655,14 @@ def measure_spread(repo_path: str, jump: int, n_decisions: int, scale: int, repe
         targets["in_place_within_whole_files"] = in_place <= 1.0
     return {"benchmark": "verify_bench", "mode": "spread", "command": _bench.command_line(),
             "repo": str(root), "base": base, "head": head, "jump": jump, "seed": seed, "repeat": repeat,
-            "cold_runs": runs, "rows": rows, "targets": targets}
+            "recall_embedding": embedding, "cold_runs": runs, "rows": rows, "targets": targets}
 
 
 def render_spread(r: dict[str, Any]) -> str:
     head = (f"verify_bench --spread: decisions spread over files, recorded at {r['base'][:12]} "
             f"(HEAD~{r['jump']}), checked at {r['head'][:12]}; fresh ledgers without a disk cache; "
-            f"hashing embedding; cold figures median of {r['cold_runs']}")
+            f"recorded with the hashing embedding; warm recall (every client) with the "
+            f"{r['recall_embedding']} embedding; cold figures median of {r['cold_runs']}")
     rows = [(row["decisions"], row["files_anchored"], row["files_changed"], f"{row['lines_changed_files']:,}",
              row["cold_check_ms"], row["parse_floor_ms"], row["naive_ms"], row["warm_check_ms"],
              row["cold_vs_floor"], row["naive_vs_cold"], row["cold_ms_per_changed_file"], row["cold_parses"],
@@ -660,12 +686,13 @@ def render_spread(r: dict[str, Any]) -> str:
     rec = r["rows"][0]["recall"]
     by_client = r["rows"][0].get("recall_by_client") or {}
     if by_client:
-        parts.append("Warm recall by client kind (same records, interleaved with a plain Chroma query through "
+        parts.append(f"Warm recall by client kind, {r['recall_embedding']} embedding for the queries of both "
+                     "(same records, interleaved with a plain Chroma query through "
                      "the same client; server: a `chroma run` started by this run):\n" + _bench.table(
                          ["client", "warm recall ms", "plain query ms", "recall / plain", "target"],
                          [(kind, c["recall_warm"], c["plain_query"], c["recall_vs_plain"], "<= 1.2")
                           for kind, c in by_client.items()]))
-    parts.append(_bench.table(["measure", "ms"], [
+    parts.append(f"Warm recall, local client, {r['recall_embedding']} embedding:\n" + _bench.table(["measure", "ms"], [
         (f"warm recall k={rec['k']} (verification included)", rec["recall_warm"]),
         (f"plain Chroma query k={rec['k']} (same collection)", rec["plain_query"]),
         ("warm recall, query vector precomputed", rec["recall_warm_no_embed"]),
@@ -798,8 +825,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--samples", type=int, default=1,
                         help="measure cold verification on this many samples of symbols (default 1)")
     parser.add_argument("--spread", action="store_true",
-                        help="decisions spread one per file, fresh ledgers without a disk cache, hashing "
-                             "embedding (issue 16); --decisions defaults to 300")
+                        help="decisions spread one per file, fresh ledgers without a disk cache, recorded "
+                             "with the hashing embedding, warm recall with --embedding (issue 16); "
+                             "--decisions defaults to 300")
     parser.add_argument("--scale", type=int, default=0,
                         help="with --spread: measure again at this many decisions (e.g. 5000)")
     parser.add_argument("--keep", type=Path, default=None,
@@ -816,7 +844,7 @@ def main(argv: list[str] | None = None) -> int:
         if unknown:
             parser.error(f"unknown client kind(s) {', '.join(unknown)}; choose from {', '.join(_bench.CLIENT_KINDS)}")
         spread = measure_spread(args.repo, args.jump, args.decisions or 300, args.scale, args.repeat or 5,
-                                args.k, args.seed, args.keep, clients)
+                                args.k, args.seed, args.keep, clients, args.embedding)
         _bench.emit(spread, args.json, render_spread)
         return 0
     result = measure(args.repo, args.jump, args.decisions or 10, args.embedding, args.repeat or 20, args.k,
