@@ -495,8 +495,7 @@ _NAMED_VERSION = re.compile(r"(?<![\w./-])[A-Za-z]{2,}/\d+(?:\.\d+)*(?![\w/]|\.\
 _SHELL_VAR = re.compile(r"(?<![\w$])\$\{?([A-Z][A-Z0-9_]*[A-Z0-9])\}?(?![\w$])")
 #: A command-line option outside backticks: ``--manpage``, ``--no-color`` (``--no-<name>`` is a placeholder).
 _FLAG = re.compile(r"(?<![\w-])--[A-Za-z][\w-]*[A-Za-z0-9](?![\w<{*-])")
-#: A custom header: ``X-Forwarded-For``, ``X-Real-IP`` (a standard one, ``Content-Type``, is prose:
-#: people name it for what the code sets through a helper or a constant).
+#: A custom header: ``X-Forwarded-For``, ``X-Real-IP`` (compared with the code's strings in any case).
 _HEADER = re.compile(r"(?<![\w-])X-(?:[A-Z][A-Za-z0-9]*-)*[A-Z][A-Za-z0-9]*(?![\w-])")
 #: A standard header: ``Content-Type``, ``Strict-Transport-Security`` (binds where the repository's code says it).
 _STANDARD_HEADER = re.compile(

@@ -20,6 +20,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_claims import SOURCES, _calls
+from test_rules_order import GET_EDITOR
 
 import memvet
 from memvet._claims import _STRING_TOKEN, EvidenceText, Term, TermKind, bind, claim_terms, code_only, find_quote
@@ -736,16 +737,7 @@ def test_an_installed_package_binds_to_code_never_to_a_docstring():
 # ------------------------------------------------------------------ round 3: the way people write (click, koa)
 
 
-EDITOR = ev("src/click/_termui_impl.py::Editor.get_editor", '''\
-    def get_editor(self):
-        if self.editor is not None:
-            return self.editor
-        for key in "VISUAL", "EDITOR":
-            rv = os.environ.get(key)
-            if rv:
-                return rv
-        return "vi"
-    ''')
+EDITOR = GET_EDITOR  # for key in "VISUAL", "EDITOR": os.environ.get(key)
 APP_DIR = ev("src/click/utils.py::get_app_dir", '''\
     def get_app_dir(app_name):
         folder = os.environ.get("XDG_CONFIG_HOME", os.path.expanduser("~/.config"))
