@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -424,6 +424,28 @@ def _constants_used(data: bytes, symbols: Iterable[_code.Symbol], sym: _code.Sym
     return "".join("\n" + text for text in out)
 
 
+def _fields_set(data: bytes, symbols: Mapping[str, _code.Symbol], sym: _code.Symbol, span: str) -> str:
+    """The lines of the class's constructor that set the fields ``span`` (a
+    method of that class) reads, each after a newline: ``this.minWidthToWrap
+    = 40`` is part of what ``if (width < this.minWidthToWrap)`` says, as a
+    module constant is. At most ten lines; none for a constructor itself."""
+    owner, _, own = sym.qualname.rpartition(".")
+    if not owner or own.split("(")[0] in ("constructor", "__init__"):
+        return ""
+    ctor = next((s for q, s in symbols.items() if q.rpartition(".")[0] == owner
+                 and q.rpartition(".")[2].split("(")[0] in ("constructor", "__init__")), None)
+    if ctor is None:
+        return ""
+    body = _span_text(data, ctor.start_line, ctor.end_line).splitlines()
+    out: list[str] = []
+    for name in dict.fromkeys(re.findall(r"(?<![\w$.])(?:this|self)\s*\.\s*([A-Za-z_$][\w$]*)", span)):
+        setter = re.compile(rf"(?<![\w$.])(?:this|self)\s*\.\s*{re.escape(name)}\s*(?::[^=]*)?=(?!=)")
+        out += [line for line in body if setter.search(line)][:1]
+        if len(out) == 10:
+            break
+    return "".join("\n" + line for line in out)
+
+
 def _span_text(data: bytes, start_line: int, end_line: int) -> str:
     return "\n".join(data.decode("utf-8", errors="replace").splitlines()[start_line - 1: end_line])
 
@@ -727,7 +749,9 @@ class Evidence:
 
     def claim_evidence(self, anchors: Iterable[Anchor], snap: Snapshot) -> list[_claims.EvidenceText]:
         """What each resolved anchor says at ``snap``, for binding a claim's
-        terms: a symbol's span (with the doc comments right above it), a
+        terms: a symbol's span (with the doc comments right above it, the
+        module constants it reads and the lines of its class's constructor
+        that set the fields it reads), a
         file's text, a dependency's declaration, an absence rule's target
         (marked ``absent``: never positive evidence). Code carries its
         language (which parts are comments and docstrings) and the modules
@@ -763,6 +787,7 @@ class Evidence:
                             text = (_leading_comments(data, sym.start_line) + "\n"
                                     + _span_text(data, sym.start_line, sym.end_line))
                             text += _constants_used(data, symbols.values(), sym, text)
+                            text += _fields_set(data, symbols, sym, text)
                 if a.kind is AnchorKind.SYMBOL:
                     names += [a.name, *(f"{m}.{a.name}" for m in modules)]
             elif a.kind is AnchorKind.DEPENDENCY:

@@ -179,3 +179,33 @@ def test_an_example_call_fits_a_method_defined_elsewhere(repo, ledger):
     too_many = ledger.record("declare flags with `.option('--ws', 'd', 'x', 'y')` before use()",
                              ["lib/application.js::Application.use"])
     assert too_many.findings != ()
+
+
+HELP = '''\
+class Help {
+  constructor () {
+    this.helpWidth = undefined
+    this.minWidthToWrap = 40
+  }
+
+  boxWrap (str, width) {
+    if (width < this.minWidthToWrap) return str
+    return wrap(str, width)
+  }
+}
+module.exports = { Help }
+'''
+
+
+def test_a_method_says_what_its_constructor_sets_the_fields_it_reads_to(repo, ledger):
+    _project(repo)
+    repo.write("lib/help.js", HELP, dedent=False)
+    repo.write("pkg/runner.py", "class Runner:\n    def __init__(self):\n        self.retries = 3\n\n"
+               "    def run(self):\n        return self.retries\n", dedent=False)
+    repo.commit("fields set in constructors")
+    wraps = ledger.record("boxWrap wraps only with at least 40 columns (minWidthToWrap)", ["lib/help.js::Help.boxWrap"])
+    assert wraps.findings == ()
+    wrong = ledger.record("boxWrap wraps only with at least 50 columns (minWidthToWrap)", ["lib/help.js::Help.boxWrap"])
+    assert any("`50`" in f for f in wrong.findings)
+    python = ledger.record("run tries 3 times", ["pkg/runner.py::Runner.run"])
+    assert python.findings == ()
