@@ -869,14 +869,15 @@ class Evidence:
         known = self._mention_cache.get(key) if snap.commit is not None else None
         if known is not None:
             return known
-        said = re.compile(rb"(?<![A-Za-z])" + re.escape(word.lower().encode()) + rb"(?![a-z])")
+        stem = re.sub(r"(?<=[a-z]{3})(?:es|s)$", "", word.lower())  # Decimals ~ decimal
+        said = re.compile(rb"(?<![A-Za-z])" + re.escape(stem.encode()) + rb"(?:e?s)?(?![a-z])")
         paths = sorted(snap.paths(), key=lambda p: (not re.search(r"(?i)readme|docs?/|changes|history", p), p))
         found = False
         for p in paths:
             data = snap.read(p) or b""
             if len(data) > self.max_file_bytes or b"\0" in data[:8000]:
                 continue
-            if word.lower().encode() in data.lower() and said.search(data.lower()):
+            if stem.encode() in data.lower() and said.search(data.lower()):
                 found = True
                 break
         if snap.commit is not None:

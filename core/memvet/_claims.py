@@ -177,6 +177,7 @@ import enum
 import http
 import itertools
 import re
+import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
@@ -1926,7 +1927,21 @@ def _bind_proper(term: Term, ctx: _Context) -> tuple[bool, str]:
     if text.lower() in index.lower or fold(text) in index.folded or text.lower() in index.parts() \
             or index.has_sequence(text, fold=True) or text.lower() in index.modules:
         return True, ""
+    singular = re.sub(r"(?<=[a-z]{3})(?:es|s)$", "", text)
+    if {text, singular} & _PLATFORM_NAMES or {text.lower(), singular.lower()} & sys.stdlib_module_names:
+        return True, ""  # Decimal, Promise, Buffer: the language's own types, named in prose
     return ctx.exists(term), ""
+
+
+#: Names every program may use without its project saying them: Python's builtins and the
+#: global objects of JavaScript runtimes (``Promise``, ``Buffer``); stdlib modules count too
+#: (``Decimal`` of ``decimal``, through :data:`sys.stdlib_module_names`).
+_PLATFORM_NAMES = _PY_BUILTINS | frozenset({
+    "Array", "ArrayBuffer", "BigInt", "Blob", "Boolean", "Buffer", "Date", "Error", "EventEmitter", "FormData",
+    "Function", "Headers", "Infinity", "Intl", "JSON", "Map", "Math", "NaN", "Number", "Object", "Promise",
+    "Proxy", "Reflect", "RegExp", "Request", "Response", "Set", "String", "Symbol", "TypeError", "URL",
+    "URLSearchParams", "WeakMap", "WeakSet", "Node", "Deno", "Bun", "Python", "JavaScript", "TypeScript",
+})
 
 
 _BINDERS: dict[TermKind, Callable[[Term, _Context], tuple[bool, str]]] = {

@@ -1076,3 +1076,10 @@ def test_a_type_test_is_no_list_of_values_a_parameter_takes():
     assert unbound("`.argument('<file>', 'desc', 'x.txt')` sets a default", argument) == []
     mode = ev("lib/a.js::open", "function open (path, mode) {\n  if (mode === 'r') return read(path)\n}\n")
     assert unbound("`open('a.txt', 'w')` writes", mode) == ["open('a.txt', 'w')"]
+
+
+def test_the_platforms_own_names_need_no_mention():
+    code = ev("shop/store.py::checksum", "def checksum(total):\n    return round(total, 2)\n")
+    assert unbound("Totals are kept as Decimals", code) == []  # the stdlib's decimal
+    assert unbound("checksum returns a Promise", code) == []
+    assert unbound("Totals are kept in Airflow", code) == ["Airflow"]
