@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -514,6 +514,19 @@ def _module_names(path: str) -> list[str]:
 PARALLEL_FILES = 32
 
 
+def _code_files(snap: Snapshot) -> Iterator[tuple[str, str]]:
+    """(path, language) of each code file at ``snap`` that no tool generated."""
+    for path in snap.paths():
+        language = _code.language_for_path(path)
+        if language in CODE_LANGUAGES and language is not None and not GENERATED.search(path):
+            yield path, language
+
+
+def _code_says(pattern: re.Pattern[bytes], snap: Snapshot) -> bool:
+    """Whether a code file at ``snap`` (see :func:`_code_files`) matches ``pattern``."""
+    return any(pattern.search(snap.read(p) or b"") for p, _ in _code_files(snap))
+
+
 #: Paths of tests, examples and docs: their names are not the program's.
 _TEST_PATH = re.compile(r"(?:^|/)(?:tests?|testing|spec|specs|__tests__|examples?|docs?|benchmarks?)/"
                         r"|(?:^|/)test_[^/]*$|_test\.[a-z]+$|\.(?:test|spec)\.[a-z]+$")
@@ -821,12 +834,11 @@ class Evidence:
             return self._neighbour(text, anchors, snap)
         if term.kind is _claims.TermKind.PROPER:
             return self._mentioned(text, snap)
-        if term.kind is _claims.TermKind.CODE and re.fullmatch(r"--?[A-Za-z][\w-]*", text):
-            return self._option(text, snap)  # --help: an option the program declares somewhere
-        if term.kind is _claims.TermKind.STRING and re.fullmatch(r"[A-Z][a-z]+(?:-[A-Z][a-z]+)+", text):
-            said = re.compile(re.escape(text.encode()), re.I)  # a header: any code file, in any case
-            return any(_code.language_for_path(p) in CODE_LANGUAGES and not GENERATED.search(p)
-                       and said.search(snap.read(p) or b"") for p in snap.paths())
+        if term.kind is _claims.TermKind.CODE and _claims.OPTION.fullmatch(text):
+            # --help, '-V, --version': an option the program declares somewhere
+            return _code_says(re.compile(rb"(?<![\w-])" + re.escape(text.encode()) + rb"(?![\w-])"), snap)
+        if term.kind is _claims.TermKind.STRING and _claims.STANDARD_HEADER.fullmatch(text):
+            return _code_says(re.compile(re.escape(text.encode()), re.I), snap)  # a header, in any case
         if term.kind is not _claims.TermKind.DOTTED:
             return False
         segments = text.split(".")
@@ -869,7 +881,7 @@ class Evidence:
         known = self._mention_cache.get(key) if snap.commit is not None else None
         if known is not None:
             return known
-        stem = re.sub(r"(?<=[a-z]{3})(?:es|s)$", "", word.lower())  # Decimals ~ decimal
+        stem = _claims.singular_of(word.lower())  # Decimals ~ decimal
         said = re.compile(rb"(?<![A-Za-z])" + re.escape(stem.encode()) + rb"(?:e?s)?(?![a-z])")
         paths = sorted(snap.paths(), key=lambda p: (not re.search(r"(?i)readme|docs?/|changes|history", p), p))
         found = False
@@ -877,21 +889,13 @@ class Evidence:
             data = snap.read(p) or b""
             if len(data) > self.max_file_bytes or b"\0" in data[:8000]:
                 continue
-            if stem.encode() in data.lower() and said.search(data.lower()):
+            lower = data.lower()
+            if stem.encode() in lower and said.search(lower):
                 found = True
                 break
         if snap.commit is not None:
             self._mention_cache.put(key, found)
         return found
-
-    def _option(self, flag: str, snap: Snapshot) -> bool:
-        """Whether a code file of the repository writes ``flag`` (``"--help"``, ``'-V, --version'``)."""
-        quoted = re.compile(rb"(?<![\w-])" + re.escape(flag.encode()) + rb"(?![\w-])")
-        for p in snap.paths():
-            if _code.language_for_path(p) in CODE_LANGUAGES and not GENERATED.search(p) \
-                    and quoted.search(snap.read(p) or b""):
-                return True
-        return False
 
     def _neighbour(self, name: str, anchors: Iterable[Anchor], snap: Snapshot) -> bool:
         """Whether a file an anchor sits in defines ``name`` at its top level
@@ -917,9 +921,8 @@ class Evidence:
         if re.search(r"_|[a-z][A-Z]", name):
             # argParser, stop_after_delay: a name of code only, defined elsewhere in the repository
             needle = name.encode()
-            for p in snap.paths():
-                language = _code.language_for_path(p)
-                if language not in CODE_LANGUAGES or GENERATED.search(p) or _TEST_PATH.search(p):
+            for p, language in _code_files(snap):
+                if _TEST_PATH.search(p):
                     continue  # a name only tests, examples or docs use is no name of the code
                 data = snap.read(p) or b""
                 if needle in data and word.search(data):
@@ -952,10 +955,7 @@ class Evidence:
                              + rb"\s*[:=]\s*(?:[\w$.]+\s*=\s*)*(?:async\s*)?(?:function\b|\()"
                              + rb"|^[ \t]*(?:(?:static|async)\s+)*" + name + rb"\s*\([^)\n]*\)\s*\{", re.M)
         term = _claims.Term(call, _claims.TermKind.CALL)
-        for p in snap.paths():
-            language = _code.language_for_path(p)
-            if language not in CODE_LANGUAGES or GENERATED.search(p):
-                continue
+        for p, language in _code_files(snap):
             data = snap.read(p) or b""
             blob = snap.blob_id(p)
             if blob is None or not defined.search(data) or _text_problem(data, self.max_file_bytes):

@@ -499,7 +499,7 @@ _FLAG = re.compile(r"(?<![\w-])--[A-Za-z][\w-]*[A-Za-z0-9](?![\w<{*-])")
 #: A custom header: ``X-Forwarded-For``, ``X-Real-IP`` (compared with the code's strings in any case).
 _HEADER = re.compile(r"(?<![\w-])X-(?:[A-Z][A-Za-z0-9]*-)*[A-Z][A-Za-z0-9]*(?![\w-])")
 #: A standard header: ``Content-Type``, ``Strict-Transport-Security`` (binds where the repository's code says it).
-_STANDARD_HEADER = re.compile(
+STANDARD_HEADER = re.compile(
     r"(?<![\w-])[A-Z][a-z]+(?:-[A-Z][a-z]+)*-(?:Type|Length|Encoding|Control|Agent|Security|Policy|Options|Origin|Age"
     r"|After|Since|Match|Range|Disposition|Language|Location|Modified|Allow|Methods|Headers|Credentials|For|Host"
     r"|Proto|Cookie|Authorization|Authenticate|Expires|Referer|Referrer|Encoding|Tag|Id|Limit|Remaining|Reset"
@@ -518,6 +518,8 @@ _CAPS_PROSE = frozenset({
     "HTTP", "HTTPS", "JSON", "HTML", "YAML", "TOML", "UUID", "ASCII", "UNICODE", "REST", "CORS", "POSIX", "UNIX",
     "CRUD", "UTF", "TCP", "UDP", "DNS", "SQL", "XML", "CSV", "API", "URL", "URI",
 })
+#: A command-line option as a whole term: ``--help``, ``-h`` (bound where a code file of the repository writes it).
+OPTION = re.compile(r"--?[A-Za-z][\w-]*")
 #: An aside that gives an example: ``(e.g. you set 301 first)``, ``(for example 8)``.
 _EXAMPLE_ASIDE = re.compile(r"\((?:e\.g\.?|for example|for instance)[^()]*\)", re.I)
 #: A placeholder: ``<name>``, ``<http version>``.
@@ -710,7 +712,7 @@ def claim_terms(claim: str) -> list[Term]:
     for m in list(_HEADER.finditer(text)):
         if not _LABEL_ID.fullmatch(m.group(0)):  # X-Real-IP: a string the code would look up, in any case
             take(m.start(), m.end(), Term(m.group(0), TermKind.STRING))
-    for m in list(_STANDARD_HEADER.finditer(text)):  # Strict-Transport-Security: the project says it somewhere
+    for m in list(STANDARD_HEADER.finditer(text)):  # Strict-Transport-Security: the project says it somewhere
         take(m.start(), m.end(), Term(m.group(0), TermKind.STRING))
     for m in list(_PATH.finditer(text)):
         path = m.group(0)
@@ -1823,7 +1825,7 @@ def _bind_string(term: Term, ctx: _Context) -> tuple[bool, str]:
         return True, ""  # X-Real-IP ~ 'x-real-ip': a header is a string in any case
     if text.lower() in _REASON_PHRASES and index.code_lower & _STATUS_TABLES:
         return True, ""  # 'Not Found' where the code looks the phrase up: statuses.message[code]
-    if _STANDARD_HEADER.fullmatch(text) and (index.has_sequence(text, fold=True) or ctx.exists(term)):
+    if STANDARD_HEADER.fullmatch(text) and (index.has_sequence(text, fold=True) or ctx.exists(term)):
         return True, ""  # Content-Type: set through helpers and constants; named in prose wherever the project says it
     words = re.findall(r"[A-Za-z0-9]+", text)
     if words and all(w.lower() in ctx.examples for w in words):
@@ -1850,7 +1852,7 @@ def _bind_code(term: Term, ctx: _Context) -> tuple[bool, str]:
         return True, ""
     if (_PLACEHOLDER.search(text) or _BRACE_FIELD.search(text)) and _template_binds(text, ctx):
         return True, ""  # `{parent prefix}_{INFO_NAME}`: the fields of a name the code formats
-    if re.fullmatch(r"--?[A-Za-z][\w-]*", text) and ctx.exists(term):
+    if OPTION.fullmatch(text) and ctx.exists(term):
         return True, ""  # --help: an option the program declares, wherever it does
     raised = re.fullmatch(r"([A-Z]\w*(?:Error|Exception|Warning)):\s+(.+)", text, re.S)
     if raised and index.handles(raised.group(1)) and _bind_string(Term(raised.group(2), TermKind.STRING), ctx)[0]:
@@ -1918,6 +1920,12 @@ def _bind_package(term: Term, ctx: _Context) -> tuple[bool, str]:
     return False, _nearest_word(name, {m for m in index.modules if "." not in m})
 
 
+def singular_of(word: str) -> str:
+    """``word`` without a plural ending (``Decimals`` -> ``Decimal``), kept
+    whole when the rest would be under four letters."""
+    return re.sub(r"(?<=[a-z]{3})(?:es|s)$", "", word)
+
+
 def _bind_proper(term: Term, ctx: _Context) -> tuple[bool, str]:
     """A name in prose binds where the evidence says it in any case (as a
     word or a part of one: ``Tornado`` ~ ``tornado_coroutine``) or the
@@ -1927,7 +1935,7 @@ def _bind_proper(term: Term, ctx: _Context) -> tuple[bool, str]:
     if text.lower() in index.lower or fold(text) in index.folded or text.lower() in index.parts() \
             or index.has_sequence(text, fold=True) or text.lower() in index.modules:
         return True, ""
-    singular = re.sub(r"(?<=[a-z]{3})(?:es|s)$", "", text)
+    singular = singular_of(text)
     if {text, singular} & _PLATFORM_NAMES or {text.lower(), singular.lower()} & sys.stdlib_module_names:
         return True, ""  # Decimal, Promise, Buffer: the language's own types, named in prose
     return ctx.exists(term), ""
