@@ -581,10 +581,7 @@ class Ledger:
         snap = self.snapshot(at)
         if k == 0:
             return group_recall(query, snap.name, [], 0, include)
-        # A server ledger's change marker (one request) is read while the
-        # query is embedded, and its token serves every query below.
-        with self.store.one_read():
-            return self._recall(query, k, include, wanted, snap)
+        return self._recall(query, k, include, wanted, snap)
 
     def _recall(self, query: str, k: int, include: tuple[RecallGroup, ...], wanted: RecallFilter | None,
                 snap: Snapshot) -> Recall:

@@ -34,7 +34,6 @@ import threading
 import time
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent import futures
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar
 
@@ -262,7 +261,12 @@ class _JournalMark:
     last rewrites the token, then removes the entry: a reader that sees no
     entry in flight sees the token of every write that landed. A writer
     killed mid-write leaves its entry, so readers cache nothing until the
-    next write clears it (entries older than ``SERVER_REPLAY_GRACE``)."""
+    next write clears it (entries older than ``SERVER_REPLAY_GRACE``).
+
+    Readers of this version no longer read it (a request beside every
+    query; they key what they keep by the content their queries return,
+    see :meth:`ChromaStore._by_content`). Writers still keep it, for the
+    readers of earlier versions that share the server."""
 
     def __init__(self, journal: Any) -> None:
         self.journal = journal
@@ -293,48 +297,35 @@ class _JournalMark:
             self.journal.delete(ids=[entry])
 
 
-_POOL: futures.ThreadPoolExecutor | None = None
-_POOL_LOCK = threading.Lock()
-
-
-def _marker_pool() -> futures.ThreadPoolExecutor:
-    """The threads that read server ledgers' change markers beside their
-    queries (one pool per process, started on first use)."""
-    global _POOL
-    with _POOL_LOCK:
-        if _POOL is None:
-            _POOL = futures.ThreadPoolExecutor(max_workers=4, thread_name_prefix="memvet-marker")
-        return _POOL
-
-
-class MarkRead:
-    """A server ledger's change marker, read on another thread from the
-    moment a read asks for it (:meth:`ChromaStore.one_read`): a
-    recall starts it before it embeds its query, so the request overlaps
-    with the embedding and the query instead of following them. The
-    token is read once; every query given this object uses it, so a
-    recall's reads (however many queries it widens to) are as of that one
-    read of the marker."""
-
-    __slots__ = ("_pending",)
-
-    def __init__(self, mark: _JournalMark) -> None:
-        self._pending = _marker_pool().submit(mark.read)
-
-    def token(self) -> str | None:
-        """The token read (waiting for it), as :meth:`_JournalMark.read`
-        gives it; raises what the read raised."""
-        return self._pending.result()
-
-    def settle(self) -> None:
-        """Wait for the read to end, whatever it gave (nothing is left
-        running behind a read that failed or was not used)."""
-        futures.wait([self._pending])
-
-
 #: Decoded decisions a store keeps for its queries (about 1.1 KB each
 #: with one anchor, measured on sqlalchemy decisions: 4.5 MB in all).
 RECORD_CACHE = 4096
+
+#: The metadata key by which a server ledger's writer tells readers that a
+#: decision's successors change: set to ``open:<token>`` before a write of
+#: any decision that supersedes it, and to a new ``<token>`` after the
+#: write's last (see :meth:`ChromaStore._flag_successors`).
+SUCCESSOR_WRITE = "successor_write"
+_OPEN = "open:"
+
+
+def _version(document: str | None, meta: Any) -> bytes:
+    """The content of a stored decision as a server reader keys it: its
+    document and every metadata entry (any write changes one of them)."""
+    items = sorted(meta.items()) if isinstance(meta, dict) else meta
+    return hashlib.blake2b(repr((document, items)).encode("utf-8", "surrogatepass"), digest_size=16).digest()
+
+
+@dataclass(frozen=True, slots=True)
+class _Kept:
+    """A decoded decision of a server ledger, kept by its content."""
+
+    version: bytes
+    #: A write of a decision that supersedes this one is under way (or was
+    #: killed): no successor answer about it is kept.
+    open: bool
+    decision: Decision
+
 
 #: In server mode an unfinished intent younger than this may belong to a
 #: writer still at work; only older ones are replayed by others.
@@ -362,10 +353,12 @@ class ChromaStore:
         lock: For an embedded ``PersistentClient``: the folder's write lock.
             Writes then hold it, and the client is reloaded whenever another
             process wrote since this store last looked. Without a lock (an
-            in-process or a server client), a change marker that every
-            write changes (:class:`_ProcessMark`, :class:`_JournalMark`)
-            tells a reader when the records it decoded are no longer
-            current, so every client kind keeps them between reads.
+            in-process client), a change marker that every write changes
+            (:class:`_ProcessMark`) tells a reader when the records it
+            decoded are no longer current; a server ledger's reader keys
+            them by the content its query returns instead (see
+            :meth:`_by_content`), so every client kind keeps them between
+            reads.
 
     Threads: one store (one :class:`~memvet.Ledger`) may be shared by any
     number of threads. Every access to Chroma holds :attr:`guard`, a
@@ -397,12 +390,14 @@ class ChromaStore:
         #: The change marker of a ledger without a write lock (set by
         #: :meth:`_open_collections`): in process, or in a server's journal.
         self._mark: _ProcessMark | _JournalMark | None = None
-        #: The marker read a thread's :meth:`one_read` started (``mark``).
-        self._ahead = threading.local()
-        #: The marker's token read by the last query, for the successor
-        #: check of the same read (see :meth:`successors_of`); any other
-        #: read clears it.
-        self._query_stamp: str | None = None
+        #: A server ledger's decoded decisions by id, each with the content
+        #: it was decoded from (see :meth:`_by_content`), and its successor
+        #: answers by the ids asked and their contents.
+        self._contents: LRU[str, _Kept] = LRU(RECORD_CACHE)
+        self._successors_by_version: LRU[tuple[tuple[str, bytes], ...], dict[str, Decision]] = LRU(1024)
+        #: The decisions this store's current write flagged as gaining a
+        #: successor (cleared when the write ends, see :meth:`_flag_successors`).
+        self._flagged: set[str] = set()
         #: How deep this store is in :meth:`writing` (a server's: the marker
         #: is set by the outermost write only).
         self._depth = 0
@@ -630,7 +625,6 @@ class ChromaStore:
     @_serialized
     def _fresh(self) -> None:
         """Reload the local client if another writer wrote since we looked."""
-        self._query_stamp = None
         if self.lock is None:
             return
         current = self.lock.generation()
@@ -689,10 +683,11 @@ class ChromaStore:
         """Tell them it ended (landed or failed): a new token. In process,
         this store's caches stay valid when they were before and no other
         write ran meanwhile (its own writes dropped what they touched, as
-        under :meth:`_bump`). A server's marker that cannot be written is
-        left in flight: readers then cache nothing until the next write
-        clears it, which is safe, and the write's own error (if any) is
-        what the caller sees."""
+        under :meth:`_bump`). On a server, the write's successor flags are
+        cleared first (:meth:`_clear_flags`); a marker that cannot be
+        written is left in flight (readers of earlier versions, which read
+        it, then cache nothing until the next write clears it), which is
+        safe, and the write's own error (if any) is what the caller sees."""
         if isinstance(self._mark, _ProcessMark):
             before = began[0]
             token, alone = self._mark.end(began)
@@ -702,6 +697,7 @@ class ChromaStore:
                 self._successors_stamp = token
             return
         assert isinstance(self._mark, _JournalMark)
+        self._clear_flags()
         self._writing = ""
         try:
             self._mark.end(began)
@@ -847,6 +843,7 @@ class ChromaStore:
     def add_decision(self, decision: Decision, embedding: Sequence[float]) -> None:
         meta = _codec.decision_metadata(decision)
         self._drop_record(decision)
+        self._flag_successors(decision)
         with translate("writing a decision"):
             self.decisions.add(ids=[decision.id], documents=[decision.claim], embeddings=[list(embedding)],
                                metadatas=[meta])
@@ -856,15 +853,73 @@ class ChromaStore:
         """Rewrite a decision's metadata (lifecycle, anchors, counters)."""
         meta = _codec.lifecycle_update(decision)
         self._drop_record(decision)
+        self._flag_successors(decision)
         with translate("updating a decision"):
             self.decisions.update(ids=[decision.id], metadatas=[meta])
 
-    @staticmethod
-    def _decode(got: dict[str, Any], action: str,
+    def _decode(self, got: dict[str, Any], action: str,
                 bad: list[CorruptRecordError] | None = None) -> list[Decision]:
         docs = got.get("documents") or [None] * len(got["ids"])
         metas = got.get("metadatas") or [None] * len(got["ids"])
-        return _readable(zip(got["ids"], docs, metas, strict=True), _codec.decision_from_record, action, bad)
+        decode = self._by_content if isinstance(self._mark, _JournalMark) else _codec.decision_from_record
+        return _readable(zip(got["ids"], docs, metas, strict=True), decode, action, bad)
+
+    def _by_content(self, record_id: str, document: str | None, meta: Any) -> Decision:
+        """A server ledger's record, decoded, or the decision decoded before
+        from the same content (document and metadata).
+
+        A server ledger is read by any number of processes, so no token
+        this process holds can say that a record it decoded is still the
+        one stored, and reading a shared marker costs a request beside
+        every query. The query returns each hit's document and metadata
+        anyway (a plain Chroma query does too); a record whose content is
+        what it was is the decision it was, so only changed records are
+        decoded again. The content is also what successor answers are
+        kept under (see :meth:`successors_of`).
+        """
+        kept = self._contents.get(record_id)
+        version = _version(document, meta)
+        if kept is not None and kept.version == version:
+            return kept.decision
+        decision = _codec.decision_from_record(record_id, document, meta)
+        flag = str(meta.get(SUCCESSOR_WRITE, "")) if isinstance(meta, dict) else ""
+        self._contents.put(record_id, _Kept(version, flag.startswith(_OPEN), decision))
+        return decision
+
+    def _flag_successors(self, decision: Decision) -> None:
+        """Before a server ledger's write of ``decision``, tell readers
+        that the successors of the decision it supersedes (if any) change.
+
+        A reader keeps a successor answer under the content of the decision
+        asked about (:meth:`successors_of`). A successor can land without
+        that decision's record changing (it is updated by the act's next
+        write, or never, if the writer is killed between), so the writer
+        first sets the record's :data:`SUCCESSOR_WRITE` to ``open:<token>``
+        (readers keep no answer about it then) and, when its write ends,
+        to a new token (:meth:`_clear_flags`): its content changes before
+        and after every change of its successors. Updating a record that is
+        gone does nothing."""
+        target = decision.supersedes
+        if not isinstance(self._mark, _JournalMark) or not target or target in self._flagged:
+            return
+        with translate("marking a decision's successors"):
+            self.decisions.update(ids=[target], metadatas=[{SUCCESSOR_WRITE: _OPEN + _token()}])
+        self._flagged.add(target)
+
+    def _clear_flags(self) -> None:
+        """End this write's successor flags (see :meth:`_flag_successors`).
+        A flag that cannot be cleared stays open: readers of that decision
+        then keep no successor answer about it until a later write of a
+        successor clears it, which is safe."""
+        flagged, self._flagged = sorted(self._flagged), set()
+        if not flagged:
+            return
+        try:
+            with translate("marking a decision's successors"):
+                self.decisions.update(ids=flagged, metadatas=[{SUCCESSOR_WRITE: _token()} for _ in flagged])
+        except StoreError as exc:
+            log.warning("could not clear the successor flags of %s (%s); readers ask for their successors "
+                        "at every read until a later write clears them", ", ".join(flagged), exc)
 
     @_serialized
     def get_decisions(self, ids: Sequence[str]) -> list[Decision]:
@@ -929,12 +984,14 @@ class ChromaStore:
         # method has just read the store (a query, a get), and every read
         # refreshes the token first, so a warm recall reads the generation
         # file twice (the embedding pin, the query) instead of three times
-        # (11-22 us each on a loaded machine). A ledger without a write lock
-        # has a change marker instead (see :class:`_ProcessMark`,
-        # :class:`_JournalMark`): in process it is read here (a dictionary
-        # look-up); a server's is the one the query of this read fetched
-        # (one request per read; without such a query, nothing cached is
-        # used, and while a write is under way, nothing is).
+        # (11-22 us each on a loaded machine). An in-process ledger has a
+        # change marker instead (see :class:`_ProcessMark`), read here (a
+        # dictionary look-up). A server ledger keeps answers under the
+        # content each asked decision had when this process last read it
+        # (the read the caller just made), which every write of one of its
+        # successors changes first (see :meth:`_flag_successors`).
+        if isinstance(self._mark, _JournalMark):
+            return self._server_successors_of(ids)
         stamp = self._successor_stamp()
         key = tuple(ids)
         if stamp is not None:
@@ -944,26 +1001,41 @@ class ChromaStore:
             cached = self._successor_cache.get(key)
             if cached is not None:
                 return dict(cached)
+        out = self._read_successors(ids)
+        if stamp is not None and stamp == self._successors_stamp:
+            # Read after the stamp was: at least as new as what it names.
+            self._successor_cache.put(key, dict(out))
+        return out
+
+    def _read_successors(self, ids: list[str]) -> dict[str, Decision]:
         # One clause (the lifecycle is checked here): a $and costs Chroma a
         # second filter on the hot path of every recall.
         found = [d for d in self.where({"supersedes": {"$in": ids}}) if d.lifecycle is Lifecycle.ACTIVE]
         out: dict[str, Decision] = {}
         for d in sorted(found, key=lambda d: (d.created_at, d.id)):
             out.setdefault(d.supersedes, d)
-        if stamp is not None and stamp == self._successors_stamp:
-            # Read after the stamp was: at least as new as what it names.
-            self._successor_cache.put(key, dict(out))
         return out
 
+    def _server_successors_of(self, ids: list[str]) -> dict[str, Decision]:
+        """:meth:`successors_of` on a server: an answer is kept under the
+        contents of the decisions asked about, unless one of them was not
+        read here or has a successor write open (see :meth:`_flag_successors`)."""
+        kept = [self._contents.get(i) for i in ids]
+        key = tuple((i, k.version) for i, k in zip(ids, kept, strict=True) if k is not None and not k.open)
+        if len(key) < len(ids):
+            return self._read_successors(ids)
+        cached = self._successors_by_version.get(key)
+        if cached is None:
+            cached = self._read_successors(ids)
+            self._successors_by_version.put(key, cached)
+        return dict(cached)
+
     def _successor_stamp(self) -> str | None:
-        """The change token the successor answers may be used under, or
-        ``None``: none may be used or kept."""
+        """The change token the successor answers may be used under."""
         if self.lock is not None:
             return self._seen
-        if isinstance(self._mark, _ProcessMark):
-            return self._mark.read()
-        stamp, self._query_stamp = self._query_stamp, None
-        return stamp
+        assert isinstance(self._mark, _ProcessMark)
+        return self._mark.read()
 
     @_serialized
     def successors(self, decision_id: str) -> list[Decision]:
@@ -993,25 +1065,6 @@ class ChromaStore:
         with translate("counting decisions"):
             return int(self.decisions.count())
 
-    @contextlib.contextmanager
-    def one_read(self) -> Iterator[None]:
-        """Make the queries of one read (a recall) in this thread use one
-        read of a server ledger's change marker, started now, so that it
-        runs while the caller embeds its query; the read is waited for on
-        leaving. Other ledgers' tokens cost no request (a local generation
-        file, an in-process table): nothing is started for them. Nested
-        uses share the outer read."""
-        if not isinstance(self._mark, _JournalMark) or getattr(self._ahead, "mark", None) is not None:
-            yield
-            return
-        mark = MarkRead(self._mark)
-        self._ahead.mark = mark
-        try:
-            yield
-        finally:
-            self._ahead.mark = None
-            mark.settle()
-
     @_serialized
     def query(self, embedding: Sequence[float], n: int,
               where: dict[str, Any] | None = None) -> list[tuple[Decision, float]]:
@@ -1021,23 +1074,23 @@ class ChromaStore:
 
         ``where`` narrows the query; pass it only when it matches few
         records (a broad one makes Chroma scan; see :mod:`memvet._filter`).
-        A server ledger's change marker is read for the query, unless
-        :meth:`one_read` started its read already.
+        A server ledger's query reads every hit's record with it and decodes
+        only those whose content changed (see :meth:`_by_content`).
         """
         self._fresh()
-        mark: MarkRead | None = getattr(self._ahead, "mark", None)
         if isinstance(self._mark, _JournalMark):
-            if len(self._records) and not self._records_dropped:
-                return self._query_beside_mark(mark or MarkRead(self._mark), embedding, n, where)
-            stamp = mark.token() if mark is not None else self._mark.read()
-        else:
-            stamp = self._read_stamp()
+            got = read_through_index_race("querying the ledger", lambda: self.decisions.query(
+                query_embeddings=[list(embedding)], n_results=max(n, 1), where=where,
+                include=["documents", "metadatas", "distances"]))
+            rows = zip(got["ids"][0], got["documents"][0], got["metadatas"][0], got["distances"][0], strict=True)
+            return _readable(rows, lambda rid, doc, meta, dist: (self._by_content(rid, doc, meta), 1.0 - float(dist)),
+                             "querying the ledger")
+        stamp = self._read_stamp()
         records = self._records_at(stamp)
-        self._query_stamp = stamp
         if records and not self._records_dropped:
             # A ledger that has decoded records under this change token
             # (a local ledger's generation, or the marker of an in-process
-            # or server ledger): ids and distances only. Reading the documents and
+            # ledger): ids and distances only. Reading the documents and
             # metadata was about a third of the query (sqlalchemy ledgers of
             # 300 and 5,000 records, k=5: 1.0-1.5 of 2.7-4.4 ms); the records
             # seen before come decoded, the others are read with one `get`.
@@ -1066,46 +1119,13 @@ class ChromaStore:
             self._records_dropped = False
         return out
 
-    def _query_beside_mark(self, mark: MarkRead, embedding: Sequence[float], n: int,
-                           where: dict[str, Any] | None) -> list[tuple[Decision, float]]:
-        """A server ledger's warm query: ids and distances, asked while
-        another thread reads the change marker (two requests in the time
-        of about one; a recall starts that read before it embeds its
-        query), then the records decoded under the marker's token, if it
-        is still theirs; otherwise (or while a write is under way) the hits
-        are read again after the marker was.
-
-        The read is as of the marker's read: the records kept under its
-        token are what was stored then. A hit that was not kept (written
-        since, or never read) is read now, and the successor answers kept
-        are then not used for this read (:meth:`successors_of` asks)."""
-        try:
-            got = read_through_index_race("querying the ledger", lambda: self.decisions.query(
-                query_embeddings=[list(embedding)], n_results=max(n, 1), where=where, include=["distances"]))
-        finally:
-            mark.settle()
-        stamp = mark.token()
-        ids, distances = got["ids"][0], got["distances"][0]
-        records = self._records_at(stamp)
-        if records is None:  # a write under way: read the hits now, keep nothing
-            got = read_through_index_race("querying the ledger", lambda: self.decisions.get(
-                ids=list(ids), include=["documents", "metadatas"]))
-            known = {d.id: d for d in self._decode(got, "querying the ledger")}
-            self._query_stamp = None
-        else:
-            unseen = any(records.get(rid) is None for rid in ids)
-            known = self._known(records, ids)
-            self._query_stamp = None if unseen else stamp
-        return [(known[rid], 1.0 - float(dist)) for rid, dist in zip(ids, distances, strict=True)
-                if rid in known]
-
     def _read_stamp(self) -> str | None:
         """The change token now: a local ledger's generation (just
-        refreshed), else the marker's; ``None`` while a write is under way
-        on a ledger without a write lock (nothing may be used or kept)."""
+        refreshed), else the in-process marker's; ``None`` while a write is
+        under way in process (nothing may be used or kept)."""
         if self.lock is not None:
             return self._seen
-        assert self._mark is not None
+        assert isinstance(self._mark, _ProcessMark)
         return self._mark.read()
 
     def _records_at(self, stamp: str | None) -> LRU[str, Decision] | None:

@@ -1,7 +1,7 @@
 """The decoded-record cache on a real ``chroma run`` server (issue 31): a
-reader that keeps records between recalls sees every write of other
-clients at its next read, and never serves a superseded or rejected
-decision as current."""
+reader that keeps records between recalls (by the content its queries
+return) sees every write of other clients at its next read, and never
+serves a superseded or rejected decision as current."""
 
 from __future__ import annotations
 
@@ -50,7 +50,7 @@ def test_a_warm_reader_sees_another_client_s_reject_and_supersede(repo, chroma_s
     for _ in range(3):  # warm: records and successor answers kept
         got = {i.id: i.status for i in reader.recall("prices totals", k=2).items}
     assert got == {price: Status.UNANCHORED, total: Status.UNANCHORED}
-    assert len(reader.store._records) == 2
+    assert len(reader.store._contents) == 2
     writer.reject(price, reason="cents overflow on refunds")
     new = writer.supersede(total, "totals are rounded half up", reason="the bank rounds half up").id
     got = {i.id: i.status for i in reader.recall("prices totals rounded", k=3).items}

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import gc
 import logging
-import threading
 import uuid
 from typing import Any
 
@@ -19,7 +18,7 @@ import chromadb
 import pytest
 
 import memvet
-from memvet import _chroma, _store
+from memvet import _chroma, _codec, _store
 from memvet._model import Lifecycle
 from memvet._store import GENERATION_ID, ChromaStore, _JournalMark, _ProcessMark
 
@@ -168,37 +167,146 @@ def test_a_server_marker_names_the_last_write_and_says_when_one_is_under_way(ope
     assert ledger.store.journal.get()["ids"] == [GENERATION_ID]
 
 
-def test_a_server_reader_s_warm_query_follows_other_writers(open_ledger):
+class _Decodes:
+    """Counts the records a store decodes (a server reader decodes only
+    records whose content changed)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.ids: list[str] = []
+        real = _codec.decision_from_record
+
+        def counted(record_id: str, document: Any, meta: Any) -> Any:
+            self.ids.append(record_id)
+            return real(record_id, document, meta)
+
+        monkeypatch.setattr(_codec, "decision_from_record", counted)
+
+
+def test_a_server_reader_s_warm_query_is_one_request_and_decodes_nothing(open_ledger, monkeypatch):
+    ledger = _as_server(open_ledger())
+    ledger.record("prices are integers in cents")
+    ledger.record("totals are rounded half even")
+    first = ledger.recall("prices", k=2)                  # decoded, successors asked
+    spy = ledger.store.decisions = Spy(ledger.store.decisions)
+    decodes = _Decodes(monkeypatch)
+    journal = _counted(ledger)
+    again = ledger.recall("prices", k=2)
+    assert [(i.id, i.status) for i in again.items] == [(i.id, i.status) for i in first.items]
+    assert spy.includes == [["documents", "metadatas", "distances"]]   # the query, as a plain one
+    assert spy.wheres == [] and decodes.ids == [] and journal.reads == 0
+
+
+def test_a_server_reader_s_warm_query_follows_other_writers(open_ledger, monkeypatch):
     reader = _as_server(open_ledger())
     writer = _as_server(open_ledger(namespace=reader.namespace))
     a = reader.record("prices are integers in cents").decision
-    vec = reader.embedder.embed_query("prices")
-    reader.store.query(vec, 1)                     # the first after its own write reads records
-    reader.recall("prices", k=1)                   # and the first recall asks for successors
+    reader.recall("prices", k=1)
     spy = reader.store.decisions = Spy(reader.store.decisions)
+    decodes = _Decodes(monkeypatch)
     assert reader.recall("prices", k=1).items[0].status is memvet.Status.UNANCHORED
-    assert spy.includes == [["distances"]] and spy.wheres == []   # beside the marker; successors kept
+    assert decodes.ids == [] and spy.wheres == []
     writer.reject(a.id, reason="cents overflow on refunds")
-    assert reader.recall("prices", k=1).items[0].status is memvet.Status.REJECTED   # token changed: read again
+    decodes.ids.clear()                            # the writer's own reads
+    assert reader.recall("prices", k=1).items[0].status is memvet.Status.REJECTED   # its content changed
+    assert decodes.ids == [a.id]
     b = writer.record("prices are integers in cents, taxes in mills").decision
     spy.wheres.clear()
     got = {i.id: i.status for i in reader.recall("prices", k=2).items}
     assert got == {a.id: memvet.Status.REJECTED, b.id: memvet.Status.UNANCHORED}
-    assert spy.wheres                              # a hit not kept before: successors asked
+    assert spy.wheres                              # a hit not read before: successors asked
 
 
-def test_a_server_reader_keeps_nothing_while_another_writes(open_ledger):
+def test_a_server_reader_sees_another_s_supersede_at_its_next_read(open_ledger):
+    reader = _as_server(open_ledger())
+    writer = _as_server(open_ledger(namespace=reader.namespace))
+    total = reader.record("totals are rounded half even").id
+    for _ in range(2):
+        assert reader.recall("totals", k=1).items[0].status is memvet.Status.UNANCHORED
+    new = writer.supersede(total, "totals are rounded half up", reason="the bank rounds half up").id
+    got = {i.id: i.status for i in reader.recall("totals rounded", k=2).items}
+    assert got == {total: memvet.Status.SUPERSEDED, new: memvet.Status.UNANCHORED}
+    assert writer.store.decisions.get(ids=[total])["metadatas"][0][_store.SUCCESSOR_WRITE]   # closed: a token
+    assert not reader.store._contents.get(total).open
+
+
+def test_a_successor_that_lands_before_its_old_record_changes_supersedes_for_a_warm_reader(open_ledger):
+    """A writer killed between a supersede's two writes: the successor is
+    stored, the old record still says active. The writer flagged the old
+    record before the successor's write, so the reader's kept answer
+    about it is not used, and while the flag is open none is kept."""
+    reader = _as_server(open_ledger())
+    writer = _as_server(open_ledger(namespace=reader.namespace))
+    old = reader.record("prices are integers in cents").decision
+    for _ in range(2):
+        assert reader.recall("prices", k=1).items[0].status is memvet.Status.UNANCHORED
+
+    def killed(name: str) -> None:
+        if name == "added":
+            raise memvet.StoreUnavailableError("killed between the two writes")
+
+    writer.store._step = killed  # type: ignore[method-assign]
+    writer.store._clear_flags = lambda: None  # type: ignore[method-assign]   # killed: nothing after
+    with pytest.raises(memvet.StoreUnavailableError):
+        writer.supersede(old.id, "prices are decimals", reason="refunds need cents and mills")
+    spy = reader.store.decisions = Spy(reader.store.decisions)
+    for _ in range(2):
+        got = {i.claim: i.status for i in reader.recall("prices", k=2).items}
+        assert got == {old.claim: memvet.Status.SUPERSEDED, "prices are decimals": memvet.Status.UNANCHORED}
+    assert len(spy.wheres) == 2                    # open: asked at every read, kept never
+    finisher = _as_server(open_ledger(namespace=reader.namespace))
+    with finisher.store.writing():
+        assert finisher.store.replay(older_than=-1.0) == 1   # as if the grace had passed
+    spy.wheres.clear()
+    for _ in range(2):
+        got = {i.claim: i.status for i in reader.recall("prices", k=2).items}
+        assert got == {old.claim: memvet.Status.SUPERSEDED, "prices are decimals": memvet.Status.UNANCHORED}
+    assert not reader.store._contents.get(old.id).open
+
+
+def test_a_successor_flag_that_cannot_be_cleared_leaves_readers_asking(open_ledger, caplog):
+    reader = _as_server(open_ledger())
+    writer = _as_server(open_ledger(namespace=reader.namespace))
+    old = reader.record("prices are integers in cents").decision
+    decisions = writer.store.decisions
+
+    class Refusing(Spy):
+        def update(self, **kwargs: Any) -> Any:
+            if str(kwargs["metadatas"][0].get(_store.SUCCESSOR_WRITE, "open:")).startswith("open:"):
+                return self._inner.update(**kwargs)
+            raise ConnectionError("the server went away")
+
+    writer.store.decisions = Refusing(decisions)
+    with caplog.at_level(logging.WARNING, logger="memvet._store"):
+        succ = old.evolve(id="succ", claim="prices are decimals", supersedes=old.id)
+        with writer.store.writing():
+            writer.store.add_decision(succ, writer.embedder.embed_query(succ.claim))
+    assert "could not clear the successor flags of " + old.id in caplog.text
+    spy = reader.store.decisions = Spy(reader.store.decisions)
+    for _ in range(2):
+        got = {i.id: i.status for i in reader.recall("prices", k=2).items}
+        assert got == {old.id: memvet.Status.SUPERSEDED, "succ": memvet.Status.UNANCHORED}
+    assert len(spy.wheres) == 2
+
+
+def test_a_server_reader_reads_what_is_stored_while_another_writes(open_ledger):
     reader = _as_server(open_ledger())
     writer = _as_server(open_ledger(namespace=reader.namespace))
     a = reader.record("prices are integers in cents").decision
     vec = reader.embedder.embed_query("prices")
     reader.store.query(vec, 1)
-    reader.store.query(vec, 1)
     with writer.store.writing():
         writer.store.replace_decision(a.evolve(lifecycle=Lifecycle.REJECTED, reason="overflow"))
         assert [d.lifecycle for d, _ in reader.store.query(vec, 1)] == [Lifecycle.REJECTED]
-        assert len(reader.store._records) == 0 and reader.store._query_stamp is None
     assert [d.lifecycle for d, _ in reader.store.query(vec, 1)] == [Lifecycle.REJECTED]
+
+
+def test_a_corrupt_hit_of_a_server_query_is_skipped_with_a_warning(open_ledger, caplog):
+    ledger = _as_server(open_ledger())
+    bad = ledger.record("prices are integers in cents").decision
+    ledger.store.decisions.update(ids=[bad.id], metadatas=[{"schema": 99}])
+    with caplog.at_level(logging.WARNING, logger="memvet._store"):
+        assert ledger.store.query(ledger.embedder.embed_query("prices"), 1) == []
+    assert "skipping a corrupt record" in caplog.text
 
 
 def test_a_server_writer_killed_mid_write_stops_caching_until_a_later_write_clears_it(open_ledger, caplog):
@@ -237,7 +345,7 @@ def test_a_server_marker_that_cannot_be_cleared_leaves_readers_reading_everythin
     assert _JournalMark(journal).read() is None
 
 
-def test_a_failed_query_beside_the_marker_is_the_query_s_error(open_ledger):
+def test_a_failed_server_query_is_the_query_s_error(open_ledger):
     ledger = _as_server(open_ledger())
     ledger.record("prices are integers in cents")
     vec = ledger.embedder.embed_query("prices")
@@ -253,128 +361,24 @@ def test_a_failed_query_beside_the_marker_is_the_query_s_error(open_ledger):
 
 
 class _CountingJournal:
-    """A journal that counts its ``get`` calls (the marker's reads) and
-    signals the first one."""
+    """A journal that counts its ``get`` calls (reads of the marker)."""
 
     def __init__(self, inner: Any) -> None:
         self._inner = inner
         self.reads = 0
-        self.read_started = threading.Event()
 
     def get(self, **kwargs: Any) -> Any:
         self.reads += 1
-        self.read_started.set()
         return self._inner.get(**kwargs)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._inner, name)
 
 
-class _WaitsForTheMarker:
-    """An embedder that embeds a query only once the marker read has begun:
-    a recall that read the marker after embedding would never see it."""
-
-    def __init__(self, inner: Any, journal: _CountingJournal) -> None:
-        self._inner = inner
-        self._journal = journal
-        self.name = inner.name
-        self.saw_the_read: list[bool] = []
-
-    def embed_documents(self, texts: list[str]) -> list[list[float]]:
-        return list(self._inner.embed_documents(texts))
-
-    def embed_query(self, text: str) -> list[float]:
-        self.saw_the_read.append(self._journal.read_started.wait(60))
-        return list(self._inner.embed_query(text))
-
-
 def _counted(ledger: memvet.Ledger) -> _CountingJournal:
     journal = _CountingJournal(ledger.store.journal)
     ledger.store._mark = _JournalMark(journal)
     return journal
-
-
-def test_a_server_recall_reads_the_marker_once_while_it_embeds_the_query(open_ledger):
-    ledger = _as_server(open_ledger())
-    ledger.record("prices are integers in cents")
-    ledger.recall("prices", k=1)                   # records kept
-    journal = _counted(ledger)
-    ledger.embedder = gate = _WaitsForTheMarker(ledger.embedder, journal)
-    spy = ledger.store.decisions = Spy(ledger.store.decisions)
-    assert ledger.recall("prices", k=1).items[0].claim == "prices are integers in cents"
-    assert gate.saw_the_read == [True]             # the read was under way before the embedding
-    assert journal.reads == 1 and spy.includes == [["distances"]]
-
-
-def test_a_cold_server_recall_uses_the_marker_read_ahead_too(open_ledger):
-    reader = _as_server(open_ledger())
-    writer = _as_server(open_ledger(namespace=reader.namespace))
-    a = reader.record("prices are integers in cents").decision   # nothing kept: its own write
-    journal = _counted(reader)
-    writer.reject(a.id, reason="cents overflow on refunds")
-    assert reader.recall("prices", k=1).items[0].status is memvet.Status.REJECTED
-    assert journal.reads == 1
-    assert reader.recall("prices", k=1).items[0].status is memvet.Status.REJECTED   # now warm
-    assert journal.reads == 2
-
-
-def test_every_query_of_one_read_uses_its_marker_read(open_ledger):
-    ledger = _as_server(open_ledger())
-    ledger.record("prices are integers in cents")
-    vec = ledger.embedder.embed_query("prices")
-    ledger.store.query(vec, 1)
-    journal = _counted(ledger)
-    with ledger.store.one_read(), ledger.store.one_read():     # nested: the outer read
-        first = ledger.store.query(vec, 1)
-        assert ledger.store.query(vec, 4) == first
-    assert journal.reads == 1
-    ledger.store.query(vec, 1)                                  # outside: a read of its own
-    assert journal.reads == 2
-
-
-def test_an_in_process_ledger_starts_no_marker_read(open_ledger):
-    ledger = open_ledger()
-    with ledger.store.one_read():
-        assert getattr(ledger.store._ahead, "mark", None) is None
-
-
-def test_a_recall_whose_embedding_fails_waits_for_its_marker_read(open_ledger, monkeypatch):
-    ledger = _as_server(open_ledger())
-    ledger.record("prices are integers in cents")
-    started: list[_store.MarkRead] = []
-
-    class Kept(_store.MarkRead):
-        def __init__(self, mark: _JournalMark) -> None:
-            super().__init__(mark)
-            started.append(self)
-
-    monkeypatch.setattr(_store, "MarkRead", Kept)
-
-    class Broken:
-        name = ledger.embedder.name
-
-        def embed_query(self, text: str) -> list[float]:
-            raise RuntimeError("the model is gone")
-
-    ledger.embedder = Broken()  # type: ignore[assignment]
-    with pytest.raises(RuntimeError, match="the model is gone"):
-        ledger.recall("prices", k=1)
-    assert len(started) == 1 and started[0]._pending.done()
-    assert getattr(ledger.store._ahead, "mark", None) is None
-
-
-def test_a_marker_read_ahead_that_fails_is_the_recall_s_error(open_ledger):
-    ledger = _as_server(open_ledger())
-    ledger.record("prices are integers in cents")
-    ledger.recall("prices", k=1)
-
-    class Unreachable(_CountingJournal):
-        def get(self, **kwargs: Any) -> Any:
-            raise ConnectionError("the server went away")
-
-    ledger.store._mark = _JournalMark(Unreachable(ledger.store.journal))
-    with pytest.raises(memvet.StoreUnavailableError):
-        ledger.recall("prices", k=1)
 
 
 # ------------------------------------------------------------------ systems a reload leaves
