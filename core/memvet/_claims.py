@@ -80,7 +80,8 @@ Binding classes, each a small rule below (``_BINDERS``), the way people write::
                 code spans bind to the code only: a comment or a docstring
                 never supports a value or a quote.
     keywords    ``kw=value`` binds when the code writes it (``kw = value``,
-                ``kw: T = value``, ``"kw": value``, ``env["KW"] = "value"``,
+                ``kw: T = value``, an annotation holding literals
+                ``kw: Literal["a", "b"] = "a"``, ``"kw": value``, ``env["KW"] = "value"``,
                 ``kw == value``, or one assignment away: ``env =
                 process.env.KW`` and ``env === 'value'``), passes ``value`` to
                 a parameter ``kw`` it defines, or ``value`` is a boolean and
@@ -92,6 +93,11 @@ Binding classes, each a small rule below (``_BINDERS``), the way people write::
                 an environment variable and its value (``TERM=dumb``)
                 bind where one line of the code writes both as strings
                 (``os.environ.get("TERM") in ("dumb", "emacs")``).
+                A keyword written as what a caller passes ("pass
+                ``status_code=303``", "call it with ``x=1``") needs the
+                parameter only; one the claim calls the default needs
+                the value too. A bare ``kw=`` (``default=``) is the
+                parameter; a backticked ``kw=[...]`` is a keyword.
     calls       the code makes the call (same receiver, each written
                 argument inside it, or as many arguments, each a variable
                 of the example: ``str(exc)`` for ``str(exception)``), or
@@ -100,12 +106,20 @@ Binding classes, each a small rule below (``_BINDERS``), the way people write::
                 placeholders, booleans, words of the code, values the code
                 writes, or values for a parameter the code never compares
                 with a value. A callee the evidence neither calls nor
-                defines is looked up in the repository (``exists``).
+                defines is looked up in the repository (``exists``); an
+                awaited call is the call, and an instance called by its
+                class's name lower-cased (``config('DEBUG', cast=bool)``
+                for an anchored ``Config._perform_cast``) must fit the
+                class's ``__call__``.
     templates   a message written with placeholders (``'<code> <reason>'``,
                 ``...``) matches a string the code formats (``{x}``, ``%s``,
                 ``${x}``) or concatenates (``'a' + x``): a placeholder stands
                 for any text, a field of the code for any text made of words
-                the code says.
+                the code says, or for nothing when it is glued to a word
+                (``name{ending}``). A message that starts with a string of
+                the code (eight characters or more) and goes on with
+                strings and words of the same code is the message the code
+                joins (``"Disallowed CORS " + ", ".join(failures)``).
     units       a number with a unit binds to its value in the units code
                 keeps (``10 s`` ~ ``10_000`` ms, ``1 MiB`` ~ ``1024 *
                 1024`` bytes; never to a small whole number), a bit width
@@ -127,6 +141,17 @@ Binding classes, each a small rule below (``_BINDERS``), the way people write::
                 message when most of the code's own text is quoted; an
                 address whose host is an ellipsis, and the paths a claim
                 joins to an example address, are the example's.
+    contrasts   a value the claim rules out after another ("defaults to
+                307, not 302", "'lax' (not 'strict')") is no term; the
+                value it states is.
+    context     a path with placeholders the claim gives as an example
+                ("a path like ``/{id}/items/{id}``"), a dotfile named in
+                backticks (```.env```) where the project mentions it, and
+                an instance's member (``request.session``) whose receiver
+                is a class of the repository lower-cased, written so where
+                the project writes it. A standard-library module a claim
+                about Python code names in prose ("passed through
+                gettext") must be one the project mentions somewhere.
     raises      a name the claim says is raised or thrown must be raised,
                 thrown or caught by the anchored code.
     absence     an absence anchor's rule is never positive evidence: it
@@ -584,6 +609,8 @@ def _classify(inner: str) -> TermKind:
         return TermKind.IDENTIFIER
     if re.match(r"new\s+[A-Za-z_$]", inner) and _classify(inner[3:].strip()) is TermKind.CALL:
         return TermKind.CALL  # `new Koa({ compose })`: a call of the class
+    if re.match(r"await\s+[A-Za-z_$]", inner) and _classify(inner[5:].strip()) is TermKind.CALL:
+        return TermKind.CALL  # `await request.form(...)`: the call, awaited
     if re.match(r"@?\.?[A-Za-z_$]", inner) and inner[:1] in ".@" and _classify(inner[1:]) is TermKind.CALL:
         return TermKind.CALL  # `.option('--ws')`, `@retry(stop=...)`: a method or a decorator, called
     if _DOTTED.fullmatch(inner):
@@ -1254,7 +1281,8 @@ def _match_template(claim: Sequence[str], code: Sequence[str]) -> int:
     stretch of ``code`` (-1: it matches none): a placeholder of the claim stands for any
     non-empty text of the code, a field of the code for a non-empty run of
     the claim's words (letters, digits, spaces, ``.-/``: never the quotes,
-    brackets or colons that give a message its shape)."""
+    brackets or colons that give a message its shape), or for nothing when
+    it is glued to a word (``name{ending}``: a plural ending, maybe none)."""
     n, m = len(claim), len(code)
     nxt = [0] * (m + 1)  # the best literal count for claim[i + 1:] from code[j], -1 when impossible
     for i in range(n - 1, -1, -1):
@@ -1266,6 +1294,10 @@ def _match_template(claim: Sequence[str], code: Sequence[str]) -> int:
                 best = max(cur[j + 1], nxt[j + 1])
             elif d == _WILD and _FIELD_TEXT.fullmatch(c):  # the field takes this character, maybe the next
                 best = max(nxt[j], nxt[j + 1])
+                if j > 0 and code[j - 1].isalnum():
+                    best = max(best, cur[j + 1])  # name{ending}: a field glued to a word may be empty
+            elif d == _WILD and j > 0 and code[j - 1].isalnum():
+                best = cur[j + 1]
             elif c == d and nxt[j + 1] >= 0:
                 best = nxt[j + 1] + 1
             else:
@@ -1427,7 +1459,7 @@ def _as_example(args: Sequence[str], ctx: _Context) -> list[str]:
 
 
 def _bind_call(term: Term, ctx: _Context) -> tuple[bool, str]:
-    text = re.sub(r"^(?:new\s+|[.@])", "", term.text)
+    text = re.sub(r"^(?:new\s+|await\s+|[.@])", "", term.text)
     index = ctx.index
     callee = text[: text.index("(")]
     args = _split_args(text[text.index("(") + 1: -1])
@@ -1453,6 +1485,8 @@ def _bind_call(term: Term, ctx: _Context) -> tuple[bool, str]:
             return True, ""  # str(exc) for str(exception): the example names its own variables
         if any(_example_fits(args, d, ctx) for d in definitions):
             return True, ""
+    if not definitions and _instance_call(callee, args, ctx):
+        return True, ""
     example = _as_example(args, ctx)
     known = all(a == "<_>" or a.endswith("=<_>") for a in example)
     # Neither defined here nor called so: an example of a callee the
@@ -1467,12 +1501,26 @@ def _bind_call(term: Term, ctx: _Context) -> tuple[bool, str]:
     return False, shown[0][:80] if shown else ""
 
 
+def _instance_call(callee: str, args: Sequence[str], ctx: _Context) -> bool:
+    """Whether ``callee(args)`` calls an instance of an anchored class by its
+    usual name, the class's name lower-cased (``config('DEBUG', cast=bool)``
+    for an anchored ``Config._perform_cast``): the call fits the class's
+    ``__call__`` in the repository."""
+    if not re.fullmatch(r"[a-z][a-z0-9_]*", callee):
+        return False
+    classes = {q.rsplit(".", 1)[0] for n in ctx.index.names if "::" in n
+               for q in [n.split("::", 1)[1]] if "." in q}
+    owner = next((c for c in sorted(classes) if c.rsplit(".", 1)[-1].lower() == callee), "")
+    return bool(owner) and ctx.exists(Term(f"{owner}.__call__({', '.join(args)})", TermKind.CALL))
+
+
 def _writes(code: str, name: str, value: str) -> bool:
     """Whether ``code`` writes ``name`` with ``value``: assigns it, defaults it,
     maps it, sets it in a table or the environment, or compares it."""
     n, v = re.escape(name), re.escape(value)
     quote = r"[\"'`]?"
-    annotation = r"(?:\s*:\s*[\w.\[\], |]*?)?"
+    # an annotation, its brackets maybe holding literals: ``same_site: Literal["lax", "strict"] = "lax"``
+    annotation = r"(?:\s*:\s*(?:[\w.|, \]]|\[[^\[\]=\n]*(?:\[[^\[\]=\n]*\][^\[\]=\n]*)*\])*?)?"
     return bool(re.search(
         rf"(?<![\w$]){quote}{n}{quote}\s*[\])]?{annotation}\s*(?:=(?!=)|:|===?|\bis\b)\s*[rbuRBU]?{quote}(?i:{v})"
         rf"{quote}(?![\w$.-]*\w)", code)
@@ -1545,11 +1593,30 @@ def _bind_keyword(term: Term, ctx: _Context) -> tuple[bool, str]:
         if any("bool" in p.annotation or p.default.lower() in _BOOL for p in params) or any(
                 _branches_on(code, name) for _, code in index.code_texts):
             return True, ""
+    if _usage(ctx.claim, text) and definitions:
+        return True, ""  # "pass status_code=303": what a caller passes, to a parameter the code defines
     for ev in index.texts:
         m = re.search(rf"(?<![\w$]){re.escape(name)}\s*(?::[^=\n]*)?=\s*[^,)\n]+", ev.text)
         if m:
             return False, " ".join(m.group(0).split())[:80]
     return False, ""
+
+
+#: An instruction to the caller right before a keyword: "pass `x=1`", "passing x=1", "call it with x=1".
+_USAGE = re.compile(r"\b(?:pass|passing|set|use|supply|provide"
+                    r"|call(?:ing)?\s+(?:[\w.()`]+\s+){0,2}with|opt\s+in\s+with)\s+[`'\"]?$", re.I)
+
+
+def _usage(claim: str, text: str) -> bool:
+    """Whether the claim writes ``text`` (a keyword) as what a caller passes
+    ("pass status_code=303 explicitly"), not as what the code does; a
+    keyword the claim calls the default ("... by default") is the code's."""
+    for m in re.finditer(rf"(?<![\w$]){re.escape(text)}", claim):
+        after = claim[m.end():m.end() + 30]
+        if _USAGE.search(claim[max(0, m.start() - 60):m.start()]) \
+                and not re.match(r"[`'\"]?\s*(?:\(\s*(?:the\s+)?default|by default|is the default)", after):
+            return True
+    return False
 
 
 def _bind_name(term: Term, ctx: _Context) -> tuple[bool, str]:
@@ -1625,6 +1692,12 @@ def _bind_dotted(term: Term, ctx: _Context) -> tuple[bool, str]:
         return True, ""  # app.silent for this.silent in Application's code
     if len(segments) == 2 and segments[0][:1].islower() and segments[1] in index.leaves():
         return True, ""  # ctx.body for an anchored `body`: the anchored member, reached through an instance
+    if len(segments) == 2 and re.fullmatch(r"[a-z][a-z0-9]*", segments[0]) \
+            and ctx.exists(Term(segments[0].capitalize(), TermKind.DOTTED)) \
+            and ctx.exists(Term(text, TermKind.PROPER)):
+        # request.session: a member of a class of the repository (Request, or a base of it), through
+        # an instance named after it, written so where the project writes it
+        return True, ""
     dotted = {m.group(0) for ev in index.texts for m in _DOTTED.finditer(ev.text)} | index.names
     return False, _nearest_word(text, dotted)
 
@@ -1823,6 +1896,8 @@ def _bind_string(term: Term, ctx: _Context) -> tuple[bool, str]:
         return True, ""  # "..." or "<string>": nothing said
     if index.has_sequence(text, code=True) or index.has_string(text) or _template_binds(text, ctx):
         return True, ""  # X-Real-IP ~ 'x-real-ip': a header is a string in any case
+    if _joined_message(text, index):
+        return True, ""  # "Disallowed CORS origin, method" of "Disallowed CORS " + ", ".join(failures)
     if text.lower() in _REASON_PHRASES and index.code_lower & _STATUS_TABLES:
         return True, ""  # 'Not Found' where the code looks the phrase up: statuses.message[code]
     if STANDARD_HEADER.fullmatch(text) and (index.has_sequence(text, fold=True) or ctx.exists(term)):
@@ -1832,6 +1907,21 @@ def _bind_string(term: Term, ctx: _Context) -> tuple[bool, str]:
         return True, ""  # 'ferrets' of "for tobi.ferrets.example.com, subdomains is ['ferrets', 'tobi']"
     strings = {s for s in index.strings() if 0 < len(s) <= 80}
     return False, _nearest_word(text, strings)
+
+
+def _joined_message(text: str, index: _Index) -> bool:
+    """Whether ``text`` is a message the code builds from a string and other
+    parts (``"Disallowed CORS " + ", ".join(failures)``): it starts with that
+    string's text (eight characters or more), and the rest is made of strings
+    and words the same code writes (``origin``, ``method``)."""
+    heads = {"".join(code[:code.index(_WILD)]) for code in index.templates() if _WILD in code}
+    for head in heads | set(index.strings()):
+        if len(head.strip()) < 8 or not text.startswith(head) or len(text) == len(head):
+            continue
+        rest = [w for w in re.split(r"[\s,;/|]+|\band\b|\bor\b", text[len(head):]) if w]
+        if rest and all(index.has_string(w) or w.lower() in index.code_lower for w in rest):
+            return True
+    return False
 
 
 def _bind_code(term: Term, ctx: _Context) -> tuple[bool, str]:
@@ -1862,6 +1952,14 @@ def _bind_code(term: Term, ctx: _Context) -> tuple[bool, str]:
         return True, ""  # { exitCode, code }: the keys the code reads
     if _without_receivers(text, index):
         return True, ""  # seconds_since_start + upcoming_sleep for retry_state.seconds_since_start + ...
+    bare = re.fullmatch(r"([A-Za-z_]\w*)\s*=", text)
+    if bare and (any(d.param(bare.group(1)) for d in index.definitions())
+                 or index.has_sequence(text, code=True)):
+        return True, ""  # `default=`: the keyword, no value given, a parameter of the code
+    if re.fullmatch(r"[A-Za-z_]\w*=(?!=)\S.*", text, re.S) and _bind_keyword(term, ctx)[0]:
+        return True, ""  # `allow_methods=["*"]`: a keyword, its value in brackets
+    if re.fullmatch(r"\.[A-Za-z][\w.-]*", text) and ctx.exists(Term(text, TermKind.PROPER)):
+        return True, ""  # `.env`: a file named as context, where the project mentions it
     return False, ""
 
 
@@ -1989,6 +2087,30 @@ def _negated(claim: str, text: str) -> bool:
                for m in re.finditer(rf"(?<![\w$-]){re.escape(text)}(?![\w$-])", claim))
 
 
+#: A value, then the alternative it rules out: "307, not 302", "'lax' (not 'strict')", "30 rather than 60".
+_CONTRAST = (r"(?:(?<![\w.$])-?\d[\w.]*|[\"'`][^\"'`\n]*[\"'`]|\b(?:True|False|None|true|false|null))"
+             r"(?:\s*[A-Za-z\u00b5]{1,8})?\s*,?\s*(?:and\s+|but\s+)?\(?\s*(?:not|rather\s+than|instead\s+of)\s+[\"'`]?")
+
+
+def _example_path(claim: str, text: str) -> bool:
+    """Whether ``text`` is a path with placeholders (``/{id}/items/{id}``,
+    ``/users/<name>``) that the claim introduces as an example ("like",
+    "e.g.", "such as", "for example")."""
+    if not re.search(r"\{[^{}\n]*\}|<[^<>\n]+>", text) or "/" not in text:
+        return False
+    at = claim.find(text)
+    return at >= 0 and re.search(r"\b(?:like|e\.g\.?|such\s+as|for\s+(?:example|instance))[\s,:]*[`'\"]?$",
+                                 claim[max(0, at - 30):at], re.I) is not None
+
+
+def _contrasted(claim: str, text: str) -> bool:
+    """Whether the claim writes the value ``text`` only as the alternative a
+    value before it rules out ("defaults to 307, not 302"): the code need not
+    say it; the value the claim states is the one checked."""
+    found = list(re.finditer(rf"(?<![\w.$]){re.escape(text)}(?![\w$]|\.\d)", claim))
+    return bool(found) and all(re.search(_CONTRAST + "$", claim[max(0, m.start() - 60):m.start()]) for m in found)
+
+
 def _clause(claim: str, text: str) -> str:
     """The clause of ``claim`` that holds ``text`` (the whole claim when it is not found)."""
     for clause in re.split(r";|\.(?:\s|$)|:\s|\s[-\u2013\u2014]\s|,\s+but\s", claim):
@@ -2101,14 +2223,48 @@ def bind(claim: str, evidence: Sequence[EvidenceText], *, exists: Callable[[Term
                                                      if m.group(0) == term.text)
                 for v, end in passed):
             ok = True  # written after the call that passes it
+        if not ok and term.kind in (TermKind.CODE, TermKind.PATH) and _example_path(claim, term.text):
+            ok = True  # "a path like `/{id}/items/{id}`": the example's own path
+        if not ok and term.kind in (TermKind.NUMBER, TermKind.STRING) and _contrasted(claim, term.text):
+            ok = True  # "defaults to 307, not 302": the alternative the claim rules out
         if not ok and term.kind in _NAMES and _negated(claim, term.text) \
                 and not ctx.index.has_sequence(term.text, fold=True):
             ok = True  # "no `-h`": the claim says the code lacks it, and it does
         if not ok:
             out.append(UnboundTerm(term, looked, nearest if nearest != term.text else ""))
+    for module in _stdlib_strays(claim, ctx, declared, terms):
+        out.append(UnboundTerm(module, looked, ""))
     for stray in _list_strays(claim, ctx.index, declared):
         if not any(re.search(rf"(?<![\w$-]){re.escape(stray.text)}(?![\w$-])", u.term.text) for u in out):
             out.append(UnboundTerm(stray, looked, _nearest_word(stray.text, ctx.index.strings())))
+    return out
+
+
+#: The words that name what something is done with: "through gettext", "via asyncio", "using threading".
+_INSTRUMENT = re.compile(r"\b(?:through|via|with|using|uses|use|by)\s+$", re.I)
+
+
+def _stdlib_strays(claim: str, ctx: _Context, declared: Iterable[str], terms: Sequence[Term]) -> list[Term]:
+    """The standard-library modules a claim about Python code names in prose
+    as what something is done with ("passed through gettext", "via
+    asyncio") that the project mentions nowhere: a claim may say the code
+    uses a module only where the project says it."""
+    if not any((ev.language or language_for_path(ev.label.split("::", 1)[0])) == "python"
+               for ev in ctx.index.texts):
+        return []
+    taken = {t.text.lower() for t in terms} | {d.lower() for d in declared}
+    out: list[Term] = []
+    plain = _BACKTICK.sub(" ", claim)
+    for m in re.finditer(r"(?<![\w.$`/-])[a-z]{5,}(?![\w.$`/(-])", plain):
+        word = m.group(0)
+        if not _INSTRUMENT.search(plain[max(0, m.start() - 20):m.start()]):
+            continue  # "unknown types": a word; "passed through gettext": the module the code would use
+        if word not in sys.stdlib_module_names or word in taken or word in ctx.index.lower \
+                or word in ctx.index.modules or word in ctx.index.parts():
+            continue
+        term = Term(word, TermKind.PROPER)
+        if term not in out and not ctx.exists(term):
+            out.append(term)
     return out
 
 

@@ -88,6 +88,16 @@ HANDLE = EvidenceText("lib/application.js::Application.handleRequest", """\
   }
 """)
 
+HANDLERS = EvidenceText("app/_exception_handler.py::wrap_app_handling_exceptions", """\
+async def wrapped_app(conn, exc):
+    handler = None
+    if isinstance(exc, HTTPException):
+        handler = status_handlers.get(exc.status_code)
+    if handler is None:
+        handler = _lookup_exception_handler(exception_handlers, exc)
+    if is_async_callable(handler):
+        response = await handler(conn, exc)
+""")
 GET_EDITOR = EvidenceText("src/click/_termui_impl.py::Editor.get_editor", """\
     def get_editor(self):
         if self.editor is not None:
@@ -108,6 +118,7 @@ def should_bypass_proxies(url, no_proxy):
 """)
 
 FIRES = [
+    ("is_async_callable is checked before _lookup_exception_handler runs.", HANDLERS),
     # strings listed on one line are tried in that order; "first and only uses B" names the fallback
     ("Editor.get_editor reads $EDITOR first and only uses $VISUAL when EDITOR is unset.", GET_EDITOR),
     ("get_editor tries EDITOR first, falling back to VISUAL.", GET_EDITOR),
@@ -135,6 +146,9 @@ FIRES = [
 ]
 
 SILENT = [
+    # "is" is a function word, never the call is_async_callable(...)
+    ("a handler registered for its status code (e.g. 404) is checked before handlers looked up by "
+     "exception class along the MRO.", HANDLERS),
     ("Editor.get_editor reads $VISUAL first and only uses $EDITOR when VISUAL is unset.", GET_EDITOR),
     # the fallback is the name the marker gives next, not one in an aside after it
     ("should_bypass_proxies reads the no_proxy variable first and falls back to NO_PROXY "

@@ -77,6 +77,14 @@ class Limits:
     max_body = math.inf
     retries = 3
 """)
+TYPED = EvidenceText("middleware.py::Middleware.__init__", """\
+    def __init__(
+        self,
+        www_redirect: bool = True,
+        same_site: Literal["lax", "strict", "none"] = "lax",
+    ) -> None:
+        self.www_redirect = www_redirect
+""")
 COUNTER = EvidenceText("src/Ky.ts::Ky", """\
 class Ky {
   #retryCount = 0;
@@ -113,6 +121,10 @@ FIRES = [
     ("Express generates strong ETags by default (etag setting = 'strong').", DEFAULTS),
     ("The subdomain offset defaults to 3.", DEFAULTS),
     ("trust proxy is true by default.", DEFAULTS),
+    # a signature default behind an annotation holding literals and commas
+    ('same_site defaults to "strict".', TYPED),
+    # a default given in an aside beside the keyword a caller opts in with
+    ("redirects only if you opt in with www_redirect=True (default False).", TYPED),
 ]
 
 SILENT = [
@@ -142,6 +154,8 @@ SILENT = [
     ("pool is 5 seconds unless overridden.", TIMEOUT),
     # two values side by side are no name and its value
     ("socks5 and socks5h proxies need socksio.", SCHEMES),
+    ('same_site defaults to "lax".', TYPED),
+    ("redirects unless you opt out with www_redirect=False (default True).", TYPED),
 ]
 
 

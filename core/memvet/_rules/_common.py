@@ -679,9 +679,18 @@ def _spelled(clause: Clause, word: Word, code: Code) -> str:
     return ""
 
 
+#: Auxiliaries and copulas: words that carry a sentence's grammar, never an action of the code.
+_FUNCTION_VERBS = frozenset({"is", "am", "are", "was", "were", "be", "been", "being", "has", "have", "had",
+                             "do", "does", "did", "can", "could", "may", "might", "shall", "should", "will",
+                             "would", "must", "gets", "got"})
+
+
 def action(clause: Clause, verb: Word, code: Code) -> str:
     """``call:<name>:<line>`` for the first call named for ``verb`` whose
-    receiver or arguments name a word next to it in the clause, or ''."""
+    receiver or arguments name a word next to it in the clause, or ''; an
+    auxiliary or a copula ("is checked") names no call."""
+    if verb.text.lower() in _FUNCTION_VERBS:
+        return ""  # "is checked": a function word names no call (``is_async_callable``)
     calls = code.calls_named(verb.text)
     if not calls:
         return ""

@@ -23,11 +23,13 @@ operand (or a setting's key, "subdomain offset"). A backticked ``S = V``
 (or a keyword ``S=V``) counts too when the claim calls it the default
 right beside it ("defaults to `S=V`", "`S=V` by default", "(S=V)" after
 "by default"); a default the clause names for another name does not make
-it one ("... defaults to X, unless declared with S=V"). The code's values for ``S``:
+it one ("... defaults to X, unless declared with S=V"). A default given in
+an aside right after a name or a keyword is stated too: "opt in with
+``S=V`` (default W)" states ``S`` defaults to ``W``. The code's values for ``S``:
 assignments (``self.S = V``, class-body attributes and fields ``S = V``,
 ``private readonly S = V``, ``#S = V``; a claim's ``#S`` is that private
 field only, not a key ``S`` of an object), signature
-defaults (``S: bool = V``), dict and object entries (``"S": V``) and
+defaults (``S: bool = V``, ``S: Literal["a", "b"] = V``), dict and object entries (``"S": V``) and
 setter calls (``set("S", V)``, ``get("S", V)``). A constant of the language
 is a literal too (``Infinity``, ``Number.POSITIVE_INFINITY``, ``math.inf``),
 and a number the claim writes with a unit is also its value in the units
@@ -220,6 +222,8 @@ _STATES = re.compile(r"^\s*(?:[\w$-]+\s+){0,2}?(?:=|==|is|are|is set to|are set 
                      r"(?:is|are) initiali[sz]ed to|(?:is|are) initially)\s+(?:always\s+|all\s+|both\s+|still\s+)?$")
 _WORD_VALUES = {"true": "true", "false": "false", "none": "none", "null": "none", "undefined": "none",
                 "nil": "none"}
+#: A default given in an aside right after a name or a usage: ``www_redirect=True (default False)``.
+_DEFAULT_ASIDE = re.compile(rf"\s*\(\s*(?:the\s+)?defaults?(?:\s+(?:is|to))?\s*:?\s*({_LIT})\s*\)")
 _CODE_STATEMENT = re.compile(rf"^([A-Za-z_$][\w$.]*)\s*=\s*({_LIT})$")
 
 
@@ -269,6 +273,13 @@ def _statements(clause: Clause, code: Code) -> list[tuple[str, str, str]]:
     """(subject atom, value, what the claim said) for each value the clause states."""
     out = []
     for w in clause.words:
+        aside = _DEFAULT_ASIDE.match(clause.text, w.end)
+        if aside and not clause.skip(w.text):  # www_redirect=True (default False): the default, beside a usage
+            atom = w.atom if w.term is not None and w.term.kind in (TermKind.KEYWORD, TermKind.CODE) else ""
+            atom = atom if atom in code.names else code.resolve(w, clause.declared, parts=False)
+            if atom:
+                out.append((atom, _norm(aside.group(1)), f"{w.text}{aside.group(0)}".strip()))
+                continue
         value = _claimed_value(w)
         if not value:
             m = _CODE_STATEMENT.match(w.text) if w.term is not None and w.term.kind in (
@@ -311,6 +322,11 @@ def _key(clause: Clause, word: Word, code: Code) -> str:
     return ""
 
 
+#: A parameter's annotation, its brackets maybe holding commas and literals
+#: (``Literal["lax", "strict"]``, ``dict[str, int]``).
+_ANNOTATION = r"(?:[^=,()\[\]]|\[[^\[\]=]*(?:\[[^\[\]=]*\][^\[\]=]*)*\])*"
+
+
 def _sources(code: Code, name: str) -> tuple[list[tuple[str, int]], bool]:
     """The literal values the code gives ``name`` (value, line), and whether
     some other source leaves it open."""
@@ -322,7 +338,7 @@ def _sources(code: Code, name: str) -> tuple[list[tuple[str, int]], bool]:
     assign = re.compile(rf"^\s*(?:(?:self|this|cls)\.|const\s+|let\s+|var\s+|[\w$]+\.prototype\."
                         r"|(?:(?:private|public|protected|readonly|static|declare|override)\s+)+)?"
                         rf"{private}{n}\s*(?::[^=]*)?=(?!=)\s*(.*?)\s*;?$")
-    default = re.compile(rf"(?<![\w$.]){n}\s*(?::[^=,()]*)?=(?!=)\s*([^,()]+?)\s*(?=[,)])")
+    default = re.compile(rf"(?<![\w$.]){n}\s*(?::{_ANNOTATION})?=(?!=)\s*([^,()]+?)\s*(?=[,)])")
     entry = re.compile(rf"""(?<![\w$.])["']?{n}["']?\s*:\s*([^,{{}}]+?)\s*(?=[,}}]|$)""")
     setter = re.compile(rf"""\.\s*(?:set|setdefault|get)\s*\(\s*["']{n}["']\s*,\s*([^()]+?)\s*\)""")
     for i in range(len(code.logical)):
