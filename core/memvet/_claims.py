@@ -110,14 +110,26 @@ Binding classes, each a small rule below (``_BINDERS``), the way people write::
                 awaited call is the call, and an instance called by its
                 class's name lower-cased (``config('DEBUG', cast=bool)``
                 for an anchored ``Config._perform_cast``) must fit the
-                class's ``__call__``.
+                class's ``__call__``. An object of settings whose keys
+                the anchored code reads and whose values are booleans,
+                numbers or placeholders (``configureHelp({ sortOptions:
+                true })`` where it tests ``this.sortOptions``) is an
+                example argument; a call inside a string of the code
+                ("a long option (and can have two ...)") is no call. A
+                method without arguments the claim reaches through an
+                object in prose ("the TTY's ``hasColors()``") is a
+                platform API: a name of code only the repository
+                mentions somewhere.
     templates   a message written with placeholders (``'<code> <reason>'``,
                 ``...``) matches a string the code formats (``{x}``, ``%s``,
                 ``${x}``) or concatenates (``'a' + x``): a placeholder stands
                 for any text, a field of the code for any text made of words
-                the code says, or for nothing when it is glued to a word
-                (``name{ending}``). A message that starts with a string of
-                the code (eight characters or more) and goes on with
+                the code says (a list too: ``a, b``), or for nothing when
+                it is glued to a word (``name{ending}``); a quoted
+                placeholder (``for '<sub>'``) stands for a field's text,
+                quotes and all, or for the code's own ``'${name}'``. A
+                message that starts with a string of the code (eight
+                characters or more) and goes on with
                 strings and words of the same code is the message the code
                 joins (``"Disallowed CORS " + ", ".join(failures)``).
     units       a number with a unit binds to its value in the units code
@@ -133,8 +145,24 @@ Binding classes, each a small rule below (``_BINDERS``), the way people write::
                 through (``ky.retry`` for ``constants.ts::retry``), and
                 alternatives joined by slashes word by word
                 (``get/post/put``; names, ``make_context/invoke`` or
-                ``Windows/OS2``, each a name the evidence says).
-    examples    an example call may name its own variables and pass a
+                ``Windows/OS2``, each a name the evidence says). Three or
+                more plain lower-case words joined by slashes outside
+                backticks, none a word or string of the code
+                (``post/redirect/get``), are prose.
+    examples    an option the claim gives as an example ("a short flag
+                like ``-x``"), names by a word for any option ("long
+                ``--flags``") or writes as one bracketed placeholder before
+                what it stands for ("``[optional]`` arguments") is the
+                example's, unless the clause says the program has it
+                ("has options like ``--verbose``", "a ``--foo`` option");
+                an example option's own key read through a call the code
+                has (``opts().sauce`` beside ``--sauce``) is the example's,
+                and so is an option the claim says "is stored as" a key
+                when the claim names an affix the code drops and writes
+                (drops ``no-``, so ``--no-color-output`` is stored as
+                ``colorOutput``): the key is the option without its dashes
+                and that affix, camel- or snake-cased.
+                An example call may name its own variables and pass a
                 function (``ky.extend(parent => ({...}))``); a callback the
                 claim writes keeps its own values (``status => status !==
                 404``); an example message fills the fields of the code's
@@ -794,6 +822,7 @@ def claim_terms(claim: str) -> list[Term]:
 # ======================================================================= the evidence
 
 _WILD = "\x00"  # one placeholder or format field in a template
+_QUOTED_WILD = "\x03"  # a quoted placeholder of a claim ('<sub>'): what a field of the code may hold
 
 
 @dataclass(frozen=True)
@@ -1180,7 +1209,8 @@ class _Index:
         receiver = callee.rsplit(".", 1)[0].lower() if "." in callee else ""
         out = []
         for ev, code in self.code_texts:
-            for m in re.finditer(rf"(?<![\w$]){re.escape(last)}\s*\(", code):
+            # a call inside a message ("... a long option (and can have two, like ...)") is no call
+            for m in re.finditer(rf"(?<![\w$]){re.escape(last)}\s*\(", _strings_blanked(code)):
                 before = code[max(0, m.start() - 400):m.start()]
                 if bool(re.search(r"(?:\bdef|\bfunction\s*\*?|\bclass)\s*$", before)) is not headers:
                     continue
@@ -1198,6 +1228,19 @@ class _Index:
                         continue
                 out.append(" ".join(code[m.start():end].split()))
         return out
+
+
+def _strings_blanked(code: str) -> str:
+    """``code`` with the text of its string literals blanked, offsets kept;
+    the code of a template literal's fields (``${name(x)}``) stays."""
+    def blank(m: re.Match[str]) -> str:
+        literal = m.group(0)
+        if not literal.endswith("`"):
+            return literal[0] + " " * (len(literal) - 2) + literal[-1]
+        fields = [(f.start(), f.end()) for f in re.finditer(r"\$\{[^{}]*\}", literal)]
+        return "".join(c if c == "\n" or any(a <= i < b for a, b in fields) or i in (0, len(literal) - 1)
+                       else " " for i, c in enumerate(literal))
+    return _STRING_TOKEN.sub(blank, code)
 
 
 # ======================================================================= binding
@@ -1245,6 +1288,7 @@ def _template_binds(text: str, ctx: _Context) -> bool:
     any text made of words the code says)."""
     index = ctx.index
     wild = _wild_text(_URL.sub(lambda m: _WILD if _illustrative(m.group(0)) else m.group(0), text))
+    wild = re.sub(rf"(['\"]){_WILD}\1", _QUOTED_WILD, wild)  # for '<sub>': the text of a field, quotes and all
     words = re.findall(r"[A-Za-z]{2,}", wild.replace(_WILD, " "))
     # Words the code does not say ("404 Not Found: GET" in a message the
     # code formats) are example values only where most of the code's own
@@ -1273,14 +1317,15 @@ def _template_binds(text: str, ctx: _Context) -> bool:
 _EXAMPLE_MESSAGE = 12
 
 
-_FIELD_TEXT = re.compile(r"[\w .\-/]")
+_FIELD_TEXT = re.compile(r"[\w .,\-/]")
 
 
 def _match_template(claim: Sequence[str], code: Sequence[str]) -> int:
     """How many characters, at best, ``claim`` matches as written in a
     stretch of ``code`` (-1: it matches none): a placeholder of the claim stands for any
-    non-empty text of the code, a field of the code for a non-empty run of
-    the claim's words (letters, digits, spaces, ``.-/``: never the quotes,
+    non-empty text of the code (a quoted one, ``'<sub>'``, only for text a field
+    of the code holds: quotes and all), a field of the code for a non-empty run of
+    the claim's words (letters, digits, spaces, ``.,-/``: never the quotes,
     brackets or colons that give a message its shape), or for nothing when
     it is glued to a word (``name{ending}``: a plural ending, maybe none)."""
     n, m = len(claim), len(code)
@@ -1292,7 +1337,9 @@ def _match_template(claim: Sequence[str], code: Sequence[str]) -> int:
             d = code[j]
             if c == _WILD:
                 best = max(cur[j + 1], nxt[j + 1])
-            elif d == _WILD and _FIELD_TEXT.fullmatch(c):  # the field takes this character, maybe the next
+            elif c == _QUOTED_WILD and d in "'\"" and list(code[j + 1: j + 3]) == [_WILD, d]:
+                best = nxt[j + 3] + 2 if nxt[j + 3] >= 0 else -1  # '<sub>' for the code's '${name}'
+            elif d == _WILD and (c == _QUOTED_WILD or _FIELD_TEXT.fullmatch(c)):  # the field takes it, maybe more
                 best = max(nxt[j], nxt[j + 1])
                 if j > 0 and code[j - 1].isalnum():
                     best = max(best, cur[j + 1])  # name{ending}: a field glued to a word may be empty
@@ -1443,6 +1490,24 @@ def _numbers_by_value(tokens: list[str]) -> list[str]:
     return out
 
 
+def _settings(arg: str, ctx: _Context) -> bool:
+    """Whether ``arg`` is an object of settings the anchored code reads
+    (``{ sortOptions: true }`` where it tests ``this.sortOptions``): each key
+    a word of its code, each value a boolean, a number, null or a
+    placeholder."""
+    arg = arg.strip()
+    if arg[:1] + arg[-1:] != "{}" or not arg[1:-1].strip():
+        return False
+    for item in _split_args(arg[1:-1]):
+        key, sep, value = item.partition(":")
+        key, value = key.strip().strip("\"'"), value.strip()
+        if not sep or not re.fullmatch(r"[A-Za-z_$][\w$]*", key) or key not in ctx.index.code:
+            return False
+        if not (value.lower() in _BOOL | _NULL or number_value(value) is not None or _placeholder(value)):
+            return False
+    return True
+
+
 def _as_example(args: Sequence[str], ctx: _Context) -> list[str]:
     """The arguments, those the anchored code already bears out (values it
     writes) replaced by a placeholder, for a look at the callee's definition
@@ -1452,7 +1517,7 @@ def _as_example(args: Sequence[str], ctx: _Context) -> list[str]:
         kw = _KW_ARG.fullmatch(arg)
         value = kw.group(2).strip() if kw and _literal(arg) is None else arg
         if _placeholder(value) or ((_literal(value) is not None or number_value(value) is not None)
-                                   and _bound_value(value, ctx)):
+                                   and _bound_value(value, ctx)) or _settings(value, ctx):
             value = "<_>"
         out.append(f"{kw.group(1)}={value}" if kw and _literal(arg) is None else value)
     return out
@@ -1495,10 +1560,23 @@ def _bind_call(term: Term, ctx: _Context) -> tuple[bool, str]:
     if not definitions and (not calls or known) and ctx.exists(Term(f"{callee}({', '.join(example)})",
                                                                      TermKind.CALL)):
         return True, ""
+    if not args and _platform_call(term.text, callee, ctx):
+        return True, ""  # the TTY's hasColors(): a method of an object the claim names in prose
     if not callee_ok:
         return False, _nearest_word(callee, index.words | index.name_segments)
     shown = calls or [f"{sorted(d.names)[0]}({', '.join(p.name for p in d.params)})" for d in definitions]
     return False, shown[0][:80] if shown else ""
+
+
+def _platform_call(text: str, callee: str, ctx: _Context) -> bool:
+    """Whether ``text``, a call without arguments, is a method of an object
+    the claim names in prose ("the TTY's hasColors()", "the stream's
+    getWindowSize()"): a name of code only (inner capitals or ``_``) that
+    the repository mentions somewhere, as code calls a platform API it does
+    not define."""
+    return (re.fullmatch(r"[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+|[a-z][a-z0-9]*(?:_[a-z0-9]+)+", callee) is not None
+            and re.search(rf"\b[A-Za-z]+['\u2019]s\s+`?{re.escape(text)}", ctx.claim) is not None
+            and ctx.exists(Term(callee, TermKind.PROPER)))
 
 
 def _instance_call(callee: str, args: Sequence[str], ctx: _Context) -> bool:
@@ -1835,6 +1913,9 @@ def _bind_path(term: Term, ctx: _Context) -> tuple[bool, str]:
     parts = text.split("/")
     if len(parts) > 2 and all(p.isalpha() and p.lower() in index.lower for p in parts):
         return True, ""  # get/post/put/delete: alternatives, each a word of the code
+    if len(parts) > 2 and all(re.fullmatch(r"[a-z]+", p) for p in parts) and f"`{text}`" not in ctx.claim \
+            and not any(index.has_word(p) or p in index.code_lower or index.has_string(p) for p in parts):
+        return True, ""  # post/redirect/get: plain words joined by slashes, none a name of the code: prose
     if len(parts) >= 2 and all(re.fullmatch(r"[A-Za-z_$][\w$]*", p) for p in parts) and any(
             not p.isalpha() or not p.islower() for p in parts) and all(
             index.has_word(p) or p.lower() in index.lower or fold(p) in index.folded or index.has_string(p)
@@ -1958,6 +2039,10 @@ def _bind_code(term: Term, ctx: _Context) -> tuple[bool, str]:
         return True, ""  # `default=`: the keyword, no value given, a parameter of the code
     if re.fullmatch(r"[A-Za-z_]\w*=(?!=)\S.*", text, re.S) and _bind_keyword(term, ctx)[0]:
         return True, ""  # `allow_methods=["*"]`: a keyword, its value in brackets
+    keyed = re.fullmatch(r"([A-Za-z_$][\w$.]*\(\))\.([A-Za-z_$][\w$]*)", text)
+    if keyed and re.search(rf"(?<![\w-])--{re.escape(keyed.group(2))}(?![\w-])", ctx.claim) \
+            and _bind_call(Term(keyed.group(1), TermKind.CALL), ctx)[0]:
+        return True, ""  # `opts().sauce` beside `--sauce`: the example option's own key, through a call the code has
     if re.fullmatch(r"\.[A-Za-z][\w.-]*", text) and ctx.exists(Term(text, TermKind.PROPER)):
         return True, ""  # `.env`: a file named as context, where the project mentions it
     return False, ""
@@ -2103,6 +2188,64 @@ def _example_path(claim: str, text: str) -> bool:
                                  claim[max(0, at - 30):at], re.I) is not None
 
 
+#: What a claim introduces an example with: "like", "e.g.", "such as", "for example".
+_LIKE = r"\b(?:like|e\.g\.?|such\s+as|for\s+(?:example|instance)|say)[\s,:]*[`'\"]?$"
+#: Names of an option that stand for any option: ``--flags``, ``--option``, ``--foo``.
+_GENERIC_OPTIONS = frozenset({"flag", "flags", "option", "options", "switch", "switches", "opt", "opts",
+                              "foo", "bar", "baz", "qux"})
+#: What a command line's placeholders stand for: "`[optional]` arguments".
+_OPERAND_KINDS = r"(?:arguments?|args?|operands?|options?|parameters?|params?|values?|flags?)\b"
+
+
+#: What a claim says an option becomes: "is stored as", "becomes", "ends up as", "maps to".
+_BECOMES = r"\s+(?:is\s+|are\s+)?(?:stored|saved|kept|read|available)\s+as\s+|\s+(?:becomes|turns\s+into|ends\s+up\s+as|maps\s+to)\s+"
+
+
+def _derived_keys(claim: str, terms: Sequence[Term]) -> list[tuple[str, str, Term]]:
+    """(option, key, affix) for each example a claim gives of a mapping it
+    names: an option that "is stored as" a key, where the claim says the
+    code drops an affix it writes as code (``drops `no-` ... so
+    `--no-color-output` is stored as `colorOutput```) and the key is the
+    option without its dashes and that affix, camel-cased or snake-cased.
+    The affix must bind for the example to; a key that keeps the affix,
+    or a claim that names none, is the code's to say."""
+    affixes = [t for t in terms if t.kind is TermKind.CODE and re.fullmatch(r"[a-z]+-", t.text)
+               and re.search(rf"\b(?:drops?|dropping|strips?|stripping|removes?|removing|without)\s+`{re.escape(t.text)}`",
+                             claim)]
+    out = []
+    for m in re.finditer(rf"`(--[a-z][a-z0-9-]*)`(?:{_BECOMES})`([A-Za-z_$][\w$]*)`", claim):
+        flag, key = m.group(1), m.group(2)
+        for affix in affixes:
+            rest = flag.lstrip("-")
+            if not rest.startswith(affix.text):
+                continue
+            words = rest[len(affix.text):].split("-")
+            if key in (words[0] + "".join(w[:1].upper() + w[1:] for w in words[1:]), "_".join(words)):
+                out.append((flag, key, affix))
+    return out
+
+
+def _example_option(claim: str, text: str) -> bool:
+    """Whether ``text`` is an option or a placeholder the claim gives as an
+    example rather than as an option the program has: one option introduced
+    as an example ("a short flag like `-x`"), an option named by a word for
+    any option ("long `--flags`"), or one bracketed placeholder written as
+    the shape of what the code handles ("`[optional]` arguments")."""
+    at = claim.find(text)
+    if at < 0:
+        return False
+    before, after = claim[max(0, at - 30):at], claim[at + len(text):].lstrip("`'\"")
+    if re.fullmatch(r"--?[A-Za-z][\w-]*", text):
+        clause = re.split(r"[;.:]\s|,", claim[:at])[-1]
+        if re.search(r"\b(?:has|have|had|defines?|declares?|registers?|adds?|provides?|supports?|accepts?)\b",
+                     clause, re.I) or re.match(r"\s+(?:option|flag|switch)\b", after):
+            return False  # "the program has options like `--verbose`", "a `--foo` option": one it has
+        return (re.search(_LIKE, before, re.I) is not None
+                or text.lstrip("-").lower() in _GENERIC_OPTIONS)
+    return (re.fullmatch(r"\[[A-Za-z][\w-]*(?:\.\.\.)?\]|<[A-Za-z][\w-]*(?:\.\.\.)?>", text) is not None
+            and re.match(rf"\s+(?:[a-z]+\s+)?{_OPERAND_KINDS}", after) is not None)
+
+
 def _contrasted(claim: str, text: str) -> bool:
     """Whether the claim writes the value ``text`` only as the alternative a
     value before it rules out ("defaults to 307, not 302"): the code need not
@@ -2205,6 +2348,7 @@ def bind(claim: str, evidence: Sequence[EvidenceText], *, exists: Callable[[Term
               and t.text in claim
               for v in (number_value(n.group(0)) for n in _NUMBER.finditer(t.text[t.text.index("("):]))
               if v is not None}
+    derived = _derived_keys(claim, terms)
     for term in terms:
         if term.text in declared:
             continue
@@ -2225,6 +2369,11 @@ def bind(claim: str, evidence: Sequence[EvidenceText], *, exists: Callable[[Term
             ok = True  # written after the call that passes it
         if not ok and term.kind in (TermKind.CODE, TermKind.PATH) and _example_path(claim, term.text):
             ok = True  # "a path like `/{id}/items/{id}`": the example's own path
+        if not ok and any(term.text in (flag, key) and _BINDERS[prefix.kind](prefix, ctx)[0]
+                          for flag, key, prefix in derived):
+            ok = True  # "drops `no-`, so `--no-color-output` is stored as `colorOutput`": the example of it
+        if not ok and term.kind is TermKind.CODE and _example_option(claim, term.text):
+            ok = True  # "a short flag like `-x`", "long `--flags`", "`[optional]` arguments": the example's
         if not ok and term.kind in (TermKind.NUMBER, TermKind.STRING) and _contrasted(claim, term.text):
             ok = True  # "defaults to 307, not 302": the alternative the claim rules out
         if not ok and term.kind in _NAMES and _negated(claim, term.text) \

@@ -95,7 +95,32 @@ class Ky {
 }
 """)
 
+SUGGEST = EvidenceText("lib/suggest.js::suggest", """\
+function suggest(word, candidates) {
+  word = word.slice(2);
+  const minSimilarity = 0.4;
+  candidates.forEach((candidate) => {
+    const distance = editDistance(word, candidate);
+    const similarity = (length - distance) / length;
+    const capped = Math.min(distance, 5);
+    if (similarity > minSimilarity && distance < maxDistance) similar.push(candidate);
+  });
+}
+""", language="javascript")
+CAPPED = EvidenceText("lib/limit.js::limit", """\
+function limit() {
+  const retries = 2;
+  return retries;
+}
+""", language="javascript")
+
 FIRES = [
+    # a bound on a name the code gives a literal is still its value
+    ("the helper caps retries at 5.", CAPPED),
+    # a number given as what a computed name is (no bound) is still compared
+    ("the distance is 3 edits.", SUGGEST),
+    # a bound on a name whose own statement writes a number is compared with it
+    ("capped is at most 3.", SUGGEST),
     # a constant of the language is a value as much as a literal is
     ("backoffLimit defaults to 1000 ms.", RETRY_DEFAULTS),
     ("max_body defaults to 1024.", LIMITS),
@@ -128,6 +153,9 @@ FIRES = [
 ]
 
 SILENT = [
+    # a bound ("caps it at", "> 0.4") on a name computed by a call or arithmetic is no value of it
+    ("the helper computes the distance, caps it at 3 edits, and requires similarity > 0.4.", SUGGEST),
+    ("distance must stay at most 3 and similarity above 0.4.", SUGGEST),
     ("limit defaults to 2.", RETRY_DEFAULTS),
     ("timeout defaults to 10 s.", RETRY_DEFAULTS),
     ("timeout defaults to 10_000 ms.", RETRY_DEFAULTS),

@@ -12,7 +12,12 @@ local assignments two steps) or returns for it holds values of the same
 kind but not the claim's, it fires: ``cnonce`` is computed from ``sha1``,
 not ``MD5``. Numbers are values only where the code uses them as values:
 an index (``timeout[3]``), a slice (``[:16]``) or a bound in a comparison
-(``len(timeout) < 4``) is not what anything is set to.
+(``len(timeout) < 4``) is not what anything is set to. A number the claim
+gives as a bound ("caps it at 3", "similarity > 0.4", "at most 5") is not
+what a name is computed from when the name's own assignment is a call or
+arithmetic of other names, writing no number itself (``distance =
+editDistance(a, b)``): the claim bounds the result, the code computes it.
+A number the name's own statement writes (``Math.min(n, 5)``) still counts.
 
 Stated values. ``S is V``, ``S = V``, ``S defaults to V``, ``S is set to
 V``, ``S is always V``, ``S starts at V``, ``S is initialized to V`` (up
@@ -153,6 +158,26 @@ def _branch(code: Code, value: str) -> list[int]:
 
 _NEAR = 4  # words between a value and the word it is said of ("cnonce is an MD5": 3)
 
+#: A number written as a bound: after a comparison sign or a word that caps or
+#: floors something ("similarity > 0.4", "caps it at 3", "at most 5").
+_BOUND = re.compile(r"(?:[<>]=?|\u2264|\u2265|\b(?:at\s+(?:most|least)|up\s+to|no\s+(?:more|less|fewer)\s+than"
+                    r"|(?:more|less|fewer|greater|higher|lower|smaller|larger)\s+than|above|below|over|under"
+                    r"|exceeds?|exceeding|within|(?:caps?|capped|capping|limits?|limited|limiting|clamps?|clamped)"
+                    r"(?:\s+[\w$]+)?\s+(?:at|to)|max(?:imum)?|min(?:imum)?|threshold(?:\s+of)?))\s*$", re.I)
+
+
+def _as_bound(clause: Clause, value: Word) -> bool:
+    """Whether the claim gives ``value`` as a cap, a floor or a comparison's other side."""
+    return _BOUND.search(clause.text[max(0, value.start - 40):value.start]) is not None
+
+
+def _expression_only(code: Code, lines: Sequence[int], name: str) -> bool:
+    """Whether every statement assigning ``name`` itself computes it from other
+    names, writing no number (``editDistance(a, b)``, ``(length - distance) /
+    length``): a number found further down the chain is no bound of it."""
+    own = [i for i in lines if i in _assigned(code, name)]
+    return bool(own) and not any(numbers(code.logical_text(i).split("=", 1)[-1]) for i in own)
+
 
 def _subject_atom(word: Word, code: Code, clause: Clause) -> str:
     """A plain word the code defines (``cnonce``), or '' (a code term is no subject here:
@@ -186,6 +211,9 @@ def _computed(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
             subject, lines, computed = subjects[near[0][2]]  # one subject: the nearest the code defines
             text = " ".join(code.logical_text(i) for i in lines)
             family = _family(value.term)
+            if (family == "number" and computed and _as_bound(clause, value)
+                    and _expression_only(code, lines, subject.text)):
+                continue  # "caps it at 3" of distance = editDistance(a, b): a bound, not what it is computed from
             if family == "variant":
                 have = variants(text)
                 ok = fold(value.text) in have
