@@ -69,10 +69,19 @@ Binding classes, each a small rule below (``_BINDERS``), the way people write::
                 out (`seconds_since_start + upcoming_sleep` for
                 ``retry_state.seconds_since_start + retry_state.upcoming_sleep``),
                 an exception and its message as Python prints them
-                (`ValueError: <message>` where the code raises it), and
-                object shorthand by its keys (`{ exitCode, code }`).
+                (`ValueError: <message>` where the code raises it),
+                object shorthand by its keys (`{ exitCode, code }`), an
+                operator by the method the anchored class implements
+                it with (`&` for ``__and__``; an expression of it is not
+                bound so), an iteration by the protocol the anchored
+                class implements (`async for x in C(...)` where ``C``
+                defines ``__anext__``, not in a method that only
+                raises), and a member read through the package
+                (`require('koa').HttpError` where the anchored file
+                exports it).
     builtins    Python's built-in names (``KeyboardInterrupt``) bind in
-                Python evidence.
+                Python evidence, the global functions of JavaScript
+                runtimes (``setTimeout``) in JavaScript evidence.
     phrases     a standard HTTP reason phrase (``'Not Found'``) binds
                 where the code looks phrases up (``statuses.message``,
                 ``STATUS_CODES``, ``HTTPStatus``).
@@ -119,7 +128,19 @@ Binding classes, each a small rule below (``_BINDERS``), the way people write::
                 method without arguments the claim reaches through an
                 object in prose ("the TTY's ``hasColors()``") is a
                 platform API: a name of code only the repository
-                mentions somewhere.
+                mentions somewhere. A formula binds the way people write
+                one (``min(attempt_number, len(strategies))`` for
+                ``min(max(state.attempt_number, 1), len(self.strategies))``):
+                the code's callees, operators and literals, receivers
+                and a clamp (a call whose other arguments are literals)
+                left out, an operand in prose words that are parts of
+                its names (``terminal columns``), a name by the value the
+                code assigns it (``80`` for ``max_width = 80``). An
+                example's value may be a library's function of the
+                code's name from a library the project names
+                (``sleep=trio.sleep``). A call whose argument is a
+                placeholder binds where the code writes the call as text
+                (``cb(<json>)`` of ``callback + '(' + body + ');'``).
     templates   a message written with placeholders (``'<code> <reason>'``,
                 ``...``) matches a string the code formats (``{x}``, ``%s``,
                 ``${x}``) or concatenates (``'a' + x``): a placeholder stands
@@ -132,13 +153,21 @@ Binding classes, each a small rule below (``_BINDERS``), the way people write::
                 characters or more) and goes on with
                 strings and words of the same code is the message the code
                 joins (``"Disallowed CORS " + ", ".join(failures)``).
+                The fixed words a formatted message starts with ("Did you
+                mean" of ``"Did you mean {possibility}?"``) are the
+                message's, and ``<Type>: <msg>`` is one placeholder: an
+                exception as Python prints it.
     units       a number with a unit binds to its value in the units code
                 keeps (``10 s`` ~ ``10_000`` ms, ``1 MiB`` ~ ``1024 *
                 1024`` bytes; never to a small whole number), a bit width
                 to a bound or a type of that width (``32-bit`` ~
                 ``2_147_483_647``, ``Uint32Array``), a series the claim
                 extrapolates (``300 ms, 600 ms, 1200 ms ...``) to its first
-                item and a step the code writes.
+                item and a step the code writes, a number the claim
+                computes from one of the code (``9229 -> 9230`` beside
+                ``port+1``, the code writing ``+ 1``), and a zero the
+                code tests as falsy ("``listenerCount('error')`` is 0"
+                for ``!this.listenerCount('error')``).
     options     an option path binds to a key of the options object
                 (``retry.methods`` ~ ``defaultRetryOptions = {methods:
                 ...}``), an anchored symbol to a namespace it is reached
@@ -168,7 +197,10 @@ Binding classes, each a small rule below (``_BINDERS``), the way people write::
                 404``); an example message fills the fields of the code's
                 message when most of the code's own text is quoted; an
                 address whose host is an ellipsis, and the paths a claim
-                joins to an example address, are the example's.
+                joins to an example address, are the example's; so is a
+                piece of regular-expression syntax for the reader's
+                pattern ("prefix your pattern with `.*`") where the
+                anchored code compiles or matches patterns.
     contrasts   a value the claim rules out after another ("defaults to
                 307, not 302", "'lax' (not 'strict')") is no term; the
                 value it states is.
@@ -1289,6 +1321,7 @@ def _template_binds(text: str, ctx: _Context) -> bool:
     index = ctx.index
     wild = _wild_text(_URL.sub(lambda m: _WILD if _illustrative(m.group(0)) else m.group(0), text))
     wild = re.sub(rf"(['\"]){_WILD}\1", _QUOTED_WILD, wild)  # for '<sub>': the text of a field, quotes and all
+    wild = re.sub(rf"{_WILD}: {_WILD}", _WILD, wild)  # <ExcType>: <msg>, an exception as Python prints it
     words = re.findall(r"[A-Za-z]{2,}", wild.replace(_WILD, " "))
     # Words the code does not say ("404 Not Found: GET" in a message the
     # code formats) are example values only where most of the code's own
@@ -1431,6 +1464,10 @@ def _fits(arg: str, param: _Param | None, definition: _Definition | None, ctx: _
         return True
     if arg[:1] == "[" and arg[-1:] == "]":
         return all(_fits(item, None, definition, ctx) for item in _split_args(arg[1:-1]))
+    dotted = re.fullmatch(r"([A-Za-z_$][\w$]*)((?:\.[A-Za-z_$][\w$]*)+)", arg)
+    if dotted and definition is not None and all(ctx.index.has_word(w) for w in dotted.group(2)[1:].split(".")) \
+            and (dotted.group(1).lower() in ctx.index.modules or ctx.exists(Term(dotted.group(1), TermKind.PROPER))):
+        return True  # sleep=trio.sleep: a library's function of the code's name, from a library the project names
     return all(ctx.index.has_word(w) or w.lower() in _BOOL | _NULL for w in re.findall(r"[A-Za-z_$][\w$]*", arg))
 
 
@@ -1562,10 +1599,126 @@ def _bind_call(term: Term, ctx: _Context) -> tuple[bool, str]:
         return True, ""
     if not args and _platform_call(term.text, callee, ctx):
         return True, ""  # the TTY's hasColors(): a method of an object the claim names in prose
+    if args and all(_placeholder(a) for a in args) and _generated_call(callee, len(args), ctx):
+        return True, ""  # cb(<json>) of callback + '(' + body + ');': a call the code writes as text
+    if args and any(_paraphrases(text, call, ctx) for call in calls):
+        return True, ""  # min(attempt_number, len(strategies)) for min(max(state.attempt_number, 1), ...)
     if not callee_ok:
         return False, _nearest_word(callee, index.words | index.name_segments)
     shown = calls or [f"{sorted(d.names)[0]}({', '.join(p.name for p in d.params)})" for d in definitions]
     return False, shown[0][:80] if shown else ""
+
+
+def _generated_call(callee: str, arity: int, ctx: _Context) -> bool:
+    """Whether the code writes a call of ``callee`` as text, one field for
+    its one argument (``callback + '(' + body + ');'``, ```${fn}(${arg})```):
+    the claim's callee the name the code puts before the parenthesis, or
+    short for it (its initial, then letters of it in order: ``cb`` for
+    ``callback``)."""
+    if arity != 1 or not re.fullmatch(r"[A-Za-z_$][\w$]*", callee):
+        return False
+    short = callee.lower()
+    for _, code in ctx.index.code_texts:
+        for m in re.finditer(r"([A-Za-z_$][\w$]*)\s*\+\s*(['\"])\(\2\s*\+\s*[A-Za-z_$][\w$.]*\s*\+\s*(['\"])\)"
+                             r"|\$\{([A-Za-z_$][\w$]*)\}\(\$\{[^{}]+\}\)", code):
+            name = (m.group(1) or m.group(4)).lower()
+            rest = iter(name[1:])
+            if name == short or (len(short) >= 2 and name[0] == short[0] and all(ch in rest for ch in short[1:])):
+                return True
+    return False
+
+
+#: Binary operators a formula is split at, longest first.
+_BINARY = re.compile(r"\*\*|//|<<|>>|[+\-*/%|&^@]")
+
+
+def _top_level(text: str) -> tuple[list[str], list[str]]:
+    """``text`` split at its top-level binary operators: the operands and the
+    operators between them (a sign after an operator or at the start is no
+    operator)."""
+    operands, operators = [], []
+    depth, start, i = 0, 0, 0
+    blanked = _strings_blanked(text)
+    while i < len(blanked):
+        ch = blanked[i]
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        elif depth == 0:
+            m = _BINARY.match(blanked, i)
+            before = blanked[:i].rstrip()
+            if m and before and (before[-1].isalnum() or before[-1] in "_$)]}\"'"):
+                operands.append(text[start:i].strip())
+                operators.append(m.group(0))
+                i = start = m.end()
+                continue
+        i += 1
+    operands.append(text[start:].strip())
+    return operands, operators
+
+
+def _drop_receivers(tokens: Sequence[str]) -> list[str]:
+    """``tokens`` with the receivers of names left out (``self . x`` → ``x``)."""
+    out: list[str] = []
+    i = 0
+    while i < len(tokens):
+        if (_WORD.fullmatch(tokens[i]) and i + 2 < len(tokens) and tokens[i + 1] == "."
+                and _WORD.fullmatch(tokens[i + 2]) and (i == 0 or tokens[i - 1] != ".")):
+            i += 2
+            continue
+        out.append(tokens[i])
+        i += 1
+    return out
+
+
+_CALLED = re.compile(r"([A-Za-z_$][\w$.]*)\s*\((.*)\)", re.S)
+
+
+def _paraphrases(claim: str, code: str, ctx: _Context, depth: int = 0) -> bool:
+    """Whether ``claim``, a formula, says what ``code`` computes, written the
+    way people write a formula: receivers left out (``attempt_number`` for
+    ``retry_state.attempt_number``), a clamp around an operand left out
+    (``x`` for ``max(x, 1)``: a call whose other arguments are literals), an
+    operand in prose words that are parts of its names (``terminal columns``
+    for ``shutil.get_terminal_size().columns``), or a name's value the code
+    assigns it (``80`` for ``max_width`` where ``max_width = 80``). The
+    callees, the operators and the other literals stay as the code has them."""
+    claim, code = claim.strip(), code.strip()
+    if not claim or not code or depth > 8:
+        return False
+    wanted, tokens = code_tokens(claim), code_tokens(code)
+    if wanted == tokens or wanted == _drop_receivers(tokens):
+        return True
+    (c_ops, c_signs), (k_ops, k_signs) = _top_level(claim), _top_level(code)
+    if len(c_ops) > 1 or len(k_ops) > 1:
+        return c_signs == k_signs and all(_paraphrases(a, b, ctx, depth + 1) for a, b in zip(c_ops, k_ops, strict=True))
+    c_call, k_call = _CALLED.fullmatch(claim), _CALLED.fullmatch(code)
+    if c_call and balanced(claim, c_call.start(2) - 1, limit=None) != len(claim):
+        c_call = None
+    if k_call and balanced(code, k_call.start(2) - 1, limit=None) != len(code):
+        k_call = None
+    if c_call and k_call and c_call.group(1).rsplit(".", 1)[-1] == k_call.group(1).rsplit(".", 1)[-1]:
+        c_args, k_args = _split_args(c_call.group(2)), _split_args(k_call.group(2))
+        return len(c_args) == len(k_args) and all(_paraphrases(a, b, ctx, depth + 1)
+                                                  for a, b in zip(c_args, k_args, strict=True))
+    if k_call:
+        k_args = _split_args(k_call.group(2))
+        for i, arg in enumerate(k_args):
+            others = k_args[:i] + k_args[i + 1:]
+            if others and all(_literal(o) is not None or number_value(o) is not None for o in others) \
+                    and _paraphrases(claim, arg, ctx, depth + 1):
+                return True  # a clamp left out: x for max(x, 1)
+    if c_call:
+        return False
+    prose = re.fullmatch(r"[a-z]+(?: [a-z]+)+", claim)
+    if prose:
+        parts = {p for t in tokens if _WORD.fullmatch(t) for p in _parts(t)}
+        names = [t for t in tokens if _WORD.fullmatch(t)]
+        return bool(names) and all(w in parts for w in claim.split()) and claim.split()[-1] in _parts(names[-1])
+    if number_value(claim) is not None and re.fullmatch(r"[A-Za-z_$][\w$]*", code):
+        return any(_writes(text, code, claim) for _, text in ctx.index.code_texts)
+    return False
 
 
 def _platform_call(text: str, callee: str, ctx: _Context) -> bool:
@@ -1721,6 +1874,10 @@ def _bind_name(term: Term, ctx: _Context) -> tuple[bool, str]:
     if kind is TermKind.IDENTIFIER and text in _PY_BUILTINS and any(
             (ev.language or language_for_path(ev.label.split("::", 1)[0])) == "python" for ev in index.texts):
         return True, ""  # KeyboardInterrupt, SystemExit: the language's own names, named in prose
+    if kind is TermKind.IDENTIFIER and text in _JS_GLOBALS and any(
+            (ev.language or language_for_path(ev.label.split("::", 1)[0])) in ("javascript", "typescript", "tsx")
+            for ev in index.texts):
+        return True, ""  # setTimeout, queueMicrotask: the runtime's own functions, named in prose
     # BadParameter beside UsageError: a neighbour named in prose binds where
     # the anchored file (or its imports) defines it; what the code raises is
     # the raises rule's to say.
@@ -1731,6 +1888,14 @@ def _bind_name(term: Term, ctx: _Context) -> tuple[bool, str]:
 
 #: Python's built-in names (``KeyboardInterrupt``, ``BaseException``, ``len``).
 _PY_BUILTINS = frozenset(name for name in dir(builtins) if not name.startswith("_"))
+
+
+#: The global functions of JavaScript runtimes (``setTimeout``), named in prose as Python's builtins are.
+_JS_GLOBALS = frozenset({
+    "setTimeout", "clearTimeout", "setInterval", "clearInterval", "setImmediate", "clearImmediate",
+    "queueMicrotask", "structuredClone", "encodeURIComponent", "decodeURIComponent", "encodeURI", "decodeURI",
+    "parseInt", "parseFloat", "isNaN", "isFinite", "globalThis",
+})
 
 
 def _instance(text: str, index: _Index) -> bool:
@@ -1822,6 +1987,10 @@ def _bind_number(term: Term, ctx: _Context) -> tuple[bool, str]:
         return True, ""
     if value is not None and _in_series(value, ctx):
         return True, ""
+    if value == 0 and _falsy(text, ctx):
+        return True, ""  # "listenerCount('error') is 0" where the code tests !this.listenerCount('error')
+    if value is not None and _stepped(value, text, ctx):
+        return True, ""  # "9229 -> 9230" of "port+1": the claim's own arithmetic on a number of the code
     return False, _nearest_line(text, index, lambda tok: tok[:1].isdigit())
 
 
@@ -1890,6 +2059,36 @@ def _in_series(value: float, ctx: _Context) -> bool:
         if first in ctx.index.numbers or any(v in ctx.index.numbers
                                              for v in in_other_units(first, number.group(0), written)):
             return True
+    return False
+
+
+def _falsy(text: str, ctx: _Context) -> bool:
+    """Whether the claim says a value the code tests for falsiness is zero
+    ("``listenerCount('error')`` is 0" where the code writes
+    ``!this.listenerCount('error')`` or ``not len(x)``)."""
+    for m in re.finditer(rf"([A-Za-z_$][\w$]*)\s*(?:\([^()]*\))?`?\s*(?:is|==|===|equals)\s*{re.escape(text)}(?![\w$]|\.\d)",
+                         ctx.claim):
+        name = re.escape(m.group(1))
+        if any(re.search(rf"(?:!\s*|\bnot\s+)(?:[\w$]+\s*\.\s*)*{name}(?![\w$])", code)
+               for _, code in ctx.index.code_texts):
+            return True
+    return False
+
+
+def _stepped(value: float, text: str, ctx: _Context) -> bool:
+    """Whether ``value`` is what the claim computes from a number of the
+    code ("default 9229 -> 9230" beside "port+1"): written after an arrow
+    from that number, the step an operation the claim and the code both
+    write (``+1``, ``+ 1``)."""
+    for m in re.finditer(rf"(\d+(?:\.\d+)?)\s*(?:->|\u2192|=>)\s*{re.escape(text)}(?![\w$]|\.\d)", ctx.claim):
+        start = float(m.group(1))
+        if start not in ctx.index.numbers:
+            continue
+        for op in re.finditer(r"(?<=[\w$)\]])\s*([+*-])\s*(\d+(?:\.\d+)?)\b", ctx.claim):
+            sign, step = op.group(1), float(op.group(2))
+            result = start + step if sign == "+" else start - step if sign == "-" else start * step
+            if result == value and ctx.index.has_sequence(f"{sign} {op.group(2)}", code=True):
+                return True
     return False
 
 
@@ -1979,6 +2178,8 @@ def _bind_string(term: Term, ctx: _Context) -> tuple[bool, str]:
         return True, ""  # X-Real-IP ~ 'x-real-ip': a header is a string in any case
     if _joined_message(text, index):
         return True, ""  # "Disallowed CORS origin, method" of "Disallowed CORS " + ", ".join(failures)
+    if _message_head(text, index):
+        return True, ""  # "Did you mean" of "Did you mean {possibility}?": the fixed words a message starts with
     if text.lower() in _REASON_PHRASES and index.code_lower & _STATUS_TABLES:
         return True, ""  # 'Not Found' where the code looks the phrase up: statuses.message[code]
     if STANDARD_HEADER.fullmatch(text) and (index.has_sequence(text, fold=True) or ctx.exists(term)):
@@ -1988,6 +2189,16 @@ def _bind_string(term: Term, ctx: _Context) -> tuple[bool, str]:
         return True, ""  # 'ferrets' of "for tobi.ferrets.example.com, subdomains is ['ferrets', 'tobi']"
     strings = {s for s in index.strings() if 0 < len(s) <= 80}
     return False, _nearest_word(text, strings)
+
+
+def _message_head(text: str, index: _Index) -> bool:
+    """Whether ``text`` (two words or more) is the fixed text a message the
+    code formats starts with, up to its first field ("Did you mean" of
+    ``"Did you mean {possibility}?"``)."""
+    text = text.strip()
+    if len(re.findall(r"[A-Za-z]+", text)) < 2:
+        return False
+    return any(_WILD in code and "".join(code[:code.index(_WILD)]).strip() == text for code in index.templates())
 
 
 def _joined_message(text: str, index: _Index) -> bool:
@@ -2045,7 +2256,89 @@ def _bind_code(term: Term, ctx: _Context) -> tuple[bool, str]:
         return True, ""  # `opts().sauce` beside `--sauce`: the example option's own key, through a call the code has
     if re.fullmatch(r"\.[A-Za-z][\w.-]*", text) and ctx.exists(Term(text, TermKind.PROPER)):
         return True, ""  # `.env`: a file named as context, where the project mentions it
+    if _overloaded(text, ctx):
+        return True, ""  # `&`: an operator the anchored class defines (__and__)
+    if _pattern_fragment(text, ctx):
+        return True, ""  # "prefix your pattern with `.*`": the reader's pattern, for code that matches patterns
+    if _package_member(text, ctx):
+        return True, ""  # require('koa').HttpError: a name the anchored module exports, through its package
+    if _iterated(text, ctx):
+        return True, ""  # `async for x in AsyncRetrying(...)`: the protocol the anchored class implements
     return False, ""
+
+
+#: The methods that implement Python's binary and unary operators.
+_DUNDERS = {"+": "add", "-": "sub", "*": "mul", "/": "truediv", "//": "floordiv", "%": "mod", "**": "pow",
+            "@": "matmul", "&": "and", "|": "or", "^": "xor", "<<": "lshift", ">>": "rshift"}
+
+
+def _defines_method(name: str, ctx: _Context) -> bool:
+    return any(name in d.names for d in ctx.index.definitions()) or name in ctx.index.leaves()
+
+
+def _overloaded(text: str, ctx: _Context) -> bool:
+    """Whether ``text`` is an operator (``&``) that the anchored code
+    implements (``__and__``, or its reflected and in-place forms). An
+    expression of it (``a | b``) is not bound so: what the operator builds
+    is the anchored method's to say, and a claim may misstate it."""
+    text = text.strip()
+    if text not in _DUNDERS and text != "~":
+        return False
+    names = [f"__{_DUNDERS.get(text, 'invert')}__"]
+    names += [f"__r{n[2:]}" for n in names] + [f"__i{n[2:]}" for n in names]
+    return any(_defines_method(n, ctx) for n in names)
+
+
+#: A stretch of a regular expression made only of its syntax: ``.*``, ``^``, ``\d+``, ``(?i)``.
+_PATTERN_SYNTAX = re.compile(r"(?:\\[dDwWsSbB]|[.*+?^$|()\[\]])+")
+#: Code that compiles or matches regular expressions.
+_MATCHES_PATTERNS = re.compile(r"\bre\s*\.\s*(?:compile|match|fullmatch|search)\b|\bnew\s+RegExp\b"
+                               r"|\.\s*(?:match|fullmatch|search|test|exec)\s*\(")
+
+
+def _pattern_fragment(text: str, ctx: _Context) -> bool:
+    """Whether ``text``, only regular-expression syntax (``.*``, ``^``),
+    is a piece of the reader's own pattern ("prefix your pattern with
+    `.*`") in a claim about code that compiles or matches patterns."""
+    return (_PATTERN_SYNTAX.fullmatch(text.strip()) is not None
+            and re.search(r"\b(?:pattern|regex|regexp|regular expression)s?\b", ctx.claim, re.I) is not None
+            and any(_MATCHES_PATTERNS.search(code) for _, code in ctx.index.code_texts))
+
+
+def _package_member(text: str, ctx: _Context) -> bool:
+    """Whether ``text`` is a member read through the package
+    (``require('koa').HttpError``): a name of the anchored code or one its
+    file defines or exports (``module.exports.HttpError = HttpError``),
+    through a package the project names."""
+    m = re.fullmatch(r"require\(\s*(['\"])([@\w./-]+)\1\s*\)\s*\.\s*([A-Za-z_$][\w$]*)", text.strip())
+    if m is None:
+        return False
+    stems = {ev.label.split("::", 1)[0].rsplit(".", 1)[0] for ev in ctx.index.texts if "::" in ev.label}
+    return ((m.group(3) in ctx.index.code or any(ctx.exists(Term(f"{stem}.{m.group(3)}", TermKind.DOTTED))
+                                                 for stem in sorted(stems)))
+            and ctx.exists(Term(m.group(2), TermKind.PROPER)))
+
+
+#: The methods a class implements to be iterated by ``for`` and ``async for``.
+_ITERATION = {"for": ("__iter__", "__next__"), "async for": ("__aiter__", "__anext__")}
+
+
+def _iterated(text: str, ctx: _Context) -> bool:
+    """Whether ``text`` iterates an anchored class the way it implements
+    (``async for attempt in AsyncRetrying(...)`` where it defines
+    ``__anext__``), not through a method that only raises."""
+    m = re.fullmatch(r"(async\s+for|for)\s+[A-Za-z_]\w*\s+in\s+([A-Za-z_]\w*)\s*\((.*)\)\s*:?", text.strip(), re.S)
+    if m is None or not all(_placeholder(a) for a in _split_args(m.group(3))):
+        return False
+    methods = _ITERATION[" ".join(m.group(1).split())]
+    for ev, code in ctx.index.code_texts:
+        qual = ev.label.split("::", 1)[1] if "::" in ev.label else ""
+        owner, _, method = qual.rpartition(".")
+        if owner.rsplit(".", 1)[-1] == m.group(2) and method in methods:
+            body = re.sub(r"^[\s\S]*?\bdef\s+\w+\s*\([^)]*\)[^:]*:", "", code, count=1)
+            if not re.match(r"\s*raise\b", body):
+                return True
+    return False
 
 
 def _without_receivers(text: str, index: _Index) -> bool:
