@@ -106,7 +106,29 @@ def prepare(headers, body):
         headers["User-Agent"] = AGENT
 """)
 
+GIVE_UP = EvidenceText("retrying.py::Retrying.give_up", """\
+def give_up(self, state):
+    if self.error_callback:
+        self.actions.append(self.error_callback)
+        return
+    if self.reraise:
+        self.actions.append(reraise_last)
+""")
+GIVE_UP_JS = EvidenceText("lib/retry.js::giveUp", """\
+function giveUp (state) {
+  if (this.errorCallback) {
+    return this.errorCallback(state)
+  }
+  if (this.reraise) {
+    throw state.error
+  }
+}
+""")
+
 FIRES = [
+    # a guard on one operand alone that returns before the other is read
+    ("reraise=True takes precedence over error_callback: the callback never runs.", GIVE_UP),
+    ("reraise takes precedence over errorCallback.", GIVE_UP_JS),
     # set-if-absent: the code keeps a value already set, the claim says it is overwritten
     (".json() forces Accept: application/json, overriding any Accept header you passed.", ACCEPT),
     ("prepare sets JSON, overwriting any existing content-type header.", DEFAULTED),
@@ -131,6 +153,8 @@ FIRES = [
 ]
 
 SILENT = [
+    ("error_callback takes precedence over reraise=True.", GIVE_UP),
+    ("errorCallback takes precedence over reraise.", GIVE_UP_JS),
     (".json() sets Accept: application/json unless an Accept header was given.", ACCEPT),
     # the code sets this one unconditionally: overwriting is what it does
     ("create sets x-trace, overriding any x-trace header you passed.", ACCEPT),

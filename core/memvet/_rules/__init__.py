@@ -32,6 +32,12 @@ why), and each has a fixture of cases that must and must not fire
                  V handled "like every other": the code has a branch for V
     exclusion    K given in S overrides: the code skips exactly K
     always       X always does A: the code does A only under a condition
+    placement    appends / prepends: the code adds at the other end only
+    concurrency  runs concurrently / in parallel: the code awaits in a loop
+    absence      with no W it returns None / is allowed: the code raises
+                 when W is missing
+    retention    K is kept on every ...: the code deletes K
+    regardless   even with K=V / regardless of K: the code tests K
 
 :func:`contradictions` runs every rule over every clause of the claim and
 returns what they found, each once.
@@ -43,15 +49,20 @@ from collections.abc import Iterable, Sequence
 
 from memvet._claims import EvidenceText, Term, TermKind, UnboundTerm, claim_terms
 from memvet._rules import (
+    absence,
     always,
     bases,
     branch,
+    concurrency,
     exclusion,
     membership,
     negation,
     order,
+    placement,
     precedence,
     propagation,
+    regardless,
+    retention,
     value,
 )
 from memvet._rules._common import Contradiction, Rule, clauses, codes
@@ -70,6 +81,11 @@ RULES: tuple[Rule, ...] = (
     branch.RULE,
     exclusion.RULE,
     always.RULE,
+    placement.RULE,
+    concurrency.RULE,
+    absence.RULE,
+    retention.RULE,
+    regardless.RULE,
 )
 
 

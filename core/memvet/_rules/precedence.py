@@ -22,6 +22,9 @@ The code's side: which operand wins, in one of these shapes only.
 * A chain of early returns: ``x = ...a...`` followed by ``if x is not
   None`` (``x !== null``, ``if x:``) whose body returns, before the
   statement that reads ``b``: ``a`` wins.
+* A guard on one operand alone whose body returns: ``if self.a:``
+  (``if a is not None:``, ``if (this.a) {``) with a ``return`` in its body,
+  before the first statement that reads ``b``: ``a`` wins.
 
 Fires when the code shows ``B`` winning over ``A`` and nowhere ``A`` over
 ``B``. Never fires on precedence across statements of any other shape
@@ -220,8 +223,32 @@ def _first_found(code: Code, a: str, b: str) -> list[tuple[str, int]]:
     return out
 
 
+def _guarded_first(code: Code, a: str, b: str) -> list[tuple[str, int]]:
+    """(winner, line) from a guard on one operand alone that returns: ``if
+    self.a:`` (``if a is not None:``, ``if (this.a) {``) whose body returns,
+    before the first statement that reads the other: ``a`` wins when it is set."""
+    out = []
+    for line in range(len(code.logical)):
+        text = code.logical_text(line)
+        for first, second in ((a, b), (b, a)):
+            name = re.escape(first.split(".")[-1].lstrip("="))
+            if not re.match(rf"^(?:\}}\s*)?(?:if|elif|else if)\s*\(?\s*(?:(?:self|this)\s*\.\s*)?{name}"
+                            rf"(?:\s+is\s+not\s+None|\s*!==?\s*(?:null|undefined))?\s*\)?\s*[:{{]\s*$", text):
+                continue
+            body = code.block(line)
+            if not body or not any(re.search(r"\breturn\b", code.logical_text(k)) for k in body) or any(
+                    _positions(code, code.logical_text(k), second) for k in range(line + 1)):
+                continue
+            later = [k for k in range(max(body) + 1, len(code.logical))
+                     if _positions(code, code.logical_text(k), second)]
+            if later:
+                out.append((first, later[0]))
+    return out
+
+
 def _winners(code: Code, a: str, b: str) -> list[tuple[str, int]]:
-    return _in_statement(code, a, b) + _across_statements(code, a, b) + _first_found(code, a, b)
+    return (_in_statement(code, a, b) + _across_statements(code, a, b) + _first_found(code, a, b)
+            + _guarded_first(code, a, b))
 
 
 #: "overriding any X", "overwrites an existing X": the new value is forced over one already there.

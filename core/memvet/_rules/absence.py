@@ -1,0 +1,117 @@
+"""absence: the claim says a missing input is accepted; the code raises for exactly that.
+
+The claim's side: an input said to be missing (``with no W``, ``without
+W``, ``with an empty W``, ``with zero W``, ``with no arguments``) and an
+outcome that accepts it (``returns None``/``null``/``nothing``/``an empty
+...``, ``is allowed``, ``is accepted``, ``just ...``, ``behaves like``,
+``means``, ``falls back``, ``silently``, ``no error``), in a clause that
+says nothing of raising (``raise``, ``throw``, ``error``, ``exception``,
+``fail``, ``reject``, ``invalid``, ``require``).
+
+The code's side: a ``raise``/``throw`` guarded by a test of that input's
+absence: inside ``if not W:``, ``if W is None:``, ``if W is undefined``,
+``isinstance(W, Unset...)``, ``if (!W)``, ``W === undefined``, ``len(W) ==
+0``, ``W.length === 0``; or the statement right after an early
+``if W is not None: return ...`` (``is not undefined``, ``!== undefined``,
+``!= null``). ``W`` is the claim's word as a name of the code (its plural
+or singular too); "arguments" stands for any parameter of the anchored
+function.
+
+Never fires when the clause itself speaks of raising, when the raise is
+guarded by anything other than the named input's absence, or when the
+named word is not a name of the code.
+
+Rationale: "with no default it just returns None" is the lenient API a
+reader expects; a library that raises on the missing input instead is
+where the guess is wrong, and the names are all real.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from memvet._rules._common import Clause, Code, Contradiction, Rule, singulars
+
+__all__ = ["RULE"]
+
+_MISSING = re.compile(r"\b(?:with\s+(?:no|an?\s+empty|zero)|without(?:\s+(?:an?|any))?|"
+                      r"given\s+(?:no|an?\s+empty))\s+(?P<w>[A-Za-z_$][\w$]*)(?:[\s-]+(?P<w2>[A-Za-z_$][\w$]*))?",
+                      re.I)
+_ACCEPTS = re.compile(r"\b(?:returns?\s+(?:None|null|undefined|nothing|an?\s+empty)|(?:is|are)\s+(?:allowed|"
+                      r"accepted|fine|ok|okay)|just\s+\w+|behaves?\s+like|means|falls?\s+back|silently|"
+                      r"no\s+(?:error|exception))\b", re.I)
+_RAISES = re.compile(r"\b(?:rais|throw|error|exception|fail|reject|invalid|requir|refus|assert)", re.I)
+_ANY_PARAMETER = frozenset({"argument", "arguments", "args", "arg", "parameter", "parameters", "params", "options",
+                            "input", "inputs", "value"})
+_RAISE = re.compile(r"^(?:\}\s*)?(?:raise|throw)\b")
+_GUARD = re.compile(r"^(?:\}\s*)?(?:if|elif|else\s+if)\b")
+
+
+def _absent(text: str, name: str) -> bool:
+    """Whether the test ``text`` holds when ``name`` is missing or empty."""
+    n = re.escape(name)
+    return bool(re.search(rf"\bnot\s+(?:self\.|this\.)?{n}\b|"
+                          rf"(?<![\w$.]){n}\s+is\s+(?:None|undefined|UNSET|_?[Mm]issing)\b|"
+                          rf"isinstance\(\s*{n}\s*,\s*\w*Unset\w*\s*\)|!\s*(?:this\.)?{n}\b(?!\s*=)|"
+                          rf"(?<![\w$.]){n}\s*===?\s*(?:undefined|null|None)\b|len\(\s*{n}\s*\)\s*==\s*0|"
+                          rf"(?<![\w$.]){n}\s*\.\s*length\s*===?\s*0", text))
+
+
+def _present(text: str, name: str) -> bool:
+    """Whether the test ``text`` holds when ``name`` is given."""
+    n = re.escape(name)
+    return bool(re.search(rf"(?<![\w$.]){n}\s+is\s+not\s+(?:None|undefined|UNSET|_?[Mm]issing)\b|"
+                          rf"(?<![\w$.]){n}\s*!==?\s*(?:undefined|null|None)\b", text))
+
+
+def _names(code: Code, word: str) -> set[str]:
+    """The code's names the claim word stands for."""
+    if word.lower() in _ANY_PARAMETER:
+        return set(code.parameters)
+    forms = {word, *singulars(word), word + "s", word + "es", re.sub(r"y$", "ies", word)}
+    return {f for f in forms if f in code.names}
+
+
+def _guarded_raise(code: Code, names: set[str]) -> int | None:
+    """A raise the absence of one of ``names`` leads to (see the module docstring)."""
+    raises = [i for i in range(len(code.logical)) if _RAISE.match(code.logical_text(i))]
+    for index in range(len(code.logical)):
+        text = code.logical_text(index)
+        if not _GUARD.match(text):
+            continue
+        body = code.block(index)
+        hit = next((j for j in raises if j in body or (j == index + 1 and code.braces)), None)
+        if hit is not None and any(_absent(text, n) for n in names):
+            return hit
+        if any(_present(text, n) for n in names) and re.search(r"\breturn\b", " ".join(
+                code.logical_text(j) for j in body)):
+            after = index + len(body) + 1  # the statement right after the early return
+            if after in raises and code.indent(after) == code.indent(index):
+                return after
+    return None
+
+
+def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
+    if _RAISES.search(clause.text):
+        return []
+    out: list[Contradiction] = []
+    for m in _MISSING.finditer(clause.text):
+        accepts = _ACCEPTS.search(clause.text, m.end("w"))
+        if accepts is None:
+            continue
+        words = [w for w in (m.group("w"), m.group("w2")) if w and not _ACCEPTS.match(w + " x")]
+        if clause.skip(*words):
+            continue
+        phrase = clause.text[m.start():m.end("w2") if len(words) > 1 else m.end("w")]
+        for code in codes:
+            names = set().union(*(_names(code, w) for w in words))
+            line = _guarded_raise(code, names) if names else None
+            if line is not None:
+                out.append(Contradiction(
+                    "absence", f"the claim says {' '.join(phrase.split())} it {accepts.group(0)}",
+                    code.show(line, "raise", "throw"), code.label, tuple(words)))
+    return out
+
+
+RULE = Rule("absence", check, __doc__ or "")

@@ -1,0 +1,77 @@
+"""The absence rule's fixture: a missing input said to be accepted, where the code raises for it."""
+
+from __future__ import annotations
+
+from _rule_cases import rule_cases
+
+from memvet._claims import EvidenceText
+from memvet._rules.absence import RULE
+
+GET = EvidenceText("config.py::Config.get", """\
+def get(self, key, default=undefined):
+    if key in self.environ:
+        return self.environ[key]
+    if default is not undefined:
+        return default
+    raise KeyError(f"Config '{key}' is missing, and has no default.")
+""")
+GET_NONE = EvidenceText("config.py::Config.get", """\
+def get(self, key, default=None):
+    if key in self.environ:
+        return self.environ[key]
+    return default
+""")
+CHAIN = EvidenceText("wait.py::wait_chain.__init__", """\
+def __init__(self, *strategies):
+    if not strategies:
+        raise ValueError("wait_chain() requires at least one strategy")
+    self.strategies = strategies
+""")
+TIMEOUT = EvidenceText("config.py::Timeout.__init__", """\
+def __init__(self, timeout=UNSET, *, connect=UNSET):
+    if isinstance(timeout, UnsetType):
+        raise ValueError("Timeout must either include a default, or set all parameters explicitly.")
+    self.connect = timeout if isinstance(connect, UnsetType) else connect
+""")
+JS = EvidenceText("lib/cookie.js::res.cookie", """\
+res.cookie = function (name, value, options) {
+  if (!value) {
+    throw new TypeError('value required')
+  }
+  this.append('Set-Cookie', name + '=' + value)
+}
+""")
+OTHER_GUARD = EvidenceText("config.py::Config.get", """\
+def get(self, key, default=None):
+    if key.startswith("_"):
+        raise KeyError(key)
+    return self.environ.get(key, default)
+""")
+
+FIRES = [
+    ("config.get('X') with no default just returns None when the variable isn't set.", GET),
+    ("wait_chain() with an empty strategy list is allowed and behaves like wait_none().", CHAIN),
+    ("Timeout() with no arguments means no timeouts at all.", TIMEOUT),
+    ("res.cookie() without a value just sets an empty cookie.", JS),
+]
+
+SILENT = [
+    ("config.get('X') with no default returns None when the variable isn't set.", GET_NONE),
+    # the claim says it raises
+    ("config.get('X') with no default raises KeyError when the variable isn't set.", GET),
+    ("wait_chain() with zero strategies raises ValueError at construction time.", CHAIN),
+    # the raise is guarded by something else
+    ("config.get('X') with no default just returns None.", OTHER_GUARD),
+    # nothing is said missing
+    ("Timeout() with any arguments just works.", TIMEOUT),
+    # the missing word is not a name of the code
+    ("wait_chain() with no jitter just behaves like wait_fixed().", CHAIN),
+]
+
+
+fired, test_fires, test_does_not_fire = rule_cases(RULE, FIRES, SILENT)
+
+
+def test_the_finding_shows_the_raise():
+    [line] = fired("config.get('X') with no default just returns None.", GET)
+    assert "says `raise KeyError(" in line
