@@ -446,6 +446,26 @@ def _fields_set(data: bytes, symbols: Mapping[str, _code.Symbol], sym: _code.Sym
     return "".join("\n" + line for line in out)
 
 
+def _private_twin(data: bytes, symbols: Mapping[str, _code.Symbol], sym: _code.Symbol, span: str) -> str:
+    """The body of the private method a public one hands its work to, after
+    a newline: ``fetch`` calling ``this.#fetch(...)``, ``get`` calling
+    ``self._get(...)`` (same class, same name with the private mark). What
+    the wrapper does is what its twin does; any other method it calls is
+    not its evidence (measured: the bodies of every callee one hop away
+    let more false claims bind than true ones)."""
+    owner, _, own = sym.qualname.rpartition(".")
+    own = own.split("(")[0]
+    if not owner or own.startswith(("_", "#")):
+        return ""
+    for mark in ("#", "_"):
+        twin = next((s for q, s in symbols.items() if q.rpartition(".")[0] == owner
+                     and q.rpartition(".")[2].split("(")[0] == mark + own), None)
+        receiver = r"this\s*\.\s*#" if mark == "#" else r"(?:self|this)\s*\.\s*_"
+        if twin is not None and re.search(rf"{receiver}{re.escape(own)}\s*\(", span):
+            return "\n" + _span_text(data, twin.start_line, twin.end_line)
+    return ""
+
+
 def _span_text(data: bytes, start_line: int, end_line: int) -> str:
     return "\n".join(data.decode("utf-8", errors="replace").splitlines()[start_line - 1: end_line])
 
@@ -763,8 +783,9 @@ class Evidence:
     def claim_evidence(self, anchors: Iterable[Anchor], snap: Snapshot) -> list[_claims.EvidenceText]:
         """What each resolved anchor says at ``snap``, for binding a claim's
         terms: a symbol's span (with the doc comments right above it, the
-        module constants it reads and the lines of its class's constructor
-        that set the fields it reads), a
+        module constants it reads, the lines of its class's constructor
+        that set the fields it reads and the body of the private twin it
+        hands its work to), a
         file's text, a dependency's declaration, an absence rule's target
         (marked ``absent``: never positive evidence). Code carries its
         language (which parts are comments and docstrings) and the modules
@@ -801,6 +822,7 @@ class Evidence:
                                     + _span_text(data, sym.start_line, sym.end_line))
                             text += _constants_used(data, symbols.values(), sym, text)
                             text += _fields_set(data, symbols, sym, text)
+                            text += _private_twin(data, symbols, sym, text)
                 if a.kind is AnchorKind.SYMBOL:
                     names += [a.name, *(f"{m}.{a.name}" for m in modules)]
             elif a.kind is AnchorKind.DEPENDENCY:

@@ -6,7 +6,8 @@ anchored file imports, an option the program declares elsewhere
 (``--help``), the package's own name for its class (``new Koa()``), an
 instance's member through its class (``result.exception`` for
 ``Result.exception``) and a CommonJS export by the name its module gives it
-(``app.use`` for ``module.exports.use`` of ``class Application``). Each is
+(``app.use`` for ``module.exports.use`` of ``class Application``), and what
+a public method's private twin does (``get`` calling ``this.#get``). Each is
 checked through a real ledger on a real repository, both ways.
 """
 
@@ -209,3 +210,40 @@ def test_a_method_says_what_its_constructor_sets_the_fields_it_reads_to(repo, le
     assert any("`50`" in f for f in wrong.findings)
     python = ledger.record("run tries 3 times", ["pkg/runner.py::Runner.run"])
     assert python.findings == ()
+
+
+CACHE = '''\
+class Cache {
+  get (k, options = {}) {
+    return this.#get(k, options)
+  }
+
+  #get (k, { allowStale = false } = {}) {
+    if (allowStale) return this.stale(k)
+    return this.fresh(k)
+  }
+
+  peek (k) {
+    return this.look(k)
+  }
+
+  look (k) {
+    return this.table.get(k, 'peeked')
+  }
+}
+module.exports = { Cache }
+'''
+
+
+def test_a_public_method_says_what_its_private_twin_does(repo, ledger):
+    _project(repo)
+    repo.write("lib/cache.js", CACHE, dedent=False)
+    repo.write("pkg/store.py", "class Store:\n    def get(self, key):\n        return self._get(key)\n\n"
+               "    def _get(self, key):\n        return self.rows.get(key, 'missing')\n", dedent=False)
+    repo.commit("public methods and their private twins")
+    twin = ledger.record("get serves stale entries only with allowStale", ["lib/cache.js::Cache.get"])
+    assert twin.findings == ()
+    python = ledger.record("get gives 'missing' for an unknown key", ["pkg/store.py::Store.get"])
+    assert python.findings == ()
+    other = ledger.record("peek marks entries as 'peeked'", ["lib/cache.js::Cache.peek"])
+    assert any("peeked" in f for f in other.findings)   # `look` is another method, not its twin
