@@ -196,14 +196,29 @@ Binding classes, each a small rule below (``_BINDERS``), the way people write::
                 claim writes keeps its own values (``status => status !==
                 404``); an example message fills the fields of the code's
                 message when most of the code's own text is quoted; an
-                address whose host is an ellipsis, and the paths a claim
-                joins to an example address, are the example's; so is a
+                address whose host is an ellipsis or a placeholder word
+                (`https://user:pass@host/`, backticked or not), and the
+                paths a claim joins to an example address, are the
+                example's; so is a
                 piece of regular-expression syntax for the reader's
                 pattern ("prefix your pattern with `.*`") where the
                 anchored code compiles or matches patterns.
     contrasts   a value the claim rules out after another ("defaults to
                 307, not 302", "'lax' (not 'strict')") is no term; the
-                value it states is.
+                value it states is. A value the claim sets apart from a
+                closed set of the code (a literal array or ``Set``, a
+                regular expression's alternatives ``/^(get|put)$/i``),
+                after naming the whole set in another clause ("only
+                `tcp:` and `udp:`; anything else (e.g. `ipc:`)", "knows
+                408 and 429; 500 is not", "only GET/PUT are upper-cased;
+                `patch` stays lowercase"), is checked absent from that
+                set; one the claim adds to it ("too", "also") must bind.
+    pairs       ``key: value`` written the way docs and HTTP write it
+                (`Accept: */*`, `overLimit: true`) binds where the code
+                writes the two together: a call passing both
+                (``headers.set('accept', '*/*')``, the key in any case),
+                an assignment or an object entry; never the key and the
+                value each found somewhere else.
     context     a path with placeholders the claim gives as an example
                 ("a path like ``/{id}/items/{id}``"), a dotfile named in
                 backticks (```.env```) where the project mentions it, and
@@ -2220,9 +2235,9 @@ def _bind_code(term: Term, ctx: _Context) -> tuple[bool, str]:
     """Code spans, addresses and versions: the tokens in order, in the code; ``...`` stands for anything."""
     text = term.text
     index = ctx.index
-    if term.kind is TermKind.ADDRESS:
+    if term.kind is TermKind.ADDRESS or (term.kind is TermKind.CODE and _URL.fullmatch(text)):
         if _illustrative(text):
-            return True, ""
+            return True, ""  # `https://user:pass@host/`: an example address, backticked or not
         hostport = re.fullmatch(r"(.+):(\d{1,5})", text)
         if hostport and _HOSTPORT.fullmatch(text) and index.has_sequence(hostport.group(1), code=True) \
                 and float(hostport.group(2)) in index.numbers:
@@ -2264,7 +2279,42 @@ def _bind_code(term: Term, ctx: _Context) -> tuple[bool, str]:
         return True, ""  # require('koa').HttpError: a name the anchored module exports, through its package
     if _iterated(text, ctx):
         return True, ""  # `async for x in AsyncRetrying(...)`: the protocol the anchored class implements
+    if _pair_written(text, index):
+        return True, ""  # `Accept: */*` for headers.set('Accept', '*/*'): a key and its value, written together
     return False, ""
+
+
+#: A key and its value the way docs and HTTP write them: ``Accept-Encoding: gzip, br``, ``ttl: 5000``.
+_PAIR = re.compile(r"([A-Za-z_$][\w$-]*)\s*:\s+(\S.*?)\s*", re.S)
+#: A literal value of code: a quoted string, a number, a boolean or null.
+_LITERAL_VALUE = re.compile(r"[\"'`][^\"'`\n]*[\"'`]|-?\d[\w.]*|true|false|True|False|None|null|undefined")
+
+
+def _pair_written(text: str, index: _Index) -> bool:
+    """Whether ``text`` is a ``key: value`` pair (a header line, an option,
+    a status field) that the code writes as one: a call that passes both
+    (``headers.set('Accept', '*/*')``, the key in any case), an assignment
+    (``status.maxEntrySizeExceeded = true``) or an object entry
+    (``compress: true``). The key and the value each found somewhere else
+    are not the pair: a header the code only reads (``headers.get(...)
+    === 'gzip'``) or a value it only computes is not one it writes."""
+    m = _PAIR.fullmatch(text)
+    if m is None:
+        return False
+    key, value = m.group(1), m.group(2)
+    quoted = value[:1] in "\"'`" and value[-1:] == value[:1] and len(value) >= 2
+    bare = value[1:-1] if quoted else value
+    if not bare or "\n" in bare:
+        return False
+    string = rf"[\"'`]{re.escape(bare)}[\"'`]"
+    literal = string if quoted or not re.fullmatch(r"-?\d[\w.]*|true|false|null|None|True|False", bare) \
+        else rf"(?:{string}|{re.escape(bare)})"
+    end = r"\s*(?:[;,)}\]]|$)"
+    k = re.escape(key)
+    written = (rf"[\"'`](?i:{k})[\"'`]\s*,\s*{literal}\s*\)",  # headers.set('Accept', '*/*')
+               rf"(?<![\w$-]){k}\s*=\s*{literal}{end}",  # status.x = true
+               rf"(?<![\w$-])[\"'`]?{k}[\"'`]?\s*:\s*{literal}{end}")  # {compress: true}
+    return any(re.search(w, code, re.M) for _, code in index.code_texts for w in written)
 
 
 #: The methods that implement Python's binary and unary operators.
@@ -2470,6 +2520,66 @@ _CONTRAST = (r"(?:(?<![\w.$])-?\d[\w.]*|[\"'`][^\"'`\n]*[\"'`]|\b(?:True|False|N
              r"(?:\s*[A-Za-z\u00b5]{1,8})?\s*,?\s*(?:and\s+|but\s+)?\(?\s*(?:not|rather\s+than|instead\s+of)\s+[\"'`]?")
 
 
+#: A closed set of literals in code: ``new Set(['a', 'b'])``, ``[301, 302]``, ``/^(get|head)$/i``.
+_LITERAL_LIST = re.compile(r"\[\s*((?:[\"'][^\"'\n]{1,40}[\"']|\d+)(?:\s*,\s*(?:[\"'][^\"'\n]{1,40}[\"']|\d+))+)\s*,?\s*\]")
+_ALTERNATION = re.compile(r"/\^\((?:\?:)?([\w-]+(?:\|[\w-]+)+)\)\$/[a-z]*")
+#: How a claim makes its list exclusive ("only", "just") and what sets a value outside it.
+_EXCLUSIVE = re.compile(r"\b(?:only|just|exclusively|solely)\b", re.I)
+_OUTSIDE = re.compile(r"\b(?:else|other|others|otherwise|except|besides|apart\s+from|outside)\b", re.I)
+_ADDED = re.compile(r"\b(?:too|also|as\s+well|likewise|same|including|includes?|plus|additionally)\b", re.I)
+
+
+def _closed_sets(index: _Index) -> list[set[str]]:
+    """The fixed sets of values the code tests membership in, lower-cased:
+    the items of a literal array or ``Set`` (all strings or all numbers)
+    and the alternatives of an anchored regular expression."""
+    out = []
+    for _, code in index.code_texts:
+        for m in _LITERAL_LIST.finditer(code):
+            items = [i.strip() for i in m.group(1).split(",")]
+            if len({i[:1].isdigit() for i in items}) == 1:
+                out.append({i.strip("\"'").lower() for i in items})
+        out += [set(m.group(1).lower().split("|")) for m in _ALTERNATION.finditer(code)]
+    return out
+
+
+def _outside_closed_set(claim: str, term: Term, index: _Index) -> bool:
+    """Whether the claim names ``term`` as a value outside a closed set of
+    the code and the code's set indeed lacks it ("only `http:`, `https:`
+    and `data:`; anything else (e.g. `ftp:`)", "knows 301 and 302; 300 is
+    not", "only GET/PUT are upper-cased; `patch` stays lowercase").
+
+    The claim must name every member of the set in another clause, and
+    either negate the term's clause or set it apart ("else", "except"), or
+    call its list exclusive ("only") with no word that adds the term to
+    it ("too", "also"). A value the claim puts inside the set must be in
+    the code's set: then it binds as any value does.
+    """
+    if term.kind not in (TermKind.CODE, TermKind.STRING, TermKind.IDENTIFIER, TermKind.NUMBER):
+        return False
+    pair = _PAIR.fullmatch(term.text)
+    value = (pair.group(2) if pair else term.text).strip("\"'`").lower()
+    if not value or len(value) > 40 or " " in value:
+        return False
+    clauses = re.split(r";|\.(?:\s|$)", claim)
+    clause = next((c for c in clauses if term.text in c), "")
+    if not clause:
+        return False
+    rest = claim.replace(clause, " ")
+    for members in _closed_sets(index):
+        if len(members) < 2 or value in members or value.isdigit() is not next(iter(members)).isdigit():
+            continue
+        if not all(re.search(rf"(?<![\w$-]){re.escape(m)}(?![\w$-])", rest, re.I) for m in members):
+            continue
+        if _NEGATION.search(clause) or _OUTSIDE.search(clause):
+            return True
+        if not _ADDED.search(clause) and any(_EXCLUSIVE.search(c) and any(
+                re.search(rf"(?<![\w$-]){re.escape(m)}(?![\w$-])", c, re.I) for m in members)
+                for c in clauses if c != clause):
+            return True
+    return False
+
+
 def _example_path(claim: str, text: str) -> bool:
     """Whether ``text`` is a path with placeholders (``/{id}/items/{id}``,
     ``/users/<name>``) that the claim introduces as an example ("like",
@@ -2669,6 +2779,8 @@ def bind(claim: str, evidence: Sequence[EvidenceText], *, exists: Callable[[Term
             ok = True  # "a short flag like `-x`", "long `--flags`", "`[optional]` arguments": the example's
         if not ok and term.kind in (TermKind.NUMBER, TermKind.STRING) and _contrasted(claim, term.text):
             ok = True  # "defaults to 307, not 302": the alternative the claim rules out
+        if not ok and _outside_closed_set(claim, term, ctx.index):
+            ok = True  # "only `http:` and `data:`; anything else (e.g. `ftp:`)": checked absent from the code's set
         if not ok and term.kind in _NAMES and _negated(claim, term.text) \
                 and not ctx.index.has_sequence(term.text, fold=True):
             ok = True  # "no `-h`": the claim says the code lacks it, and it does
