@@ -47,12 +47,42 @@ def get(self, key, default=None):
         raise KeyError(key)
     return self.environ.get(key, default)
 """)
+POOL = EvidenceText("src/pool.ts::Pool.constructor", """\
+constructor(options) {
+  const { limit = 0, weigh, capacity = 0 } = options
+  this.#capacity = capacity
+  this.weigh = weigh
+  if (this.weigh) {
+    if (!this.#capacity && !this.limit) {
+      throw new TypeError('cannot weigh without capacity or limit')
+    }
+  }
+}
+""")
+BOUNDS = EvidenceText("src/pool.ts::Pool.constructor", """\
+constructor(options) {
+  if (this.#limit === 0 && this.ttl === 0 && this.#capacity === 0) {
+    throw new TypeError('At least one of limit, capacity, or ttl is required')
+  }
+  if (!this.autoSweep && !this.#limit && !this.#capacity) {
+    if (shouldWarn(code)) {
+      emitWarning(msg, 'UnboundedWarning', code)
+    }
+  }
+}
+""")
 
 FIRES = [
+    # the reverse: said to raise where the code's guard for exactly those absences only warns
+    ("A pool with only a ttl (no limit, capacity or autoSweep) is rejected with a TypeError.", BOUNDS),
     ("config.get('X') with no default just returns None when the variable isn't set.", GET),
     ("wait_chain() with an empty strategy list is allowed and behaves like wait_none().", CHAIN),
     ("Timeout() with no arguments means no timeouts at all.", TIMEOUT),
     ("res.cookie() without a value just sets an empty cookie.", JS),
+    # "harmless", "degrades", "doesn't throw"; two names joined by a slash or "or"
+    ("Passing weigh without capacity/limit is harmless; it is simply never called.", POOL),
+    ("Setting weigh without capacity or limit doesn't throw.", POOL),
+    ("res.cookie() without a value degrades to an empty cookie.", JS),
 ]
 
 SILENT = [
@@ -66,6 +96,13 @@ SILENT = [
     ("Timeout() with any arguments just works.", TIMEOUT),
     # the missing word is not a name of the code
     ("wait_chain() with no jitter just behaves like wait_fixed().", CHAIN),
+    # the clause says it throws, denial aside
+    ("Passing weigh without capacity/limit throws a TypeError.", POOL),
+    # harmless, but for a name the raise does not test
+    ("Passing weigh without a retry is harmless.", POOL),
+    # the reverse: a guard testing more than the claim's absences; a raise for those absences
+    ("A pool with no limit or capacity throws a TypeError.", BOUNDS),
+    ("A pool with no limit, capacity or autoSweep only gets a warning.", BOUNDS),
 ]
 
 

@@ -50,8 +50,26 @@ def load(env):
         raise ValueError("RETRIES must not be negative")
     return Config(retries=retries)
 """)
+EXPORT = EvidenceText("src/pool.ts::Pool.export", """\
+export() {
+  const out = []
+  for (const i of this.#slots({ includeExpired: true })) {
+    out.push(this.#items[i])
+  }
+  return out
+}
+""")
+READS = EvidenceText("src/pool.ts::Pool.export", """\
+export() {
+  for (const i of this.#slots({ includeExpired: this.includeExpired })) {
+    yield this.#items[i]
+  }
+}
+""")
 
 FIRES = [
+    # the code reads the setting, not only fixes it
+    ("export() always returns expired items (it ignores includeExpired).", READS),
     ("res.jsonp doesn't set X-Content-Type-Options: nosniff.", JSONP),
     ("res.json never goes through res.send.", JSONP),
     ("it does not percent-encode anything.", LOCATION),
@@ -91,6 +109,8 @@ SILENT = [
     ("load raises ValueError for a negative RETRIES.", SETTINGS),
     ("load never raises KeyError.", SETTINGS),
     ("load never calls Settings.", SETTINGS),
+    # f({ X: true }): the code fixes X itself, which is how it ignores the caller's X
+    ("export() always returns expired items (it ignores includeExpired).", EXPORT),
 ]
 
 

@@ -113,8 +113,24 @@ function limit() {
   return retries;
 }
 """, language="javascript")
+EXPORTED = EvidenceText("src/modes.js", """\
+export const Modes = new Set(['fast', 'safe', 'strict']);
+
+export const DEFAULT_MODE = 'safe';
+""")
+FALLBACK = EvidenceText("src/store.ts::Store.constructor", """\
+constructor(options) {
+  const { capacity = 0, itemLimit = 0 } = options
+  this.#capacity = capacity
+  this.itemLimit = itemLimit || this.#capacity
+}
+""")
 
 FIRES = [
+    # an exported constant's value
+    ("DEFAULT_MODE is 'strict' when no mode is given.", EXPORTED),
+    # a stated default a `||` fallback replaces with another operand
+    ("itemLimit defaults to 0, even when capacity is set.", FALLBACK),
     # a bound on a name the code gives a literal is still its value
     ("the helper caps retries at 5.", CAPPED),
     # a number given as what a computed name is (no bound) is still compared
@@ -153,6 +169,10 @@ FIRES = [
 ]
 
 SILENT = [
+    ("DEFAULT_MODE is 'safe' when no mode is given.", EXPORTED),
+    # the fallback is what the claim says; a default no fallback replaces
+    ("itemLimit falls back to capacity when you don't pass it (`itemLimit || capacity`).", FALLBACK),
+    ("capacity defaults to 0.", FALLBACK),
     # a bound ("caps it at", "> 0.4") on a name computed by a call or arithmetic is no value of it
     ("the helper computes the distance, caps it at 3 edits, and requires similarity > 0.4.", SUGGEST),
     ("distance must stay at most 3 and similarity above 0.4.", SUGGEST),

@@ -38,6 +38,9 @@ why), and each has a fixture of cases that must and must not fire
                  when W is missing
     retention    K is kept on every ...: the code deletes K
     regardless   even with K=V / regardless of K: the code tests K
+    arguments    f(a, x): the code's call passes x with an offset (x + 1)
+    fixed        unless K / only if K: the code passes K to its calls as a
+                 constant (f({ K: true }))
 
 :func:`contradictions` runs every rule over every clause of the claim and
 returns what they found, each once.
@@ -51,10 +54,12 @@ from memvet._claims import EvidenceText, Term, TermKind, UnboundTerm, claim_term
 from memvet._rules import (
     absence,
     always,
+    arguments,
     bases,
     branch,
     concurrency,
     exclusion,
+    fixed,
     membership,
     negation,
     order,
@@ -86,6 +91,8 @@ RULES: tuple[Rule, ...] = (
     absence.RULE,
     retention.RULE,
     regardless.RULE,
+    arguments.RULE,
+    fixed.RULE,
 )
 
 

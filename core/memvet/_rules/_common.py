@@ -838,3 +838,30 @@ def stems(word: str) -> set[str]:
             if len(base) >= 3 and base[-1] == base[-2] and suffix in ("ed", "ing"):
                 out.add(base[:-1])
     return out
+
+
+_FIXED_LITERAL = (r"(?:true|false|True|False|None|null|undefined|-?\d+(?:\.\d+)?|\"[^\"\n]*\"|'[^'\n]*')"
+                  r"(?=\s*[,})])")
+
+
+def fixed_by_call(code: Code, name: str) -> int | None:
+    """The first line where the code passes ``name`` to a call as a constant
+    (``this.#indexes({ allowStale: true })``, ``f(allow_stale=True)``), when
+    every use of ``name`` outside signatures is such a constant; else None.
+    The code then decides ``name`` itself, whatever the caller set."""
+    n = re.escape(name)
+    use = re.compile(rf"(?<![\w$.#]){n}(?![\w$])")
+    entry = re.compile(rf"(?<![\w$.#]){n}\s*[:=]\s*{_FIXED_LITERAL}")
+    in_call = re.compile(rf"\(\s*\{{[^(){{}}]*?(?<![\w$.#]){n}\s*:|\([^()]*?(?<![\w$.#]){n}\s*=(?!=)")
+    first = None
+    for index in range(len(code.logical)):
+        if index in code.headers:
+            continue
+        text = code.logical_text(index)
+        uses = len(use.findall(text))
+        if not uses:
+            continue
+        if len(entry.findall(text)) != uses or not in_call.search(text):
+            return None
+        first = index if first is None else first
+    return first

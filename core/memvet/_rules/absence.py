@@ -17,9 +17,17 @@ absence: inside ``if not W:``, ``if W is None:``, ``if W is undefined``,
 or singular too); "arguments" stands for any parameter of the anchored
 function.
 
-Never fires when the clause itself speaks of raising, when the raise is
+A clause that denies raising ("doesn't throw", "never raises", "is
+harmless", "degrades to") accepts the input too. Never fires when the
+clause itself speaks of raising, when the raise is
 guarded by anything other than the named input's absence, or when the
 named word is not a name of the code.
+
+The reverse: ``no A, B or C`` (``without A/B``) in a clause that says it
+raises (``throws``, ``rejects``, ``TypeError``), where the code's guard
+testing the absence of exactly those names (as many conjuncts as names)
+only warns (a call named ``*warn*``, no raise in its body), and no guard
+testing the same absences (``=== 0`` counting as absent) raises.
 
 Rationale: "with no default it just returns None" is the lenient API a
 reader expects; a library that raises on the missing input instead is
@@ -36,11 +44,17 @@ from memvet._rules._common import Clause, Code, Contradiction, Rule, singulars
 __all__ = ["RULE"]
 
 _MISSING = re.compile(r"\b(?:with\s+(?:no|an?\s+empty|zero)|without(?:\s+(?:an?|any))?|"
-                      r"given\s+(?:no|an?\s+empty))\s+(?P<w>[A-Za-z_$][\w$]*)(?:[\s-]+(?P<w2>[A-Za-z_$][\w$]*))?",
+                      r"given\s+(?:no|an?\s+empty))\s+(?P<w>[A-Za-z_$][\w$]*)"
+                      r"(?:(?:\s*/\s*|\s+(?:or|nor)\s+|[\s-]+)(?P<w2>[A-Za-z_$][\w$]*))?",
                       re.I)
+#: A clause's denial that anything raises: "doesn't throw", "never raises".
+_NO_RAISE = (r"(?:does(?:n['\u2019]t|\s+not)|do(?:n['\u2019]t|\s+not)|will\s+not|won['\u2019]t|never)\s+"
+             r"(?:throw|raise|fail|error)s?")
+_NO_RAISE_RE = re.compile(_NO_RAISE, re.I)
 _ACCEPTS = re.compile(r"\b(?:returns?\s+(?:None|null|undefined|nothing|an?\s+empty)|(?:is|are)\s+(?:allowed|"
                       r"accepted|fine|ok|okay)|just\s+\w+|behaves?\s+like|means|falls?\s+back|silently|"
-                      r"no\s+(?:error|exception))\b", re.I)
+                      r"no\s+(?:error|exception)|harmless|degrades?|(?:is|are)\s+(?:ignored|a\s+no-?op)|"
+                      + _NO_RAISE + r")\b", re.I)
 _RAISES = re.compile(r"\b(?:rais|throw|error|exception|fail|reject|invalid|requir|refus|assert)", re.I)
 _ANY_PARAMETER = frozenset({"argument", "arguments", "args", "arg", "parameter", "parameters", "params", "options",
                             "input", "inputs", "value"})
@@ -53,7 +67,7 @@ def _absent(text: str, name: str) -> bool:
     n = re.escape(name)
     return bool(re.search(rf"\bnot\s+(?:self\.|this\.)?{n}\b|"
                           rf"(?<![\w$.]){n}\s+is\s+(?:None|undefined|UNSET|_?[Mm]issing)\b|"
-                          rf"isinstance\(\s*{n}\s*,\s*\w*Unset\w*\s*\)|!\s*(?:this\.)?{n}\b(?!\s*=)|"
+                          rf"isinstance\(\s*{n}\s*,\s*\w*Unset\w*\s*\)|!\s*(?:this\.)?#?{n}\b(?!\s*=)|"
                           rf"(?<![\w$.]){n}\s*===?\s*(?:undefined|null|None)\b|len\(\s*{n}\s*\)\s*==\s*0|"
                           rf"(?<![\w$.]){n}\s*\.\s*length\s*===?\s*0", text))
 
@@ -92,9 +106,57 @@ def _guarded_raise(code: Code, names: set[str]) -> int | None:
     return None
 
 
-def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
-    if _RAISES.search(clause.text):
+_NONE_OF = re.compile(r"\b(?:no|without)\s+(?P<ws>[A-Za-z_$][\w$]*(?:(?:\s*,\s*(?:or\s+|nor\s+)?|\s*/\s*|"
+                      r"\s+(?:or|nor)\s+)[A-Za-z_$][\w$]*)+)", re.I)
+_SAYS_RAISES = re.compile(r"\b(?:rais|throw|reject|refus)\w*|\b\w+(?:Error|Exception)\b")
+
+
+def _warns_only(code: Code, names: list[set[str]]) -> int | None:
+    """A guard that tests the absence of every one of ``names`` and only
+    warns (a call named ``*warn*``, no raise in its body), when no guard
+    testing the same absences raises."""
+    warns = None
+    for index in range(len(code.logical)):
+        text = code.logical_text(index)
+        if not _GUARD.match(text):
+            continue
+        zero = re.sub(r"(?:this\.|self\.)?#?([\w$]+)\s*===?\s*(?:0|''|\"\")(?![\w.])", r"!\1", text)
+        if not all(any(_absent(zero, n) for n in group) for group in names):
+            continue
+        body = [code.logical_text(j) for j in code.block(index)]
+        if any(_RAISE.match(b) for b in body):
+            return None
+        conjuncts = len(re.split(r"&&|\band\b", text))
+        if warns is None and conjuncts == len(names) and any(re.search(r"(?i)warn\w*\s*\(", b) for b in body):
+            warns = index  # the guard tests exactly the claim's absences
+    return warns
+
+
+def _rejects(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
+    """The reverse: "with no A, B or C it is rejected" where the code only warns."""
+    said = _SAYS_RAISES.search(clause.text)
+    if said is None or _NO_RAISE_RE.search(clause.text):
         return []
+    out: list[Contradiction] = []
+    for m in _NONE_OF.finditer(clause.text):
+        words = re.findall(r"[A-Za-z_$][\w$]*", re.sub(r"\b(?:or|nor)\b", " ", m.group("ws")))
+        if clause.skip(*words):
+            continue
+        for code in codes:
+            names = [_names(code, w) for w in words]
+            if not all(names):
+                continue
+            line = _warns_only(code, names)
+            if line is not None:
+                out.append(Contradiction(
+                    "absence", f"the claim says with {' '.join(m.group(0).split())} it raises "
+                    f"(`{said.group(0)}`); the code only warns", code.show(line, *words), code.label, tuple(words)))
+    return out
+
+
+def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
+    if _RAISES.search(re.sub(_NO_RAISE, " ", clause.text, flags=re.I)):
+        return _rejects(clause, codes)
     out: list[Contradiction] = []
     for m in _MISSING.finditer(clause.text):
         accepts = _ACCEPTS.search(clause.text, m.end("w"))

@@ -26,7 +26,9 @@ The code's side, by the verb:
 
 Never fires inside a message the claim quotes ("throws \"a default value
 ... is never used\""), on a conditional clause, on ``not only``, on a verb the code
-does not call, or when the call names none of the object's words (generic
+does not call, on "ignores X" where the code passes ``X`` to its calls
+only as a constant (``f({ X: true })``: that is how code ignores the
+caller's ``X``), or when the call names none of the object's words (generic
 words such as "header" or "value" do not link a call to a claim).
 
 Rationale: "never calls X", "ignores SETTING", "does not set Y" are the
@@ -49,6 +51,7 @@ from memvet._rules._common import (
     Contradiction,
     Rule,
     Word,
+    fixed_by_call,
     fold,
     object_tokens,
     object_words,
@@ -189,7 +192,11 @@ def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
             continue
         span = sorted(objects, key=lambda w: w.start)
         named = clause.text[span[0].start:span[-1].end]
+        ignores = bool(_IGNORES.fullmatch(said) or _IGNORED.fullmatch(said))
         for code in codes:
+            if ignores and any((atom := code.resolve(w, clause.declared, parts=False))
+                               and fixed_by_call(code, atom) is not None for w in objects[:1]):
+                continue  # f({ X: true }): the code fixes X itself, which is how it ignores the caller's X
             line = _does(code, verb, objects, clause, particle)
             if line is not None:
                 out.append(Contradiction(

@@ -363,7 +363,7 @@ def _sources(code: Code, name: str) -> tuple[list[tuple[str, int]], bool]:
     open_ = False
     # self.x, const x, a class field (private readonly x: T, static x, #x)
     private = r"(?:this\.)?" if name.startswith("#") else "#?"
-    assign = re.compile(rf"^\s*(?:(?:self|this|cls)\.|const\s+|let\s+|var\s+|[\w$]+\.prototype\."
+    assign = re.compile(rf"^\s*(?:export\s+)?(?:(?:self|this|cls)\.|const\s+|let\s+|var\s+|[\w$]+\.prototype\."
                         r"|(?:(?:private|public|protected|readonly|static|declare|override)\s+)+)?"
                         rf"{private}{n}\s*(?::[^=]*)?=(?!=)\s*(.*?)\s*;?$")
     default = re.compile(rf"(?<![\w$.]){n}\s*(?::{_ANNOTATION})?=(?!=)\s*([^,()]+?)\s*(?=[,)])")
@@ -407,11 +407,40 @@ def _in_units(value: str, said: str) -> set[str]:
     return {f"n:{v:g}" for v in in_other_units(float(value[2:]), numbers[-1], said)} if numbers else set()
 
 
+#: Values a ``||`` / ``or`` fallback replaces, and those a ``??`` replaces.
+_FALSY = frozenset({"n:0", "s:", "false", "none"})
+_NULLISH = frozenset({"none"})
+
+
+def _fallback(code: Code, name: str, value: str) -> tuple[str, int] | None:
+    """``(fallback, line)`` when the code replaces ``name``'s stated default
+    ``value`` by another operand: ``this.S = S || other`` (``S or other``,
+    ``S ?? other`` for null and undefined)."""
+    n = re.escape(name)
+    assign = re.compile(rf"^\s*(?:(?:self|this|cls)\.|const\s+|let\s+|var\s+)?#?{n}\s*(?::[^=]*)?=(?!=)\s*"
+                        rf"(?:(?:self|this)\.)?{n}\s*(\|\||\?\?|\bor\b)\s*(.+?)\s*;?$")
+    for i in range(len(code.logical)):
+        m = assign.match(code.logical_text(i))
+        if m is None or value not in (_NULLISH if m.group(1) == "??" else _FALSY):
+            continue
+        other = m.group(2)
+        if _LIT_RE.fullmatch(other) and _norm(other) == value:
+            continue
+        return other, i
+    return None
+
+
 def _stated(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     out: list[Contradiction] = []
     for code in codes:
         for subject, value, said in _statements(clause, code):
             literal, open_ = _sources(code, subject)
+            fallback = _fallback(code, subject, value) if re.search(r"\bdefault", said) else None
+            if fallback is not None:  # maxEntrySize = 0 in the signature, then maxEntrySize || maxSize
+                out.append(Contradiction(
+                    "value", f"the claim says `{said}`; the code falls back to `{fallback[0]}` for that value",
+                    code.show(fallback[1], subject), code.label, (subject,)))
+                continue
             if not literal or open_ or any(v == value or v in _in_units(value, said) for v, _ in literal):
                 continue
             have = ", ".join(sorted({_shown(v) for v, _ in literal}))
