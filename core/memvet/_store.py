@@ -861,8 +861,12 @@ class ChromaStore:
                 bad: list[CorruptRecordError] | None = None) -> list[Decision]:
         docs = got.get("documents") or [None] * len(got["ids"])
         metas = got.get("metadatas") or [None] * len(got["ids"])
-        decode = self._by_content if isinstance(self._mark, _JournalMark) else _codec.decision_from_record
-        return _readable(zip(got["ids"], docs, metas, strict=True), decode, action, bad)
+        return _readable(zip(got["ids"], docs, metas, strict=True), self._decoder(), action, bad)
+
+    def _decoder(self) -> Callable[[str, str | None, Any], Decision]:
+        """How this store decodes a record: a server ledger's by its content
+        (:meth:`_by_content`), any other's anew."""
+        return self._by_content if isinstance(self._mark, _JournalMark) else _codec.decision_from_record
 
     def _by_content(self, record_id: str, document: str | None, meta: Any) -> Decision:
         """A server ledger's record, decoded, or the decision decoded before
@@ -1078,15 +1082,8 @@ class ChromaStore:
         only those whose content changed (see :meth:`_by_content`).
         """
         self._fresh()
-        if isinstance(self._mark, _JournalMark):
-            got = read_through_index_race("querying the ledger", lambda: self.decisions.query(
-                query_embeddings=[list(embedding)], n_results=max(n, 1), where=where,
-                include=["documents", "metadatas", "distances"]))
-            rows = zip(got["ids"][0], got["documents"][0], got["metadatas"][0], got["distances"][0], strict=True)
-            return _readable(rows, lambda rid, doc, meta, dist: (self._by_content(rid, doc, meta), 1.0 - float(dist)),
-                             "querying the ledger")
-        stamp = self._read_stamp()
-        records = self._records_at(stamp)
+        # A server ledger keeps no records under a token: it reads them with every query.
+        records = None if isinstance(self._mark, _JournalMark) else self._records_at(self._read_stamp())
         if records and not self._records_dropped:
             # A ledger that has decoded records under this change token
             # (a local ledger's generation, or the marker of an in-process
@@ -1101,15 +1098,18 @@ class ChromaStore:
             return [(known[rid], 1.0 - float(dist)) for rid, dist in zip(ids, distances, strict=True)
                     if rid in known]
         # The first query of a token (or any while a write is under way
-        # somewhere), or the first after this store wrote (what it wrote is
+        # somewhere), the first after this store wrote (what it wrote is
         # likely among the hits: reading it with the query costs less than
-        # a `get` after it), reads the records with it, in one call.
+        # a `get` after it), and every query of a server ledger read the
+        # records with it, in one call.
         got = read_through_index_race("querying the ledger", lambda: self.decisions.query(
             query_embeddings=[list(embedding)], n_results=max(n, 1), where=where,
             include=["documents", "metadatas", "distances"],
         ))
+        decode = self._decoder()
+
         def scored(rid: str, doc: str | None, meta: Any, dist: float) -> tuple[Decision, float]:
-            return _codec.decision_from_record(rid, doc, meta), 1.0 - float(dist)
+            return decode(rid, doc, meta), 1.0 - float(dist)
 
         rows = zip(got["ids"][0], got["documents"][0], got["metadatas"][0], got["distances"][0], strict=True)
         out = _readable(rows, scored, "querying the ledger")
