@@ -2580,6 +2580,10 @@ def _outside_closed_set(claim: str, term: Term, index: _Index) -> bool:
     return False
 
 
+#: What a claim introduces an example with: "like", "e.g.", "such as", "for example".
+_EXAMPLE_WORDS = r"like|e\.g\.?|such\s+as|for\s+(?:example|instance)"
+
+
 def _example_path(claim: str, text: str) -> bool:
     """Whether ``text`` is a path with placeholders (``/{id}/items/{id}``,
     ``/users/<name>``) that the claim introduces as an example ("like",
@@ -2587,12 +2591,11 @@ def _example_path(claim: str, text: str) -> bool:
     if not re.search(r"\{[^{}\n]*\}|<[^<>\n]+>", text) or "/" not in text:
         return False
     at = claim.find(text)
-    return at >= 0 and re.search(r"\b(?:like|e\.g\.?|such\s+as|for\s+(?:example|instance))[\s,:]*[`'\"]?$",
-                                 claim[max(0, at - 30):at], re.I) is not None
+    return at >= 0 and re.search(rf"\b(?:{_EXAMPLE_WORDS})[\s,:]*[`'\"]?$", claim[max(0, at - 30):at], re.I) is not None
 
 
-#: What a claim introduces an example with: "like", "e.g.", "such as", "for example".
-_LIKE = r"\b(?:like|e\.g\.?|such\s+as|for\s+(?:example|instance)|say)[\s,:]*[`'\"]?$"
+#: What an option is introduced with as an example: those words, and "say".
+_LIKE = rf"\b(?:{_EXAMPLE_WORDS}|say)[\s,:]*[`'\"]?$"
 #: Names of an option that stand for any option: ``--flags``, ``--option``, ``--foo``.
 _GENERIC_OPTIONS = frozenset({"flag", "flags", "option", "options", "switch", "switches", "opt", "opts",
                               "foo", "bar", "baz", "qux"})
