@@ -302,6 +302,10 @@ class Code:
         """Whether ``atom`` occurs outside signatures."""
         return self.first(atom) >= 0
 
+    def lines_matching(self, pattern: re.Pattern[str]) -> list[int]:
+        """The logical lines outside signatures whose text ``pattern`` finds, in order."""
+        return [i for i in range(len(self.logical)) if i not in self.headers and pattern.search(self.logical_text(i))]
+
     def lines_using(self, atom: str) -> list[int]:
         """The logical lines outside signatures where ``atom`` (see :meth:`first`) occurs, in order."""
         return sorted({a.line for a in self.atoms if a.line not in self.headers and _matches(a, atom)})

@@ -40,10 +40,6 @@ _CODE_END = re.compile(r"\.\s*(?:append|push|extend)\s*\(")
 _CODE_FRONT = re.compile(r"\.\s*(?:insert\s*\(\s*0\s*,|unshift\s*\(|appendleft\s*\(|extendleft\s*\()")
 
 
-def _lines(code: Code, pattern: re.Pattern[str]) -> list[int]:
-    return [i for i in range(len(code.logical)) if i not in code.headers and pattern.search(code.logical_text(i))]
-
-
 def _negated(text: str, said: re.Match[str]) -> bool:
     """A negation in the words leading to the marker ("does not run them concurrently"), never one
     further on ("..., so a slow task does not delay the next")."""
@@ -72,8 +68,8 @@ def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     where = "at the end" if end else "at the front"
     out: list[Contradiction] = []
     for code in codes:
-        hits = [i for i in _lines(code, other) if _named(clause, code.logical_text(i), other)]
-        if hits and not _lines(code, claimed):
+        hits = [i for i in code.lines_matching(other) if _named(clause, code.logical_text(i), other)]
+        if hits and not code.lines_matching(claimed):
             out.append(Contradiction(
                 "placement", f"the claim says items are added {where} ({said.group(0)})",
                 code.show(hits[0], "insert", "unshift", "appendleft", "append", "push", "extend"), code.label,

@@ -37,8 +37,7 @@ def _tested(code: Code, key: str) -> int | None:
     guard = re.compile(rf"^(?:\}}\s*)?(?:if|elif|else\s+if|while)\s*\(?\s*(?:not\s+|!\s*)?{name}"
                        rf"(?:\s+is\s+(?:not\s+)?None|\s*[!=]==?\s*\w+)?\s*\)?\s*[:{{]"
                        rf"|{name}\s*\?[^?.]|\bif\s+(?:not\s+)?{name}\s+else\b")
-    return next((i for i in range(len(code.logical)) if i not in code.headers
-                 and guard.search(code.logical_text(i))), None)
+    return next(iter(code.lines_matching(guard)), None)
 
 
 def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:

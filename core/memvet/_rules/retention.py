@@ -45,8 +45,7 @@ def _removal(code: Code, key: str) -> int | None:
     removes = re.compile(
         rf"\b(?:del|delete)\s+[\w$.]+(?:\[\s*{q}{k}{q}\s*\]|\.{k}\b)"
         rf"|\.\s*(?:pop|remove|delete|removeHeader|discard)\s*\(\s*{q}{k}{q}", re.I)
-    return next((i for i in range(len(code.logical)) if i not in code.headers
-                 and removes.search(code.logical_text(i))), None)
+    return next(iter(code.lines_matching(removes)), None)
 
 
 def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
