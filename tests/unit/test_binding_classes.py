@@ -495,7 +495,10 @@ def _examples(code: str, draw: st.DrawFn) -> list[str]:
 def test_a_claim_made_of_calls_keywords_and_templates_of_its_code_always_binds(data):
     source = data.draw(st.sampled_from(SOURCES))
     lines = source.splitlines()
-    start = data.draw(st.integers(0, max(0, len(lines) - 1)))
+    # A span starts at a definition, as an anchored symbol does: one that
+    # starts inside a docstring reads its closing quotes as an opening one.
+    heads = [i for i, line in enumerate(lines) if line.lstrip().startswith(("def ", "async def ", "class "))] or [0]
+    start = data.draw(st.sampled_from(heads))
     span = "\n".join(lines[start: start + 30])
     pieces = _examples(code_only(span, "python"), data.draw)
     if not pieces:
