@@ -2189,7 +2189,9 @@ def _bind_string(term: Term, ctx: _Context) -> tuple[bool, str]:
     index = ctx.index
     if not _ELLIPSIS.sub("", text).strip(" .") or _wild_text(text).strip() == _WILD:
         return True, ""  # "..." or "<string>": nothing said
-    if index.has_sequence(text, code=True) or index.has_string(text) or _template_binds(text, ctx):
+    single = len(code_tokens(text)) == 1 and bool(re.search(r"\w", text))  # a word, not '<'
+    if (index.has_sequence(text, code=True) and not single) or index.has_string(text) \
+            or (single and _in_string(text, index)) or _template_binds(text, ctx):
         return True, ""  # X-Real-IP ~ 'x-real-ip': a header is a string in any case
     if _joined_message(text, index):
         return True, ""  # "Disallowed CORS origin, method" of "Disallowed CORS " + ", ".join(failures)
@@ -2204,6 +2206,12 @@ def _bind_string(term: Term, ctx: _Context) -> tuple[bool, str]:
         return True, ""  # 'ferrets' of "for tobi.ferrets.example.com, subdomains is ['ferrets', 'tobi']"
     strings = {s for s in index.strings() if 0 < len(s) <= 80}
     return False, _nearest_word(text, strings)
+
+
+def _in_string(text: str, index: _Index) -> bool:
+    """Whether the one word ``text`` is a word of a string literal the code writes."""
+    pattern = re.compile(rf"(?<![\w$]){re.escape(text)}(?![\w$])", re.IGNORECASE)
+    return any(pattern.search(s) for s in index.strings())
 
 
 def _message_head(text: str, index: _Index) -> bool:
