@@ -319,6 +319,9 @@ class TermKind(str, enum.Enum):
     VERSION = "version"
     PACKAGE = "package"
     PROPER = "proper"
+    #: Not a term: the claim's ordinary words, when its anchored code says
+    #: none of them (see :func:`unsupported`).
+    WORDS = "words"
 
 
 @dataclass(frozen=True)
@@ -366,6 +369,8 @@ class UnboundTerm:
         """One line naming the term, where it was looked for and what the code says."""
         where = ", ".join(self.looked_in) if self.looked_in else "no anchored evidence"
         out = f"`{self.term.text}` ({self.term.kind.value}) is not in {where}"
+        if self.term.kind is TermKind.WORDS:
+            return f"nothing in {where} says what the claim says: its words {self.term.text} are not there"
         if self.term.kind is TermKind.PROPER:
             out += ", nor anywhere in the repository"
         if self.nearest:
@@ -2700,6 +2705,69 @@ def _nearest_word(word: str, candidates: Iterable[str]) -> str:
     return close[0] if close else ""
 
 
+#: English words that carry no claim of their own (articles, pronouns,
+#: auxiliaries, conjunctions, prepositions, quantifiers).
+_FUNCTION_WORDS = frozenset({
+    "a", "an", "the", "and", "or", "but", "nor", "if", "then", "else", "so", "as", "than", "that", "this", "these",
+    "those", "there", "here", "it", "its", "itself", "they", "them", "their", "we", "our", "you", "your", "he",
+    "she", "his", "her", "who", "whom", "whose", "which", "what", "when", "where", "why", "how", "whether", "while",
+    "until", "unless", "because", "since", "though", "although", "of", "to", "in", "on", "at", "by", "for", "with",
+    "from", "into", "onto", "about", "above", "below", "over", "under", "between", "through", "during", "without",
+    "within", "across", "against", "toward", "towards", "upon", "via", "per", "up", "down", "out", "off", "again",
+    "once", "is", "are", "was", "were", "be", "been", "being", "am", "do", "does", "did", "done", "doing", "has",
+    "have", "had", "having", "can", "could", "will", "would", "shall", "should", "may", "might", "must", "not",
+    "no", "yes", "also", "just", "even", "still", "yet", "ever", "never", "always", "only", "very", "too", "quite",
+    "rather", "much", "many", "more", "most", "less", "least", "few", "some", "any", "all", "each", "every", "both",
+    "either", "neither", "other", "another", "same", "such", "own", "one", "two", "first", "second"
+})
+#: How much of a claim's wording its code must share when its only terms
+#: are its anchors' own names (see :func:`unsupported`).
+UNSUPPORTED_SHARE = 2 / 3
+#: A claim with fewer ordinary words than this is too short to judge by them.
+UNSUPPORTED_MIN_WORDS = 6
+
+
+def _stem(word: str) -> str:
+    """A word without its commonest English endings (``expiry``,
+    ``expires``, ``expired`` -> ``expir``), for comparing prose with code words."""
+    word = word.lower()
+    for suffix in ("ations", "ation", "ingly", "ings", "ing", "ers", "er", "ies", "ied", "es", "ed", "ly", "s", "e",
+                   "y"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            return word[: -len(suffix)]
+    return word
+
+
+def unsupported(claim: str, terms: Sequence[Term], index: _Index) -> list[str]:
+    """The claim's ordinary words its anchored code never uses, when they
+    are all the claim has to say; empty otherwise.
+
+    A claim whose only terms are its anchors' own names ("TTLCache adds a
+    random jitter to each expiry") has had nothing checked but that its
+    anchor exists. Its ordinary words are then the only evidence left: when
+    at least :data:`UNSUPPORTED_SHARE` of them (and at least
+    :data:`UNSUPPORTED_MIN_WORDS` in all) appear nowhere in the anchored
+    code, its comments or its docstrings, in any form (``expire`` for
+    "expiry"), nothing there says what the claim says, and the claim is
+    unconfirmed. Any other term, bound, makes the claim checked and this
+    silent: the rule never demotes a claim made of what its code says.
+    """
+    if _PLACEHOLDER.search(claim) or any("::" not in ev.label for ev in index.texts):
+        return []  # a written shape (<root>/<name>.<ext>), or a manifest or file: not the wording of code
+    own = {seg.lower().strip("_#") for seg in index.name_segments}
+    for term in terms:
+        segments = [seg.strip("_#@$").lower() for seg in re.split(r"[.\s]", term.text.rstrip("()").lstrip(".@"))]
+        if not all(seg in own for seg in segments if seg):
+            return []  # a term of its own: checked by binding
+    words = [w for w in dict.fromkeys(w.lower() for w in re.findall(r"[A-Za-z][a-z]{2,}", claim))
+             if w not in _FUNCTION_WORDS]
+    if len(words) < UNSUPPORTED_MIN_WORDS:
+        return []
+    known = {_stem(p) for p in index.parts() | index.lower}
+    missing = [w for w in words if _stem(w) not in known]
+    return missing if len(missing) >= UNSUPPORTED_SHARE * len(words) else []
+
+
 def _context_words(claim: str) -> set[str]:
     return {w.lower() for w in re.findall(r"[A-Za-z_][A-Za-z0-9_]{2,}", claim)} - _STOP
 
@@ -2797,6 +2865,10 @@ def bind(claim: str, evidence: Sequence[EvidenceText], *, exists: Callable[[Term
             ok = True  # "no `-h`": the claim says the code lacks it, and it does
         if not ok:
             out.append(UnboundTerm(term, looked, nearest if nearest != term.text else ""))
+    if not out and not declared:
+        words = unsupported(claim, terms, ctx.index)
+        if words:
+            out.append(UnboundTerm(Term(", ".join(f"'{w}'" for w in words[:5]), TermKind.WORDS), looked))
     for module in _stdlib_strays(claim, ctx, declared, terms):
         out.append(UnboundTerm(module, looked, ""))
     for stray in _list_strays(claim, ctx.index, declared):

@@ -56,3 +56,64 @@ def test_a_quoted_symbol_still_binds_to_the_code_that_tests_it() -> None:
         }
     ''', "javascript")
     assert unbound("Strings starting with '<' are sent as 'html'.", html) == []
+
+
+# ------------------------------------------------------------------ unsupported wording
+
+TTL = ev("cachetools/__init__.py::TTLCache.__setitem__", '''\
+    def __setitem__(self, key, value, cache_setitem=Cache.__setitem__):
+        """Store ``value`` under ``key``; it expires ``ttl`` seconds from now."""
+        with self.timer as time:
+            self.expire(time)
+            cache_setitem(self, key, value)
+        link = self.__links[key] = _Link(key)
+        link.expires = time + self.ttl
+        self.__order.append(link)
+''', "python")
+
+
+def test_a_claim_of_only_its_anchors_name_and_words_the_code_never_uses_is_unsupported() -> None:
+    claim = ("TTLCache adds a small random jitter to each item's expiry so entries written together "
+             "don't all expire in the same tick.")
+    found = bind(claim, [TTL])
+    assert [u.term.kind.value for u in found] == ["words"]
+    assert found[0].line().startswith(
+        "nothing in cachetools/__init__.py::TTLCache.__setitem__ says what the claim says: its words 'adds',")
+    assert "'jitter'" in found[0].term.text and "'expire'" not in found[0].term.text  # expires: the code's
+
+
+def test_the_same_claim_in_the_code_s_words_is_supported() -> None:
+    claim = "TTLCache stores each value under its key, and the link expires ttl seconds from now."
+    assert bind(claim, [TTL]) == []
+
+
+def test_a_term_of_its_own_makes_the_claim_checked_not_judged_by_its_words() -> None:
+    # `self.ttl` binds: the claim is checked by its terms, however it is worded
+    claim = ("TTLCache adds a small random jitter around `self.ttl` so entries written together "
+             "don't all expire at once.")
+    assert bind(claim, [TTL]) == []
+
+
+def test_wording_is_not_judged_on_a_declared_unbound_word_a_short_claim_or_a_manifest() -> None:
+    claim = "TTLCache adds a small random jitter to each item's expiry so entries written together drift apart."
+    assert bind(claim, [TTL], unbound=["jitter"]) == []
+    assert bind("TTLCache jitters expiry slightly.", [TTL]) == []
+    manifest = EvidenceText("dep:charset_normalizer", "charset_normalizer>=2,<4", ("charset_normalizer",))
+    assert bind("charset_normalizer is a declared dependency, used to guess the encoding of responses.",
+                [manifest]) == []
+
+
+def test_an_unsupported_claim_is_recorded_unconfirmed_with_its_reason(ledger) -> None:  # type: ignore[no-untyped-def]
+    result = ledger.record("OrderStore.save keeps a bloom filter of recent customers to deduplicate "
+                           "retries cheaply during checkout spikes.", ["shop/store.py::OrderStore.save"])
+    assert result.outcome == "recorded"
+    assert result.findings[0].startswith("nothing in shop/store.py::OrderStore.save says what the claim says")
+    verdict = ledger.verify(result.id)
+    assert verdict.status.value == "needs_revalidation" and verdict.reason.startswith("unconfirmed: nothing in")
+
+
+def test_a_person_settles_an_unsupported_claim_by_declaring_a_word_unbound(ledger) -> None:  # type: ignore[no-untyped-def]
+    result = ledger.record("OrderStore.save keeps a bloom filter of recent customers to deduplicate "
+                           "retries cheaply during checkout spikes.", ["shop/store.py::OrderStore.save"])
+    settled = ledger.resolve(result.id, unbound=["bloom"], reason="the design note, not in this code")
+    assert settled.findings == () and ledger.verify(result.id).status.value == "verified"
