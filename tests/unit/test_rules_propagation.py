@@ -1,4 +1,5 @@
-"""The propagation rule's fixture: "lets E propagate" where every handler of E raises another."""
+"""The propagation rule's fixture: "lets E propagate" (or "raises E", "fails
+with E") where every handler of E raises another or swallows it."""
 
 from __future__ import annotations
 
@@ -34,7 +35,39 @@ View.prototype.load = function load(file) {
 };
 """)
 
+SWALLOWED = EvidenceText("cachetools/_cached.py::_unlocked", """\
+    def wrapper(*args, **kwargs):
+        k = key(*args, **kwargs)
+        v = func(*args, **kwargs)
+        try:
+            cache[k] = v
+        except ValueError:
+            pass  # value too large
+        return v
+""")
+SWALLOWED_AND_RAISED = EvidenceText("cache.py::Cache.put", """\
+    def put(self, k, v):
+        if v is None:
+            raise ValueError("no value")
+        try:
+            self.data[k] = v
+        except ValueError:
+            return None
+""")
+DESCRIPTOR = EvidenceText("cachetools/_cachedmethod.py::_DescriptorBase.__get__", """\
+    def __get__(self, obj, objtype=None):
+        try:
+            wrapper = obj.__dict__.setdefault(self.__attrname, wrapper)
+        except AttributeError:
+            msg = f"No '__dict__' attribute on {type(obj).__name__!r}"
+            raise TypeError(msg) from None
+        return wrapper
+""")
+
 FIRES = [
+    ("If the result is too large to store, the ValueError propagates to the caller.", SWALLOWED),
+    ("On a class with __slots__ and no __dict__ the first access fails with AttributeError.", DESCRIPTOR),
+    ("__get__ raises AttributeError for objects without __dict__.", DESCRIPTOR),
     ("If the Location header can't be parsed, _redirect_url lets InvalidURL propagate to the caller.", TRANSLATED),
     ("InvalidURL propagates out of _redirect_url.", TRANSLATED),
     ("_redirect_url re-raises InvalidURL.", TRANSLATED),
@@ -49,6 +82,13 @@ SILENT = [
     # no handler for it: it may well propagate
     ("_redirect_url lets KeyError propagate.", TRANSLATED),
     ("load lets err propagate.", JS),
+    # raised in the code as well: a handler elsewhere does not stop it
+    ("put lets ValueError propagate for a missing value.", SWALLOWED_AND_RAISED),
+    # the claim speaks of the handler, or rules the exception out
+    ("__get__ catches AttributeError and raises TypeError instead.", DESCRIPTOR),
+    ("__get__ never raises AttributeError.", DESCRIPTOR),
+    ("__get__ raises TypeError for objects without __dict__.", DESCRIPTOR),
+    ("The wrapper swallows ValueError when the value is too large.", SWALLOWED),
 ]
 
 
@@ -57,6 +97,6 @@ fired, test_fires, test_does_not_fire = rule_cases(RULE, FIRES, SILENT)
 
 def test_the_finding_shows_what_the_handler_raises():
     [line] = fired("_redirect_url lets InvalidURL propagate.", TRANSLATED)
-    assert line == ("the claim says `InvalidURL` propagate; the code catches it and raises another, but "
+    assert line == ("the claim says `InvalidURL` propagate; the code catches it and does not raise it again, but "
                     "client.py::Client._redirect_url says `raise RemoteProtocolError(f\"Invalid URL in location "
                     "header: {exc}.\") from None`")

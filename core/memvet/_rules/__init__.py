@@ -27,7 +27,8 @@ why), and each has a fixture of cases that must and must not fire
     bases        X is only a Y / X is not a Y: the class statement
     negation     never V X / X is never V-ed / ignores X: the code does it
     membership   only A and B / A and B included: the code's literal tests
-    propagation  lets E propagate: the code catches E and raises another
+    propagation  lets E propagate / raises E / fails with E: the code catches E
+                 and raises another or swallows it
     branch       for V it does X: the branch for V does it to something else;
                  V handled "like every other": the code has a branch for V
     exclusion    K given in S overrides: the code skips exactly K

@@ -1,21 +1,30 @@
-"""propagation: the claim says an exception reaches the caller; the code catches it and raises another.
+"""propagation: the claim says an exception reaches the caller; the code catches it and raises another or swallows it.
 
 The claim's side: ``lets E propagate``, ``E propagates`` (``bubbles up``,
 ``escapes``, ``is re-raised``, ``is passed on to the caller``), ``re-raises
-E``, where ``E`` is an operand.
+E``, and ``raises E`` / ``throws E`` / ``fails with E`` / ``rejects with E``
+for an exception class ``E`` (a name ending in ``Error`` or ``Exception``),
+where ``E`` is an operand. A clause that speaks of the handler itself
+("catches E and raises F instead", "swallows E") or rules E out ("never
+raises E") is not read.
 
 The code's side: an ``except``/``catch`` clause that names ``E`` and whose
-body raises something else without re-raising (no bare ``raise``, no
-``raise exc`` of the caught name, no ``throw err``).
+body does not raise it again (no bare ``raise``, no ``raise exc`` of the
+caught name, no ``throw err``): it raises something else, or swallows it
+(``pass``, ``return v``).
 
-Fires when every handler of ``E`` in the anchored code translates it.
-Never fires when the code has no handler for ``E`` (it may well
-propagate), when one handler re-raises it, or on a translation the claim
-states itself ("catches E and re-raises it as F").
+Fires when every handler of ``E`` in the anchored code stops it and the
+code raises ``E`` nowhere itself. Never fires when the code has no handler
+for ``E`` (it may well propagate), when one handler re-raises it, when the
+code also raises ``E`` (``raise ValueError(...)`` outside the handler), or on
+a translation the claim states itself ("catches E and re-raises it as F").
 
 Rationale: "lets InvalidURL propagate" where the code turns it into
 ``RemoteProtocolError`` names only real exceptions; a caller that trusts it
-catches the wrong one.
+catches the wrong one. "The ValueError propagates to the caller" where the
+code writes ``except ValueError: pass`` tells the caller to guard against an
+error it never sees; "fails with AttributeError" where the code catches
+AttributeError and raises TypeError sends it to the wrong ``except``.
 """
 
 from __future__ import annotations
@@ -31,6 +40,13 @@ _LETS = re.compile(r"\b(?:lets?|letting|allows?)\b")
 _PROPAGATES = re.compile(r"\b(?:propagates?|propagating|bubbles? up|bubbling up|escapes?|"
                          r"(?:is|are|gets?) re-?raised|(?:is|are|gets?) passed (?:on|up|through) to the caller)\b")
 _RERAISES = re.compile(r"\bre-?raises?\b")
+#: "fails with E", "raises E", "throws E", "rejects with E": E reaches the caller.
+_RAISES = re.compile(r"\b(?:fails?|failing|errors? out|rejects?|rejecting) with\b"
+                     r"|\b(?:raises|raising|throws|throwing)\b")
+#: A clause that speaks of the handler itself: "catches E", "turns E into F".
+_HANDLES = re.compile(r"\b(?:catch(?:es|ing)?|swallow(?:s|ing)?|suppress(?:es|ing)?|handl(?:es|ing)|"
+                      r"ignor(?:es|ing)|turn(?:s|ing)?|convert(?:s|ing)?|wrap(?:s|ping)?|translat(?:es|ing)|instead)\b",
+                      re.I)
 _NOT = re.compile(r"\b(?:not|never|no longer|doesn't|don't|won't|cannot|can't|isn't|aren't)\b", re.I)
 _AS = re.compile(r"(?:\s+\w+){0,3}?\s+as\b")
 _HANDLER = re.compile(r"^(?:\}\s*)?(?:except|catch)\b(?P<head>.*)")
@@ -48,6 +64,13 @@ def _claimed(clause: Clause, code: Code) -> list[tuple[Word, str, str]]:
         hit = nearest(clause, at, 1 if lets else -1, code, reach=4)
         if hit is not None and (not lets or hit[0].end <= m.start()):
             out.append((hit[0], hit[1], m.group(0)))
+    if not _HANDLES.search(clause.text):
+        for m in _RAISES.finditer(clause.text):
+            if _NOT.search(re.split(r"[,;]", clause.text[:m.start()])[-1]):
+                continue  # "never raises E"
+            hit = nearest(clause, m.end(), 1, code, reach=3)
+            if hit is not None and re.fullmatch(r"[A-Z]\w*(?:Error|Exception)", hit[0].text.rsplit(".", 1)[-1]):
+                out.append((hit[0], hit[1], m.group(0)))
     for m in _RERAISES.finditer(clause.text):
         hit = nearest(clause, m.end(), 1, code, reach=3)
         if (hit is not None and not _AS.match(clause.text, hit[0].end)
@@ -79,9 +102,10 @@ def _translated(code: Code, exc: str) -> int | None:
             name and re.search(rf"\b(?:raise|throw)\s+{re.escape(name)}\b", body))
         if re.search(r"\braise\s*$", body) or reraised:
             return None
-        if not re.search(r"\b(?:raise|throw)\b", body):
-            return None
         handlers.append(index)
+    raised = re.compile(rf"\b(?:raise|throw)\s+(?:new\s+)?(?:[\w$]+\.)*{re.escape(exc)}\b")
+    if handlers and raised.search("\n".join(code.physical)):
+        return None  # raised in the code too: a handler elsewhere does not stop that one
     return handlers[0] if handlers else None
 
 
@@ -96,7 +120,8 @@ def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
                 block = code.block(line)
                 shown = code.logical_text(block[0]) if block else code.logical_text(line)
                 out.append(Contradiction(
-                    "propagation", f"the claim says `{word.text}` {said}; the code catches it and raises another",
+                    "propagation",
+                    f"the claim says `{word.text}` {said}; the code catches it and does not raise it again",
                     shown[:120], code.label, (word.text,)))
     return out
 
