@@ -2282,6 +2282,11 @@ def _bind_code(term: Term, ctx: _Context) -> tuple[bool, str]:
     if keyed and re.search(rf"(?<![\w-])--{re.escape(keyed.group(2))}(?![\w-])", ctx.claim) \
             and _bind_call(Term(keyed.group(1), TermKind.CALL), ctx)[0]:
         return True, ""  # `opts().sauce` beside `--sauce`: the example option's own key, through a call the code has
+    member = re.fullmatch(r"\.([A-Za-z_$][\w$]*)", text)
+    if member and (index.definitions(member.group(1)) or any(
+            re.search(rf"\b(?:self|this)\s*\.\s*{re.escape(member.group(1))}\s*=(?!=)", code)
+            for _, code in index.code_texts)):
+        return True, ""  # `.maxsize`: a member the anchored code defines (a property, a method) or sets
     if re.fullmatch(r"\.[A-Za-z][\w.-]*", text) and ctx.exists(Term(text, TermKind.PROPER)):
         return True, ""  # `.env`: a file named as context, where the project mentions it
     if _overloaded(text, ctx):

@@ -117,3 +117,27 @@ def test_a_person_settles_an_unsupported_claim_by_declaring_a_word_unbound(ledge
                            "retries cheaply during checkout spikes.", ["shop/store.py::OrderStore.save"])
     settled = ledger.resolve(result.id, unbound=["bloom"], reason="the design note, not in this code")
     assert settled.findings == () and ledger.verify(result.id).status.value == "verified"
+
+
+# ------------------------------------------------------------------ members written with a leading dot
+
+UNBOUNDED = ev("cachetools/func.py::_UnboundTTLCache", '''\
+    class _UnboundTTLCache(TTLCache):
+        def __init__(self, ttl, timer):
+            TTLCache.__init__(self, math.inf, ttl, timer)
+            self.stats = None
+
+        @property
+        def maxsize(self):
+            return None
+''', "python")
+
+
+def test_a_member_written_with_a_leading_dot_binds_to_the_member_the_code_defines_or_sets() -> None:
+    assert unbound("Its `.maxsize` reports None, as functools does.", UNBOUNDED) == []
+    assert unbound("Its `.stats` starts out as None.", UNBOUNDED) == []
+
+
+def test_a_member_the_code_neither_defines_nor_sets_stays_unbound() -> None:
+    assert unbound("Its `.currsize` reports None, as functools does.", UNBOUNDED) == [".currsize"]
+    assert unbound("Its `.ttl` is fixed.", UNBOUNDED) == [".ttl"]  # a parameter, not a member
