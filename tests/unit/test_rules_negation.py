@@ -79,6 +79,8 @@ FIRES = [
     # the claim's own call names what "never reads" is about
     ("Client.send never reads the body itself; the caller must call response.read().", SEND),
     ("load ignores RETRIES.", SETTINGS),
+    # a negation elsewhere in the clause is not the verb's ("(no parens)")
+    ("load called bare (no arguments) ignores RETRIES.", SETTINGS),
     ("RETRIES is ignored by load.", SETTINGS),
     ("load does not use the RETRIES variable.", SETTINGS),
     ("load never raises ValueError.", SETTINGS),
@@ -100,6 +102,7 @@ SILENT = [
     ("Client.send does not read the body unless stream is False.", SEND),
     # a double negation says the code does it
     ("load never ignores RETRIES.", SETTINGS),
+    ("load does not really ignore RETRIES.", SETTINGS),
     ("RETRIES is not ignored.", SETTINGS),
     ("load does not only read RETRIES but also validates it.", SETTINGS),
     # the object is the operand next to the verb, not any word of the clause

@@ -85,7 +85,9 @@ _ANYTHING = frozenset({"anything", "everything", "any", "nothing"})
 #: Verbs that mean "not use": negated, they say the code uses the object ("never ignores X").
 _NEGATIVE_VERBS = frozenset({"ignore", "skip", "drop", "omit", "discard", "lose", "reject", "refuse", "bypass",
                              "disregard", "exclude"})
-_NEGATED = re.compile(rf"\b(?:{_AUX}|not|no)\b[^,;]*$", re.I)
+#: A negation of the verb right after it ("does not ignore", "never really
+#: ignores"), not one anywhere before it ("used bare (no parens) ignores").
+_NEGATED = re.compile(rf"\b(?:{_AUX}|not|no)\b(?:\s+\w+){{0,2}}\s*$", re.I)
 _RAISE = re.compile(r"\b(?:raise|throw)\s+(?:new\s+)?(?P<x>[A-Za-z_$][\w$.]*)(?P<args>\([^)]*\))?")
 
 
