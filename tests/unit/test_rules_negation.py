@@ -67,7 +67,31 @@ export() {
 }
 """)
 
+CACHE = EvidenceText("cache.py::Cache", """\
+class Cache(collections.abc.MutableMapping):
+    def __getitem__(self, key):
+        return self.__data[key]
+
+    def get(self, key, default=None):
+        return self[key] if key in self else default
+""")
+QUEUE = EvidenceText("src/queue.ts::Queue", """\
+export class Queue {
+  #items: string[] = [];
+  get size(): number {
+    return this.#items.length;
+  }
+  clear(): void {
+    this.#items = [];
+  }
+}
+""")
+
 FIRES = [
+    # a member the class defines itself
+    ("Cache doesn't define get/pop/setdefault itself; they come from MutableMapping.", CACHE),
+    ("Cache does not override `get()`.", CACHE),
+    ("Queue does not implement clear; it inherits it.", QUEUE),
     # the code reads the setting, not only fixes it
     ("export() always returns expired items (it ignores includeExpired).", READS),
     ("res.jsonp doesn't set X-Content-Type-Options: nosniff.", JSONP),
@@ -89,6 +113,10 @@ FIRES = [
 ]
 
 SILENT = [
+    # a member the class does not define, or a definition the claim states
+    ("Cache does not define `keys`; it comes from MutableMapping.", CACHE),
+    ("Cache defines get itself.", CACHE),
+    ("Queue does not implement `drain()`.", QUEUE),
     ("res.jsonp sets X-Content-Type-Options: nosniff.", JSONP),
     # a call that names none of the object's words
     ("res.jsonp doesn't set the Vary header.", JSONP),

@@ -25,7 +25,8 @@ why), and each has a fixture of cases that must and must not fire
                  address): assignments, class attributes, signature
                  defaults, setters
     bases        X is only a Y / X is not a Y: the class statement
-    negation     never V X / X is never V-ed / ignores X: the code does it
+    negation     never V X / X is never V-ed / ignores X / does not define M: the code
+                 does it (defines M)
     membership   only A and B / A and B included: the code's literal tests
     propagation  lets E propagate / raises E / fails with E: the code catches E
                  and raises another or swallows it

@@ -16,6 +16,9 @@ The code's side, by the verb:
   ``access``, ``touch``, ``go through``, ``pass through``, ``rely on``,
   ``depend on``, ``ignore``): ``X`` itself is the operand, and the code
   uses it outside its signature (``call`` and ``invoke``: calls it);
+* a verb of definition (``define``, ``implement``, ``override``): the
+  anchored class defines a member of that name itself (``def get(self, ...)``,
+  ``clear(): void {``) for "does not define get/pop";
 * any other verb ``V``: the code calls a function whose name starts with
   ``V`` (``set``/``setHeader``, ``close``, ``encodeUrl`` for "encode",
   ``removeHeader`` for "remove", ``_send_single_request`` for "send"), or
@@ -76,6 +79,8 @@ _IGNORED = re.compile(r"\b(?:is|are|gets?|get|was|were)\s+(?:(?:simply|always|si
 _USE_VERBS = frozenset({"use", "call", "invoke", "read", "consult", "access", "touch", "go", "pass", "rely",
                         "depend", "ignore"})
 _CALL_VERBS = frozenset({"call", "invoke"})
+#: Verbs of definition: "does not define/implement/override M" is about the class's own members.
+_DEFINE_VERBS = frozenset({"define", "implement", "override", "overrid"})
 #: The particle a verb of use needs ("goes through X", "relies on X"); a verb not listed needs none.
 _NEEDS = {"go": ("through", "via"), "pass": ("through", "via"), "rely": ("on", "upon"), "depend": ("on", "upon")}
 _PREPOSITIONS = frozenset({"for", "with", "in", "on", "at", "from", "to", "by", "of", "into", "about", "after",
@@ -114,6 +119,8 @@ def _does(code: Code, verb: str, objects: list[Word], clause: Clause, particle: 
     word after the verb ("through" in "goes through X"), if any.
     """
     base = stems(verb)
+    if base & _DEFINE_VERBS:
+        return _defines(code, objects)
     tokens = object_tokens(objects, clause)
     anything = any(w.text.lower() in _ANYTHING for w in objects)
     if base & _USE_VERBS:
@@ -146,6 +153,22 @@ def _does(code: Code, verb: str, objects: list[Word], clause: Clause, particle: 
     for call in calls:
         if anything or tokens & call.tokens():
             return code.show(call.line, call.name + "(", call.name)
+    return None
+
+
+def _defines(code: Code, objects: list[Word]) -> str | None:
+    """The header of a member the anchored code defines under a name of the
+    object ("doesn't define get/pop" against ``def get(self, key, ...)``), or None."""
+    for w in objects[:1]:
+        for name in re.split(r"[/,]", w.text.strip("`").removesuffix("()")):
+            name = name.strip().rsplit(".", 1)[-1]
+            if not re.fullmatch(r"[A-Za-z_$][\w$]*", name):
+                continue
+            header = re.compile(rf"^\s*(?:async\s+)?def\s+{re.escape(name)}\s*\(|^\s*(?:(?:static|async|get|set|public|"
+                                rf"private|protected|override)\s+)*#?{re.escape(name)}\s*\([^()]*\)\s*(?::[^{{]*)?\{{")
+            for line in code.physical:
+                if header.search(line):
+                    return " ".join(line.split())[:120]
     return None
 
 
