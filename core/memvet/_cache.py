@@ -80,7 +80,8 @@ _Key = tuple[str, str, int]
 #: One symbol of one blob: the symbol (or None: the blob has no such symbol)
 #: and whether the file has syntax errors anywhere.
 SymbolHit = tuple["_code.Symbol | None", bool]
-_SYMBOL_FORMAT = 1
+#: 2: JavaScript/TypeScript named callbacks became symbols, so a miss kept by 1 may now be a hit.
+_SYMBOL_FORMAT = 2
 
 
 class SymbolCache:
@@ -297,6 +298,9 @@ class SymbolCache:
             return None
         try:
             return decode(text)
+        except _code.OtherFormatError as exc:
+            log.debug("symbol cache entry %s is of another version (%s); recomputing", path, exc)
+            return None
         except (ValueError, KeyError, TypeError) as exc:
             # A torn or corrupted entry is only a miss: the key is content
             # addressed, so recomputing gives the right answer.
@@ -340,7 +344,9 @@ def _decode_symbol(text: str, qualname: str) -> SymbolHit:
         KeyError, TypeError: Not such an entry at all.
     """
     raw = json.loads(text)
-    if raw["format"] != _SYMBOL_FORMAT or raw["qualname"] != qualname:
-        raise ValueError(f"format {raw['format']} for {raw['qualname']!r}")
+    if raw["format"] != _SYMBOL_FORMAT:
+        raise _code.OtherFormatError(f"format {raw['format']}, expected {_SYMBOL_FORMAT}")
+    if raw["qualname"] != qualname:
+        raise ValueError(f"an entry for {raw['qualname']!r}")
     row = raw["symbol"]
     return (None if row is None else _code.Symbol.from_row(row)), bool(raw["has_errors"])

@@ -119,6 +119,25 @@ def test_an_entry_for_another_name_is_a_miss(tmp_path, caplog):
     assert "is corrupt" in caplog.text
 
 
+def test_entries_of_another_format_are_quiet_misses(tmp_path, caplog):
+    """After an upgrade every kept entry is of an older format: a miss each,
+    logged at debug level, never a warning that calls it corrupt."""
+    caplog.set_level(logging.DEBUG)
+    one = SymbolCache(tmp_path)
+    one.table("a", "python", Loads(A))
+    one.symbol("b", "python", "other", Loads(B))
+    for entry in tmp_path.rglob("*.json"):
+        raw = json.loads(entry.read_text())
+        raw["format"] -= 1
+        entry.write_text(json.dumps(raw))
+    two = SymbolCache(tmp_path)
+    assert two.table("a", "python", Loads(A)) == ALL_A
+    assert two.symbol("b", "python", "other", Loads(B))[0] == _code.symbol_table(B, "python").symbols["other"]
+    assert two.parses == 2
+    assert caplog.text.count("of another version") == 2
+    assert "is corrupt" not in caplog.text and not [r for r in caplog.records if r.levelno >= logging.WARNING]
+
+
 @pytest.mark.slow
 def test_threads_sharing_a_cache_get_right_answers():
     # The adapters run reads in worker threads against one ledger. Before the

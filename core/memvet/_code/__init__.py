@@ -4,6 +4,7 @@ Public interface (everything else is private)::
 
     HASH_VERSION                  version of the hashing/naming rules (int, 6)
     hash_is_current(v, language)  whether a hash of version v needs no re-hash
+    OtherFormatError              a cached table of another version or format (a miss)
     LANGUAGES                     every accepted language name
     UnsupportedLanguage           unknown language name (an UnsupportedFileError)
     language_for_path(path)       "python" | ... | None, by extension
@@ -152,7 +153,15 @@ from __future__ import annotations
 
 from memvet._code._imports import imports
 from memvet._code._languages import LANGUAGES, UnsupportedLanguage, as_utf8, language_for_path, source_text
-from memvet._code._model import HASH_VERSION, ParsedFile, Symbol, SymbolTable, follow, hash_is_current
+from memvet._code._model import (
+    HASH_VERSION,
+    OtherFormatError,
+    ParsedFile,
+    Symbol,
+    SymbolTable,
+    follow,
+    hash_is_current,
+)
 from memvet._code._structured import structured_symbol_table
 from memvet._code._symbols import CodeFile
 from memvet._code._workers import default_workers
@@ -160,6 +169,7 @@ from memvet._code._workers import default_workers
 __all__ = [
     "HASH_VERSION",
     "LANGUAGES",
+    "OtherFormatError",
     "ParsedFile",
     "Symbol",
     "SymbolTable",

@@ -10,7 +10,7 @@ from types import MappingProxyType
 
 from memvet._code._java import drop_signatures, normalize_qualname, split_signature
 
-__all__ = ["HASH_VERSION", "ParsedFile", "Symbol", "SymbolTable", "follow", "hash_is_current"]
+__all__ = ["HASH_VERSION", "OtherFormatError", "ParsedFile", "Symbol", "SymbolTable", "follow", "hash_is_current"]
 
 HASH_VERSION = 6
 """Version of the normalization and hashing rules.
@@ -48,6 +48,10 @@ declarator of a field, annotation elements) and rehashed none; its one
 renamed scope (an anonymous class in the initializer of a later declarator,
 ``Runnable a, b = new Runnable() {...}``, now under ``b``) is rare enough that
 Java v5 hashes stay current.
+Still 6: a named function passed as an argument in JavaScript/TypeScript
+(``morgan.token('url', function getUrlToken (req) {...})``) is a symbol of
+its scope; it names no scope itself and yields to a definition of the same
+name there, so no existing name or hash changed (the table format did).
 """
 
 _RENORMALIZED: dict[int, frozenset[str]] = {
@@ -80,7 +84,8 @@ def hash_is_current(version: int, language: str) -> bool:
     return all(language not in _RENORMALIZED.get(v, frozenset({language}))
                for v in range(version + 1, HASH_VERSION + 1))
 
-_JSON_FORMAT = 4  # 4: aliases
+_JSON_FORMAT = 5  # 4: aliases; 5: JS/TS named callbacks are symbols (no name or hash changed, so
+#                    HASH_VERSION stays: tables kept by 4 lack them and are parsed again)
 _GO_METHOD_EXPR = re.compile(r"^\(\s*\*?\s*(\w+)\s*(?:\[[^\]]*\])?\s*\)\.")
 # Languages whose older names may carry a parameter or `#n` suffix that the
 # current rules dropped (see SymbolTable.lookup).
@@ -88,6 +93,11 @@ _SUFFIXED = frozenset({"javascript", "typescript", "tsx"})
 # The CommonJS export objects whose members a bare name finds (see
 # SymbolTable.lookup); JS/TS only.
 _EXPORTS = ("module.exports", "exports")
+
+
+class OtherFormatError(ValueError):
+    """A cache entry written by another version of the rules or the format:
+    a miss, as expected after an upgrade (not a corrupt entry)."""
 
 
 @dataclass(frozen=True)
@@ -155,7 +165,9 @@ class SymbolTable:
             name a CommonJS module gives its exported value (``Application``
             for ``module.exports = class Application {...}``, ``proto`` for
             ``const proto = module.exports = {...}``), mapped to the prefix
-            its members are named under (``module.exports``).
+            its members are named under (``module.exports``); and, with a
+            trailing dot, the path of named function expressions a member
+            is under (``morgan.logger.`` for ``morgan.``).
     """
 
     language: str
@@ -199,7 +211,10 @@ class SymbolTable:
           {...}``, ``proto.onerror`` in ``const proto = module.exports =
           {...}``;
         * else the member's name alone: ``redirect`` for
-          ``module.exports.redirect`` or ``exports.redirect``.
+          ``module.exports.redirect`` or ``exports.redirect``;
+        * a path through named function expressions, which name no scope:
+          ``morgan.logger.logRequest`` for ``morgan.logRequest`` defined in
+          ``return function logger () {...}`` inside ``morgan``.
 
         Args:
             name: ``Outer.method`` or an exact ``Outer.method(int)``.
@@ -215,7 +230,10 @@ class SymbolTable:
             return found
         seen: dict[str, Symbol] = {}
         for alias, prefix in self.aliases.items():
-            if name == alias or name.startswith(alias + "."):
+            if alias.endswith("."):  # a named function expression's path: its members only
+                if name.startswith(alias):
+                    seen.update((s.qualname, s) for s in self._lookup(prefix + name[len(alias):]))
+            elif name == alias or name.startswith(alias + "."):
                 seen.update((s.qualname, s) for s in self._lookup(prefix + name[len(alias):]))
         if not seen:
             for prefix in _EXPORTS:
@@ -289,14 +307,14 @@ class SymbolTable:
         """Rebuild a table serialized by :meth:`to_json`.
 
         Raises:
-            ValueError: ``s`` is not a serialized table, or was written with a
-                different :data:`HASH_VERSION` (a cache should treat that as a
-                miss and re-parse).
+            OtherFormatError: ``s`` was written with another table format or
+                :data:`HASH_VERSION` (a cache treats that as a miss and re-parses).
+            ValueError: ``s`` is not a serialized table.
         """
         try:
             raw = json.loads(s)
             if raw["format"] != _JSON_FORMAT or raw["hash_version"] != HASH_VERSION:
-                raise ValueError(
+                raise OtherFormatError(
                     f"symbol table format {raw['format']}/hash version {raw['hash_version']}, "
                     f"expected {_JSON_FORMAT}/{HASH_VERSION}"
                 )
@@ -306,6 +324,8 @@ class SymbolTable:
                 symbols[sym.qualname] = sym
             aliases = {str(k): str(v) for k, v in raw["aliases"].items()}
             return cls(str(raw["language"]), symbols, bool(raw["has_errors"]), aliases)
+        except OtherFormatError:
+            raise
         except (AttributeError, KeyError, TypeError, ValueError) as exc:
             raise ValueError(f"not a serialized symbol table: {exc}") from exc
 

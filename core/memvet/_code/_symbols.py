@@ -467,6 +467,8 @@ def _collect(root: tree_sitter.Node, language: str, only: frozenset[bytes] | Non
                 chain = (up.type in _CHAINS and _value_of(up) == prev.id) or (
                     d.kind == "mixin" and up.type in ("arguments", "call_expression"))
             owner = defs.get(up.id)
+            if owner is not None and owner.kind == "callback":
+                owner = None  # a named callback is no scope: what it defines keeps its names
             if owner is not None and not chain:
                 if owner.kind == "iife" and _own_name(d, owner):
                     # `var Foo = (function () { function Foo() {} ... })()`:
@@ -479,6 +481,15 @@ def _collect(root: tree_sitter.Node, language: str, only: frozenset[bytes] | Non
                 break
             prev, up = up, up.parent
         _refine_kind(d, language)
+    if any(d.kind == "callback" for d in ordered):
+        # A callback's name yields to a definition of the same name in its scope,
+        # so adding callbacks never renames what was there (`handler` to `handler#2`).
+        taken = {(id(d.parent), d.local) for d in ordered if d.kind != "callback"}
+        ordered = [d for d in ordered if d.kind != "callback" or (id(d.parent), d.local) not in taken]
+        for d in ordered:
+            if d.kind == "callback":
+                d.kind = "function"
+                _refine_kind(d, language)
     if language == "python":
         _fold_overloads(ordered)
         ordered = _unshadowed(ordered)
@@ -932,6 +943,32 @@ def _commonjs_aliases(entries: Iterable[_Entry]) -> dict[str, str]:
     return {alias: next(iter(targets)) for alias, targets in found.items() if len(targets) == 1}
 
 
+def _expression_scopes(entries: Iterable[_Entry]) -> dict[str, str]:
+    """The named function expressions between a definition and its scope,
+    as a reader writes them in a path, for :meth:`SymbolTable.lookup`: in
+    ``function morgan () { return function logger () { function logRequest
+    () {} } }`` the helper is ``morgan.logRequest`` (a function expression
+    names no scope), and ``morgan.logger.logRequest`` finds it too. Mapped
+    with a trailing dot, members only (``"morgan.logger." -> "morgan."``):
+    ``morgan.logger`` itself is no name of ``morgan``. A path two scopes
+    would take is no alias at all."""
+    found: dict[str, set[str]] = defaultdict(set)
+    for entry in entries:
+        d = entry.d
+        stop = d.parent.node.id if d.parent is not None else None
+        names: list[str] = []
+        up = d.node.parent
+        while up is not None and up.id != stop:
+            name = up.child_by_field_name("name") if up.type == "function_expression" else None
+            if name is not None:
+                names.append(_text(name))
+            up = up.parent
+        if names:
+            head = d.parent.qualname + "." if d.parent is not None else ""
+            found[head + ".".join(reversed(names)) + "."].add(head)
+    return {alias: next(iter(heads)) for alias, heads in found.items() if len(heads) == 1}
+
+
 def _export_names(d: _Def) -> list[str]:
     """The other names of ``d`` if it is a value assigned to a CommonJS
     export target (see :func:`_commonjs_aliases`), under ``d``'s scope."""
@@ -1167,7 +1204,7 @@ class CodeFile(ParsedFile):
         """See :attr:`SymbolTable.aliases` (JavaScript/TypeScript only)."""
         if self.language not in ("javascript", "typescript", "tsx"):
             return {}
-        return _commonjs_aliases(self._entries.values())
+        return {**_expression_scopes(self._entries.values()), **_commonjs_aliases(self._entries.values())}
 
     def table(self) -> SymbolTable:
         """Every symbol, from one walk over the whole file."""

@@ -25,6 +25,7 @@ def test_public_names_are_pinned():
         [
             "HASH_VERSION",
             "LANGUAGES",
+            "OtherFormatError",
             "ParsedFile",
             "Symbol",
             "SymbolTable",

@@ -27,6 +27,12 @@
   key: [(property_identifier) (string) (number)] @name
   value: [(arrow_function) (function_expression) (generator_function)]) @definition.method
 
+; A named function passed as an argument names a function: `morgan.token('url',
+; function getUrlToken (req) {...})` -> getUrlToken, `app.get('/', function
+; handler (req, res) {...})` -> handler. It is no scope (what it defines keeps
+; the names it had), and a name its scope already defines wins (see _symbols.py).
+(arguments (function_expression name: (identifier) @name) @definition.callback)
+
 ; Legacy assignments (see the package docs for the naming rule):
 ; `Parser.prototype.parse = function () {}`, `exports.x = () => ...`,
 ; `module.exports.Y = class {}`, `parse = function () {}`.
