@@ -639,6 +639,8 @@ _LABEL_ID = re.compile(r"(?i)(?:adr|rfc|pep|cve|ghsa|gh|pr|issue|bug|ticket|jira
 _LABEL_WORDS = frozenset({
     "issue", "pr", "pull", "ticket", "bug", "adr", "rfc", "pep", "cve", "gh", "section",
     "step", "phase", "chapter", "page", "figure", "version", "release", "revision", "milestone", "sprint",
+    # runtimes, written in lower case as often as not: "old node 0.8 support", "python 3.9"
+    "node", "nodejs", "python", "java", "ruby", "php", "deno", "bun", "ie", "chrome", "firefox", "safari",
 })
 #: Words after which a year is a date: ``since 2019``.
 _DATE_WORDS = frozenset({"in", "since", "until", "till", "before", "after", "circa"})
@@ -1910,11 +1912,12 @@ def _bind_name(term: Term, ctx: _Context) -> tuple[bool, str]:
 _PY_BUILTINS = frozenset(name for name in dir(builtins) if not name.startswith("_"))
 
 
-#: The global functions of JavaScript runtimes (``setTimeout``), named in prose as Python's builtins are.
+#: The global functions and constants of JavaScript runtimes (``setTimeout``, ``undefined``), named in
+#: prose as Python's builtins (``None`` among them) are.
 _JS_GLOBALS = frozenset({
     "setTimeout", "clearTimeout", "setInterval", "clearInterval", "setImmediate", "clearImmediate",
     "queueMicrotask", "structuredClone", "encodeURIComponent", "decodeURIComponent", "encodeURI", "decodeURI",
-    "parseInt", "parseFloat", "isNaN", "isFinite", "globalThis",
+    "parseInt", "parseFloat", "isNaN", "isFinite", "globalThis", "undefined", "null", "NaN", "Infinity",
 })
 
 

@@ -141,3 +141,30 @@ def test_a_member_written_with_a_leading_dot_binds_to_the_member_the_code_define
 def test_a_member_the_code_neither_defines_nor_sets_stays_unbound() -> None:
     assert unbound("Its `.currsize` reports None, as functools does.", UNBOUNDED) == [".currsize"]
     assert unbound("Its `.ttl` is fixed.", UNBOUNDED) == [".ttl"]  # a parameter, not a member
+
+
+# ------------------------------------------------------------------ the runtime's constants and versions
+
+LOG = ev("index.js::morgan.logRequest", '''\
+    function logRequest () {
+      var line = formatLine(morgan, req, res)
+      if (line == null) {
+        debug('skip line')
+        return
+      }
+    }
+''', "javascript")
+
+
+def test_javascript_s_own_constants_bind_as_python_s_none_does() -> None:
+    assert unbound("A format can return `null`/`undefined` to suppress the line.", LOG) == []
+    assert unbound("logRequest returns `NaN` for a bad line.", LOG) == []
+    # a Python evidence does not know them
+    assert unbound("log returns `undefined`.", ev("app.py::log", "def log():\n    return None\n", "python")) \
+        == ["undefined"]
+
+
+def test_a_number_after_a_runtime_s_name_is_its_version_not_a_value() -> None:
+    assert unbound("logRequest checks `line == null` (old node 0.8 support).", LOG) == []
+    assert unbound("logRequest checks `line == null` for python 3.9 callers.", LOG) == []
+    assert unbound("logRequest checks `line == null` for 8 lines.", LOG) == ["8"]
