@@ -542,6 +542,29 @@ def _code_files(snap: Snapshot) -> Iterator[tuple[str, str]]:
             yield path, language
 
 
+#: A regular expression literal of JavaScript (``/:(\\w+)/g`` after ``=``, ``(``, ``,``
+#: or ``:``) or a raw string handed to Python's ``re`` (``re.compile(r"...")``).
+_REGEX_LITERAL = re.compile(r"(?:^|[=(,:!&|?]|\breturn)\s*/((?:\\.|\[(?:\\.|[^\]\n])*\]|[^/\\\n\[])+)/[dgimsuy]*"
+                            r"|\bre\.\w+\(\s*r?(['\"])((?:\\.|(?!\2).)+)\2", re.M)
+#: Catch-alls: a pattern that matches any of these reads no notation of its own.
+_PLAIN = ("hello", "hello world", "x", "1")
+
+
+def _patterns_in(source: str) -> list[re.Pattern[str]]:
+    """The regular expressions ``source`` writes that read a notation of
+    their own (see :meth:`Evidence._read_by_pattern`), each compiled once."""
+    out = []
+    for m in _REGEX_LITERAL.finditer(source):
+        raw = m.group(1) if m.group(1) is not None else m.group(3)
+        try:
+            pattern = re.compile(raw.replace("(?<", "(?P<") if re.search(r"\(\?<[A-Za-z]", raw) else raw)
+        except re.error:
+            continue  # a dialect Python does not read (or a division misread as a pattern)
+        if not any(pattern.fullmatch(plain) for plain in _PLAIN):
+            out.append(pattern)
+    return out
+
+
 def _code_says(pattern: re.Pattern[bytes], snap: Snapshot) -> bool:
     """Whether a code file at ``snap`` (see :func:`_code_files`) matches ``pattern``."""
     return any(pattern.search(snap.read(p) or b"") for p, _ in _code_files(snap))
@@ -859,6 +882,8 @@ class Evidence:
         if term.kind is _claims.TermKind.CODE and _claims.OPTION.fullmatch(text):
             # --help, '-V, --version': an option the program declares somewhere
             return _code_says(re.compile(rb"(?<![\w-])" + re.escape(text.encode()) + rb"(?![\w-])"), snap)
+        if term.kind is _claims.TermKind.CODE:
+            return self._read_by_pattern(text, anchors, snap)
         if term.kind is _claims.TermKind.STRING and _claims.STANDARD_HEADER.fullmatch(text):
             return _code_says(re.compile(re.escape(text.encode()), re.I), snap)  # a header, in any case
         if term.kind is not _claims.TermKind.DOTTED:
@@ -893,6 +918,28 @@ class Evidence:
             data = snap.read(p) or b""
             if last in data and first in data and self._defines(p, text, snap):
                 return True
+        return False
+
+    def _read_by_pattern(self, text: str, anchors: Iterable[Anchor], snap: Snapshot) -> bool:
+        """Whether ``text`` is an input the anchored files parse: a regular
+        expression written there matches all of it (``:date[clf]`` for
+        ``/:([-\\w]{2,})(?:\\[([^\\]]+)\\])?/g``), the expression is no
+        catch-all (it matches no plain word or sentence), and every word of
+        ``text`` is written in the same file (``date``, ``clf``). A format
+        string, a route or a token a reader writes in the notation the code
+        reads is an example of that notation, wherever the parsing is."""
+        placeholder = re.sub(r"<[A-Za-z_][\w .:/-]{0,40}>", "x", text)  # :res[<header>]: any header
+        words = re.findall(r"[A-Za-z]\w+", re.sub(r"<[^<>]*>", " ", text))
+        for path in dict.fromkeys(a.path for a in anchors if a.kind in (AnchorKind.SYMBOL, AnchorKind.FILE)):
+            data = snap.read(path) or b""
+            if len(data) > self.max_file_bytes:
+                continue
+            source = data.decode("utf-8", "replace")
+            if not all(re.search(rf"(?<![\w$]){re.escape(w)}(?![\w$])", source) for w in words):
+                continue
+            for pattern in _patterns_in(source):
+                if pattern.fullmatch(text) or pattern.fullmatch(placeholder):
+                    return True
         return False
 
     def _mentioned(self, word: str, snap: Snapshot) -> bool:

@@ -2302,6 +2302,8 @@ def _bind_code(term: Term, ctx: _Context) -> tuple[bool, str]:
         return True, ""  # `async for x in AsyncRetrying(...)`: the protocol the anchored class implements
     if _pair_written(text, index):
         return True, ""  # `Accept: */*` for headers.set('Accept', '*/*'): a key and its value, written together
+    if ctx.exists(term):
+        return True, ""  # `:date[clf]`: an input in the notation a pattern of the anchored file reads
     return False, ""
 
 

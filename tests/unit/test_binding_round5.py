@@ -168,3 +168,58 @@ def test_a_number_after_a_runtime_s_name_is_its_version_not_a_value() -> None:
     assert unbound("logRequest checks `line == null` (old node 0.8 support).", LOG) == []
     assert unbound("logRequest checks `line == null` for python 3.9 callers.", LOG) == []
     assert unbound("logRequest checks `line == null` for 8 lines.", LOG) == ["8"]
+
+
+# ------------------------------------------------------------------ inputs in a notation the code reads
+
+FORMATS = '''\
+function compile (format) {
+  var js = format.replace(/:([-\\w]{2,})(?:\\[([^\\]]+)\\])?/g, function (_, name, arg) {
+    return 'tokens[' + String(JSON.stringify(name)) + '](req, res, ' + String(JSON.stringify(arg)) + ')'
+  })
+  return js
+}
+
+morgan.token('date', function getDateToken (req, res, format) {
+  switch (format || 'web') {
+    case 'clf':
+      return clfdate(new Date())
+    case 'web':
+      return new Date().toUTCString()
+  }
+})
+
+morgan.token('res', function getResponseHeader (req, res, field) {
+  return res.getHeader(field)
+})
+
+var wild = /.*/
+'''
+
+
+def test_an_input_in_the_notation_a_pattern_of_the_anchored_file_reads_binds(repo, ledger) -> None:  # type: ignore[no-untyped-def]
+    repo.write("index.js", FORMATS)
+    repo.commit("formats")
+    anchors = ledger.resolve_anchors(["index.js::getDateToken"])
+    assert ledger.grade_claim("`:date` with no argument is the web format; `:date[clf]` is the other.", anchors) \
+        == ()
+    header = ledger.resolve_anchors(["index.js::getResponseHeader"])
+    assert ledger.grade_claim("`:res[<header>]` reads a response header.", header) == ()
+
+
+def test_an_input_the_pattern_does_not_read_or_whose_words_the_file_lacks_stays_unbound(repo, ledger) -> None:  # type: ignore[no-untyped-def]
+    repo.write("index.js", FORMATS)
+    repo.commit("formats")
+    anchors = ledger.resolve_anchors(["index.js::getDateToken"])
+    # one letter: the pattern wants two; `iso` is no word of the file; a catch-all (/.*/) reads no notation
+    for claim, term in [("`:a` is left as it is.", ":a"), ("`:date[iso]` gives an ISO date.", ":date[iso]"),
+                        ("`%d %s` is the layout.", "%d %s")]:
+        findings = ledger.grade_claim(claim, anchors)
+        assert len(findings) == 1 and findings[0].startswith(f"`{term}` (code) is not in index.js::getDateToken")
+
+
+def test_a_pattern_python_cannot_read_is_skipped() -> None:
+    from memvet._anchors import _patterns_in
+
+    source = "const word = /\\p{L}{2,}/u\nconst token = /:(\\w{2,})/g\n"
+    assert [p.pattern for p in _patterns_in(source)] == [":(\\w{2,})"]
