@@ -1348,7 +1348,10 @@ def _template_binds(text: str, ctx: _Context) -> bool:
     # Words the code does not say ("404 Not Found: GET" in a message the
     # code formats) are example values only where most of the code's own
     # message is quoted around them.
-    examples = any(w.lower() not in index.code_lower for w in words)
+    # The anchored symbols' own names count as said ("LRUCache is empty" of
+    # "%s is empty" % type(self).__name__ in LRUCache.popitem).
+    own_names = {seg.lower() for seg in index.name_segments}
+    examples = any(w.lower() not in index.code_lower and w.lower() not in own_names for w in words)
     claim = _chars(wild.strip())
     if not claim:
         return False
@@ -1535,6 +1538,11 @@ def _call_matches(args: Sequence[str], call: str) -> bool:
         if kw and _literal(arg) is None and _placeholder(kw.group(2)):
             arg = kw.group(1) + "="  # max_redirects=...: the keyword is passed, any value
         content = _literal(arg)
+        if content is not None and _PLACEHOLDER.search(content):
+            # '<ClassName> is empty' of "%s is empty" % type(self).__name__: the words around the placeholder
+            pieces = [p for p in _PLACEHOLDER.split(content) if p.strip()]
+            if pieces and all(_contains(call_tokens, _numbers_by_value(code_tokens(p))) for p in pieces):
+                continue
         if not _contains(call_tokens, _numbers_by_value(code_tokens(content if content is not None else arg))):
             return False
     return True

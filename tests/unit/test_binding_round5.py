@@ -223,3 +223,26 @@ def test_a_pattern_python_cannot_read_is_skipped() -> None:
 
     source = "const word = /\\p{L}{2,}/u\nconst token = /:(\\w{2,})/g\n"
     assert [p.pattern for p in _patterns_in(source)] == [":(\\w{2,})"]
+
+
+# ------------------------------------------------------------------ messages naming the anchored class
+
+POPITEM = ev("cachetools/__init__.py::LRUCache.popitem", '''\
+    def popitem(self):
+        try:
+            key = next(iter(self.__order))
+        except StopIteration:
+            raise KeyError("%s is empty" % type(self).__name__) from None
+        return (key, self.pop(key))
+''', "python")
+
+
+def test_a_message_field_filled_with_the_anchored_class_s_name_binds() -> None:
+    assert unbound('popitem on an empty cache raises KeyError "LRUCache is empty".', POPITEM) == []
+    assert unbound("popitem raises `KeyError('<ClassName> is empty')` when empty.", POPITEM) == []
+
+
+def test_a_field_filled_with_another_name_or_other_words_stays_unbound() -> None:
+    assert unbound('popitem raises KeyError "TTLCache is empty".', POPITEM) == ["TTLCache is empty"]
+    assert unbound("popitem raises `KeyError('<ClassName> is full')` when full.", POPITEM) \
+        == ["KeyError('<ClassName> is full')"]
