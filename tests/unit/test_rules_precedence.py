@@ -125,7 +125,27 @@ function giveUp (state) {
 }
 """)
 
+GETIP = EvidenceText("index.js::getip", """\
+function getip (req) {
+  return req.ip ||
+    req._remoteAddress ||
+    (req.connection && req.connection.remoteAddress) ||
+    undefined
+}
+""")
+TERNARY = EvidenceText("lib/request.js::hostname", """\
+function hostname () {
+  var offset = host[0] === '['
+    ? host.indexOf(']') + 1
+    : 0
+  return host.substring(offset)
+}
+""")
+
 FIRES = [
+    # one statement over several lines, joined at its `||`
+    ("getip prefers `req.connection.remoteAddress` over `req.ip`.", GETIP),
+    ("req._remoteAddress takes precedence over req.ip in getip.", GETIP),
     # a guard on one operand alone that returns before the other is read
     ("reraise=True takes precedence over error_callback: the callback never runs.", GIVE_UP),
     ("reraise takes precedence over errorCallback.", GIVE_UP_JS),
@@ -153,6 +173,9 @@ FIRES = [
 ]
 
 SILENT = [
+    ("getip prefers `req.ip` over `req.connection.remoteAddress`.", GETIP),
+    # a ternary's branches stay apart
+    ("hostname prefers `host.indexOf` over `host.substring`.", TERNARY),
     ("error_callback takes precedence over reraise=True.", GIVE_UP),
     ("errorCallback takes precedence over reraise.", GIVE_UP_JS),
     (".json() sets Accept: application/json unless an Accept header was given.", ACCEPT),

@@ -4,7 +4,9 @@ Code side (:class:`Code`): one anchor's code with comments and docstrings
 removed (they describe the old or the alternative behaviour as often as the
 present one: "set host to 0.0.0.0 to listen externally"), cut into logical
 lines (a Python statement over several lines is one; a brace-language block
-``{`` is not, so each statement of a JavaScript function is its own line),
+``{`` is not, so each statement of a JavaScript function is its own line, and
+a JavaScript statement carried over lines by a trailing ``||``, ``&&``, ``??``
+or ``+``, or a leading ``||``, ``&&``, ``??`` or ``.member``, is one),
 with its atoms (identifiers and the contents of string literals) in order,
 and its calls (callee, receiver, arguments).
 
@@ -416,6 +418,15 @@ def singulars(word: str) -> list[str]:
     return out
 
 
+#: A brace-language line that ends in ``||``, ``&&``, ``??`` or ``+`` (``return a ||``), or
+#: a line that starts with one of the first three or a member call (``|| b``,
+#: ``.then(f)``): one statement over several lines, as ``return req.ip ||\n
+#: req._remoteAddress`` is. (A ternary's ``?`` and ``:`` lines are left apart:
+#: each branch is read on its own, as before.)
+_TRAILING_OPERATOR = re.compile(r"(?:\|\||&&|\?\?|\+)\s*$")
+_LEADING_OPERATOR = re.compile(r"\s*(?:\|\||&&|\?\?|\.(?!\.\.)[A-Za-z_$#])")
+
+
 def _parse(ev: EvidenceText) -> Code:
     braces = _braces(ev)
     physical = _strip(ev.text, braces).splitlines()
@@ -429,9 +440,12 @@ def _parse(ev: EvidenceText) -> Code:
         block = max((i for i, joins in enumerate(stack) if not joins), default=-1)
         return any(stack[block + 1:])
 
+    carried = False  # the previous line ended in an operator: the statement goes on (JS/TS)
     for number, line in enumerate(physical):
         if not line.strip() and not joined():
             continue
+        if start < 0 and braces and logical and (carried or _LEADING_OPERATOR.match(line)):
+            start = logical.pop()[0]  # `|| b` or `.then(...)` on the next line: the same statement
         if start < 0:
             start = number
             if _HEADER.match(line) or (braces and not logical and _METHOD_HEADER.match(line)):
@@ -454,6 +468,7 @@ def _parse(ev: EvidenceText) -> Code:
                 elif stack:
                     stack.pop()
             previous = [previous[-1], m.group(0)]
+        carried = braces and bool(_TRAILING_OPERATOR.search(line))
         if not joined():
             logical.append((start, number))
             start = -1
