@@ -72,7 +72,27 @@ constructor(options) {
 }
 """)
 
+QUEUE = EvidenceText("source/index.ts::PQueue.constructor", """\
+constructor(options) {
+  options = {
+    intervalCap: Number.POSITIVE_INFINITY,
+    interval: 0,
+    strict: false,
+    ...options,
+  };
+  if (options.strict && options.intervalCap === Number.POSITIVE_INFINITY) {
+    throw new TypeError('The `strict` option requires a finite `intervalCap`');
+  }
+  if (options.strict && options.interval < 10) {
+    throw new TypeError('too short');
+  }
+}
+""")
+
 FIRES = [
+    # the option still at the default the code gives it; the verdict first
+    ("A strict PQueue is fine without an intervalCap.", QUEUE),
+    ("With no intervalCap a strict queue just runs unlimited.", QUEUE),
     # the reverse: said to raise where the code's guard for exactly those absences only warns
     ("A pool with only a ttl (no limit, capacity or autoSweep) is rejected with a TypeError.", BOUNDS),
     ("config.get('X') with no default just returns None when the variable isn't set.", GET),
@@ -86,6 +106,8 @@ FIRES = [
 ]
 
 SILENT = [
+    # a test of another value than the default is no test that it is missing
+    ("A strict PQueue is fine without an interval.", QUEUE),
     ("config.get('X') with no default returns None when the variable isn't set.", GET_NONE),
     # the claim says it raises
     ("config.get('X') with no default raises KeyError when the variable isn't set.", GET),

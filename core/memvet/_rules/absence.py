@@ -4,14 +4,18 @@ The claim's side: an input said to be missing (``with no W``, ``without
 W``, ``with an empty W``, ``with zero W``, ``with no arguments``) and an
 outcome that accepts it (``returns None``/``null``/``nothing``/``an empty
 ...``, ``is allowed``, ``is accepted``, ``just ...``, ``behaves like``,
-``means``, ``falls back``, ``silently``, ``no error``), in a clause that
-says nothing of raising (``raise``, ``throw``, ``error``, ``exception``,
-``fail``, ``reject``, ``invalid``, ``require``).
+``means``, ``falls back``, ``silently``, ``no error``), after the input or
+before it ("X is fine without W"), in a clause that says nothing of raising
+(``raise``, ``throw``, ``error``, ``exception``, ``fail``, ``reject``,
+``invalid``, ``require``).
 
 The code's side: a ``raise``/``throw`` guarded by a test of that input's
 absence: inside ``if not W:``, ``if W is None:``, ``if W is undefined``,
 ``isinstance(W, Unset...)``, ``if (!W)``, ``W === undefined``, ``len(W) ==
-0``, ``W.length === 0``; or the statement right after an early
+0``, ``W.length === 0``, or ``W`` still equal to the default a defaults object
+of the code gives it (``options.intervalCap === Number.POSITIVE_INFINITY``
+after ``{intervalCap: Number.POSITIVE_INFINITY, ...options}``; ``W`` may be
+read off ``options``, ``opts``, ``config``, ``this``); or the statement right after an early
 ``if W is not None: return ...`` (``is not undefined``, ``!== undefined``,
 ``!= null``). ``W`` is the claim's word as a name of the code (its plural
 or singular too); "arguments" stands for any parameter of the anchored
@@ -62,14 +66,30 @@ _RAISE = re.compile(r"^(?:\}\s*)?(?:raise|throw)\b")
 _GUARD = re.compile(r"^(?:\}\s*)?(?:if|elif|else\s+if)\b")
 
 
-def _absent(text: str, name: str) -> bool:
-    """Whether the test ``text`` holds when ``name`` is missing or empty."""
+#: An options object's member: ``options.intervalCap``, ``opts.x``, ``this.x``.
+_MEMBER = r"(?<![\w$.])(?:(?:this|self|options|opts|config|settings|params)\.)?"
+
+
+def _absent(text: str, name: str, defaults: Sequence[str] = ()) -> bool:
+    """Whether the test ``text`` holds when ``name`` is missing or empty, or
+    still holds the default the code gives it (``defaults``: ``intervalCap
+    === Number.POSITIVE_INFINITY`` after ``{intervalCap:
+    Number.POSITIVE_INFINITY, ...options}``)."""
     n = re.escape(name)
+    left = _MEMBER + n
+    unset = "|".join(["undefined", "null", "None", *(re.escape(d) for d in defaults)])
     return bool(re.search(rf"\bnot\s+(?:self\.|this\.)?{n}\b|"
                           rf"(?<![\w$.]){n}\s+is\s+(?:None|undefined|UNSET|_?[Mm]issing)\b|"
                           rf"isinstance\(\s*{n}\s*,\s*\w*Unset\w*\s*\)|!\s*(?:this\.)?#?{n}\b(?!\s*=)|"
-                          rf"(?<![\w$.]){n}\s*===?\s*(?:undefined|null|None)\b|len\(\s*{n}\s*\)\s*==\s*0|"
+                          rf"{left}\s*===?\s*(?:{unset})(?![\w$.])|len\(\s*{n}\s*\)\s*==\s*0|"
                           rf"(?<![\w$.]){n}\s*\.\s*length\s*===?\s*0", text))
+
+
+def _defaults(code: Code, name: str) -> list[str]:
+    """The values a defaults object of the code gives ``name`` (``name: value,``)."""
+    source = "\n".join(code.physical)
+    return [m.group(1) for m in re.finditer(rf"(?<![\w$.]){re.escape(name)}\s*:\s*([\w$.]+)\s*,", source)
+            if not m.group(1)[:1].islower() or m.group(1) in ("true", "false", "null", "undefined")]
 
 
 def _present(text: str, name: str) -> bool:
@@ -96,7 +116,7 @@ def _guarded_raise(code: Code, names: set[str]) -> int | None:
             continue
         body = code.block(index)
         hit = next((j for j in raises if j in body or (j == index + 1 and code.braces)), None)
-        if hit is not None and any(_absent(text, n) for n in names):
+        if hit is not None and any(_absent(text, n, _defaults(code, n)) for n in names):
             return hit
         if any(_present(text, n) for n in names) and re.search(r"\breturn\b", " ".join(
                 code.logical_text(j) for j in body)):
@@ -159,7 +179,8 @@ def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
         return _rejects(clause, codes)
     out: list[Contradiction] = []
     for m in _MISSING.finditer(clause.text):
-        accepts = _ACCEPTS.search(clause.text, m.end("w"))
+        # "with no W it returns None", or the verdict first: "X is fine without W"
+        accepts = _ACCEPTS.search(clause.text, m.end("w")) or _ACCEPTS.search(clause.text, 0, m.start())
         if accepts is None:
             continue
         words = [w for w in (m.group("w"), m.group("w2")) if w and not _ACCEPTS.match(w + " x")]
