@@ -1356,6 +1356,7 @@ def _template_binds(text: str, ctx: _Context) -> bool:
     if not claim:
         return False
     literal = max(("".join(p) for p in re.split(_WILD, "".join(claim))), key=len).strip()
+    said = sum(ch not in (_WILD, _QUOTED_WILD) for ch in claim)
     for code in index.templates():
         if _WILD not in claim and _WILD not in code:
             continue
@@ -1363,7 +1364,9 @@ def _template_binds(text: str, ctx: _Context) -> bool:
             continue
         matched = _match_template(claim, code)
         own = sum(ch != _WILD for ch in code)
-        if matched >= 1 and not examples:
+        # Half of the text the two share must be matched as written: fields
+        # that take any run of words ("{a} {b}") match any claim by a space.
+        if matched >= max(1, min(own, said) / 2) and not examples:
             return True
         if examples and _WILD in code and matched >= max(_EXAMPLE_MESSAGE, 0.8 * own):
             return True

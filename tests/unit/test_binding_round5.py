@@ -246,3 +246,29 @@ def test_a_field_filled_with_another_name_or_other_words_stays_unbound() -> None
     assert unbound('popitem raises KeyError "TTLCache is empty".', POPITEM) == ["TTLCache is empty"]
     assert unbound("popitem raises `KeyError('<ClassName> is full')` when full.", POPITEM) \
         == ["KeyError('<ClassName> is full')"]
+
+
+# ------------------------------------------------------------------ messages matched by their fields alone
+
+TIMEOUT = ev("source/index.ts::PQueue.add", '''\
+    add(fn, options) {
+      const run = () => new Promise(fn);
+      return pTimeout(run(), {
+        milliseconds: options.timeout,
+        message: `Task timed out after ${options.timeout}ms (queue has ${this.#pending} running)`,
+      });
+    }
+''')
+
+
+def test_a_message_matched_only_through_fields_that_take_any_words_stays_unbound() -> None:
+    # every word is the code's (Promise, milliseconds), but the text is not: the
+    # field of "... after {timeout}ms" takes "Promise timed out after" as a run of words
+    assert unbound('Timed-out tasks reject with "Promise timed out after <ms> milliseconds".', TIMEOUT) \
+        == ["Promise timed out after <ms> milliseconds"]
+
+
+def test_the_code_s_message_with_its_fields_as_placeholders_still_binds() -> None:
+    assert unbound('Timed-out tasks reject with "Task timed out after <ms>ms (queue has <n> running)".',
+                   TIMEOUT) == []
+    assert unbound('Timed-out tasks reject with "Task timed out after 500ms".', TIMEOUT) == []
