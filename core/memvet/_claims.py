@@ -740,6 +740,10 @@ def _label(text: str, start: int, end: int) -> bool:
     return re.fullmatch(r"[A-Z][a-z]+", word) is not None and not unit and _proper_noun(text, word)
 
 
+#: A factor written with an x or the multiplication sign U+00D7: ``4x`` (not ``0x1F``, not ``x86``).
+_MULTIPLE = re.compile(r"(?<![\w.$])(\d+(?:\.\d+)?)[x\u00d7](?![\w$])")
+
+
 def claim_terms(claim: str) -> list[Term]:
     """The code-like terms of a claim, in the order they appear.
 
@@ -857,6 +861,9 @@ def claim_terms(claim: str) -> list[Term]:
         if word not in PROSE_NAMES and word.upper() not in _CAPS_PROSE and not _sentence_start(claim, m.start()) \
                 and not (word.isupper() and len(word) < 4):
             take(m.start(), m.end(), Term(word, TermKind.PROPER))
+    for m in list(_MULTIPLE.finditer(text)):  # 4x the live items: the factor is a number
+        take(m.start(1), m.end(1), Term(m.group(1), TermKind.NUMBER))
+        drop(m.start(), m.end())
     for m in list(_EXAMPLE_ASIDE.finditer(text)):  # (e.g. you set 301 first): the example's own numbers
         for number in _NUMBER.finditer(m.group(0)):
             drop(m.start() + number.start(), m.start() + number.end())

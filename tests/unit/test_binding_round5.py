@@ -272,3 +272,20 @@ def test_the_code_s_message_with_its_fields_as_placeholders_still_binds() -> Non
     assert unbound('Timed-out tasks reject with "Task timed out after <ms>ms (queue has <n> running)".',
                    TIMEOUT) == []
     assert unbound('Timed-out tasks reject with "Task timed out after 500ms".', TIMEOUT) == []
+
+
+# ------------------------------------------------------------------ factors
+
+HEAP = ev("cachetools/__init__.py::TLRUCache.expire", '''\
+    def expire(self, time=None):
+        if len(self.__heap) > len(self.__items) * self.__HEAP_CLEANUP_FACTOR:
+            self.__heap = [item for item in self.__heap if not item.removed]
+''', "python")
+FACTOR = ev("cachetools/__init__.py::TLRUCache", "class TLRUCache(_TimedCache):\n    __HEAP_CLEANUP_FACTOR = 2\n",
+            "python")
+
+
+def test_a_factor_written_with_its_multiplication_sign_is_a_number_the_code_must_hold() -> None:
+    assert unbound("expire rebuilds the heap once it holds more than 2x the live items.", HEAP, FACTOR) == []
+    assert unbound("expire rebuilds the heap once it holds more than 4x the live items.", HEAP, FACTOR) == ["4"]
+    assert unbound("expire keeps 0x1F and x86 out of it.", HEAP, FACTOR) == ["0x1F", "x86"]
