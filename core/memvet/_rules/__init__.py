@@ -43,6 +43,8 @@ why), and each has a fixture of cases that must and must not fire
     arguments    f(a, x): the code's call passes x with an offset (x + 1)
     fixed        unless K / only if K: the code passes K to its calls as a
                  constant (f({ K: true }))
+    defaults     m.v by default / defaults to m.v: the signature's default of
+                 the same module is another (key=keys.methodkey)
 
 :func:`contradictions` runs every rule over every clause of the claim and
 returns what they found, each once.
@@ -60,6 +62,7 @@ from memvet._rules import (
     bases,
     branch,
     concurrency,
+    defaults,
     exclusion,
     fixed,
     membership,
@@ -95,6 +98,7 @@ RULES: tuple[Rule, ...] = (
     regardless.RULE,
     arguments.RULE,
     fixed.RULE,
+    defaults.RULE,
 )
 
 
