@@ -2355,7 +2355,16 @@ def _pair_written(text: str, index: _Index) -> bool:
     written = (rf"[\"'`](?i:{k})[\"'`]\s*,\s*{literal}\s*\)",  # headers.set('Accept', '*/*')
                rf"(?<![\w$-]){k}\s*=\s*{literal}{end}",  # status.x = true
                rf"(?<![\w$-])[\"'`]?{k}[\"'`]?\s*:\s*{literal}{end}")  # {compress: true}
-    return any(re.search(w, code, re.M) for _, code in index.code_texts for w in written)
+    if any(re.search(w, code, re.M) for _, code in index.code_texts for w in written):
+        return True
+    if bare == "true":
+        # `immediate: true` where the code tests the option for truth (if (opts.immediate),
+        # opts.immediate ? a : b, opts.immediate && f()): the reader's setting of a switch
+        # (read off an options object, maybe through a local of its name: var immediate = opts.immediate)
+        tested = (rf"\bif\s*\(\s*(?:[\w$]+\.)*{k}\s*\)", rf"(?<![\w$]){k}\s*(?:\?(?![.?:])|&&)")
+        return any(re.search(rf"(?<![\w$])[\w$]+\.{k}\b", code) and any(re.search(t, code) for t in tested)
+                   for _, code in index.code_texts)
+    return False
 
 
 #: The methods that implement Python's binary and unary operators.

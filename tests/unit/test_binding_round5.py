@@ -289,3 +289,31 @@ def test_a_factor_written_with_its_multiplication_sign_is_a_number_the_code_must
     assert unbound("expire rebuilds the heap once it holds more than 2x the live items.", HEAP, FACTOR) == []
     assert unbound("expire rebuilds the heap once it holds more than 4x the live items.", HEAP, FACTOR) == ["4"]
     assert unbound("expire keeps 0x1F and x86 out of it.", HEAP, FACTOR) == ["0x1F", "x86"]
+
+
+# ------------------------------------------------------------------ switches set by the reader
+
+MORGAN = ev("index.js::morgan", '''\
+    function morgan (format, options) {
+      var opts = options || {}
+      var immediate = opts.immediate
+      var skip = opts.skip || false
+      return function logger (req, res, next) {
+        if (immediate) {
+          logRequest()
+        }
+        next()
+      }
+    }
+''', "javascript")
+
+
+def test_a_switch_set_to_true_binds_where_the_code_tests_that_option() -> None:
+    assert unbound("With `immediate: true` the line is written on the request.", MORGAN) == []
+
+
+def test_a_switch_the_code_never_tests_or_set_to_another_value_stays_unbound() -> None:
+    assert unbound("With `verbose: true` every line is written twice.", MORGAN) == ["verbose: true"]
+    assert unbound("With `immediate: false` nothing changes.", MORGAN) == ["immediate: false"]
+    # `skip` is read but never tested for truth
+    assert unbound("With `skip: true` nothing is logged.", MORGAN) == ["skip: true"]
