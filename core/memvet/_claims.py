@@ -2161,6 +2161,8 @@ def _bind_path(term: Term, ctx: _Context) -> tuple[bool, str]:
             index.has_word(p) or p.lower() in index.lower or fold(p) in index.folded or index.has_string(p)
             for p in parts):
         return True, ""  # make_context/invoke, Windows/OS2: names side by side, each a name the code says
+    if len(parts) >= 2 and all(p.lower() in index.modules for p in parts):
+        return True, ""  # on-headers/on-finished: packages the anchored file imports, side by side
     if text.startswith("~/"):  # ~/.config/<app>: the code expands the part before the placeholder
         head = re.split(r"/?<", text, maxsplit=1)[0].rstrip("/")
         if head and (index.has_string(head) or index.has_sequence(head, code=True)):

@@ -317,3 +317,10 @@ def test_a_switch_the_code_never_tests_or_set_to_another_value_stays_unbound() -
     assert unbound("With `immediate: false` nothing changes.", MORGAN) == ["immediate: false"]
     # `skip` is read but never tested for truth
     assert unbound("With `skip: true` nothing is logged.", MORGAN) == ["skip: true"]
+
+
+def test_packages_the_anchored_file_imports_bind_side_by_side() -> None:
+    logger = EvidenceText("index.js::morgan", "function morgan () {\n  onFinished(res, log)\n}\n",
+                          ("index.js::morgan", "morgan"), "javascript", imports=("on-finished", "on-headers"))
+    assert unbound("It hooks on-headers/on-finished to time the response.", logger) == []
+    assert unbound("It hooks on-headers/on-closed to time the response.", logger) == ["on-headers/on-closed"]
