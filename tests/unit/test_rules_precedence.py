@@ -142,7 +142,10 @@ function hostname () {
 }
 """)
 
+LOG = EvidenceText("src/browser.js::exports.log", "exports.log = console.debug || console.log || (() => {});\n")
+
 FIRES = [
+    ("Output goes through `console.log`, falling back to `console.debug`.", LOG),
     # one statement over several lines, joined at its `||`
     ("getip prefers `req.connection.remoteAddress` over `req.ip`.", GETIP),
     ("req._remoteAddress takes precedence over req.ip in getip.", GETIP),
@@ -173,6 +176,8 @@ FIRES = [
 ]
 
 SILENT = [
+    # the assignment's target (exports.log) is no operand of the chain
+    ("Output goes through `console.debug`, falling back to `console.log`.", LOG),
     ("getip prefers `req.ip` over `req.connection.remoteAddress`.", GETIP),
     # a ternary's branches stay apart
     ("hostname prefers `host.indexOf` over `host.substring`.", TERNARY),

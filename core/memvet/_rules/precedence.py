@@ -121,6 +121,10 @@ _SPREAD = re.compile(r"(?:\.\.\.|\*\*)\s*[\w$.]+")
 _MERGE_CALL = re.compile(r"\b(?:Object\.assign|dict|merge|extend)\s*\(")
 
 
+#: The target of an assignment statement: ``exports.log =``, ``const x =``, ``self.a: T =``.
+_ASSIGNED = re.compile(r"\s*(?:(?:const|let|var)\s+)?[\w$.]+(?:\[[^\]]*\])?\s*(?::[^=]*)?=(?![=>])")
+
+
 def _positions(code: Code, text: str, atom: str) -> list[int]:
     return [m.start() for m in code.pattern(atom).finditer(text)]
 
@@ -142,6 +146,10 @@ def _in_statement(code: Code, a: str, b: str) -> list[tuple[str, int]]:
     out = []
     for line in range(len(code.logical)):
         text = code.logical_text(line)
+        # what an assignment assigns to is no operand: `exports.log = console.debug || console.log`
+        target = _ASSIGNED.match(text)
+        if target:
+            text = text[target.end():]
         pa, pb = _positions(code, text, a), _positions(code, text, b)
         if not pa or not pb:
             continue
