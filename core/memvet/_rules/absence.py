@@ -110,13 +110,14 @@ def _names(code: Code, word: str) -> set[str]:
 def _guarded_raise(code: Code, names: set[str]) -> int | None:
     """A raise the absence of one of ``names`` leads to (see the module docstring)."""
     raises = [i for i in range(len(code.logical)) if _RAISE.match(code.logical_text(i))]
+    defaults = {n: _defaults(code, n) for n in names}  # read once, not at every guard
     for index in range(len(code.logical)):
         text = code.logical_text(index)
         if not _GUARD.match(text):
             continue
         body = code.block(index)
         hit = next((j for j in raises if j in body or (j == index + 1 and code.braces)), None)
-        if hit is not None and any(_absent(text, n, _defaults(code, n)) for n in names):
+        if hit is not None and any(_absent(text, n, defaults[n]) for n in names):
             return hit
         if any(_present(text, n) for n in names) and re.search(r"\breturn\b", " ".join(
                 code.logical_text(j) for j in body)):

@@ -48,13 +48,14 @@ def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     if not _DEFAULTING.search(clause.text):
         return []
     out: list[Contradiction] = []
+    signatures = [(code, _signature_defaults(code)) for code in codes]  # once per code, not per word
     for word in clause.words:
         term = word.term
         if term is None or term.kind is not TermKind.DOTTED or clause.skip(word.text):
             continue
         module, _, _ = term.text.rpartition(".")
-        for code in codes:
-            same = [d for d in _signature_defaults(code) if d[1].rpartition(".")[0] == module]
+        for code, given in signatures:
+            same = [d for d in given if d[1].rpartition(".")[0] == module]
             if same and all(default != term.text for _, default, _ in same):
                 param, default, line = same[0]
                 out.append(Contradiction(
