@@ -116,8 +116,40 @@ def should_bypass_proxies(url, no_proxy):
     if no_proxy is None:
         no_proxy = get_proxy("no_proxy")
 """)
+CLAMP = EvidenceText("src/humanize/number.py::clamp", """\
+def clamp(value, format="{:}", floor=None, ceil=None, floor_token="<", ceil_token=">"):
+    token = None
+    if floor is not None and value < floor:
+        value = floor
+        token = floor_token
+    elif ceil is not None and value > ceil:
+        value = ceil
+        token = ceil_token
+    return token + format.format(value) if token else format.format(value)
+""")
+SET_COOKIE = EvidenceText("src/index.ts::stringifySetCookie", """\
+export function stringifySetCookie(cookie: SetCookie, options?: StringifyOptions): string {
+  let str = cookie.name + "=" + value;
+  if (cookie.maxAge !== undefined) {
+    str += "; Max-Age=" + cookie.maxAge;
+  }
+  if (cookie.domain) {
+    str += "; Domain=" + cookie.domain;
+  }
+  if (cookie.expires) {
+    str += "; Expires=" + cookie.expires.toUTCString();
+  }
+  return str;
+}
+""")
 
 FIRES = [
+    # parameters named in plain words: ordered by the first condition that tests each
+    ("clamp evaluates ceil first and only then floor.", CLAMP),
+    ("clamp checks ceil before floor.", CLAMP),
+    # a protocol word the code writes inside a string, with its separators ("; Max-Age=")
+    ("Set-Cookie order: Expires comes before Max-Age.", SET_COOKIE),
+    ("stringifySetCookie writes Expires, then Domain.", SET_COOKIE),
     ("is_async_callable is checked before _lookup_exception_handler runs.", HANDLERS),
     # strings listed on one line are tried in that order; "first and only uses B" names the fallback
     ("Editor.get_editor reads $EDITOR first and only uses $VISUAL when EDITOR is unset.", GET_EDITOR),
@@ -146,6 +178,10 @@ FIRES = [
 ]
 
 SILENT = [
+    ("clamp tests floor before ceil.", CLAMP),
+    # a parameter no condition tests is there from the start: no order to read
+    ("clamp uses format before value.", CLAMP),
+    ("Set-Cookie order: Max-Age comes before Domain, then Expires.", SET_COOKIE),
     # "is" is a function word, never the call is_async_callable(...)
     ("a handler registered for its status code (e.g. 404) is checked before handlers looked up by "
      "exception class along the MRO.", HANDLERS),

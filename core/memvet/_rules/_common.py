@@ -334,8 +334,13 @@ class Code:
             return atom
         if not word.plain:
             return ""
-        if "-" in atom:  # Retry-After: a header the code writes in any case
-            return next((s for s in sorted(self.strings) if s.lower() == atom.lower()), "")
+        if "-" in atom or (atom[:1].isupper() and len(atom) >= 4):
+            # Retry-After, Expires: a protocol word the code writes in a string, in any case,
+            # alone or with its separators ("; Max-Age=", "Expires: ")
+            keyed = re.compile(rf"[\s;:,=&?]*{re.escape(atom)}[\s;:,=&?]*", re.IGNORECASE)
+            found = next((s for s in sorted(self.strings) if keyed.fullmatch(s)), "")
+            if found or "-" in atom:
+                return found
         for candidate in singulars(atom):
             if candidate in self.names:
                 return candidate

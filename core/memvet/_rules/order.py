@@ -54,13 +54,34 @@ _FIRST_FALLBACK = re.compile(r"\bfirst\b[\s,]*(?:and\s+)?(?:only\s+(?:then\s+)?"
                              r"|(?:then\s+)?falls?\s+back\s+to|falling\s+back\s+to|otherwise)\b")
 
 
+#: A line that tests something: ``if``, ``elif``, ``else if``, ``while``, a ternary, a ``case``.
+_TEST_LINE = re.compile(r"^\s*(?:\}\s*)?(?:if|elif|else\s+if|while|case)\b|\?[^?.:]")
+
+
 def _operand(code: Code) -> Callable[[Word, str], bool]:
-    """Atoms that can be ordered: used outside the signature, and not a
-    parameter named by a plain word (a parameter is there from the start;
-    its first use says nothing of when it is applied)."""
+    """Atoms that can be ordered: used outside the signature; a parameter
+    named by a plain word only where a condition tests it (a parameter is
+    there from the start: its first use says nothing of when it is applied,
+    its first test does)."""
     def accept(word: Word, atom: str) -> bool:
-        return code.used(atom) and not (word.plain and atom in code.parameters)
+        if word.plain and atom in code.parameters:
+            return _first_test(code, atom) >= 0
+        return code.used(atom)
     return accept
+
+
+def _first_test(code: Code, atom: str) -> int:
+    """The first logical line outside signatures that tests ``atom`` (see :data:`_TEST_LINE`), or -1."""
+    return next((i for i in code.lines_using(atom) if _TEST_LINE.search(code.logical_text(i))), -1)
+
+
+def _line_of(code: Code, word: Word, atom: str) -> int:
+    """The logical line that orders ``atom``: its first test for a parameter
+    named by a plain word, else its first use."""
+    if word.plain and atom in code.parameters:
+        return _first_test(code, atom)
+    i = code.first(atom)
+    return code.atoms[i].line if i >= 0 else -1
 
 
 def _pairs(clause: Clause, code: Code) -> list[tuple[Word, str, Word, str, str]]:
@@ -112,12 +133,21 @@ def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
         for a, first, b, second, marker in _pairs(clause, code):
             if first == second or clause.skip(a.text, b.text):
                 continue
-            i, j = code.first(first), code.first(second)
-            if i < 0 or j < 0 or i <= j or (code.atoms[i].line == code.atoms[j].line and not _listed(code, i, j)):
-                continue  # in order, or one statement: first uses cannot tell (strings listed on a line can)
+            if (a.plain and first in code.parameters) or (b.plain and second in code.parameters):
+                # a parameter named in plain words: ordered by the lines that test them
+                i, j = _line_of(code, a, first), _line_of(code, b, second)
+                if i < 0 or j < 0 or i <= j:
+                    continue
+                line = j
+            else:
+                i, j = code.first(first), code.first(second)
+                if i < 0 or j < 0 or i <= j or (code.atoms[i].line == code.atoms[j].line
+                                                and not _listed(code, i, j)):
+                    continue  # in order, or one statement: first uses cannot tell (strings listed on a line can)
+                line = code.atoms[j].line
             out.append(Contradiction(
                 "order", f"the claim puts `{shown(a, first)}` before `{shown(b, second)}` ({marker})",
-                code.show(code.atoms[j].line, needle(second)), code.label, (a.text, b.text)))
+                code.show(line, needle(second)), code.label, (a.text, b.text)))
     return out
 
 
