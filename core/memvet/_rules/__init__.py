@@ -45,6 +45,8 @@ why), and each has a fixture of cases that must and must not fire
                  constant (f({ K: true }))
     defaults     m.v by default / defaults to m.v: the signature's default of
                  the same module is another (key=keys.methodkey)
+    optin        pass K=V / opt in with K=V / unless you pass K=V: the
+                 signature already defaults K to V
 
 :func:`contradictions` runs every rule over every clause of the claim and
 returns what they found, each once.
@@ -67,6 +69,7 @@ from memvet._rules import (
     fixed,
     membership,
     negation,
+    optin,
     order,
     placement,
     precedence,
@@ -99,6 +102,7 @@ RULES: tuple[Rule, ...] = (
     arguments.RULE,
     fixed.RULE,
     defaults.RULE,
+    optin.RULE,
 )
 
 

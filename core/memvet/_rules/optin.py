@@ -1,0 +1,81 @@
+"""optin: the claim says to pass ``K=V`` to get a behaviour; the signature already defaults ``K`` to ``V``.
+
+The claim's side: a keyword ``K=V`` (or ``K: V``, backticked or not) right
+after a word of opting in: ``pass K=V``, ``passing K=V``, ``opt in with
+K=V``, ``unless you pass K=V``, ``you have to pass K=V``, ``must set
+K=V``, where ``V`` is a literal (``True``, ``false``, ``None``, a number,
+a quoted string).
+
+The code's side: the defaults the anchored code's signatures give the
+parameter ``K`` (``relative: bool = False``, ``{ compress = true }``).
+
+Fires when every such default is a literal and each one is ``V``: the
+claim tells its reader to pass what the code already does, so the
+behaviour it says ``K=V`` switches on (or off) is the default one, the
+opposite of what the claim says. Never fires when the code gives ``K`` no
+default, when a default is not a literal (``timeout=DEFAULT_TIMEOUT``),
+when the opting in is negated ("no need to pass K=V", "you don't have to
+pass"), or on a keyword the writer declared unbound.
+
+Rationale: on marshmallow, "validate.URL() accepts relative URLs out of
+the box; pass relative=False to require scheme and host" names a real
+parameter and a real value; only the default (``relative: bool =
+False``) says that relative URLs are the opt-in, not the default.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from memvet._claims import TermKind
+from memvet._rules._common import Clause, Code, Contradiction, Rule
+from memvet._rules.value import _LIT, _norm, _shown
+
+__all__ = ["RULE"]
+
+#: The words of opting in, right before the keyword (a backtick may open it).
+_OPT_IN = re.compile(r"(?:\bpass(?:ing)?|\bopt(?:s|ing)?[- ]in\s+(?:with|by\s+passing)"
+                     r"|\bunless\s+you\s+(?:pass|set|give)|\b(?:have|has|need|needs|must)\s+to\s+(?:pass|set)"
+                     r"|\bmust\s+(?:pass|set))"
+                     r"\s+(?:explicitly\s+)?`?\s*$", re.I)
+#: Opting in that is negated: "no need to pass", "you don't have to pass", "never pass".
+_NEGATED = re.compile(r"(?:\bno\s+need|n't|\bnot|\bnever|\bwithout)\b[\w\s]{0,30}$", re.I)
+_KEYWORD = re.compile(rf"([A-Za-z_$][\w$]*)\s*(?:=|:)\s*({_LIT})")
+
+
+def _defaults(code: Code, name: str) -> list[tuple[str | None, int]]:
+    """``(normalized literal or None, line)`` for each default a signature of ``code`` gives ``name``."""
+    pattern = re.compile(rf"(?<![\w$.]){re.escape(name)}\s*(?::[^=,()]*)?=(?![=>])\s*([^,(){{}}]+?)\s*(?=[,)}}])")
+    literal = re.compile(rf"(?:{_LIT})")
+    out: list[tuple[str | None, int]] = []
+    for line in sorted(code.headers):
+        for m in pattern.finditer(code.logical_text(line)):
+            value = m.group(1)
+            out.append((_norm(value) if literal.fullmatch(value) else None, line))
+    return out
+
+
+def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
+    out: list[Contradiction] = []
+    for word in clause.words:
+        term = word.term
+        if term is None or term.kind not in (TermKind.KEYWORD, TermKind.CODE) or clause.skip(word.text):
+            continue
+        m = _KEYWORD.fullmatch(term.text.strip())
+        before = clause.text[:word.start]
+        if m is None or not _OPT_IN.search(before) or _NEGATED.search(before.rstrip("` ")):
+            continue
+        name, value = m.group(1), _norm(m.group(2))
+        for code in codes:
+            given = _defaults(code, name)
+            if given and all(v == value for v, _ in given):
+                out.append(Contradiction(
+                    "optin", f"the claim says to pass `{term.text.strip()}`; the signature already defaults "
+                             f"`{name}` to `{_shown(value)}`",
+                    code.show(given[0][1], name), code.label, (word.text,)))
+                break
+    return out
+
+
+RULE = Rule("optin", check, __doc__ or "")
