@@ -494,6 +494,31 @@ _STRING_TOKEN = re.compile(
     r'|`(?:\\.|[^`\\])*`)')
 
 
+_JOIN = re.compile(r"\s*(?:\\\n\s*)?(?:\+\s*)?")
+_ASSIGNED = re.compile(r"(?<![\w$.])([A-Za-z_$][\w$]*)\s*(?::[^=\n]*)?=\s*\(?\s*$")
+
+
+def _joined_strings(code: str) -> list[tuple[str, str, bool]]:
+    """The strings ``code`` builds from literals: each run of literals side
+    by side (Python's implicit concatenation) or added with ``+``, and each
+    single literal assigned to a name, as ``(content, the name it is
+    assigned to or '', whether two or more literals were joined)``."""
+    out = []
+    tokens = list(_STRING_TOKEN.finditer(code))
+    i = 0
+    while i < len(tokens):
+        j = i
+        while j + 1 < len(tokens) and _JOIN.fullmatch(code, tokens[j].end(), tokens[j + 1].start()):
+            j += 1
+        start = tokens[i].start()
+        target = _ASSIGNED.search(code[max(0, start - 80):start])
+        if j > i or target:
+            content = "".join(_unescape(_string_content(t.group(0))) for t in tokens[i:j + 1])
+            out.append((content, target.group(1) if target else "", j > i))
+        i = j + 1
+    return out
+
+
 def fold(text: str) -> str:
     """A name folded for comparison: lower case without dashes, underscores,
     spaces and slashes. ``SHA-256``, ``sha_256`` and ``sha256`` fold alike,
@@ -1151,6 +1176,7 @@ class _Index:
         self._code_parts: list[str] | None = None
         self._strings: list[str] | None = None
         self._strings_lower: set[str] | None = None
+        self._string_runs: list[list[tuple[str, str, bool]]] | None = None
         self._name_parts: set[str] | None = None
         for ev in self.texts:
             language = ev.language or language_for_path(ev.label.split("::", 1)[0].split(" in ", 1)[0])
@@ -1193,11 +1219,24 @@ class _Index:
         return _contains(self._lower_tokens, [t.lower() for t in wanted])
 
     def strings(self) -> list[str]:
-        """The contents of the code's string literals."""
+        """The contents of the code's string literals, and of each run of
+        literals the code joins into one (``"a " "b"``, ``"a " + "b"``)."""
         if self._strings is None:
             self._strings = [_unescape(_string_content(m.group(0))) for _, code in self.code_texts
                              for m in _STRING_TOKEN.finditer(code)]
+            self._strings += [content for runs in self._runs() for content, _, joined in runs if joined]
         return self._strings
+
+    def _runs(self) -> list[list[tuple[str, str, bool]]]:
+        """Per code text, the strings it builds from literals (see :func:`_joined_strings`)."""
+        if self._string_runs is None:
+            self._string_runs = [_joined_strings(code) for _, code in self.code_texts]
+        return self._string_runs
+
+    def assigned_string(self, name: str) -> str | None:
+        """The text a run of literals the code assigns to ``name`` joins
+        into (``msg = ("Invalid format. " "Must be ...")``), or ``None``."""
+        return next((content for runs in self._runs() for content, target, _ in runs if target == name), None)
 
     def has_string(self, content: str) -> bool:
         """Whether the code writes a string literal ``content`` (in any case)."""
@@ -1492,7 +1531,8 @@ def _fits(arg: str, param: _Param | None, definition: _Definition | None, ctx: _
             key = key.strip().strip("\"'")
             if not sep and not re.fullmatch(r"[A-Za-z_$][\w$]*", key):
                 return False  # { compose }: the shorthand names the key and the example's variable
-            if not (ctx.index.has_word(key) or re.search(rf"(?<![\w$]){re.escape(key)}(?![\w$])", body)):
+            if not (ctx.index.has_word(key) or re.search(rf"(?<![\w$]){re.escape(key)}(?![\w$])", body)
+                    or (definition is not None and key.lower() in _EXAMPLE_NAMES)):
                 return False
             if sep and not _fits(value, None, definition, ctx):
                 return False
@@ -1505,6 +1545,9 @@ def _fits(arg: str, param: _Param | None, definition: _Definition | None, ctx: _
         return True  # sleep=trio.sleep: a library's function of the code's name, from a library the project names
     return all(ctx.index.has_word(w) or w.lower() in _BOOL | _NULL for w in re.findall(r"[A-Za-z_$][\w$]*", arg))
 
+
+#: The names examples give their own keys and values (``{ a: 'x', b: undefined }``, ``foo=bar``).
+_EXAMPLE_NAMES = frozenset({"foo", "bar", "baz", "qux", "quux", "a", "b", "c", "d", "x", "y", "z", "k", "v"})
 
 _KW_ARG = re.compile(r"([A-Za-z_]\w*)\s*=(?![=>])\s*(.+)", re.S)
 
@@ -1570,8 +1613,9 @@ def _numbers_by_value(tokens: list[str]) -> list[str]:
 def _settings(arg: str, ctx: _Context) -> bool:
     """Whether ``arg`` is an object of settings the anchored code reads
     (``{ sortOptions: true }`` where it tests ``this.sortOptions``): each key
-    a word of its code, each value a boolean, a number, null or a
-    placeholder."""
+    a word of its code, each value a boolean, a number, null, a
+    placeholder or a string the code writes, in any case (``'LAX'`` where
+    it lower-cases and tests ``'lax'``)."""
     arg = arg.strip()
     if arg[:1] + arg[-1:] != "{}" or not arg[1:-1].strip():
         return False
@@ -1580,7 +1624,8 @@ def _settings(arg: str, ctx: _Context) -> bool:
         key, value = key.strip().strip("\"'"), value.strip()
         if not sep or not re.fullmatch(r"[A-Za-z_$][\w$]*", key) or key not in ctx.index.code:
             return False
-        if not (value.lower() in _BOOL | _NULL or number_value(value) is not None or _placeholder(value)):
+        if not (value.lower() in _BOOL | _NULL or number_value(value) is not None or _placeholder(value)
+                or (_literal(value) is not None and ctx.index.has_string(_literal(value) or ""))):
             return False
     return True
 
@@ -1622,6 +1667,8 @@ def _bind_call(term: Term, ctx: _Context) -> tuple[bool, str]:
             return True, ""
         if any(_call_matches(args, call) for call in [*calls, *index.calls(callee, headers=True)]):
             return True, ""
+        if any(_call_matches(args, call) for call in _with_assigned_strings(calls, index)):
+            return True, ""  # ValueError("Invalid format. ...") for msg = ("Invalid format. " ...); ValueError(msg)
         if args and not definitions and all(re.fullmatch(r"[a-z][a-z0-9_]*", a.strip()) for a in args) and any(
                 len(_split_args(call[call.index("(") + 1: -1])) == len(args) for call in calls):
             return True, ""  # str(exc) for str(exception): the example names its own variables
@@ -1647,6 +1694,21 @@ def _bind_call(term: Term, ctx: _Context) -> tuple[bool, str]:
         return False, _nearest_word(callee, index.words | index.name_segments)
     shown = calls or [f"{sorted(d.names)[0]}({', '.join(p.name for p in d.params)})" for d in definitions]
     return False, shown[0][:80] if shown else ""
+
+
+def _with_assigned_strings(calls: Sequence[str], index: _Index) -> list[str]:
+    """The calls among ``calls`` that pass a name the code assigns a string
+    to, that name replaced by the string (``ValueError(msg)`` ->
+    ``ValueError("Invalid format. ...")``)."""
+    out = []
+    for call in calls:
+        head, inner = call[:call.index("(") + 1], call[call.index("(") + 1:-1]
+        args = _split_args(inner)
+        texts = [index.assigned_string(a.strip()) if re.fullmatch(r"\s*[A-Za-z_$][\w$]*\s*", a) else None
+                 for a in args]
+        if any(t is not None for t in texts):
+            out.append(head + ", ".join(a if t is None else repr(t) for a, t in zip(args, texts, strict=True)) + ")")
+    return out
 
 
 def _generated_call(callee: str, arity: int, ctx: _Context) -> bool:
@@ -2324,7 +2386,27 @@ def _bind_code(term: Term, ctx: _Context) -> tuple[bool, str]:
         return True, ""  # `Accept: */*` for headers.set('Accept', '*/*'): a key and its value, written together
     if ctx.exists(term):
         return True, ""  # `:date[clf]`: an input in the notation a pattern of the anchored file reads
+    pair = re.fullmatch(r"[A-Za-z_$][\w$]*\s*:\s*(\S.*)", text)
+    if pair and (_literal(pair.group(1)) is not None or pair.group(1).lower() in _NULL) \
+            and _settings("{" + text + "}", ctx):
+        # `sameSite: 'LAX'`, `value: undefined`: one setting the anchored code reads, written without its
+        # braces; a number or a boolean (`timeout: 0`) is what such a claim is about, and stays a value to find
+        return True, ""
+    if _example_output(text, index):
+        return True, ""  # `a=foo; b=bar`: the example's own names, joined by separators the code writes
     return False, ""
+
+
+def _example_output(text: str, index: _Index) -> bool:
+    """Whether ``text`` is an output the code would build from an example's
+    own names (``a=foo; b=bar``, ``foo=``; not an option, ``--foo``): it
+    starts with a word, every word one of
+    :data:`_EXAMPLE_NAMES`, and every run of characters between two words
+    (spaces kept: ``; `` is not ``;``) a string the code writes whole."""
+    parts = re.split(r"([A-Za-z0-9_$]+)", text)
+    words, joints = parts[1::2], [p for p in parts[0::2] if p]
+    return (not parts[0] and bool(joints) and all(w.lower() in _EXAMPLE_NAMES for w in words)
+            and all(j in index.strings() for j in joints))
 
 
 #: A key and its value the way docs and HTTP write them: ``Accept-Encoding: gzip, br``, ``ttl: 5000``.
@@ -2445,7 +2527,8 @@ def _iterated(text: str, ctx: _Context) -> bool:
 
 def _without_receivers(text: str, index: _Index) -> bool:
     """Whether ``text`` is a stretch of the code with the receivers of its
-    names left out (``a >= limit`` for ``state.a >= self.limit``): the
+    names left out (``a >= limit`` for ``state.a >= self.limit``, ``b`` for
+    ``this.#b``): the
     claim's tokens in order, the code adding only ``name .`` before a name."""
     wanted = code_tokens(text)
     if len(wanted) < 3 or not any(_WORD.fullmatch(t) for t in wanted):
@@ -2459,6 +2542,8 @@ def _without_receivers(text: str, index: _Index) -> bool:
             elif (_WORD.fullmatch(wanted[i]) and j + 2 < len(code) and _WORD.fullmatch(code[j])
                   and code[j + 1] == "." and (i == 0 or code[j - 1] != ".")):
                 j += 2  # a receiver the claim leaves out
+            elif code[j] == "#" and j > 0 and code[j - 1] == "." and j + 1 < len(code) and code[j + 1] == wanted[i]:
+                j += 1  # this.#maxSize: the private mark goes with the receiver
             else:
                 break
         if i == len(wanted):
@@ -2552,7 +2637,7 @@ _NEGATION = re.compile(r"\b(?:no|not|never|none|nothing|nowhere|without|neither|
 
 
 _NEGATED = re.compile(r"\b(?:no|not|never|without|nor|neither|isn't|aren't|doesn't|don't|cannot|can't|won't|"
-                      r"instead of|rather than)\s+(?:[\w-]+\s+){0,2}[`'\"(]*$", re.I)
+                      r"instead of|rather than)\s+(?:[\w-]+\s+){0,2}[`'\"]*$", re.I)
 
 
 #: Terms that name something (a value under a negation is a bound: "never exceeds 60").
