@@ -47,6 +47,8 @@ why), and each has a fixture of cases that must and must not fire
                  the same module is another (key=keys.methodkey)
     optin        pass K=V / opt in with K=V / unless you pass K=V: the
                  signature already defaults K to V
+    mapping      V maps to S / V gives S: the switch branch for V writes
+                 another case's S
 
 :func:`contradictions` runs every rule over every clause of the claim and
 returns what they found, each once.
@@ -67,6 +69,7 @@ from memvet._rules import (
     defaults,
     exclusion,
     fixed,
+    mapping,
     membership,
     negation,
     optin,
@@ -103,6 +106,7 @@ RULES: tuple[Rule, ...] = (
     fixed.RULE,
     defaults.RULE,
     optin.RULE,
+    mapping.RULE,
 )
 
 
