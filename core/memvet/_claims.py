@@ -546,7 +546,8 @@ def _string_content(literal: str) -> str:
 def numbers_in(code: str, *, in_strings: bool = False) -> set[float]:
     """The values of the numbers code writes.
 
-    Literals count (``1_000``, ``0x1F``, ``-1``), and strings that hold only
+    Literals count (``1_000``, ``0x1F``, ``-1``), products and powers of
+    literals (``60 * 1000``, ``Math.pow(2, 8)``, ``1 << 8``), and strings that hold only
     a number (``"0"``, ``b"0"``); digits inside names never do, and digits
     inside other strings (``"ISO-8859-1"``, ``"max 20"``) only with
     ``in_strings``. Give it code without comments (:func:`code_only`).
@@ -568,8 +569,17 @@ def numbers_in(code: str, *, in_strings: bool = False) -> set[float]:
             for factor in re.split(r"\s*\*\s*", m.group(0)):
                 product *= number_value(factor) or 0.0
             out.add(product)
+    for m in _POWER.finditer(plain):  # Math.pow(2, 8), 2 ** 16, 1 << 8: the power is the value
+        written = m.group("b", "e") if m.group("b") else m.group("b2", "e2")
+        base, exponent = number_value(written[0]), number_value(written[1])
+        if base is not None and exponent is not None and 0 <= exponent <= 64:
+            out.add(base * 2 ** exponent if m.group("shift") else base ** exponent)
     return out
 
+
+#: A power of number literals: ``Math.pow(2, 8)``, ``2 ** 16``, ``1 << 8`` (a shift is a power of two).
+_POWER = re.compile(r"\bMath\.pow\(\s*(?P<b>\d+)\s*,\s*(?P<e>\d+)\s*\)"
+                    r"|(?<![\w.$])(?P<b2>\d+)\s*(?:\*\*|(?P<shift><<))\s*(?P<e2>\d+)(?![\w.$])")
 
 #: A product of number literals, as code writes sizes and durations: ``10 * 1024 * 1024``, ``60 * 1000``.
 _PRODUCT = re.compile(r"(?<![\w.$])\d+(?:_\d+)*(?:\.\d+)?(?:\s*\*\s*\d+(?:_\d+)*(?:\.\d+)?)+(?![\w.$])")
@@ -1615,7 +1625,9 @@ def _settings(arg: str, ctx: _Context) -> bool:
     (``{ sortOptions: true }`` where it tests ``this.sortOptions``): each key
     a word of its code, each value a boolean, a number, null, a
     placeholder or a string the code writes, in any case (``'LAX'`` where
-    it lower-cases and tests ``'lax'``)."""
+    it lower-cases and tests ``'lax'``), an empty string, or a string the
+    claim's own example gives elsewhere (``value: 'abc'`` after
+    ``parseSetCookie('abc; Secure')``)."""
     arg = arg.strip()
     if arg[:1] + arg[-1:] != "{}" or not arg[1:-1].strip():
         return False
@@ -1624,8 +1636,10 @@ def _settings(arg: str, ctx: _Context) -> bool:
         key, value = key.strip().strip("\"'"), value.strip()
         if not sep or not re.fullmatch(r"[A-Za-z_$][\w$]*", key) or key not in ctx.index.code:
             return False
+        content = _literal(value)
         if not (value.lower() in _BOOL | _NULL or number_value(value) is not None or _placeholder(value)
-                or (_literal(value) is not None and ctx.index.has_string(_literal(value) or ""))):
+                or (content is not None and (ctx.index.has_string(content) or content == ""
+                                             or ctx.claim.count(content) > 1))):
             return False
     return True
 
@@ -1928,6 +1942,8 @@ def _bind_keyword(term: Term, ctx: _Context) -> tuple[bool, str]:
             return True, ""
     if _usage(ctx.claim, text) and definitions:
         return True, ""  # "pass status_code=303": what a caller passes, to a parameter the code defines
+    if _attribute_pair(text, index):
+        return True, ""  # "name=value, Max-Age, ...": an attribute as a header writes it, with example names
     for ev in index.texts:
         m = re.search(rf"(?<![\w$]){re.escape(name)}\s*(?::[^=\n]*)?=\s*[^,)\n]+", ev.text)
         if m:
@@ -2392,9 +2408,57 @@ def _bind_code(term: Term, ctx: _Context) -> tuple[bool, str]:
         # `sameSite: 'LAX'`, `value: undefined`: one setting the anchored code reads, written without its
         # braces; a number or a boolean (`timeout: 0`) is what such a claim is about, and stays a value to find
         return True, ""
+    if text.startswith("{") and _OUTPUT_BEFORE.search(ctx.claim[:max(0, ctx.claim.find(text))]) \
+            and _settings(text, ctx):
+        return True, ""  # f('abc; Secure') gives `{ name: '', value: 'abc', secure: true }`: an output of code words
+    if _imported(text, ctx):
+        return True, ""  # `from humanize import natural_list`: names the package exports, re-exported or its own
+    if _attribute_pair(text, index):
+        return True, ""  # `Domain=`, `expires=invalid`: an attribute the code reads by name, with an example value
     if _example_output(text, index):
         return True, ""  # `a=foo; b=bar`: the example's own names, joined by separators the code writes
     return False, ""
+
+
+def _imported(text: str, ctx: _Context) -> bool:
+    """Whether ``text`` is an import statement whose package exports every
+    name it imports (``from humanize import natural_list``, ``import {
+    parse } from 'cookie'``): each ``package.name`` a module's definition,
+    or a name its ``__init__``/``index`` re-exports (see ``exists``)."""
+    py = re.fullmatch(r"from\s+([A-Za-z_][\w.]*)\s+import\s+\(?\s*([\w\s,]+?)\s*\)?", text.strip())
+    js = re.fullmatch(r"import\s*\{\s*([\w$\s,]+?)\s*\}\s*from\s*(['\"])([@\w./-]+)\2;?", text.strip())
+    if py:
+        package, names = py.group(1), py.group(2)
+    elif js:
+        package, names = js.group(3), js.group(1)
+    else:
+        return False
+    wanted = [n.split(" as ")[0].strip() for n in names.split(",") if n.strip()]
+    return bool(wanted) and all(re.fullmatch(r"[A-Za-z_$][\w$]*", n) for n in wanted) and all(
+        n in ctx.index.names or n in ctx.index.name_segments
+        or ctx.exists(Term(f"{package.replace('/', '.')}.{n}", TermKind.DOTTED)) for n in wanted) \
+        and (ctx.exists(Term(package.replace("/", "."), TermKind.DOTTED))
+             or ctx.exists(Term(package, TermKind.PROPER)))
+
+
+#: What an example's output follows: "gives", "returns", "->", "==".
+_OUTPUT_BEFORE = re.compile(r"(?:\bgives?|\breturns?|\byields?|\bproduces?|->|=>|==|\u2192)\s*`?$")
+
+#: The values an example gives an attribute it writes out (``expires=invalid``, ``name=value``).
+_EXAMPLE_VALUES = frozenset({"value", "val", "invalid", "name", "key", "something"})
+
+
+def _attribute_pair(text: str, index: _Index) -> bool:
+    """Whether ``text`` is an attribute written the way a header or a query
+    string writes it (``Domain=``, ``expires=invalid``, ``name=value``): a
+    name the code writes or tests as a string (in any case) or an example's
+    name, then nothing or an example's value, never a value of its own."""
+    m = re.fullmatch(r"([A-Za-z][\w-]*)=([A-Za-z]*)", text.strip())
+    if m is None:
+        return False
+    key, value = m.group(1).lower(), m.group(2).lower()
+    names = _EXAMPLE_NAMES | _EXAMPLE_VALUES
+    return (index.has_string(key) or key in names) and (not value or value in names)
 
 
 def _example_output(text: str, index: _Index) -> bool:

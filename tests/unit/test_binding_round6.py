@@ -153,3 +153,72 @@ def test_one_setting_with_a_number_or_a_boolean_is_a_value_to_find() -> None:
         }
     ''')
     assert unbound("Passing `timeout: 0` disables the timeout.", queue) == ["timeout: 0"]
+
+
+PARSE_SET = ev("src/index.ts::parseSetCookie", '''\
+    export function parseSetCookie(str: string): SetCookie {
+      const eqIdx = str.indexOf("=");
+      const setCookie: SetCookie = eqIdx === -1
+        ? { name: "", value: decode(str) }
+        : { name: str.slice(0, eqIdx), value: decode(str.slice(eqIdx + 1)) };
+      for (const attr of attrs) {
+        switch (attr.toLowerCase()) {
+          case "domain":
+            setCookie.domain = val;
+            break;
+          case "expires":
+            const date = new Date(val);
+            if (Number.isFinite(date.valueOf())) setCookie.expires = date;
+            break;
+          case "secure":
+            setCookie.secure = true;
+            break;
+        }
+      }
+      return setCookie;
+    }
+''')
+
+
+def test_an_attribute_written_as_a_header_writes_it_binds_with_an_example_value() -> None:
+    assert unbound("parseSetCookie stores whatever follows `Domain=` as-is.", PARSE_SET) == []
+    assert unbound("An invalid date (`expires=invalid`) is ignored.", PARSE_SET) == []
+
+
+def test_an_attribute_the_code_does_not_read_or_a_value_of_its_own_stays_unbound() -> None:
+    assert unbound("parseSetCookie reads `Path=` too.", PARSE_SET) == ["Path="]
+    assert unbound("`expires=0` is ignored.", PARSE_SET) == ["expires=0"]
+
+
+def test_an_output_of_code_words_and_the_example_own_values_binds() -> None:
+    assert unbound("parseSetCookie('abc; Secure') gives `{ name: '', value: 'abc', secure: true }`.",
+                   PARSE_SET) == []
+
+
+def test_an_output_with_a_value_from_nowhere_stays_unbound() -> None:
+    missing = unbound("parseSetCookie('abc; Secure') gives `{ name: 'x', value: 'abc', secure: true }`.", PARSE_SET)
+    assert missing == ["{ name: 'x', value: 'abc', secure: true }"]
+
+
+def test_an_import_binds_to_the_names_the_package_exports() -> None:
+    exported = {"humanize.natural_list", "humanize"}
+    lists = ev("src/humanize/lists.py::natural_list", '''\
+        def natural_list(items):
+            return ", ".join(items)
+    ''', "python")
+
+    def unbound_with(claim: str) -> list[str]:
+        return [u.term.text for u in bind(claim, [lists], exists=lambda t: t.text in exported)]
+
+    assert unbound_with("`from humanize import natural_list` works.") == []
+    assert unbound_with("`from humanize import natural_join` works.") == ["from humanize import natural_join"]
+
+
+def test_a_number_the_code_writes_as_a_power_binds() -> None:
+    sizes = ev("src/index.ts::getUintArray", '''\
+        const getUintArray = (max: number) =>
+          max <= Math.pow(2, 8) ? Uint8Array : max <= 2 ** 16 ? Uint16Array : max <= 1 << 31 ? Uint32Array : null
+    ''')
+    assert unbound("Uint8Array up to 256 entries, Uint16Array up to 65536.", sizes) == []
+    assert unbound("Uint32Array up to 2147483648 entries.", sizes) == []
+    assert unbound("Uint8Array up to 255 entries.", sizes) == ["255"]
