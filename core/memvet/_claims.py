@@ -1065,13 +1065,16 @@ def _chars(text: str) -> list[str]:
 
 
 def _template(content: str) -> list[str]:
-    """A string's content as characters and :data:`_WILD` for each format field."""
+    """A string's content as characters and :data:`_WILD` for each format
+    field (in quotes for a repr field, ``{name!r}`` or ``%r``: what it prints
+    for a string)."""
     content = content.replace("%%", "\x02")
     out: list[str] = []
     pos = 0
     for m in _FIELD.finditer(content):
         out += _chars(content[pos:m.start()].replace("\x02", "%"))
-        out.append(_WILD)
+        # a repr field ({name!r}, %r) prints a string in its quotes: 'x'
+        out += ["'", _WILD, "'"] if re.search(r"!r\}$|%r$", m.group(0)) else [_WILD]
         pos = m.end()
     return out + _chars(content[pos:].replace("\x02", "%"))
 
@@ -1683,6 +1686,8 @@ def _bind_call(term: Term, ctx: _Context) -> tuple[bool, str]:
             return True, ""
         if any(_call_matches(args, call) for call in _with_assigned_strings(calls, index)):
             return True, ""  # ValueError("Invalid format. ...") for msg = ("Invalid format. " ...); ValueError(msg)
+        if args and all(_literal(a) is not None for a in args) and _message_of_call(args, calls, ctx):
+            return True, ""  # HookCallError("... argument 'x'") for HookCallError(f"... argument {e.args[0]!r}")
         if args and not definitions and all(re.fullmatch(r"[a-z][a-z0-9_]*", a.strip()) for a in args) and any(
                 len(_split_args(call[call.index("(") + 1: -1])) == len(args) for call in calls):
             return True, ""  # str(exc) for str(exception): the example names its own variables
@@ -1708,6 +1713,20 @@ def _bind_call(term: Term, ctx: _Context) -> tuple[bool, str]:
         return False, _nearest_word(callee, index.words | index.name_segments)
     shown = calls or [f"{sorted(d.names)[0]}({', '.join(p.name for p in d.params)})" for d in definitions]
     return False, shown[0][:80] if shown else ""
+
+
+def _message_of_call(args: Sequence[str], calls: Sequence[str], ctx: _Context) -> bool:
+    """Whether one call of the callee writes each of the claim's string
+    arguments as a template: its format fields holding the example's own
+    values (``HookCallError("hook call must provide argument 'x'")`` for
+    ``HookCallError(f"hook call must provide argument {e.args[0]!r}")``),
+    under the rules of :func:`_template_binds` read on that call alone."""
+    language = next((ev.language for ev in ctx.index.texts if ev.language), None)
+    for call in calls:
+        alone = _Context(_Index([EvidenceText("call", call, (), language)]), ctx.exists, ctx.claim, ctx.examples)
+        if all(_template_binds(_literal(a) or "", alone) for a in args):
+            return True
+    return False
 
 
 def _with_assigned_strings(calls: Sequence[str], index: _Index) -> list[str]:

@@ -222,3 +222,28 @@ def test_a_number_the_code_writes_as_a_power_binds() -> None:
     assert unbound("Uint8Array up to 256 entries, Uint16Array up to 65536.", sizes) == []
     assert unbound("Uint32Array up to 2147483648 entries.", sizes) == []
     assert unbound("Uint8Array up to 255 entries.", sizes) == ["255"]
+
+
+MULTICALL = ev("src/pluggy/_callers.py::_multicall", '''\
+    def _multicall(hook_name, hook_impls, caller_kwargs, firstresult):
+        for hook_impl in reversed(hook_impls):
+            try:
+                args = [caller_kwargs[argname] for argname in hook_impl.argnames]
+            except KeyError as e:
+                raise HookCallError(
+                    f"hook call must provide argument {e.args[0]!r}"
+                ) from e
+            raise RuntimeError("hook %r failed" % hook_name)
+''', "python")
+
+
+def test_a_repr_field_prints_the_example_value_in_its_quotes() -> None:
+    assert unbound("It raises HookCallError(\"hook call must provide argument 'x'\").", MULTICALL) == []
+    assert unbound("It fails with \"hook 'myhook' failed\".", MULTICALL) == []
+
+
+def test_a_message_of_another_callee_or_other_words_stays_unbound() -> None:
+    assert unbound("It raises ValueError(\"hook call must provide argument 'x'\").", MULTICALL) == [
+        "ValueError(\"hook call must provide argument 'x'\")"]
+    assert unbound("It raises HookCallError(\"hook call needs argument 'x'\").", MULTICALL) == [
+        "HookCallError(\"hook call needs argument 'x'\")"]
