@@ -125,6 +125,10 @@ _NOT_CALLS = frozenset({"if", "elif", "while", "for", "switch", "return", "catch
                         "typeof", "new", "await", "yield", "not", "and", "or", "in", "is", "lambda", "assert"})
 
 
+#: The separators a protocol word sits between in a string the code writes: ``"; Max-Age="``.
+_SEPARATORS = re.compile(r"^[\s;:,=&?]+|[\s;:,=&?]+$")
+
+
 @dataclass(frozen=True)
 class Atom:
     """An identifier, or a string literal's content, and its logical line."""
@@ -226,6 +230,16 @@ class Code:
     def strings(self) -> set[str]:
         """The contents of the string literals."""
         return {a.text for a in self.atoms if a.string}
+
+    @cached_property
+    def keyed_strings(self) -> dict[str, str]:
+        """The strings that hold one word with only separators around it
+        (``"; Max-Age="``, ``"Expires: "``), by that word in lower case; the
+        first in sorted order when two hold the same word."""
+        out: dict[str, str] = {}
+        for s in sorted(self.strings):
+            out.setdefault(_SEPARATORS.sub("", s).lower(), s)
+        return out
 
     @cached_property
     def _parts(self) -> dict[str, set[str]]:
@@ -337,8 +351,7 @@ class Code:
         if "-" in atom or (atom[:1].isupper() and len(atom) >= 4):
             # Retry-After, Expires: a protocol word the code writes in a string, in any case,
             # alone or with its separators ("; Max-Age=", "Expires: ")
-            keyed = re.compile(rf"[\s;:,=&?]*{re.escape(atom)}[\s;:,=&?]*", re.IGNORECASE)
-            found = next((s for s in sorted(self.strings) if keyed.fullmatch(s)), "")
+            found = self.keyed_strings.get(atom.lower(), "")
             if found or "-" in atom:
                 return found
         for candidate in singulars(atom):
