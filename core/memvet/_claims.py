@@ -2465,6 +2465,8 @@ _OUTPUT_BEFORE = re.compile(r"(?:\bgives?|\breturns?|\byields?|\bproduces?|->|=>
 
 #: The values an example gives an attribute it writes out (``expires=invalid``, ``name=value``).
 _EXAMPLE_VALUES = frozenset({"value", "val", "invalid", "name", "key", "something"})
+#: An example's own names and values, as keys and values of the attributes it writes out.
+_EXAMPLE_KEYS = _EXAMPLE_NAMES | _EXAMPLE_VALUES
 
 
 def _attribute_pair(text: str, index: _Index) -> bool:
@@ -2476,8 +2478,7 @@ def _attribute_pair(text: str, index: _Index) -> bool:
     if m is None:
         return False
     key, value = m.group(1).lower(), m.group(2).lower()
-    names = _EXAMPLE_NAMES | _EXAMPLE_VALUES
-    return (index.has_string(key) or key in names) and (not value or value in names)
+    return (index.has_string(key) or key in _EXAMPLE_KEYS) and (not value or value in _EXAMPLE_KEYS)
 
 
 def _example_output(text: str, index: _Index) -> bool:

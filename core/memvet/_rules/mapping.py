@@ -75,23 +75,25 @@ def _branches(code: Code) -> list[tuple[set[str], list[str], int]]:
     return out
 
 
-def _holds(strings: Sequence[str], wanted: str) -> bool:
-    pattern = re.compile(rf"(?<![\w-]){re.escape(wanted)}(?![\w-])", re.I)
-    return any(pattern.search(s) for s in strings)
+def _holds(strings: Sequence[str], wanted: re.Pattern[str]) -> bool:
+    return any(wanted.search(s) for s in strings)
 
 
 def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     out: list[Contradiction] = []
+    read: dict[int, list[tuple[set[str], list[str], int]]] = {}  # each code's branches, read once per check
     for m in _MAPS.finditer(clause.text):
         said = m.group("s")
         value, said = m.group("v"), (said[1:-1] if said[:1] in "`'\"" else said).strip()
         if not said or clause.skip(value, said, m.group("s")):
             continue
-        for code in codes:
-            branches = _branches(code)
-            mine = [b for b in branches if _norm(value) in b[0]]
-            others = [b for b in branches if _norm(value) not in b[0] and _holds(b[1], said)]
-            if not mine or not others or any(_holds(b[1], said) for b in mine):
+        label, wanted = _norm(value), re.compile(rf"(?<![\w-]){re.escape(said)}(?![\w-])", re.I)
+        for n, code in enumerate(codes):
+            if n not in read:
+                read[n] = _branches(code)
+            mine = [b for b in read[n] if label in b[0]]
+            others = [b for b in read[n] if label not in b[0] and _holds(b[1], wanted)]
+            if not mine or not others or any(_holds(b[1], wanted) for b in mine):
                 continue
             line = mine[0][2]
             out.append(Contradiction(

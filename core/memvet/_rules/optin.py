@@ -30,7 +30,7 @@ from collections.abc import Sequence
 
 from memvet._claims import TermKind
 from memvet._rules._common import Clause, Code, Contradiction, Rule
-from memvet._rules.value import _LIT, _norm, _shown
+from memvet._rules.value import _LIT, _LIT_RE, _norm, _shown
 
 __all__ = ["RULE"]
 
@@ -47,12 +47,11 @@ _KEYWORD = re.compile(rf"([A-Za-z_$][\w$]*)\s*(?:=|:)\s*({_LIT})")
 def _defaults(code: Code, name: str) -> list[tuple[str | None, int]]:
     """``(normalized literal or None, line)`` for each default a signature of ``code`` gives ``name``."""
     pattern = re.compile(rf"(?<![\w$.]){re.escape(name)}\s*(?::[^=,()]*)?=(?![=>])\s*([^,(){{}}]+?)\s*(?=[,)}}])")
-    literal = re.compile(rf"(?:{_LIT})")
     out: list[tuple[str | None, int]] = []
     for line in sorted(code.headers):
         for m in pattern.finditer(code.logical_text(line)):
             value = m.group(1)
-            out.append((_norm(value) if literal.fullmatch(value) else None, line))
+            out.append((_norm(value) if _LIT_RE.fullmatch(value) else None, line))
     return out
 
 

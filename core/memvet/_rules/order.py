@@ -64,10 +64,15 @@ def _operand(code: Code) -> Callable[[Word, str], bool]:
     there from the start: its first use says nothing of when it is applied,
     its first test does)."""
     def accept(word: Word, atom: str) -> bool:
-        if word.plain and atom in code.parameters:
+        if _plain_parameter(code, word, atom):
             return _first_test(code, atom) >= 0
         return code.used(atom)
     return accept
+
+
+def _plain_parameter(code: Code, word: Word, atom: str) -> bool:
+    """Whether ``word`` names a parameter of the anchored function in plain words (``floor``, not ``self.floor``)."""
+    return word.plain and atom in code.parameters
 
 
 def _first_test(code: Code, atom: str) -> int:
@@ -78,7 +83,7 @@ def _first_test(code: Code, atom: str) -> int:
 def _line_of(code: Code, word: Word, atom: str) -> int:
     """The logical line that orders ``atom``: its first test for a parameter
     named by a plain word, else its first use."""
-    if word.plain and atom in code.parameters:
+    if _plain_parameter(code, word, atom):
         return _first_test(code, atom)
     i = code.first(atom)
     return code.atoms[i].line if i >= 0 else -1
@@ -133,7 +138,7 @@ def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
         for a, first, b, second, marker in _pairs(clause, code):
             if first == second or clause.skip(a.text, b.text):
                 continue
-            if (a.plain and first in code.parameters) or (b.plain and second in code.parameters):
+            if _plain_parameter(code, a, first) or _plain_parameter(code, b, second):
                 # a parameter named in plain words: ordered by the lines that test them
                 i, j = _line_of(code, a, first), _line_of(code, b, second)
                 if i < 0 or j < 0 or i <= j:
