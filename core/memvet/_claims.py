@@ -282,6 +282,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from memvet._code._languages import language_for_path
+from memvet._usage import languages, read_use
 
 __all__ = [
     "EvidenceText",
@@ -1191,6 +1192,7 @@ class _Index:
         self._strings_lower: set[str] | None = None
         self._string_runs: list[list[tuple[str, str, bool]]] | None = None
         self._name_parts: set[str] | None = None
+        self._code_words: set[str] | None = None
         for ev in self.texts:
             language = ev.language or language_for_path(ev.label.split("::", 1)[0].split(" in ", 1)[0])
             code = code_only(ev.text, language)
@@ -1277,6 +1279,12 @@ class _Index:
 
     def has_word(self, word: str) -> bool:
         return word in self.words or word in self.name_segments
+
+    def code_words(self) -> set[str]:
+        """The words of the code, comments and docstrings left out."""
+        if self._code_words is None:
+            self._code_words = {t for t in self.code if _WORD.fullmatch(t)}
+        return self._code_words
 
     def handles(self, exception: str) -> bool:
         """Whether the code raises, catches or tests for ``exception``."""
@@ -1709,6 +1717,8 @@ def _bind_call(term: Term, ctx: _Context) -> tuple[bool, str]:
         return True, ""  # cb(<json>) of callback + '(' + body + ');': a call the code writes as text
     if args and any(_paraphrases(text, call, ctx) for call in calls):
         return True, ""  # min(attempt_number, len(strategies)) for min(max(state.attempt_number, 1), ...)
+    if _in_use(term.text, ctx):
+        return True, ""  # jwt.encode(payload, key, algorithm=None): the library's names, the reader's values
     if not callee_ok:
         return False, _nearest_word(callee, index.words | index.name_segments)
     shown = calls or [f"{sorted(d.names)[0]}({', '.join(p.name for p in d.params)})" for d in definitions]
@@ -2434,9 +2444,118 @@ def _bind_code(term: Term, ctx: _Context) -> tuple[bool, str]:
         return True, ""  # `from humanize import natural_list`: names the package exports, re-exported or its own
     if _attribute_pair(text, index):
         return True, ""  # `Domain=`, `expires=invalid`: an attribute the code reads by name, with an example value
-    if _example_output(text, index):
+    if _example_output(text, index, ctx.claim):
         return True, ""  # `a=foo; b=bar`: the example's own names, joined by separators the code writes
+    if term.kind is TermKind.CODE and _MESSAGE_LIKE.search(text) and _bind_string(Term(text, TermKind.STRING), ctx)[0]:
+        return True, ""  # `Expected "name" to be a string`: a message the code formats, backticked
+    if term.kind is TermKind.CODE and _in_use(text, ctx):
+        return True, ""  # `queue.concurrency = 10`, `inflate: false`: the library's names, the reader's values
     return False, ""
+
+
+def _in_use(text: str, ctx: _Context) -> bool:
+    """Whether ``text`` is an example of using the anchored code, read by
+    the grammar of its language (:mod:`memvet._usage`).
+
+    The example's outermost call is of a function the evidence defines or
+    anchors (``queue.add(fn, {timeout})`` for ``PQueue.add``), or it sets
+    a member the code defines, or it is an object of settings; each
+    callee, member, keyword and key is a word of the code; a key set to a
+    boolean is one the code takes a decision on. An example of a call the
+    code itself makes is not a use, and binds only as written: a call on
+    a module the anchored file imports or on a platform object
+    (``os.urandom(32)``, ``JSON.stringify(body, null, 2)``), or an
+    exception built with a message (``ValueError('too big')``).
+    """
+    index = ctx.index
+    grammars = languages(ev.language or language_for_path(ev.label.split("::", 1)[0]) for ev in index.texts)
+    use = read_use(text, grammars) if grammars else None
+    if use is None:
+        return False
+    if use.settings and not any(_SETTING_USED.search(ctx.claim[:m.start()]) or _SETTING_DOES.match(ctx.claim[m.end():])
+                                for m in re.finditer(re.escape(text), ctx.claim)):
+        return False  # "the options are `retries: 5`", "gives `{ a: 1 }`": what the code has, not what a caller sets
+    body = " ".join(code for _, code in index.code_texts)
+    if any(_one_of(key, body) and not _bound_value(value, ctx) for key, value in use.values
+           if value.lower() not in _BOOL):
+        return False  # `sameSite: 'none'` where the code compares sameSite with other strings
+    if any(h.lower() in index.modules or h in _PLATFORM_OBJECTS for h in use.heads):
+        return False
+    if any(len(c) < 2 or _EXCEPTION_NAME.fullmatch(c) for c in use.callees):
+        return False
+    if use.callees and not (index.definitions(use.callees[0]) or use.callees[0] in index.name_segments
+                            or ctx.exists(Term(use.callees[0], TermKind.IDENTIFIER))):
+        return False  # the outermost call is of the anchored code, or of the repository's (config() of a helper)
+    definitions = index.definitions(use.callees[0]) if use.callees else []
+    if definitions and not any(_takes(use.positional, d, ctx) for d in definitions):
+        return False
+    if use.members and not any(index.definitions(m) or any(
+            re.search(rf"\b(?:self|this)\s*\.\s*{re.escape(m)}\s*=(?!=)", code) for _, code in index.code_texts)
+            for m in use.members):
+        return False
+    code_words = index.code_words()
+    callees = set(use.callees)
+    return all(n in code_words or n in index.name_segments
+               or (n in callees and ctx.exists(Term(n, TermKind.IDENTIFIER))) for n in use.library) and all(
+        any(_switched(code, name) or _writes(code, name, value) for _, code in index.code_texts)
+        for name, value in use.switches)
+
+
+def _takes(args: Sequence[str], definition: _Definition, ctx: _Context) -> bool:
+    """Whether ``definition`` takes positional ``args``: no more of them
+    than it has parameters (unless it takes any number), and a literal for a
+    parameter the code compares with literals one of those it compares with."""
+    params = definition.positional()
+    args = [a for a in args if a != "__memvet_any__"]
+    if len(args) > len(params) and not definition.variadic and "arguments" not in definition.body:
+        return False
+    for arg, param in zip(args, params, strict=False):
+        if (_literal(arg) is not None or number_value(arg) is not None) and _enumerated(param.name, definition.body) \
+                and not _bound_value(arg, ctx):
+            return False
+    return True
+
+
+def _one_of(key: str, body: str) -> bool:
+    """Whether the code tests the setting ``key`` for equality with values
+    (``opts.sameSite === 'lax'``, ``case 'strict':`` on it, ``key in (...)``),
+    so that a value set for it must be one of them; a test against null or
+    an order (``> 0``) is none."""
+    flat = re.sub(rf"(?<![\w$])[A-Za-z_$][\w$]*\.(?={re.escape(key)}(?![\w$]))", "", body)
+    flat = re.sub(r"(?:===?|!==?)\s*(?:null|undefined|None)\b|\b(?:null|undefined|None)\s*(?:===?|!==?)", " ", flat)
+    flat = re.sub(r"(?:<=?|>=?)\s*[\w\-.]+", " ", flat)
+    return _enumerated(key, flat)
+
+
+#: A code span that reads as a message: two words of letters side by side.
+_MESSAGE_LIKE = re.compile(r"[A-Za-z]{2,} [A-Za-z]{2,}")
+
+#: Words that make the settings after them a caller's: "with `inflate: false`", "unless you pass `{ fast: true }`".
+_SETTING_USED = re.compile(r"\b(?:with|when|whenever|pass|passes|passed|passing|unless|if|set|sets|setting|use|using"
+                           r"|given|via|enable|enabling|disable|disabling|configure[sd]?|opt\s+in\s+with)"
+                           r"\b(?:\s+[\w'-]+){0,3}\s*[`'\"]?$", re.I)
+
+#: Verbs that make the settings before them a cause: "`decode: false` turns decoding off".
+_SETTING_DOES = re.compile(r"[`'\"]?\s*(?:turns|disables|enables|makes|skips|switches|stops|forces|keeps|lets)\b", re.I)
+
+#: Objects every program of a platform has: a call on them is the code's, never the reader's.
+_PLATFORM_OBJECTS = frozenset({"process", "console", "JSON", "Math", "Object", "Array", "Promise", "Buffer",
+                               "globalThis", "window", "document", "Date", "Number", "String", "Reflect",
+                               "os", "sys", "warnings", "json", "time", "math", "logging", "re"})
+
+
+def _switched(code: str, name: str) -> bool:
+    """Whether ``code`` takes a decision on ``name`` as a switch: branches on
+    it, compares it to a boolean, or gives it a boolean default or type."""
+    n = rf"(?<![\w$]){re.escape(name)}(?![\w$])"
+    return _branches_on(code, name) or any(re.search(p, code) for p in (
+        rf"\b(?:if|elif|while)\b\s*\(?\s*(?:not\s+|!\s*)?[\w$.]*{n}\s*(?:\)|:|&&|\|\||\band\b|\bor\b)",
+        rf"{n}\s*(?:===?|!==?|\bis\b(?:\s+not)?)\s*(?:true|false|True|False)\b",
+        rf"\b(?:true|false)\s*(?:===?|!==?)\s*[\w$.]*{n}",
+        rf"!\s*[\w$.]*{n}(?![\w$(.\[])", rf"[\w$.]*{n}\s*(?:\?(?![.?])|&&)",
+        rf"{n}\s*(?::\s*(?:bool|boolean)\b[^=\n,)]*)?\s*(?:=|\?\?)\s*(?:true|false|True|False)\b",
+        rf"{n}\s*\??:\s*[^;=\n]*\b(?:bool|boolean|true|false)\b",
+        rf"\b(?:if|elif|while)\b[^\n]*(?<![\w$]){re.escape(name)}(?![\w$(])"))
 
 
 def _imported(text: str, ctx: _Context) -> bool:
@@ -2481,15 +2600,18 @@ def _attribute_pair(text: str, index: _Index) -> bool:
     return (index.has_string(key) or key in _EXAMPLE_KEYS) and (not value or value in _EXAMPLE_KEYS)
 
 
-def _example_output(text: str, index: _Index) -> bool:
+def _example_output(text: str, index: _Index, claim: str = "") -> bool:
     """Whether ``text`` is an output the code would build from an example's
     own names (``a=foo; b=bar``, ``foo=``; not an option, ``--foo``): it
     starts with a word, every word one of
-    :data:`_EXAMPLE_NAMES`, and every run of characters between two words
-    (spaces kept: ``; `` is not ``;``) a string the code writes whole."""
+    :data:`_EXAMPLE_NAMES` or a string the claim's own example passes
+    (``app:db`` after ``debug('app').extend('db')``), and every run of
+    characters between two words (spaces kept: ``; `` is not ``;``) a
+    string the code writes whole."""
     parts = re.split(r"([A-Za-z0-9_$]+)", text)
     words, joints = parts[1::2], [p for p in parts[0::2] if p]
-    return (not parts[0] and bool(joints) and all(w.lower() in _EXAMPLE_NAMES for w in words)
+    passed = {m.group(2) for m in re.finditer(r"([\"'])([\w$.-]{1,40})\1", claim)}
+    return (not parts[0] and bool(joints) and all(w.lower() in _EXAMPLE_NAMES or w in passed for w in words)
             and all(j in index.strings() for j in joints))
 
 

@@ -201,8 +201,9 @@ SET = ev("lib/application.js::app.set", """\
 
 def test_an_example_call_binds_to_the_definition_it_fits():
     assert unbound("pass the status first, res.redirect(301, url), for a permanent one", REDIRECT) == []
-    # A word the code does not say is not an example of this code.
-    assert unbound("res.redirect(301, link) redirects", REDIRECT) == ["res.redirect(301, link)"]
+    # The reader's own variable is the reader's (round 7); a callee the code does not define is not this code.
+    assert unbound("res.redirect(301, link) redirects", REDIRECT) == []
+    assert unbound("res.redirectTo(301, link) redirects", REDIRECT) == ["res.redirectTo(301, link)"]
     # A value for a parameter the code compares with values must be one of them.
     assert unbound("app.set('trust proxy', N) trusts N hops", SET) == []
     assert unbound("app.set('trust proxies', N) trusts N hops", SET) == ["app.set('trust proxies', N)"]

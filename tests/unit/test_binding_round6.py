@@ -12,6 +12,7 @@ from __future__ import annotations
 import textwrap
 
 from memvet._claims import EvidenceText, bind
+from memvet._rules import contradictions
 
 
 def ev(label: str, text: str, language: str = "typescript") -> EvidenceText:
@@ -145,14 +146,21 @@ def test_one_setting_with_a_key_or_value_the_code_does_not_have_stays_unbound() 
     assert unbound("`priority: 'high'` is written last.", SET_COOKIE)[0] == "priority: 'high'"
 
 
-def test_one_setting_with_a_number_or_a_boolean_is_a_value_to_find() -> None:
+def test_one_setting_a_caller_passes_binds_and_the_guard_rule_reads_its_value() -> None:
+    """Round 7: a setting a caller passes is the reader's value (a use of the code, :mod:`memvet._usage`);
+    a value the code refuses is the guard rule's finding, not an unbound term."""
     queue = ev("source/index.ts::PQueue.constructor", '''\
         constructor(options) {
           this.timeout = options.timeout;
           if (typeof this.timeout === 'number' && this.timeout < 1) throw new TypeError('bad timeout');
         }
     ''')
-    assert unbound("Passing `timeout: 0` disables the timeout.", queue) == ["timeout: 0"]
+    assert unbound("Passing `timeout: 0` disables the timeout.", queue) == []
+    [finding] = contradictions("Passing `timeout: 0` disables the timeout.", [queue])
+    assert finding.rule == "guard"
+    assert contradictions("Passing `timeout: 5` sets five milliseconds.", [queue]) == []
+    # a setting no caller is said to pass is what the code has: a value to find
+    assert unbound("The default is `timeout: 0`.", queue) == ["timeout: 0"]
 
 
 PARSE_SET = ev("src/index.ts::parseSetCookie", '''\

@@ -35,6 +35,20 @@ SESSION = EvidenceText("starlette/middleware/sessions.py::SessionMiddleware.__in
                  https_only=False):
         self.app = app
 """)
+DOTENV = EvidenceText("lib/main.js::parse", """\
+function parse (src, options) {
+  if (options && parseBoolean(options.fast)) {
+    return parseFast(src)
+  }
+  return parseRegex(src)
+}
+""")
+STRICT = EvidenceText("lib/types/json.js::json", """\
+function json (options) {
+  var strict = options.strict !== false
+  if (options.verify) { check() }
+}
+""")
 
 FIRES = [
     ("validate.URL() accepts relative URLs out of the box; pass relative=False to require scheme and host.", URL),
@@ -43,6 +57,9 @@ FIRES = [
     ("To skip the TLD check you have to pass require_tld=True.", URL),
     ("compress is opt-in: unless you pass `compress: true` the body is handed back as-is.", FETCH),
     ("SessionMiddleware sets the secure flag; opt in with https_only=False for local http.", SESSION),
+    # no default in a signature: the code only tests whether the option is set, so unset is off
+    ("parse() uses the fast scanner now; pass `{ fast: false }` to get the regex parser back.", DOTENV),
+    ("Verification runs on every body unless you pass `verify: false`.", STRICT),
 ]
 
 SILENT = [
@@ -58,6 +75,9 @@ SILENT = [
     ("pass max_age=1209600 for two weeks.", SESSION),
     # a parameter the signature does not have
     ("pass strict=True to reject strings.", URL),
+    # an option the code compares with false is on unless passed: passing false does something
+    ("JSON is strict unless you pass `strict: false`.", STRICT),
+    ("The regex parser is the default; pass `{ fast: true }` for the scanner.", DOTENV),
 ]
 
 
@@ -73,3 +93,10 @@ def test_the_finding_names_the_keyword_and_the_default():
 def test_a_declared_keyword_is_not_compared():
     assert contradictions("Relative URLs are rejected unless you pass relative=False.", [URL],
                           declared=["relative=False"], rules=[RULE]) == []
+
+
+def test_an_option_only_tested_for_being_set_is_named_with_its_line():
+    [line] = fired("parse() uses the fast scanner now; pass `{ fast: false }` to get the regex parser back.", DOTENV)
+    assert line == ("the claim says to pass `{ fast: false }`; the code only tests whether `fast` is set, so it is "
+                    "already off unless passed, but lib/main.js::parse says "
+                    "`if (options && parseBoolean(options.fast)) {`")

@@ -125,6 +125,29 @@ constructor(options) {
   this.itemLimit = itemLimit || this.#capacity
 }
 """)
+UNPACKED = EvidenceText("src/index.ts::pathToRegexp", """\
+export function pathToRegexp(path, options = {}) {
+  const {
+    end = true,
+    sensitive = false,
+  } = options;
+  const { trailing = true, delimiter = "/" } = options;
+  return build(path, end, sensitive, trailing, delimiter);
+}
+""")
+AS_BOOLEAN = EvidenceText("lib/types/urlencoded.js::createQueryParser", """\
+function createQueryParser (options) {
+  const extended = Boolean(options?.extended)
+  const depth = extended ? 32 : 0
+}
+""")
+OPTIONS = EvidenceText("jwt/api_jwt.py::PyJWT._get_default_options", """\
+    def _get_default_options() -> dict:
+        return {
+            "verify_signature": True,
+            "strict_aud": False,
+        }
+""")
 
 FIRES = [
     # an exported constant's value
@@ -166,6 +189,13 @@ FIRES = [
     ('same_site defaults to "strict".', TYPED),
     # a default given in an aside beside the keyword a caller opts in with
     ("redirects only if you opt in with www_redirect=True (default False).", TYPED),
+    # round 7: defaults a function body unpacks from its options, one per line or all on one
+    ("`sensitive` defaults to true, so /Foo and /foo differ.", UNPACKED),
+    ("`trailing` defaults to false.", UNPACKED),
+    # a setting made a boolean of what is passed is false when unset
+    ("urlencoded `extended` defaults to true.", AS_BOOLEAN),
+    # a default named before the clause the statement opens ("default options: `k=v`")
+    ("PyJWT default options: strict_aud=True, so list audiences are rejected.", OPTIONS),
 ]
 
 SILENT = [
@@ -204,6 +234,14 @@ SILENT = [
     ("socks5 and socks5h proxies need socksio.", SCHEMES),
     ('same_site defaults to "lax".', TYPED),
     ("redirects unless you opt out with www_redirect=False (default True).", TYPED),
+    ("`sensitive` defaults to false, so /Foo matches /foo.", UNPACKED),
+    ("`trailing` defaults to true.", UNPACKED),
+    # a boolean of what is passed: true is no default, and "when it is true" states none
+    ("urlencoded `extended` defaults to false.", AS_BOOLEAN),
+    ("When `extended` is true, depth is 32.", AS_BOOLEAN),
+    ("PyJWT default options: strict_aud=False, verify_signature=True.", OPTIONS),
+    # no default named: the writer's own setting
+    ("We pass strict_aud=True in the gateway.", OPTIONS),
 ]
 
 

@@ -49,6 +49,10 @@ why), and each has a fixture of cases that must and must not fire
                  signature already defaults K to V
     mapping      V maps to S / V gives S: the switch branch for V writes
                  another case's S
+    ternary      with K: true it gives "S": the code's choice on K
+                 (K ? A : B) gives S the other way
+    guard        an example passing K=V as working: a guard of the code
+                 raises on it (if initial != 1 and multiplier != 1: raise)
 
 :func:`contradictions` runs every rule over every clause of the claim and
 returns what they found, each once.
@@ -69,6 +73,7 @@ from memvet._rules import (
     defaults,
     exclusion,
     fixed,
+    guard,
     mapping,
     membership,
     negation,
@@ -79,6 +84,7 @@ from memvet._rules import (
     propagation,
     regardless,
     retention,
+    ternary,
     value,
 )
 from memvet._rules._common import Contradiction, Rule, clauses, codes
@@ -107,6 +113,8 @@ RULES: tuple[Rule, ...] = (
     defaults.RULE,
     optin.RULE,
     mapping.RULE,
+    ternary.RULE,
+    guard.RULE,
 )
 
 

@@ -12,10 +12,20 @@ parameter ``K`` (``relative: bool = False``, ``{ compress = true }``).
 Fires when every such default is a literal and each one is ``V``: the
 claim tells its reader to pass what the code already does, so the
 behaviour it says ``K=V`` switches on (or off) is the default one, the
-opposite of what the claim says. Never fires when the code gives ``K`` no
+opposite of what the claim says. A second reading, for an option no
+signature defaults: ``V`` is ``false`` (``pass `{ fast: false }```) and
+every read of ``K`` in the code only tests whether it is set (``if
+(options && parseBoolean(options.fast))``, ``opts.K && ...``,
+``!!opts.K``), never compares it or gives it a value when unset
+(``opts.K !== false``, ``opts.K ?? true``, ``var K = opts.K``): an unset
+option is already off. Never fires when the code gives ``K`` no
 default, when a default is not a literal (``timeout=DEFAULT_TIMEOUT``),
 when the opting in is negated ("no need to pass K=V", "you don't have to
 pass"), or on a keyword the writer declared unbound.
+
+Rationale (the second reading, round 7): on dotenv, "pass `{ fast: false
+}` to get the old regex parser back" names the real option of a parser
+that only runs the fast scanner when ``fast`` is set.
 
 Rationale: on marshmallow, "validate.URL() accepts relative URLs out of
 the box; pass relative=False to require scheme and host" names a real
@@ -55,13 +65,40 @@ def _defaults(code: Code, name: str) -> list[tuple[str | None, int]]:
     return out
 
 
+#: A read of an option that only tests whether it is set: ``if (opts.K)``, ``parseBoolean(opts.K)``, ``opts.K &&``.
+_TRUTHY = (r"\b(?:if|elif|while)\b\s*\(?\s*(?:[\w$.]+\s*&&\s*)?(?:[\w$]*[Bb]oolean\(|bool\()?"
+           r"\s*{ref}\s*\)*\s*(?:\)|:|&&)",
+           r"(?:Boolean|parseBoolean|bool)\(\s*{ref}\s*\)", r"!!\s*{ref}(?![\w$])", r"{ref}\s*(?:&&|\?(?![.?]))")
+#: Any read of it that gives it a value when unset or compares it with a boolean: not off unless set.
+_VALUED = r"{ref}\s*(?:===?|!==?|\?\?|\|\||=(?![=>])|\bis\b)|(?:===?|!==?)\s*{ref}|\b{name}\s*(?::[^=,()]*)?=(?![=>])"
+
+
+def _off_unless_set(code: Code, name: str) -> int | None:
+    """The line of the first read of the option ``name`` when every read of
+    it only tests whether it is set (``if (options.fast)``), so that an
+    unset option is off; ``None`` otherwise."""
+    ref = rf"(?<![\w$])(?:[\w$]+\.)?{re.escape(name)}(?![\w$])"
+    truthy = [re.compile(p.format(ref=ref)) for p in _TRUTHY]
+    valued = re.compile(_VALUED.format(ref=ref, name=re.escape(name)))
+    first = None
+    for line in range(len(code.logical)):
+        text = code.logical_text(line)
+        if not re.search(ref, text):
+            continue
+        if valued.search(text):
+            return None
+        if any(p.search(text) for p in truthy):
+            first = line if first is None else first
+    return first
+
+
 def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     out: list[Contradiction] = []
     for word in clause.words:
         term = word.term
         if term is None or term.kind not in (TermKind.KEYWORD, TermKind.CODE) or clause.skip(word.text):
             continue
-        m = _KEYWORD.fullmatch(term.text.strip())
+        m = _KEYWORD.fullmatch(re.sub(r"^\{\s*(.*?)\s*\}$", r"\1", term.text.strip()))
         before = clause.text[:word.start]
         if m is None or not _OPT_IN.search(before) or _NEGATED.search(before.rstrip("` ")):
             continue
@@ -73,6 +110,13 @@ def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
                     "optin", f"the claim says to pass `{term.text.strip()}`; the signature already defaults "
                              f"`{name}` to `{_shown(value)}`",
                     code.show(given[0][1], name), code.label, (word.text,)))
+                break
+            line = None if given or value != "false" else _off_unless_set(code, name)
+            if line is not None:
+                out.append(Contradiction(
+                    "optin", f"the claim says to pass `{term.text.strip()}`; the code only tests whether "
+                             f"`{name}` is set, so it is already off unless passed",
+                    code.show(line, name), code.label, (word.text,)))
                 break
     return out
 

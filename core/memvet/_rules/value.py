@@ -284,14 +284,15 @@ def _claimed_value(word: Word) -> str:
     return ""
 
 
-def _says_default(text: str, word: Word) -> bool:
+def _says_default(text: str, word: Word, lead: str = "") -> bool:
     """Whether the claim calls the backticked or keyword statement ``word``
     the default: "defaults to `verify=True`", "default: `x = 1`",
     "`clamp=False` by default", "`x = 1` (the default)". A default named
     elsewhere in the clause is another name's ("no_args_is_help defaults
-    to ..., unless declared with invoke_without_command=True")."""
-    before, after = text[:word.start].rstrip("`'\" "), text[word.end:].lstrip("`'\"")
-    return (re.search(r"\b(?:defaults?|by default)(?:\s+(?:to|is|of|value))?\s*[:=]?\s*(?:[\w$]+\s+){0,1}\(?$",
+    to ..., unless declared with invoke_without_command=True"). ``lead``
+    is the claim before the clause ("default options: `x=1`" splits there)."""
+    before, after = (lead + text[:word.start]).rstrip("`'\" "), text[word.end:].lstrip("`'\"")
+    return (re.search(r"\b(?:defaults?|by default)(?:\s+(?:to|is|of|value))?\s*[:=]?\s*(?:[\w$]+(?::|\s)\s*){0,1}\(?$",
                       before) is not None
             or re.match(r"\s*(?:\(\s*(?:the\s+)?default\s*\)|by default\b|is the default\b|as the default\b)",
                         after) is not None)
@@ -312,7 +313,8 @@ def _statements(clause: Clause, code: Code) -> list[tuple[str, str, str]]:
         if not value:
             m = _CODE_STATEMENT.match(w.text) if w.term is not None and w.term.kind in (
                 TermKind.CODE, TermKind.KEYWORD) else None
-            if m and _says_default(clause.text, w):
+            lead = clause.claim[:max(0, clause.claim.find(clause.text))] if word_first(clause, w) else ""
+            if m and _says_default(clause.text, w, lead):
                 atom = m.group(1).rsplit(".", 1)[-1]
                 if atom in code.names and not clause.skip(w.text):
                     out.append((atom, _norm(m.group(2)), w.text))
@@ -337,6 +339,11 @@ def _statements(clause: Clause, code: Code) -> list[tuple[str, str, str]]:
                 out.append((subject, value, clause.text[x.start:end]))
                 break
     return out
+
+
+def word_first(clause: Clause, word: Word) -> bool:
+    """Whether ``word`` opens its clause (what the claim says before the clause then leads to it)."""
+    return not clause.text[:word.start].strip(" `'\"")
 
 
 def _key(clause: Clause, word: Word, code: Code) -> str:
@@ -369,11 +376,17 @@ def _sources(code: Code, name: str) -> tuple[list[tuple[str, int]], bool]:
     default = re.compile(rf"(?<![\w$.]){n}\s*(?::{_ANNOTATION})?=(?!=)\s*([^,()]+?)\s*(?=[,)])")
     entry = re.compile(rf"""(?<![\w$.])["']?{n}["']?\s*:\s*([^,{{}}]+?)\s*(?=[,}}]|$)""")
     setter = re.compile(rf"""\.\s*(?:set|setdefault|get)\s*\(\s*["']{n}["']\s*,\s*([^()]+?)\s*\)""")
+    # const { S = V, ... } = options: a default the body gives a setting it unpacks
+    unpacked = re.compile(rf"(?<![\w$.]){n}\s*=(?![=>])\s*([^,(){{}}]+?)\s*(?=[,}}])")
     for i in range(len(code.logical)):
         text = code.logical_text(i)
         found: list[str] = []
         if i in code.headers:
             found += [m.group(1) for m in default.finditer(text)]
+        elif _UNPACKING.match(text):
+            found += [m.group(1) for m in unpacked.finditer(text)]
+        elif own_line := re.match(rf"^\s*{n}\s*=(?![=>])\s*([^,;]+?)\s*,$", text):
+            found.append(own_line.group(1))  # sensitive = false, on a line of an unpacking of its own
         else:
             m = assign.match(text)
             if m:
@@ -388,6 +401,22 @@ def _sources(code: Code, name: str) -> tuple[list[tuple[str, int]], bool]:
             else:
                 open_ = True
     return literal, open_
+
+
+#: A statement that unpacks settings with defaults: ``const { a = 1, b } = options``.
+_UNPACKING = re.compile(r"^\s*(?:const|let|var)\s*\{.*\}\s*(?::[^=]*)?=(?!=)")
+
+#: A setting made a boolean of what the caller passed: unset, it is false.
+_AS_BOOLEAN = r"(?:Boolean\(|bool\(|!!\s*)\s*(?:[\w$]+\??\.)*{n}\s*\)?\s*;?$"
+
+
+def _unset(code: Code, name: str) -> int | None:
+    """The line where the code makes ``name`` a boolean of what the caller
+    passed (``const extended = Boolean(options?.extended)``), so that its
+    default, unset, is false; ``None`` when it does not."""
+    n = re.escape(name)
+    assign = re.compile(rf"^\s*(?:(?:self|this)\.|const\s+|let\s+|var\s+)?{n}\s*=(?!=)\s*" + _AS_BOOLEAN.format(n=n))
+    return next((i for i in range(len(code.logical)) if assign.match(code.logical_text(i))), None)
 
 
 def _shown(value: str) -> str:
@@ -440,6 +469,12 @@ def _stated(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
                 out.append(Contradiction(
                     "value", f"the claim says `{said}`; the code falls back to `{fallback[0]}` for that value",
                     code.show(fallback[1], subject), code.label, (subject,)))
+                continue
+            unset = _unset(code, subject) if re.search(r"\bdefault", said) and value == "true" else None
+            if unset is not None:  # "extended defaults to true" for extended = Boolean(options.extended)
+                out.append(Contradiction(
+                    "value", f"the claim says `{said}`; the code makes `{subject}` a boolean of what is passed, "
+                             "false when unset", code.show(unset, subject), code.label, (subject,)))
                 continue
             if not literal or open_ or any(v == value or v in _in_units(value, said) for v, _ in literal):
                 continue

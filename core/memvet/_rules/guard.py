@@ -1,0 +1,195 @@
+"""guard: the claim's example passes a value the anchored code rejects.
+
+The claim's side: an example of use (:mod:`memvet._usage`) that gives a
+keyword or a key a literal: ``wait_exponential_jitter(initial=2,
+multiplier=3)``, ``timeout: 0``, in a claim that does not itself speak
+of the example failing (no ``raise``, ``throw``, ``error``, ``reject``,
+``fail``, ``invalid``, ``must``, ``cannot``).
+
+The code's side: a guard of the anchored code, a condition whose body
+raises or throws (``if initial != 1 and multiplier != 1: raise
+ValueError(...)``, ``if (options.timeout !== undefined &&
+!(Number.isFinite(options.timeout) && options.timeout > 0)) throw ...``),
+made only of comparisons, ``and``/``or``/``not`` (``&&``, ``||``, ``!``),
+literals, ``typeof``, ``Number.isFinite``/``Number.isInteger`` and names.
+
+Fires when the guard names one of the example's keys and, with the
+example's values and the signature's literal defaults for the other
+names, its condition is true: the code raises on the very example the
+claim presents as working. Never fires when a name of the condition has
+neither (the guard may depend on state the claim does not give), on
+anything but these operators (a call, an attribute of another object, an
+``in`` test), nor on a value the writer declared unbound.
+
+Rationale: on tenacity, "`wait_exponential_jitter(initial=2,
+multiplier=3)` is fine - multiplier silently takes precedence" names two
+real parameters with plausible values; the code refuses exactly that
+combination.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+import re
+from collections.abc import Sequence
+
+from memvet._code._languages import language_for_path
+from memvet._rules._common import Clause, Code, Contradiction, Rule
+from memvet._usage import languages, read_use
+
+__all__ = ["RULE"]
+
+#: A claim that speaks of failing: the example may be the one that fails.
+_FAILING = re.compile(r"\b(?:rais\w*|throw\w*|thrown|errors?|reject\w*|fail\w*|invalid|must|cannot|can't|not\s+allowed"
+                      r"|refus\w*|disallow\w*|forbid\w*)\b", re.I)
+_JS_GUARD = re.compile(r"^(?:\}\s*else\s+)?if\s*\((?P<cond>.*)\)\s*(?:\{|(?=throw\b))")
+_PY_GUARD = re.compile(r"^(?:if|elif)\s+(?P<cond>.+?):\s*(?P<rest>.*)$")
+_LITERAL = r"-?\d+(?:\.\d+)?|None|True|False|null|undefined|true|false|\"[^\"\n]*\"|'[^'\n]*'"
+_UNKNOWN = object()
+_TYPEOF = {bool: "boolean", int: "number", float: "number", str: "string", type(None): "undefined"}
+
+
+class _Unknown(Exception):
+    """A name or an operator the guard's condition holds that the rule does not evaluate."""
+
+
+def _python(condition: str) -> str:
+    """A JS condition in Python's spelling (a Python one unchanged)."""
+    text = condition.replace("===", "==").replace("!==", "!=").replace("&&", " and ").replace("||", " or ")
+    text = re.sub(r"!(?!=)", " not ", text)
+    text = re.sub(r"\bNumber\.isFinite\b", "_finite", text)
+    text = re.sub(r"\bNumber\.isInteger\b", "_integer", text)
+    text = re.sub(r"\btypeof\s+([\w$.]+)", r"_typeof(\1)", text)
+    text = re.sub(r"\b(?:undefined|null)\b", "None", text)
+    text = re.sub(r"\btrue\b", "True", re.sub(r"\bfalse\b", "False", text))
+    return re.sub(r"(?<![\w$.])(?:this|self|[a-z_$][\w$]*)\.([A-Za-z_$][\w$]*)", r"\1", text)
+
+
+def _evaluate(node: ast.AST, names: dict[str, object]) -> object:
+    if isinstance(node, ast.Expression):
+        return _evaluate(node.body, names)
+    if isinstance(node, ast.Constant):
+        return node.value
+    if isinstance(node, ast.Name):
+        if node.id not in names:
+            raise _Unknown(node.id)
+        return names[node.id]
+    if isinstance(node, ast.BoolOp):  # short-circuits, as both languages do
+        decided = not isinstance(node.op, ast.And)
+        for operand in node.values:
+            if bool(_evaluate(operand, names)) is decided:
+                return decided
+        return not decided
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.Not, ast.USub)):
+        value = _evaluate(node.operand, names)
+        if isinstance(node.op, ast.Not):
+            return not value
+        if isinstance(value, (int, float)):
+            return -value
+    if isinstance(node, ast.Compare):
+        left = _evaluate(node.left, names)
+        for op, right_node in zip(node.ops, node.comparators, strict=True):
+            right = _evaluate(right_node, names)
+            if not _compare(op, left, right):
+                return False
+            left = right
+        return True
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and len(node.args) == 1 \
+            and node.func.id in ("_finite", "_integer", "_typeof"):
+        value = _evaluate(node.args[0], names)
+        number = isinstance(value, (int, float)) and not isinstance(value, bool)
+        if node.func.id == "_typeof":
+            return _TYPEOF.get(type(value), "object")
+        if node.func.id == "_finite":
+            return number and math.isfinite(value)  # type: ignore[arg-type]
+        return number and float(value).is_integer()  # type: ignore[arg-type]
+    raise _Unknown(ast.dump(node)[:40])
+
+
+def _compare(op: ast.cmpop, left: object, right: object) -> bool:
+    if isinstance(op, (ast.Is, ast.Eq)):
+        return left == right if not (left is None or right is None) else left is right
+    if isinstance(op, (ast.IsNot, ast.NotEq)):
+        return left != right if not (left is None or right is None) else left is not right
+    numbers = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (left, right))
+    if not numbers:
+        raise _Unknown("ordering of non-numbers")
+    a, b = float(left), float(right)  # type: ignore[arg-type]
+    if isinstance(op, ast.Lt):
+        return a < b
+    if isinstance(op, ast.LtE):
+        return a <= b
+    if isinstance(op, ast.Gt):
+        return a > b
+    if isinstance(op, ast.GtE):
+        return a >= b
+    raise _Unknown(type(op).__name__)
+
+
+def _literal(text: str) -> object:
+    text = _python(text.strip())
+    try:
+        return ast.literal_eval(text)
+    except (ValueError, SyntaxError):
+        return _UNKNOWN
+
+
+def _defaults(code: Code) -> dict[str, object]:
+    """The literal defaults the anchored signatures give their parameters."""
+    out: dict[str, object] = {}
+    pattern = re.compile(rf"(?<![\w$.])([A-Za-z_$][\w$]*)\s*(?::[^=,(){{}}]*)?=(?![=>])\s*({_LITERAL})\s*(?=[,)}}])")
+    for line in sorted(code.headers):
+        for m in pattern.finditer(code.logical_text(line)):
+            value = _literal(m.group(2))
+            if value is not _UNKNOWN:
+                out.setdefault(m.group(1), value)
+    return out
+
+
+def _guards(code: Code) -> list[tuple[str, int]]:
+    """``(condition, line)`` for each condition of the code whose body raises or throws."""
+    out = []
+    for line in range(len(code.logical)):
+        text = code.logical_text(line).strip()
+        m = _JS_GUARD.match(text) if code.braces else _PY_GUARD.match(text)
+        if m is None:
+            continue
+        rest = text[m.end():] if code.braces else m.group("rest")
+        body = code.block(line)
+        first = code.logical_text(body[0]).strip() if body else ""
+        if re.match(r"(?:throw|raise)\b", rest.strip()) or re.match(r"(?:throw|raise)\b", first):
+            out.append((m.group("cond"), line))
+    return out
+
+
+def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
+    if _FAILING.search(clause.claim or clause.text):
+        return []
+    out: list[Contradiction] = []
+    for word in clause.words:
+        if word.term is None or clause.skip(word.text):
+            continue
+        for code in codes:
+            use = read_use(word.term.text, languages(iter([language_for_path(code.label.split("::", 1)[0])])))
+            given = {k: v for k, raw in (use.values if use else ()) if (v := _literal(raw)) is not _UNKNOWN}
+            if not given:
+                continue
+            names = {**_defaults(code), **given}
+            for condition, line in _guards(code):
+                python = _python(condition)
+                if not any(re.search(rf"(?<![\w$]){re.escape(k)}(?![\w$])", python) for k in given):
+                    continue
+                try:
+                    tripped = _evaluate(ast.parse(python.strip(), mode="eval"), names)
+                except (_Unknown, SyntaxError):
+                    continue
+                if tripped:
+                    out.append(Contradiction(
+                        "guard", f"the claim presents `{word.term.text}` as working; the code raises on it",
+                        code.show(line, *given), code.label, (word.text,)))
+                    return out
+    return out
+
+
+RULE = Rule("guard", check, __doc__ or "")

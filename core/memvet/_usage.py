@@ -1,0 +1,325 @@
+"""Usage examples read as code: which of their names are the library's and which are the reader's.
+
+A claim often shows how the code is used: ``jwt.encode(payload, key,
+algorithm=None)``, ``require('dotenv').config({ secure: true })``,
+``queue.concurrency = 10``, ``inflate: false``. Read token by token, such
+an example never occurs in the code it describes: ``payload``, ``queue``
+and ``10`` are the reader's. Parsed by the grammar of the anchored
+language, each name has a role:
+
+    the library's   a callee (``encode``, ``HookimplMarker``), a member
+                    read or assigned (``config``, ``concurrency``), a
+                    keyword (``algorithm=``), an object key (``secure``,
+                    the shorthand ``{ path }``)
+    the reader's    a receiver at the head of a chain (``jwt``, ``queue``),
+                    a variable passed or assigned (``payload``,
+                    ``hookimpl = ...``), a function literal's parameters,
+                    literals (strings, numbers, ``None``), placeholders
+                    (``...``, ``<name>``)
+
+The example reads as a use of the anchored code when it parses without an
+error, shows a use (a call, a keyword, an object of settings or an
+assignment to a member), names at least one of the library's names and
+each of those names binds (the caller's ``library`` callback). A boolean
+set for a key is the library's too: the key must be one the code takes a
+decision on (the caller's ``switch`` callback), since ``strict: false``
+says what the code does with it. Nothing else of the example is checked:
+its values are the reader's, and what the claim says they do is left to
+the relation rules.
+
+Not read so: statements (``catch (e) { ... }``), shell commands, patterns
+and paths the library parses (``/:a:b``), an example whose only names are
+the reader's (``x = 1``), and arithmetic or bitwise operators between
+calls (``wait_fixed(3) + wait_random(0, 2)``): what an operator builds is
+the class's operator method's to say, which :mod:`memvet._claims` binds
+by the method (``__add__``), not by the expression.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+import tree_sitter
+
+from ._code._languages import UnsupportedLanguage, parse
+
+#: The name an ellipsis or a ``<placeholder>`` stands in as: any expression.
+_ANY = "__memvet_any__"
+
+_PLACEHOLDERS = re.compile(r"<[A-Za-z_][\w .:/-]{0,40}>|…|\.\.\.(?![\w$\[({])")
+_BARE_PAIR = re.compile(r"[A-Za-z_$][\w$]*\s*:\s*\S.*", re.S)
+_BOOLEANS = frozenset({"true", "false", "True", "False"})
+_LOWER_NAME = re.compile(r"_*[a-z][a-z0-9_]*(?:[A-Z][a-z0-9_]*)*")
+
+_LITERALS = frozenset({"string", "number", "integer", "float", "true", "false", "none", "null", "undefined"})
+
+#: Builtins a JS example loads the library with.
+_LOADERS = frozenset({"require", "import"})
+
+
+@dataclass
+class _Roles:
+    """The names an example gives the library, and the keys it sets to a boolean."""
+
+    library: list[str]
+    switches: list[tuple[str, str]]
+    uses: int = 0
+    callees: list[str] = field(default_factory=list)  # outermost first
+    heads: list[str] = field(default_factory=list)  # the receivers that start a chain
+    members: list[str] = field(default_factory=list)  # the members an assignment sets
+    values: list[tuple[str, str]] = field(default_factory=list)  # (keyword or key, the literal it is given)
+    positional: list[str] | None = None  # the outermost call's positional arguments
+    settings: bool = False  # the example is an object of settings or one setting, used by nothing it shows
+
+
+def _grammar(language: str) -> str | None:
+    if language == "python":
+        return "python"
+    if language in ("javascript", "typescript", "tsx"):
+        return "typescript" if language != "javascript" else "javascript"
+    return None
+
+
+def _prepared(text: str, grammar: str) -> str:
+    """``text`` with its placeholders as a name, and a bare JS pair or object as an expression."""
+    text = _PLACEHOLDERS.sub(_ANY, text.strip())
+    if grammar != "python":
+        if text.startswith("{"):
+            return f"({text})"
+        if _BARE_PAIR.fullmatch(text) and "=>" not in text.split(":", 1)[0]:
+            return f"({{{text}}})"
+    return text
+
+
+def _parsed(text: str, grammar: str) -> tree_sitter.Node | None:
+    """The one expression ``text`` is, or ``None`` when it is anything else."""
+    try:
+        tree = parse(text.encode("utf-8"), grammar)
+    except UnsupportedLanguage:  # pragma: no cover - every grammar named in _grammar ships with the package
+        return None
+    root = tree.root_node
+    if root.has_error or root.named_child_count != 1:
+        return None
+    statement = root.named_children[0]
+    if statement.type != "expression_statement" or statement.named_child_count != 1:
+        return None
+    return statement.named_children[0]
+
+
+def _text(node: tree_sitter.Node) -> str:
+    return (node.text or b"").decode("utf-8", "replace")
+
+
+def _value(node: tree_sitter.Node, roles: _Roles) -> bool:
+    """Walk an expression in a value's place; ``False`` when it holds what an example cannot."""
+    kind = node.type
+    if kind in ("identifier", "shorthand_property_identifier_pattern"):
+        name = _text(node)
+        # the reader's variable; a class or a constant is the library's
+        return True if name == _ANY or _LOWER_NAME.fullmatch(name) else _library(name, roles)
+    if kind in _LITERALS or kind in ("template_string", "concatenated_string", "regex"):
+        return True
+    if kind in ("call", "call_expression", "new_expression"):
+        return _call(node, roles)
+    if kind in ("attribute", "member_expression"):
+        return _member(node, roles)
+    if kind in ("assignment", "assignment_expression"):
+        return _assignment(node, roles)
+    if kind == "object":
+        return _object(node, roles)
+    if kind in ("arrow_function", "lambda"):
+        body = node.child_by_field_name("body")
+        return body is None or body.type == "statement_block" or _value(body, roles)
+    if kind in ("keyword_argument",):
+        return _keyword(node, roles)
+    if kind in ("list", "array", "tuple", "parenthesized_expression", "await", "await_expression",
+                "spread_element", "list_splat", "dictionary_splat", "unary_operator", "unary_expression",
+                "comparison_operator", "boolean_operator",
+                "not_operator", "dictionary", "pair", "conditional_expression", "ternary_expression",
+                "as_expression", "non_null_expression", "subscript", "subscript_expression"):
+        return all(_value(child, roles) for child in node.named_children if child.type != "comment")
+    return kind in ("property_identifier", "type_identifier", "predefined_type", "escape_sequence", "string_fragment")
+
+
+def _literal(node: tree_sitter.Node) -> bool:
+    """A literal value: a string, a number (``-5`` too), a boolean, ``None``."""
+    if node.type in ("unary_expression", "unary_operator") and node.named_child_count == 1:
+        return _text(node).startswith("-") and node.named_children[0].type in ("number", "integer", "float")
+    return node.type in _LITERALS
+
+
+def _library(name: str, roles: _Roles) -> bool:
+    roles.library.append(name)
+    return True
+
+
+def _callee(node: tree_sitter.Node, roles: _Roles) -> bool:
+    if node.type == "identifier":
+        name = _text(node)
+        if name in _LOADERS:
+            return True
+        roles.callees.append(name)
+        return _library(name, roles)
+    if node.type in ("attribute", "member_expression"):
+        member = node.child_by_field_name("attribute") or node.child_by_field_name("property")
+        if member is not None:
+            roles.callees.append(_text(member))
+        return _member(node, roles)
+    return _value(node, roles)
+
+
+def _call(node: tree_sitter.Node, roles: _Roles) -> bool:
+    roles.uses += 1
+    function = node.child_by_field_name("function") or node.child_by_field_name("constructor")
+    arguments = node.child_by_field_name("arguments")
+    if function is None:
+        return False
+    if not _callee(function, roles):
+        return False
+    if roles.positional is None:
+        roles.positional = [_text(a) for a in (arguments.named_children if arguments else [])
+                            if a.type not in ("comment", "keyword_argument")]
+    return arguments is None or all(_value(a, roles) for a in arguments.named_children if a.type != "comment")
+
+
+def _member(node: tree_sitter.Node, roles: _Roles) -> bool:
+    """``a.b.c``: ``b`` and ``c`` are the library's; ``a``, the head, the reader's unless capitalized."""
+    owner = node.child_by_field_name("object")
+    member = node.child_by_field_name("attribute") or node.child_by_field_name("property")
+    if owner is None or member is None:
+        return False
+    _library(_text(member), roles)
+    if owner.type == "identifier":
+        roles.heads.append(_text(owner))
+    return _value(owner, roles)
+
+
+def _keyword(node: tree_sitter.Node, roles: _Roles) -> bool:
+    name, value = node.child_by_field_name("name"), node.child_by_field_name("value")
+    if name is None or value is None:
+        return False
+    roles.uses += 1
+    _library(_text(name), roles)
+    if _literal(value):
+        roles.values.append((_text(name), _text(value)))
+    if _text(value) in _BOOLEANS:
+        roles.switches.append((_text(name), _text(value)))
+    return _value(value, roles)
+
+
+def _object(node: tree_sitter.Node, roles: _Roles) -> bool:
+    for item in node.named_children:
+        if item.type == "comment":
+            continue
+        if item.type == "shorthand_property_identifier":
+            roles.uses += 1
+            if _text(item) != _ANY:
+                _library(_text(item), roles)
+            continue
+        if item.type == "spread_element":
+            if not _value(item, roles):
+                return False
+            continue
+        if item.type != "pair":
+            return False
+        key, value = item.child_by_field_name("key"), item.child_by_field_name("value")
+        if key is None or value is None or key.type not in ("property_identifier", "string"):
+            return False
+        roles.uses += 1
+        name = _text(key).strip("\"'")
+        _library(name, roles)
+        if _literal(value):
+            roles.values.append((name, _text(value)))
+        if _text(value) in _BOOLEANS:
+            roles.switches.append((name, _text(value)))
+        if not _value(value, roles):
+            return False
+    return True
+
+
+def _assignment(node: tree_sitter.Node, roles: _Roles) -> bool:
+    left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+    if left is None or right is None:
+        return False
+    if left.type in ("attribute", "member_expression"):
+        roles.uses += 1
+        member = left.child_by_field_name("attribute") or left.child_by_field_name("property")
+        roles.members.append(_text(member or left))
+        if not _member(left, roles):
+            return False
+        if _text(right) in _BOOLEANS:
+            roles.switches.append((_text(member or left), _text(right)))
+    elif left.type != "identifier":
+        return False
+    return _value(right, roles)
+
+
+def _roles(text: str, language: str) -> _Roles | None:
+    grammar = _grammar(language)
+    if grammar is None:
+        return None
+    node = _parsed(_prepared(text, grammar), grammar)
+    if node is None:
+        return None
+    while node.type == "parenthesized_expression" and node.named_child_count == 1:
+        node = node.named_children[0]
+    roles = _Roles([], [], settings=node.type in ("object", "keyword_argument"))
+    if not _value(node, roles) or not roles.uses:
+        return None
+    return roles
+
+
+def languages(labels: Iterator[str | None]) -> list[str]:
+    """The grammars to read an example in, first the anchored code's own, each once."""
+    out: list[str] = []
+    for language in labels:
+        grammar = _grammar(language or "")
+        if grammar and grammar not in out:
+            out.append(grammar)
+    return out
+
+
+@dataclass(frozen=True)
+class Use:
+    """What an example of use asks of the code it uses.
+
+    Attributes:
+        library: The names it gives the library: callees, members,
+            keywords and keys.
+        switches: The keys it sets to a boolean, with the boolean.
+        callees: The functions it calls, the outermost first.
+        heads: The receivers that start its chains (``jwt`` of ``jwt.encode``).
+        members: The members it assigns (``concurrency`` of ``queue.concurrency = 10``).
+        values: Each keyword or key given a literal, with the literal as written.
+        positional: The outermost call's positional arguments as written
+            (an ellipsis or a placeholder as ``__memvet_any__``).
+        settings: The example is only settings (``inflate: false``,
+            ``{ fast: true }``): what uses them is for the claim's words to say.
+    """
+
+    library: tuple[str, ...]
+    switches: tuple[tuple[str, str], ...]
+    callees: tuple[str, ...]
+    heads: tuple[str, ...]
+    members: tuple[str, ...]
+    values: tuple[tuple[str, str], ...] = ()
+    positional: tuple[str, ...] = ()
+    settings: bool = False
+
+
+def read_use(text: str, grammars: list[str]) -> Use | None:
+    """``text`` read as an example of use in the first of ``grammars`` it
+    parses in, or ``None`` when it parses in none or shows no use (a call,
+    a keyword, an object key or an assignment to a member)."""
+    for grammar in grammars:
+        roles = _roles(text, grammar)
+        if roles is None:
+            continue
+        names = tuple(n for n in roles.library if n != _ANY)
+        if not names:
+            return None
+        return Use(names, tuple(roles.switches), tuple(roles.callees), tuple(roles.heads), tuple(roles.members),
+                   tuple(roles.values), tuple(roles.positional or ()), roles.settings)
+    return None

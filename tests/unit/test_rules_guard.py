@@ -1,0 +1,67 @@
+"""The guard rule's fixture: an example presented as working that a guard of the anchored code raises on."""
+
+from __future__ import annotations
+
+from _rule_cases import rule_cases
+
+from memvet._claims import EvidenceText
+from memvet._rules import contradictions
+from memvet._rules.guard import RULE
+
+JITTER = EvidenceText("tenacity/wait.py::wait_exponential_jitter.__init__", """\
+    def __init__(self, initial: float = 1, max: float = 60, exp_base: float = 2, multiplier: float = 1) -> None:
+        if initial != 1 and multiplier != 1:
+            raise ValueError("Cannot specify both 'initial' and 'multiplier'")
+        if initial != 1:
+            multiplier = initial
+        self.multiplier = multiplier
+""")
+QUEUE = EvidenceText("source/index.ts::PQueue.constructor", """\
+  constructor(options) {
+    if (options.timeout !== undefined && !(Number.isFinite(options.timeout) && options.timeout > 0)) {
+      throw new TypeError(`Expected timeout to be a positive finite number, got ${options.timeout}`);
+    }
+    if (typeof options.concurrency !== 'number' || options.concurrency < 1) throw new TypeError('concurrency');
+    this.timeout = options.timeout;
+  }
+""")
+STATEFUL = EvidenceText("src/cachetools/__init__.py::Cache.__setitem__", """\
+    def __setitem__(self, key, value, maxsize=128):
+        size = self.getsizeof(value)
+        if size > self.maxsize:
+            raise ValueError("value too large")
+""")
+
+FIRES = [
+    ("wait_exponential_jitter(initial=2, multiplier=3) is fine; multiplier wins.", JITTER),
+    ("Passing `timeout: 0` disables the timeout (0 = no limit).", QUEUE),
+    ("`new PQueue({timeout: -5})` behaves like no timeout.", QUEUE),
+    ("`new PQueue({concurrency: 0})` pauses the queue.", QUEUE),
+    ("`new PQueue({concurrency: '2'})` runs two at once.", QUEUE),
+]
+
+SILENT = [
+    ("wait_exponential_jitter(initial=2) is the old spelling of multiplier=2.", JITTER),
+    ("wait_exponential_jitter(multiplier=3) triples the waits.", JITTER),
+    ("Passing `timeout: 5000` stops a task after five seconds.", QUEUE),
+    ("`new PQueue({concurrency: 2})` runs two at once.", QUEUE),
+    # the claim speaks of the failure itself
+    ("wait_exponential_jitter(initial=2, multiplier=3) raises ValueError.", JITTER),
+    ("Passing `timeout: 0` is rejected.", QUEUE),
+    # the guard depends on state the example does not give
+    ("`cache.__setitem__(key, value, maxsize=1)` stores it.", STATEFUL),
+]
+
+
+fired, test_fires, test_does_not_fire = rule_cases(RULE, FIRES, SILENT)
+
+
+def test_the_finding_names_the_example_and_the_guard() -> None:
+    [line] = fired("Passing `timeout: 0` disables the timeout (0 = no limit).", QUEUE)
+    assert line.startswith("the claim presents `timeout: 0` as working; the code raises on it, but "
+                           "source/index.ts::PQueue.constructor says `if (options.timeout !== undefined")
+
+
+def test_a_declared_example_is_not_compared() -> None:
+    assert contradictions("Passing `timeout: 0` disables the timeout.", [QUEUE], declared=["timeout: 0"],
+                          rules=[RULE]) == []

@@ -1,0 +1,181 @@
+"""Usage examples read by the grammar of the anchored language (:mod:`memvet._usage`), and bound by them.
+
+Each case both ways: an example whose library names the anchored code has
+binds with the reader's own values and variables; the same example with a
+name the code lacks, a value the code refuses to take, a call the code
+itself makes or a setting nobody is said to pass stays unbound.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from memvet._claims import EvidenceText, bind
+from memvet._usage import languages, read_use
+
+
+def ev(label: str, text: str, language: str) -> EvidenceText:
+    return EvidenceText(label, textwrap.dedent(text), (label, label.split("::", 1)[-1]), language)
+
+
+def unbound(claim: str, *evidence: EvidenceText) -> list[str]:
+    return [u.term.text for u in bind(claim, list(evidence))]
+
+
+QUEUE = ev("source/index.ts::PQueue", '''\
+    export class PQueue {
+      constructor(options) {
+        this.timeout = options.timeout;
+        this.#concurrency = options.concurrency;
+      }
+      set concurrency(newConcurrency) {
+        this.#concurrency = newConcurrency;
+      }
+      async add(function_, options = {}) {
+        options = { timeout: this.timeout, ...options };
+        if (options.signal) { options.signal.throwIfAborted(); }
+        return function_();
+      }
+    }
+''', "typescript")
+
+ENCODE = ev("jwt/api_jwt.py::PyJWT.encode", '''\
+    def encode(self, payload, key, algorithm=None, headers=None, json_encoder=None, sort_headers=True):
+        for time_claim in ["exp", "iat", "nbf"]:
+            if isinstance(payload.get(time_claim), datetime):
+                payload[time_claim] = timegm(payload[time_claim].utctimetuple())
+        if sort_headers:
+            headers = dict(sorted(headers.items()))
+        return api_jws.encode(payload, key, algorithm, headers, json_encoder)
+''', "python")
+
+PARSER = ev("lib/types/json.js::createJsonParser", '''\
+    function createJsonParser (options) {
+      var opts = options || {}
+      var strict = opts.strict !== false
+      var inflate = opts.inflate !== false
+      var type = opts.type || 'application/json'
+      if (opts.charset === 'utf-8' || opts.charset === 'utf-16') { read() }
+      return strict ? parseStrict : parseLoose
+    }
+''', "javascript")
+
+URANDOM = ev("httpx/_multipart.py::MultipartStream.__init__", '''\
+    def __init__(self, data, files, boundary=None):
+        if boundary is None:
+            boundary = os.urandom(16).hex().encode("ascii")
+        if len(data) > 10:
+            raise ValueError("value too large")
+''', "python")
+
+
+@pytest.mark.parametrize(("text", "language", "library", "heads"), [
+    ("jwt.encode(payload, key, algorithm=None)", "python", ("encode", "algorithm"), ("jwt",)),
+    ("require('dotenv').config({ secure: true, path })", "javascript", ("config", "secure", "path"), ()),
+    ("queue.concurrency = 10", "typescript", ("concurrency",), ("queue",)),
+    ("inflate: false", "javascript", ("inflate",), ()),
+    ("{ fast: true }", "javascript", ("fast",), ()),
+    ("hookimpl = HookimplMarker(\"myproj\")", "python", ("HookimplMarker",), ()),
+    ("qs.parse(body, { allowPrototypes: true, ..., depth })", "javascript", ("parse", "allowPrototypes", "depth"),
+     ("qs",)),
+])
+def test_an_example_names_the_library_and_leaves_the_reader_their_own(text: str, language: str,
+                                                                      library: tuple[str, ...],
+                                                                      heads: tuple[str, ...]) -> None:
+    use = read_use(text, languages(iter([language])))
+    assert use is not None
+    assert use.library == library
+    assert use.heads == heads
+
+
+@pytest.mark.parametrize("text", [
+    "x = 1",  # only the reader's names
+    "catch (e) { if (e instanceof TypeError) ... }",  # a statement
+    "dotenv run -f .env -- node app.js",  # a shell command
+    "/:a:b",  # a pattern the library parses
+    "payload",  # no use shown
+])
+def test_what_is_no_example_of_use(text: str) -> None:
+    assert read_use(text, languages(iter(["javascript", "python"]))) is None
+
+
+def test_the_grammar_follows_the_anchors_languages() -> None:
+    assert languages(iter(["typescript", None, "python", "typescript", "json"])) == ["typescript", "python"]
+    assert languages(iter(["markdown", None])) == []
+
+
+def test_a_call_of_the_anchored_method_binds_with_the_reader_values() -> None:
+    assert unbound("Per-task timeout: `queue.add(fn, {timeout})` overrides the queue's.", QUEUE) == []
+    assert unbound("`queue.add(fn, {timeout: 60000})` is what we do in the worker.", QUEUE) == []
+    assert unbound("jwt.encode(payload, secret, algorithm=None) signs without a key.", ENCODE) == []
+    # a key, a keyword or a callee the code does not have
+    assert unbound("`queue.add(fn, {retries: 3})` retries.", QUEUE) == ["queue.add(fn, {retries: 3})"]
+    assert unbound("jwt.encode(payload, k, algo=None) signs.", ENCODE) == ["jwt.encode(payload, k, algo=None)"]
+    assert unbound("`queue.push(fn, {timeout})` queues.", QUEUE) == ["queue.push(fn, {timeout})"]
+
+
+def test_an_assignment_to_a_member_binds_where_the_code_defines_it() -> None:
+    assert unbound("Bumping `queue.concurrency = 10` at runtime takes effect.", QUEUE) == []
+    assert unbound("Bumping `queue.parallelism = 10` at runtime takes effect.", QUEUE) == ["queue.parallelism = 10"]
+
+
+def test_a_setting_a_caller_passes_binds_and_a_boolean_needs_a_decision_on_it() -> None:
+    assert unbound("With `inflate: false`, compressed bodies are refused.", PARSER) == []
+    assert unbound("Unless you pass `strict: false`, only objects are accepted.", PARSER) == []
+    assert unbound("`strict: false` turns the first-character check off.", PARSER) == []
+    # `type` is read for a default, never decided on: a boolean for it is no setting of the code
+    assert unbound("With `type: false` every body is parsed.", PARSER) == ["type: false"]
+    # a string for a key the code compares with other strings must be one of them
+    assert unbound("With `charset: 'utf-8'` it reads.", PARSER) == []
+    assert unbound("With `charset: 'latin1'` it reads.", PARSER) == ["charset: 'latin1'"]
+
+
+def test_a_setting_no_caller_is_said_to_pass_is_a_value_to_find() -> None:
+    assert unbound("The parser's options are `inflate: false`.", PARSER) == ["inflate: false"]
+
+
+def test_a_call_the_code_makes_binds_only_as_written() -> None:
+    assert unbound("The boundary comes from os.urandom(32).hex().", URANDOM) == ["os.urandom(32)"]
+    assert unbound("The boundary comes from os.urandom(16).hex().", URANDOM) == []
+    assert unbound("Too much data raises ValueError('value too big').", URANDOM) == ["ValueError('value too big')"]
+
+
+def test_an_example_may_call_the_repository_api_around_an_anchored_helper() -> None:
+    helper = ev("lib/main.js::_resolveHome", '''\
+        function _resolveHome (envPath) {
+          return envPath[0] === '~' ? path.join(os.homedir(), envPath.slice(1)) : envPath
+        }
+    ''', "javascript")
+    known = {"config"}
+
+    def unbound_in(claim: str) -> list[str]:
+        return [u.term.text for u in bind(claim, [helper], exists=lambda term: term.text in known)]
+
+    assert unbound_in("`config({ path: '~/.env' })` works: a leading ~ is the home directory.") == []
+    # a key the anchored helper never reads, or a callee the repository does not have
+    assert unbound_in("`config({ home: '~/.env' })` works.") == ["config({ home: '~/.env' })"]
+    assert unbound_in("`load({ path: '~/.env' })` works.") == ["load({ path: '~/.env' })"]
+
+
+def test_an_output_of_the_example_own_strings_joined_as_the_code_joins_them_binds() -> None:
+    extend = ev("src/common.js::setup", '''\
+        function createDebug(namespace) {
+          return { namespace, extend };
+        }
+        function extend(namespace, delimiter) {
+          const newDebug = createDebug(this.namespace + (delimiter === undefined ? ':' : delimiter) + namespace);
+          return newDebug;
+        }
+    ''', "javascript")
+    assert unbound("`extend('db')` on `createDebug('app')` gives namespace `app:db`.", extend) == []
+    # a joint the code does not write, or a word no example passes
+    assert unbound("`extend('db')` on `createDebug('app')` gives namespace `app/db`.", extend) == ["app/db"]
+    assert unbound("`extend('db')` on `createDebug('app')` gives namespace `web:db`.", extend) == ["web:db"]
+
+
+def test_an_operator_between_calls_is_no_example_of_use() -> None:
+    assert read_use("wait_fixed(3) + wait_random(0, 2)", ["python"]) is None
+    assert read_use("stop_after_attempt(5) | stop_after_delay(30)", ["python"]) is None
+    assert read_use("wait_fixed(3)", ["python"]) is not None
