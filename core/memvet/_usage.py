@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 
 import tree_sitter
 
-from ._code._languages import UnsupportedLanguage, parse
+from ._code._languages import parse
 
 #: The name an ellipsis or a ``<placeholder>`` stands in as: any expression.
 _ANY = "__memvet_any__"
@@ -95,11 +95,7 @@ def _prepared(text: str, grammar: str) -> str:
 
 def _parsed(text: str, grammar: str) -> tree_sitter.Node | None:
     """The one expression ``text`` is, or ``None`` when it is anything else."""
-    try:
-        tree = parse(text.encode("utf-8"), grammar)
-    except UnsupportedLanguage:  # pragma: no cover - every grammar named in _grammar ships with the package
-        return None
-    root = tree.root_node
+    root = parse(text.encode("utf-8"), grammar).root_node  # _grammar names only grammars the package ships
     if root.has_error or root.named_child_count != 1:
         return None
     statement = root.named_children[0]

@@ -40,6 +40,14 @@ FIRES = [
     ("`new PQueue({concurrency: '2'})` runs two at once.", QUEUE),
 ]
 
+ODD = EvidenceText("lib/sep.js::split", """\
+function split (text, { sep = "\\u{2028}", limit = 3 } = {}) {
+  if (text instanceof Buffer) { throw new TypeError('text') }
+  if (sep === limit) { throw new TypeError('sep') }
+  return text.split(sep, limit)
+}
+""")
+
 SILENT = [
     ("wait_exponential_jitter(initial=2) is the old spelling of multiplier=2.", JITTER),
     ("wait_exponential_jitter(multiplier=3) triples the waits.", JITTER),
@@ -50,6 +58,8 @@ SILENT = [
     ("Passing `timeout: 0` is rejected.", QUEUE),
     # the guard depends on state the example does not give
     ("`cache.__setitem__(key, value, maxsize=1)` stores it.", STATEFUL),
+    # a guard in a spelling the rule does not evaluate (instanceof), a default no literal of Python can hold
+    ("`split(text, { limit: 3 })` splits in three.", ODD),
 ]
 
 
