@@ -50,6 +50,15 @@ function json (options) {
 }
 """)
 
+POPULATE = EvidenceText("lib/main.js::populate", """\
+function populate (processEnv, parsed, options = {}) {
+  const override = Boolean(options && options.override)
+  for (const key of Object.keys(parsed)) {
+    if (override === true) { processEnv[key] = parsed[key] }
+  }
+}
+""")
+
 FIRES = [
     ("validate.URL() accepts relative URLs out of the box; pass relative=False to require scheme and host.", URL),
     ("Range(min=0) excludes 0; pass `min_inclusive=True` if 0 should be allowed.", RANGE),
@@ -60,6 +69,8 @@ FIRES = [
     # no default in a signature: the code only tests whether the option is set, so unset is off
     ("parse() uses the fast scanner now; pass `{ fast: false }` to get the regex parser back.", DOTENV),
     ("Verification runs on every body unless you pass `verify: false`.", STRICT),
+    ("populate() overwrites existing keys; pass `override: false` to keep them.", POPULATE),
+    ("populate() overwrites existing keys by default; pass override: false to keep them.", POPULATE),
 ]
 
 SILENT = [
@@ -78,6 +89,7 @@ SILENT = [
     # an option the code compares with false is on unless passed: passing false does something
     ("JSON is strict unless you pass `strict: false`.", STRICT),
     ("The regex parser is the default; pass `{ fast: true }` for the scanner.", DOTENV),
+    ("populate() keeps existing keys; pass `override: true` to replace them.", POPULATE),
 ]
 
 

@@ -135,6 +135,12 @@ export function pathToRegexp(path, options = {}) {
   return build(path, end, sensitive, trailing, delimiter);
 }
 """)
+NAMED = EvidenceText("src/index.ts::match", """\
+export function match(path, options = {}) {
+  const { decode = decodeURIComponent, delimiter = DEFAULT_DELIMITER } = options;
+  return decode(path);
+}
+""")
 AS_BOOLEAN = EvidenceText("lib/types/urlencoded.js::createQueryParser", """\
 function createQueryParser (options) {
   const extended = Boolean(options?.extended)
@@ -196,6 +202,9 @@ FIRES = [
     ("urlencoded `extended` defaults to true.", AS_BOOLEAN),
     # a default named before the clause the statement opens ("default options: `k=v`")
     ("PyJWT default options: strict_aud=True, so list audiences are rejected.", OPTIONS),
+    # a default named as a function: a sibling of the one the code gives
+    ("match uses decodeURI as the default `decode`, so %2F stays encoded.", NAMED),
+    ("`decode` defaults to decodeURI.", NAMED),
 ]
 
 SILENT = [
@@ -242,6 +251,13 @@ SILENT = [
     ("PyJWT default options: strict_aud=False, verify_signature=True.", OPTIONS),
     # no default named: the writer's own setting
     ("We pass strict_aud=True in the gateway.", OPTIONS),
+    ("`decode` defaults to decodeURIComponent; pass decodeURI to keep %2F.", NAMED),
+    ("`decode` defaults to decodeURIComponent.", NAMED),
+    # no sibling of the code's default: another value of another kind, the claim's own example
+    ("`decode` defaults to identity in our wrapper.", NAMED),
+    ("By default `delimiter` is DEFAULT_DELIMITER.", NAMED),
+    # no default said
+    ("match uses decodeURI for `decode` in old versions.", NAMED),
 ]
 
 

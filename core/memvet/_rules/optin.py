@@ -16,9 +16,10 @@ opposite of what the claim says. A second reading, for an option no
 signature defaults: ``V`` is ``false`` (``pass `{ fast: false }```) and
 every read of ``K`` in the code only tests whether it is set (``if
 (options && parseBoolean(options.fast))``, ``opts.K && ...``,
-``!!opts.K``), never compares it or gives it a value when unset
-(``opts.K !== false``, ``opts.K ?? true``, ``var K = opts.K``): an unset
-option is already off. Never fires when the code gives ``K`` no
+``!!opts.K``, ``K === true``, ``const K = Boolean(options.K)``), never
+compares it otherwise or gives it a value when unset (``opts.K !==
+false``, ``opts.K ?? true``, ``var K = opts.K``): an unset option is
+already off. Never fires when the code gives ``K`` no
 default, when a default is not a literal (``timeout=DEFAULT_TIMEOUT``),
 when the opting in is negated ("no need to pass K=V", "you don't have to
 pass"), or on a keyword the writer declared unbound.
@@ -69,6 +70,9 @@ def _defaults(code: Code, name: str) -> list[tuple[str | None, int]]:
 _TRUTHY = (r"\b(?:if|elif|while)\b\s*\(?\s*(?:[\w$.]+\s*&&\s*)?(?:[\w$]*[Bb]oolean\(|bool\()?"
            r"\s*{ref}\s*\)*\s*(?:\)|:|&&)",
            r"(?:Boolean|parseBoolean|bool)\(\s*{ref}\s*\)", r"!!\s*{ref}(?![\w$])", r"{ref}\s*(?:&&|\?(?![.?]))")
+#: Reads that still only test whether it is set: compared as being true, made a boolean of what was passed.
+_SET_ONLY = (r"{ref}\s*(?:===?|\bis\b)\s*(?:true|True)\b",
+             r"(?:const|let|var)?\s*{name}\s*=(?![=>])\s*(?:Boolean|parseBoolean|bool)\(\s*(?:[\w$.]+\s*&&\s*)?{ref}\s*\)")
 #: Any read of it that gives it a value when unset or compares it with a boolean: not off unless set.
 _VALUED = r"{ref}\s*(?:===?|!==?|\?\?|\|\||=(?![=>])|\bis\b)|(?:===?|!==?)\s*{ref}|\b{name}\s*(?::[^=,()]*)?=(?![=>])"
 
@@ -79,44 +83,67 @@ def _off_unless_set(code: Code, name: str) -> int | None:
     unset option is off; ``None`` otherwise."""
     ref = rf"(?<![\w$])(?:[\w$]+\.)?{re.escape(name)}(?![\w$])"
     truthy = [re.compile(p.format(ref=ref)) for p in _TRUTHY]
+    set_only = [re.compile(p.format(ref=ref, name=re.escape(name))) for p in _SET_ONLY]
     valued = re.compile(_VALUED.format(ref=ref, name=re.escape(name)))
     first = None
     for line in range(len(code.logical)):
         text = code.logical_text(line)
         if not re.search(ref, text):
             continue
-        if valued.search(text):
+        tested = any(p.search(text) for p in set_only)
+        if not tested and valued.search(text):
             return None
-        if any(p.search(text) for p in truthy):
+        if tested or any(p.search(text) for p in truthy):
             first = line if first is None else first
     return first
 
 
-def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
-    out: list[Contradiction] = []
+def _keywords(clause: Clause) -> list[tuple[str, str, str, str]]:
+    """``(what the claim wrote, K, V, the words before it)`` for each ``K=V``
+    or ``K: V`` the clause writes (a term, or plain words: "pass override:
+    false", read in the whole claim, since ": " ends a clause)."""
+    out = []
     for word in clause.words:
         term = word.term
         if term is None or term.kind not in (TermKind.KEYWORD, TermKind.CODE) or clause.skip(word.text):
             continue
         m = _KEYWORD.fullmatch(re.sub(r"^\{\s*(.*?)\s*\}$", r"\1", term.text.strip()))
-        before = clause.text[:word.start]
-        if m is None or not _OPT_IN.search(before) or _NEGATED.search(before.rstrip("` ")):
+        if m is not None:
+            out.append((term.text.strip(), m.group(1), m.group(2), clause.text[:word.start]))
+    at = clause.claim.find(clause.text) if clause.claim else -1
+    if at >= 0 and clause.text.strip():
+        for m in _PLAIN_KEYWORD.finditer(clause.claim, at):
+            if m.start() >= at + len(clause.text):
+                break
+            if not clause.skip(m.group(0)) and not any(w == m.group(0) for w, *_ in out):
+                out.append((m.group(0), m.group(1), m.group(2), clause.claim[:m.start()]))
+    return out
+
+
+#: A keyword in plain words, no backticks: "pass override: false".
+_PLAIN_KEYWORD = re.compile(rf"(?<![\w$`.])([A-Za-z_$][\w$]*)(?::\s*|=)({_LIT})(?![\w$`])")
+
+
+def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
+    out: list[Contradiction] = []
+    for written, name, literal, before in _keywords(clause):
+        if not _OPT_IN.search(before) or _NEGATED.search(before.rstrip("` ")):
             continue
-        name, value = m.group(1), _norm(m.group(2))
+        value = _norm(literal)
         for code in codes:
             given = _defaults(code, name)
             if given and all(v == value for v, _ in given):
                 out.append(Contradiction(
-                    "optin", f"the claim says to pass `{term.text.strip()}`; the signature already defaults "
+                    "optin", f"the claim says to pass `{written}`; the signature already defaults "
                              f"`{name}` to `{_shown(value)}`",
-                    code.show(given[0][1], name), code.label, (word.text,)))
+                    code.show(given[0][1], name), code.label, (written,)))
                 break
             line = None if given or value != "false" else _off_unless_set(code, name)
             if line is not None:
                 out.append(Contradiction(
-                    "optin", f"the claim says to pass `{term.text.strip()}`; the code only tests whether "
+                    "optin", f"the claim says to pass `{written}`; the code only tests whether "
                              f"`{name}` is set, so it is already off unless passed",
-                    code.show(line, name), code.label, (word.text,)))
+                    code.show(line, name), code.label, (written,)))
                 break
     return out
 

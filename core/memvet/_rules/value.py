@@ -485,8 +485,57 @@ def _stated(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     return out
 
 
+def _named_defaults(code: Code, name: str) -> list[tuple[str, int]]:
+    """``(name, line)`` for each default the code gives ``name`` that is a
+    name itself: a function or a constant (``decode = decodeURIComponent``)."""
+    n = re.escape(name)
+    default = re.compile(rf"(?<![\w$.]){n}\s*(?::{_ANNOTATION})?=(?![=>])\s*([A-Za-z_$][\w$.]*)\s*(?=[,)}}]|$)")
+    out = []
+    for i in range(len(code.logical)):
+        text = code.logical_text(i)
+        if i in code.headers or _UNPACKING.match(text) or re.match(rf"^\s*{n}\s*=(?![=>])[^,;]+,$", text):
+            out += [(m.group(1), i) for m in default.finditer(text) if not _LIT_RE.fullmatch(m.group(1))]
+    return out
+
+
+def _siblings(a: str, b: str) -> bool:
+    """Two names of one family: one starts the other (``decodeURI``,
+    ``decodeURIComponent``) or they share their first six characters."""
+    a, b = a.rsplit(".", 1)[-1], b.rsplit(".", 1)[-1]
+    return a != b and (a.startswith(b) or b.startswith(a) or (len(a) >= 6 and a[:6] == b[:6]))
+
+
+def _named(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
+    """A default the clause names as a function or constant that is a sibling
+    of the one the code gives: "decodeURI is the default `decode`" for
+    ``decode = decodeURIComponent``."""
+    if not re.search(r"\bdefaults?\b", clause.text, re.I):
+        return []
+    names = [w for w in clause.words if re.fullmatch(r"[A-Za-z_$][\w$.]*", w.atom or w.text)
+             and not clause.skip(w.text)]
+    said = {w.text for w in names}
+    out: list[Contradiction] = []
+    for code in codes:
+        for word in names:
+            subject = code.resolve(word, clause.declared, parts=False)
+            if not subject:
+                continue
+            given = _named_defaults(code, subject)
+            if not given or any(g in said or g.rsplit(".", 1)[-1] in said for g, _ in given):
+                continue
+            for other in names:
+                if other is word or not all(_siblings(other.text, g) for g, _ in given):
+                    continue
+                out.append(Contradiction(
+                    "value", f"the claim gives `{other.text}` as the default `{subject}`; the code defaults it to "
+                             f"`{given[0][0]}`", code.show(given[0][1], subject), code.label,
+                    (word.text, other.text)))
+                return out
+    return out
+
+
 def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
-    return _computed(clause, codes) + _stated(clause, codes)
+    return _computed(clause, codes) + _stated(clause, codes) + _named(clause, codes)
 
 
 RULE = Rule("value", check, __doc__ or "")
