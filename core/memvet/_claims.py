@@ -178,6 +178,19 @@ Binding classes, each a small rule below (``_BINDERS``), the way people write::
                 more plain lower-case words joined by slashes outside
                 backticks, none a word or string of the code
                 (``post/redirect/get``), are prose.
+    uses        a usage example read by the grammar of the anchored
+                language (:mod:`memvet._usage`): its callees, members,
+                keywords and keys are the library's and must be words of
+                the code (the outermost callee defined or anchored there,
+                or a symbol of the repository), its receivers, variables
+                and literal values the reader's (``queue.add(fn,
+                {timeout})``, ``jwt.encode(payload, key,
+                algorithm=None)``); a boolean for a key the code decides
+                on, a string for a key it compares with strings one of
+                those; a bare setting (``inflate: false``) only where the
+                claim says a caller passes it. A call the code makes
+                itself (``os.urandom(32)``, an exception with its message)
+                is not a use. A backticked message binds like a quoted one.
     examples    an option the claim gives as an example ("a short flag
                 like ``-x``"), names by a word for any option ("long
                 ``--flags``") or writes as one bracketed placeholder before
