@@ -41,7 +41,7 @@ from collections.abc import Sequence
 
 from memvet._claims import TermKind
 from memvet._rules._common import Clause, Code, Contradiction, Rule
-from memvet._rules.value import _LIT, _LIT_RE, _norm, _shown
+from memvet._rules.value import _LIT, _LIT_RE, _norm, _shown, _unset
 
 __all__ = ["RULE"]
 
@@ -70,9 +70,9 @@ def _defaults(code: Code, name: str) -> list[tuple[str | None, int]]:
 _TRUTHY = (r"\b(?:if|elif|while)\b\s*\(?\s*(?:[\w$.]+\s*&&\s*)?(?:[\w$]*[Bb]oolean\(|bool\()?"
            r"\s*{ref}\s*\)*\s*(?:\)|:|&&)",
            r"(?:Boolean|parseBoolean|bool)\(\s*{ref}\s*\)", r"!!\s*{ref}(?![\w$])", r"{ref}\s*(?:&&|\?(?![.?]))")
-#: Reads that still only test whether it is set: compared as being true, made a boolean of what was passed.
-_SET_ONLY = (r"{ref}\s*(?:===?|\bis\b)\s*(?:true|True)\b",
-             r"(?:const|let|var)?\s*{name}\s*=(?![=>])\s*(?:Boolean|parseBoolean|bool)\(\s*(?:[\w$.]+\s*&&\s*)?{ref}\s*\)")
+#: A read that still only tests whether it is set: compared as being true
+#: (made a boolean of what was passed, ``K = Boolean(opts.K)``, is value's :func:`_unset`).
+_SET_ONLY = r"{ref}\s*(?:===?|\bis\b)\s*(?:true|True)\b"
 #: Any read of it that gives it a value when unset or compares it with a boolean: not off unless set.
 _VALUED = r"{ref}\s*(?:===?|!==?|\?\?|\|\||=(?![=>])|\bis\b)|(?:===?|!==?)\s*{ref}|\b{name}\s*(?::[^=,()]*)?=(?![=>])"
 
@@ -83,14 +83,15 @@ def _off_unless_set(code: Code, name: str) -> int | None:
     unset option is off; ``None`` otherwise."""
     ref = rf"(?<![\w$])(?:[\w$]+\.)?{re.escape(name)}(?![\w$])"
     truthy = [re.compile(p.format(ref=ref)) for p in _TRUTHY]
-    set_only = [re.compile(p.format(ref=ref, name=re.escape(name))) for p in _SET_ONLY]
+    set_only = re.compile(_SET_ONLY.format(ref=ref))
     valued = re.compile(_VALUED.format(ref=ref, name=re.escape(name)))
+    made_boolean = _unset(code, name)
     first = None
     for line in range(len(code.logical)):
         text = code.logical_text(line)
         if not re.search(ref, text):
             continue
-        tested = any(p.search(text) for p in set_only)
+        tested = line == made_boolean or set_only.search(text) is not None
         if not tested and valued.search(text):
             return None
         if tested or any(p.search(text) for p in truthy):

@@ -407,7 +407,7 @@ def _sources(code: Code, name: str) -> tuple[list[tuple[str, int]], bool]:
 _UNPACKING = re.compile(r"^\s*(?:const|let|var)\s*\{.*\}\s*(?::[^=]*)?=(?!=)")
 
 #: A setting made a boolean of what the caller passed: unset, it is false.
-_AS_BOOLEAN = r"(?:Boolean\(|bool\(|!!\s*)\s*(?:[\w$]+\??\.)*{n}\s*\)?\s*;?$"
+_AS_BOOLEAN = r"(?:Boolean\(|parseBoolean\(|bool\(|!!\s*)\s*(?:[\w$.]+\s*&&\s*)?(?:[\w$]+\??\.)*{n}\s*\)?\s*;?$"
 
 
 def _unset(code: Code, name: str) -> int | None:
