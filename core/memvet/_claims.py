@@ -921,6 +921,8 @@ def claim_terms(claim: str) -> list[Term]:
             drop(m.start(), m.end())
         else:
             take(m.start(), m.end(), Term(m.group(0), TermKind.NUMBER))
+    for m in list(_GLUED_UNIT.finditer(text)):  # 30s, 500ms, 2KiB: a value and its unit, written as one word
+        take(m.start(1), m.end(1), Term(m.group(1), TermKind.NUMBER))
     found.sort(key=lambda item: item[0])
     out: list[Term] = []
     for _, term in found:
@@ -1934,11 +1936,16 @@ def _bind_keyword(term: Term, ctx: _Context) -> tuple[bool, str]:
     if index.has_sequence(text, code=True):
         return True, ""
     number = number_value(value) if _literal(raw) is None else None
+    glued = _GLUED_UNIT.fullmatch(value) if _literal(raw) is None else None
+    numbers = {number} if number is not None else set()
+    if glued:  # heartbeat_interval=30s for `heartbeat_interval: float = 30.0` (or 30000 ms)
+        digits = glued.group(1)
+        numbers = {float(digits), *in_other_units(float(digits), digits, value)}
     for _, code in index.code_texts:
         if _writes(code, name, value):
             return True, ""
-        if number is not None and any(  # limit=1_000 for `limit=1000`: numbers compare by value
-                number_value(m.group(1)) == number for m in re.finditer(
+        if numbers and any(  # limit=1_000 for `limit=1000`: numbers compare by value
+                number_value(m.group(1)) in numbers for m in re.finditer(
                     rf"(?<![\w$]){re.escape(name)}\s*(?::[^=\n]*?)?\s*(?:=(?!=)|:)\s*({_NUMBER.pattern})", code)):
             return True, ""
         # One assignment away: env = process.env.NODE_ENV ... env === 'production'
@@ -2156,6 +2163,9 @@ def _bind_number(term: Term, ctx: _Context) -> tuple[bool, str]:
 
 
 #: Units of time and size and their factor to the dimension's base (a second, a byte).
+#: A number with its unit glued on, the way people write durations and sizes: ``30s``, ``500ms``, ``2KiB``.
+_GLUED_UNIT = re.compile(r"(?<![\w.$-])(\d+(?:\.\d+)?)(?i:ms|s|secs?|mins?|h|hrs?|[kmg]i?b)(?![\w$-]|\.\w)")
+
 _UNIT_FACTORS: dict[str, tuple[str, float]] = {
     **dict.fromkeys(("ns", "nanosecond", "nanoseconds"), ("time", 1e-9)),
     **dict.fromkeys(("us", "µs", "microsecond", "microseconds"), ("time", 1e-6)),
@@ -2174,6 +2184,9 @@ _UNIT_FACTORS: dict[str, tuple[str, float]] = {
 }
 
 
+#: The decimal size units people also write for the binary ones (``100kb`` for ``102400``).
+_BINARY_TOO = {"kb": 1024.0, "mb": 1024.0 ** 2, "gb": 1024.0 ** 3}
+
 #: The units code keeps values in: milliseconds or seconds, and bytes.
 _CODE_UNITS = (("time", 1e-3), ("time", 1.0), ("size", 1.0))
 
@@ -2190,6 +2203,9 @@ def in_other_units(value: float, text: str, claim: str) -> list[float]:
             continue
         dimension, factor = unit
         out += [round(value * factor / other, 9) for dim, other in _CODE_UNITS if dim == dimension and other != factor]
+        binary = _BINARY_TOO.get(m.group(1).lower())
+        if binary is not None:  # 100kb for 102400: kB and MB are written for KiB and MiB as often as not
+            out.append(value * binary)
     # A small whole number (60 s as 1 minute) is in most code for other reasons.
     return [v for v in out if v >= 10 or not v.is_integer()]
 
