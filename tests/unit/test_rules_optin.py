@@ -59,6 +59,15 @@ function populate (processEnv, parsed, options = {}) {
 }
 """)
 
+HSTS = EvidenceText("middlewares/strict-transport-security/index.ts::strictTransportSecurity", """\
+function strictTransportSecurity (options = {}) {
+  const directives = [`max-age=${maxAge}`];
+  if (options.preload) {
+    directives.push("preload");
+  }
+}
+""")
+
 FIRES = [
     ("validate.URL() accepts relative URLs out of the box; pass relative=False to require scheme and host.", URL),
     ("Range(min=0) excludes 0; pass `min_inclusive=True` if 0 should be allowed.", RANGE),
@@ -71,6 +80,7 @@ FIRES = [
     ("Verification runs on every body unless you pass `verify: false`.", STRICT),
     ("populate() overwrites existing keys; pass `override: false` to keep them.", POPULATE),
     ("populate() overwrites existing keys by default; pass override: false to keep them.", POPULATE),
+    ("HSTS sends `preload` by default; set `preload: false` to leave it out.", HSTS),
 ]
 
 SILENT = [
@@ -90,6 +100,9 @@ SILENT = [
     ("JSON is strict unless you pass `strict: false`.", STRICT),
     ("The regex parser is the default; pass `{ fast: true }` for the scanner.", DOTENV),
     ("populate() keeps existing keys; pass `override: true` to replace them.", POPULATE),
+    ("HSTS leaves `preload` out; set `preload: true` to send it.", HSTS),
+    # "set" in the middle of a statement is what the code does, not an instruction
+    ("the middleware has set `preload: false` on its options.", HSTS),
 ]
 
 

@@ -3,7 +3,8 @@
 The claim's side: a keyword ``K=V`` (or ``K: V``, backticked or not) right
 after a word of opting in: ``pass K=V``, ``passing K=V``, ``opt in with
 K=V``, ``unless you pass K=V``, ``you have to pass K=V``, ``must set
-K=V``, where ``V`` is a literal (``True``, ``false``, ``None``, a number,
+K=V``, ``set K=V`` opening a clause (the imperative: "...; set `preload:
+false` to leave it out"), where ``V`` is a literal (``True``, ``false``, ``None``, a number,
 a quoted string).
 
 The code's side: the defaults the anchored code's signatures give the
@@ -48,7 +49,8 @@ __all__ = ["RULE"]
 #: The words of opting in, right before the keyword (a backtick may open it).
 _OPT_IN = re.compile(r"(?:\bpass(?:ing)?|\bopt(?:s|ing)?[- ]in\s+(?:with|by\s+passing)"
                      r"|\bunless\s+you\s+(?:pass|set|give)|\b(?:have|has|need|needs|must)\s+to\s+(?:pass|set)"
-                     r"|\bmust\s+(?:pass|set))"
+                     r"|\bmust\s+(?:pass|set)"
+                     r"|(?:^|[;:,.!?(]|\b(?:and|then|just|simply))\s*set)"  # "...; set K: V to ...": the imperative
                      r"\s+(?:explicitly\s+)?`?\s*$", re.I)
 #: Opting in that is negated: "no need to pass", "you don't have to pass", "never pass".
 _NEGATED = re.compile(r"(?:\bno\s+need|n't|\bnot|\bnever|\bwithout)\b[\w\s]{0,30}$", re.I)
