@@ -53,6 +53,8 @@ why), and each has a fixture of cases that must and must not fire
                  (K ? A : B) gives S the other way
     guard        an example passing K=V as working: a guard of the code
                  raises on it (if initial != 1 and multiplier != 1: raise)
+    raises       E("message"): the code raises that message as another
+                 class, and raises E elsewhere
 
 :func:`contradictions` runs every rule over every clause of the claim and
 returns what they found, each once.
@@ -82,6 +84,7 @@ from memvet._rules import (
     placement,
     precedence,
     propagation,
+    raises,
     regardless,
     retention,
     ternary,
@@ -115,6 +118,7 @@ RULES: tuple[Rule, ...] = (
     mapping.RULE,
     ternary.RULE,
     guard.RULE,
+    raises.RULE,
 )
 
 

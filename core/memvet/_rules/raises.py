@@ -1,0 +1,101 @@
+"""raises: the claim names the exception a message comes with; the code raises that message as another.
+
+The claim's side: an exception class written with its message,
+``DecodeError("Issued At claim (iat) must be an integer.")``,
+``RuntimeError ("Singleton lock ...")``, ``TypeError: bad thing``,
+``RangeError 'too big'``: a class name ending in ``Error``, ``Exception``
+or ``Warning``, then a quoted message (or, after a colon, the rest of the
+clause). The message's longest literal stretch (placeholders ``<n>``,
+``{x}``, ``%s`` and ellipses cut it) must be ten characters or more.
+
+The code's side: each ``raise F(...)`` / ``throw new F(...)`` of the
+anchored code whose message holds that stretch, as a literal of the
+statement or of a name it raises that the lines just before assign
+(``msg = "..."; raise ValueError(msg)``), in any case.
+
+Fires when the code raises the message, never as the claim's class, and
+raises the claim's class elsewhere: the two are siblings in this code, so
+the claim did not name a base class of the one raised. Never fires when
+the message is raised nowhere (the term binder reads that), when one of
+its raises is the claim's class, nor when the claim's class is raised
+nowhere in the anchored code (it may be a base of the one raised).
+
+Rationale: messages are copied from logs and tracebacks, classes are
+remembered; "raises RuntimeError("Singleton lock instances cannot be
+initialized with differing arguments")" quotes the code's message
+exactly, raised as ``ValueError``, in code that raises ``RuntimeError``
+for another case two blocks up.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from memvet._rules._common import STRING, Clause, Code, Contradiction, Rule
+
+__all__ = ["RULE"]
+
+_NAME = r"[A-Z]\w*(?:Error|Exception|Warning)"
+_CLAIMED = re.compile(rf"\b({_NAME})\s*(?:\(\s*|\s+(?:with\s+)?(?:(?:the\s+)?message\s+)?)"
+                      r"""(?:"([^"\n]+)"|'([^'\n]+)'|`([^`\n]+)`|\u201c([^\u201d\n]+)\u201d)"""
+                      rf"|\b({_NAME}):\s+([^;\n]+)")
+_CUT = re.compile(r"<[^<>\n]{1,40}>|\{[^{}\n]*\}|%[sdr]|\.\.\.|\u2026|\$\{[^{}\n]*\}")
+_RAISE = re.compile(r"\b(?:raise|throw\s+new|throw)\s+([A-Z][\w.]*)\s*\((.*)")
+_STRING = re.compile(STRING)
+
+
+def _stretch(message: str) -> str:
+    """The longest literal stretch of a claimed message, lower-cased and trimmed."""
+    pieces = [p.strip(" .,:;").lower() for p in _CUT.split(message)]
+    return max(pieces, key=len, default="")
+
+
+def _carried(code: Code, line: int, args: str) -> str:
+    """The text of the literals a raise statement carries, lower-cased: its
+    own, or those the lines just before assign to the name it raises."""
+    texts = [m.group(0)[1:-1] for m in _STRING.finditer(args)]
+    bare = re.match(r"\s*([A-Za-z_$][\w$]*)\s*[,)]", args)
+    if not texts and bare:
+        name = re.escape(bare.group(1))
+        for before in range(line - 1, max(-1, line - 12), -1):
+            text = code.logical_text(before)
+            if re.match(rf"\s*(?:const\s+|let\s+|var\s+)?{name}\s*=(?!=)", text):
+                texts = [m.group(0)[1:-1] for m in _STRING.finditer(text)]
+                break
+    return " ".join(texts).lower()
+
+
+def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
+    out: list[Contradiction] = []
+    # read in the whole claim: a message's own ": " would end the clause
+    text = clause.claim or clause.text
+    at = text.find(clause.text) if clause.text.strip() else -1
+    if at < 0:
+        return out
+    for m in _CLAIMED.finditer(text, at):
+        if m.start() >= at + len(clause.text):
+            break
+        claimed = m.group(1) or m.group(6)
+        message = next((g for g in m.groups()[1:5] if g), None) or m.group(7) or ""
+        stretch = _stretch(message)
+        if len(stretch) < 10 or clause.skip(claimed):
+            continue
+        for code in codes:
+            raises = [(r.group(1).rsplit(".", 1)[-1], line, r.group(2))
+                      for line in range(len(code.logical))
+                      for r in [_RAISE.search(code.logical_text(line))] if r]
+            carrying = [(cls, line) for cls, line, args in raises if stretch in _carried(code, line, args)]
+            if not carrying or any(cls == claimed for cls, _ in carrying):
+                continue
+            if not any(cls == claimed for cls, _, _ in raises):
+                continue
+            cls, line = carrying[0]
+            out.append(Contradiction(
+                "raises", f"the claim has `{claimed}` raised with \"{message.strip()[:60]}\"; the code raises that "
+                          f"message as `{cls}`", code.show(line, cls), code.label, (claimed,)))
+            return out
+    return out
+
+
+RULE = Rule("raises", check, __doc__ or "")

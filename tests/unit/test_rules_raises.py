@@ -1,0 +1,72 @@
+"""The raises rule's fixture: the claim's exception class for a message the code raises as another."""
+
+from __future__ import annotations
+
+from _rule_cases import rule_cases
+
+from memvet._claims import EvidenceText
+from memvet._rules import contradictions
+from memvet._rules.raises import RULE
+
+SINGLETON = EvidenceText("src/filelock/_api.py::FileLockMeta.__call__", """\
+    def __call__(cls, lock_file, timeout=-1):
+        if cls._creating:
+            msg = f"Singleton lock construction is already active for {lock_file!s}"
+            raise RuntimeError(msg)
+        if not non_matching:
+            return instance
+        msg = "Singleton lock instances cannot be initialized with differing arguments"
+        msg += "\\nNon-matching arguments: "
+        raise ValueError(msg)
+""")
+COOKIE = EvidenceText("src/index.ts::stringifyCookie", """\
+export function stringifyCookie(cookie, options) {
+  if (!cookieNameRegExp.test(name)) {
+    throw new TypeError(`cookie name is invalid: ${name}`);
+  }
+  if (value.length > 4096) throw new RangeError("cookie value is too long");
+}
+""")
+ONLY = EvidenceText("jwt/api_jwt.py::PyJWT._validate_iat", """\
+    def _validate_iat(self, payload, now, leeway):
+        try:
+            iat = int(payload["iat"])
+        except ValueError:
+            raise InvalidIssuedAtError(
+                "Issued At claim (iat) must be an integer."
+            ) from None
+""")
+
+FIRES = [
+    ('A second lock with other arguments raises RuntimeError ("Singleton lock instances cannot be initialized '
+     'with differing arguments").', SINGLETON),
+    ("Bad names throw RangeError('cookie name is invalid: <name>').", COOKIE),
+    ("Bad names throw a RangeError: cookie name is invalid.", COOKIE),
+    ('A long value throws TypeError "cookie value is too long".', COOKIE),
+]
+
+SILENT = [
+    ('A second lock with other arguments raises ValueError("Singleton lock instances cannot be initialized '
+     'with differing arguments").', SINGLETON),
+    ("Bad names throw TypeError('cookie name is invalid: <name>').", COOKIE),
+    # the claim's class is raised nowhere in the anchored code: it may be a base of the one raised
+    ('decode raises DecodeError("Issued At claim (iat) must be an integer.").', ONLY),
+    # a message the code does not raise is the term binder's to read
+    ("Bad names throw RangeError('cookie name must be ASCII only').", COOKIE),
+    # too short a message to tell one raise from another
+    ("It throws RangeError('invalid').", COOKIE),
+]
+
+
+fired, test_fires, test_does_not_fire = rule_cases(RULE, FIRES, SILENT)
+
+
+def test_the_finding_names_both_classes() -> None:
+    [line] = fired("Bad names throw RangeError('cookie name is invalid: <name>').", COOKIE)
+    assert line.startswith("the claim has `RangeError` raised with \"cookie name is invalid: <name>\"; the code "
+                           "raises that message as `TypeError`, but src/index.ts::stringifyCookie says")
+
+
+def test_a_declared_class_is_not_compared() -> None:
+    assert contradictions("Bad names throw RangeError('cookie name is invalid: <name>').", [COOKIE],
+                          declared=["RangeError"], rules=[RULE]) == []
