@@ -38,7 +38,7 @@ by the method (``__add__``), not by the expression.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 import tree_sitter
@@ -77,9 +77,9 @@ class _Roles:
 def _grammar(language: str) -> str | None:
     if language == "python":
         return "python"
-    if language in ("javascript", "typescript", "tsx"):
-        return "typescript" if language != "javascript" else "javascript"
-    return None
+    if language in ("typescript", "tsx"):
+        return "typescript"  # an example is an expression: the TSX grammar adds nothing to it
+    return "javascript" if language == "javascript" else None
 
 
 def _prepared(text: str, grammar: str) -> str:
@@ -128,7 +128,7 @@ def _value(node: tree_sitter.Node, roles: _Roles) -> bool:
     if kind in ("arrow_function", "lambda"):
         body = node.child_by_field_name("body")
         return body is None or body.type == "statement_block" or _value(body, roles)
-    if kind in ("keyword_argument",):
+    if kind == "keyword_argument":
         return _keyword(node, roles)
     if kind in ("list", "array", "tuple", "parenthesized_expression", "await", "await_expression",
                 "spread_element", "list_splat", "dictionary_splat", "unary_operator", "unary_expression",
@@ -267,7 +267,7 @@ def _roles(text: str, language: str) -> _Roles | None:
     return roles
 
 
-def languages(labels: Iterator[str | None]) -> list[str]:
+def languages(labels: Iterable[str | None]) -> list[str]:
     """The grammars to read an example in, first the anchored code's own, each once."""
     out: list[str] = []
     for language in labels:

@@ -84,7 +84,7 @@ URANDOM = ev("httpx/_multipart.py::MultipartStream.__init__", '''\
 def test_an_example_names_the_library_and_leaves_the_reader_their_own(text: str, language: str,
                                                                       library: tuple[str, ...],
                                                                       heads: tuple[str, ...]) -> None:
-    use = read_use(text, languages(iter([language])))
+    use = read_use(text, languages([language]))
     assert use is not None
     assert use.library == library
     assert use.heads == heads
@@ -98,12 +98,12 @@ def test_an_example_names_the_library_and_leaves_the_reader_their_own(text: str,
     "payload",  # no use shown
 ])
 def test_what_is_no_example_of_use(text: str) -> None:
-    assert read_use(text, languages(iter(["javascript", "python"]))) is None
+    assert read_use(text, languages(["javascript", "python"])) is None
 
 
 def test_the_grammar_follows_the_anchors_languages() -> None:
-    assert languages(iter(["typescript", None, "python", "typescript", "json"])) == ["typescript", "python"]
-    assert languages(iter(["markdown", None])) == []
+    assert languages(["typescript", None, "python", "typescript", "json"]) == ["typescript", "python"]
+    assert languages(["markdown", None]) == []
 
 
 def test_a_call_of_the_anchored_method_binds_with_the_reader_values() -> None:

@@ -171,7 +171,7 @@ def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
         if word.term is None or clause.skip(word.text):
             continue
         for code in codes:
-            use = read_use(word.term.text, languages(iter([language_for_path(code.label.split("::", 1)[0])])))
+            use = read_use(word.term.text, languages([language_for_path(code.label.split("::", 1)[0])]))
             given = {k: v for k, raw in (use.values if use else ()) if (v := _literal(raw)) is not _UNKNOWN}
             if not given:
                 continue
