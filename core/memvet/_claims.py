@@ -2162,10 +2162,10 @@ def _bind_number(term: Term, ctx: _Context) -> tuple[bool, str]:
     return False, _nearest_line(text, index, lambda tok: tok[:1].isdigit())
 
 
-#: Units of time and size and their factor to the dimension's base (a second, a byte).
 #: A number with its unit glued on, the way people write durations and sizes: ``30s``, ``500ms``, ``2KiB``.
 _GLUED_UNIT = re.compile(r"(?<![\w.$-])(\d+(?:\.\d+)?)(?i:ms|s|secs?|mins?|h|hrs?|[kmg]i?b)(?![\w$-]|\.\w)")
 
+#: Units of time and size and their factor to the dimension's base (a second, a byte).
 _UNIT_FACTORS: dict[str, tuple[str, float]] = {
     **dict.fromkeys(("ns", "nanosecond", "nanoseconds"), ("time", 1e-9)),
     **dict.fromkeys(("us", "µs", "microsecond", "microseconds"), ("time", 1e-6)),
@@ -2512,10 +2512,10 @@ def _in_use(text: str, ctx: _Context) -> bool:
         return False
     if any(len(c) < 2 or _EXCEPTION_NAME.fullmatch(c) for c in use.callees):
         return False
-    if use.callees and not (index.definitions(use.callees[0]) or use.callees[0] in index.name_segments
+    definitions = index.definitions(use.callees[0]) if use.callees else []
+    if use.callees and not (definitions or use.callees[0] in index.name_segments
                             or ctx.exists(Term(use.callees[0], TermKind.IDENTIFIER))):
         return False  # the outermost call is of the anchored code, or of the repository's (config() of a helper)
-    definitions = index.definitions(use.callees[0]) if use.callees else []
     if definitions and not any(_takes(use.positional, d, ctx) for d in definitions):
         return False
     if use.members and not any(index.definitions(m) or any(

@@ -29,7 +29,7 @@ rule that cannot find both sides says nothing.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -593,6 +593,23 @@ class Clause:
     def skip(self, *words: str) -> bool:
         """Whether one of ``words`` was declared unbound."""
         return any(w in self.declared for w in words)
+
+    @property
+    def offset(self) -> int:
+        """Where the clause starts in the whole claim (-1 for a blank clause or none found)."""
+        return (self.claim or self.text).find(self.text) if self.text.strip() else -1
+
+    def spanning(self, pattern: re.Pattern[str]) -> Iterator[re.Match[str]]:
+        """The matches of ``pattern`` in the whole claim that start within
+        this clause: ``": "`` ends a clause, so a quoted message or a plain
+        ``K: V`` that holds one is read whole."""
+        at = self.offset
+        if at < 0:
+            return
+        for m in pattern.finditer(self.claim or self.text, at):
+            if m.start() >= at + len(self.text):
+                return
+            yield m
 
     def quoted(self, at: int) -> bool:
         """Whether offset ``at`` lies in a message the claim quotes ("... is never used"):

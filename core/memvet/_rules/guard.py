@@ -167,6 +167,7 @@ def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     if _FAILING.search(clause.claim or clause.text):
         return []
     out: list[Contradiction] = []
+    read: dict[int, tuple[list[tuple[str, int]], dict[str, object]]] = {}  # per anchor, once it is needed
     for word in clause.words:
         if word.term is None or clause.skip(word.text):
             continue
@@ -175,8 +176,11 @@ def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
             given = {k: v for k, raw in (use.values if use else ()) if (v := _literal(raw)) is not _UNKNOWN}
             if not given:
                 continue
-            names = {**_defaults(code), **given}
-            for condition, line in _guards(code):
+            if id(code) not in read:
+                read[id(code)] = (_guards(code), _defaults(code))
+            guards, defaults = read[id(code)]
+            names = {**defaults, **given}
+            for condition, line in guards:
                 python = _python(condition)
                 if not any(re.search(rf"(?<![\w$]){re.escape(k)}(?![\w$])", python) for k in given):
                     continue

@@ -113,13 +113,9 @@ def _keywords(clause: Clause) -> list[tuple[str, str, str, str]]:
         m = _KEYWORD.fullmatch(re.sub(r"^\{\s*(.*?)\s*\}$", r"\1", term.text.strip()))
         if m is not None:
             out.append((term.text.strip(), m.group(1), m.group(2), clause.text[:word.start]))
-    at = clause.claim.find(clause.text) if clause.claim else -1
-    if at >= 0 and clause.text.strip():
-        for m in _PLAIN_KEYWORD.finditer(clause.claim, at):
-            if m.start() >= at + len(clause.text):
-                break
-            if not clause.skip(m.group(0)) and not any(w == m.group(0) for w, *_ in out):
-                out.append((m.group(0), m.group(1), m.group(2), clause.claim[:m.start()]))
+    for m in clause.spanning(_PLAIN_KEYWORD):
+        if not clause.skip(m.group(0)) and not any(w == m.group(0) for w, *_ in out):
+            out.append((m.group(0), m.group(1), m.group(2), (clause.claim or clause.text)[:m.start()]))
     return out
 
 

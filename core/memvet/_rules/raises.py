@@ -68,23 +68,19 @@ def _carried(code: Code, line: int, args: str) -> str:
 
 def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     out: list[Contradiction] = []
-    # read in the whole claim: a message's own ": " would end the clause
-    text = clause.claim or clause.text
-    at = text.find(clause.text) if clause.text.strip() else -1
-    if at < 0:
-        return out
-    for m in _CLAIMED.finditer(text, at):
-        if m.start() >= at + len(clause.text):
-            break
+    raised: dict[int, list[tuple[str, int, str]]] = {}  # per anchor: (class, line, arguments) of each raise
+    for m in clause.spanning(_CLAIMED):  # read in the whole claim: a message's own ": " would end the clause
         claimed = m.group(1) or m.group(6)
         message = next((g for g in m.groups()[1:5] if g), None) or m.group(7) or ""
         stretch = _stretch(message)
         if len(stretch) < 10 or clause.skip(claimed):
             continue
         for code in codes:
-            raises = [(r.group(1).rsplit(".", 1)[-1], line, r.group(2))
-                      for line in range(len(code.logical))
-                      for r in [_RAISE.search(code.logical_text(line))] if r]
+            if id(code) not in raised:
+                raised[id(code)] = [(r.group(1).rsplit(".", 1)[-1], line, r.group(2))
+                                    for line in range(len(code.logical))
+                                    for r in [_RAISE.search(code.logical_text(line))] if r]
+            raises = raised[id(code)]
             carrying = [(cls, line) for cls, line, args in raises if stretch in _carried(code, line, args)]
             if not carrying or any(cls == claimed for cls, _ in carrying):
                 continue

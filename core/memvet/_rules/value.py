@@ -313,7 +313,7 @@ def _statements(clause: Clause, code: Code) -> list[tuple[str, str, str]]:
         if not value:
             m = _CODE_STATEMENT.match(w.text) if w.term is not None and w.term.kind in (
                 TermKind.CODE, TermKind.KEYWORD) else None
-            lead = clause.claim[:max(0, clause.claim.find(clause.text))] if word_first(clause, w) else ""
+            lead = clause.claim[:max(0, clause.offset)] if m and _opens_clause(clause, w) else ""
             if m and _says_default(clause.text, w, lead):
                 atom = m.group(1).rsplit(".", 1)[-1]
                 if atom in code.names and not clause.skip(w.text):
@@ -341,7 +341,7 @@ def _statements(clause: Clause, code: Code) -> list[tuple[str, str, str]]:
     return out
 
 
-def word_first(clause: Clause, word: Word) -> bool:
+def _opens_clause(clause: Clause, word: Word) -> bool:
     """Whether ``word`` opens its clause (what the claim says before the clause then leads to it)."""
     return not clause.text[:word.start].strip(" `'\"")
 
@@ -385,8 +385,8 @@ def _sources(code: Code, name: str) -> tuple[list[tuple[str, int]], bool]:
             found += [m.group(1) for m in default.finditer(text)]
         elif _UNPACKING.match(text):
             found += [m.group(1) for m in unpacked.finditer(text)]
-        elif own_line := re.match(rf"^\s*{n}\s*=(?![=>])\s*([^,;]+?)\s*,$", text):
-            found.append(own_line.group(1))  # sensitive = false, on a line of an unpacking of its own
+        elif (own := _own_line_default(text, name)) is not None:
+            found.append(own)  # sensitive = false, on a line of an unpacking of its own
         else:
             m = assign.match(text)
             if m:
@@ -405,6 +405,13 @@ def _sources(code: Code, name: str) -> tuple[list[tuple[str, int]], bool]:
 
 #: A statement that unpacks settings with defaults: ``const { a = 1, b } = options``.
 _UNPACKING = re.compile(r"^\s*(?:const|let|var)\s*\{.*\}\s*(?::[^=]*)?=(?!=)")
+
+
+def _own_line_default(text: str, name: str) -> str | None:
+    """The default a line of an unpacking spread over lines gives ``name``
+    (``sensitive = false,``), or ``None`` when the line is not one."""
+    m = re.match(rf"^\s*{re.escape(name)}\s*=(?![=>])\s*([^,;]+?)\s*,$", text)
+    return m.group(1) if m else None
 
 #: A setting made a boolean of what the caller passed: unset, it is false.
 _AS_BOOLEAN = r"(?:Boolean\(|parseBoolean\(|bool\(|!!\s*)\s*(?:[\w$.]+\s*&&\s*)?(?:[\w$]+\??\.)*{n}\s*\)?\s*;?$"
@@ -493,7 +500,7 @@ def _named_defaults(code: Code, name: str) -> list[tuple[str, int]]:
     out = []
     for i in range(len(code.logical)):
         text = code.logical_text(i)
-        if i in code.headers or _UNPACKING.match(text) or re.match(rf"^\s*{n}\s*=(?![=>])[^,;]+,$", text):
+        if i in code.headers or _UNPACKING.match(text) or _own_line_default(text, name) is not None:
             out += [(m.group(1), i) for m in default.finditer(text) if not _LIT_RE.fullmatch(m.group(1))]
     return out
 
