@@ -135,8 +135,11 @@ class Oracle:
             if code_only:
                 return code_only_segment(data, nodes[0])
             return drift._segment(data, nodes[0])
+        if path.endswith((".go", ".rs")):
+            found = gorust_definitions(data, path).get(name, [])
+            return gorust_segment(data, found[0], code_only) if len(found) == 1 else None
         if code_only:
-            raise SystemExit(f"code_only is supported for Python symbols only: {anchor}")
+            raise SystemExit(f"code_only is supported for Python, Go and Rust symbols only: {anchor}")
         region = drift.js_region(data, name)
         if isinstance(region, str):
             return None
@@ -174,7 +177,17 @@ class Oracle:
                 pkg = json.loads((self.read(path) or b"{}").decode("utf-8"))
                 for key in ("dependencies", "devDependencies", "peerDependencies", "optionalDependencies"):
                     names.extend(pkg.get(key, {}).keys())
-        return any(canonicalize_name(n) == want for n in names)
+        data = self.read("go.mod")
+        if data is not None:  # module paths of `require` lines and blocks
+            names.extend(re.findall(r"^\s*(?:require\s+)?([\w.-]+\.[\w.-]+/[\w./-]+)\s+v", data.decode("utf-8"), re.M))
+        data = self.read("Cargo.toml")
+        if data is not None:
+            doc = tomllib.loads(data.decode("utf-8"))
+            tables = [doc, *doc.get("target", {}).values()]
+            for t in tables:
+                for key in ("dependencies", "dev-dependencies", "build-dependencies"):
+                    names.extend(t.get(key, {}).keys())
+        return any(canonicalize_name(n) == want or n == name for n in names)
 
     def _imports(self, module: str, scope: str) -> bool:
         import ast
@@ -237,6 +250,123 @@ class Oracle:
             if path not in exclude and rx.search(text):
                 return path
         return None
+
+
+
+# Go and Rust definitions for the oracle: located with the official tree-sitter grammars directly
+# (not MemVet's symbol index), named the way a person anchors them: Go `Name`, `Type.Method`;
+# Rust `name`, `Type`, `Type.method` (an inherent impl's, or a trait impl's when it is the only
+# `method` of `Type`), `<Type as Trait>.method`, `Trait.method`, a `macro_rules!` macro's name.
+
+_COMMENTS = {"comment", "line_comment", "block_comment"}
+
+
+def _ts_parser(path: str) -> Any:
+    import tree_sitter
+
+    if path.endswith(".go"):
+        import tree_sitter_go as grammar
+    else:
+        import tree_sitter_rust as grammar
+    return tree_sitter.Parser(tree_sitter.Language(grammar.language()))
+
+
+def _bare_type(node: Any) -> str:
+    """`*Stack[K, V]`, `&'a mut Serializer<W>`, `crate::Foo<T>` -> the type's own name."""
+    text = node.text.decode("utf-8", "replace")
+    text = re.sub(r"<.*>|\[.*\]", "", text, flags=re.S)
+    text = re.sub(r"^[&*\s]*(?:'\w+\s+)?(?:mut\s+|dyn\s+)?", "", text)
+    return text.rsplit("::", 1)[-1].strip()
+
+
+def gorust_definitions(source: bytes, path: str) -> dict[str, list[Any]]:
+    """Named definitions of a Go or Rust file: name -> nodes."""
+    tree = _ts_parser(path).parse(source)
+    out: dict[str, list[Any]] = {}
+
+    def add(name: str, node: Any) -> None:
+        out.setdefault(name, []).append(node)
+
+    def walk_go(root: Any) -> None:
+        for n in root.named_children:
+            if n.type == "function_declaration":
+                add(n.child_by_field_name("name").text.decode(), n)
+            elif n.type == "method_declaration":
+                recv = n.child_by_field_name("receiver")
+                types = [c for c in recv.named_children if c.type == "parameter_declaration"]
+                t = types[0].child_by_field_name("type") if types else None
+                if t is not None:
+                    add(f"{_bare_type(t)}.{n.child_by_field_name('name').text.decode()}", n)
+            elif n.type in ("type_declaration", "const_declaration", "var_declaration"):
+                for spec in n.named_children:
+                    if spec.type in ("type_spec", "type_alias", "const_spec", "var_spec"):
+                        for nm in spec.children_by_field_name("name"):
+                            add(nm.text.decode(), spec if len(n.named_children) > 1 else n)
+
+    def walk_rust(root: Any, scope: str = "") -> None:
+        for n in root.named_children:
+            kind = n.type
+            name_node = n.child_by_field_name("name")
+            if kind in ("function_item", "struct_item", "enum_item", "trait_item", "const_item", "static_item",
+                        "type_item", "union_item", "macro_definition") and name_node is not None:
+                add(name_node.text.decode(), n)
+                if kind == "trait_item":
+                    body = n.child_by_field_name("body")
+                    for m in body.named_children if body is not None else []:
+                        mn = m.child_by_field_name("name")
+                        if m.type in ("function_item", "function_signature_item") and mn is not None:
+                            add(f"{name_node.text.decode()}.{mn.text.decode()}", m)
+            elif kind == "impl_item":
+                ty = _bare_type(n.child_by_field_name("type"))
+                trait = n.child_by_field_name("trait")
+                body = n.child_by_field_name("body")
+                for m in body.named_children if body is not None else []:
+                    mn = m.child_by_field_name("name")
+                    if m.type in ("function_item", "const_item", "type_item") and mn is not None:
+                        member = mn.text.decode()
+                        if trait is None:
+                            add(f"{ty}.{member}", m)
+                        else:
+                            add(f"<{ty} as {_bare_type(trait)}>.{member}", m)
+                            add(f"{ty}.{member}#trait", m)
+            elif kind == "mod_item":
+                body = n.child_by_field_name("body")
+                if body is not None:
+                    walk_rust(body)
+
+    (walk_go if path.endswith(".go") else walk_rust)(tree.root_node)
+    for key in [k for k in out if k.endswith("#trait")]:
+        plain = key[: -len("#trait")]
+        nodes = out.pop(key)
+        if plain not in out and len(nodes) == 1:
+            out[plain] = nodes
+    return out
+
+
+def gorust_segment(source: bytes, node: Any, code_only: bool) -> str:
+    """A definition's source with its attributes; its doc comments too, or, when code_only, no comment at all."""
+    start, end = node.start_byte, node.end_byte
+    prev = node.prev_named_sibling
+    while prev is not None and (prev.type in _COMMENTS or prev.type == "attribute_item"):
+        if prev.type == "attribute_item" or not code_only:
+            start = prev.start_byte
+        prev = prev.prev_named_sibling
+    cuts: list[tuple[int, int]] = []
+    if code_only:
+        stack = [node.parent] if node.parent is not None else [node]
+        while stack:
+            n = stack.pop()
+            if n.end_byte <= start or n.start_byte >= end:
+                continue
+            if n.type in _COMMENTS:
+                cuts.append((max(n.start_byte, start), min(n.end_byte, end)))
+                continue
+            stack.extend(n.children)
+    text = bytearray(source[start:end])
+    for a, b in sorted(cuts, reverse=True):
+        del text[a - start: b - start]
+    lines = text.decode("utf-8", "replace").split("\n")
+    return "\n".join(ln for ln in lines if ln.strip()) if code_only else "\n".join(lines)
 
 
 def code_only_segment(source: bytes, node: Any) -> str:

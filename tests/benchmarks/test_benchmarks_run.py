@@ -501,6 +501,85 @@ def test_contamination_absent_terms_and_code_only(history: RepoBuilder, tmp_path
     assert p["absent_terms_violations"] == [{"id": "s1", "term": "JSON", "path": "pkg/core.py"}]
 
 
+
+GO_SOURCE = """\
+package queue
+
+// DefaultLimit is 10 in the docs; the code says 16.
+const DefaultLimit = 16
+
+type Queue[T any] struct{ items []T }
+
+// Push appends; it never blocks (a comment saying "blocks").
+func (q *Queue[T]) Push(v T) {
+	q.items = append(q.items, v) // grows
+}
+
+func New() *Queue[int] { return &Queue[int]{} }
+"""
+
+RUST_SOURCE = """\
+use std::fmt;
+
+/// Retries three times by default (the code says five).
+pub const RETRIES: u32 = 5;
+
+pub struct Point { x: i32 }
+
+impl Point {
+    /// Makes a point at zero.
+    pub fn origin() -> Point { Point { x: 0 } } // zero
+}
+
+impl fmt::Display for Point {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result { write!(f, "{}", self.x) }
+}
+
+impl fmt::Debug for Point {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result { write!(f, "Point({})", self.x) }
+}
+
+pub trait Shape {
+    fn area(&self) -> f64 { 0.0 }
+}
+
+macro_rules! point { ($x:expr) => { Point { x: $x } }; }
+"""
+
+
+def test_contamination_oracle_reads_go_and_rust(repo: RepoBuilder) -> None:
+    repo.write("queue/queue.go", GO_SOURCE, dedent=False)
+    repo.write("src/lib.rs", RUST_SOURCE, dedent=False)
+    repo.write("go.mod", "module example.com/q\n\ngo 1.22\n\nrequire (\n\tgolang.org/x/sys v0.13.0\n)\n",
+               dedent=False)
+    repo.write("Cargo.toml", "[package]\nname = \"p\"\n\n[dependencies]\nserde = \"1\"\n\n"
+               "[target.'cfg(unix)'.dev-dependencies]\nlibc = \"0.2\"\n", dedent=False)
+    repo.commit("go and rust")
+    c = _script("contamination")
+    from memvet._git import GitRepo
+
+    o = c.Oracle(GitRepo(repo.path), "HEAD")
+    # Go: a method under its receiver's bare type; a const; comments cut only with code_only
+    assert o.answer({"symbol": "queue/queue.go::Queue.Push", "contains": "append"}) is True
+    assert o.answer({"symbol": "queue/queue.go::Queue.Push", "contains": "blocks"}) is True
+    assert o.answer({"symbol": "queue/queue.go::Queue.Push", "contains": "blocks|grows", "code_only": True}) is False
+    assert o.answer({"symbol": "queue/queue.go::DefaultLimit", "contains": "= 16", "code_only": True}) is True
+    assert o.answer({"symbol": "queue/queue.go::DefaultLimit", "contains": "10", "code_only": True}) is False
+    assert o.answer({"symbol": "queue/queue.go::New", "contains": "Queue\\[int\\]"}) is True
+    # Rust: inherent and trait-impl methods, a trait's default method, a macro; doc comments are comments
+    assert o.answer({"symbol": "src/lib.rs::RETRIES", "contains": "three", "code_only": True}) is False
+    assert o.answer({"symbol": "src/lib.rs::RETRIES", "contains": "three"}) is True
+    assert o.answer({"symbol": "src/lib.rs::Point.origin", "contains": "zero", "code_only": True}) is False
+    assert o.answer({"symbol": "src/lib.rs::<Point as Display>.fmt", "contains": "Point\\("}) is False
+    assert o.answer({"symbol": "src/lib.rs::<Point as Debug>.fmt", "contains": "Point\\("}) is True
+    assert o._symbol_source("src/lib.rs::Point.fmt") is None  # two trait impls have it: ambiguous
+    assert o.answer({"symbol": "src/lib.rs::Shape.area", "contains": "0\\.0"}) is True
+    assert o.answer({"symbol": "src/lib.rs::point", "contains": "Point"}) is True
+    # manifests: go.mod module paths, Cargo.toml tables (target-specific too)
+    assert o.answer({"dependency": "golang.org/x/sys"}) is True
+    assert o.answer({"dependency": "serde"}) is True and o.answer({"dependency": "libc"}) is True
+    assert o.answer({"dependency": "tokio"}) is False
+
 @pytest.mark.parametrize("review", [False, True])
 def test_contamination_writes_proposed_on_own_facts(review: bool) -> None:
     args = ["--repo", str(ROOT), "--facts", str(BENCH / "facts" / "memvet.json"), "--embedding", "hashing",
