@@ -298,10 +298,11 @@ def gorust_definitions(source: bytes, path: str) -> dict[str, list[Any]]:
                 if t is not None:
                     add(f"{_bare_type(t)}.{n.child_by_field_name('name').text.decode()}", n)
             elif n.type in ("type_declaration", "const_declaration", "var_declaration"):
-                for spec in n.named_children:
+                specs = [s for c in n.named_children for s in (c.named_children if c.type == "var_spec_list" else [c])]
+                for spec in specs:
                     if spec.type in ("type_spec", "type_alias", "const_spec", "var_spec"):
                         for nm in spec.children_by_field_name("name"):
-                            add(nm.text.decode(), spec if len(n.named_children) > 1 else n)
+                            add(nm.text.decode(), spec if len(specs) > 1 else n)
 
     def walk_rust(root: Any, scope: str = "") -> None:
         for n in root.named_children:

@@ -508,6 +508,11 @@ package queue
 // DefaultLimit is 10 in the docs; the code says 16.
 const DefaultLimit = 16
 
+var (
+	defaultWait = 3
+	defaultName = "q" // was "queue"
+)
+
 type Queue[T any] struct{ items []T }
 
 // Push appends; it never blocks (a comment saying "blocks").
@@ -565,6 +570,8 @@ def test_contamination_oracle_reads_go_and_rust(repo: RepoBuilder) -> None:
     assert o.answer({"symbol": "queue/queue.go::Queue.Push", "contains": "blocks|grows", "code_only": True}) is False
     assert o.answer({"symbol": "queue/queue.go::DefaultLimit", "contains": "= 16", "code_only": True}) is True
     assert o.answer({"symbol": "queue/queue.go::DefaultLimit", "contains": "10", "code_only": True}) is False
+    assert o.answer({"symbol": "queue/queue.go::defaultWait", "contains": "= 3$"}) is True
+    assert o.answer({"symbol": "queue/queue.go::defaultName", "contains": "queue", "code_only": True}) is False
     assert o.answer({"symbol": "queue/queue.go::New", "contains": "Queue\\[int\\]"}) is True
     # Rust: inherent and trait-impl methods, a trait's default method, a macro; doc comments are comments
     assert o.answer({"symbol": "src/lib.rs::RETRIES", "contains": "three", "code_only": True}) is False
