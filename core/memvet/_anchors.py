@@ -591,6 +591,23 @@ def _own_names(snap: Snapshot) -> set[str]:
     return out
 
 
+def _in_inline_module(table: _code.SymbolTable, name: str) -> list[_code.Symbol]:
+    """The one symbol ``name`` names inside the file's inline modules (Rust's ``mod __private { fn
+    format_err }`` for ``lib.rs::format_err``): the file's own items, as a person reading it names them.
+    None when no such symbol, or more than one, is there (then the write is refused as before)."""
+    found = []
+    for qualname in table.symbols:
+        if not qualname.endswith("." + name):
+            continue
+        scope, scopes = qualname[: -len(name) - 1], []
+        while scope:
+            scopes.append(scope)
+            scope = scope.rsplit(".", 1)[0] if "." in scope else ""
+        if all(getattr(table.symbols.get(s), "kind", None) == "module" for s in scopes):
+            found.append(qualname)
+    return table.lookup(found[0]) if len(found) == 1 else []
+
+
 def _one_property(matches: list[_code.Symbol], data: bytes, language: str) -> bool:
     """Whether ``matches`` are all accessors of one property (a getter and a
     setter, say), so that their common name names that property."""
@@ -723,7 +740,7 @@ class Evidence:
         assert blob is not None
         table = self.cache.table(blob, language, lambda: data)
         name = spec.name.strip()
-        matches = table.lookup(name)
+        matches = table.lookup(name) or _in_inline_module(table, name)
         if not matches:
             near = sorted(q for q in table.symbols if q.rsplit(".", 1)[-1] == name.rsplit(".", 1)[-1])
             hint = f" (did you mean {', '.join(near[:5])}?)" if near else ""

@@ -504,7 +504,7 @@ def closest_lines(quote: str, text: str, first_line: int = 1, n: int = 2) -> lis
 
 _NUMBER = re.compile(r"(?<![\w.$])-?(?:0[xX][0-9a-fA-F]+|\d+(?:_\d+)*(?:\.\d+)?(?:[eE][+-]?\d+)?)(?![\w$]|\.\d)")
 _STRING_TOKEN = re.compile(
-    r'[rRbBuUfF]{0,2}(?:"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\''
+    r'[rRbBuUfF]{0,2}(?:"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'|"(?:\\[\s\S]|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\''
     r'|`(?:\\.|[^`\\])*`)')
 
 
@@ -627,6 +627,10 @@ _OPERAND_TEXT = r"(?:[A-Za-z_$][\w$.]*|-?\d[\w.]*|\"[^\"\n]*\"|'[^'\n]*')"
 _CALLBACK = re.compile(
     rf"(?<![\w$])(?:[A-Za-z_$][\w$]*|\([^()]*\))\s*=>\s*(?P<body>{_OPERAND_TEXT}"
     rf"(?:\s*(?:===?|!==?|[<>]=?|&&|\|\||[-+*/%])\s*{_OPERAND_TEXT})*)")
+#: A Rust path outside a call: ``Level::Trace``, ``kv::Key``, ``std::error::Error``.
+_RUST_PATH = re.compile(r"(?<![\w:$])[A-Za-z_]\w*(?:::[A-Za-z_]\w*)+(?![\w:(!<])")
+#: A generic type: ``Option<u64>``, ``Result<T, E>``, ``Box<dyn Error + Send>`` (one level of nesting).
+_GENERIC_TYPE = re.compile(r"(?<![\w:$<])[A-Z]\w*<(?:[\w&' ,:+=]|<[\w&' ,:+=]*>)+>")
 _CALL_HEAD = re.compile(r"(?<![\w.$])([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\(")
 _KEYWORD = re.compile(r"(?<![\w.$])[A-Za-z_][\w]*=(?:\"[^\"\n]*\"|'[^'\n]*'|[\w.+-]*[\w+-])")
 _DQ = re.compile(r'"([^"\n]{1,160})"')
@@ -834,7 +838,18 @@ def claim_terms(claim: str) -> list[Term]:
     for m in list(_CALLBACK.finditer(text)):  # status => status !== 404: the example's own values
         for value in re.finditer(rf"{_NUMBER.pattern}|\"[^\"\n]*\"|'[^'\n]*'", m.group("body")):
             drop(m.start("body") + value.start(), m.start("body") + value.end())
+    for m in list(_GENERIC_TYPE.finditer(text)):  # Option<u64>: a type, as code writes it
+        take(m.start(), m.end(), Term(m.group(0), TermKind.CODE))
+    for m in list(_RUST_PATH.finditer(text)):
+        path = m.group(0)
+        if re.fullmatch(r"(?:\w+::)*[A-Z]\w*::[A-Z]\w*", path):
+            take(m.start(), m.end(), Term(path, TermKind.CODE))  # Level::Trace: a value, found in code only
+        else:
+            take(m.start(), m.end(), Term(path, TermKind.DOTTED))  # kv::Key, anyhow::Error, Record::args
     for m in list(_VERSION.finditer(text)):
+        if m.group(0)[0] in "<>=!~^" and re.search(r"[\w$)\]]\s+$", text[:m.start()]) \
+                and re.fullmatch(r"[<>=!~^]+\s*\d+", m.group(0)):
+            continue  # `MaxElapsedTime == 0`, `n >= 1`: a comparison with a whole number, not a version
         take(m.start(), m.end(), Term(m.group(0), TermKind.VERSION))
     pos = 0
     while True:
@@ -1122,6 +1137,9 @@ def _operands(code: str) -> list[tuple[str, str]]:
 
 
 def _unescape(content: str) -> str:
+    """A literal's content with its escapes read: a line continued with ``\\`` joined (Rust drops the next
+    line's indent too), quotes and backslashes as themselves, a newline, return or tab a space."""
+    content = re.sub(r"\\\r?\n[ \t]*", "", content)
     return re.sub(r"\\[nrt]", " ", re.sub(r"\\([\"'`\\])", r"\1", content))
 
 
@@ -1177,6 +1195,10 @@ def abbreviates(short: str, owner: str) -> bool:
     return all(ch in it for ch in short[1:])
 
 
+#: The path a Rust macro names its own crate's items by.
+_CRATE_PATH = re.compile(r"\$crate\s*::\s*")
+
+
 class _Index:
     """The evidence of one write, prepared for term lookups.
 
@@ -1211,8 +1233,11 @@ class _Index:
         for ev in self.texts:
             language = ev.language or language_for_path(ev.label.split("::", 1)[0].split(" in ", 1)[0])
             code = code_only(ev.text, language)
+            text = ev.text
+            if language == "rust":  # `$crate::STATIC_MAX_LEVEL` in a macro is the crate's STATIC_MAX_LEVEL
+                code, text = _CRATE_PATH.sub("", code), _CRATE_PATH.sub("", text)
             self.code_texts.append((ev, code))
-            self.tokens += [*code_tokens(ev.text), "\x01"]  # never joins two texts into one sequence
+            self.tokens += [*code_tokens(text), "\x01"]  # never joins two texts into one sequence
             self.code += [*code_tokens(code), "\x01"]
             for value in numbers_in(code, in_strings=True):
                 self.numbers.update((value, abs(value)))
@@ -1255,6 +1280,8 @@ class _Index:
             self._strings = [_unescape(_string_content(m.group(0))) for _, code in self.code_texts
                              for m in _STRING_TOKEN.finditer(code)]
             self._strings += [content for runs in self._runs() for content, _, joined in runs if joined]
+            # "\n\nCaused by:" is the message `Caused by:`: the layout around a string is not its words
+            self._strings += [s.strip() for s in self._strings if s.strip() != s and len(s.strip()) >= 3]
         return self._strings
 
     def _runs(self) -> list[list[tuple[str, str, bool]]]:
@@ -1294,6 +1321,17 @@ class _Index:
 
     def has_word(self, word: str) -> bool:
         return word in self.words or word in self.name_segments
+
+    def languages(self) -> set[str]:
+        """The languages of the evidence's texts (of their paths when not given)."""
+        out = set()
+        for ev in self.texts:
+            path = ev.label.split("::", 1)[0].split(" in ", 1)[0]
+            base = path.rsplit("/", 1)[-1]
+            # a crate's or a module's manifest is of its language
+            out.add("rust" if base == "Cargo.toml" else "go" if base == "go.mod"
+                    else ev.language or language_for_path(path) or "")
+        return out
 
     def code_words(self) -> set[str]:
         """The words of the code, comments and docstrings left out."""
@@ -1390,6 +1428,8 @@ class _Context:
 
 
 _ELLIPSIS = re.compile(r"\.\.\.|…")
+#: Rust's rest in a pattern or an example's arguments: ``Some(..)``, ``f(a, ..)``.
+_RUST_REST = re.compile(r"(?<=[(,\s])\.\.(?=\s*[),])")
 
 
 def _wild_text(text: str) -> str:
@@ -1688,6 +1728,9 @@ def _as_example(args: Sequence[str], ctx: _Context) -> list[str]:
 def _bind_call(term: Term, ctx: _Context) -> tuple[bool, str]:
     text = re.sub(r"^(?:new\s+|await\s+|[.@])", "", term.text)
     index = ctx.index
+    if _RUST_REST.search(text) and "rust" in index.languages() \
+            and _bind_code(Term(_RUST_REST.sub("...", text), TermKind.CODE), ctx)[0]:
+        return True, ""  # `Some(..)` of `Some(self.key.get())`: Rust's rest, any arguments
     callee = text[: text.index("(")]
     args = _split_args(text[text.index("(") + 1: -1])
     if "." in callee:
@@ -2041,6 +2084,10 @@ def _bind_name(term: Term, ctx: _Context) -> tuple[bool, str]:
     if kind is TermKind.IDENTIFIER and text in _PY_BUILTINS and any(
             (ev.language or language_for_path(ev.label.split("::", 1)[0])) == "python" for ev in index.texts):
         return True, ""  # KeyboardInterrupt, SystemExit: the language's own names, named in prose
+    if kind is TermKind.IDENTIFIER and any(text in _LANGUAGE_NAMES.get(lang, ()) for lang in index.languages()):
+        return True, ""  # Go's nil and panic, Rust's Option, usize and no_std: the language's own, named in prose
+    if kind is TermKind.IDENTIFIER and _defaulted(text, index):
+        return True, ""  # "RandomizationFactor 0.5" where the code defines DefaultRandomizationFactor
     if kind is TermKind.IDENTIFIER and text in _JS_GLOBALS and any(
             (ev.language or language_for_path(ev.label.split("::", 1)[0])) in ("javascript", "typescript", "tsx")
             for ev in index.texts):
@@ -2050,6 +2097,9 @@ def _bind_name(term: Term, ctx: _Context) -> tuple[bool, str]:
     # the raises rule's to say.
     if kind is TermKind.IDENTIFIER and ctx.exists(term):
         return True, ""
+    if kind is TermKind.IDENTIFIER and len(text) >= 3 and re.search(rf"(?<![\w$]){re.escape(text)}\*", ctx.claim) \
+            and any(w.startswith(text) and w != text for w in index.code_words() | index.name_segments):
+        return True, ""  # `ClientIPFrom*`, `release_max_level_*`: a family of the code's names, by its prefix
     return False, _nearest_word(text, index.words | index.name_segments)
 
 
@@ -2064,6 +2114,35 @@ _JS_GLOBALS = frozenset({
     "queueMicrotask", "structuredClone", "encodeURIComponent", "decodeURIComponent", "encodeURI", "decodeURI",
     "parseInt", "parseFloat", "isNaN", "isFinite", "globalThis", "undefined", "null", "NaN", "Infinity",
 })
+
+
+#: The predeclared names of Go and the prelude, primitive types, std crates and crate attributes of Rust,
+#: named in prose as Python's builtins are.
+_LANGUAGE_NAMES: dict[str, frozenset[str]] = {
+    "go": frozenset({
+        "nil", "iota", "true", "false", "append", "cap", "clear", "close", "complex", "copy", "delete", "imag",
+        "len", "make", "max", "min", "new", "panic", "print", "println", "real", "recover", "any", "bool", "byte",
+        "comparable", "error", "float32", "float64", "int", "int8", "int16", "int32", "int64", "rune", "string",
+        "uint", "uint8", "uint16", "uint32", "uint64", "uintptr", "goroutine", "goroutines", "defer", "chan",
+    }),
+    "rust": frozenset({
+        "Option", "Some", "None", "Result", "Ok", "Err", "Box", "Vec", "String", "ToString", "ToOwned", "Clone",
+        "Copy", "Send", "Sync", "Sized", "Unpin", "Drop", "Fn", "FnMut", "FnOnce", "From", "Into", "TryFrom",
+        "TryInto", "AsRef", "AsMut", "Default", "Debug", "Display", "Iterator", "IntoIterator", "Extend",
+        "PartialEq", "Eq", "PartialOrd", "Ord", "Hash", "bool", "char", "str", "u8", "u16", "u32", "u64", "u128",
+        "usize", "i8", "i16", "i32", "i64", "i128", "isize", "f32", "f64", "std", "core", "alloc", "no_std",
+        "panic", "unsafe", "dyn", "impl", "trait", "crate", "Self", "self", "derive", "cfg", "repr",
+    }),
+}
+
+
+def _defaulted(name: str, index: _Index) -> bool:
+    """Whether the code defines the default of a setting ``name`` by Go's and C's naming: ``DefaultName``,
+    ``defaultName``, ``DEFAULT_NAME`` or ``default_name``."""
+    snake = "_".join(_parts(name))
+    words = index.code_words() | index.name_segments
+    return len(name) >= 4 and bool({f"Default{name}", f"default{name[:1].upper()}{name[1:]}",
+                                    f"DEFAULT_{snake.upper()}", f"default_{snake}"} & words)
 
 
 def _instance(text: str, index: _Index) -> bool:
@@ -2082,6 +2161,15 @@ def _instance(text: str, index: _Index) -> bool:
 def _bind_dotted(term: Term, ctx: _Context) -> tuple[bool, str]:
     text = term.text
     index = ctx.index
+    if "::" in text:  # a Rust path: std's is the platform's; a crate's or a module's names its item
+        head, rest = text.split("::", 1)
+        if head in ("std", "core", "alloc"):
+            return True, ""
+        whole = _bind_dotted(Term(text.replace("::", "."), TermKind.DOTTED), ctx)
+        if whole[0] or not head.islower():
+            return whole
+        return _bind_dotted(Term(rest.replace("::", "."), TermKind.DOTTED), ctx) if "::" in rest \
+            else _bind_name(Term(rest, TermKind.IDENTIFIER), ctx)
     segments = text.split(".")
     if index.has_sequence(text) or index.has_name(text) or index.has_sequence(text, fold=True) \
             or index.has_name(text, any_case=True) or text.lower() in index.modules:
@@ -2136,6 +2224,25 @@ _STATUS_NAMES = {1: (("informational",),), 2: (("success",), ("successful",)),
                  4: (("client", "error"),), 5: (("server", "error"),)}
 
 
+#: HTTP status codes by their names folded (lower case, no ``_``): Python's ``HTTPStatus`` members, Go's
+#: ``http.Status*`` constants (the same names in CamelCase, four of them shortened or renamed).
+_STATUS_BY_NAME: dict[str, int] = {
+    **{s.name.replace("_", "").lower(): s.value for s in http.HTTPStatus},
+    "nonauthoritativeinfo": 203, "proxyauthrequired": 407, "requesturitoolong": 414, "teapot": 418,
+}
+
+
+def _status_named(value: float, index: _Index) -> bool:
+    """Whether the code names the HTTP status ``value`` by a constant of its platform's
+    (``http.StatusTooManyRequests``, ``HTTPStatus.TOO_MANY_REQUESTS``) rather than writing the number."""
+    if not (100 <= value < 600 and value == int(value)):
+        return False
+    words = index.code_words()
+    python = "HTTPStatus" in words
+    return any(_STATUS_BY_NAME.get(w.replace("_", "").lower().removeprefix("status")) == value
+               for w in words if w.startswith("Status") or (python and w.isupper()))
+
+
 def _bind_number(term: Term, ctx: _Context) -> tuple[bool, str]:
     text = term.text
     index = ctx.index
@@ -2155,6 +2262,8 @@ def _bind_number(term: Term, ctx: _Context) -> tuple[bool, str]:
         return True, ""
     if value is not None and _in_series(value, ctx):
         return True, ""
+    if value is not None and _status_named(value, index):
+        return True, ""  # "replies 429" where the code writes http.StatusTooManyRequests
     if value == 0 and _falsy(text, ctx):
         return True, ""  # "listenerCount('error') is 0" where the code tests !this.listenerCount('error')
     if value is not None and _stepped(value, text, ctx):
@@ -2287,6 +2396,8 @@ def _bind_path(term: Term, ctx: _Context) -> tuple[bool, str]:
     if index.has_name(text) or index.has_sequence(text) or ctx.exists(term):
         return True, ""
     parts = text.split("/")
+    if len(parts) > 2 and parts[-1].rstrip(".").lower() == "etc":
+        parts = parts[:-1]  # Get/Post/etc: the list goes on
     if len(parts) > 2 and all(p.isalpha() and p.lower() in index.lower for p in parts):
         return True, ""  # get/post/put/delete: alternatives, each a word of the code
     if len(parts) > 2 and all(re.fullmatch(r"[a-z]+", p) for p in parts) and f"`{text}`" not in ctx.claim \
@@ -2295,7 +2406,7 @@ def _bind_path(term: Term, ctx: _Context) -> tuple[bool, str]:
     if len(parts) >= 2 and all(re.fullmatch(r"[A-Za-z_$][\w$]*", p) for p in parts) and any(
             not p.isalpha() or not p.islower() for p in parts) and all(
             index.has_word(p) or p.lower() in index.lower or fold(p) in index.folded or index.has_string(p)
-            for p in parts):
+            or ctx.exists(Term(p, TermKind.IDENTIFIER)) for p in parts):
         return True, ""  # make_context/invoke, Windows/OS2: names side by side, each a name the code says
     if len(parts) >= 2 and all(p.lower() in index.modules for p in parts):
         return True, ""  # on-headers/on-finished: packages the anchored file imports, side by side
@@ -2414,7 +2525,12 @@ def _bind_code(term: Term, ctx: _Context) -> tuple[bool, str]:
         if hostport and _HOSTPORT.fullmatch(text) and index.has_sequence(hostport.group(1), code=True) \
                 and float(hostport.group(2)) in index.numbers:
             return True, ""  # 127.0.0.1:8000 for host="127.0.0.1", port=8000
-    parts = [p for p in _ELLIPSIS.split(_PLACEHOLDER.sub("...", text)) if p.strip()]
+    if _GENERIC_TYPE.fullmatch(text):
+        if index.has_sequence(text, code=True):
+            return True, ""
+        return False, _nearest_line(text, index, lambda tok: tok[:1].isupper())
+    spread = _RUST_REST.sub("...", text) if "rust" in index.languages() else text  # `Some(..)`: any arguments
+    parts = [p for p in _ELLIPSIS.split(_PLACEHOLDER.sub("...", spread)) if p.strip()]
     if parts and all(index.has_sequence(p, code=True) for p in parts):
         return True, ""
     if not parts and text.strip():
@@ -2501,6 +2617,9 @@ def _in_use(text: str, ctx: _Context) -> bool:
     use = read_use(text, grammars) if grammars else None
     if use is None:
         return False
+    if not use.callees and not use.members and not use.settings and any(
+            _SHOWN_AS.search(ctx.claim[:m.start()]) for m in re.finditer(re.escape(text), ctx.claim)):
+        return False  # renders `Error { context: "...", source: ... }`: what the code prints, not a value built
     if use.settings and not any(_SETTING_USED.search(ctx.claim[:m.start()]) or _SETTING_DOES.match(ctx.claim[m.end():])
                                 for m in re.finditer(re.escape(text), ctx.claim)):
         return False  # "the options are `retries: 5`", "gives `{ a: 1 }`": what the code has, not what a caller sets
@@ -2566,6 +2685,10 @@ _SETTING_USED = re.compile(r"\b(?:with|when|whenever|pass|passes|passed|passing|
 
 #: Verbs that make the settings before them a cause: "`decode: false` turns decoding off".
 _SETTING_DOES = re.compile(r"[`'\"]?\s*(?:turns|disables|enables|makes|skips|switches|stops|forces|keeps|lets)\b", re.I)
+
+#: Words that make the struct after them an output: "renders `Error { context: .. }`", "shows up as `T { .. }`".
+_SHOWN_AS = re.compile(r"\b(?:renders?|rendered|prints?|printed|shows?(?:\s+up)?|shown|displays?|displayed"
+                       r"|formats?|formatted|looks?\s+like|outputs?)\b(?:\s+(?:as|like))?\s*[`'\"]?$", re.I)
 
 #: Objects every program of a platform has: a call on them is the code's, never the reader's.
 _PLATFORM_OBJECTS = frozenset({"process", "console", "JSON", "Math", "Object", "Array", "Promise", "Buffer",
@@ -2650,6 +2773,23 @@ _PAIR = re.compile(r"([A-Za-z_$][\w$-]*)\s*:\s+(\S.*?)\s*", re.S)
 _LITERAL_VALUE = re.compile(r"[\"'`][^\"'`\n]*[\"'`]|-?\d[\w.]*|true|false|True|False|None|null|undefined")
 
 
+def _pair_formatted(key: str, value: str, index: _Index) -> bool:
+    """Whether a line of the code writes the key ``key`` (a string, in any case) and formats its value
+    from a string that is ``value`` with a field where ``value`` has a placeholder:
+    ``WWW-Authenticate: Basic realm="<realm>"`` of ``Add("WWW-Authenticate", fmt.Sprintf(`Basic realm="%s"`, realm))``."""
+    want = _PLACEHOLDER.sub("\x00", value)
+    named = re.compile(rf"[\"'`](?i:{re.escape(key)})[\"'`]")
+    for _, code in index.code_texts:
+        for line in code.splitlines():
+            if not named.search(line):
+                continue
+            for token in _STRING_TOKEN.finditer(line):
+                content = _FIELD.sub("\x00", _unescape(_string_content(token.group(0))))
+                if "\x00" in content and content == want:
+                    return True
+    return False
+
+
 def _pair_written(text: str, index: _Index) -> bool:
     """Whether ``text`` is a ``key: value`` pair (a header line, an option,
     a status field) that the code writes as one: a call that passes both
@@ -2666,6 +2806,8 @@ def _pair_written(text: str, index: _Index) -> bool:
     bare = value[1:-1] if quoted else value
     if not bare or "\n" in bare:
         return False
+    if _PLACEHOLDER.search(bare):
+        return _pair_formatted(key, bare, index)
     string = rf"[\"'`]{re.escape(bare)}[\"'`]"
     literal = string if quoted or not re.fullmatch(r"-?\d[\w.]*|true|false|null|None|True|False", bare) \
         else rf"(?:{string}|{re.escape(bare)})"

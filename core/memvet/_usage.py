@@ -53,10 +53,30 @@ _BARE_PAIR = re.compile(r"[A-Za-z_$][\w$]*\s*:\s*\S.*", re.S)
 _BOOLEANS = frozenset({"true", "false", "True", "False"})
 _LOWER_NAME = re.compile(r"_*[a-z][a-z0-9_]*(?:[A-Z][a-z0-9_]*)*")
 
-_LITERALS = frozenset({"string", "number", "integer", "float", "true", "false", "none", "null", "undefined"})
+_LITERALS = frozenset({"string", "number", "integer", "float", "true", "false", "none", "null", "undefined",
+                       # Go
+                       "int_literal", "float_literal", "imaginary_literal", "rune_literal",
+                       "interpreted_string_literal", "raw_string_literal", "nil", "iota",
+                       # Rust
+                       "integer_literal", "string_literal", "char_literal", "boolean_literal"})
 
 #: Builtins a JS example loads the library with.
 _LOADERS = frozenset({"require", "import"})
+
+#: Calls that only wrap or build the reader's values (Rust's ``Some(x)``, ``Box::new(x)``, ``vec![..]``;
+#: Go's ``append``, ``make``): not a use of the library, and not its names; their arguments are read.
+_WRAPPERS = frozenset({"Some", "Ok", "Err", "Box.new", "Arc.new", "Rc.new", "Cell.new", "RefCell.new",
+                       "Mutex.new", "RwLock.new", "Vec.new", "String.from", "String.new", "Cow.Borrowed",
+                       "Cow.Owned", "vec", "format", "println", "eprintln", "print", "dbg", "assert",
+                       "assert_eq", "assert_ne", "append", "make", "new", "len", "cap"})
+
+#: The fields naming an expression's owner and member across grammars: ``a.b`` in Python (attribute),
+#: JS (member_expression), Go (selector_expression), Rust (field_expression), Rust's ``a::b``
+#: (scoped_identifier).
+_OWNER = ("object", "operand", "value", "path")
+_MEMBER = ("attribute", "property", "field", "name")
+_MEMBER_KINDS = frozenset({"attribute", "member_expression", "selector_expression", "field_expression",
+                           "scoped_identifier"})
 
 
 @dataclass
@@ -72,19 +92,31 @@ class _Roles:
     values: list[tuple[str, str]] = field(default_factory=list)  # (keyword or key, the literal it is given)
     positional: list[str] | None = None  # the outermost call's positional arguments
     settings: bool = False  # the example is an object of settings or one setting, used by nothing it shows
+    grammar: str = ""
 
 
 def _grammar(language: str) -> str | None:
-    if language == "python":
-        return "python"
+    if language in ("python", "go", "rust"):
+        return language
     if language in ("typescript", "tsx"):
         return "typescript"  # an example is an expression: the TSX grammar adds nothing to it
     return "javascript" if language == "javascript" else None
 
 
 def _prepared(text: str, grammar: str) -> str:
-    """``text`` with its placeholders as a name, and a bare JS pair or object as an expression."""
-    text = _PLACEHOLDERS.sub(_ANY, text.strip())
+    """``text`` with its placeholders as a name, a bare JS pair or object as an expression, and a Go or
+    Rust expression as the statement their grammars parse (``return`` dropped, the statement ended)."""
+    text = text.strip()
+    if grammar in ("go", "rust"):  # `parse::<Level>`, `Vec<T>`: type arguments, not placeholders
+        text = _PLACEHOLDERS.sub(lambda m: m.group(0) if m.group(0)[0] == "<" and m.start()
+                                 and (text[m.start() - 1].isalnum() or text[m.start() - 1] in "_:") else _ANY, text)
+    else:
+        text = _PLACEHOLDERS.sub(_ANY, text)
+    if grammar in ("go", "rust"):
+        text = re.sub(r"^return\s+", "", text).rstrip(";").rstrip()
+        if grammar == "rust":  # `Some(..)`, `f(a, ..)`: the rest of the arguments, any
+            text = re.sub(r"(?<=[(,])(\s*)\.\.(?=\s*[),])", rf"\1{_ANY}", text)
+        return text + (";" if grammar == "rust" else "\n")
     if grammar != "python":
         if text.startswith("{"):
             return f"({text})"
@@ -99,6 +131,8 @@ def _parsed(text: str, grammar: str) -> tree_sitter.Node | None:
     if root.has_error or root.named_child_count != 1:
         return None
     statement = root.named_children[0]
+    if statement.type == "macro_invocation":  # Rust parses `name!(...)` on its own as an item
+        return statement
     if statement.type != "expression_statement" or statement.named_child_count != 1:
         return None
     return statement.named_children[0]
@@ -113,36 +147,50 @@ def _value(node: tree_sitter.Node, roles: _Roles) -> bool:
     kind = node.type
     if kind in ("identifier", "shorthand_property_identifier_pattern"):
         name = _text(node)
-        # the reader's variable; a class or a constant is the library's
-        return True if name == _ANY or _LOWER_NAME.fullmatch(name) else _library(name, roles)
+        # the reader's variable; a class or a constant is the library's, but for a bare name passed in Go or
+        # Rust, where examples pass the reader's own types and unit structs (`Box::new(MyLogger)`)
+        if name == _ANY or _LOWER_NAME.fullmatch(name) or roles.grammar in ("go", "rust"):
+            return True
+        return _library(name, roles)
     if kind in _LITERALS or kind in ("template_string", "concatenated_string", "regex"):
         return True
-    if kind in ("call", "call_expression", "new_expression"):
+    if kind in ("call", "call_expression", "new_expression", "type_conversion_expression"):
         return _call(node, roles)
-    if kind in ("attribute", "member_expression"):
+    if kind in _MEMBER_KINDS:
         return _member(node, roles)
     if kind in ("assignment", "assignment_expression"):
         return _assignment(node, roles)
-    if kind == "object":
+    if kind in ("object", "composite_literal", "struct_expression"):
         return _object(node, roles)
-    if kind in ("arrow_function", "lambda"):
+    if kind == "macro_invocation":
+        return _macro(node, roles)
+    if kind in ("arrow_function", "lambda", "closure_expression", "func_literal"):
         body = node.child_by_field_name("body")
-        return body is None or body.type == "statement_block" or _value(body, roles)
+        return body is None or body.type in ("statement_block", "block") or _value(body, roles)
     if kind == "keyword_argument":
         return _keyword(node, roles)
     if kind in ("list", "array", "tuple", "parenthesized_expression", "await", "await_expression",
                 "spread_element", "list_splat", "dictionary_splat", "unary_operator", "unary_expression",
                 "comparison_operator", "boolean_operator",
                 "not_operator", "dictionary", "pair", "conditional_expression", "ternary_expression",
-                "as_expression", "non_null_expression", "subscript", "subscript_expression"):
+                "as_expression", "non_null_expression", "subscript", "subscript_expression",
+                # Go and Rust
+                "try_expression", "reference_expression", "tuple_expression", "array_expression",
+                "range_expression", "index_expression", "type_cast_expression", "unit_expression",
+                "literal_element", "literal_value", "slice_expression", "expression_list"):
         return all(_value(child, roles) for child in node.named_children if child.type != "comment")
-    return kind in ("property_identifier", "type_identifier", "predefined_type", "escape_sequence", "string_fragment")
+    return kind in ("property_identifier", "type_identifier", "predefined_type", "escape_sequence", "string_fragment",
+                    "field_identifier", "primitive_type", "slice_type", "map_type", "generic_type",
+                    "qualified_type" if node.parent is not None and node.parent.type == "composite_literal" else "")
 
 
 def _literal(node: tree_sitter.Node) -> bool:
     """A literal value: a string, a number (``-5`` too), a boolean, ``None``."""
+    if node.type == "literal_element" and node.named_child_count == 1:
+        return _literal(node.named_children[0])
     if node.type in ("unary_expression", "unary_operator") and node.named_child_count == 1:
-        return _text(node).startswith("-") and node.named_children[0].type in ("number", "integer", "float")
+        return _text(node).startswith("-") and node.named_children[0].type in (
+            "number", "integer", "float", "int_literal", "float_literal", "integer_literal")
     return node.type in _LITERALS
 
 
@@ -151,15 +199,35 @@ def _library(name: str, roles: _Roles) -> bool:
     return True
 
 
-def _callee(node: tree_sitter.Node, roles: _Roles) -> bool:
+def _parts(node: tree_sitter.Node) -> tuple[tree_sitter.Node | None, tree_sitter.Node | None]:
+    """The owner and the member of ``a.b`` (``a::b``, Go's ``pkg.Type``) in any of the grammars."""
+    if node.type == "qualified_type":
+        return node.child_by_field_name("package"), node.child_by_field_name("name")
+    owner = next((o for o in map(node.child_by_field_name, _OWNER) if o is not None), None)
+    member = next((m for m in map(node.child_by_field_name, _MEMBER) if m is not None), None)
+    return owner, member
+
+
+def _wrapper(node: tree_sitter.Node) -> bool:
+    """A call that only wraps the reader's value (``Some(x)``, ``Box::new(x)``, ``vec![..]``)."""
     if node.type == "identifier":
+        return _text(node) in _WRAPPERS
+    owner, member = _parts(node) if node.type == "scoped_identifier" else (None, None)
+    return owner is not None and member is not None and f"{_text(owner)}.{_text(member)}" in _WRAPPERS
+
+
+def _callee(node: tree_sitter.Node, roles: _Roles) -> bool:
+    if node.type == "generic_function":  # Rust's `parse::<Level>`: the function, its type arguments aside
+        function = node.child_by_field_name("function")
+        return function is not None and _callee(function, roles)
+    if node.type in ("identifier", "type_identifier"):
         name = _text(node)
         if name in _LOADERS:
             return True
         roles.callees.append(name)
         return _library(name, roles)
-    if node.type in ("attribute", "member_expression"):
-        member = node.child_by_field_name("attribute") or node.child_by_field_name("property")
+    if node.type in _MEMBER_KINDS or node.type == "qualified_type":
+        _, member = _parts(node)
         if member is not None:
             roles.callees.append(_text(member))
         return _member(node, roles)
@@ -167,28 +235,64 @@ def _callee(node: tree_sitter.Node, roles: _Roles) -> bool:
 
 
 def _call(node: tree_sitter.Node, roles: _Roles) -> bool:
-    roles.uses += 1
-    function = node.child_by_field_name("function") or node.child_by_field_name("constructor")
+    function = (node.child_by_field_name("function") or node.child_by_field_name("constructor")
+                or node.child_by_field_name("type"))
     arguments = node.child_by_field_name("arguments")
+    if node.type == "type_conversion_expression":  # Go's `pkg.New(x)` with one argument parses as a conversion
+        operand = node.child_by_field_name("operand")
+        items = [operand] if operand is not None else []
+    else:
+        items = [a for a in (arguments.named_children if arguments else []) if a.type != "comment"]
     if function is None:
         return False
+    if _wrapper(function):
+        return all(_value(a, roles) for a in items)
+    roles.uses += 1
     if not _callee(function, roles):
         return False
     if roles.positional is None:
-        roles.positional = [_text(a) for a in (arguments.named_children if arguments else [])
-                            if a.type not in ("comment", "keyword_argument")]
-    return arguments is None or all(_value(a, roles) for a in arguments.named_children if a.type != "comment")
+        roles.positional = [_text(a) for a in items if a.type != "keyword_argument"]
+    return all(_value(a, roles) for a in items)
+
+
+def _macro(node: tree_sitter.Node, roles: _Roles) -> bool:
+    """Rust's ``name!(...)``: a call of the macro, whose tokens are the reader's but for a ``key:``
+    before a value (``info!(target: "app", "...")``), which is the macro's."""
+    macro = node.child_by_field_name("macro") or (node.named_children[0] if node.named_children else None)
+    if macro is None:
+        return False
+    if _wrapper(macro):
+        return True
+    roles.uses += 1
+    if not _callee(macro, roles):
+        return False
+    stack = [c for c in node.named_children if c.type == "token_tree"]
+    while stack:
+        tree = stack.pop()
+        tokens = tree.children
+        for i, token in enumerate(tokens):
+            if token.type == "token_tree":
+                stack.append(token)
+            elif (token.type == "identifier" and i + 1 < len(tokens) and tokens[i + 1].type == ":"
+                    and (i + 2 >= len(tokens) or tokens[i + 2].type != ":")):
+                _library(_text(token), roles)
+    return True
 
 
 def _member(node: tree_sitter.Node, roles: _Roles) -> bool:
     """``a.b.c``: ``b`` and ``c`` are the library's; ``a``, the head, the reader's unless capitalized."""
-    owner = node.child_by_field_name("object")
-    member = node.child_by_field_name("attribute") or node.child_by_field_name("property")
-    if owner is None or member is None:
+    owner, member = _parts(node)
+    if member is None:
         return False
     _library(_text(member), roles)
-    if owner.type == "identifier":
+    if owner is None:  # Rust's `::name`
+        return True
+    if owner.type in ("identifier", "package_identifier"):
         roles.heads.append(_text(owner))
+        if owner.type == "package_identifier":
+            return True
+        if node.type == "scoped_identifier" and not _LOWER_NAME.fullmatch(_text(owner)):
+            return _library(_text(owner), roles)  # `LevelFilter::Info`: the library's type; `log::` its crate
     return _value(owner, roles)
 
 
@@ -205,7 +309,54 @@ def _keyword(node: tree_sitter.Node, roles: _Roles) -> bool:
     return _value(value, roles)
 
 
+def _fields(node: tree_sitter.Node, roles: _Roles) -> bool:
+    """A Go composite literal or a Rust struct expression: its type is the library's (a class), each
+    field's key too; the values are the reader's."""
+    kind = node.child_by_field_name("type") or node.child_by_field_name("name")
+    body = node.child_by_field_name("body")
+    if kind is None or body is None:
+        return False
+    if kind.type in ("type_identifier", "qualified_type", "scoped_type_identifier", "generic_type"):
+        _, member = _parts(kind) if kind.type != "type_identifier" else (None, kind)
+        if member is not None and kind.type != "generic_type":
+            _library(_text(member), roles)
+    elif kind.type not in ("slice_type", "array_type", "map_type", "implicit_length_array_type"):
+        return False
+    for item in body.named_children:
+        if item.type in ("comment", "base_field_initializer"):
+            continue
+        if item.type == "shorthand_field_initializer":
+            roles.uses += 1
+            _library(_text(item), roles)
+            continue
+        if item.type == "field_initializer":
+            key, value = item.child_by_field_name("field"), item.child_by_field_name("value")
+        elif item.type == "keyed_element":
+            key, value = (item.named_children[0], item.named_children[1]) if item.named_child_count == 2 \
+                else (None, None)
+        elif item.type == "literal_element":
+            if not _value(item, roles):
+                return False
+            continue
+        else:
+            return False
+        if key is None or value is None:
+            return False
+        roles.uses += 1
+        name = _text(key).strip('"')
+        _library(name, roles)
+        if _literal(value):
+            roles.values.append((name, _text(value)))
+        if _text(value) in _BOOLEANS:
+            roles.switches.append((name, _text(value)))
+        if not _value(value, roles):
+            return False
+    return True
+
+
 def _object(node: tree_sitter.Node, roles: _Roles) -> bool:
+    if node.type != "object":
+        return _fields(node, roles)
     for item in node.named_children:
         if item.type == "comment":
             continue
@@ -261,7 +412,7 @@ def _roles(text: str, language: str) -> _Roles | None:
         return None
     while node.type == "parenthesized_expression" and node.named_child_count == 1:
         node = node.named_children[0]
-    roles = _Roles([], [], settings=node.type in ("object", "keyword_argument"))
+    roles = _Roles([], [], settings=node.type in ("object", "keyword_argument"), grammar=grammar)
     if not _value(node, roles) or not roles.uses:
         return None
     return roles

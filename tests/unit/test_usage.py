@@ -179,3 +179,97 @@ def test_an_operator_between_calls_is_no_example_of_use() -> None:
     assert read_use("wait_fixed(3) + wait_random(0, 2)", ["python"]) is None
     assert read_use("stop_after_attempt(5) | stop_after_delay(30)", ["python"]) is None
     assert read_use("wait_fixed(3)", ["python"]) is not None
+
+
+MUX = ev("mux.go::Mux.Handle", '''\
+    func (mx *Mux) Handle(pattern string, handler http.Handler) {
+        if i := strings.IndexAny(pattern, " \\t"); i >= 0 {
+            method, rest := strings.ToUpper(pattern[:i]), strings.TrimLeft(pattern[i+1:], " \\t")
+            mx.Method(method, rest, handler)
+            return
+        }
+        mx.handle(mALL, pattern, handler)
+    }
+''', "go")
+
+THROTTLE = ev("middleware/throttle.go::ThrottleOpts", '''\
+    type ThrottleOpts struct {
+        Limit          int
+        BacklogLimit   int
+        BacklogTimeout time.Duration
+        StatusCode     int
+    }
+''', "go")
+
+LOGGER = ev("src/lib.rs::set_boxed_logger", '''\
+    pub fn set_boxed_logger(logger: Box<dyn Log>) -> Result<(), SetLoggerError> {
+        set_logger_inner(|| Box::leak(logger))
+    }
+''', "rust")
+
+BAIL = ev("src/macros.rs::bail", '''\
+    macro_rules! bail {
+        ($msg:literal $(,)?) => {
+            return $crate::__private::Err($crate::__anyhow!($msg))
+        };
+    }
+''', "rust")
+
+
+@pytest.mark.parametrize(("text", "language", "library", "heads"), [
+    ('r.Handle("GET /users", h)', "go", ("Handle",), ("r",)),
+    ("return backoff.Permanent(err)", "go", ("Permanent",), ("backoff",)),
+    # `pkg.New(x)` with one argument parses as a conversion in Go's grammar: it is a call all the same
+    ("backoff.NewExponentialBackOff(backoff.WithMaxElapsedTime(0))", "go",
+     ("NewExponentialBackOff", "WithMaxElapsedTime"), ("backoff", "backoff")),
+    ("ThrottleOpts{Limit: 10, StatusCode: 503}", "go", ("ThrottleOpts", "Limit", "StatusCode"), ()),
+    ("log::set_max_level(LevelFilter::Info)", "rust", ("set_max_level", "Info", "LevelFilter"), ("log", "LevelFilter")),
+    # Box::new, Some, Err wrap the reader's values: neither a use nor the library's names
+    ("set_boxed_logger(Box::new(logger))", "rust", ("set_boxed_logger",), ()),
+    ('return Err(anyhow!("x {}", y))', "rust", ("anyhow",), ()),
+    ('info!(target: "app", "{}", x);', "rust", ("info", "target"), ()),
+    ("Version::parse(\"1.2.3\")?", "rust", ("parse", "Version"), ("Version",)),
+])
+def test_go_and_rust_examples_name_the_library_and_leave_the_reader_their_own(
+        text: str, language: str, library: tuple[str, ...], heads: tuple[str, ...]) -> None:
+    use = read_use(text, languages([language]))
+    assert use is not None
+    assert use.library == library
+    assert use.heads == heads
+
+
+@pytest.mark.parametrize(("text", "language"), [
+    ("x := 1", "go"), ("let x = 1;", "rust"), ("Some(..)", "rust"), ('format!("{:#}", err)', "rust"),
+    ("for i := range xs { f(i) }", "go"),
+])
+def test_what_is_no_go_or_rust_example_of_use(text: str, language: str) -> None:
+    assert read_use(text, languages([language])) is None
+
+
+def test_a_go_call_and_a_composite_literal_bind_with_the_reader_values() -> None:
+    assert unbound('`r.Handle("GET /users", h)` works: the method goes before the path.', MUX) == []
+    assert unbound('`r.Route("GET /users", h)` works.', MUX) == ['r.Route("GET /users", h)']
+    assert unbound("`ThrottleOpts{Limit: 10, StatusCode: 503}` sheds load.", THROTTLE) == []
+    assert unbound("`ThrottleOpts{Limit: 10, RetryAfter: 5}` sheds load.", THROTTLE) \
+        == ["ThrottleOpts{Limit: 10, RetryAfter: 5}"]
+
+
+def test_a_rust_call_and_a_macro_bind_with_the_reader_values() -> None:
+    assert unbound("`set_boxed_logger(Box::new(MyLogger))` leaks the box.", LOGGER) == []
+    assert unbound("`set_logger_boxed(Box::new(MyLogger))` leaks the box.", LOGGER) \
+        == ["set_logger_boxed(Box::new(MyLogger))"]
+    assert unbound('`bail!("x {}", y)` returns early with the error.', BAIL) == []
+    assert unbound('`raise!("x {}", y)` returns early with the error.', BAIL) == ['raise!("x {}", y)']
+
+
+def test_a_struct_the_claim_says_is_printed_is_an_output_not_a_use() -> None:
+    context = ev("src/error.rs::ContextError", '''\
+        pub struct ContextError<C, E> {
+            pub context: C,
+            pub error: E,
+        }
+    ''', "rust")
+    assert unbound("Build one as `ContextError { context: c, error: e }`.", context) == []
+    # what it renders as is a string of the code's, which this code does not write
+    assert unbound("It renders as `ContextError { context: c, error: e }`.", context) \
+        == ["ContextError { context: c, error: e }"]
