@@ -143,7 +143,24 @@ export function stringifySetCookie(cookie: SetCookie, options?: StringifyOptions
 }
 """)
 
+LOG_MACRO = EvidenceText("src/macros.rs::__log", """\
+macro_rules! __log {
+    ($lvl:expr, $($arg:tt)+) => {{
+        let lvl = $lvl;
+        if lvl <= STATIC_MAX_LEVEL && lvl <= max_level() {
+            log_impl(lvl, $($arg)+);
+        }
+    }};
+}
+""", ("src/macros.rs::__log",), "rust")
+TUPLE = EvidenceText("lib.py::pair", """\
+def pair(a, b):
+    return (make_left(a), make_right(b))
+""")
+
 FIRES = [
+    # operands of && (and, ||, or) are tested left to right, on one line too
+    ("the macros check the dynamic `max_level()` first, then STATIC_MAX_LEVEL.", LOG_MACRO),
     # parameters named in plain words: ordered by the first condition that tests each
     ("clamp evaluates ceil first and only then floor.", CLAMP),
     ("clamp checks ceil before floor.", CLAMP),
@@ -178,6 +195,9 @@ FIRES = [
 ]
 
 SILENT = [
+    ("__log checks `STATIC_MAX_LEVEL` first and only then `max_level()`.", LOG_MACRO),
+    # two calls of one line joined by no condition: first uses cannot tell
+    ("pair calls make_right before make_left.", TUPLE),
     ("clamp tests floor before ceil.", CLAMP),
     # a parameter no condition tests is there from the start: no order to read
     ("clamp uses format before value.", CLAMP),

@@ -10,7 +10,9 @@ anchored code comes before the first use of ``A`` (signatures, comments and
 docstrings left out: what a docstring says about the order is what the
 claim may have copied, not what the code does). Two uses on one line
 cannot be told apart, except two strings: listed on one line (``for key
-in "VISUAL", "EDITOR"``), their order is the order they are tried in.
+in "VISUAL", "EDITOR"``), their order is the order they are tried in; and
+two operands of ``&&``, ``||``, ``and`` or ``or`` (``lvl <= STATIC_MAX_LEVEL
+&& lvl <= max_level()``), which a condition tests left to right.
 
 ``A`` and ``B`` are the operands nearest the marker on each side (a code
 term of the claim, or a word the code uses), at most six words away and
@@ -132,6 +134,18 @@ def _listed(code: Code, i: int, j: int) -> bool:
     return code.atoms[i].string and code.atoms[j].string
 
 
+def _short_circuit(code: Code, i: int, j: int) -> bool:
+    """Whether atom ``i`` comes before atom ``j`` across ``&&``, ``||``, ``and`` or ``or`` on their line
+    (``lvl <= STATIC_MAX_LEVEL && lvl <= max_level()``): a condition tests its operands left to right."""
+    text = code.logical_text(code.atoms[i].line)
+    first = re.search(rf"(?<![\w$]){re.escape(code.atoms[i].text)}(?![\w$])", text)
+    if first is None:
+        return False
+    second = re.search(rf"(?<![\w$]){re.escape(code.atoms[j].text)}(?![\w$])", text[first.end():])
+    return second is not None and re.search(r"&&|\|\||\band\b|\bor\b", text[first.end():first.end() + second.start()]) \
+        is not None
+
+
 def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     out: list[Contradiction] = []
     for code in codes:
@@ -147,7 +161,7 @@ def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
             else:
                 i, j = code.first(first), code.first(second)
                 if i < 0 or j < 0 or i <= j or (code.atoms[i].line == code.atoms[j].line
-                                                and not _listed(code, i, j)):
+                                                and not _listed(code, i, j) and not _short_circuit(code, j, i)):
                     continue  # in order, or one statement: first uses cannot tell (strings listed on a line can)
                 line = code.atoms[j].line
             out.append(Contradiction(
