@@ -153,12 +153,25 @@ macro_rules! __log {
     }};
 }
 """, ("src/macros.rs::__log",), "rust")
+RETRY_NOTIFY = EvidenceText("retry.go::doRetryNotify", """\
+func doRetryNotify(operation Operation, b BackOff) error {
+    var next time.Duration
+    b.Reset()
+    for {
+        err := operation()
+        if next = b.NextBackOff(); next == Stop {
+            return err
+        }
+    }
+}
+""", ("retry.go::doRetryNotify",), "go")
 TUPLE = EvidenceText("lib.py::pair", """\
 def pair(a, b):
     return (make_left(a), make_right(b))
 """)
 
 FIRES = [
+    ("doRetryNotify calls b.NextBackOff() before b.Reset().", RETRY_NOTIFY),
     # operands of && (and, ||, or) are tested left to right, on one line too
     ("the macros check the dynamic `max_level()` first, then STATIC_MAX_LEVEL.", LOG_MACRO),
     # parameters named in plain words: ordered by the first condition that tests each
@@ -195,6 +208,8 @@ FIRES = [
 ]
 
 SILENT = [
+    # "the first time" is prose: the code names time only as the package of time.Duration
+    ("doRetryNotify calls b.Reset() before running the operation the first time.", RETRY_NOTIFY),
     ("__log checks `STATIC_MAX_LEVEL` first and only then `max_level()`.", LOG_MACRO),
     # two calls of one line joined by no condition: first uses cannot tell
     ("pair calls make_right before make_left.", TUPLE),

@@ -17,7 +17,9 @@ two operands of ``&&``, ``||``, ``and`` or ``or`` (``lvl <= STATIC_MAX_LEVEL
 ``A`` and ``B`` are the operands nearest the marker on each side (a code
 term of the claim, or a word the code uses), at most six words away and
 never across a comma, a semicolon or a word that opens a new part of the
-sentence (``so``, ``which``, ``once``, ``when`` ...).
+sentence (``so``, ``which``, ``once``, ``when`` ...). A plain word the
+code only uses to qualify a name (``time`` of ``time.Duration``) is a
+package, not a step: "the first time" orders nothing.
 
 Never fires: when either side has no operand, when both stand for the same
 atom, or on a temporal remark that is not about the code's order ("..., so
@@ -68,8 +70,19 @@ def _operand(code: Code) -> Callable[[Word, str], bool]:
     def accept(word: Word, atom: str) -> bool:
         if _plain_parameter(code, word, atom):
             return _first_test(code, atom) >= 0
+        if word.plain and _qualifier_only(code, atom):
+            return False  # "the first time" where the code only says time.Duration: a package, not a step
         return code.used(atom)
     return accept
+
+
+def _qualifier_only(code: Code, atom: str) -> bool:
+    """Whether every use of ``atom`` qualifies a name of it (``time.Duration``, ``errors.As``): a package
+    or a module the code reaches through, never a step of its own."""
+    uses = [m for i in code.lines_using(atom)
+            for m in re.finditer(rf"(?<![\w$.]){re.escape(atom)}(?![\w$])(?P<dot>\s*\.\s*[A-Za-z_])?",
+                                 code.logical_text(i))]
+    return bool(uses) and all(m.group("dot") for m in uses)
 
 
 def _plain_parameter(code: Code, word: Word, atom: str) -> bool:
