@@ -2593,9 +2593,23 @@ def _bind_code(term: Term, ctx: _Context) -> tuple[bool, str]:
         return True, ""  # `a=foo; b=bar`: the example's own names, joined by separators the code writes
     if term.kind is TermKind.CODE and _MESSAGE_LIKE.search(text) and _bind_string(Term(text, TermKind.STRING), ctx)[0]:
         return True, ""  # `Expected "name" to be a string`: a message the code formats, backticked
+    if term.kind is TermKind.CODE and "rust" in index.languages() and _formats_readers(text):
+        return True, ""  # `format!("{:#}", err)`: std's formatting of the reader's value; the prose says what it prints
     if term.kind is TermKind.CODE and _in_use(text, ctx):
         return True, ""  # `queue.concurrency = 10`, `inflate: false`: the library's names, the reader's values
     return False, ""
+
+
+#: Rust's formatting macros: ``format!("{:#}", err)`` formats the reader's value with the library's impl.
+_RUST_FORMAT = re.compile(r"(?:std::)?(?:format|print|println|eprint|eprintln|write|writeln|panic)!\(\s*"
+                          r"(?:[a-z_]\w*\s*,\s*)?(?P<fmt>\"(?:\\.|[^\"\\])*\")(?P<args>(?:\s*,\s*[a-z_][\w.]*)*)\s*,?\s*\)")
+
+
+def _formats_readers(text: str) -> bool:
+    """Whether ``text`` is a Rust formatting macro over the reader's own values only (``format!("{:#}",
+    err)``, ``println!("{err:?}")``): no name of the library in it, a format spec for the prose to explain."""
+    m = _RUST_FORMAT.fullmatch(text.strip().rstrip(";"))
+    return m is not None and "{" in m.group("fmt")
 
 
 def _in_use(text: str, ctx: _Context) -> bool:
@@ -2632,6 +2646,9 @@ def _in_use(text: str, ctx: _Context) -> bool:
     if any(len(c) < 2 or _EXCEPTION_NAME.fullmatch(c) for c in use.callees):
         return False
     definitions = index.definitions(use.callees[0]) if use.callees else []
+    parsed = re.search(r"\bparse\s*::\s*<\s*(\w+)\s*>", text) if use.callees[:1] == ("parse",) else None
+    if parsed and any(f"<{parsed.group(1)} as FromStr>.from_str" in n for n in index.names):
+        return True  # `"off".parse::<Level>()`: str::parse is T's FromStr::from_str, the anchored impl
     if use.callees and not (definitions or use.callees[0] in index.name_segments
                             or ctx.exists(Term(use.callees[0], TermKind.IDENTIFIER))):
         return False  # the outermost call is of the anchored code, or of the repository's (config() of a helper)

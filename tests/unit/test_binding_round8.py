@@ -230,3 +230,16 @@ def test_a_header_line_with_a_placeholder_binds_to_the_value_the_code_formats() 
     assert unbound('It sends `WWW-Authenticate: Basic realm="<realm>"` and a 401.', auth) == []
     assert unbound('It sends `WWW-Authenticate: Bearer realm="<realm>"`.', auth) \
         == ['WWW-Authenticate: Bearer realm="<realm>"']
+
+
+def test_str_parse_is_the_anchored_from_str_and_a_format_of_the_reader_value_is_theirs() -> None:
+    from_str = EvidenceText("src/lib.rs::<Level as FromStr>.from_str", '''\
+fn from_str(level: &str) -> Result<Level, Self::Err> {
+    LOG_LEVEL_NAMES.iter().position(|&name| name.eq_ignore_ascii_case(level)).ok_or(ParseLevelError(()))
+}
+''', ("src/lib.rs::<Level as FromStr>.from_str", "<Level as FromStr>.from_str"), "rust")
+    assert unbound('`"off".parse::<Level>()` is an error.', from_str) == []
+    # another type's parse is not this impl, and a format that names a library function is no reader's own
+    assert unbound('`"off".parse::<Filter>()` is an error.', from_str) == ['"off".parse::<Filter>()']
+    assert unbound('`format!("{:#}", err)` prints every cause.', from_str) == []
+    assert unbound('`format!("{:#}", chain(err))` prints every cause.', from_str) == ['format!("{:#}", chain(err))']
