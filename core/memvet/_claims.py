@@ -842,10 +842,10 @@ def claim_terms(claim: str) -> list[Term]:
         take(m.start(), m.end(), Term(m.group(0), TermKind.CODE))
     for m in list(_RUST_PATH.finditer(text)):
         path = m.group(0)
-        if re.fullmatch(r"(?:\w+::)*[A-Z]\w*::[A-Z]\w*", path):
+        if re.fullmatch(r"(?:\w+::)*[A-Z]\w*::[A-Z]\w*", path) and not re.search(r"::[A-Z][A-Z0-9_]*$", path):
             take(m.start(), m.end(), Term(path, TermKind.CODE))  # Level::Trace: a value, found in code only
         else:
-            take(m.start(), m.end(), Term(path, TermKind.DOTTED))  # kv::Key, anyhow::Error, Record::args
+            take(m.start(), m.end(), Term(path, TermKind.DOTTED))  # kv::Key, Record::args, VersionReq::STAR
     for m in list(_VERSION.finditer(text)):
         if m.group(0)[0] in "<>=!~^" and re.search(r"[\w$)\]]\s+$", text[:m.start()]) \
                 and re.fullmatch(r"[<>=!~^]+\s*\d+", m.group(0)):

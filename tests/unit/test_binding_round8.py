@@ -243,3 +243,21 @@ fn from_str(level: &str) -> Result<Level, Self::Err> {
     assert unbound('`"off".parse::<Filter>()` is an error.', from_str) == ['"off".parse::<Filter>()']
     assert unbound('`format!("{:#}", err)` prints every cause.', from_str) == []
     assert unbound('`format!("{:#}", chain(err))` prints every cause.', from_str) == ['format!("{:#}", chain(err))']
+
+
+def test_an_associated_constant_is_a_name_not_a_value() -> None:
+    req = ev("src/lib.rs::VersionReq", '''\
+        pub struct VersionReq {
+            pub comparators: Vec<Comparator>,
+        }
+    ''', "rust")
+    known = {"VersionReq.STAR", "VersionReq.Star"}
+
+    def unbound_in(claim: str) -> list[str]:
+        return [u.term.text for u in bind(claim, [req], exists=lambda term: term.text in known)]
+
+    # VersionReq::STAR is defined in an impl the anchor does not cover: a name, it binds where the
+    # repository defines it; VersionReq::Star (a variant's shape) is a value, found in the anchored code only
+    assert unbound_in("An empty VersionReq is VersionReq::STAR.") == []
+    assert unbound_in("An empty VersionReq is VersionReq::Star.") == ["VersionReq::Star"]
+    assert unbound_in("An empty VersionReq is VersionReq::NONE.") == ["VersionReq::NONE"]
