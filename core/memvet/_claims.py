@@ -633,7 +633,7 @@ _RUST_PATH = re.compile(r"(?<![\w:$])[A-Za-z_]\w*(?:::[A-Za-z_]\w*)+(?![\w:(!<])
 _GENERIC_TYPE = re.compile(r"(?<![\w:$<])[A-Z]\w*<(?:[\w&' ,:+=]|<[\w&' ,:+=]*>)+>")
 _CALL_HEAD = re.compile(r"(?<![\w.$])([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\(")
 _KEYWORD = re.compile(r"(?<![\w.$])[A-Za-z_][\w]*=(?:\"[^\"\n]*\"|'[^'\n]*'|[\w.+-]*[\w+-])")
-_DQ = re.compile(r'"([^"\n]{1,160})"')
+_DQ = re.compile(r'"((?:\\"|[^"\n]){1,160})"')
 _SQ = re.compile(r"(?<![\w'])'([^'\n]{1,100})'(?!\w)")
 _PATH = re.compile(
     r"(?<![\w./~-])~/[\w.-]+(?:/[\w.<>-]+)*/?"
@@ -869,7 +869,7 @@ def claim_terms(claim: str) -> list[Term]:
         pos = end
     for m in list(_KEYWORD.finditer(text)):
         take(m.start(), m.end(), Term(m.group(0), TermKind.KEYWORD))
-    for m in list(re.finditer(r"(?<![\"\w])\"\"(?!\")|(?<!['\w])''(?!')", text)):
+    for m in list(re.finditer(r"(?<![\"\w\\])\"\"(?!\")|(?<!['\w])''(?!')", text)):
         drop(m.start(), m.end())  # an empty string says nothing, and its quotes pair with no other
     for pattern in (_DQ, _SQ):
         for m in list(pattern.finditer(text)):
@@ -877,7 +877,8 @@ def claim_terms(claim: str) -> list[Term]:
                 # The quoted text as the claim wrote it: a call inside it
                 # (``"... {type(value).__name__}"``) was taken as a term
                 # above, and its blanks must not stand in the string.
-                take(m.start(), m.end(), Term(claim[m.start(1):m.end(1)], TermKind.STRING))
+                quoted = claim[m.start(1):m.end(1)]  # "field \"<key>\"": the quotes inside, escaped
+                take(m.start(), m.end(), Term(quoted.replace('\\"', '"') if pattern is _DQ else quoted, TermKind.STRING))
     for m in list(_REGEX_ESCAPE.finditer(text)):  # \bexec_file\b: the escapes are no part of the word
         drop(m.start(), m.end())
     for m in list(_PLACEHOLDER.finditer(text)):
@@ -1087,7 +1088,7 @@ def _parts(word: str) -> list[str]:
     return [p.lower() for p in re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+", word)]
 
 
-_FIELD = re.compile(r"\$\{[^{}\n]*\}|\{[^{}\n]*\}|%(?:\([\w.]+\))?[-+ #0]*\d*(?:\.\d+)?[sdifrxXoOjceEgGa]")
+_FIELD = re.compile(r"\$\{[^{}\n]*\}|\{[^{}\n]*\}|%(?:\([\w.]+\))?[-+ #0]*\d*(?:\.\d+)?[sdifrxXoOjceEgGavqwT]")
 
 
 def _chars(text: str) -> list[str]:
@@ -1143,6 +1144,31 @@ def _unescape(content: str) -> str:
     return re.sub(r"\\[nrt]", " ", re.sub(r"\\([\"'`\\])", r"\1", content))
 
 
+#: Calls that print their arguments joined by spaces: Go's Println family, Python's print, console.log.
+_PRINTS = frozenset({"Println", "Sprintln", "Fprintln", "print", "console.log", "console.error", "console.warn",
+                     "console.info"})
+
+
+def _printed(call: str) -> list[str]:
+    """What a printing call writes as a template: its arguments joined by a space, each string as written
+    and anything else any text (``fmt.Fprintln(os.Stderr, "Failed to fire hook:", err)``: ``Failed to fire
+    hook: <any>``); empty for any other call, or one with no string or a separator of its own."""
+    callee = re.sub(r"\s+", "", call[: call.index("(")])
+    name = callee if callee.startswith("console.") else callee.rsplit(".", 1)[-1]
+    if name not in _PRINTS or "sep=" in call or "end=" in call:
+        return []
+    args = _split_args(call[call.index("(") + 1: call.rstrip().rfind(")")])
+    args = args[1:] if name == "Fprintln" else args  # the writer
+    if len(args) < 2 or not any(_STRING_TOKEN.fullmatch(a.strip()) for a in args):
+        return []
+    out: list[str] = []
+    for a in args:
+        out += [" "] if out else []
+        token = _STRING_TOKEN.fullmatch(a.strip())
+        out += _template(_unescape(_string_content(token.group(0)))) if token else [_WILD]
+    return out
+
+
 def _templates(code: str) -> list[list[str]]:
     """The strings the code writes, as templates: each literal, and each chain
     of literals concatenated with ``+`` (or side by side) and other operands,
@@ -1152,6 +1178,12 @@ def _templates(code: str) -> list[list[str]]:
     for kind, text in items:
         if kind == "e" and "(" in text:  # the strings among a call's arguments
             out += _templates(text[text.index("(") + 1: -1])
+            joined = _printed(text)
+            if joined:
+                out.append(joined)
+        if kind == "e" and "[" in text:  # and in a subscript: data["fields." + key]
+            for sub in re.finditer(r"\[([^\[\]]*)\]", text):
+                out += _templates(sub.group(1))
     i = 0
     while i < len(items):
         if items[i][0] not in ("s", "e", "n"):

@@ -261,3 +261,31 @@ def test_an_associated_constant_is_a_name_not_a_value() -> None:
     assert unbound_in("An empty VersionReq is VersionReq::STAR.") == []
     assert unbound_in("An empty VersionReq is VersionReq::Star.") == ["VersionReq::Star"]
     assert unbound_in("An empty VersionReq is VersionReq::NONE.") == ["VersionReq::NONE"]
+
+
+FIRE_HOOKS = ev("entry.go::Entry.fireHooks", '''\
+    func (entry *Entry) fireHooks() {
+        err := entry.Logger.Hooks.Fire(entry.Level, entry)
+        if err != nil {
+            _, _ = fmt.Fprintln(os.Stderr, "Failed to fire hook:", err)
+        }
+        data["fields."+timeKey] = t
+        entry.err = "skipping unsupported field " + strconv.Quote(key)
+        msg := fmt.Sprintf("level %v for %q", lvl, name)
+    }
+''', "go")
+
+
+def test_a_printed_line_a_subscript_key_and_go_verbs_are_templates() -> None:
+    # Println joins its arguments with spaces; the writer is no part of the line
+    assert unbound('It prints "Failed to fire hook: <err>" to stderr.', FIRE_HOOKS) == []
+    assert unbound('It prints "Failed to fire hook, <err>" to stderr.', FIRE_HOOKS) == ["Failed to fire hook, <err>"]
+    # a key built in a subscript
+    assert unbound("A clashing key moves to `fields.<key>`.", FIRE_HOOKS) == []
+    assert unbound("A clashing key moves to `extra.<key>`.", FIRE_HOOKS) == ["extra.<key>"]
+    # %v and %q are Go's verbs: fields of the template
+    assert unbound('It says "level <lvl> for <name>".', FIRE_HOOKS) == []
+    # a claim's string with its quotes escaped inside it
+    assert unbound('entry.err gets "skipping unsupported field \\"<key>\\"".', FIRE_HOOKS) == []
+    assert unbound('entry.err gets "skipping unknown field \\"<key>\\"".', FIRE_HOOKS) \
+        == ['skipping unknown field "<key>"']
