@@ -983,6 +983,9 @@ class _Definition:
 
 _DEF = re.compile(
     r"\bdef\s+(?P<py>[A-Za-z_]\w*)\s*\("
+    # Go's func (recv *T) Name[T any](...) and Rust's fn name<'a, T>(...)
+    r"|\bfunc\s+(?:\([^()]*\)\s*)?(?P<go>[A-Za-z_]\w*)\s*(?:\[[^\[\]]*\]\s*)?\("
+    r"|\bfn\s+(?P<rs>[A-Za-z_]\w*)\s*(?:<[^(){}]*>\s*)?\("
     r"|(?:(?P<target>[A-Za-z_$][\w$.]*(?:\s*=\s*[A-Za-z_$][\w$.]*)*)\s*[:=]\s*)?(?:async\s+)?\bfunction\b\s*\*?\s*"
     r"(?P<fn>[A-Za-z_$][\w$]*)?\s*\("
     r"|(?P<arrow>[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\s*[:=]\s*(?:async\s*)?\("
@@ -1025,7 +1028,10 @@ def _params(text: str) -> tuple[tuple[_Param, ...], bool, bool]:
     variadic = keywords = keyword_only = False
     for raw in _split_args(text):
         raw = " ".join(raw.split())
-        if raw in ("self", "cls", "/"):
+        if raw in ("self", "cls", "/") or re.fullmatch(r"&?\s*(?:'\w+\s+)?(?:mut\s+)?self", raw):
+            continue  # Rust's self, &self, &'a mut self too
+        if re.fullmatch(r"[A-Za-z_]\w*\s+\.\.\.\S.*", raw):  # Go's `middlewares ...func(http.Handler)`
+            variadic = keyword_only = True
             continue
         if raw == "*":
             keyword_only = True
@@ -1050,6 +1056,8 @@ def _definitions(ev: EvidenceText, code: str) -> list[_Definition]:
     ``obj.f = function (...)`` (``a.f = a.g = function g(...)`` is both),
     ``f = (...) =>``, ``key: x =>`` (an object's method); a class's
     ``__init__`` is also the class."""
+    if (ev.language or language_for_path(ev.label.split("::", 1)[0])) == "rust":
+        code = re.sub(r"'([A-Za-z_]\w*)(?![\w'])", r"\1", code)  # a lifetime ('a) opens no string
     classes = [(m.start(), m.group(1)) for m in _CLASS.finditer(code)]
     owners = [n.split("::", 1)[-1].rsplit(".", 2) for n in ev.names]
     out = []
@@ -1072,6 +1080,7 @@ def _definitions(ev: EvidenceText, code: str) -> list[_Definition]:
                 receiver = target.rsplit(".", 1)[0] if "." in target else receiver
         if m.group("fn"):
             names.add(m.group("fn"))
+        names.update(n for n in (m.group("go"), m.group("rs")) if n)
         if m.group("method") and (ev.language or language_for_path(ev.label.split("::", 1)[0])) \
                 in ("javascript", "typescript", "tsx"):
             names.add(m.group("method"))  # use (fn) { ... }: a class's or an object's method

@@ -273,3 +273,27 @@ def test_a_struct_the_claim_says_is_printed_is_an_output_not_a_use() -> None:
     # what it renders as is a string of the code's, which this code does not write
     assert unbound("It renders as `ContextError { context: c, error: e }`.", context) \
         == ["ContextError { context: c, error: e }"]
+
+
+def test_a_go_or_rust_call_must_fit_the_anchored_signature() -> None:
+    tries = ev("tries.go::WithMaxRetries", '''\
+        func WithMaxRetries(b BackOff, max uint64) BackOff {
+            return &backOffTries{delegate: b, max: max}
+        }
+    ''', "go")
+    assert unbound("`WithMaxRetries(b, 0)` runs the operation once.", tries) == []
+    assert unbound("`WithMaxRetries(b, 0, time.Second)` runs it once.", tries) == ["WithMaxRetries(b, 0, time.Second)"]
+    parse = ev("src/lib.rs::Version.parse", '''\
+        pub fn parse<'a>(text: &'a str) -> Result<Version, Error> {
+            let sep = '.';
+            Ok(Version::new(text, sep))
+        }
+    ''', "rust")
+    assert unbound('`Version::parse("1.2.3")?` gives a Version.', parse) == []
+    assert unbound('`Version::parse("1.2.3", true)?` gives a Version.', parse) == ['Version::parse("1.2.3", true)?']
+    use = ev("mux.go::Mux.Use", '''\
+        func (mx *Mux) Use(middlewares ...func(http.Handler) http.Handler) {
+            mx.middlewares = append(mx.middlewares, middlewares...)
+        }
+    ''', "go")
+    assert unbound("`r.Use(a, b, c)` adds three.", use) == []
