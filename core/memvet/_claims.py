@@ -156,7 +156,13 @@ Binding classes, each a small rule below (``_BINDERS``), the way people write::
                 The fixed words a formatted message starts with ("Did you
                 mean" of ``"Did you mean {possibility}?"``) are the
                 message's, and ``<Type>: <msg>`` is one placeholder: an
-                exception as Python prints it.
+                exception as Python prints it. A printing call's line is
+                its arguments joined by spaces (``fmt.Fprintln(os.Stderr,
+                "Failed to fire hook:", err)``, ``print``, ``console.log``);
+                strings in a subscript (``data["fields."+key]``) and Go's
+                verbs (``%v``, ``%q``) are templates too, and a string is
+                read without the layout around it (``"\n\nCaused by:"``)
+                or a line continued with a backslash.
     units       a number with a unit binds to its value in the units code
                 keeps (``10 s`` ~ ``10_000`` ms, ``1 MiB`` ~ ``1024 *
                 1024`` bytes; never to a small whole number), a bit width
@@ -191,6 +197,24 @@ Binding classes, each a small rule below (``_BINDERS``), the way people write::
                 claim says a caller passes it. A call the code makes
                 itself (``os.urandom(32)``, an exception with its message)
                 is not a use. A backticked message binds like a quoted one.
+                Go and Rust examples are read by their own grammars
+                (``r.Handle("GET /users", h)``, ``bail!("x {}", y)``);
+                ``"off".parse::<Level>()`` is the anchored ``<Level as
+                FromStr>.from_str``, and a formatting macro over the
+                reader's own values (``format!("{:#}", err)``) is theirs.
+    rust        an enum value (``Level::Trace``) and a generic type
+                (``Option<u64>``) are values, bound in the anchored code
+                only; a path (``kv::Key``, ``anyhow::Error``,
+                ``VersionReq::STAR``) names an item, ``std::`` ones the
+                platform's; ``$crate::`` in a macro is the crate's path;
+                ``Some(..)``'s rest stands for any arguments.
+    platform    an HTTP status written as a number binds to the constant
+                the code names it by (``429`` ~ ``http.StatusTooManyRequests``
+                or ``HTTPStatus.TOO_MANY_REQUESTS``); Go's and Rust's own
+                names bind in prose (``nil``, ``usize``, ``no_std``), a
+                setting to its ``DefaultX`` constant, a family to its
+                prefix (``ClientIPFrom*``), a list that goes on
+                (``Get/Post/etc``) by its names.
     examples    an option the claim gives as an example ("a short flag
                 like ``-x``"), names by a word for any option ("long
                 ``--flags``") or writes as one bracketed placeholder before
@@ -231,7 +255,9 @@ Binding classes, each a small rule below (``_BINDERS``), the way people write::
                 writes the two together: a call passing both
                 (``headers.set('accept', '*/*')``, the key in any case),
                 an assignment or an object entry; never the key and the
-                value each found somewhere else.
+                value each found somewhere else. A value with a
+                placeholder (``WWW-Authenticate: Basic realm="<realm>"``)
+                binds to the string the same line formats for the key.
     context     a path with placeholders the claim gives as an example
                 ("a path like ``/{id}/items/{id}``"), a dotfile named in
                 backticks (```.env```) where the project mentions it, and

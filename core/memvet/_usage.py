@@ -27,6 +27,19 @@ says what the code does with it. Nothing else of the example is checked:
 its values are the reader's, and what the claim says they do is left to
 the relation rules.
 
+Go and Rust examples are read the same way by their own grammars (an
+expression, ``return`` dropped): ``r.Handle("GET /users", h)``,
+``ThrottleOpts{Limit: 10}`` (a composite literal: its type and keys are the
+library's), ``log::set_max_level(LevelFilter::Info)`` (a path's capitalized
+owner is the library's type, a lower-case one the crate), ``bail!("x {}",
+y)`` (a macro is a call; only a ``key:`` in its tokens is the library's).
+Go parses ``pkg.New(x)`` with one argument as a conversion: it is a call
+all the same. Calls that only wrap the reader's values (``Some(x)``,
+``Box::new(x)``, ``vec![..]``, ``append``) are no use and name nothing,
+and a bare capitalized name passed in Go or Rust is the reader's own type
+(``Box::new(MyLogger)``); Rust's ``..`` among arguments is any, and
+``parse::<Level>`` keeps its type argument (no placeholder).
+
 Not read so: statements (``catch (e) { ... }``), shell commands, patterns
 and paths the library parses (``/:a:b``), an example whose only names are
 the reader's (``x = 1``), and arithmetic or bitwise operators between
