@@ -321,7 +321,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from memvet._code._languages import language_for_path
-from memvet._usage import languages, read_use
+from memvet._usage import RUST_REST, languages, read_use
 
 __all__ = [
     "EvidenceText",
@@ -1297,6 +1297,7 @@ class _Index:
         self._string_runs: list[list[tuple[str, str, bool]]] | None = None
         self._name_parts: set[str] | None = None
         self._code_words: set[str] | None = None
+        self._languages: set[str] | None = None
         for ev in self.texts:
             language = ev.language or language_for_path(ev.label.split("::", 1)[0].split(" in ", 1)[0])
             code = code_only(ev.text, language)
@@ -1391,14 +1392,15 @@ class _Index:
 
     def languages(self) -> set[str]:
         """The languages of the evidence's texts (of their paths when not given)."""
-        out = set()
-        for ev in self.texts:
-            path = ev.label.split("::", 1)[0].split(" in ", 1)[0]
-            base = path.rsplit("/", 1)[-1]
-            # a crate's or a module's manifest is of its language
-            out.add("rust" if base == "Cargo.toml" else "go" if base == "go.mod"
-                    else ev.language or language_for_path(path) or "")
-        return out
+        if self._languages is None:
+            self._languages = set()
+            for ev in self.texts:
+                path = ev.label.split("::", 1)[0].split(" in ", 1)[0]
+                base = path.rsplit("/", 1)[-1]
+                # a crate's or a module's manifest is of its language
+                self._languages.add("rust" if base == "Cargo.toml" else "go" if base == "go.mod"
+                                    else ev.language or language_for_path(path) or "")
+        return self._languages
 
     def code_words(self) -> set[str]:
         """The words of the code, comments and docstrings left out."""
@@ -1495,8 +1497,6 @@ class _Context:
 
 
 _ELLIPSIS = re.compile(r"\.\.\.|…")
-#: Rust's rest in a pattern or an example's arguments: ``Some(..)``, ``f(a, ..)``.
-_RUST_REST = re.compile(r"(?<=[(,\s])\.\.(?=\s*[),])")
 
 
 def _wild_text(text: str) -> str:
@@ -1795,8 +1795,8 @@ def _as_example(args: Sequence[str], ctx: _Context) -> list[str]:
 def _bind_call(term: Term, ctx: _Context) -> tuple[bool, str]:
     text = re.sub(r"^(?:new\s+|await\s+|[.@])", "", term.text)
     index = ctx.index
-    if _RUST_REST.search(text) and "rust" in index.languages() \
-            and _bind_code(Term(_RUST_REST.sub("...", text), TermKind.CODE), ctx)[0]:
+    if RUST_REST.search(text) and "rust" in index.languages() \
+            and _bind_code(Term(RUST_REST.sub("...", text), TermKind.CODE), ctx)[0]:
         return True, ""  # `Some(..)` of `Some(self.key.get())`: Rust's rest, any arguments
     callee = text[: text.index("(")]
     args = _split_args(text[text.index("(") + 1: -1])
@@ -2596,7 +2596,7 @@ def _bind_code(term: Term, ctx: _Context) -> tuple[bool, str]:
         if index.has_sequence(text, code=True):
             return True, ""
         return False, _nearest_line(text, index, lambda tok: tok[:1].isupper())
-    spread = _RUST_REST.sub("...", text) if "rust" in index.languages() else text  # `Some(..)`: any arguments
+    spread = RUST_REST.sub("...", text) if "rust" in index.languages() else text  # `Some(..)`: any arguments
     parts = [p for p in _ELLIPSIS.split(_PLACEHOLDER.sub("...", spread)) if p.strip()]
     if parts and all(index.has_sequence(p, code=True) for p in parts):
         return True, ""

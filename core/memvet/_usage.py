@@ -62,6 +62,8 @@ from ._code._languages import parse
 _ANY = "__memvet_any__"
 
 _PLACEHOLDERS = re.compile(r"<[A-Za-z_][\w .:/-]{0,40}>|…|\.\.\.(?![\w$\[({])")
+#: Rust's rest among arguments or in a pattern: ``Some(..)``, ``f(a, ..)``.
+RUST_REST = re.compile(r"(?<=[(,\s])\.\.(?=\s*[),])")
 _BARE_PAIR = re.compile(r"[A-Za-z_$][\w$]*\s*:\s*\S.*", re.S)
 _BOOLEANS = frozenset({"true", "false", "True", "False"})
 _LOWER_NAME = re.compile(r"_*[a-z][a-z0-9_]*(?:[A-Z][a-z0-9_]*)*")
@@ -120,16 +122,15 @@ def _prepared(text: str, grammar: str) -> str:
     """``text`` with its placeholders as a name, a bare JS pair or object as an expression, and a Go or
     Rust expression as the statement their grammars parse (``return`` dropped, the statement ended)."""
     text = text.strip()
-    if grammar in ("go", "rust"):  # `parse::<Level>`, `Vec<T>`: type arguments, not placeholders
-        text = _PLACEHOLDERS.sub(lambda m: m.group(0) if m.group(0)[0] == "<" and m.start()
-                                 and (text[m.start() - 1].isalnum() or text[m.start() - 1] in "_:") else _ANY, text)
-    else:
-        text = _PLACEHOLDERS.sub(_ANY, text)
     if grammar in ("go", "rust"):
+        # `parse::<Level>`, `Vec<T>`: type arguments right after a name are no placeholders
+        text = _PLACEHOLDERS.sub(lambda m: m.group(0) if re.search(r"[\w:]$", text[:m.start()])
+                                 and m.group(0)[0] == "<" else _ANY, text)
         text = re.sub(r"^return\s+", "", text).rstrip(";").rstrip()
-        if grammar == "rust":  # `Some(..)`, `f(a, ..)`: the rest of the arguments, any
-            text = re.sub(r"(?<=[(,])(\s*)\.\.(?=\s*[),])", rf"\1{_ANY}", text)
+        if grammar == "rust":
+            text = RUST_REST.sub(_ANY, text)  # `Some(..)`, `f(a, ..)`: the rest of the arguments, any
         return text + (";" if grammar == "rust" else "\n")
+    text = _PLACEHOLDERS.sub(_ANY, text)
     if grammar != "python":
         if text.startswith("{"):
             return f"({text})"
@@ -193,8 +194,7 @@ def _value(node: tree_sitter.Node, roles: _Roles) -> bool:
                 "literal_element", "literal_value", "slice_expression", "expression_list"):
         return all(_value(child, roles) for child in node.named_children if child.type != "comment")
     return kind in ("property_identifier", "type_identifier", "predefined_type", "escape_sequence", "string_fragment",
-                    "field_identifier", "primitive_type", "slice_type", "map_type", "generic_type",
-                    "qualified_type" if node.parent is not None and node.parent.type == "composite_literal" else "")
+                    "field_identifier", "primitive_type", "slice_type", "map_type", "generic_type")
 
 
 def _literal(node: tree_sitter.Node) -> bool:
@@ -309,17 +309,21 @@ def _member(node: tree_sitter.Node, roles: _Roles) -> bool:
     return _value(owner, roles)
 
 
+def _setting(name: str, value: tree_sitter.Node, roles: _Roles) -> bool:
+    """A keyword, a key or a field ``name`` given ``value``: the name is the library's, a literal value
+    is noted (a boolean as a switch), and the value is read as the reader's."""
+    roles.uses += 1
+    _library(name, roles)
+    if _literal(value):
+        roles.values.append((name, _text(value)))
+    if _text(value) in _BOOLEANS:
+        roles.switches.append((name, _text(value)))
+    return _value(value, roles)
+
+
 def _keyword(node: tree_sitter.Node, roles: _Roles) -> bool:
     name, value = node.child_by_field_name("name"), node.child_by_field_name("value")
-    if name is None or value is None:
-        return False
-    roles.uses += 1
-    _library(_text(name), roles)
-    if _literal(value):
-        roles.values.append((_text(name), _text(value)))
-    if _text(value) in _BOOLEANS:
-        roles.switches.append((_text(name), _text(value)))
-    return _value(value, roles)
+    return name is not None and value is not None and _setting(_text(name), value, roles)
 
 
 def _fields(node: tree_sitter.Node, roles: _Roles) -> bool:
@@ -329,12 +333,14 @@ def _fields(node: tree_sitter.Node, roles: _Roles) -> bool:
     body = node.child_by_field_name("body")
     if kind is None or body is None:
         return False
-    if kind.type in ("type_identifier", "qualified_type", "scoped_type_identifier", "generic_type"):
-        _, member = _parts(kind) if kind.type != "type_identifier" else (None, kind)
-        if member is not None and kind.type != "generic_type":
+    if kind.type == "type_identifier":
+        _library(_text(kind), roles)
+    elif kind.type in ("qualified_type", "scoped_type_identifier"):
+        _, member = _parts(kind)
+        if member is not None:
             _library(_text(member), roles)
-    elif kind.type not in ("slice_type", "array_type", "map_type", "implicit_length_array_type"):
-        return False
+    elif kind.type not in ("generic_type", "slice_type", "array_type", "map_type", "implicit_length_array_type"):
+        return False  # a generic or a collection type is the reader's to build
     for item in body.named_children:
         if item.type in ("comment", "base_field_initializer"):
             continue
@@ -353,16 +359,7 @@ def _fields(node: tree_sitter.Node, roles: _Roles) -> bool:
             continue
         else:
             return False
-        if key is None or value is None:
-            return False
-        roles.uses += 1
-        name = _text(key).strip('"')
-        _library(name, roles)
-        if _literal(value):
-            roles.values.append((name, _text(value)))
-        if _text(value) in _BOOLEANS:
-            roles.switches.append((name, _text(value)))
-        if not _value(value, roles):
+        if key is None or value is None or not _setting(_text(key).strip('"'), value, roles):
             return False
     return True
 
@@ -385,16 +382,8 @@ def _object(node: tree_sitter.Node, roles: _Roles) -> bool:
         if item.type != "pair":
             return False
         key, value = item.child_by_field_name("key"), item.child_by_field_name("value")
-        if key is None or value is None or key.type not in ("property_identifier", "string"):
-            return False
-        roles.uses += 1
-        name = _text(key).strip("\"'")
-        _library(name, roles)
-        if _literal(value):
-            roles.values.append((name, _text(value)))
-        if _text(value) in _BOOLEANS:
-            roles.switches.append((name, _text(value)))
-        if not _value(value, roles):
+        if key is None or value is None or key.type not in ("property_identifier", "string") \
+                or not _setting(_text(key).strip("\"'"), value, roles):
             return False
     return True
 
