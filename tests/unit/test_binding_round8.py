@@ -12,12 +12,17 @@ its own name.
 
 from __future__ import annotations
 
+import os
+import re
 import textwrap
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_claims import _calls
 
 import memvet
-from memvet._claims import EvidenceText, TermKind, bind, claim_terms
+from memvet._claims import _STRING_TOKEN, EvidenceText, TermKind, bind, claim_terms, code_only
 
 
 def ev(label: str, text: str, language: str) -> EvidenceText:
@@ -289,3 +294,78 @@ def test_a_printed_line_a_subscript_key_and_go_verbs_are_templates() -> None:
     assert unbound('entry.err gets "skipping unsupported field \\"<key>\\"".', FIRE_HOOKS) == []
     assert unbound('entry.err gets "skipping unknown field \\"<key>\\"".', FIRE_HOOKS) \
         == ['skipping unknown field "<key>"']
+
+
+# ------------------------------------------------------------------ property, in Go and Rust
+
+GO_QUEUE = """\
+func (q *Queue) Push(item Item, priority int) error {
+    if priority < 0 {
+        return fmt.Errorf("negative priority %d for %s", priority, item.Name)
+    }
+    q.mu.Lock()
+    defer q.mu.Unlock()
+    q.items = append(q.items, entry{item: item, priority: priority})
+    sort.SliceStable(q.items, q.less)
+    log.Printf("queue grew to %d items", len(q.items))
+    return nil
+}
+"""
+
+RUST_CACHE = """\
+pub fn insert(&mut self, key: String, value: Vec<u8>) -> Result<Option<Vec<u8>>, CacheError> {
+    if value.len() > self.max_entry_bytes {
+        return Err(CacheError::TooLarge(value.len()));
+    }
+    let evicted = self.evict_until(self.max_total_bytes - value.len());
+    self.metrics.record_insert(key.len(), value.len());
+    log::debug!("inserted entry for cache key {}", key);
+    Ok(self.entries.insert(key, value).or(evicted))
+}
+"""
+
+
+def _pieces(code: str, draw: st.DrawFn) -> list[str]:
+    """What people copy from Go or Rust code into a note: its calls as written, some arguments left out as
+    ``...``; its messages with a word replaced by a placeholder."""
+    out: list[str] = []
+    for line in code.splitlines():
+        for call in _calls(line):
+            inner = call[call.index("(") + 1: -1]
+            if not inner.strip() or re.search(r"[\"'{}<>&|]", inner):
+                continue
+            args = [a.strip() for a in inner.split(",")]
+            keep = draw(st.lists(st.booleans(), min_size=len(args), max_size=len(args)))
+            out.append(f"`{call[: call.index('(')]}({', '.join(a if k else '...' for a, k in zip(args, keep, strict=True))})`")
+    for m in _STRING_TOKEN.finditer(code):
+        words = m.group(0)[1:-1].split()
+        if len(words) >= 3 and all(re.fullmatch(r"[A-Za-z]+", w) for w in words[:2]):
+            i = draw(st.integers(0, len(words) - 1))
+            out.append('"' + " ".join([*words[:i], "<x>", *words[i + 1:]]) + '"')
+    return out
+
+
+@settings(max_examples=int(os.environ.get("MEMVET_PROPERTY_EXAMPLES", "150")), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_a_go_or_rust_claim_made_of_its_code_always_binds(data: st.DataObject) -> None:
+    label, source, language = data.draw(st.sampled_from([
+        ("queue.go::Queue.Push", GO_QUEUE, "go"), ("src/cache.rs::Cache.insert", RUST_CACHE, "rust")]))
+    pieces = _pieces(code_only(source, language), data.draw)
+    assert pieces
+    chosen = data.draw(st.lists(st.sampled_from(pieces), min_size=1, max_size=4))
+    claim = " and ".join(f"it says {c}" for c in chosen)
+    evidence = EvidenceText(label, source, (label, label.split("::", 1)[1]), language)
+    assert bind(claim, [evidence]) == [], claim
+
+
+def test_the_go_and_rust_pieces_bind_only_as_their_code_says_them() -> None:
+    go = EvidenceText("queue.go::Queue.Push", GO_QUEUE, ("queue.go::Queue.Push", "Queue.Push"), "go")
+    rust = EvidenceText("src/cache.rs::Cache.insert", RUST_CACHE, ("src/cache.rs::Cache.insert", "Cache.insert"),
+                        "rust")
+    assert unbound('it says "queue grew to <x> items" and `sort.SliceStable(..., ...)`', go) == []
+    assert unbound('it says "queue shrank to <x> items"', go) == ["queue shrank to <x> items"]
+    assert unbound("it says `sort.Stable(q.items)`", go) == ["sort.Stable(q.items)"]
+    assert unbound("it says `self.metrics.record_insert(key.len(), ...)`", rust) == []
+    assert unbound("it says `self.metrics.record_evict(key.len(), ...)`", rust) \
+        == ["self.metrics.record_evict(key.len(), ...)"]
