@@ -336,7 +336,8 @@ def _pieces(code: str, draw: st.DrawFn) -> list[str]:
                 continue
             args = [a.strip() for a in inner.split(",")]
             keep = draw(st.lists(st.booleans(), min_size=len(args), max_size=len(args)))
-            out.append(f"`{call[: call.index('(')]}({', '.join(a if k else '...' for a, k in zip(args, keep, strict=True))})`")
+            shown = ", ".join(a if k else "..." for a, k in zip(args, keep, strict=True))
+            out.append(f"`{call[: call.index('(')]}({shown})`")
     for m in _STRING_TOKEN.finditer(code):
         words = m.group(0)[1:-1].split()
         if len(words) >= 3 and all(re.fullmatch(r"[A-Za-z]+", w) for w in words[:2]):
