@@ -599,11 +599,9 @@ def _in_inline_module(table: _code.SymbolTable, name: str) -> list[_code.Symbol]
     for qualname in table.symbols:
         if not qualname.endswith("." + name):
             continue
-        scope, scopes = qualname[: -len(name) - 1], []
-        while scope:
-            scopes.append(scope)
-            scope = scope.rsplit(".", 1)[0] if "." in scope else ""
-        if all(getattr(table.symbols.get(s), "kind", None) == "module" for s in scopes):
+        parts = qualname[: -len(name) - 1].split(".")  # every enclosing scope, outermost first
+        if all(getattr(table.symbols.get(".".join(parts[:k])), "kind", None) == "module"
+               for k in range(1, len(parts) + 1)):
             found.append(qualname)
     return table.lookup(found[0]) if len(found) == 1 else []
 

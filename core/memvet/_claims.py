@@ -1297,9 +1297,12 @@ class _Index:
         self._string_runs: list[list[tuple[str, str, bool]]] | None = None
         self._name_parts: set[str] | None = None
         self._code_words: set[str] | None = None
-        self._languages: set[str] | None = None
+        self.languages: set[str] = set()  # of the texts; a crate's or a module's manifest is of its language
         for ev in self.texts:
-            language = ev.language or language_for_path(ev.label.split("::", 1)[0].split(" in ", 1)[0])
+            path = ev.label.split("::", 1)[0].split(" in ", 1)[0]
+            language = ev.language or language_for_path(path)
+            manifest = {"Cargo.toml": "rust", "go.mod": "go"}.get(path.rsplit("/", 1)[-1])
+            self.languages.add(manifest or language or "")
             code = code_only(ev.text, language)
             text = ev.text
             if language == "rust":  # `$crate::STATIC_MAX_LEVEL` in a macro is the crate's STATIC_MAX_LEVEL
@@ -1389,18 +1392,6 @@ class _Index:
 
     def has_word(self, word: str) -> bool:
         return word in self.words or word in self.name_segments
-
-    def languages(self) -> set[str]:
-        """The languages of the evidence's texts (of their paths when not given)."""
-        if self._languages is None:
-            self._languages = set()
-            for ev in self.texts:
-                path = ev.label.split("::", 1)[0].split(" in ", 1)[0]
-                base = path.rsplit("/", 1)[-1]
-                # a crate's or a module's manifest is of its language
-                self._languages.add("rust" if base == "Cargo.toml" else "go" if base == "go.mod"
-                                    else ev.language or language_for_path(path) or "")
-        return self._languages
 
     def code_words(self) -> set[str]:
         """The words of the code, comments and docstrings left out."""
@@ -1795,7 +1786,7 @@ def _as_example(args: Sequence[str], ctx: _Context) -> list[str]:
 def _bind_call(term: Term, ctx: _Context) -> tuple[bool, str]:
     text = re.sub(r"^(?:new\s+|await\s+|[.@])", "", term.text)
     index = ctx.index
-    if RUST_REST.search(text) and "rust" in index.languages() \
+    if RUST_REST.search(text) and "rust" in index.languages \
             and _bind_code(Term(RUST_REST.sub("...", text), TermKind.CODE), ctx)[0]:
         return True, ""  # `Some(..)` of `Some(self.key.get())`: Rust's rest, any arguments
     callee = text[: text.index("(")]
@@ -2151,7 +2142,7 @@ def _bind_name(term: Term, ctx: _Context) -> tuple[bool, str]:
     if kind is TermKind.IDENTIFIER and text in _PY_BUILTINS and any(
             (ev.language or language_for_path(ev.label.split("::", 1)[0])) == "python" for ev in index.texts):
         return True, ""  # KeyboardInterrupt, SystemExit: the language's own names, named in prose
-    if kind is TermKind.IDENTIFIER and any(text in _LANGUAGE_NAMES.get(lang, ()) for lang in index.languages()):
+    if kind is TermKind.IDENTIFIER and any(text in _LANGUAGE_NAMES.get(lang, ()) for lang in index.languages):
         return True, ""  # Go's nil and panic, Rust's Option, usize and no_std: the language's own, named in prose
     if kind is TermKind.IDENTIFIER and _defaulted(text, index):
         return True, ""  # "RandomizationFactor 0.5" where the code defines DefaultRandomizationFactor
@@ -2596,7 +2587,7 @@ def _bind_code(term: Term, ctx: _Context) -> tuple[bool, str]:
         if index.has_sequence(text, code=True):
             return True, ""
         return False, _nearest_line(text, index, lambda tok: tok[:1].isupper())
-    spread = RUST_REST.sub("...", text) if "rust" in index.languages() else text  # `Some(..)`: any arguments
+    spread = RUST_REST.sub("...", text) if "rust" in index.languages else text  # `Some(..)`: any arguments
     parts = [p for p in _ELLIPSIS.split(_PLACEHOLDER.sub("...", spread)) if p.strip()]
     if parts and all(index.has_sequence(p, code=True) for p in parts):
         return True, ""
@@ -2660,7 +2651,7 @@ def _bind_code(term: Term, ctx: _Context) -> tuple[bool, str]:
         return True, ""  # `a=foo; b=bar`: the example's own names, joined by separators the code writes
     if term.kind is TermKind.CODE and _MESSAGE_LIKE.search(text) and _bind_string(Term(text, TermKind.STRING), ctx)[0]:
         return True, ""  # `Expected "name" to be a string`: a message the code formats, backticked
-    if term.kind is TermKind.CODE and "rust" in index.languages() and _formats_readers(text):
+    if term.kind is TermKind.CODE and "rust" in index.languages and _formats_readers(text):
         return True, ""  # `format!("{:#}", err)`: std's formatting of the reader's value; the prose says what it prints
     if term.kind is TermKind.CODE and _in_use(text, ctx):
         return True, ""  # `queue.concurrency = 10`, `inflate: false`: the library's names, the reader's values
