@@ -485,9 +485,14 @@ def _examples(code: str, draw: st.DrawFn) -> list[str]:
     for m in _STRING_TOKEN.finditer(code):
         words = m.group(0)[1:-1].split()
         if re.fullmatch(r"\"[A-Za-z][A-Za-z ]{6,60}[A-Za-z]\"", m.group(0)) and len(words) >= 3:
-            i = draw(st.integers(0, len(words) - 1))
-            out.append('"' + " ".join([*words[:i], "<x>", *words[i + 1:]]) + '"')
+            out.append(with_placeholder(words, draw))
     return out
+
+
+def with_placeholder(words: list[str], draw: st.DrawFn) -> str:
+    """A message's words, quoted, one of them (drawn) written as the placeholder ``<x>``."""
+    i = draw(st.integers(0, len(words) - 1))
+    return '"' + " ".join([*words[:i], "<x>", *words[i + 1:]]) + '"'
 
 
 @settings(max_examples=int(os.environ.get("MEMVET_PROPERTY_EXAMPLES", "150")), deadline=None,

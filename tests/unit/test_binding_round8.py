@@ -19,6 +19,7 @@ import textwrap
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_binding_classes import with_placeholder
 from test_claims import _calls
 
 import memvet
@@ -341,8 +342,7 @@ def _pieces(code: str, draw: st.DrawFn) -> list[str]:
     for m in _STRING_TOKEN.finditer(code):
         words = m.group(0)[1:-1].split()
         if len(words) >= 3 and all(re.fullmatch(r"[A-Za-z]+", w) for w in words[:2]):
-            i = draw(st.integers(0, len(words) - 1))
-            out.append('"' + " ".join([*words[:i], "<x>", *words[i + 1:]]) + '"')
+            out.append(with_placeholder(words, draw))
     return out
 
 
