@@ -55,6 +55,11 @@ why), and each has a fixture of cases that must and must not fire
                  raises on it (if initial != 1 and multiplier != 1: raise)
     raises       E("message"): the code raises that message as another
                  class, and raises E elsewhere
+    calls        A calls / triggers / uses B: A's code (and the anchored
+                 functions it calls) never mentions B; an absence, so
+                 never certain
+    passes       F gets K=V: each anchored call of F passes another
+                 constant in K's place (loadFile(filename, false))
 
 :func:`contradictions` runs every rule over every clause of the claim and
 returns what they found, each once.
@@ -71,6 +76,7 @@ from memvet._rules import (
     arguments,
     bases,
     branch,
+    calls,
     concurrency,
     defaults,
     exclusion,
@@ -81,6 +87,7 @@ from memvet._rules import (
     negation,
     optin,
     order,
+    passes,
     placement,
     precedence,
     propagation,
@@ -119,6 +126,8 @@ RULES: tuple[Rule, ...] = (
     ternary.RULE,
     guard.RULE,
     raises.RULE,
+    calls.RULE,
+    passes.RULE,
 )
 
 

@@ -79,7 +79,10 @@ class Contradiction:
     operands: tuple[str, ...]
 
     def line(self) -> str:
-        """One line: what the claim says, and where the code says otherwise."""
+        """One line: what the claim says, and where the code says otherwise
+        (or, for a rule that reads an absence, that the code never mentions it)."""
+        if not self.code:
+            return f"{self.said}, but {self.where} never mentions it"
         return f"{self.said}, but {self.where} says `{self.code}`"
 
     def to_dict(self) -> dict[str, object]:

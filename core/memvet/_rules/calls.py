@@ -1,0 +1,154 @@
+"""calls: the claim says an anchored function calls a name; its code never mentions that name.
+
+The claim's side, in a clause that is not negated: a verb of calling in
+the third person (``calls``, ``invokes``, ``triggers``, ``fires``,
+``runs``, ``delegates to``, ``hands off to``, ``defers to``, ``dispatches
+to``, ``goes through``, ``wraps``, ``uses``, ``relies on``) with a code
+term of the claim right after it (``fires OnEvicted``, ``calls
+godotenv.Overload()``, ``uses `time.monotonic```); the subject is the
+first code term before the verb when an anchor is that symbol (``Set`` of
+``cache.go::cache.Set``), or else every anchor but the object's own.
+
+The code's side: no identifier or string of the subject's code (comments
+and docstrings removed) is the object's name, in any case or spelling
+(``onEvicted`` for ``OnEvicted``), and no other anchored function the
+subject calls mentions it either (``Load`` calling the anchored
+``loadFile``, which calls ``os.Setenv``).
+
+Never fires on a plain word after the verb ("runs the janitor", "calls
+back"), a reader's call ("you call Flush", "callers invoke X"), a negated
+or contrasted clause ("never calls X", "instead of calling X"), or a
+clause whose subject is code none of the anchors is (the rule then has
+no code to read).
+
+Go's "X panics" (``X`` the anchored function right before the verb, not
+"calling it twice panics": that is the runtime's) reads the same way: X's
+code, or an anchored function it calls, has a ``panic(`` call (Rust is left out: its panics hide in
+``unwrap``, indexing and arithmetic).
+
+This is the one rule that reads an absence, and it is never certain: a
+function may reach the name through code nobody anchored, so the finding
+only keeps the claim unconfirmed ("the claim says Set triggers
+`OnEvicted`, but cache.go::cache.Set never mentions it") until a person
+anchors the code that does it or corrects the claim. Rationale: "Flush
+fires OnEvicted for each item", "init calls Overload" are false facts made
+only of real names; the relation is the claim's whole content, and a body
+that never mentions the callee cannot be where it is called.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from memvet._claims import TermKind
+from memvet._rules._common import Clause, Code, Contradiction, Rule, Word, fold
+
+__all__ = ["RULE"]
+
+_VERB = re.compile(r"\b(?:calls|invokes|triggers|fires|runs|delegates\s+to|hands\s+(?:it\s+|them\s+)?(?:off|over)"
+                   r"\s+to|hands\s+(?:it|them)\s+to|defers\s+to|dispatches\s+to|goes\s+through|wraps|uses|"
+                   r"relies\s+on)\b", re.I)
+_NEGATED = re.compile(r"\b(?:never|not|no longer|without|instead of|rather than|neither|nor|unlike)\b|n't\b", re.I)
+_READER = frozenset({"you", "your", "caller", "callers", "user", "users", "reader", "application", "applications",
+                     "app", "client", "clients", "consumer", "consumers", "who", "whoever", "hook", "callback",
+                     "handler", "middleware", "plugin", "test", "tests"})
+_LEAD = frozenset({"the", "a", "an", "its", "their", "each", "every", "then", "also", "just", "only", "directly"})
+_ADVERBS = frozenset({"always", "then", "immediately", "deliberately", "simply", "just", "also", "instead"})
+_OBJECT_KINDS = (TermKind.IDENTIFIER, TermKind.CALL, TermKind.DOTTED, TermKind.CONSTANT)
+
+
+def _symbol(code: Code) -> str:
+    """The anchored symbol's own name (``Set`` of ``cache.go::cache.Set``); empty for a file."""
+    if "::" not in code.label:
+        return ""
+    return re.split(r"[.:]", code.label.rsplit("::", 1)[1])[-1]
+
+
+def _object(clause: Clause, end: int) -> Word | None:
+    """The code term right after the verb, past articles; ``None`` when the next word is prose."""
+    for word in clause.words:
+        if word.start < end or (word.term is None and word.text.lower() in _LEAD):
+            continue
+        if word.term is None or word.term.kind not in _OBJECT_KINDS or word.plain \
+                or re.search(r"[,;:()]", clause.text[end:word.start]):
+            return None
+        return word
+    return None
+
+
+def _last(atom: str) -> str:
+    """A name's own last part: ``from_str`` of ``Level::from_str``, ``Exec`` of ``syscall.Exec``."""
+    return re.split(r"::|\.", atom.rstrip("()"))[-1]
+
+
+def _mentions(code: Code, name: str) -> bool:
+    want = fold(name)
+    return any(fold(atom) == want for atom in code.names)
+
+
+def _reach(start: Sequence[Code], codes: Sequence[Code]) -> list[Code]:
+    """``start`` and every anchored function it calls, and theirs."""
+    seen = list(start)
+    grew = True
+    while grew:
+        grew = False
+        called = {fold(atom) for code in seen for atom in code.names}
+        for code in codes:
+            if code not in seen and _symbol(code) and fold(_symbol(code)) in called:
+                seen.append(code)
+                grew = True
+    return seen
+
+
+def _panics(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
+    """Go's "X panics", ``X`` right before the verb: X's code (and the anchored functions it calls) has no
+    ``panic(``."""
+    said = re.search(r"\bpanics\b", clause.text)
+    go = [code for code in codes if code.label.split("::", 1)[0].endswith(".go")]
+    if said is None or not go or _NEGATED.search(clause.text[:said.start()]):
+        return []
+    lead = [w for w in clause.words if w.end <= said.start() and w.text.lower() not in _ADVERBS]
+    if not lead or lead[-1].term is None or lead[-1].plain:
+        return []  # "calling it twice panics": the runtime's panic, not a call the code makes
+    subjects = [code for code in go if _symbol(code) and fold(_symbol(code)) == fold(_last(lead[-1].atom))]
+    if not subjects or any(_mentions(code, "panic") for code in _reach(subjects, codes)):
+        return []
+    return [Contradiction("calls", f"the claim says {_symbol(subjects[0])} panics", "", subjects[0].label,
+                          ("panics",))]
+
+
+def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
+    out: list[Contradiction] = _panics(clause, codes)
+    for verb in _VERB.finditer(clause.text):
+        lead = clause.text[:verb.start()]
+        if _NEGATED.search(lead) or re.search(r"\b(?:if|when|unless)\b[^,]*$", lead, re.I):
+            continue
+        before = [w for w in clause.words if w.end <= verb.start()]
+        if any(w.text.lower() in _READER for w in before):
+            continue
+        target = _object(clause, verb.end())
+        if target is None or clause.skip(target.text, target.atom):
+            continue
+        name = _last(target.atom.strip("`'\"$").rstrip("!"))
+        if len(name) < 3 or not re.fullmatch(r"[A-Za-z_$][\w$]*", name):
+            continue
+        first = next((w for w in before if w.term is not None and not w.plain), None)
+        subjects = [code for code in codes if first is not None and _symbol(code)
+                    and fold(_symbol(code)) == fold(_last(first.atom))]
+        if not subjects:
+            if first is not None and not any(_mentions(code, _last(first.atom)) for code in codes):
+                continue  # the subject is code no anchor holds
+            subjects = [code for code in codes if fold(_symbol(code)) != fold(name)]
+        if not subjects or any(fold(_symbol(code)) == fold(name) for code in subjects):
+            continue
+        if any(_mentions(code, name) for code in _reach(subjects, codes)):
+            continue
+        who = _symbol(subjects[0]) if len(subjects) == 1 and _symbol(subjects[0]) else "the anchored code"
+        out.append(Contradiction(
+            "calls", f"the claim says {who} {' '.join(verb.group(0).split())} `{target.original or target.text}`",
+            "", ", ".join(code.label for code in subjects), (target.text,)))
+    return out
+
+
+RULE = Rule("calls", check, __doc__ or "")

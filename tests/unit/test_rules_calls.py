@@ -1,0 +1,125 @@
+"""The calls rule's fixture: an anchored function said to call a name its code never mentions."""
+
+from __future__ import annotations
+
+from _rule_cases import rule_cases
+
+from memvet._claims import EvidenceText
+from memvet._rules.calls import RULE
+
+SET = EvidenceText("cache.go::cache.Set", """\
+func (c *cache) Set(k string, x interface{}) {
+	c.mu.Lock()
+	c.items[k] = x
+	c.mu.Unlock()
+}
+""", language="go")
+DELETE = EvidenceText("cache.go::cache.Delete", """\
+func (c *cache) Delete(k string) {
+	c.mu.Lock()
+	v, evicted := c.delete(k)
+	c.mu.Unlock()
+	if evicted {
+		c.onEvicted(k, v)
+	}
+}
+""", language="go")
+ON_EVICTED = EvidenceText("cache.go::cache.OnEvicted", """\
+func (c *cache) OnEvicted(f func(string, interface{})) {
+	c.mu.Lock()
+	c.onEvicted = f
+	c.mu.Unlock()
+}
+""", language="go")
+AUTOLOAD = EvidenceText("autoload/autoload.go", """\
+package autoload
+
+import "github.com/joho/godotenv"
+
+func init() {
+	godotenv.Load()
+}
+""", language="go")
+LOAD = EvidenceText("godotenv.go::Load", """\
+func Load(filenames ...string) (err error) {
+	for _, filename := range filenamesOrDefault(filenames) {
+		err = loadFile(filename, false)
+	}
+	return
+}
+""", language="go")
+LOAD_FILE = EvidenceText("godotenv.go::loadFile", """\
+func loadFile(filename string, overload bool) error {
+	envMap, err := readFile(filename)
+	for key, value := range envMap {
+		os.Setenv(key, value)
+	}
+	return err
+}
+""", language="go")
+# a comment names the callee; the code does not call it
+COMMENTED = EvidenceText("lib/cache.py::Cache.flush", """\
+def flush(self):
+    # does not call on_evict: a flush is not an eviction
+    self.items.clear()
+""", language="python")
+
+SEEDED = EvidenceText("sharded.go::newShardedCache", """\
+func newShardedCache(n int) *shardedCache {
+	max := big.NewInt(0).SetUint64(uint64(math.MaxUint32))
+	rnd, err := rand.Int(rand.Reader, max)
+	var seed uint32
+	if err != nil {
+		os.Stderr.Write([]byte("WARNING: continuing with an insecure seed."))
+		seed = insecurerand.Uint32()
+	} else {
+		seed = uint32(rnd.Uint64())
+	}
+	return &shardedCache{seed: seed}
+}
+""", language="go")
+GUARDED = EvidenceText("mux.go::Mux.Use", """func (mx *Mux) Use(middlewares ...func(http.Handler) http.Handler) {
+	if mx.handler != nil {
+		panic("chi: all middlewares must be defined before routes on a mux")
+	}
+	mx.middlewares = append(mx.middlewares, middlewares...)
+}
+""", language="go")
+STOP = EvidenceText("ticker.go::Ticker.Stop", """func (t *Ticker) Stop() {
+	close(t.stop)
+}
+""", language="go")
+
+FIRES = [
+    ("If the CSPRNG read fails, newShardedCache panics rather than using a weak seed.", SEEDED),
+    ("Overwriting a key via Set() triggers the OnEvicted callback with the old value.", [SET, ON_EVICTED]),
+    ("Set fires OnEvicted for the replaced item.", SET),
+    ("autoload's init() calls godotenv.Overload(), so the file wins.", AUTOLOAD),
+    ("Load calls os.Unsetenv for each key.", [LOAD, LOAD_FILE]),
+    ("flush invokes on_evict for each item.", COMMENTED),
+]
+
+SILENT = [
+    ("Mux.Use panics if a route was already added.", GUARDED),
+    ("newShardedCache never panics: it falls back to an insecure seed.", SEEDED),
+    ("Ticker.Stop() closes the channel, so calling it twice panics.", STOP),
+    ("Delete fires OnEvicted when an item was removed.", [DELETE, ON_EVICTED]),
+    ("autoload's init() calls godotenv.Load().", AUTOLOAD),
+    # through an anchored helper
+    ("Load calls os.Setenv for each key.", [LOAD, LOAD_FILE]),
+    # negated, the reader's call, or a plain word after the verb
+    ("Set never fires OnEvicted.", SET),
+    ("Set does not trigger OnEvicted.", SET),
+    ("You call OnEvicted to register a callback; Set then runs the update.", [SET, ON_EVICTED]),
+    ("Set runs in constant time.", SET),
+    # the subject is code no anchor holds
+    ("The janitor's DeleteExpired calls onEvicted for each expired item.", SET),
+]
+
+
+fired, test_fires, test_does_not_fire = rule_cases(RULE, FIRES, SILENT)
+
+
+def test_the_finding_says_the_code_never_mentions_it() -> None:
+    assert fired("Set fires OnEvicted for the replaced item.", SET) == [
+        "the claim says Set fires `OnEvicted`, but cache.go::cache.Set never mentions it"]
