@@ -321,6 +321,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from memvet._code._languages import language_for_path
+from memvet._gostd import GO_STD_PATHS, GO_STD_QUALIFIERS
 from memvet._usage import RUST_REST, languages, read_use
 
 __all__ = [
@@ -340,6 +341,7 @@ __all__ = [
     "number_value",
     "numbers_in",
     "render_unbound",
+    "split_args",
 ]
 
 
@@ -670,7 +672,7 @@ _DOTTED = re.compile(r"(?<![\w.$])[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+(?![\w$
 _CONSTANT = re.compile(r"(?<![\w$.])[A-Z][A-Z0-9]*_[A-Z0-9_]*[A-Z0-9](?![\w$])")
 _IDENT = re.compile(
     r"(?<![\w$.])(?:_+[A-Za-z0-9]\w*|[A-Za-z][A-Za-z0-9]*_\w*|[a-z]+[A-Z]\w*|[A-Z][a-z0-9]+[A-Z]\w*"
-    r"|[A-Z]{2,}[A-Z][a-z]{2,}\w*|[A-Za-z]{2,}-\d\w*(?:-\d+)*|[A-Za-z]+\d\w*(?:-\d+)*)(?![\w$])")
+    r"|[A-Z]{2,}[A-Z][a-z]{2,}\w*|(?<!-)[A-Za-z]{2,}-\d\w*(?:-\d+)*|[A-Za-z]+\d\w*(?:-\d+)*)(?![\w$])")
 _ORDINAL = re.compile(r"\d+(?:st|nd|rd|th)|[vV]\d+")
 _STATUS_CLASS = re.compile(r"(?<![\w.$])[1-5][xX]{2}(?![\w$])")
 _EXCEPTION_NAME = re.compile(r"(?=[A-Z])\w*(?:Error|Exception|Timeout|Warning|Exit|Interrupt|Failure)")
@@ -1028,7 +1030,7 @@ _BOOL = frozenset({"true", "false"})
 _NULL = frozenset({"none", "null", "undefined", "nil"})
 
 
-def _split_args(inner: str) -> list[str]:
+def split_args(inner: str) -> list[str]:
     """The top-level, comma-separated parts of ``inner``, stripped, empty ones dropped."""
     out, depth, start, quote = [], 0, 0, ""
     for i, ch in enumerate(inner):
@@ -1052,7 +1054,7 @@ def _params(text: str) -> tuple[tuple[_Param, ...], bool, bool]:
     positional arguments (``*args``, ``...rest``) and any keyword (``**kw``)."""
     params: list[_Param] = []
     variadic = keywords = keyword_only = False
-    for raw in _split_args(text):
+    for raw in split_args(text):
         raw = " ".join(raw.split())
         if raw in ("self", "cls", "/") or re.fullmatch(r"&?\s*(?:'\w+\s+)?(?:mut\s+)?self", raw):
             continue  # Rust's self, &self, &'a mut self too
@@ -1192,7 +1194,7 @@ def _printed(call: str) -> list[str]:
     name = callee if callee.startswith("console.") else callee.rsplit(".", 1)[-1]
     if name not in _PRINTS or "sep=" in call or "end=" in call:
         return []
-    args = _split_args(call[call.index("(") + 1: call.rstrip().rfind(")")])
+    args = split_args(call[call.index("(") + 1: call.rstrip().rfind(")")])
     args = args[1:] if name == "Fprintln" else args  # the writer
     if len(args) < 2 or not any(_STRING_TOKEN.fullmatch(a.strip()) for a in args):
         return []
@@ -1660,7 +1662,7 @@ def _fits(arg: str, param: _Param | None, definition: _Definition | None, ctx: _
             w in own or ctx.index.has_word(w) or w.lower() in _BOOL | _NULL
             for w in re.findall(r"[A-Za-z_$][\w$]*", re.sub(r"\.\.\.|…", " ", rest))))
     if arg[:1] == "{" and arg[-1:] == "}":
-        for item in _split_args(arg[1:-1]):
+        for item in split_args(arg[1:-1]):
             key, sep, value = item.partition(":")
             key = key.strip().strip("\"'")
             if not sep and not re.fullmatch(r"[A-Za-z_$][\w$]*", key):
@@ -1672,7 +1674,7 @@ def _fits(arg: str, param: _Param | None, definition: _Definition | None, ctx: _
                 return False
         return True
     if arg[:1] == "[" and arg[-1:] == "]":
-        return all(_fits(item, None, definition, ctx) for item in _split_args(arg[1:-1]))
+        return all(_fits(item, None, definition, ctx) for item in split_args(arg[1:-1]))
     dotted = re.fullmatch(r"([A-Za-z_$][\w$]*)((?:\.[A-Za-z_$][\w$]*)+)", arg)
     if dotted and definition is not None and all(ctx.index.has_word(w) for w in dotted.group(2)[1:].split(".")) \
             and (dotted.group(1).lower() in ctx.index.modules or ctx.exists(Term(dotted.group(1), TermKind.PROPER))):
@@ -1718,6 +1720,12 @@ def _call_matches(args: Sequence[str], call: str) -> bool:
     to anything.
     """
     call_tokens = _numbers_by_value(code_tokens(call))
+    inner = split_args(call[call.index("(") + 1: call.rindex(")")]) if "(" in call and ")" in call else []
+    if len(inner) == len(args) > 1 and any(
+            number_value(a.strip()) is not None and number_value(a.strip()) != number_value(b.strip())
+            and number_value(a.strip()) in map(number_value, map(str.strip, inner))
+            for a, b in zip(args, inner, strict=True)):
+        return False  # time.Unix(0, 0) against time.Unix(0, item.Expiration): a number in another argument's place
     for arg in args:
         if _placeholder(arg):
             continue
@@ -1755,7 +1763,7 @@ def _settings(arg: str, ctx: _Context) -> bool:
     arg = arg.strip()
     if arg[:1] + arg[-1:] != "{}" or not arg[1:-1].strip():
         return False
-    for item in _split_args(arg[1:-1]):
+    for item in split_args(arg[1:-1]):
         key, sep, value = item.partition(":")
         key, value = key.strip().strip("\"'"), value.strip()
         if not sep or not re.fullmatch(r"[A-Za-z_$][\w$]*", key) or key not in ctx.index.code:
@@ -1790,7 +1798,7 @@ def _bind_call(term: Term, ctx: _Context) -> tuple[bool, str]:
             and _bind_code(Term(RUST_REST.sub("...", text), TermKind.CODE), ctx)[0]:
         return True, ""  # `Some(..)` of `Some(self.key.get())`: Rust's rest, any arguments
     callee = text[: text.index("(")]
-    args = _split_args(text[text.index("(") + 1: -1])
+    args = split_args(text[text.index("(") + 1: -1])
     if "." in callee:
         callee_ok, _ = _bind_dotted(Term(callee, TermKind.DOTTED), ctx)
     else:
@@ -1813,10 +1821,13 @@ def _bind_call(term: Term, ctx: _Context) -> tuple[bool, str]:
         if args and all(_literal(a) is not None for a in args) and _message_of_call(args, calls, ctx):
             return True, ""  # HookCallError("... argument 'x'") for HookCallError(f"... argument {e.args[0]!r}")
         if args and not definitions and all(re.fullmatch(r"[a-z][a-z0-9_]*", a.strip()) for a in args) and any(
-                len(_split_args(call[call.index("(") + 1: -1])) == len(args) for call in calls):
+                len(split_args(call[call.index("(") + 1: -1])) == len(args) for call in calls):
             return True, ""  # str(exc) for str(exception): the example names its own variables
         if any(_example_fits(args, d, ctx) for d in definitions):
             return True, ""
+        if "go" in index.languages and len(args) == 1 and callee.rsplit(".", 1)[-1][:1].isupper() \
+                and _literal(args[0]) is None and index.has_sequence(f"{callee} = {args[0]}", code=True):
+            return True, ""  # time.Duration(-1) for `NoExpiration time.Duration = -1`: Go's typed constant
     if not definitions and _instance_call(callee, args, ctx):
         return True, ""
     example = _as_example(args, ctx)
@@ -1862,7 +1873,7 @@ def _with_assigned_strings(calls: Sequence[str], index: _Index) -> list[str]:
     out = []
     for call in calls:
         head, inner = call[:call.index("(") + 1], call[call.index("(") + 1:-1]
-        args = _split_args(inner)
+        args = split_args(inner)
         texts = [index.assigned_string(a.strip()) if re.fullmatch(r"\s*[A-Za-z_$][\w$]*\s*", a) else None
                  for a in args]
         if any(t is not None for t in texts):
@@ -1959,12 +1970,16 @@ def _paraphrases(claim: str, code: str, ctx: _Context, depth: int = 0) -> bool:
         c_call = None
     if k_call and balanced(code, k_call.start(2) - 1, limit=None) != len(code):
         k_call = None
+    platform = c_call.group(1).rsplit(".", 1)[0] if c_call and "." in c_call.group(1) else ""
+    if c_call and k_call and (platform in _PLATFORM_OBJECTS or _go_std(platform, ctx.index)) \
+            and k_call.group(1) != c_call.group(1):
+        return False  # Object.assign(...) is the platform's, not the code's own assign(...) of a package
     if c_call and k_call and c_call.group(1).rsplit(".", 1)[-1] == k_call.group(1).rsplit(".", 1)[-1]:
-        c_args, k_args = _split_args(c_call.group(2)), _split_args(k_call.group(2))
+        c_args, k_args = split_args(c_call.group(2)), split_args(k_call.group(2))
         return len(c_args) == len(k_args) and all(_paraphrases(a, b, ctx, depth + 1)
                                                   for a, b in zip(c_args, k_args, strict=True))
     if k_call:
-        k_args = _split_args(k_call.group(2))
+        k_args = split_args(k_call.group(2))
         for i, arg in enumerate(k_args):
             others = k_args[:i] + k_args[i + 1:]
             if others and all(_literal(o) is not None or number_value(o) is not None for o in others) \
@@ -2059,7 +2074,7 @@ def _bind_keyword(term: Term, ctx: _Context) -> tuple[bool, str]:
         position = positional.index(name) if name in positional else -1
         for callee in d.names:
             for call in index.calls(callee):
-                args = _split_args(call[call.index("(") + 1: -1])
+                args = split_args(call[call.index("(") + 1: -1])
                 given = [a for a in args if not _KW_ARG.fullmatch(a) or _literal(a) is not None]
                 passed = [kw.group(2) for a in args if (kw := _KW_ARG.fullmatch(a)) and kw.group(1) == name]
                 if 0 <= position < len(given):
@@ -2146,6 +2161,8 @@ def _bind_name(term: Term, ctx: _Context) -> tuple[bool, str]:
         return True, ""  # Go's nil and panic, Rust's Option, usize and no_std: the language's own, named in prose
     if kind is TermKind.IDENTIFIER and _defaulted(text, index):
         return True, ""  # "RandomizationFactor 0.5" where the code defines DefaultRandomizationFactor
+    if kind is TermKind.IDENTIFIER and _handled_by(text, index):
+        return True, ""  # the `maxAge` option where the code calls configureMaxAge(options)
     if kind is TermKind.IDENTIFIER and text in _JS_GLOBALS and any(
             (ev.language or language_for_path(ev.label.split("::", 1)[0])) in ("javascript", "typescript", "tsx")
             for ev in index.texts):
@@ -2203,6 +2220,24 @@ def _defaulted(name: str, index: _Index) -> bool:
                                     f"DEFAULT_{snake.upper()}", f"default_{snake}"} & words)
 
 
+def _handled_by(name: str, index: _Index) -> bool:
+    """Whether the anchored code hands the caller's settings to a function
+    named for the setting ``name`` (two word parts or more): a verb, then
+    the name (``maxAge`` for ``configureMaxAge(options)``). A setter of
+    the name (``SetEscapeHTML(true)``) is not a setting of that name."""
+    parts = [p.lower() for p in _parts(name)]
+    if len(parts) < 2:
+        return False
+    return any(len(own := [p.lower() for p in _parts(word)]) == len(parts) + 1 and own[1:] == parts
+               and any(re.search(rf"(?<![\w$]){re.escape(word)}\s*\([^()]*\b{_OPTIONS}\b", code)
+                       for _, code in index.code_texts)
+               for word in index.code_words())
+
+
+#: What code calls the object of a caller's settings.
+_OPTIONS = r"(?:options|opts|config|cfg|conf|settings|params)"
+
+
 def _instance(text: str, index: _Index) -> bool:
     """Whether ``text`` is a name the code builds from a template, its fields
     filled: ``_MY_TOOL_COMPLETE`` of ``f"_{prog_name}_COMPLETE"``."""
@@ -2247,7 +2282,8 @@ def _bind_dotted(term: Term, ctx: _Context) -> tuple[bool, str]:
     if len(segments) == 2 and any(abbreviates(segments[0], o) for ev in index.texts for o in index.owners(ev)) \
             and (index.has_sequence("this." + segments[1], code=True) or index.has_sequence("self." + segments[1], code=True)):
         return True, ""  # app.silent for this.silent in Application's code
-    if len(segments) == 2 and segments[0][:1].islower() and segments[1] in index.leaves():
+    if len(segments) == 2 and segments[0][:1].islower() and segments[1] in index.leaves() \
+            and not _go_std(segments[0], index):
         return True, ""  # ctx.body for an anchored `body`: the anchored member, reached through an instance
     if len(segments) == 2 and re.fullmatch(r"[a-z][a-z0-9]*", segments[0]) \
             and ctx.exists(Term(segments[0].capitalize(), TermKind.DOTTED)) \
@@ -2274,7 +2310,15 @@ def _reached(segments: Sequence[str], index: _Index) -> bool:
     for ``application.js::app.render``): its own name, last, after lower-case
     names of a namespace or instance."""
     return (len(segments) >= 2 and segments[-1] in index.leaves()
-            and all(re.fullmatch(r"[a-z][a-z0-9]*", seg) for seg in segments[:-1]))
+            and all(re.fullmatch(r"[a-z][a-z0-9]*", seg) for seg in segments[:-1])
+            and not _go_std(segments[0], index))
+
+
+def _go_std(qualifier: str, index: _Index) -> bool:
+    """Whether ``qualifier`` names a package of Go's standard library in Go
+    code: ``syscall.Exec`` is Go's, not the anchored ``Exec`` reached through
+    an instance or the package."""
+    return "go" in index.languages and qualifier in GO_STD_QUALIFIERS
 
 
 _STATUS_NAMES = {1: (("informational",),), 2: (("success",), ("successful",)),
@@ -2566,10 +2610,105 @@ def _joined_message(text: str, index: _Index) -> bool:
     for head in heads | set(index.strings()):
         if len(head.strip()) < 8 or not text.startswith(head) or len(text) == len(head):
             continue
+        if head not in heads and not _concatenated(head, index):
+            continue  # 'GET,HEAD,...,DELETE' is a whole value: the code adds nothing to it
         rest = [w for w in re.split(r"[\s,;/|]+|\band\b|\bor\b", text[len(head):]) if w]
         if rest and all(index.has_string(w) or w.lower() in index.code_lower for w in rest):
             return True
     return False
+
+
+#: The claim says a comment says it: "per the TODO comment about ~200ns", "the docstring says 3".
+_COMMENT_SAYS = re.compile(r"\b(?:comments?|docstrings?|TODO|FIXME|XXX|doc comments?)\b(?:(?![.;]\s).)*$")
+
+
+def _imports_anchored_package(text: str, index: _Index) -> bool:
+    """Whether ``text`` is a Go import of the package an anchored Go file is
+    in: the import path ends with that file's folder (``import _
+    "github.com/joho/godotenv/autoload"`` for ``autoload/autoload.go``)."""
+    m = re.fullmatch(r'import\s+(?:[\w.]+\s+)?"([\w./-]+)"', text.strip())
+    if m is None:
+        return False
+    folders = {ev.label.split("::", 1)[0].rsplit("/", 1)[0] for ev in index.texts
+               if "/" in ev.label.split("::", 1)[0] and ev.label.split("::", 1)[0].endswith(".go")}
+    return any(m.group(1).endswith("/" + folder) for folder in folders)
+
+
+def _command_line(text: str, index: _Index) -> bool:
+    """Whether ``text`` is a command line of the anchored program: its name
+    is a folder or file of the anchored path (``cmd/godotenv/cmd.go`` runs
+    as ``godotenv``), and each option it passes is one the anchored code
+    declares as a string (``flag.BoolVar(&overload, "o", ...)``,
+    ``"--dry-run"``); its other words are the reader's arguments."""
+    words = text.split()
+    if len(words) < 2 or not re.fullmatch(r"[a-z][\w.-]*", words[0]):
+        return False
+    programs = {part for ev in index.texts for part in re.split(r"[/.]", ev.label.split("::", 1)[0])}
+    options = [w for w in words[1:] if OPTION.fullmatch(w.split("=", 1)[0])]
+    if words[0] not in programs or not options:
+        return False
+    declared = {s.strip() for s in index.strings()}
+    return all(o.split("=", 1)[0] in declared or o.split("=", 1)[0].lstrip("-") in declared for o in options)
+
+
+def _parsed_input(text: str, index: _Index) -> bool:
+    """Whether ``text`` is an input written in the notation the anchored
+    code parses: capitals no code says stand for the reader's names
+    (``FOO``), lower-case words it does not say are the reader's values
+    (``bar``, after a name), and each of its marks and keywords is a
+    character or string literal the code tests for (``case '=', ':'``; ``exportPrefix = "export"``):
+    ``export FOO=bar``, ``FOO: bar``."""
+    words = index.code_words()
+    literals = {s for s in index.strings() if s.strip()}
+    tokens = re.findall(r"[A-Za-z_]\w*|\S", text)
+    caps = [t for t in tokens if re.fullmatch(r"[A-Z][A-Z0-9_]*[A-Z0-9]", t) and t not in words]
+    marks = [t for t in tokens if not re.fullmatch(r"\w+", t)]
+    if not caps or not marks:
+        return False
+    first = tokens.index(caps[0])
+    for at, token in enumerate(tokens):
+        if token in caps or token in literals:
+            continue
+        if at > first and re.fullmatch(r"[a-z][a-z0-9]*", token) and token not in words:
+            continue  # the reader's value, after the name it is given to: `bar`
+        return False  # a keyword of the notation (`declare FOO=bar`) or a mark the code does not test for
+    return True
+
+
+def _in_comment_text(text: str, index: _Index) -> bool:
+    """Whether the anchored text (comments included) says ``text``, spaces aside (``~200ns`` of ``~200 ns``)."""
+    bare = re.sub(r"\s+", "", text)
+    return len(bare) >= 2 and any(bare in re.sub(r"\s+", "", ev.text) for ev in index.texts)
+
+
+def _metavariables(text: str, ctx: _Context) -> bool:
+    """Whether ``text``, its all-capital words that no code of the anchors
+    says standing for any text (``KEY="VALUE"``, ``PORT=8080``: the usual
+    way to write a shape), matches a string the code formats."""
+    words = ctx.index.code_words()
+    caps = [m for m in re.finditer(r"(?<![\w$<])[A-Z][A-Z0-9]*[A-Z](?![\w$>])", text) if m.group(0) not in words]
+    if not caps or not re.search(r"[^\w\s]", re.sub(r"(?<![\w$<])[A-Z][A-Z0-9]*[A-Z](?![\w$>])", "", text)):
+        return False  # `BEGIN IMMEDIATE`: words, no shape around them
+    wild = re.sub(r"(?<![\w$<])[A-Z][A-Z0-9]*[A-Z](?![\w$>])",
+                  lambda m: f"<{m.group(0).lower()}>" if m.group(0) not in words else m.group(0), text)
+    return _template_binds(wild, ctx)
+
+
+def _sibling_file(name: str, index: _Index) -> bool:
+    """Whether the anchored code writes another file name of ``name``'s
+    family (``".env"`` for a claim's ``.env.local``): the claim then says
+    which of them the code uses, a value to find, not a file named as context."""
+    family = name.split(".")[1]
+    return any(s != name and re.fullmatch(r"\.[\w-]+(?:\.[\w-]+)*", s) and s.split(".")[1] == family
+               for s in index.strings())
+
+
+def _concatenated(content: str, index: _Index) -> bool:
+    """Whether the code joins the string literal ``content`` to something
+    else: ``"Disallowed CORS " + ...``, ``... + ": " + x``."""
+    quoted = "|".join(re.escape(q + content + q) for q in "\"'`")
+    pattern = re.compile(rf"(?:{quoted})\s*\+|\+\s*(?:{quoted})")
+    return any(pattern.search(code) for _, code in index.code_texts)
 
 
 def _bind_code(term: Term, ctx: _Context) -> tuple[bool, str]:
@@ -2597,6 +2736,10 @@ def _bind_code(term: Term, ctx: _Context) -> tuple[bool, str]:
         return True, ""  # `{parent prefix}_{INFO_NAME}`: the fields of a name the code formats
     if OPTION.fullmatch(text) and ctx.exists(term):
         return True, ""  # --help: an option the program declares, wherever it does
+    if term.kind is TermKind.CODE and _imports_anchored_package(text, index):
+        return True, ""  # import _ "github.com/joho/godotenv/autoload" for an anchored autoload/autoload.go
+    if term.kind is TermKind.CODE and _command_line(text, index):
+        return True, ""  # `godotenv -o -f a.env mycmd`: the anchored program, its declared options, the reader's args
     raised = re.fullmatch(r"([A-Z]\w*(?:Error|Exception|Warning)):\s+(.+)", text, re.S)
     if raised and index.handles(raised.group(1)) and _bind_string(Term(raised.group(2), TermKind.STRING), ctx)[0]:
         return True, ""  # ValueError: <message>, as Python prints what the code raises
@@ -2620,7 +2763,8 @@ def _bind_code(term: Term, ctx: _Context) -> tuple[bool, str]:
             re.search(rf"\b(?:self|this)\s*\.\s*{re.escape(member.group(1))}\s*=(?!=)", code)
             for _, code in index.code_texts)):
         return True, ""  # `.maxsize`: a member the anchored code defines (a property, a method) or sets
-    if re.fullmatch(r"\.[A-Za-z][\w.-]*", text) and ctx.exists(Term(text, TermKind.PROPER)):
+    if re.fullmatch(r"\.[A-Za-z][\w.-]*", text) and ctx.exists(Term(text, TermKind.PROPER)) \
+            and not _sibling_file(text, index):
         return True, ""  # `.env`: a file named as context, where the project mentions it
     if _overloaded(text, ctx):
         return True, ""  # `&`: an operator the anchored class defines (__and__)
@@ -2699,27 +2843,39 @@ def _in_use(text: str, ctx: _Context) -> bool:
     if any(_one_of(key, body) and not _bound_value(value, ctx) for key, value in use.values
            if value.lower() not in _BOOL):
         return False  # `sameSite: 'none'` where the code compares sameSite with other strings
-    if any(h.lower() in index.modules or h in _PLATFORM_OBJECTS for h in use.heads):
-        return False
+    outer = use.heads[0] if use.heads and re.match(rf"\s*(?:new\s+)?{re.escape(use.heads[0])}\b", text) else ""
+    if outer and (outer.lower() in index.modules or outer in _PLATFORM_OBJECTS or _go_std(outer, index)):
+        return False  # the outermost call is on a module or a platform object: the code's own call
     if any(len(c) < 2 or _EXCEPTION_NAME.fullmatch(c) for c in use.callees):
         return False
-    definitions = index.definitions(use.callees[0]) if use.callees else []
+    # `5*time.Minute`: a member of a platform module is the platform's, not a name of the library
+    platform = {m.group(2) for m in re.finditer(r"(?<![\w$.])([A-Za-z_$][\w$]*)\.([A-Za-z_$][\w$]*)", text)
+                if m.group(1) != outer and (m.group(1) in _PLATFORM_OBJECTS or _go_std(m.group(1), index))}
+    library = [n for n in use.library if n not in platform]
+    callees = list(use.callees)
+    positional: tuple[str, ...] | None = use.positional
+    if len(callees) > 1 and outer and outer[:1].islower() and not (
+            index.definitions(callees[0]) or callees[0] in index.name_segments
+            or ctx.exists(Term(callees[0], TermKind.IDENTIFIER))):
+        # app.use(cors()): the reader's framework call around the library's; the inner call is the use
+        library = [n for n in library if n != callees[0]]
+        callees, positional = callees[1:], None
+    definitions = index.definitions(callees[0]) if callees else []
     parsed = re.search(r"\bparse\s*::\s*<\s*(\w+)\s*>", text) if use.callees[:1] == ("parse",) else None
     if parsed and any(f"<{parsed.group(1)} as FromStr>.from_str" in n for n in index.names):
         return True  # `"off".parse::<Level>()`: str::parse is T's FromStr::from_str, the anchored impl
-    if use.callees and not (definitions or use.callees[0] in index.name_segments
-                            or ctx.exists(Term(use.callees[0], TermKind.IDENTIFIER))):
+    if callees and not (definitions or callees[0] in index.name_segments
+                        or ctx.exists(Term(callees[0], TermKind.IDENTIFIER))):
         return False  # the outermost call is of the anchored code, or of the repository's (config() of a helper)
-    if definitions and not any(_takes(use.positional, d, ctx) for d in definitions):
+    if definitions and positional is not None and not any(_takes(positional, d, ctx) for d in definitions):
         return False
     if use.members and not any(index.definitions(m) or any(
             re.search(rf"\b(?:self|this)\s*\.\s*{re.escape(m)}\s*=(?!=)", code) for _, code in index.code_texts)
             for m in use.members):
         return False
     code_words = index.code_words()
-    callees = set(use.callees)
     return all(n in code_words or n in index.name_segments
-               or (n in callees and ctx.exists(Term(n, TermKind.IDENTIFIER))) for n in use.library) and all(
+               or (n in callees and ctx.exists(Term(n, TermKind.IDENTIFIER))) for n in library) and all(
         any(_switched(code, name) or _writes(code, name, value) for _, code in index.code_texts)
         for name, value in use.switches)
 
@@ -2732,6 +2888,9 @@ def _takes(args: Sequence[str], definition: _Definition, ctx: _Context) -> bool:
     args = [a for a in args if a != "__memvet_any__"]
     if len(args) > len(params) and not definition.variadic and "arguments" not in definition.body:
         return False
+    if ctx.index.languages and ctx.index.languages <= {"go", "rust"} and not definition.variadic \
+            and "__memvet_any__" not in args and len(args) < len(params):
+        return False  # Go and Rust have no default arguments: `cache.New(5*time.Minute)` is no call of New(a, b)
     for arg, param in zip(args, params, strict=False):
         if (_literal(arg) is not None or number_value(arg) is not None) and _enumerated(param.name, definition.body) \
                 and not _bound_value(arg, ctx):
@@ -2890,7 +3049,8 @@ def _pair_written(text: str, index: _Index) -> bool:
     k = re.escape(key)
     written = (rf"[\"'`](?i:{k})[\"'`]\s*,\s*{literal}\s*\)",  # headers.set('Accept', '*/*')
                rf"(?<![\w$-]){k}\s*=\s*{literal}{end}",  # status.x = true
-               rf"(?<![\w$-])[\"'`]?{k}[\"'`]?\s*:\s*{literal}{end}")  # {compress: true}
+               rf"(?<![\w$-])[\"'`]?{k}[\"'`]?\s*:\s*{literal}{end}",  # {compress: true}
+               rf"\b(?:key|name|header)\s*:\s*[\"'`](?i:{k})[\"'`]\s*,\s*value\s*:\s*{literal}{end}")  # {key: K, value: V}
     if any(re.search(w, code, re.M) for _, code in index.code_texts for w in written):
         return True
     if bare == "true":
@@ -2964,7 +3124,7 @@ def _iterated(text: str, ctx: _Context) -> bool:
     (``async for attempt in AsyncRetrying(...)`` where it defines
     ``__anext__``), not through a method that only raises."""
     m = re.fullmatch(r"(async\s+for|for)\s+[A-Za-z_]\w*\s+in\s+([A-Za-z_]\w*)\s*\((.*)\)\s*:?", text.strip(), re.S)
-    if m is None or not all(_placeholder(a) for a in _split_args(m.group(3))):
+    if m is None or not all(_placeholder(a) for a in split_args(m.group(3))):
         return False
     methods = _ITERATION[" ".join(m.group(1).split())]
     for ev, code in ctx.index.code_texts:
@@ -3050,10 +3210,23 @@ def _bind_proper(term: Term, ctx: _Context) -> tuple[bool, str]:
     if text.lower() in index.lower or fold(text) in index.folded or text.lower() in index.parts() \
             or index.has_sequence(text, fold=True) or text.lower() in index.modules:
         return True, ""
+    if _initials(text, index):
+        return True, ""  # ACAO: the initials of a hyphenated name the code writes (Access-Control-Allow-Origin)
     singular = singular_of(text)
     if {text, singular} & _PLATFORM_NAMES or {text.lower(), singular.lower()} & sys.stdlib_module_names:
         return True, ""  # Decimal, Promise, Buffer: the language's own types, named in prose
     return ctx.exists(term), ""
+
+
+def _initials(text: str, index: _Index) -> bool:
+    """Whether ``text`` (three to six capitals) spells the initials of a
+    hyphenated name in a string of the anchored code, one letter a part
+    (``ACAO`` of ``'Access-Control-Allow-Origin'``): the abbreviation people
+    write for a header."""
+    if not re.fullmatch(r"[A-Z]{3,6}", text):
+        return False
+    return any("".join(p[:1] for p in s.split("-")).upper() == text
+               for s in index.strings() if re.fullmatch(r"[A-Za-z]+(?:-[A-Za-z]+){2,5}", s))
 
 
 #: Names every program may use without its project saying them: Python's builtins and the
@@ -3310,7 +3483,7 @@ def _stem(word: str) -> str:
     for suffix in ("ations", "ation", "ingly", "ings", "ing", "ers", "er", "ies", "ied", "es", "ed", "ly", "s", "e",
                    "y"):
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            return word[: -len(suffix)]
+            return _stem(word[: -len(suffix)])  # arrays -> array -> arra, as array itself
     return word
 
 
@@ -3434,6 +3607,12 @@ def bind(claim: str, evidence: Sequence[EvidenceText], *, exists: Callable[[Term
             ok = True  # "a short flag like `-x`", "long `--flags`", "`[optional]` arguments": the example's
         if not ok and term.kind in (TermKind.NUMBER, TermKind.STRING) and _contrasted(claim, term.text):
             ok = True  # "defaults to 307, not 302": the alternative the claim rules out
+        if not ok and _COMMENT_SAYS.search(claim[max(0, claim.find(term.text) - 60):claim.find(term.text)]) \
+                and _in_comment_text(term.text, ctx.index):
+            ok = True  # "per the TODO comment about ~200ns": the claim quotes a comment, and the comment says it
+        if not ok and term.kind in (TermKind.CODE, TermKind.KEYWORD, TermKind.STRING) \
+                and (_metavariables(term.text, ctx) or _parsed_input(term.text, ctx.index)):
+            ok = True  # `KEY="VALUE"` for fmt.Sprintf(`%s="%s"`, k, v): capitals stand for the fields
         if not ok and _outside_closed_set(claim, term, ctx.index):
             ok = True  # "only `http:` and `data:`; anything else (e.g. `ftp:`)": checked absent from the code's set
         if not ok and term.kind in _NAMES and _negated(claim, term.text) \
@@ -3445,7 +3624,7 @@ def bind(claim: str, evidence: Sequence[EvidenceText], *, exists: Callable[[Term
         words = unsupported(claim, terms, ctx.index)
         if words:
             out.append(UnboundTerm(Term(", ".join(f"'{w}'" for w in words[:5]), TermKind.WORDS), looked))
-    for module in _stdlib_strays(claim, ctx, declared, terms):
+    for module in [*_stdlib_strays(claim, ctx, declared, terms), *_go_std_strays(claim, ctx, declared)]:
         out.append(UnboundTerm(module, looked, ""))
     for stray in _list_strays(claim, ctx.index, declared):
         if not any(re.search(rf"(?<![\w$-]){re.escape(stray.text)}(?![\w$-])", u.term.text) for u in out):
@@ -3477,6 +3656,28 @@ def _stdlib_strays(claim: str, ctx: _Context, declared: Iterable[str], terms: Se
             continue
         term = Term(word, TermKind.PROPER)
         if term not in out and not ctx.exists(term):
+            out.append(term)
+    return out
+
+
+def _go_std_strays(claim: str, ctx: _Context, declared: Iterable[str]) -> list[Term]:
+    """The Go standard-library packages a claim about Go code names by
+    their import path (``encoding/json``, ``os/exec``) that the anchored
+    code does not use: no member reached through the package's name
+    (``json.NewEncoder``) and no import of it. A claim may say the code
+    writes JSON "(encoding/json)" only where it does."""
+    if "go" not in ctx.index.languages:
+        return []
+    out: list[Term] = []
+    for m in re.finditer(r"(?<![\w./-])[a-z][a-z0-9]*(?:/[a-z0-9]+)+(?![\w/-])", claim):
+        path = m.group(0)
+        if path not in GO_STD_PATHS or path in declared:
+            continue
+        qualifier = path.rsplit("/", 1)[-1]
+        if ctx.index.has_sequence(qualifier + ".", code=True) or ctx.index.has_string(path):
+            continue
+        term = Term(path, TermKind.PATH)
+        if term not in out:
             out.append(term)
     return out
 

@@ -45,7 +45,8 @@ and paths the library parses (``/:a:b``), an example whose only names are
 the reader's (``x = 1``), and arithmetic or bitwise operators between
 calls (``wait_fixed(3) + wait_random(0, 2)``): what an operator builds is
 the class's operator method's to say, which :mod:`memvet._claims` binds
-by the method (``__add__``), not by the expression.
+by the method (``__add__``), not by the expression. Arithmetic of plain
+values is read as its operands (``5*time.Minute``).
 """
 
 from __future__ import annotations
@@ -75,15 +76,19 @@ _LITERALS = frozenset({"string", "number", "integer", "float", "true", "false", 
                        # Rust
                        "integer_literal", "string_literal", "char_literal", "boolean_literal"})
 
+#: The node kinds of a call across grammars (Go parses ``pkg.New(x)`` as a conversion).
+_CALLS = frozenset({"call", "call_expression", "new_expression", "type_conversion_expression"})
+
 #: Builtins a JS example loads the library with.
 _LOADERS = frozenset({"require", "import"})
 
 #: Calls that only wrap or build the reader's values (Rust's ``Some(x)``, ``Box::new(x)``, ``vec![..]``;
-#: Go's ``append``, ``make``): not a use of the library, and not its names; their arguments are read.
+#: Go's ``append``, ``make``, ``errors.Is(err, pkg.ErrX)``): not a use of the library, and not its names;
+#: their arguments are read.
 _WRAPPERS = frozenset({"Some", "Ok", "Err", "Box.new", "Arc.new", "Rc.new", "Cell.new", "RefCell.new",
                        "Mutex.new", "RwLock.new", "Vec.new", "String.from", "String.new", "Cow.Borrowed",
                        "Cow.Owned", "vec", "format", "println", "eprintln", "print", "dbg", "assert",
-                       "assert_eq", "assert_ne", "append", "make", "new", "len", "cap"})
+                       "assert_eq", "assert_ne", "append", "make", "new", "len", "cap", "errors.Is", "errors.As"})
 
 #: The fields naming an expression's owner and member across grammars: ``a.b`` in Python (attribute),
 #: JS (member_expression), Go (selector_expression), Rust (field_expression), Rust's ``a::b``
@@ -168,7 +173,7 @@ def _value(node: tree_sitter.Node, roles: _Roles) -> bool:
         return _library(name, roles)
     if kind in _LITERALS or kind in ("template_string", "concatenated_string", "regex"):
         return True
-    if kind in ("call", "call_expression", "new_expression", "type_conversion_expression"):
+    if kind in _CALLS:
         return _call(node, roles)
     if kind in _MEMBER_KINDS:
         return _member(node, roles)
@@ -178,11 +183,14 @@ def _value(node: tree_sitter.Node, roles: _Roles) -> bool:
         return _object(node, roles)
     if kind == "macro_invocation":
         return _macro(node, roles)
-    if kind in ("arrow_function", "lambda", "closure_expression", "func_literal"):
+    if kind in ("arrow_function", "lambda", "closure_expression", "func_literal", "function_expression", "function"):
         body = node.child_by_field_name("body")
         return body is None or body.type in ("statement_block", "block") or _value(body, roles)
     if kind == "keyword_argument":
         return _keyword(node, roles)
+    if kind in ("binary_expression", "binary_operator") and not any(c.type in _CALLS for c in node.named_children):
+        # `5*time.Minute`: arithmetic of values; between calls it is the operator method's (module docstring)
+        return all(_value(child, roles) for child in node.named_children if child.type != "comment")
     if kind in ("list", "array", "tuple", "parenthesized_expression", "await", "await_expression",
                 "spread_element", "list_splat", "dictionary_splat", "unary_operator", "unary_expression",
                 "comparison_operator", "boolean_operator",
@@ -225,7 +233,7 @@ def _wrapper(node: tree_sitter.Node) -> bool:
     """A call that only wraps the reader's value (``Some(x)``, ``Box::new(x)``, ``vec![..]``)."""
     if node.type == "identifier":
         return _text(node) in _WRAPPERS
-    owner, member = _parts(node) if node.type == "scoped_identifier" else (None, None)
+    owner, member = _parts(node) if node.type in ("scoped_identifier", "selector_expression") else (None, None)
     return owner is not None and member is not None and f"{_text(owner)}.{_text(member)}" in _WRAPPERS
 
 
@@ -259,6 +267,8 @@ def _call(node: tree_sitter.Node, roles: _Roles) -> bool:
     if function is None:
         return False
     if _wrapper(function):
+        if _text(function) in ("errors.Is", "errors.As"):
+            roles.uses += 1  # errors.Is(err, pkg.ErrX): testing for the library's sentinel is using it
         return all(_value(a, roles) for a in items)
     roles.uses += 1
     if not _callee(function, roles):

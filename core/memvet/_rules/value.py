@@ -370,9 +370,10 @@ def _sources(code: Code, name: str) -> tuple[list[tuple[str, int]], bool]:
     open_ = False
     # self.x, const x, a class field (private readonly x: T, static x, #x)
     private = r"(?:this\.)?" if name.startswith("#") else "#?"
-    assign = re.compile(rf"^\s*(?:export\s+)?(?:(?:self|this|cls)\.|const\s+|let\s+|var\s+|[\w$]+\.prototype\."
-                        r"|(?:(?:private|public|protected|readonly|static|declare|override)\s+)+)?"
-                        rf"{private}{n}\s*(?::[^=]*)?=(?!=)\s*(.*?)\s*;?$")
+    # Go's `X time.Duration = -1` (a const block's line) and Rust's `pub const X: u8 = 0` too
+    assign = re.compile(rf"^\s*(?:export\s+|pub(?:\([\w\s]*\))?\s+)?(?:(?:self|this|cls)\.|const\s+|let\s+|var\s+"
+                        r"|[\w$]+\.prototype\.|(?:(?:private|public|protected|readonly|static|declare|override)\s+)+)?"
+                        rf"{private}{n}\s*(?::[^=]*|\s[A-Za-z_*\[\]][\w.*\[\]]*\s*)?=(?!=)\s*(.*?)\s*;?$")
     default = re.compile(rf"(?<![\w$.]){n}\s*(?::{_ANNOTATION})?=(?!=)\s*([^,()]+?)\s*(?=[,)])")
     entry = re.compile(rf"""(?<![\w$.])["']?{n}["']?\s*:\s*([^,{{}}]+?)\s*(?=[,}}]|$)""")
     setter = re.compile(rf"""\.\s*(?:set|setdefault|get)\s*\(\s*["']{n}["']\s*,\s*([^()]+?)\s*\)""")
