@@ -2659,7 +2659,7 @@ def _parsed_input(text: str, index: _Index) -> bool:
     character or string literal the code tests for (``case '=', ':'``; ``exportPrefix = "export"``):
     ``export FOO=bar``, ``FOO: bar``."""
     words = index.code_words()
-    literals = {s for s in index.strings() if s.strip()}
+    literals = {s for s in index.strings() if s.strip() and _reads_literal(s, index)}
     tokens = re.findall(r"[A-Za-z_]\w*|\S", text)
     caps = [t for t in tokens if re.fullmatch(r"[A-Z][A-Z0-9_]*[A-Z0-9]", t) and t not in words]
     marks = [t for t in tokens if not re.fullmatch(r"\w+", t)]
@@ -2673,6 +2673,28 @@ def _parsed_input(text: str, index: _Index) -> bool:
             continue  # the reader's value, after the name it is given to: `bar`
         return False  # a keyword of the notation (`declare FOO=bar`) or a mark the code does not test for
     return True
+
+
+#: Calls that look for a piece of their input: ``HasPrefix(src, "export")``, ``line.split(":")``.
+_SEEKS = (r"(?:split|Split\w*|index|Index\w*|indexOf|lastIndexOf|HasPrefix|HasSuffix|startswith|endswith|"
+          r"startsWith|endsWith|TrimPrefix|TrimSuffix|TrimLeft|TrimRight|Cut|partition|rpartition|find|rfind|"
+          r"includes|contains|Contains\w*|strip|lstrip|rstrip|removeprefix|removesuffix)")
+
+
+def _reads_literal(content: str, index: _Index) -> bool:
+    """Whether the code tests its input for the literal ``content``: a
+    ``case`` of it, a comparison with it, a call that looks for it
+    (``split``, ``HasPrefix``), directly or through a constant it is
+    assigned to (``exportPrefix = "export"``). A literal the code only
+    writes (``methods.join(',')``) is its output's, not its input's."""
+    lit = "|".join(re.escape(q + content + q) for q in "\"'`")
+    tests = [rf"\bcase\s+(?:[^:\n]*,\s*)?(?:{lit})", rf"(?:==|!=)=?\s*(?:{lit})", rf"(?:{lit})\s*(?:[!=]==?|in\b)",
+             rf"\b{_SEEKS}\s*\([^;\n]*?(?:{lit})"]
+    codes = [code for _, code in index.code_texts]
+    if any(re.search(t, code) for t in tests for code in codes):
+        return True
+    names = {m.group(1) for code in codes for m in re.finditer(rf"([A-Za-z_]\w*)\s*:?=\s*(?:{lit})", code)}
+    return any(re.search(rf"\b{_SEEKS}\s*\([^;\n]*?\b{re.escape(n)}\b", code) for n in names for code in codes)
 
 
 def _in_comment_text(text: str, index: _Index) -> bool:

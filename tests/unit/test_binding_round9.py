@@ -264,6 +264,14 @@ KEY_NAME = ev("parser.go::locateKeyName", """\
     }
 """, "go")
 
+JOINED = ev("lib/index.js::configureMethods", """\
+    function configureMethods(options) {
+      var methods = options.methods;
+      if (methods.join) { methods = options.methods.join(','); }
+      return { key: 'Access-Control-Allow-Methods', value: methods };
+    }
+""", "javascript")
+
 MAIN = ev("cmd/godotenv/cmd.go::main", """\
     func main() {
         var overload bool
@@ -300,6 +308,8 @@ def test_an_input_in_the_notation_the_code_parses_binds() -> None:
     assert unbound("`export FOO=bar` parses as FOO.", KEY_NAME) == []
     assert unbound("`FOO => bar` works too.", KEY_NAME) == ["FOO => bar"]  # no '>' the code tests for
     assert unbound("`declare FOO=bar` parses as FOO.", KEY_NAME) == ["declare FOO=bar"]
+    # a mark the code writes is its output's: `GET, POST` for methods.join(',')
+    assert unbound("methods are joined, e.g. `GET, POST`.", JOINED) == ["GET, POST"]
 
 
 def test_a_command_line_binds_by_the_options_the_program_declares() -> None:
