@@ -1029,7 +1029,8 @@ class Evidence:
         (``Client(max_redirects=...)`` beside ``DEFAULT_MAX_REDIRECTS``):
         each definition of the callee (a class stands for its constructor)
         is bound as the call's only evidence, so its arguments must be
-        placeholders, its parameters, or values it takes.
+        placeholders, its parameters, or values it takes. Definitions in
+        tests, examples and docs do not count.
         """
         call = re.sub(r"^(?:new\s+|@)", "", call)
         callee = call[: call.index("(")]
@@ -1040,6 +1041,8 @@ class Evidence:
                              + rb"|^[ \t]*(?:(?:static|async)\s+)*" + name + rb"\s*\([^)\n]*\)\s*\{", re.M)
         term = _claims.Term(call, _claims.TermKind.CALL)
         for p, language in _code_files(snap):
+            if _TEST_PATH.search(p):
+                continue  # a test's fake (FakeResponse.prototype.setHeader) is no definition of the program's
             data = snap.read(p) or b""
             blob = snap.blob_id(p)
             if blob is None or not defined.search(data) or _text_problem(data, self.max_file_bytes):

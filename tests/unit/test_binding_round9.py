@@ -312,6 +312,13 @@ def test_an_input_in_the_notation_the_code_parses_binds() -> None:
     assert unbound("methods are joined, e.g. `GET, POST`.", JOINED) == ["GET, POST"]
 
 
+def test_a_go_flag_default_is_a_value_of_the_flag() -> None:
+    said = [c.line() for c in contradictions('The -f flag of the godotenv command defaults to ".env".', [MAIN])]
+    assert any("the code gives `f` ''" in line for line in said), said
+    assert contradictions('The -f flag defaults to "" (no files).', [MAIN]) == []
+    assert contradictions("The -o flag defaults to false.", [MAIN]) == []
+
+
 def test_a_command_line_binds_by_the_options_the_program_declares() -> None:
     assert unbound("Run `godotenv -o -f a.env,b.env mycmd`.", MAIN) == []
     assert unbound("Run `godotenv -x -f a.env mycmd`.", MAIN) == ["godotenv -x -f a.env mycmd"]

@@ -182,6 +182,17 @@ def test_an_example_call_fits_a_method_defined_elsewhere(repo, ledger):
     assert too_many.findings != ()
 
 
+
+def test_an_example_call_does_not_fit_a_fake_defined_in_tests(repo, ledger):
+    _project(repo)
+    repo.write("test/fake.js", "class FakeResponse {\n  sendHeader (name, value) {\n    return this\n  }\n}\n"
+               "module.exports = { FakeResponse }\n", dedent=False)
+    repo.commit("a fake in tests")
+    fake = ledger.record("use() answers with `.sendHeader('Vary', 'Origin')` first",
+                         ["lib/application.js::Application.use"])
+    assert any("sendHeader" in f for f in fake.findings)
+
+
 HELP = '''\
 class Help {
   constructor () {

@@ -85,12 +85,26 @@ GUARDED = EvidenceText("mux.go::Mux.Use", """func (mx *Mux) Use(middlewares ...f
 	mx.middlewares = append(mx.middlewares, middlewares...)
 }
 """, language="go")
+LOWERED = EvidenceText("lib/parse.js::parseAttribute", """\
+function parseAttribute(attr) {
+  switch (attr.toLowerCase()) {
+    case 'httponly': return 'httpOnly'
+  }
+}
+""", language="javascript")
+COMPARED = EvidenceText("lib/index.js::isOriginAllowed", """\
+function isOriginAllowed(origin, allowed) {
+  return origin === allowed
+}
+""", language="javascript")
 STOP = EvidenceText("ticker.go::Ticker.Stop", """func (t *Ticker) Stop() {
 	close(t.stop)
 }
 """, language="go")
 
 FIRES = [
+    ("isOriginAllowed lowercases both sides before comparing.", COMPARED),
+    ("isOriginAllowed sorts the allowed list first.", COMPARED),
     ("If the CSPRNG read fails, newShardedCache panics rather than using a weak seed.", SEEDED),
     ("Overwriting a key via Set() triggers the OnEvicted callback with the old value.", [SET, ON_EVICTED]),
     ("Set fires OnEvicted for the replaced item.", SET),
@@ -100,6 +114,8 @@ FIRES = [
 ]
 
 SILENT = [
+    ("parseAttribute lower-cases each attribute name before matching.", LOWERED),
+    ("isOriginAllowed never lowercases either side.", COMPARED),
     ("Mux.Use panics if a route was already added.", GUARDED),
     ("newShardedCache never panics: it falls back to an insecure seed.", SEEDED),
     ("Ticker.Stop() closes the channel, so calling it twice panics.", STOP),

@@ -21,10 +21,16 @@ or contrasted clause ("never calls X", "instead of calling X"), or a
 clause whose subject is code none of the anchors is (the rule then has
 no code to read).
 
-Go's "X panics" (``X`` the anchored function right before the verb, not
-"calling it twice panics": that is the runtime's) reads the same way: X's
-code, or an anchored function it calls, has a ``panic(`` call (Rust is left out: its panics hide in
-``unwrap``, indexing and arithmetic).
+The same reading for two other verbs, the subject being the code term
+right before the verb ("newShardedCache panics", not "calling it twice
+panics": that is the runtime's panic):
+
+* "X lowercases", "X uppercases", "X sorts": a call of the names code does
+  that with (``toLowerCase``, ``lower``, ``ToLower``, ``casefold``;
+  ``sort``, ``sorted``); verbs as often done by hand ("strips",
+  "validates", "caches", "logs") are left out;
+* Go's "X panics": a ``panic(`` call (Rust is left out: its panics hide
+  in ``unwrap``, indexing and arithmetic).
 
 This is the one rule that reads an absence, and it is never certain: a
 function may reach the name through code nobody anchored, so the finding
@@ -42,7 +48,7 @@ import re
 from collections.abc import Sequence
 
 from memvet._claims import TermKind
-from memvet._rules._common import Clause, Code, Contradiction, Rule, Word, fold
+from memvet._rules._common import Clause, Code, Contradiction, Rule, Word, fold, split_name
 
 __all__ = ["RULE"]
 
@@ -118,8 +124,37 @@ def _panics(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
                           ("panics",))]
 
 
+#: Verbs that name one operation, and the names code does it by: "lowercases" is a toLowerCase,
+#: lower, ToLower or casefold call; "sorts" a sort.
+_OPERATIONS = {
+    re.compile(r"\blower[- ]?cases\b", re.I): ("lower", "tolowercase", "tolower", "casefold", "lowercase"),
+    re.compile(r"\bupper[- ]?cases\b", re.I): ("upper", "touppercase", "toupper", "uppercase"),
+    re.compile(r"\bsorts\b", re.I): ("sort", "sorted"),
+}
+
+
+def _operations(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
+    """"X lowercases ...", "X sorts ...": X's code (and the anchored functions it calls) calls no
+    function of that operation."""
+    out: list[Contradiction] = []
+    for verb, names in _OPERATIONS.items():
+        said = verb.search(clause.text)
+        if said is None or _NEGATED.search(clause.text[:said.start()]):
+            continue
+        lead = [w for w in clause.words if w.end <= said.start() and w.text.lower() not in _ADVERBS]
+        if not lead or lead[-1].term is None or lead[-1].plain:
+            continue
+        subjects = [code for code in codes if _symbol(code) and fold(_symbol(code)) == fold(_last(lead[-1].atom))]
+        if subjects and not any(part.lower() in names or fold(atom) in names
+                                for code in _reach(subjects, codes) for atom in code.names
+                                for part in split_name(atom)):
+            out.append(Contradiction("calls", f"the claim says {_symbol(subjects[0])} {said.group(0)}", "",
+                                     subjects[0].label, (said.group(0),)))
+    return out
+
+
 def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
-    out: list[Contradiction] = _panics(clause, codes)
+    out: list[Contradiction] = _panics(clause, codes) + _operations(clause, codes)
     for verb in _VERB.finditer(clause.text):
         lead = clause.text[:verb.start()]
         if _NEGATED.search(lead) or re.search(r"\b(?:if|when|unless)\b[^,]*$", lead, re.I):

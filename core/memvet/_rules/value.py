@@ -32,10 +32,12 @@ it one ("... defaults to X, unless declared with S=V"). A default given in
 an aside right after a name or a keyword is stated too: "opt in with
 ``S=V`` (default W)" states ``S`` defaults to ``W``. The code's values for ``S``:
 assignments (``self.S = V``, class-body attributes and fields ``S = V``,
+Go's typed ``S T = V`` and Rust's ``pub const S: T = V``,
 ``private readonly S = V``, ``#S = V``; a claim's ``#S`` is that private
 field only, not a key ``S`` of an object), signature
 defaults (``S: bool = V``, ``S: Literal["a", "b"] = V``), dict and object entries (``"S": V``) and
-setter calls (``set("S", V)``, ``get("S", V)``). A constant of the language
+setter calls (``set("S", V)``, ``get("S", V)``; Go's ``flag.StringVar(&v, "S", V, ...)``, where
+"the -S flag defaults to V" names ``S``). A constant of the language
 is a literal too (``Infinity``, ``Number.POSITIVE_INFINITY``, ``math.inf``),
 and a number the claim writes with a unit is also its value in the units
 code keeps (``10 s`` is ``10000`` ms). It fires when every one of them is a
@@ -321,6 +323,10 @@ def _statements(clause: Clause, code: Code) -> list[tuple[str, str, str]]:
             continue
         if clause.skip(w.text):
             continue
+        flag = _FLAG_SUBJECT.search(clause.text[:w.start].rstrip("'\""))
+        if flag and flag.group(1) in code.strings:  # the -f flag (of the command) defaults to ".env"
+            out.append((flag.group(1), value, " ".join(clause.text[flag.start():w.end + 1].split())))
+            continue
         left = [x for x in clause.words if x.end <= w.start][::-1][:4]
         for x in left:
             gap = clause.text[x.end:w.start].rstrip("'\"")
@@ -339,6 +345,11 @@ def _statements(clause: Clause, code: Code) -> list[tuple[str, str, str]]:
                 out.append((subject, value, clause.text[x.start:end]))
                 break
     return out
+
+
+#: "the -f flag (of the godotenv command) defaults to": a command-line option named by its spelling.
+_FLAG_SUBJECT = re.compile(r"(?<![\w-])--?([A-Za-z][\w-]*)`?\s+(?:flag|option|switch)\b(?:\s+of\s+[\w\s.-]+?)?"
+                           r"\s+(?:defaults?\s+to|default\s+is|is\s+set\s+to)\s*$")
 
 
 def _opens_clause(clause: Clause, word: Word) -> bool:
@@ -376,7 +387,10 @@ def _sources(code: Code, name: str) -> tuple[list[tuple[str, int]], bool]:
                         rf"{private}{n}\s*(?::[^=]*|\s[A-Za-z_*\[\]][\w.*\[\]]*\s*)?=(?!=)\s*(.*?)\s*;?$")
     default = re.compile(rf"(?<![\w$.]){n}\s*(?::{_ANNOTATION})?=(?!=)\s*([^,()]+?)\s*(?=[,)])")
     entry = re.compile(rf"""(?<![\w$.])["']?{n}["']?\s*:\s*([^,{{}}]+?)\s*(?=[,}}]|$)""")
-    setter = re.compile(rf"""\.\s*(?:set|setdefault|get)\s*\(\s*["']{n}["']\s*,\s*([^()]+?)\s*\)""")
+    setter = re.compile(rf"""\.\s*(?:set|setdefault|get)\s*\(\s*["']{n}["']\s*,\s*([^()]+?)\s*\)"""
+                        # Go's flag package: flag.StringVar(&v, "f", "", "usage") gives flag f the default ""
+                        rf"""|\bflag\.(?:String|Bool|Int|Int64|Uint|Uint64|Float64|Duration)(?:Var)?\(\s*"""
+                        rf"""(?:&[\w.]+\s*,\s*)?"{n}"\s*,\s*([^,()]+?)\s*,""")
     # const { S = V, ... } = options: a default the body gives a setting it unpacks
     unpacked = re.compile(rf"(?<![\w$.]){n}\s*=(?![=>])\s*([^,(){{}}]+?)\s*(?=[,}}])")
     for i in range(len(code.logical)):
@@ -392,7 +406,7 @@ def _sources(code: Code, name: str) -> tuple[list[tuple[str, int]], bool]:
             m = assign.match(text)
             if m:
                 found.append(m.group(1))
-            found += [m.group(1) for m in entry.finditer(text)] + [m.group(1) for m in setter.finditer(text)]
+            found += [m.group(1) for m in entry.finditer(text)] + [m.group(1) or m.group(2) for m in setter.finditer(text)]
         for rhs in found:
             rhs = rhs.strip()
             if re.fullmatch(rf"(?:(?:self|this)\.)?{n}", rhs):
