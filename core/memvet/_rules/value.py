@@ -406,7 +406,8 @@ def _sources(code: Code, name: str) -> tuple[list[tuple[str, int]], bool]:
             m = assign.match(text)
             if m:
                 found.append(m.group(1))
-            found += [m.group(1) for m in entry.finditer(text)] + [m.group(1) or m.group(2) for m in setter.finditer(text)]
+            found += [m.group(1) for m in entry.finditer(text)]
+            found += [m.group(1) or m.group(2) for m in setter.finditer(text)]
         for rhs in found:
             rhs = rhs.strip()
             if re.fullmatch(rf"(?:(?:self|this)\.)?{n}", rhs):
