@@ -322,6 +322,7 @@ from dataclasses import dataclass
 
 from memvet._code._languages import language_for_path
 from memvet._gostd import GO_STD_PATHS, GO_STD_QUALIFIERS
+from memvet._manifests import is_manifest
 from memvet._usage import RUST_REST, languages, read_use
 
 __all__ = [
@@ -1720,12 +1721,9 @@ def _call_matches(args: Sequence[str], call: str) -> bool:
     to anything.
     """
     call_tokens = _numbers_by_value(code_tokens(call))
-    inner = split_args(call[call.index("(") + 1: call.rindex(")")]) if "(" in call and ")" in call else []
-    if len(inner) == len(args) > 1 and any(
-            number_value(a.strip()) is not None and number_value(a.strip()) != number_value(b.strip())
-            and number_value(a.strip()) in map(number_value, map(str.strip, inner))
-            for a, b in zip(args, inner, strict=True)):
-        return False  # time.Unix(0, 0) against time.Unix(0, item.Expiration): a number in another argument's place
+    bare = _drop_receivers(call_tokens)
+    if _misplaced_number(args, call):
+        return False  # time.Unix(0, 0) against time.Unix(0, item.Expiration)
     for arg in args:
         if _placeholder(arg):
             continue
@@ -1738,9 +1736,22 @@ def _call_matches(args: Sequence[str], call: str) -> bool:
             pieces = [p for p in _PLACEHOLDER.split(content) if p.strip()]
             if pieces and all(_contains(call_tokens, _numbers_by_value(code_tokens(p))) for p in pieces):
                 continue
-        if not _contains(call_tokens, _numbers_by_value(code_tokens(content if content is not None else arg))):
-            return False
+        wanted = _numbers_by_value(code_tokens(content if content is not None else arg))
+        if not _contains(call_tokens, wanted) and (content is not None or not _contains(bare, wanted)):
+            return False  # context=ssl_context for context=self.ssl_context: the receiver left out, as people do
     return True
+
+
+def _misplaced_number(args: Sequence[str], call: str) -> bool:
+    """Whether a number of ``args`` stands in another argument's place than
+    in the code's ``call`` with as many arguments (``time.Unix(0, 0)``
+    against ``time.Unix(0, item.Expiration)``: the second ``0`` is not the code's)."""
+    inner = split_args(call[call.index("(") + 1: call.rindex(")")]) if "(" in call and ")" in call else []
+    if len(inner) != len(args) or len(args) < 2:
+        return False
+    given = [number_value(a.strip()) for a in args]
+    have = [number_value(b.strip()) for b in inner]
+    return any(g is not None and g != h and g in have for g, h in zip(given, have, strict=True))
 
 
 def _numbers_by_value(tokens: list[str]) -> list[str]:
@@ -2356,6 +2367,9 @@ def _bind_number(term: Term, ctx: _Context) -> tuple[bool, str]:
             return True, ""
         return False, _nearest_line(text, index, lambda tok: tok[:1].isdigit())
     value = number_value(text)
+    keyed = _manifest_keyed(value, text, ctx) if value is not None else None
+    if keyed is not None:
+        return keyed, ""  # "engines: node >= 4": the number of the manifest's own `"node"` line, or none
     if (value is not None and value in index.numbers) or index.has_sequence(text, code=True) or ctx.exists(term):
         return True, ""
     if value is not None and any(v in index.numbers for v in in_other_units(value, text, ctx.claim)):
@@ -2371,6 +2385,27 @@ def _bind_number(term: Term, ctx: _Context) -> tuple[bool, str]:
     if value is not None and _stepped(value, text, ctx):
         return True, ""  # "9229 -> 9230" of "port+1": the claim's own arithmetic on a number of the code
     return False, _nearest_line(text, index, lambda tok: tok[:1].isdigit())
+
+
+def _manifest_keyed(value: float, text: str, ctx: _Context) -> bool | None:
+    """For a claim whose only evidence is manifests: when a word right
+    before the number (up to four words back) is a key of a manifest line
+    (``"node": ">= 0.10"``, ``go 1.21``, ``requires-python = ">=3.9"``),
+    whether one of those lines holds the number; ``None`` when no such key
+    is named (the number is then looked up as anywhere else). A version
+    named for one key is not confirmed by a dependency's version that
+    happens to hold the same number."""
+    texts = ctx.index.texts
+    if not texts or not all("::" not in ev.label and is_manifest(ev.label) for ev in texts):
+        return None
+    at = ctx.claim.find(text)
+    words = re.findall(r"[A-Za-z][\w.-]*", re.split(r"[;,]", ctx.claim[:max(at, 0)])[-1])[-4:]
+    for word in reversed(words):
+        key = re.compile(rf"""^\s*(?:["']{re.escape(word)}["']\s*:|{re.escape(word)}\s*[=:\s])""", re.I | re.M)
+        lines = [line for ev in texts for line in ev.text.splitlines() if key.match(line)]
+        if lines:
+            return any(value in numbers_in(line, in_strings=True) for line in lines)
+    return None
 
 
 #: A number with its unit glued on, the way people write durations and sizes: ``30s``, ``500ms``, ``2KiB``.
@@ -2622,6 +2657,21 @@ def _joined_message(text: str, index: _Index) -> bool:
 _COMMENT_SAYS = re.compile(r"\b(?:comments?|docstrings?|TODO|FIXME|XXX|doc comments?)\b(?:(?![.;]\s).)*$")
 
 
+#: A reader's exception handler: Python's ``except A:`` / ``except (A, B) as e:``, JavaScript's
+#: ``catch (e) { if (e instanceof A) ... }``.
+_EXCEPT = re.compile(r"except\s+\(?\s*([\w.]+(?:\s*,\s*[\w.]+)*)\s*\)?(?:\s+as\s+\w+)?\s*:?(?:\s*(?:\.\.\.|pass))?")
+_CATCH = re.compile(r"catch\s*\(\s*\w+\s*\)\s*\{.*?\binstanceof\s+([\w.]+).*", re.S)
+
+
+def _handler(text: str, index: _Index) -> bool:
+    """Whether ``text`` is a reader's handler of exceptions the anchored
+    code names (``except TimeoutError:`` where ``class
+    Timeout(TimeoutError)``): the classes are the code's words; the handler,
+    what it catches and why, the claim's to say and the bases rule's to check."""
+    m = _EXCEPT.fullmatch(text.strip()) or _CATCH.fullmatch(text.strip())
+    return m is not None and all(index.has_word(name.strip().rsplit(".", 1)[-1]) for name in m.group(1).split(","))
+
+
 def _imports_anchored_package(text: str, index: _Index) -> bool:
     """Whether ``text`` is a Go import of the package an anchored Go file is
     in: the import path ends with that file's folder (``import _
@@ -2708,12 +2758,15 @@ def _metavariables(text: str, ctx: _Context) -> bool:
     says standing for any text (``KEY="VALUE"``, ``PORT=8080``: the usual
     way to write a shape), matches a string the code formats."""
     words = ctx.index.code_words()
-    caps = [m for m in re.finditer(r"(?<![\w$<])[A-Z][A-Z0-9]*[A-Z](?![\w$>])", text) if m.group(0) not in words]
-    if not caps or not re.search(r"[^\w\s]", re.sub(r"(?<![\w$<])[A-Z][A-Z0-9]*[A-Z](?![\w$>])", "", text)):
+    if not any(m.group(0) not in words for m in _CAPITALS.finditer(text)) \
+            or not re.search(r"[^\w\s]", _CAPITALS.sub("", text)):
         return False  # `BEGIN IMMEDIATE`: words, no shape around them
-    wild = re.sub(r"(?<![\w$<])[A-Z][A-Z0-9]*[A-Z](?![\w$>])",
-                  lambda m: f"<{m.group(0).lower()}>" if m.group(0) not in words else m.group(0), text)
+    wild = _CAPITALS.sub(lambda m: f"<{m.group(0).lower()}>" if m.group(0) not in words else m.group(0), text)
     return _template_binds(wild, ctx)
+
+
+#: A word in capitals, two letters or more: ``KEY``, ``PORT``, ``FOO``.
+_CAPITALS = re.compile(r"(?<![\w$<])[A-Z][A-Z0-9]*[A-Z](?![\w$>])")
 
 
 def _sibling_file(name: str, index: _Index) -> bool:
@@ -2758,6 +2811,8 @@ def _bind_code(term: Term, ctx: _Context) -> tuple[bool, str]:
         return True, ""  # `{parent prefix}_{INFO_NAME}`: the fields of a name the code formats
     if OPTION.fullmatch(text) and ctx.exists(term):
         return True, ""  # --help: an option the program declares, wherever it does
+    if term.kind is TermKind.CODE and _handler(text, index):
+        return True, ""  # `except TimeoutError:`: the reader's handler, of a class the anchored code names
     if term.kind is TermKind.CODE and _imports_anchored_package(text, index):
         return True, ""  # import _ "github.com/joho/godotenv/autoload" for an anchored autoload/autoload.go
     if term.kind is TermKind.CODE and _command_line(text, index):

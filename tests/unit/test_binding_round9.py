@@ -312,6 +312,59 @@ def test_an_input_in_the_notation_the_code_parses_binds() -> None:
     assert unbound("methods are joined, e.g. `GET, POST`.", JOINED) == ["GET, POST"]
 
 
+TIMEOUT = ev("src/filelock/_error.py::Timeout", """\
+    class Timeout(TimeoutError):
+        def __str__(self):
+            return f"The file lock '{self.lock_file}' could not be acquired."
+""", "python")
+
+PATH_ERROR = ev("src/index.ts::PathError", """\
+    export class PathError extends TypeError {
+      constructor(message: string, public readonly originalPath: string | undefined) {
+        super(message);
+      }
+    }
+""", "typescript")
+
+FETCH = ev("jwt/jwks_client.py::PyJWKClient.fetch_data", """\
+    def fetch_data(self):
+        r = urllib.request.Request(url=self.uri, headers=self.headers)
+        with urllib.request.urlopen(r, timeout=self.timeout, context=self.ssl_context) as response:
+            return json.load(response)
+""", "python")
+
+
+def test_a_reader_handler_of_the_code_classes_binds() -> None:
+    assert unbound("Timeout subclasses TimeoutError, so a plain `except TimeoutError:` catches it.", TIMEOUT) == []
+    assert unbound("so a plain `except OSError:` catches it.", TIMEOUT) == ["except OSError:"]
+    assert unbound("so `catch (e) { if (e instanceof TypeError) ... }` handlers still catch it.", PATH_ERROR) == []
+    assert unbound("so `catch (e) { if (e instanceof RangeError) ... }` handlers catch it.", PATH_ERROR) == [
+        "catch (e) { if (e instanceof RangeError) ... }"]
+
+
+def test_a_keyword_argument_binds_with_its_receiver_left_out() -> None:
+    assert unbound("fetch_data uses urllib.request.urlopen(..., timeout=..., context=ssl_context).", FETCH) == []
+    assert unbound("fetch_data uses urllib.request.urlopen(..., context=ssl_options).", FETCH) == [
+        "urllib.request.urlopen(..., context=ssl_options)"]
+
+
+PACKAGE_JSON = EvidenceText("package.json", """{
+  "name": "cors",
+  "devDependencies": { "mocha": "9.1.1", "supertest": "6.1.4" },
+  "engines": {
+    "node": ">= 0.10"
+  }
+}
+""", (), None)
+
+
+def test_a_manifest_number_named_for_a_key_is_that_key_value() -> None:
+    assert unbound("The engines field: node >= 0.10.", PACKAGE_JSON) == []
+    assert unbound("The engines field: node >= 4.", PACKAGE_JSON) == ["4"]  # mocha's 9.1.1 and 6.1.4 hold no 4
+    assert unbound("The engines field: node >= 6.", PACKAGE_JSON) == ["6"]  # supertest's 6.1.4 is not node's
+    assert unbound("mocha is pinned to 9.1.1.", PACKAGE_JSON) == []
+
+
 def test_a_go_flag_default_is_a_value_of_the_flag() -> None:
     said = [c.line() for c in contradictions('The -f flag of the godotenv command defaults to ".env".', [MAIN])]
     assert any("the code gives `f` ''" in line for line in said), said

@@ -22,6 +22,8 @@ FIRES = [
     ("Dog is only a Pet.", TS),
     ("Dog doesn't extend Animal.", TS),
     ("`Dog` is only a `Pet`.", TS),
+    ("ConnectTimeout derives directly from BaseTimeout.", PY),
+    ("Dog is a direct subclass of Mammal.", TS),
 ]
 
 SILENT = [
@@ -29,6 +31,9 @@ SILENT = [
     ("ConnectTimeout is a Timeout.", PY),
     ("ConnectTimeout is not a ReadTimeout.", PY),
     ("Dog is not a Cat.", TS),
+    ("ConnectTimeout derives directly from Timeout.", PY),
+    ("Dog directly extends Animal.", TS),
+    ("ConnectTimeout subclasses BaseTimeout.", PY),  # maybe through Timeout: not a direct claim
     ("Cat is not an Animal.", PLAIN),
     # a class the anchored code has no statement for: its bases are not known
     ("Horse is only a Pet.", TS),

@@ -24,7 +24,8 @@ why), and each has a fixture of cases that must and must not fire
     value        S is V / S defaults to V / S ... V (number, variant,
                  address): assignments, class attributes, signature
                  defaults, setters
-    bases        X is only a Y / X is not a Y: the class statement
+    bases        X is only a Y / X is not a Y / X derives directly from Y:
+                 the class statement
     negation     never V X / X is never V-ed / ignores X / does not define M: the code
                  does it (defines M)
     membership   only A and B / A and B included: the code's literal tests

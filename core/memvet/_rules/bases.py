@@ -3,7 +3,9 @@
 Fires on ``X is only a Y`` / ``X only subclasses Y`` (``extends``,
 ``inherits from``) when the class statement of ``X`` in the anchored code
 names other bases too, and on ``X is not a Y`` / ``X does not subclass Y``
-(``isn't a``, ``doesn't extend``, ``is no``) when it names ``Y``. Python
+(``isn't a``, ``doesn't extend``, ``is no``) when it names ``Y``, and on
+``X derives directly from Y`` (``directly subclasses``, ``is a direct
+subclass of``) when it does not name ``Y``. Python
 ``class X(A, B):`` and brace-language ``class X extends A implements B``
 are read; ``object`` is no base.
 
@@ -27,6 +29,8 @@ __all__ = ["RULE"]
 
 _ONLY = re.compile(r"\b([A-Z][\w$]*) (?:is (?:only|just|merely) an?|(?:only|just) (?:subclasses|extends|inherits from))"
                    r" ([A-Z][\w$.]*)")
+_DIRECT = re.compile(r"\b([A-Z][\w$]*) (?:(?:derives|inherits) directly from|directly (?:subclasses|extends|inherits "
+                     r"from|derives from)|is a direct (?:subclass|child) of) ([A-Z][\w$.]*)")
 _NOT = re.compile(r"\b([A-Z][\w$]*) (?:is not an?|isn't an?|does not (?:subclass|extend|inherit from)|"
                   r"doesn't (?:subclass|extend|inherit from)|is no) ([A-Z][\w$.]*)")
 
@@ -50,7 +54,8 @@ def _bases(code: Code, name: str) -> tuple[list[str], str] | None:
 
 def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     out: list[Contradiction] = []
-    for pattern, only in ((_ONLY, True), (_NOT, False)):
+    only: bool | None
+    for pattern, only in ((_ONLY, True), (_NOT, False), (_DIRECT, None)):
         for m in pattern.finditer(clause.text):
             cls, base = m.group(1), m.group(2).rsplit(".", 1)[-1]
             if clause.skip(cls, m.group(2)):
@@ -60,7 +65,10 @@ def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
                 if found is None:
                     continue
                 bases, line = found
-                wrong = (bases and set(bases) != {base}) if only else base in bases
+                if only is None:  # directly: one of the statement's own bases
+                    wrong = bool(bases) and base not in bases
+                else:
+                    wrong = (bases and set(bases) != {base}) if only else base in bases
                 if wrong:
                     out.append(Contradiction("bases", f"the claim says `{m.group(0)}`", line[:120], code.label,
                                              (cls, m.group(2))))
