@@ -2047,8 +2047,9 @@ def _writes(code: str, name: str, value: str) -> bool:
 
 def _branches_on(code: str, name: str) -> bool:
     """Whether the code takes a decision on ``name`` (``if name``, ``if not
-    name``, ``name && ...``, ``x if name else y``)."""
-    n = re.escape(name)
+    name``, ``name && ...``, ``x if name else y``), or on the instance's own
+    setting of that name (``a if self.roaming else b``, ``this.strict &&``)."""
+    n = rf"(?:(?:self|this)\.)?{re.escape(name)}"
     return any(re.search(p, code) for p in (
         rf"\b(?:if|elif|while|unless)\b\s*\(?\s*(?:not\s+|!\s*)?{n}(?![\w$(\[.])",
         rf"(?<![\w$.]){n}\s*(?:&&|\|\||\?(?![.?]))", rf"(?:&&|\|\||!)\s*{n}(?![\w$(.\[])",
@@ -2288,6 +2289,8 @@ def _bind_dotted(term: Term, ctx: _Context) -> tuple[bool, str]:
     elif (all(index.has_word(seg) for seg in segments) or ctx.exists(term) or _option_path(segments, index)
           or _reached(segments, index)):
         return True, ""
+    if len(segments) == 2 and segments[0].lower() in index.modules and segments[1] in index.code_words():
+        return True, ""  # tempfile.gettempdir for `from tempfile import gettempdir` ... gettempdir()
     if _EXAMPLE_HOST.fullmatch(text):
         return True, ""  # tobi.ferrets.example.com: an example, not a name of the code
     if len(segments) == 2 and any(abbreviates(segments[0], o) for ev in index.texts for o in index.owners(ev)) \

@@ -420,3 +420,49 @@ def test_a_call_the_anchored_code_never_makes_is_one_finding(repo, ledger) -> No
     assert "never mentions" not in rec.decision.findings[0]
     rec = ledger.record("Delete fires OnEvicted.", ["cache.go::cache.Delete", "cache.go::cache.OnEvicted"])
     assert rec.decision.findings == ()
+
+
+# After the sealed run (glob and platformdirs, now spent).
+
+MATCH_OPTIONS = ev("src/lib.rs::MatchOptions.new", """\
+    pub fn new() -> Self {
+        Self {
+            case_sensitive: true,
+            require_literal_leading_dot: false,
+        }
+    }
+""", "rust")
+
+ROAMING = ev("src/platformdirs/windows.py::Windows.user_data_dir", """\
+    def user_data_dir(self) -> str:
+        const = "CSIDL_APPDATA" if self.roaming else "CSIDL_LOCAL_APPDATA"
+        return self._append_parts(get_win_folder(const))
+""", "python")
+
+RUNTIME = EvidenceText("src/platformdirs/unix.py::_UnixDefaults.user_runtime_dir", textwrap.dedent("""\
+    def user_runtime_dir(self) -> str:
+        path = f"/run/user/{getuid()}"
+        if not os.access(path, os.W_OK):
+            path = f"{gettempdir()}/runtime-{getuid()}"
+        return path
+"""), ("_UnixDefaults.user_runtime_dir",), "python", imports=("tempfile", "os"))
+
+
+def test_a_struct_field_written_with_its_value_is_a_stated_value() -> None:
+    said = [c.line() for c in contradictions("new() defaults to case-insensitive (case_sensitive: false).",
+                                             [MATCH_OPTIONS])]
+    assert any("`case_sensitive: false`" in line for line in said), said
+    assert contradictions("new() is case-sensitive (case_sensitive: true).", [MATCH_OPTIONS]) == []
+    assert contradictions("Note: false positives are rare.", [MATCH_OPTIONS]) == []  # prose, no name of the code
+    # inside braces it is what a caller passes, not what the code sets
+    assert contradictions("pass `MatchOptions { case_sensitive: false }` to ignore case.", [MATCH_OPTIONS]) == []
+
+
+def test_a_switch_the_instance_reads_binds_as_a_keyword() -> None:
+    assert unbound("`roaming=True` switches user_data_dir to CSIDL_APPDATA.", ROAMING) == []
+    assert unbound("`portable=True` switches user_data_dir to CSIDL_APPDATA.", ROAMING) == ["portable=True"]
+
+
+def test_a_function_imported_from_a_module_binds_by_its_module_name() -> None:
+    assert unbound("it falls back to tempfile.gettempdir().", RUNTIME) == []
+    assert unbound("it falls back to tempfile.mkdtemp().", RUNTIME) == ["tempfile.mkdtemp()"]

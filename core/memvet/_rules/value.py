@@ -22,7 +22,9 @@ A number the name's own statement writes (``Math.min(n, 5)``) still counts.
 Stated values. ``S is V``, ``S = V``, ``S defaults to V``, ``S is set to
 V``, ``S is always V``, ``S starts at V``, ``S is initialized to V`` (up
 to two words between ``S`` and the verb:
-"etag setting = 'strong'"), where ``V`` is ``True``/``False``, ``None``/
+"etag setting = 'strong'"; a code name written ``S: V`` as in an object or a struct, "(case_sensitive:
+false)", even across the ``: `` that ends a clause, but not inside braces: ``f({ S: V })`` is what a
+caller passes), where ``V`` is ``True``/``False``, ``None``/
 ``null``/``undefined``, a quoted string or a number, and ``S`` is an
 operand (or a setting's key, "subdomain offset"). A backticked ``S = V``
 (or a keyword ``S=V``) counts too when the claim calls it the default
@@ -300,9 +302,16 @@ def _says_default(text: str, word: Word, lead: str = "") -> bool:
                         after) is not None)
 
 
+#: A code name written with its value as in an object or a struct: ``case_sensitive: false``.
+_KEYED = re.compile(rf"(?<![\w$.])([A-Za-z_$][\w$]*(?:_[\w$]+|[a-z][A-Z][\w$]*))\s*:\s+({_LIT})(?![\w$])")
+
+
 def _statements(clause: Clause, code: Code) -> list[tuple[str, str, str]]:
     """(subject atom, value, what the claim said) for each value the clause states."""
-    out = []
+    whole = clause.claim or clause.text
+    out = [(m.group(1), _norm(m.group(2)), m.group(0)) for m in clause.spanning(_KEYED)
+           if m.group(1) in code.names and not clause.skip(m.group(1))
+           and whole[:m.start()].count("{") <= whole[:m.start()].count("}")]  # `f({ S: V })`: what a caller passes
     for w in clause.words:
         aside = _DEFAULT_ASIDE.match(clause.text, w.end)
         if aside and not clause.skip(w.text):  # www_redirect=True (default False): the default, beside a usage
