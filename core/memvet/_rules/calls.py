@@ -107,44 +107,30 @@ def _reach(start: Sequence[Code], codes: Sequence[Code]) -> list[Code]:
     return seen
 
 
-def _panics(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
-    """Go's "X panics", ``X`` right before the verb: X's code (and the anchored functions it calls) has no
-    ``panic(``."""
-    said = re.search(r"\bpanics\b", clause.text)
-    go = [code for code in codes if code.label.split("::", 1)[0].endswith(".go")]
-    if said is None or not go or _NEGATED.search(clause.text[:said.start()]):
-        return []
-    lead = [w for w in clause.words if w.end <= said.start() and w.text.lower() not in _ADVERBS]
-    if not lead or lead[-1].term is None or lead[-1].plain:
-        return []  # "calling it twice panics": the runtime's panic, not a call the code makes
-    subjects = [code for code in go if _symbol(code) and fold(_symbol(code)) == fold(_last(lead[-1].atom))]
-    if not subjects or any(_mentions(code, "panic") for code in _reach(subjects, codes)):
-        return []
-    return [Contradiction("calls", f"the claim says {_symbol(subjects[0])} panics", "", subjects[0].label,
-                          ("panics",))]
-
-
-#: Verbs that name one operation, and the names code does it by: "lowercases" is a toLowerCase,
-#: lower, ToLower or casefold call; "sorts" a sort.
-_OPERATIONS = {
-    re.compile(r"\blower[- ]?cases\b", re.I): ("lower", "tolowercase", "tolower", "casefold", "lowercase"),
-    re.compile(r"\bupper[- ]?cases\b", re.I): ("upper", "touppercase", "toupper", "uppercase"),
-    re.compile(r"\bsorts\b", re.I): ("sort", "sorted"),
-}
+#: Verbs that name one operation, the names code does it by, and whether only Go code is read:
+#: "lowercases" is a toLowerCase, lower, ToLower or casefold call; "sorts" a sort; Go's "panics" a
+#: panic( (Rust's panics hide in unwrap, indexing and arithmetic).
+_OPERATIONS = (
+    (re.compile(r"\blower[- ]?cases\b", re.I), ("lower", "tolowercase", "tolower", "casefold", "lowercase"), False),
+    (re.compile(r"\bupper[- ]?cases\b", re.I), ("upper", "touppercase", "toupper", "uppercase"), False),
+    (re.compile(r"\bsorts\b", re.I), ("sort", "sorted"), False),
+    (re.compile(r"\bpanics\b"), ("panic",), True),
+)
 
 
 def _operations(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
-    """"X lowercases ...", "X sorts ...": X's code (and the anchored functions it calls) calls no
-    function of that operation."""
+    """"X lowercases ...", "X sorts ...", Go's "X panics", ``X`` the code term right before the verb:
+    X's code (and the anchored functions it calls) calls no function of that operation."""
     out: list[Contradiction] = []
-    for verb, names in _OPERATIONS.items():
+    for verb, names, go_only in _OPERATIONS:
         said = verb.search(clause.text)
         if said is None or _NEGATED.search(clause.text[:said.start()]):
             continue
         lead = [w for w in clause.words if w.end <= said.start() and w.text.lower() not in _ADVERBS]
         if not lead or lead[-1].term is None or lead[-1].plain:
-            continue
-        subjects = [code for code in codes if _symbol(code) and fold(_symbol(code)) == fold(_last(lead[-1].atom))]
+            continue  # "calling it twice panics": the runtime's panic, not a call the code makes
+        pool = [code for code in codes if code.label.split("::", 1)[0].endswith(".go")] if go_only else codes
+        subjects = [code for code in pool if _symbol(code) and fold(_symbol(code)) == fold(_last(lead[-1].atom))]
         if subjects and not any(part.lower() in names or fold(atom) in names
                                 for code in _reach(subjects, codes) for atom in code.names
                                 for part in split_name(atom)):
@@ -154,7 +140,7 @@ def _operations(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
 
 
 def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
-    out: list[Contradiction] = _panics(clause, codes) + _operations(clause, codes)
+    out: list[Contradiction] = _operations(clause, codes)
     for verb in _VERB.finditer(clause.text):
         lead = clause.text[:verb.start()]
         if _NEGATED.search(lead) or re.search(r"\b(?:if|when|unless)\b[^,]*$", lead, re.I):
