@@ -9,7 +9,11 @@ plain words, reads the same relation in the anchored code, and produces a
 rule is a pattern over the claim's words and a pattern over the code, and
 a rule that cannot find both sides says nothing (a finding needs positive
 evidence; an absence is never one, and absence anchors, dependencies and
-manifests are not code).
+manifests are not code). One rule departs from this on purpose: ``calls``
+reads that an anchored function never mentions what the claim says it
+calls. Its finding is a doubt, like an unbound term, never a certainty: it
+keeps the claim unconfirmed, and no rule's finding refuses a write until
+its precision is measured (``CERTAIN_RULES``).
 
 One rule, one module, registered once in :data:`RULES`; each module's
 docstring is its rationale (what it fires on, what it never fires on, and
