@@ -1300,12 +1300,14 @@ class _Index:
         self._string_runs: list[list[tuple[str, str, bool]]] | None = None
         self._name_parts: set[str] | None = None
         self._code_words: set[str] | None = None
-        self.languages: set[str] = set()  # of the texts; a crate's or a module's manifest is of its language
+        # The languages of the texts: a crate's or a module's manifest is of its language, and an absence
+        # rule (`import:requests in app/*.py`) of the files it is checked in.
+        self.languages: set[str] = set()
         for ev in self.texts:
-            path = ev.label.split("::", 1)[0].split(" in ", 1)[0]
+            path, _, scope = ev.label.split("::", 1)[0].partition(" in ")
             language = ev.language or language_for_path(path)
             manifest = {"Cargo.toml": "rust", "go.mod": "go"}.get(path.rsplit("/", 1)[-1])
-            self.languages.add(manifest or language or "")
+            self.languages.add(manifest or language or (language_for_path(scope) if scope else None) or "")
             code = code_only(ev.text, language)
             text = ev.text
             if language == "rust":  # `$crate::STATIC_MAX_LEVEL` in a macro is the crate's STATIC_MAX_LEVEL
@@ -2166,8 +2168,7 @@ def _bind_name(term: Term, ctx: _Context) -> tuple[bool, str]:
         return True, ""
     if _instance(text, index):
         return True, ""
-    if kind is TermKind.IDENTIFIER and text in _PY_BUILTINS and any(
-            (ev.language or language_for_path(ev.label.split("::", 1)[0])) == "python" for ev in index.texts):
+    if kind is TermKind.IDENTIFIER and text in _PY_BUILTINS and "python" in index.languages:
         return True, ""  # KeyboardInterrupt, SystemExit: the language's own names, named in prose
     if kind is TermKind.IDENTIFIER and any(text in _LANGUAGE_NAMES.get(lang, ()) for lang in index.languages):
         return True, ""  # Go's nil and panic, Rust's Option, usize and no_std: the language's own, named in prose
@@ -2175,9 +2176,7 @@ def _bind_name(term: Term, ctx: _Context) -> tuple[bool, str]:
         return True, ""  # "RandomizationFactor 0.5" where the code defines DefaultRandomizationFactor
     if kind is TermKind.IDENTIFIER and _handled_by(text, index):
         return True, ""  # the `maxAge` option where the code calls configureMaxAge(options)
-    if kind is TermKind.IDENTIFIER and text in _JS_GLOBALS and any(
-            (ev.language or language_for_path(ev.label.split("::", 1)[0])) in ("javascript", "typescript", "tsx")
-            for ev in index.texts):
+    if kind is TermKind.IDENTIFIER and text in _JS_GLOBALS and index.languages & {"javascript", "typescript", "tsx"}:
         return True, ""  # setTimeout, queueMicrotask: the runtime's own functions, named in prose
     # BadParameter beside UsageError: a neighbour named in prose binds where
     # the anchored file (or its imports) defines it; what the code raises is
@@ -3721,8 +3720,7 @@ def _stdlib_strays(claim: str, ctx: _Context, declared: Iterable[str], terms: Se
     as what something is done with ("passed through gettext", "via
     asyncio") that the project mentions nowhere: a claim may say the code
     uses a module only where the project says it."""
-    if not any((ev.language or language_for_path(ev.label.split("::", 1)[0])) == "python"
-               for ev in ctx.index.texts):
+    if "python" not in ctx.index.languages:
         return []
     taken = {t.text.lower() for t in terms} | {d.lower() for d in declared}
     out: list[Term] = []
