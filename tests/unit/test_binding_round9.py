@@ -20,7 +20,7 @@ import textwrap
 import pytest
 
 import memvet
-from memvet._claims import EvidenceText, TermKind, bind, claim_terms
+from memvet._claims import EvidenceText, TermKind, _Index, bind, claim_terms
 from memvet._rules import contradictions
 
 
@@ -466,3 +466,14 @@ def test_a_switch_the_instance_reads_binds_as_a_keyword() -> None:
 def test_a_function_imported_from_a_module_binds_by_its_module_name() -> None:
     assert unbound("it falls back to tempfile.gettempdir().", RUNTIME) == []
     assert unbound("it falls back to tempfile.mkdtemp().", RUNTIME) == ["tempfile.mkdtemp()"]
+
+
+def test_an_absence_rule_is_of_the_language_of_the_files_it_is_checked_in() -> None:
+    def languages(label: str) -> set[str]:
+        return _Index([EvidenceText(label, "x", (), None)]).languages
+
+    assert languages("import:requests in app/*.py") == {"python"}
+    assert languages("import:node-fetch in src/*.ts") == {"typescript"}
+    assert languages("app/x.py::f") == {"python"}
+    assert languages("Cargo.toml") == {"rust"}  # a crate's manifest is of its language
+    assert languages("pattern:eval") == {""}
