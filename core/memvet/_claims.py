@@ -2681,8 +2681,8 @@ def _imports_anchored_package(text: str, index: _Index) -> bool:
     m = re.fullmatch(r'import\s+(?:[\w.]+\s+)?"([\w./-]+)"', text.strip())
     if m is None:
         return False
-    folders = {ev.label.split("::", 1)[0].rsplit("/", 1)[0] for ev in index.texts
-               if "/" in ev.label.split("::", 1)[0] and ev.label.split("::", 1)[0].endswith(".go")}
+    paths = (ev.label.split("::", 1)[0] for ev in index.texts)
+    folders = {path.rsplit("/", 1)[0] for path in paths if "/" in path and path.endswith(".go")}
     return any(m.group(1).endswith("/" + folder) for folder in folders)
 
 
@@ -2711,15 +2711,15 @@ def _parsed_input(text: str, index: _Index) -> bool:
     character or string literal the code tests for (``case '=', ':'``; ``exportPrefix = "export"``):
     ``export FOO=bar``, ``FOO: bar``."""
     words = index.code_words()
-    literals = {s for s in index.strings() if s.strip() and _reads_literal(s, index)}
     tokens = re.findall(r"[A-Za-z_]\w*|\S", text)
     caps = [t for t in tokens if re.fullmatch(r"[A-Z][A-Z0-9_]*[A-Z0-9]", t) and t not in words]
     marks = [t for t in tokens if not re.fullmatch(r"\w+", t)]
     if not caps or not marks:
         return False
+    strings = set(index.strings())
     first = tokens.index(caps[0])
     for at, token in enumerate(tokens):
-        if token in caps or token in literals:
+        if token in caps or (token in strings and _reads_literal(token, index)):
             continue
         if at > first and re.fullmatch(r"[a-z][a-z0-9]*", token) and token not in words:
             continue  # the reader's value, after the name it is given to: `bar`
@@ -2739,7 +2739,7 @@ def _reads_literal(content: str, index: _Index) -> bool:
     (``split``, ``HasPrefix``), directly or through a constant it is
     assigned to (``exportPrefix = "export"``). A literal the code only
     writes (``methods.join(',')``) is its output's, not its input's."""
-    lit = "|".join(re.escape(q + content + q) for q in "\"'`")
+    lit = _quoted(content)
     tests = [rf"\bcase\s+(?:[^:\n]*,\s*)?(?:{lit})", rf"(?:==|!=)=?\s*(?:{lit})", rf"(?:{lit})\s*(?:[!=]==?|in\b)",
              rf"\b{_SEEKS}\s*\([^;\n]*?(?:{lit})"]
     codes = [code for _, code in index.code_texts]
@@ -2780,10 +2780,15 @@ def _sibling_file(name: str, index: _Index) -> bool:
                for s in index.strings())
 
 
+def _quoted(content: str) -> str:
+    """A pattern for ``content`` written as a string literal in any of the quotes code uses."""
+    return "|".join(re.escape(q + content + q) for q in "\"'`")
+
+
 def _concatenated(content: str, index: _Index) -> bool:
     """Whether the code joins the string literal ``content`` to something
     else: ``"Disallowed CORS " + ...``, ``... + ": " + x``."""
-    quoted = "|".join(re.escape(q + content + q) for q in "\"'`")
+    quoted = _quoted(content)
     pattern = re.compile(rf"(?:{quoted})\s*\+|\+\s*(?:{quoted})")
     return any(pattern.search(code) for _, code in index.code_texts)
 
