@@ -424,6 +424,26 @@ def _constants_used(data: bytes, symbols: Iterable[_code.Symbol], sym: _code.Sym
     return "".join("\n" + text for text in out)
 
 
+def _iota_block(data: bytes, sym: _code.Symbol, language: str | None) -> str:
+    """For a Go constant of a ``const (...)`` block that counts with
+    ``iota``, the block (at most sixty lines), which then stands for the
+    constant's own line: ``FgWhite`` alone says nothing; ``FgBlack Attribute
+    = iota + 30`` seven specs above it says 37, and the specs after it go on
+    counting from it (see :func:`memvet._claims.constant_values`). Empty
+    for any other symbol."""
+    if language != "go" or "." in sym.qualname:
+        return ""
+    lines = data.decode("utf-8", "replace").splitlines()
+    head = sym.start_line - 1
+    while head > 0 and not re.match(r"\s*const\s*\(\s*(?://.*)?$", lines[head - 1]):
+        if lines[head - 1].strip() == ")" or re.match(r"\s*(?:func|type|var|import)\b", lines[head - 1]):
+            return ""
+        head -= 1
+    end = next((i for i in range(sym.end_line, len(lines)) if lines[i].strip() == ")"), len(lines))
+    block = lines[head - 1: end + 1] if head > 0 and end + 1 - head <= 60 else []
+    return "\n".join(block) if any("iota" in line for line in block) else ""
+
+
 def _fields_set(data: bytes, symbols: Mapping[str, _code.Symbol], sym: _code.Symbol, span: str) -> str:
     """The lines of the class's constructor that set the fields ``span`` (a
     method of that class) reads, each after a newline: ``this.minWidthToWrap
@@ -614,6 +634,26 @@ def _one_property(matches: list[_code.Symbol], data: bytes, language: str) -> bo
     return len(properties) == 1 and "" not in properties
 
 
+def _platform_variants(matches: list[_code.Symbol], data: bytes, language: str) -> bool:
+    """Whether ``matches`` are one Rust item defined once per platform, each
+    under its own ``#[cfg(...)]`` (``device_num`` for unix, for windows and
+    for the rest), so that their common name names the item on every platform."""
+    if language != "rust" or len({m.name for m in matches}) != 1:
+        return False
+    lines = data.decode("utf-8", "replace").splitlines()
+
+    def configured(sym: _code.Symbol) -> bool:
+        first = sym.start_line - 1  # the attributes and doc comments above the item, and its span's own
+        while first > 0 and lines[first - 1].lstrip().startswith(("#[", "///", "//!")):
+            first -= 1
+        head = lines[first: sym.end_line]
+        until = next((i for i, line in enumerate(head) if not line.lstrip().startswith(("#[", "///", "//!"))),
+                     len(head))
+        return any(line.lstrip().startswith("#[cfg(") for line in head[:until])
+
+    return all(configured(m) for m in matches)
+
+
 class _Unparseable(Exception):
     """Internal: a file that cannot be parsed as text (the message says why)."""
 
@@ -743,7 +783,8 @@ class Evidence:
             near = sorted(q for q in table.symbols if q.rsplit(".", 1)[-1] == name.rsplit(".", 1)[-1])
             hint = f" (did you mean {', '.join(near[:5])}?)" if near else ""
             raise AnchorNotFoundError(f"{path}: no symbol named {name}{hint}")
-        if len(matches) > 1 and not (whole and _one_property(matches, data, language)):
+        if len(matches) > 1 and not (whole and (_one_property(matches, data, language)
+                                                or _platform_variants(matches, data, language))):
             candidates = tuple(sorted(m.qualname for m in matches))
             raise AmbiguousSymbolError(
                 f"{path}::{name} matches {len(matches)} symbols; name one of: {', '.join(candidates)}",
@@ -857,7 +898,8 @@ class Evidence:
                                                alias + a.name[len(prefix):])]
                         if sym is not None:
                             text = (_leading_comments(data, sym.start_line) + "\n"
-                                    + _span_text(data, sym.start_line, sym.end_line))
+                                    + (_iota_block(data, sym, language)
+                                       or _span_text(data, sym.start_line, sym.end_line)))
                             text += _constants_used(data, symbols.values(), sym, text)
                             text += _fields_set(data, symbols, sym, text)
                             text += _private_twin(data, symbols, sym, text)

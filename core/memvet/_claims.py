@@ -589,8 +589,8 @@ def _string_content(literal: str) -> str:
 def numbers_in(code: str, *, in_strings: bool = False) -> set[float]:
     """The values of the numbers code writes.
 
-    Literals count (``1_000``, ``0x1F``, ``-1``), products and powers of
-    literals (``60 * 1000``, ``Math.pow(2, 8)``, ``1 << 8``), and strings that hold only
+    Literals count (``1_000``, ``0x1F``, ``-1``), sums, products and powers of
+    literals (``36 + 9``, ``60 * 1000``, ``Math.pow(2, 8)``, ``1 << 8``), and strings that hold only
     a number (``"0"``, ``b"0"``); digits inside names never do, and digits
     inside other strings (``"ISO-8859-1"``, ``"max 20"``) only with
     ``in_strings``. Give it code without comments (:func:`code_only`).
@@ -612,12 +612,102 @@ def numbers_in(code: str, *, in_strings: bool = False) -> set[float]:
             for factor in re.split(r"\s*\*\s*", m.group(0)):
                 product *= number_value(factor) or 0.0
             out.add(product)
+    for m in _SUM.finditer(plain):  # case 36 + 9: the sum is the value
+        before, after = plain[:m.start()].rstrip()[-1:], plain[m.end():].lstrip()[:1]
+        if before not in ("*", "/", "%", ".", "-") and after not in ("*", "/", "%", "(", ".", "["):
+            total = _arithmetic(m.group(0), {})
+            if total is not None:
+                out.add(total)
     for m in _POWER.finditer(plain):  # Math.pow(2, 8), 2 ** 16, 1 << 8: the power is the value
         written = m.group("b", "e") if m.group("b") else m.group("b2", "e2")
         base, exponent = number_value(written[0]), number_value(written[1])
         if base is not None and exponent is not None and 0 <= exponent <= 64:
             out.add(base * 2 ** exponent if m.group("shift") else base ** exponent)
     return out
+
+
+#: A sum of number literals: ``case 36 + 9:`` (the length of a URN), ``MAX - 1`` aside.
+_SUM = re.compile(r"(?<![\w.$])\d+(?:\.\d+)?(?:\s*[-+]\s*\d+(?:\.\d+)?)+(?![\w.$])")
+#: One arithmetic assignment of a constant: ``const y = d * 365.25``, ``BgHiBlack Attribute = iota + 100``,
+#: ``pub const MAX: u64 = 1 << 20``, ``TIMEOUT = 60 * SECOND``.
+_CONSTANT_ASSIGNED = re.compile(r"^\s*(?:export\s+)?(?:pub(?:\([\w:]+\))?\s+)?(?:(?:const|let|var|static|final)\s+)?"
+                       r"(?P<name>[A-Za-z_$][\w$]*)\s*(?::\s*[\w:<>\[\]&' ]+|\s+[\w.*\[\]]+)?\s*"
+                       r":?=\s*(?P<expr>[\w$.\s+\-*/()<]+?)\s*[;,]?\s*$")
+_GO_CONST_BLOCK = re.compile(r"\bconst\s*\(")
+_GO_SPEC = re.compile(r"^\s*(?P<name>[A-Za-z_]\w*)(?:\s+[\w.*\[\]]+)?(?:\s*=\s*(?P<expr>.+?))?\s*$")
+
+
+def _arithmetic(expr: str, known: dict[str, float]) -> float | None:
+    """The value of ``expr``, an arithmetic of numbers and ``known`` names
+    (``+ - * / << %`` and parentheses), or None when it is anything else."""
+    import ast
+
+    def value(node: ast.AST) -> float:
+        if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) \
+                and not isinstance(node.value, bool):
+            return float(node.value)
+        if isinstance(node, ast.Name) and node.id in known:
+            return known[node.id]
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+            return -value(node.operand)
+        if isinstance(node, ast.BinOp):
+            a, b = value(node.left), value(node.right)
+            if isinstance(node.op, ast.Add):
+                return a + b
+            if isinstance(node.op, ast.Sub):
+                return a - b
+            if isinstance(node.op, ast.Mult):
+                return a * b
+            if isinstance(node.op, ast.Div) and b:
+                return a / b
+            if isinstance(node.op, ast.LShift) and a == int(a) and 0 <= b <= 64 and b == int(b):
+                return float(int(a) << int(b))
+        raise ValueError(expr)
+
+    cleaned = re.sub(r"(?<=\d)_(?=\d)", "", expr.replace("$", "_S_")).strip()
+    if not cleaned or not re.fullmatch(r"[\w.\s+\-*/()<]+", cleaned) or "**" in cleaned:
+        return None
+    try:
+        return value(ast.parse(cleaned, mode="eval").body)
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+
+
+def constant_values(code: str) -> dict[str, float]:
+    """The numbers code gives its constants by arithmetic, in order: a name
+    set to numbers and names already known (``const m = s * 60``, ``mo = y /
+    12``), and each spec of a Go ``const (...)`` block, where ``iota`` counts
+    the specs and a spec with no value repeats the one above (``FgBlack
+    Attribute = iota + 30`` and then ``FgRed``, ``FgGreen``: 31, 32). Give it
+    code without comments (:func:`code_only`)."""
+    known: dict[str, float] = {}
+    lines = code.splitlines()
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if _GO_CONST_BLOCK.search(line) and ")" not in line[line.index("("):]:
+            iota, last, i = 0, "", i + 1
+            while i < len(lines) and lines[i].strip() != ")":
+                spec = _GO_SPEC.match(lines[i])
+                if spec and lines[i].strip():
+                    last = spec.group("expr") or last
+                    got = _arithmetic(last, {**known, "iota": float(iota)}) if last else None
+                    if got is not None and spec.group("name") != "_":
+                        known[spec.group("name")] = got
+                    iota += 1
+                i += 1
+            continue
+        m = _CONSTANT_ASSIGNED.match(line)
+        if m and not re.fullmatch(r"\s*-?[\d_.]+\s*", m.group("expr")):
+            got = _arithmetic(m.group("expr"), known)
+            if got is not None:
+                known[m.group("name")] = got
+        elif m:
+            got = number_value(m.group("expr").strip())
+            if got is not None:
+                known[m.group("name")] = got
+        i += 1
+    return known
 
 
 #: A power of number literals: ``Math.pow(2, 8)``, ``2 ** 16``, ``1 << 8`` (a shift is a power of two).
@@ -708,9 +798,10 @@ _CAPS_PROSE = frozenset({
 #: A command-line option as a whole term: ``--help``, ``-h`` (bound where a code file of the repository writes it).
 OPTION = re.compile(r"--?[A-Za-z][\w-]*")
 #: An aside that gives an example: ``(e.g. you set 301 first)``, ``(for example 8)``.
-_EXAMPLE_ASIDE = re.compile(r"\((?:e\.g\.?|for example|for instance)[^()]*\)", re.I)
+_EXAMPLE_ASIDE = re.compile(r"\((?:e\.g\.?|for example|for instance)[^()]*\)"
+                            r"|(?:,\s*|\s)(?:e\.g\.|for example|for instance),?\s[^;()]*?(?=[;)]|\.\s|\.?$)", re.I)
 #: A placeholder: ``<name>``, ``<http version>``.
-_PLACEHOLDER = re.compile(r"<[A-Za-z_][\w .:/-]{0,40}>")
+_PLACEHOLDER = re.compile(r"<[A-Za-z_][\w .:/-]{0,40}(?:\([\w .,]{0,20}\))?>")
 #: Regular-expression escapes: ``\b`` in ``\bpickle\b`` is not part of a word.
 _REGEX_ESCAPE = re.compile(r"\\[bBAZzdDwWsS]")
 #: An example query string: ``?a[b]=1&c=2``.
@@ -762,9 +853,11 @@ def balanced(text: str, open_at: int, limit: int | None = 200) -> int:
 
 
 def _plain_path(text: str) -> bool:
-    """``and/or``, ``read/write``: two plain words are prose, not a path."""
+    """``and/or``, ``read/write``, ``non-unix/non-windows``: two plain words
+    (a ``non-`` one too) are prose, not a path (``on-headers/on-finished``,
+    ``application/octet-stream`` are names)."""
     parts = [p for p in text.strip("/").split("/") if p not in (".", "..")]
-    return len(parts) <= 2 and not text.startswith(".") and all(p.isalpha() for p in parts)
+    return len(parts) <= 2 and not text.startswith(".") and all(re.fullmatch(r"(?:non-)?[A-Za-z]+", p) for p in parts)
 
 
 def _classify(inner: str) -> TermKind:
@@ -894,6 +987,13 @@ def claim_terms(claim: str) -> list[Term]:
             continue
         # The call as the claim wrote it: a version-like `== 0` among its
         # arguments was taken above, and its blanks must not stand in the call.
+        chained = end
+        while 0 < chained < len(text) and text[chained] == "(" and balanced(text, chained) > 0:
+            chained = balanced(text, chained)  # require('depd')('http-errors'): a call of what a call returns
+        if chained != end:
+            take(m.start(), chained, Term(claim[m.start():chained], TermKind.CODE))
+            pos = chained
+            continue
         take(m.start(), end, Term(claim[m.start():end], TermKind.CALL))
         pos = end
     for m in list(_KEYWORD.finditer(text)):
@@ -926,7 +1026,11 @@ def claim_terms(claim: str) -> list[Term]:
         if path.endswith(".") and not path.endswith(("/.", "..")):
             path = path[:-1]  # the sentence's full stop
         parts = path.split("/")
-        if len(parts) >= 2 and all(_DOTTED.fullmatch(p) or _NUMBER.fullmatch(p) for p in parts):
+        if len(parts) >= 2 and all(re.fullmatch(r"(?:non-)?[1-5][xX]{2}", p) for p in parts):
+            for part in re.finditer(r"[1-5][xX]{2}", path):  # 4xx/5xx, non-4xx/5xx: status classes
+                take(m.start() + part.start(), m.start() + part.end(), Term(part.group(0), TermKind.NUMBER))
+            drop(m.start(), m.start() + len(path))
+        elif len(parts) >= 2 and all(_DOTTED.fullmatch(p) or _NUMBER.fullmatch(p) for p in parts):
             at = m.start()
             for part in parts:  # res.json/res.jsonp, 502/503/504: one term each
                 take(at, at + len(part), Term(part, TermKind.NUMBER if _NUMBER.fullmatch(part)
@@ -1019,8 +1123,9 @@ _DEF = re.compile(
     r"(?P<fn>[A-Za-z_$][\w$]*)?\s*\("
     r"|(?P<arrow>[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\s*[:=]\s*(?:async\s*)?\("
     r"|(?P<single>[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\s*[:=]\s*(?:async\s+)?(?P<param>[A-Za-z_$][\w$]*)\s*=>"
-    r"|^[ \t]*(?:(?:static|async|get|set|public|private|protected|override)\s+)*\*?\s*"
-    r"(?!(?:if|for|while|switch|catch|function|return|with|new|typeof|await)\b)(?P<method>[A-Za-z_$][\w$]*)\s*\(",
+    r"|^[ \t]*(?:(?:static|async|get|set|public|private|protected|override)[ \t]+)*\*?[ \t]*"
+    r"(?!(?:if|for|while|switch|catch|function|func|fn|return|with|new|typeof|await)\b)"
+    r"(?P<method>[A-Za-z_$][\w$]*)\s*\(",
     re.M)
 #: What follows a JS/TS method's parameter list: a return type, maybe, then its body (a call has none).
 _METHOD_TAIL = re.compile(r"\s*(?::[^{;=]*)?\{")
@@ -1157,7 +1262,8 @@ _OPERAND = re.compile(
 
 def _operands(code: str) -> list[tuple[str, str]]:
     """The code as string literals (``s``), other operands (``e``: a name,
-    with its call's arguments), numbers (``n``), ``+`` and other characters."""
+    with its call's arguments, or a parenthesized expression), numbers (``n``), ``+`` and other
+    characters."""
     out: list[tuple[str, str]] = []
     pos = 0
     while True:
@@ -1166,7 +1272,12 @@ def _operands(code: str) -> list[tuple[str, str]]:
             return out
         kind = next(k for k in ("s", "e", "n", "plus", "o") if m.group(k) is not None)
         end = m.end()
-        if kind == "e":
+        if kind == "o" and m.group(0) == "(":
+            closed = balanced(code, m.start(), limit=2000)
+            if closed > 0:  # 'argument #' + (i + 1) + ' unsupported': a parenthesized operand, any text
+                kind = "e"
+                end = closed
+        elif kind == "e":
             call = re.match(r"\s*\(", code[end:])
             if call:
                 closed = balanced(code, end + call.end() - 1, limit=2000)
@@ -1269,6 +1380,38 @@ def abbreviates(short: str, owner: str) -> bool:
 _CRATE_PATH = re.compile(r"\$crate\s*::\s*")
 
 
+#: A regular expression as code writes it: a JavaScript literal (``/^...$/i``) after an operator,
+#: ``return`` or at a line's start; a pattern string handed to Python's ``re``, Go's ``regexp`` or Rust's ``Regex::new``.
+_REGEX_LITERAL = re.compile(
+    r"(?:^|[=(,:!&|?{};]|\breturn)\s*/(?P<js>\^(?:\\.|\[(?:\\.|[^\]\\\n])*\]|[^/\\\n\[])+)/(?P<flags>[dgimsuy]*)"
+    r"|\bre\s*\.\s*(?P<call>compile|match|fullmatch)\s*\(\s*[rR]?(?P<q>[\"'])(?P<py>(?:\\.|(?!(?P=q)).)+)(?P=q)"
+    r"(?P<pyflags>\s*,\s*re\.(?:I|IGNORECASE)\b)?"
+    r"|\bregexp\s*\.\s*(?:Must)?Compile\s*\(\s*`(?P<go>[^`]+)`"
+    r"|\bRegex\s*::\s*new\s*\(\s*r#*\"(?P<rs>[^\"]+)\"", re.M)
+
+
+def anchored_patterns(code: str) -> list[re.Pattern[str]]:
+    """The regular expressions ``code`` writes that match a whole input:
+    anchored at both ends (``^...$``), or handed to Python's ``re.fullmatch``
+    (``re.match`` with a final ``$``); each compiled as Python reads it
+    (``(?<name>`` is ``(?P<name>``; the ``i`` flag ignores case). One Python
+    cannot read is left out."""
+    out = []
+    for m in _REGEX_LITERAL.finditer(code):
+        source = m.group("js") or m.group("py") or m.group("go") or m.group("rs") or ""
+        flags = re.I if "i" in (m.group("flags") or "") or m.group("pyflags") else 0
+        whole = m.group("call") == "fullmatch" or ((source.startswith("^") or m.group("call") == "match") \
+            and re.search(r"(?<!\\)(?:\$|\\Z|\\z)$", source) is not None)
+        if not whole:
+            continue
+        source = re.sub(r"\(\?<(?=[A-Za-z_])", "(?P<", source).replace("\\z", "\\Z")
+        try:
+            out.append(re.compile(source, flags))
+        except re.error:
+            continue  # a syntax of its own language (possessive quantifiers, \p{L}): not read
+    return out
+
+
 class _Index:
     """The evidence of one write, prepared for term lookups.
 
@@ -1287,6 +1430,7 @@ class _Index:
         self.folded: set[str] = set()
         self.code_lower: set[str] = set()
         self.numbers: set[float] = set()
+        self.constants: dict[str, float] = {}  # what the code computes its constants to (constant_values)
         self.names: set[str] = set()
         self.name_segments: set[str] = set()
         self.modules: set[str] = set()
@@ -1296,6 +1440,7 @@ class _Index:
         self._definitions: list[_Definition] | None = None
         self._code_parts: list[str] | None = None
         self._strings: list[str] | None = None
+        self._patterns: list[re.Pattern[str]] | None = None
         self._strings_lower: set[str] | None = None
         self._string_runs: list[list[tuple[str, str, bool]]] | None = None
         self._name_parts: set[str] | None = None
@@ -1317,6 +1462,9 @@ class _Index:
             self.code += [*code_tokens(code), "\x01"]
             for value in numbers_in(code, in_strings=True):
                 self.numbers.update((value, abs(value)))
+            computed = constant_values(code)
+            self.constants.update(computed)
+            self.numbers.update(computed.values())
             for name in ev.names:
                 self.names.add(name)
                 self.name_segments.update(_WORD.findall(name))
@@ -1348,6 +1496,18 @@ class _Index:
         if self._lower_tokens is None:
             self._lower_tokens = [t.lower() for t in self.tokens]
         return _contains(self._lower_tokens, [t.lower() for t in wanted])
+
+    def patterns(self) -> list[re.Pattern[str]]:
+        """The code's anchored regular expressions (see :func:`anchored_patterns`)."""
+        if self._patterns is None:
+            self._patterns = [p for _, code in self.code_texts for p in anchored_patterns(code)]
+        return self._patterns
+
+    def accepts(self, text: str) -> bool:
+        """Whether one of the code's anchored regular expressions matches all of
+        ``text``: an input the code parses (``'2 Days'`` for ``/^(?<value>-?\\d*\\.?\\d+)
+        *(?<unit>...|days?|...)?$/i``)."""
+        return any(p.fullmatch(text) for p in self.patterns())
 
     def strings(self) -> list[str]:
         """The contents of the code's string literals, and of each run of
@@ -1451,7 +1611,8 @@ class _Index:
             # a call inside a message ("... a long option (and can have two, like ...)") is no call
             for m in re.finditer(rf"(?<![\w$]){re.escape(last)}\s*\(", _strings_blanked(code)):
                 before = code[max(0, m.start() - 400):m.start()]
-                if bool(re.search(r"(?:\bdef|\bfunction\s*\*?|\bclass)\s*$", before)) is not headers:
+                if bool(re.search(r"(?:\bdef|\bfunction\s*\*?|\bclass|\bfunc(?:\s*\([^()]*\))?|\bfn)\s*$", before)) \
+                        is not headers:  # Go's func (c *Color) Sprintln(...) and Rust's fn: heads, not calls
                     continue
                 end = balanced(code, m.end() - 1, limit=400)
                 if end < 0:
@@ -1605,7 +1766,8 @@ def _bound_value(value: str, ctx: _Context) -> bool:
     value = value.strip()
     content = _literal(value)
     if content is not None:
-        return ctx.index.has_string(content) or (bool(content.strip()) and ctx.index.has_sequence(content, code=True))
+        return ctx.index.has_string(content) or (bool(content.strip()) and (
+            ctx.index.has_sequence(content, code=True) or ctx.index.accepts(content)))
     number = number_value(value)
     if number is not None:
         return number in ctx.index.numbers
@@ -1614,7 +1776,10 @@ def _bound_value(value: str, ctx: _Context) -> bool:
 
 def _enumerated(name: str, body: str) -> bool:
     """Whether the code compares parameter ``name`` with literal values (so a
-    value passed for it must be one of them)."""
+    value passed for it must be one of them); a parameter whose name is
+    not read (Go's ``size int``: see :func:`_params`) is compared with none."""
+    if not name:
+        return False
     n = re.escape(name)
     literal = r"(?:[\"'`\d-]|true\b|false\b|null\b|None\b|True\b|False\b)"
     return any(re.search(p, body) for p in (
@@ -1692,8 +1857,12 @@ _KW_ARG = re.compile(r"([A-Za-z_]\w*)\s*=(?![=>])\s*(.+)", re.S)
 
 
 def _example_fits(args: Sequence[str], definition: _Definition, ctx: _Context) -> bool:
-    """Whether a call with ``args`` fits ``definition``: an example of its use."""
+    """Whether a call with ``args`` fits ``definition``: an example of its use
+    (in Go and Rust, which have no default arguments, one for every parameter)."""
     positional = definition.positional()
+    if ctx.index.languages and ctx.index.languages <= {"go", "rust"} and not definition.variadic \
+            and len(args) < len(positional) and not any(_ELLIPSIS.fullmatch(a.strip()) for a in args):
+        return False
     i = 0
     for arg in args:
         kw = _KW_ARG.fullmatch(arg)
@@ -1733,9 +1902,10 @@ def _call_matches(args: Sequence[str], call: str) -> bool:
         if kw and _literal(arg) is None and _placeholder(kw.group(2)):
             arg = kw.group(1) + "="  # max_redirects=...: the keyword is passed, any value
         content = _literal(arg)
-        if content is not None and _PLACEHOLDER.search(content):
+        if content is not None and (_PLACEHOLDER.search(content) or re.search(r"\.\.\.|…", content)):
             # '<ClassName> is empty' of "%s is empty" % type(self).__name__: the words around the placeholder
-            pieces = [p for p in _PLACEHOLDER.split(content) if p.strip()]
+            # (or an ellipsis: `... value=...` for `value=${JSON.stringify(str)}`)
+            pieces = [p for p in re.split(rf"{_PLACEHOLDER.pattern}|\.\.\.|…", content) if p.strip()]
             if pieces and all(_contains(call_tokens, _numbers_by_value(code_tokens(p))) for p in pieces):
                 continue
         wanted = _numbers_by_value(code_tokens(content if content is not None else arg))
@@ -1754,6 +1924,41 @@ def _misplaced_number(args: Sequence[str], call: str) -> bool:
     given = [number_value(a.strip()) for a in args]
     have = [number_value(b.strip()) for b in inner]
     return any(g is not None and g != h and g in have for g, h in zip(given, have, strict=True))
+
+
+def _unlike_own_call(args: Sequence[str], calls: Sequence[str]) -> bool:
+    """Whether the example's call with ``args`` is one of the code's own
+    ``calls`` written otherwise: some call has as many arguments, and each
+    such call has an argument the example gives differently. An argument
+    is given alike when it is written the same (but for a receiver or a
+    package one side leaves out: ``cache.DefaultExpiration``), when the example
+    puts a placeholder or a variable of its own in its place (``s`` for
+    ``str``), or a value where the code passes a variable; it is given
+    otherwise when the two are other constants (``3`` and ``5``) or other
+    expressions (``fmt.Sprintln(a...)`` for ``sprintln(a...)``)."""
+    def constant(arg: str) -> str | None:
+        literal = _literal(arg)
+        if literal is not None:
+            return "s:" + literal
+        value = number_value(arg)
+        if value is not None:
+            return f"n:{value}"
+        return "b:" + arg.lower() if arg.lower() in _BOOL | _NULL else None
+
+    def alike(given: str, code: str) -> bool:
+        given, code = given.strip(), code.strip()
+        mine, theirs = code_tokens(given), code_tokens(code)
+        if mine == theirs or _placeholder(given) or _ELLIPSIS.fullmatch(given) \
+                or re.fullmatch(r"[a-z_$][\w$]*", given) or _drop_receivers(mine) == theirs \
+                or mine == _drop_receivers(theirs):
+            return True
+        if constant(given) is not None:
+            return constant(code) is None or constant(code) == constant(given)
+        return False
+
+    same = [inner for call in calls if "(" in call and ")" in call
+            and len(inner := split_args(call[call.index("(") + 1: call.rindex(")")])) == len(args)]
+    return bool(same) and all(any(not alike(a, b) for a, b in zip(args, inner, strict=True)) for inner in same)
 
 
 def _numbers_by_value(tokens: list[str]) -> list[str]:
@@ -2052,6 +2257,8 @@ def _branches_on(code: str, name: str) -> bool:
     name``, ``name && ...``, ``x if name else y``), or on the instance's own
     setting of that name (``a if self.roaming else b``, ``this.strict &&``)."""
     n = rf"(?:(?:self|this)\.)?{re.escape(name)}"
+    if name[:1].isupper():  # Go's exported field on its receiver: if !nu.Valid
+        n = rf"(?:[a-z]\w*\.)?{re.escape(name)}"
     return any(re.search(p, code) for p in (
         rf"\b(?:if|elif|while|unless)\b\s*\(?\s*(?:not\s+|!\s*)?{n}(?![\w$(\[.])",
         rf"(?<![\w$.]){n}\s*(?:&&|\|\||\?(?![.?]))", rf"(?:&&|\|\||!)\s*{n}(?![\w$(.\[])",
@@ -2071,6 +2278,8 @@ def _bind_keyword(term: Term, ctx: _Context) -> tuple[bool, str]:
     if glued:  # heartbeat_interval=30s for `heartbeat_interval: float = 30.0` (or 30000 ms)
         digits = glued.group(1)
         numbers = {float(digits), *in_other_units(float(digits), digits, value)}
+    if numbers and index.constants.get(name) in numbers:
+        return True, ""  # FgRed=31 of `FgBlack Attribute = iota + 30` and `FgRed` below it: what the code computes
     for _, code in index.code_texts:
         if _writes(code, name, value):
             return True, ""
@@ -2607,6 +2816,11 @@ def _bind_string(term: Term, ctx: _Context) -> tuple[bool, str]:
     if (index.has_sequence(text, code=True) and not single) or index.has_string(text) \
             or (single and _in_string(text, index)) or _template_binds(text, ctx):
         return True, ""  # X-Real-IP ~ 'x-real-ip': a header is a string in any case
+    if text.endswith("(s)") and len(text) > 3 and any(_bind_string(Term(form, term.kind), ctx)[0]
+                                                       for form in (text[:-3], text[:-3] + "s")):
+        return True, ""  # 'month(s)': 'month' or 'months', as the code writes either
+    if index.accepts(text):
+        return True, ""  # '2 Days' where the code parses /^(?<value>...) *(?<unit>...|days?|...)?$/i: an input it reads
     if _joined_message(text, index):
         return True, ""  # "Disallowed CORS origin, method" of "Disallowed CORS " + ", ".join(failures)
     if _message_head(text, index):
@@ -2793,6 +3007,10 @@ def _concatenated(content: str, index: _Index) -> bool:
     return any(pattern.search(code) for _, code in index.code_texts)
 
 
+#: Go's type arguments of a generic function at a call: ``New[K, V](size)``.
+_GO_INSTANTIATION = re.compile(r"(?<=[\w])\[(?:[A-Za-z_*][\w.*\[\]]*\s*,\s*)*[A-Za-z_*][\w.*\[\]]*\](?=\()")
+
+
 def _bind_code(term: Term, ctx: _Context) -> tuple[bool, str]:
     """Code spans, addresses and versions: the tokens in order, in the code; ``...`` stands for anything."""
     text = term.text
@@ -2808,6 +3026,13 @@ def _bind_code(term: Term, ctx: _Context) -> tuple[bool, str]:
         if index.has_sequence(text, code=True):
             return True, ""
         return False, _nearest_line(text, index, lambda tok: tok[:1].isupper())
+    if "go" in index.languages and term.kind is TermKind.CODE and _GO_INSTANTIATION.search(text):
+        # `lru.New[K, V](size)`: a generic function and its type arguments, then the call
+        plain = _GO_INSTANTIATION.sub("", text)
+        assigned = re.match(r"\s*[A-Za-z_]\w*\s*:?=\s*", plain)  # `cache := ...`: the example's own variable
+        plain = plain[assigned.end():] if assigned else plain
+        if _CALL_HEAD.fullmatch(plain[:plain.index("(") + 1]) and balanced(plain, plain.index("(")) == len(plain):
+            return _bind_call(Term(plain, TermKind.CALL), ctx)
     spread = RUST_REST.sub("...", text) if "rust" in index.languages else text  # `Some(..)`: any arguments
     parts = [p for p in _ELLIPSIS.split(_PLACEHOLDER.sub("...", spread)) if p.strip()]
     if parts and all(index.has_sequence(p, code=True) for p in parts):
@@ -2945,6 +3170,8 @@ def _in_use(text: str, ctx: _Context) -> bool:
         library = [n for n in library if n != callees[0]]
         callees, positional = callees[1:], None
     definitions = index.definitions(callees[0]) if callees else []
+    if callees and positional is not None and not definitions and _unlike_own_call(positional, index.calls(callees[0])):
+        return False  # NewHash(md5.New(), space, data, 5) where NewMD5 calls NewHash(md5.New(), space, data, 3)
     parsed = re.search(r"\bparse\s*::\s*<\s*(\w+)\s*>", text) if use.callees[:1] == ("parse",) else None
     if parsed and any(f"<{parsed.group(1)} as FromStr>.from_str" in n for n in index.names):
         return True  # `"off".parse::<Level>()`: str::parse is T's FromStr::from_str, the anchored impl
@@ -3362,6 +3589,8 @@ def _negated(claim: str, text: str) -> bool:
 
 
 #: A value, then the alternative it rules out: "307, not 302", "'lax' (not 'strict')", "30 rather than 60".
+#: A negation right before a value: "not the 16 raw bytes", "aren't 30 days", "NOT 'milliseconds'".
+_NEGATED_VALUE = re.compile(r"(?:\bnot|n't|\brather\s+than|\binstead\s+of)\s+(?:the\s+|a\s+|an\s+)?[\"'`]?$", re.I)
 _CONTRAST = (r"(?:(?<![\w.$])-?\d[\w.]*|[\"'`][^\"'`\n]*[\"'`]|\b(?:True|False|None|true|false|null))"
              r"(?:\s*[A-Za-z\u00b5]{1,8})?\s*,?\s*(?:and\s+|but\s+)?\(?\s*(?:not|rather\s+than|instead\s+of)\s+[\"'`]?")
 
@@ -3500,10 +3729,12 @@ def _example_option(claim: str, text: str) -> bool:
 
 def _contrasted(claim: str, text: str) -> bool:
     """Whether the claim writes the value ``text`` only as the alternative a
-    value before it rules out ("defaults to 307, not 302"): the code need not
-    say it; the value the claim states is the one checked."""
+    value before it rules out ("defaults to 307, not 302"), or as what the
+    code does not have ("months aren't 30 days", "not the 16 raw bytes"):
+    the code need not say it; the value the claim states is the one checked."""
     found = list(re.finditer(rf"(?<![\w.$]){re.escape(text)}(?![\w$]|\.\d)", claim))
-    return bool(found) and all(re.search(_CONTRAST + "$", claim[max(0, m.start() - 60):m.start()]) for m in found)
+    return bool(found) and all(re.search(_CONTRAST + "$", claim[max(0, m.start() - 60):m.start()])
+                               or _NEGATED_VALUE.search(claim[max(0, m.start() - 30):m.start()]) for m in found)
 
 
 def _clause(claim: str, text: str) -> str:

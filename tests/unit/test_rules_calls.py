@@ -102,7 +102,21 @@ STOP = EvidenceText("ticker.go::Ticker.Stop", """func (t *Ticker) Stop() {
 }
 """, language="go")
 
+NEW_V7 = EvidenceText("version7.go::NewV7", """\
+func NewV7() (UUID, error) {
+	uuid, err := NewRandom()
+	if err != nil {
+		return uuid, err
+	}
+	makeV7(uuid[:])
+	return uuid, nil
+}
+""", language="go")
+
 FIRES = [
+    # "does" and "via" with a call written out
+    ("NewV7 always does NewRandomFromReader(rander), so it never touches the pool.", NEW_V7),
+    ("NewV7 builds the UUID via NewRandomFromReader(rand.Reader).", NEW_V7),
     ("isOriginAllowed lowercases both sides before comparing.", COMPARED),
     ("isOriginAllowed sorts the allowed list first.", COMPARED),
     ("If the CSPRNG read fails, newShardedCache panics rather than using a weak seed.", SEEDED),
@@ -114,6 +128,11 @@ FIRES = [
 ]
 
 SILENT = [
+    ("NewV7 does NewRandom() and then makeV7.", NEW_V7),
+    ("NewV7 builds the UUID via makeV7(uuid[:]).", NEW_V7),
+    # "does" and "via" before prose name no call
+    ("NewV7 does nothing with the pool.", NEW_V7),
+    ("NewV7 fills the time via the clock.", NEW_V7),
     ("parseAttribute lower-cases each attribute name before matching.", LOWERED),
     ("isOriginAllowed never lowercases either side.", COMPARED),
     ("Mux.Use panics if a route was already added.", GUARDED),

@@ -87,7 +87,27 @@ export class Queue {
 }
 """)
 
+NODE = EvidenceText("node.go::setNodeInterface", """\
+func setNodeInterface(name string) bool {
+	iname, addr := getHardwareInterface(name)
+	if iname != "" && addr != nil {
+		return true
+	}
+	return false
+}
+""", language="go")
+
+NO_COLOR = EvidenceText("color.go::NoColor", """\
+NoColor = noColorIsSet() || os.Getenv("TERM") == "dumb" || !stdoutIsTerminal()
+""", language="go")
+
 FIRES = [
+    # "isn't looked at", "never checks": verbs of use
+    ("NoColor only depends on NO_COLOR and the tty; TERM isn't looked at.", NO_COLOR),
+    ("NoColor never checks TERM.", NO_COLOR),
+    # the code returns the literal itself
+    ("SetNodeInterface never returns false: it falls back to a random node.", NODE),
+    ("setNodeInterface does not return False.", NODE),
     # a member the class defines itself
     ("Cache doesn't define get/pop/setdefault itself; they come from MutableMapping.", CACHE),
     ("Cache does not override `get()`.", CACHE),
@@ -113,6 +133,12 @@ FIRES = [
 ]
 
 SILENT = [
+    ("COLORTERM isn't looked at.", NO_COLOR),
+    ("NoColor never looks TERM up in a table.", NO_COLOR),
+    # a literal the code never returns, or no literal at all
+    ("setNodeInterface never returns nil.", NODE),
+    ("setNodeInterface never returns the interface name.", NODE),
+    ("setNodeInterface never returns false when the interface exists.", NODE),
     # a member the class does not define, or a definition the claim states
     ("Cache does not define `keys`; it comes from MutableMapping.", CACHE),
     ("Cache defines get itself.", CACHE),

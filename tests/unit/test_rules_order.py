@@ -170,7 +170,31 @@ def pair(a, b):
     return (make_left(a), make_right(b))
 """)
 
+ARC_GET = EvidenceText("arc/arc.go::ARCCache.Get", """\
+func (c *ARCCache[K, V]) Get(key K) (value V, ok bool) {
+	if val, ok := c.t1.Peek(key); ok {
+		c.t1.Remove(key)
+		c.t2.Add(key, val)
+		return val, ok
+	}
+	if val, ok := c.t2.Get(key); ok {
+		return val, ok
+	}
+	return
+}
+""", language="go")
+IMPORTS = EvidenceText("slugify/slugify.py", """\
+try:
+    import unidecode
+except ImportError:
+    import text_unidecode as unidecode
+""", language="python")
+
 FIRES = [
+    ("ARCCache.Get looks in t2 first and only falls back to t1 on a miss.", ARC_GET),
+    ("text_unidecode is tried first, unidecode is the ImportError fallback.", IMPORTS),
+    # a product named capitalized is the module the code imports
+    ("text_unidecode is tried first, Unidecode is the fallback.", IMPORTS),
     ("doRetryNotify calls b.NextBackOff() before b.Reset().", RETRY_NOTIFY),
     # operands of && (and, ||, or) are tested left to right, on one line too
     ("the macros check the dynamic `max_level()` first, then STATIC_MAX_LEVEL.", LOG_MACRO),
@@ -208,6 +232,8 @@ FIRES = [
 ]
 
 SILENT = [
+    ("ARCCache.Get looks in t1 first and only falls back to t2 on a miss.", ARC_GET),
+    ("unidecode is tried first, text_unidecode is the ImportError fallback.", IMPORTS),
     # "the first time" is prose: the code names time only as the package of time.Duration
     ("doRetryNotify calls b.Reset() before running the operation the first time.", RETRY_NOTIFY),
     ("__log checks `STATIC_MAX_LEVEL` first and only then `max_level()`.", LOG_MACRO),

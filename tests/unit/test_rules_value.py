@@ -155,7 +155,34 @@ OPTIONS = EvidenceText("jwt/api_jwt.py::PyJWT._get_default_options", """\
         }
 """)
 
+POOL = EvidenceText("uuid.go::poolEnabled", "poolEnabled = false\n", language="go")
+TABLE = EvidenceText("lib/parse.js", """\
+var defaults = {
+    depth: 5,
+    duplicates: 'combine',
+    strictMerge: true
+};
+
+var normalizeParseOptions = function normalizeParseOptions(opts) {
+    var duplicates = typeof opts.duplicates === 'undefined' ? defaults.duplicates : opts.duplicates;
+    return {
+        depth: typeof opts.depth === 'number' ? +opts.depth : defaults.depth,
+        duplicates: duplicates,
+        strictMerge: typeof opts.strictMerge === 'boolean' ? !!opts.strictMerge : defaults.strictMerge
+    };
+};
+""", language="javascript")
+
 FIRES = [
+    # a default is the table of defaults' value, whatever else sets the name
+    ("Default parse depth is 10, so deep keys still nest.", TABLE),
+    ("duplicates defaults to 'last' in parse.", TABLE),
+    # a default in an aside after "is opt-in"
+    ("strictMerge is opt-in (defaults to false).", TABLE),
+    ("strictMerge is opt-in (false by default).", TABLE),
+    # "starts" without "at"
+    ("The rand pool is on by default (poolEnabled starts true).", POOL),
+    ("poolEnabled starts out as true.", POOL),
     # an exported constant's value
     ("DEFAULT_MODE is 'strict' when no mode is given.", EXPORTED),
     # a stated default a `||` fallback replaces with another operand
@@ -208,6 +235,11 @@ FIRES = [
 ]
 
 SILENT = [
+    ("Default parse depth is 5.", TABLE),
+    ("strictMerge is opt-in (true by default).", TABLE),
+    # no default named: the caller's options set depth too
+    ("depth is 10 here.", TABLE),
+    ("poolEnabled starts false; EnableRandPool sets it.", POOL),
     ("DEFAULT_MODE is 'safe' when no mode is given.", EXPORTED),
     # the fallback is what the claim says; a default no fallback replaces
     ("itemLimit falls back to capacity when you don't pass it (`itemLimit || capacity`).", FALLBACK),

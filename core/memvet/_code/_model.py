@@ -90,6 +90,20 @@ _GO_METHOD_EXPR = re.compile(r"^\(\s*\*?\s*(\w+)\s*(?:\[[^\]]*\])?\s*\)\.")
 # Languages whose older names may carry a parameter or `#n` suffix that the
 # current rules dropped (see SymbolTable.lookup).
 _SUFFIXED = frozenset({"javascript", "typescript", "tsx"})
+#: ``<Self as Trait>.item``: a Rust trait impl's item.
+_RUST_IMPL = re.compile(r"^<\s*(.+?)\s+as\s+(.+)>\.([\w.]+)$")
+_RUST_PATH_PREFIX = re.compile(r"\b(?:[A-Za-z_]\w*::)+")
+_RUST_TRAIT_ARGS = re.compile(r"<.*>$")
+
+
+def _rust_impl_key(name: str, keep_arguments: bool) -> tuple[str, str, str] | None:
+    """(self type, trait, item) of a trait impl's item name, paths dropped
+    (and the trait's type arguments unless ``keep_arguments``); None for another name."""
+    m = _RUST_IMPL.match(name)
+    if m is None:
+        return None
+    own, trait, item = (_RUST_PATH_PREFIX.sub("", part).replace(" ", "") for part in m.groups())
+    return own, trait if keep_arguments else _RUST_TRAIT_ARGS.sub("", trait), item
 # The CommonJS export objects whose members a bare name finds (see
 # SymbolTable.lookup); JS/TS only.
 _EXPORTS = ("module.exports", "exports")
@@ -253,6 +267,8 @@ class SymbolTable:
             if exact is not None:
                 return [exact]
         found = list(self._by_name.get(name, ()))
+        if not found and self.language == "rust" and name.startswith("<"):
+            found = self._rust_impl_lookup(name)
         if not found and self.language in _SUFFIXED and ("(" in name or "#" in name):
             # A JS/TS name of hasher v5 told apart by its parameters (an
             # overload implementation, `f(any)`, is `f` since v6): the one
@@ -260,6 +276,18 @@ class SymbolTable:
             bare = list(self._by_name.get(drop_signatures(name), ()))
             found = bare if len(bare) == 1 else []
         return found
+
+    def _rust_impl_lookup(self, name: str) -> list[Symbol]:
+        """A Rust trait impl's item named as people write it: the self type with
+        its path (``<io::Error as From>.from``, the type is recorded without
+        it) and the trait without its type arguments, which then finds every
+        impl of that trait for the type (one: that one; several: ambiguous)."""
+        m = _RUST_IMPL.match(name)
+        if m is None:
+            return []
+        keep = "<" in m.group(2)
+        wanted = _rust_impl_key(name, keep)
+        return [s for q, s in self.symbols.items() if q.startswith("<") and _rust_impl_key(q, keep) == wanted]
 
     def _java_lookup(self, name: str) -> list[Symbol]:
         """A Java name with a signature, matched after erasure (see

@@ -65,6 +65,8 @@ why), and each has a fixture of cases that must and must not fire
                  never certain
     passes       F gets K=V: each anchored call of F passes another
                  constant in K's place (loadFile(filename, false))
+    accepts      'S' returns NaN / is rejected / doesn't parse: an anchored
+                 pattern of the code (^...$) matches all of S
 
 :func:`contradictions` runs every rule over every clause of the claim and
 returns what they found, each once.
@@ -77,6 +79,7 @@ from collections.abc import Iterable, Sequence
 from memvet._claims import EvidenceText, Term, TermKind, UnboundTerm, claim_terms
 from memvet._rules import (
     absence,
+    accepts,
     always,
     arguments,
     bases,
@@ -133,6 +136,7 @@ RULES: tuple[Rule, ...] = (
     raises.RULE,
     calls.RULE,
     passes.RULE,
+    accepts.RULE,
 )
 
 

@@ -357,6 +357,8 @@ class Code:
             found = self.keyed_strings.get(atom.lower(), "")
             if found or "-" in atom:
                 return found
+        if atom[:1].isupper() and atom.lower() in self.imported:
+            return atom.lower()  # Unidecode, the product, for `import unidecode`
         for candidate in singulars(atom):
             if candidate in self.names:
                 return candidate
@@ -365,6 +367,19 @@ class Code:
             if len(owners) == 1:
                 return next(iter(owners))
         return ""
+
+    @cached_property
+    def imported(self) -> frozenset[str]:
+        """The modules the code imports by a name of their own (``import
+        unidecode``, ``import text_unidecode as unidecode``, ``require('depd')``),
+        which a claim may name as the product, capitalized."""
+        out: set[str] = set()
+        for line in self.physical:
+            m = re.match(r"\s*(?:import|from)\s+([A-Za-z_]\w*)", line)
+            if m:
+                out.add(m.group(1))
+            out.update(re.findall(r"\brequire\(\s*['\"]([A-Za-z_][\w-]*)['\"]\s*\)", line))
+        return frozenset(n for n in out if n in self.names)
 
     @cached_property
     def calls(self) -> list[Call]:

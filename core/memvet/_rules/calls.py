@@ -3,8 +3,9 @@
 The claim's side, in a clause that is not negated: a verb of calling in
 the third person (``calls``, ``invokes``, ``triggers``, ``fires``,
 ``runs``, ``delegates to``, ``hands off to``, ``defers to``, ``dispatches
-to``, ``goes through``, ``wraps``, ``uses``, ``relies on``) with a code
-term of the claim right after it (``fires OnEvicted``, ``calls
+to``, ``goes through``, ``wraps``, ``uses``, ``relies on``; ``does`` and
+``via`` only before a call written out: "always does F(x)", "builds it via
+New(size)") with a code term of the claim right after it (``fires OnEvicted``, ``calls
 godotenv.Overload()``, ``uses `time.monotonic```); the subject is the
 first code term before the verb when an anchor is that symbol (``Set`` of
 ``cache.go::cache.Set``), or else every anchor but the object's own.
@@ -54,7 +55,10 @@ __all__ = ["RULE"]
 
 _VERB = re.compile(r"\b(?:calls|invokes|triggers|fires|runs|delegates\s+to|hands\s+(?:it\s+|them\s+)?(?:off|over)"
                    r"\s+to|hands\s+(?:it|them)\s+to|defers\s+to|dispatches\s+to|goes\s+through|wraps|uses|"
-                   r"relies\s+on)\b", re.I)
+                   r"relies\s+on|does|via)\b", re.I)
+#: Verbs that name a call only with the call written out: "always does NewRandomFromReader(rander)",
+#: "builds the cache via New(size)" (not "does nothing", "via the janitor").
+_CALL_ONLY = frozenset({"does", "via"})
 _NEGATED = re.compile(r"\b(?:never|not|no longer|without|instead of|rather than|neither|nor|unlike)\b|n't\b", re.I)
 _READER = frozenset({"you", "your", "caller", "callers", "user", "users", "reader", "application", "applications",
                      "app", "client", "clients", "consumer", "consumers", "who", "whoever", "hook", "callback",
@@ -150,6 +154,8 @@ def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
             continue
         target = _object(clause, verb.end())
         if target is None or clause.skip(target.text, target.atom):
+            continue
+        if verb.group(0).lower() in _CALL_ONLY and (target.term is None or target.term.kind is not TermKind.CALL):
             continue
         name = _last(target.atom.strip("`'\"$").rstrip("!"))
         if len(name) < 3 or not re.fullmatch(r"[A-Za-z_$][\w$]*", name):

@@ -7,15 +7,17 @@ client is reused" may well be true of code that closes X elsewhere):
 
 * ``never V X``, ``does not V X`` (``doesn't``, ``don't``, ``won't``,
   ``no longer``, ``cannot`` ...), active;
-* ``X is never V-ed`` (``are not``, ``was not``, ``gets never`` ...), passive;
+* ``X is never V-ed`` (``are not``, ``isn't``, ``was not``, ``gets never`` ...), passive;
 * ``ignores X``, ``X is ignored``, read as "does not use X".
 
 The code's side, by the verb:
 
 * a verb of use (``use``, ``call``, ``invoke``, ``read``, ``consult``,
   ``access``, ``touch``, ``go through``, ``pass through``, ``rely on``,
-  ``depend on``, ``ignore``): ``X`` itself is the operand, and the code
+  ``depend on``, ``look at``, ``check``, ``ignore``): ``X`` itself is the operand, and the code
   uses it outside its signature (``call`` and ``invoke``: calls it);
+* ``return`` with a literal object ("never returns false", "does not
+  return None"): the code has ``return V`` itself;
 * a verb of definition (``define``, ``implement``, ``override``): the
   anchored class defines a member of that name itself (``def get(self, ...)``,
   ``clear(): void {``) for "does not define get/pop";
@@ -70,19 +72,20 @@ _AUX = (r"never|no longer|doesn't|does not|don't|do not|won't|will not|cannot|ca
         r"wouldn't|would not|shouldn't|should not|must not")
 _ACTIVE = re.compile(rf"\b(?:{_AUX})\s+(?:(?:ever|even|actually|itself|always|really)\s+)?(?P<verb>[A-Za-z][\w-]*)",
                      re.I)
-_PASSIVE = re.compile(r"\b(?:is|are|was|were|be|gets?|got)\s+(?:never|not|no longer)\s+"
+_PASSIVE = re.compile(r"\b(?:(?:is|are|was|were|be|gets?|got)\s+(?:never|not|no longer)|isn't|aren't|wasn't|weren't)\s+"
                       r"(?:(?:ever|even|actually|itself|always|really)\s+)?(?P<verb>[A-Za-z][\w-]*)"
-                      r"(?:\s+(?P<by>through|via|on|upon))?", re.I)
+                      r"(?:\s+(?P<by>through|via|on|upon|at))?", re.I)
 _IGNORES = re.compile(r"\b(?:ignores|ignore|ignoring|disregards?)\b", re.I)
 _IGNORED = re.compile(r"\b(?:is|are|gets?|get|was|were)\s+(?:(?:simply|always|silently)\s+)?"
                       r"(?:ignored|disregarded|unused)\b", re.I)
 _USE_VERBS = frozenset({"use", "call", "invoke", "read", "consult", "access", "touch", "go", "pass", "rely",
-                        "depend", "ignore"})
+                        "depend", "ignore", "look", "check"})
 _CALL_VERBS = frozenset({"call", "invoke"})
 #: Verbs of definition: "does not define/implement/override M" is about the class's own members.
 _DEFINE_VERBS = frozenset({"define", "implement", "override", "overrid"})
 #: The particle a verb of use needs ("goes through X", "relies on X"); a verb not listed needs none.
-_NEEDS = {"go": ("through", "via"), "pass": ("through", "via"), "rely": ("on", "upon"), "depend": ("on", "upon")}
+_NEEDS = {"go": ("through", "via"), "pass": ("through", "via"), "rely": ("on", "upon"), "depend": ("on", "upon"),
+          "look": ("at",)}
 _PREPOSITIONS = frozenset({"for", "with", "in", "on", "at", "from", "to", "by", "of", "into", "about", "after",
                            "before", "during", "per", "than", "like"})
 _PARTICLES = frozenset({"through", "via", "on", "upon", "at", "into", "to", "up", "out", "over"})
@@ -93,6 +96,8 @@ _NEGATIVE_VERBS = frozenset({"ignore", "skip", "drop", "omit", "discard", "lose"
 #: A negation of the verb right after it ("does not ignore", "never really
 #: ignores"), not one anywhere before it ("used bare (no parens) ignores").
 _NEGATED = re.compile(rf"\b(?:{_AUX}|not|no)\b(?:\s+\w+){{0,2}}\s*$", re.I)
+#: What "never returns V" may name: a literal the code can write after ``return``.
+_RETURNED = re.compile(r"(?i:true|false|nil|null|none|undefined)|-?\d+")
 _RAISE = re.compile(r"\b(?:raise|throw)\s+(?:new\s+)?(?P<x>[A-Za-z_$][\w$.]*)(?P<args>\([^)]*\))?")
 
 
@@ -139,6 +144,16 @@ def _does(code: Code, verb: str, objects: list[Word], clause: Clause, particle: 
             return code.show(code.atoms[code.first(atom)].line, atom) if code.used(atom) else None
         if "read" not in base:
             return None
+    if "return" in base:
+        said = objects[0].text.strip("`") if objects else ""
+        if not _RETURNED.fullmatch(said):
+            return None
+        wanted = re.compile(rf"\breturn\s+{re.escape(said)}\s*(?:;|$)", 0 if said[:1].isdigit() else re.I)
+        for index in range(len(code.logical)):
+            m = wanted.search(code.logical_text(index))
+            if m:
+                return code.show(index, m.group(0).rstrip("; "))
+        return None
     if base & {"raise", "throw"}:
         for index in range(len(code.logical)):
             text = code.logical_text(index)

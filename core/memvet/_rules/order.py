@@ -4,8 +4,9 @@ Fires on ``A before B``, ``A precedes B``, ``A prior to B``, ``A ahead of B``,
 ``A earlier than B``, ``B after A``, ``B later than A``, ``A first ...,
 then B`` (``, then``, ``and then``, ``and only then``), ``A, followed by
 B``, ``first A ..., second B``, ``A ... first and B ... afterwards``
-(``later``, ``subsequently``) and ``A first and only uses B`` (``falls
-back to B``, ``otherwise B``), when the first use of ``B`` in the
+(``later``, ``after it``, ``subsequently``), ``A first and only uses B``
+(``(only) falls back to B``, ``falls through to B``, ``otherwise B``) and
+``A is tried first, B is the fallback``, when the first use of ``B`` in the
 anchored code comes before the first use of ``A`` (signatures, comments and
 docstrings left out: what a docstring says about the order is what the
 claim may have copied, not what the code does). Two uses on one line
@@ -51,11 +52,15 @@ _MARKERS = (
 )
 _FIRST_SECOND = re.compile(r"\bfirst\b(?P<a>.*?)\bsecond\b")
 #: ``A is resolved first and B is prepended afterwards``; ``first A, B later``.
-_FIRST_LATER = re.compile(r"\bfirst\b(?P<mid>.{1,80}?)\b(?:afterwards?|after that|later on|later|subsequently)\b")
+_FIRST_LATER = re.compile(r"\bfirst\b(?P<mid>.{1,80}?)\b(?:afterwards?|after (?:that|it|them|this)|later on|later"
+                          r"|subsequently)\b")
 #: ``A first and only uses B when ...``, ``A first, falling back to B``: the fallback comes after.
 _FIRST_FALLBACK = re.compile(r"\bfirst\b[\s,]*(?:and\s+)?(?:only\s+(?:then\s+)?"
                              r"(?:uses?|tries|checks|looks\s+at|reads|consults)"
-                             r"|(?:then\s+)?falls?\s+back\s+to|falling\s+back\s+to|otherwise)\b")
+                             r"|(?:only\s+)?(?:then\s+)?falls?\s+(?:back|through)\s+to|falling\s+back\s+to|otherwise)\b")
+#: ``A is tried first, B is the ImportError fallback``: the fallback is named before its marker.
+_FIRST_IS_FALLBACK = re.compile(r"\bfirst\b[\s,]+(?:and\s+)?(?P<b>[^,;]{1,40}?)\s+(?:is|as)\s+(?:the|a|its)\s+"
+                                r"(?:[\w-]+\s+)?fallback\b")
 
 
 #: A line that tests something: ``if``, ``elif``, ``else if``, ``while``, a ternary, a ``case``.
@@ -137,6 +142,11 @@ def _pairs(clause: Clause, code: Code) -> list[tuple[Word, str, Word, str, str]]
         later = nearest(clause, m.end(), 1, code, reach=2, accept=accept, actions=True)
         if before and later and "(" not in clause.text[m.end():later[0].start]:
             out.append((before[0], before[1], later[0], later[1], "first ... then " + m.group(0).split()[-1]))
+    for m in _FIRST_IS_FALLBACK.finditer(clause.text):
+        before = nearest(clause, m.start(), -1, code, reach=3, accept=accept, actions=True)
+        later = nearest(clause, m.start("b"), 1, code, reach=3, accept=accept, actions=True)
+        if before and later and later[0].end <= m.end("b"):
+            out.append((before[0], before[1], later[0], later[1], "first ... the fallback"))
     return out
 
 

@@ -20,7 +20,7 @@ editDistance(a, b)``): the claim bounds the result, the code computes it.
 A number the name's own statement writes (``Math.min(n, 5)``) still counts.
 
 Stated values. ``S is V``, ``S = V``, ``S defaults to V``, ``S is set to
-V``, ``S is always V``, ``S starts at V``, ``S is initialized to V`` (up
+V``, ``S is always V``, ``S starts (at, as, out as) V``, ``S is initialized to V`` (up
 to two words between ``S`` and the verb:
 "etag setting = 'strong'"; a code name written ``S: V`` as in an object or a struct, "(case_sensitive:
 false)", even across the ``: `` that ends a clause, but not inside braces: ``f({ S: V })`` is what a
@@ -32,7 +32,8 @@ right beside it ("defaults to `S=V`", "`S=V` by default", "(S=V)" after
 "by default"); a default the clause names for another name does not make
 it one ("... defaults to X, unless declared with S=V"). A default given in
 an aside right after a name or a keyword is stated too: "opt in with
-``S=V`` (default W)" states ``S`` defaults to ``W``. The code's values for ``S``:
+``S=V`` (default W)" states ``S`` defaults to ``W``, and so do "S is opt-in
+(W by default)" and "S is opt-in (defaults to W)". The code's values for ``S``:
 assignments (``self.S = V``, class-body attributes and fields ``S = V``,
 Go's typed ``S T = V`` and Rust's ``pub const S: T = V``,
 ``private readonly S = V``, ``#S = V``; a claim's ``#S`` is that private
@@ -250,12 +251,14 @@ _LIT = (r'True|False|None|true|false|null|undefined|nil|"[^"\n]*"|\'[^\'\n]*\'|-
         r'|float\(["\']-?inf["\']\)')
 _LIT_RE = re.compile(rf"(?:{_LIT})")
 _STATES = re.compile(r"^\s*(?:[\w$-]+\s+){0,2}?(?:=|==|is|are|is set to|are set to|defaults? to|default is|"
-                     r"is by default|are by default|is always|are always|starts? at|begins? at|"
+                     r"is by default|are by default|is always|are always|"
+                     r"starts?(?: out| off)?(?: at| as)?|begins?(?: at| as)?|"
                      r"(?:is|are) initiali[sz]ed to|(?:is|are) initially)\s+(?:always\s+|all\s+|both\s+|still\s+)?$")
 _WORD_VALUES = {"true": "true", "false": "false", "none": "none", "null": "none", "undefined": "none",
                 "nil": "none"}
 #: A default given in an aside right after a name or a usage: ``www_redirect=True (default False)``.
-_DEFAULT_ASIDE = re.compile(rf"\s*\(\s*(?:the\s+)?defaults?(?:\s+(?:is|to))?\s*:?\s*({_LIT})\s*\)")
+_DEFAULT_ASIDE = re.compile(rf"(?:\s+(?:is|are)\s+opt-(?:in|out))?\s*\(\s*(?:(?:the\s+)?defaults?(?:\s+(?:is|to))?"
+                            rf"\s*:?\s*({_LIT})|({_LIT})\s+by\s+default)\s*\)")
 _CODE_STATEMENT = re.compile(rf"^([A-Za-z_$][\w$.]*)\s*=\s*({_LIT})$")
 
 
@@ -318,7 +321,7 @@ def _statements(clause: Clause, code: Code) -> list[tuple[str, str, str]]:
             atom = w.atom if w.term is not None and w.term.kind in (TermKind.KEYWORD, TermKind.CODE) else ""
             atom = atom if atom in code.names else code.resolve(w, clause.declared, parts=False)
             if atom:
-                out.append((atom, _norm(aside.group(1)), f"{w.text}{aside.group(0)}".strip()))
+                out.append((atom, _norm(aside.group(1) or aside.group(2)), f"{w.text}{aside.group(0)}".strip()))
                 continue
         value = _claimed_value(w)
         if not value:
@@ -428,6 +431,37 @@ def _sources(code: Code, name: str) -> tuple[list[tuple[str, int]], bool]:
     return literal, open_
 
 
+#: The head of a table of defaults: ``var defaults = {``, ``DEFAULT_OPTIONS = {``, ``defaultOptions: {``.
+_DEFAULTS_TABLE = re.compile(r"^\s*(?:export\s+)?(?:(?:var|let|const|static|final)\s+)?[\w$.]*default[\w$]*\s*"
+                             r"(?::[^=]*)?[:=]\s*(?:Object\.freeze\(\s*)?[{\[]\s*$|"
+                             r"^\s*(?:export\s+)?(?:(?:var|let|const)\s+)?[\w$.]*default[\w$]*\s*(?::[^=]*)?[:=]\s*"
+                             r"(?:Object\.freeze\(\s*)?\{.*\}", re.I)
+
+
+def _tabled(code: Code, name: str) -> list[tuple[str, int]]:
+    """The literal values a table of defaults gives ``name`` (value, line):
+    an object or dict literal assigned to a name that says default (``var
+    defaults = { depth: 5, ... }``). A claim about a default is about that
+    table, whatever else the code assigns to the name."""
+    entry = re.compile(rf"""(?<![\w$.])["']?{re.escape(name)}["']?\s*:\s*([^,{{}}]+?)\s*(?=[,}}]|$)""")
+    out: list[tuple[str, int]] = []
+    for i in range(len(code.logical)):
+        head = code.logical_text(i)
+        if not _DEFAULTS_TABLE.match(head):
+            continue
+        lines = [i] if "{" in head and head.count("{") == head.count("}") else []  # the table in one logical line
+        if not lines:
+            indent = code.indent(i)
+            for j in range(i + 1, len(code.logical)):
+                if code.indent(j) <= indent:
+                    break
+                lines.append(j)
+        for j in lines:
+            text = code.logical_text(j) if j != i else head[head.index("{") + 1:]
+            out += [(_norm(m.group(1)), j) for m in entry.finditer(text) if _LIT_RE.fullmatch(m.group(1).strip())]
+    return out
+
+
 #: A statement that unpacks settings with defaults: ``const { a = 1, b } = options``.
 _UNPACKING = re.compile(r"^\s*(?:const|let|var)\s*\{.*\}\s*(?::[^=]*)?=(?!=)")
 
@@ -496,6 +530,9 @@ def _stated(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     for code in codes:
         for subject, value, said in _statements(clause, code):
             literal, open_ = _sources(code, subject)
+            tabled = _tabled(code, subject) if re.search(r"\bdefault", clause.text, re.I) else []
+            if tabled:  # "depth defaults to 10" of `var defaults = { depth: 5 }`, whatever else sets depth
+                literal, open_ = tabled, False
             fallback = _fallback(code, subject, value) if re.search(r"\bdefault", said) else None
             if fallback is not None:  # maxEntrySize = 0 in the signature, then maxEntrySize || maxSize
                 out.append(Contradiction(
