@@ -303,6 +303,19 @@ Binding classes, each a small rule below (``_BINDERS``), the way people write::
                 code's list: a member the code says nowhere is a term the
                 code does not say (``subdomainOffset, proxy, env and
                 keys`` for ``['subdomainOffset', 'proxy', 'env']``).
+    computed    numbers the code computes are the code's: sums of literals
+                (``case 36 + 9``), constants set by arithmetic of constants
+                (``const y = d * 365.25``) and Go ``iota`` blocks
+                (:func:`constant_values`); a keyword ``FgRed=31`` binds to
+                the constant's computed value.
+    inputs      a string an anchored regular expression of the code takes
+                whole (:func:`anchored_patterns`: ``'2 Days'`` for
+                ``/^...(days?|...)?$/i``), and a variable the code takes by
+                its prefix (``DEBUG_HIDE_DATE`` for ``/^debug_/i``, the rest
+                a setting of the code: ``hideDate``).
+    negated     a value the claim says the code does not have ("months
+                aren't 30 days", "not the 16 raw bytes") need not bind;
+                the numbers of an example after "e.g." are the example's.
 
 Quotes use the same tokens with comments and docstrings removed: a quote is
 found when its tokens occur contiguously in the span's code tokens.
@@ -315,6 +328,7 @@ import difflib
 import enum
 import http
 import itertools
+import math
 import re
 import sys
 from collections.abc import Callable, Iterable, Sequence
@@ -660,7 +674,7 @@ def _arithmetic(expr: str, known: dict[str, float]) -> float | None:
                 return a * b
             if isinstance(node.op, ast.Div) and b:
                 return a / b
-            if isinstance(node.op, ast.LShift) and a == int(a) and 0 <= b <= 64 and b == int(b):
+            if isinstance(node.op, ast.LShift) and a.is_integer() and b.is_integer() and 0 <= b <= 64:
                 return float(int(a) << int(b))
         raise ValueError(expr)
 
@@ -668,9 +682,10 @@ def _arithmetic(expr: str, known: dict[str, float]) -> float | None:
     if not cleaned or not re.fullmatch(r"[\w.\s+\-*/()<]+", cleaned) or "**" in cleaned:
         return None
     try:
-        return value(ast.parse(cleaned, mode="eval").body)
+        result = value(ast.parse(cleaned, mode="eval").body)
     except (SyntaxError, ValueError, RecursionError):
         return None
+    return result if math.isfinite(result) else None  # 1e999 * 2: no number the code can mean
 
 
 def constant_values(code: str) -> dict[str, float]:
@@ -2356,6 +2371,26 @@ def _usage(claim: str, text: str) -> bool:
     return False
 
 
+#: A pattern the code tests names for by their start: ``/^debug_/i.test(key)``, ``re.match(r"^APP_", key)``.
+_PREFIX_TEST = re.compile(r"/\^(?P<js>[A-Za-z][\w-]*_)/(?P<flags>[a-z]*)|[\"']\^(?P<py>[A-Za-z][\w-]*_)[\"']")
+
+
+def _prefixed_setting(name: str, index: _Index) -> bool:
+    """Whether ``name`` (``DEBUG_HIDE_DATE``) starts with a prefix the code
+    tests names for (``/^debug_/i``) and the rest is a word of the code,
+    compared folded (``hideDate``): a variable the code takes as a setting
+    by its prefix, none of them written out."""
+    for _, code in index.code_texts:
+        for m in _PREFIX_TEST.finditer(code):
+            prefix = m.group("js") or m.group("py") or ""
+            anycase = "i" in (m.group("flags") or "")
+            head, rest = name[:len(prefix)], name[len(prefix):]
+            if rest and (head == prefix or (anycase and head.lower() == prefix.lower())) \
+                    and fold(rest) in index.folded:
+                return True
+    return False
+
+
 def _bind_name(term: Term, ctx: _Context) -> tuple[bool, str]:
     text, kind = term.text, term.kind
     index = ctx.index
@@ -2375,6 +2410,8 @@ def _bind_name(term: Term, ctx: _Context) -> tuple[bool, str]:
     # often looks both up), never to a variable.
     if kind is TermKind.CONSTANT and index.has_string(text):
         return True, ""
+    if kind is TermKind.CONSTANT and _prefixed_setting(text, index):
+        return True, ""  # DEBUG_HIDE_DATE where the code takes every /^debug_/i variable as a setting (hideDate)
     if _instance(text, index):
         return True, ""
     if kind is TermKind.IDENTIFIER and text in _PY_BUILTINS and "python" in index.languages:

@@ -70,8 +70,9 @@ def test_constants_set_by_arithmetic_are_their_values() -> None:
     units = ev("src/index.ts", code, "typescript")
     assert unbound("so one year is 31557600000 ms.", units) == []
     assert unbound("so one year is 31536000000 ms.", units) == ["31536000000"]
-    # a name it does not know, or what is no arithmetic, gives nothing
+    # a name it does not know, what is no arithmetic, or no finite number, gives nothing
     assert constant_values("const z = q * 2;\nconst w = f(3);\nconst v = (1 +;\n") == {}
+    assert constant_values("x = 1e999 << 2\ny = 1e999 * 2\n") == {}
 
 
 COLORS = """\
@@ -431,3 +432,21 @@ def test_an_ellipsis_in_a_call_s_message_stands_for_any_text() -> None:
                    PARSE_UNIT) == []
     assert unbound('It throws Error(`Unknown unit "${matchUnit}" given to ms.parse(). value=...`).',
                    PARSE_UNIT) != []
+
+
+INSPECT_OPTS = ev("src/node.js::exports.inspectOpts", r"""
+    exports.inspectOpts = Object.keys(process.env).filter(key => {
+        return /^debug_/i.test(key);
+    }).reduce((obj, key) => {
+        const prop = key.substring(6).toLowerCase().replace(/_([a-z])/g, (_, k) => k.toUpperCase());
+        obj[prop] = process.env[key];
+        return obj;
+    }, {});
+    const hideDate = exports.inspectOpts.hideDate;
+""", "javascript")
+
+
+def test_a_variable_the_code_takes_by_its_prefix_binds() -> None:
+    assert unbound("set DEBUG_HIDE_DATE to drop the date.", INSPECT_OPTS) == []
+    assert unbound("set DEBUG_SHOW_MILLIS to see milliseconds.", INSPECT_OPTS) == ["DEBUG_SHOW_MILLIS"]
+    assert unbound("set TRACE_HIDE_DATE to drop the date.", INSPECT_OPTS) == ["TRACE_HIDE_DATE"]

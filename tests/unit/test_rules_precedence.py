@@ -144,7 +144,34 @@ function hostname () {
 
 LOG = EvidenceText("src/browser.js::exports.log", "exports.log = console.debug || console.log || (() => {});\n")
 
+IF_CHAIN = EvidenceText("lib/stringify.js::normalizeStringifyOptions", """\
+var normalizeStringifyOptions = function normalizeStringifyOptions(opts) {
+    var arrayFormat;
+    if (opts.arrayFormat in arrayPrefixGenerators) {
+        arrayFormat = opts.arrayFormat;
+    } else if ('indices' in opts) {
+        arrayFormat = opts.indices ? 'indices' : 'repeat';
+    } else {
+        arrayFormat = defaults.arrayFormat;
+    }
+    return { arrayFormat: arrayFormat };
+};
+""", language="javascript")
+ELIF = EvidenceText("app/config.py::pick", """\
+def pick(explicit, env):
+    if explicit is not None:
+        value = explicit
+    elif env:
+        value = env
+    else:
+        value = DEFAULT
+    return value
+""", language="python")
+
 FIRES = [
+    # an if / else-if chain: the operand tested first wins
+    ("If both are passed, `indices` wins over `arrayFormat`.", IF_CHAIN),
+    ("env takes precedence over explicit.", ELIF),
     ("Output goes through `console.log`, falling back to `console.debug`.", LOG),
     # one statement over several lines, joined at its `||`
     ("getip prefers `req.connection.remoteAddress` over `req.ip`.", GETIP),
@@ -176,6 +203,8 @@ FIRES = [
 ]
 
 SILENT = [
+    ("`arrayFormat` wins over `indices` when both are passed.", IF_CHAIN),
+    ("explicit takes precedence over env.", ELIF),
     # the assignment's target (exports.log) is no operand of the chain
     ("Output goes through `console.debug`, falling back to `console.log`.", LOG),
     ("getip prefers `req.ip` over `req.connection.remoteAddress`.", GETIP),

@@ -67,6 +67,9 @@ why), and each has a fixture of cases that must and must not fire
                  constant in K's place (loadFile(filename, false))
     accepts      'S' returns NaN / is rejected / doesn't parse: an anchored
                  pattern of the code (^...$) matches all of S
+    compares     X op Y written out (len(s) <= max_length, length > 99):
+                 the code compares the same operands with another operator
+                 or bound
 
 :func:`contradictions` runs every rule over every clause of the claim and
 returns what they found, each once.
@@ -85,6 +88,7 @@ from memvet._rules import (
     bases,
     branch,
     calls,
+    compares,
     concurrency,
     defaults,
     exclusion,
@@ -137,6 +141,7 @@ RULES: tuple[Rule, ...] = (
     calls.RULE,
     passes.RULE,
     accepts.RULE,
+    compares.RULE,
 )
 
 

@@ -22,6 +22,8 @@ The code's side: which operand wins, in one of these shapes only.
 * A chain of early returns: ``x = ...a...`` followed by ``if x is not
   None`` (``x !== null``, ``if x:``) whose body returns, before the
   statement that reads ``b``: ``a`` wins.
+* An ``if`` / ``else if`` chain whose tests each read one operand and
+  whose branches set the same name: the operand tested first wins.
 * A guard on one operand alone whose body returns: ``if self.a:``
   (``if a is not None:``, ``if (this.a) {``) with a ``return`` in its body,
   before the first statement that reads ``b``: ``a`` wins.
@@ -254,9 +256,40 @@ def _guarded_first(code: Code, a: str, b: str) -> list[tuple[str, int]]:
     return out
 
 
+_BRANCH = re.compile(r"^(?:\}\s*)?(?P<kw>if|elif|else\s+if)\b(?P<test>.*?)[:{]?\s*$")
+
+
+def _branch_chain(code: Code, a: str, b: str) -> list[tuple[str, int]]:
+    """(winner, line) from an ``if``/``else if`` chain whose tests each read
+    one operand and whose branches set one name (``if (opts.arrayFormat in
+    gens) { arrayFormat = ... } else if ('indices' in opts) { arrayFormat =
+    ... }``): the operand tested first wins."""
+    out = []
+    for line in range(len(code.logical)):
+        head = _BRANCH.match(code.logical_text(line))
+        if head is None or head.group("kw") != "if":
+            continue
+        body = code.block(line)
+        targets = {_target(code, k) for k in body} - {""}
+        nxt = max(body) + 1 if body else line + 1
+        if not targets or nxt >= len(code.logical):
+            continue
+        other = _BRANCH.match(code.logical_text(nxt)) if code.indent(nxt) == code.indent(line) else None
+        if other is None or other.group("kw") == "if":
+            continue
+        if not targets & {_target(code, k) for k in code.block(nxt)}:
+            continue
+        for first, second in ((a, b), (b, a)):
+            if _positions(code, head.group("test"), first) and not _positions(code, head.group("test"), second) \
+                    and _positions(code, other.group("test"), second) \
+                    and not _positions(code, other.group("test"), first):
+                out.append((first, nxt))
+    return out
+
+
 def _winners(code: Code, a: str, b: str) -> list[tuple[str, int]]:
     return (_in_statement(code, a, b) + _across_statements(code, a, b) + _first_found(code, a, b)
-            + _guarded_first(code, a, b))
+            + _guarded_first(code, a, b) + _branch_chain(code, a, b))
 
 
 #: "overriding any X", "overwrites an existing X": the new value is forced over one already there.

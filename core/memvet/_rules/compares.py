@@ -1,0 +1,108 @@
+"""compares: the claim writes a comparison of the code's; the code compares the same operands otherwise.
+
+The claim's side: ``X op Y`` written out in the clause (``len(string) <=
+max_length``, ``length > 99``), ``op`` one of ``<``, ``<=``, ``>``, ``>=``,
+``==``, ``!=`` (``===`` and ``!==`` alike), ``X`` a name or a call, ``Y``
+a name, a call or a number.
+
+The code's side: the anchored code's comparisons of the same ``X`` (the
+same tokens, a receiver either side leaves out aside: ``length`` for
+``str.length``) with the same ``Y``, or, where the claim's ``Y`` is a
+number, with another number by the same operator, read either way round (``Y > X`` is ``X < Y``); for
+whole numbers ``> N`` is ``>= N+1`` and ``< N`` is ``<= N-1``; a test and
+its complement are one test ("``X == 0`` disables it" for ``if X != 0 {
+check }``; ``<`` and ``>=``).
+
+Fires when the code compares ``X`` so and none of its comparisons is the
+claim's (``if len(string) < max_length`` for "``len(string) <=
+max_length``"; ``str.length > 100`` for "``length > 99``"). Never fires
+when the code does not compare ``X`` with ``Y`` (or with a number, for a
+number), nor when one of its comparisons is the claim's. A finding: a
+function may compare the same operands again elsewhere.
+
+Rationale: a bound is copied into notes as the comparison itself, and an
+off-by-one bound names only real code (``max_length``, ``length``); only
+the operator or the constant tells it false.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from memvet._claims import code_tokens, number_value
+from memvet._rules._common import Clause, Code, Contradiction, Rule
+
+__all__ = ["RULE"]
+
+_OPERAND = r"[A-Za-z_$][\w$]*(?:\s*\.\s*[A-Za-z_$][\w$]*)*(?:\([^()]{0,40}\))?"
+_SIDE = rf"{_OPERAND}|-?\d+(?:\.\d+)?"
+_COMPARISON = re.compile(rf"(?<![\w$.])(?P<x>{_SIDE})\s*(?P<op><=|>=|===|!==|==|!=|<|>)\s*(?P<y>{_SIDE})(?![\w$(])")
+_FLIP = {"<": ">", ">": "<", "<=": ">=", ">=": "<=", "==": "==", "!=": "!="}
+
+
+def _key(side: str) -> tuple[str, ...]:
+    """An operand as tokens, receivers dropped (``str.length`` and ``length`` alike)."""
+    tokens = code_tokens(side)
+    while len(tokens) >= 3 and tokens[1] == "." and re.fullmatch(r"[A-Za-z_$][\w$]*", tokens[0]):
+        tokens = tokens[2:]
+    return tuple(tokens)
+
+
+def _normal(op: str, y: str) -> tuple[str, str]:
+    """``op`` without JavaScript's strict forms, and for a whole number ``> N`` as ``>= N+1``, ``< N`` as ``<= N-1``."""
+    op = {"===": "==", "!==": "!="}.get(op, op)
+    value = number_value(y)
+    if value is not None and value.is_integer() and op in ("<", ">"):  # not Infinity, not NaN
+        return ("<=", f"n:{value - 1:g}") if op == "<" else (">=", f"n:{value + 1:g}")
+    return op, (f"n:{value:g}" if value is not None else " ".join(_key(y)))
+
+
+#: The test that holds where one does not: "X == 0 disables it" and ``if X != 0 { check }`` are one test.
+_COMPLEMENT = {"<": ">=", ">=": "<", ">": "<=", "<=": ">", "==": "!=", "!=": "=="}
+
+
+def _comparisons(text: str) -> list[tuple[tuple[str, ...], str, str, str, tuple[str, str]]]:
+    """(X's key, op, Y, the comparison as written, its complement) of each comparison in
+    ``text``, both ways round."""
+    out = []
+    for m in _COMPARISON.finditer(text):
+        x, op, y = m.group("x"), {"===": "==", "!==": "!="}.get(m.group("op"), m.group("op")), m.group("y")
+        if number_value(x) is None:
+            out.append((_key(x), *_normal(op, y), m.group(0), _normal(_COMPLEMENT[op], y)))
+        if number_value(y) is None:
+            out.append((_key(y), *_normal(_FLIP[op], x), m.group(0), _normal(_COMPLEMENT[_FLIP[op]], x)))
+    return out
+
+
+def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
+    out: list[Contradiction] = []
+    for m in _COMPARISON.finditer(clause.text):
+        x, y = m.group("x"), m.group("y")
+        if number_value(x) is not None or clause.skip(x, y) or not re.search(r"[A-Za-z_$]", x):
+            continue
+        key = _key(x)
+        op, value = _normal(m.group("op"), y)
+        numeric = value.startswith("n:")
+        for code in codes:
+            seen: list[tuple[str, int]] = []
+            same = False
+            for index in range(len(code.logical)):
+                if index in code.headers:
+                    continue
+                for their_key, their_op, their_value, written, other in _comparisons(code.logical_text(index)):
+                    if their_key != key or (their_value != value and not (
+                            numeric and their_value.startswith("n:") and their_op == op)):
+                        continue  # a number: the same bound another way, or another bound the same way
+                    if (op, value) in ((their_op, their_value), other):
+                        same = True
+                    else:
+                        seen.append((written, index))
+            if seen and not same:
+                out.append(Contradiction(
+                    "compares", f"the claim says `{m.group(0)}`; the code compares `{seen[0][0]}`",
+                    code.show(seen[0][1]), code.label, (x,)))
+    return out
+
+
+RULE = Rule("compares", check, __doc__ or "")

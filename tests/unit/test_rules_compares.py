@@ -1,0 +1,68 @@
+"""The compares rule's fixture: a comparison written out that the code makes with another operator or bound."""
+
+from __future__ import annotations
+
+from _rule_cases import rule_cases
+
+from memvet._claims import EvidenceText
+from memvet._rules.compares import RULE
+
+TRUNCATE = EvidenceText("slugify/slugify.py::smart_truncate", """\
+def smart_truncate(string, max_length=0):
+    if not max_length:
+        return string
+    if len(string) < max_length:
+        return string
+    return string[:max_length]
+""", language="python")
+PARSE = EvidenceText("src/index.ts::parse", """\
+export function parse(str: string): number {
+  if (typeof str !== 'string' || str.length === 0 || str.length > 100) {
+    throw new Error('bad');
+  }
+  return 1;
+}
+""", language="typescript")
+SIZE = EvidenceText("simplelru/lru.go::NewLRU", """\
+func NewLRU(size int) (*LRU, error) {
+	if size <= 0 {
+		return nil, errors.New("must provide a positive size")
+	}
+	return &LRU{size: size}, nil
+}
+""", language="go")
+
+FIRES = [
+    ("smart_truncate early-returns when len(string) <= max_length.", TRUNCATE),
+    ("parse() caps input at 99 chars: anything with length > 99 throws.", PARSE),
+    ("NewLRU errors when size < 0.", SIZE),
+]
+
+SILENT = [
+    ("smart_truncate early-returns when len(string) < max_length.", TRUNCATE),
+    ("smart_truncate returns the string when max_length > len(string).", TRUNCATE),
+    ("anything with length > 100 throws.", PARSE),
+    ("anything with length >= 101 throws.", PARSE),
+    ("NewLRU errors when size <= 0.", SIZE),
+    ("NewLRU errors when size < 1.", SIZE),
+    # operands the code does not compare
+    ("it throws when depth > 5.", PARSE),
+    # a test and its complement are one test
+    ("MaxElapsedTime == 0 disables the limit; it is checked only when MaxElapsedTime != 0.", EvidenceText(
+        "exponential.go::ExponentialBackOff.NextBackOff",
+        "func (b *ExponentialBackOff) NextBackOff() time.Duration {\n"
+        "\tif b.MaxElapsedTime != 0 && elapsed > b.MaxElapsedTime {\n\t\treturn Stop\n\t}\n\treturn next\n}\n",
+        language="go")),
+    ("smart_truncate cuts when len(string) >= max_length.", TRUNCATE),
+    # a bound that is no whole number
+    ("anything with length > Infinity throws.", PARSE),
+]
+
+
+fired, test_fires, test_does_not_fire = rule_cases(RULE, FIRES, SILENT)
+
+
+def test_the_finding_shows_the_comparison() -> None:
+    assert fired("smart_truncate early-returns when len(string) <= max_length.", TRUNCATE) == [
+        "the claim says `len(string) <= max_length`; the code compares `len(string) < max_length`, but "
+        "slugify/slugify.py::smart_truncate says `if len(string) < max_length:`"]
