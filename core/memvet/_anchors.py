@@ -406,6 +406,16 @@ def recorded_file(git: GitRepo, anchor: Anchor, commit: str) -> Recorded:
 _CONSTANT_KINDS = frozenset({"const", "constant", "variable", "let", "var", "static"})
 
 
+#: Where a manifest names its own package: the ``name`` of a Cargo.toml's ``[package]`` or a
+#: pyproject.toml's ``[project]`` table, package.json's ``"name"``, go.mod's module.
+_OWN_NAME = {
+    "Cargo.toml": re.compile(rb'^\[package\][^\[]*?^\s*name\s*=\s*"([^"]+)"', re.M | re.S),
+    "pyproject.toml": re.compile(rb'^\[project\][^\[]*?^\s*name\s*=\s*"([^"]+)"', re.M | re.S),
+    "package.json": re.compile(rb'^\s*"name"\s*:\s*"([^"]+)"', re.M),
+    "go.mod": re.compile(rb"^module\s+(\S+)", re.M),
+}
+
+
 def _constants_used(data: bytes, symbols: Iterable[_code.Symbol], sym: _code.Symbol, span: str) -> str:
     """The definitions of the file's top-level constants that ``span`` (the
     symbol ``sym``) reads, each after a newline: the values a function
@@ -916,6 +926,21 @@ class Evidence:
                                             imported))
         return out
 
+    def _package_named(self, name: str, snap: Snapshot) -> bool:
+        """Whether ``name`` is the name a manifest of the repository gives its
+        own package (``env_logger`` of ``[package] name = "env_logger"``, a
+        ``package.json`` ``"name"``, the last part of a ``go.mod`` module),
+        ``-`` and ``_`` alike: a project names itself in prose."""
+        wanted = name.lower().replace("-", "_")
+        for path in snap.paths():
+            pattern = _OWN_NAME.get(path.rsplit("/", 1)[-1])
+            if pattern is None or GENERATED.search(path):
+                continue
+            m = pattern.search(snap.read(path) or b"")
+            if m and m.group(1).decode("utf-8", "replace").rsplit("/", 1)[-1].lower().replace("-", "_") == wanted:
+                return True
+        return False
+
     def names_exist(self, term: _claims.Term, snap: Snapshot, anchors: Iterable[Anchor] = ()) -> bool:
         """Whether a path or dotted name names a file, folder, module or
         symbol of the repository at ``snap`` (claims may name code they do
@@ -933,7 +958,7 @@ class Evidence:
             wanted = text.removeprefix("./").rstrip("/")
             return any(p == wanted or p.startswith(wanted + "/") or p.endswith("/" + wanted) for p in paths)
         if term.kind is _claims.TermKind.IDENTIFIER:
-            return self._neighbour(text, anchors, snap)
+            return self._neighbour(text, anchors, snap) or self._package_named(text, snap)
         if term.kind is _claims.TermKind.PROPER:
             return self._mentioned(text, snap)
         if term.kind is _claims.TermKind.CODE and _claims.OPTION.fullmatch(text):

@@ -1041,7 +1041,12 @@ def claim_terms(claim: str) -> list[Term]:
         if path.endswith(".") and not path.endswith(("/.", "..")):
             path = path[:-1]  # the sentence's full stop
         parts = path.split("/")
-        if len(parts) >= 2 and all(re.fullmatch(r"(?:non-)?[1-5][xX]{2}", p) for p in parts):
+        if len(parts) >= 2 and all(_CONSTANT.fullmatch(p) for p in parts):
+            at = m.start()
+            for part in parts:  # RUST_LOG/RUST_LOG_STYLE: one constant each
+                take(at, at + len(part), Term(part, TermKind.CONSTANT))
+                at += len(part) + 1
+        elif len(parts) >= 2 and all(re.fullmatch(r"(?:non-)?[1-5][xX]{2}", p) for p in parts):
             for part in re.finditer(r"[1-5][xX]{2}", path):  # 4xx/5xx, non-4xx/5xx: status classes
                 take(m.start() + part.start(), m.start() + part.end(), Term(part.group(0), TermKind.NUMBER))
             drop(m.start(), m.start() + len(path))
@@ -2814,12 +2819,16 @@ _EXAMPLE_HOST = re.compile(r"(?<![\w.-])(?:[\w-]+\.)*(?:example\.(?:com|org|net)
 
 def _examples(claim: str) -> frozenset[str]:
     """The words of the example hosts and addresses a claim gives
-    (``tobi.ferrets.example.com``, ``https://user:pass@host/``): a value
-    made of them is part of the example, not a value of the code."""
+    (``tobi.ferrets.example.com``, ``https://user:pass@host/``) and of the
+    values it quotes in an example aside ("(e.g. 'bytes')"): a value made
+    of them is part of the example, not a value of the code."""
     found = [m.group(0) for m in _EXAMPLE_HOST.finditer(claim)]
     found += [m.group(0) for m in _URL.finditer(claim) if _illustrative(m.group(0))]
     if found:  # the paths a claim joins to its example address ('/users') are the example's too
         found += re.findall(r"(?<![\w])[\"'](/[\w.~/-]*)[\"']", claim)
+    # a value quoted in an example aside: "'<qualname>' (e.g. 'bytes')"
+    for m in _EXAMPLE_ASIDE.finditer(claim):
+        found += [a or b for a, b in re.findall(r"(?<![\w])'([^'\n]+)'|\"([^\"\n]+)\"", m.group(0))]
     return frozenset(w.lower() for text in found for w in re.findall(r"[A-Za-z0-9]+", text))
 
 

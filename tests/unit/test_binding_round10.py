@@ -450,3 +450,33 @@ def test_a_variable_the_code_takes_by_its_prefix_binds() -> None:
     assert unbound("set DEBUG_HIDE_DATE to drop the date.", INSPECT_OPTS) == []
     assert unbound("set DEBUG_SHOW_MILLIS to see milliseconds.", INSPECT_OPTS) == ["DEBUG_SHOW_MILLIS"]
     assert unbound("set TRACE_HIDE_DATE to drop the date.", INSPECT_OPTS) == ["TRACE_HIDE_DATE"]
+
+
+# ----------------------------------------------------------------- after the sealed run (env_logger, tomli)
+
+def test_constants_joined_by_a_slash_are_one_term_each() -> None:
+    assert [(t.text, t.kind) for t in claim_terms("it picks up RUST_LOG/RUST_LOG_STYLE.")] == [
+        ("RUST_LOG", TermKind.CONSTANT), ("RUST_LOG_STYLE", TermKind.CONSTANT)]
+
+
+LOADS = ev("src/tomli/_parser.py::loads", """\
+    def loads(s, *, parse_float=float):
+        try:
+            src = s.replace("\\r\\n", "\\n")
+        except (AttributeError, TypeError):
+            raise TypeError(f"Expected str object, not '{type(s).__qualname__}'") from None
+""", "python")
+
+
+def test_a_value_quoted_in_an_example_aside_is_the_example_s() -> None:
+    assert unbound("Bytes give TypeError: Expected str object, not '<qualname>' (e.g. 'bytes').", LOADS) == []
+    assert unbound("Bytes give a TypeError that names 'bytes'.", LOADS) == ["bytes"]
+
+
+def test_the_project_s_own_package_name_binds(crate, ledger) -> None:
+    crate.write("Cargo.toml", '[package]\nname = "walk_util"\nversion = "0.1.0"\n', dedent=False)
+    crate.commit("rename")
+    rec = ledger.record("walk_util's device_num reads the device number.", ["src/util.rs::device_num"])
+    assert rec.decision.findings == ()
+    rec = ledger.record("walk_utils's device_num reads the device number.", ["src/util.rs::device_num"])
+    assert rec.decision.findings and "`walk_utils`" in rec.decision.findings[0]

@@ -23,6 +23,7 @@ FIRES = [
     ("Dog doesn't extend Animal.", TS),
     ("`Dog` is only a `Pet`.", TS),
     ("ConnectTimeout derives directly from BaseTimeout.", PY),
+    ("ConnectTimeout inherits straight from BaseTimeout.", PY),
     ("Dog is a direct subclass of Mammal.", TS),
 ]
 
@@ -32,6 +33,7 @@ SILENT = [
     ("ConnectTimeout is not a ReadTimeout.", PY),
     ("Dog is not a Cat.", TS),
     ("ConnectTimeout derives directly from Timeout.", PY),
+    ("ConnectTimeout inherits straight from Timeout.", PY),
     ("Dog directly extends Animal.", TS),
     ("ConnectTimeout subclasses BaseTimeout.", PY),  # maybe through Timeout: not a direct claim
     ("Cat is not an Animal.", PLAIN),

@@ -102,6 +102,12 @@ NoColor = noColorIsSet() || os.Getenv("TERM") == "dumb" || !stdoutIsTerminal()
 """, language="go")
 
 FIRES = [
+    # a dotted call after the verb: `out` is no particle ("calls out")
+    ("create_list_rule never calls out.flags.unset_all().", EvidenceText("parser.py::create_list_rule", """\
+def create_list_rule(src, pos, out):
+    out.flags.unset_all(key)
+    return pos, key
+""", language="python")),
     # "isn't looked at", "never checks": verbs of use
     ("NoColor only depends on NO_COLOR and the tty; TERM isn't looked at.", NO_COLOR),
     ("NoColor never checks TERM.", NO_COLOR),

@@ -180,6 +180,12 @@ FIRES = [
     # a default in an aside after "is opt-in"
     ("strictMerge is opt-in (defaults to false).", TABLE),
     ("strictMerge is opt-in (false by default).", TABLE),
+    # an annotated class attribute: `FROZEN: Final = 0` is no entry `FROZEN: Final = 0`
+    ("Flags constants: FROZEN = 1.", EvidenceText("src/tomli/_parser.py::Flags", """\
+class Flags:
+    FROZEN: Final = 0
+    EXPLICIT_NEST: Final = 1
+""", language="python")),
     # "starts" without "at"
     ("The rand pool is on by default (poolEnabled starts true).", POOL),
     ("poolEnabled starts out as true.", POOL),

@@ -4,7 +4,7 @@ Fires on ``X is only a Y`` / ``X only subclasses Y`` (``extends``,
 ``inherits from``) when the class statement of ``X`` in the anchored code
 names other bases too, and on ``X is not a Y`` / ``X does not subclass Y``
 (``isn't a``, ``doesn't extend``, ``is no``) when it names ``Y``, and on
-``X derives directly from Y`` (``directly subclasses``, ``is a direct
+``X derives directly from Y`` (``inherits straight from``, ``directly subclasses``, ``is a direct
 subclass of``) when it does not name ``Y``. Python
 ``class X(A, B):`` and brace-language ``class X extends A implements B``
 are read; ``object`` is no base.
@@ -29,8 +29,9 @@ __all__ = ["RULE"]
 
 _ONLY = re.compile(r"\b([A-Z][\w$]*) (?:is (?:only|just|merely) an?|(?:only|just) (?:subclasses|extends|inherits from))"
                    r" ([A-Z][\w$.]*)")
-_DIRECT = re.compile(r"\b([A-Z][\w$]*) (?:(?:derives|inherits) directly from|directly (?:subclasses|extends|inherits "
-                     r"from|derives from)|is a direct (?:subclass|child) of) ([A-Z][\w$.]*)")
+_DIRECT = re.compile(r"\b([A-Z][\w$]*) (?:(?:derives|inherits) (?:directly|straight) from|"
+                     r"directly (?:subclasses|extends|inherits from|derives from)|is a direct (?:subclass|child) of)"
+                     r" ([A-Z][\w$.]*)")
 _NOT = re.compile(r"\b([A-Z][\w$]*) (?:is not an?|isn't an?|does not (?:subclass|extend|inherit from)|"
                   r"doesn't (?:subclass|extend|inherit from)|is no) ([A-Z][\w$.]*)")
 

@@ -203,7 +203,7 @@ def _negations(clause: Clause) -> list[tuple[str, list[Word], str, str]]:
             continue  # passive: read below
         after = m.end("verb")
         particle = ""
-        nxt = re.match(r"\s+(\w+)", clause.text[after:])
+        nxt = re.match(r"\s+(\w+)(?![\w.(])", clause.text[after:])  # `out.flags.unset_all()` is no particle
         if nxt and nxt.group(1).lower() in _PARTICLES:
             particle = nxt.group(1).lower()
             after += nxt.end()

@@ -418,7 +418,8 @@ def _sources(code: Code, name: str) -> tuple[list[tuple[str, int]], bool]:
             m = assign.match(text)
             if m:
                 found.append(m.group(1))
-            found += [m.group(1) for m in entry.finditer(text)]
+            # `FROZEN: Final = 0` is an annotated assignment (read above), not an entry whose value is `Final = 0`
+            found += [m.group(1) for m in entry.finditer(text) if not _ANNOTATED.match(m.group(1))]
             found += [m.group(1) or m.group(2) for m in setter.finditer(text)]
         for rhs in found:
             rhs = rhs.strip()
@@ -462,6 +463,8 @@ def _tabled(code: Code, name: str) -> list[tuple[str, int]]:
     return out
 
 
+#: An annotation followed by the assignment it annotates: ``Final = 0`` of ``FROZEN: Final = 0``.
+_ANNOTATED = re.compile(r"^[\w.\[\], |]+=(?![=>])")
 #: A statement that unpacks settings with defaults: ``const { a = 1, b } = options``.
 _UNPACKING = re.compile(r"^\s*(?:const|let|var)\s*\{.*\}\s*(?::[^=]*)?=(?!=)")
 
