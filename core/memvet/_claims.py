@@ -323,6 +323,7 @@ found when its tokens occur contiguously in the span's code tokens.
 
 from __future__ import annotations
 
+import ast
 import builtins
 import difflib
 import enum
@@ -645,17 +646,15 @@ _SUM = re.compile(r"(?<![\w.$])\d+(?:\.\d+)?(?:\s*[-+]\s*\d+(?:\.\d+)?)+(?![\w.$
 #: One arithmetic assignment of a constant: ``const y = d * 365.25``, ``BgHiBlack Attribute = iota + 100``,
 #: ``pub const MAX: u64 = 1 << 20``, ``TIMEOUT = 60 * SECOND``.
 _CONSTANT_ASSIGNED = re.compile(r"^\s*(?:export\s+)?(?:pub(?:\([\w:]+\))?\s+)?(?:(?:const|let|var|static|final)\s+)?"
-                       r"(?P<name>[A-Za-z_$][\w$]*)\s*(?::\s*[\w:<>\[\]&' ]+|\s+[\w.*\[\]]+)?\s*"
-                       r":?=\s*(?P<expr>[\w$.\s+\-*/()<]+?)\s*[;,]?\s*$")
+                                r"(?P<name>[A-Za-z_$][\w$]*)\s*(?::\s*[\w:<>\[\]&' ]+|\s+[\w.*\[\]]+)?\s*"
+                                r":?=\s*(?P<expr>[\w$.\s+\-*/()<]+?)\s*[;,]?\s*$")
 _GO_CONST_BLOCK = re.compile(r"\bconst\s*\(")
 _GO_SPEC = re.compile(r"^\s*(?P<name>[A-Za-z_]\w*)(?:\s+[\w.*\[\]]+)?(?:\s*=\s*(?P<expr>.+?))?\s*$")
 
 
 def _arithmetic(expr: str, known: dict[str, float]) -> float | None:
     """The value of ``expr``, an arithmetic of numbers and ``known`` names
-    (``+ - * / << %`` and parentheses), or None when it is anything else."""
-    import ast
-
+    (``+ - * / <<`` and parentheses), or None when it is anything else."""
     def value(node: ast.AST) -> float:
         if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) \
                 and not isinstance(node.value, bool):
@@ -1922,10 +1921,10 @@ def _call_matches(args: Sequence[str], call: str) -> bool:
         if kw and _literal(arg) is None and _placeholder(kw.group(2)):
             arg = kw.group(1) + "="  # max_redirects=...: the keyword is passed, any value
         content = _literal(arg)
-        if content is not None and (_PLACEHOLDER.search(content) or re.search(r"\.\.\.|…", content)):
+        if content is not None and (_PLACEHOLDER.search(content) or _ELLIPSIS.search(content)):
             # '<ClassName> is empty' of "%s is empty" % type(self).__name__: the words around the placeholder
             # (or an ellipsis: `... value=...` for `value=${JSON.stringify(str)}`)
-            pieces = [p for p in re.split(rf"{_PLACEHOLDER.pattern}|\.\.\.|…", content) if p.strip()]
+            pieces = [p for p in re.split(f"{_PLACEHOLDER.pattern}|{_ELLIPSIS.pattern}", content) if p.strip()]
             if pieces and all(_contains(call_tokens, _numbers_by_value(code_tokens(p))) for p in pieces):
                 continue
         wanted = _numbers_by_value(code_tokens(content if content is not None else arg))
@@ -3634,9 +3633,9 @@ def _negated(claim: str, text: str) -> bool:
                for m in re.finditer(rf"(?<![\w$-]){re.escape(text)}(?![\w$-])", claim))
 
 
-#: A value, then the alternative it rules out: "307, not 302", "'lax' (not 'strict')", "30 rather than 60".
 #: A negation right before a value: "not the 16 raw bytes", "aren't 30 days", "NOT 'milliseconds'".
 _NEGATED_VALUE = re.compile(r"(?:\bnot|n't|\brather\s+than|\binstead\s+of)\s+(?:the\s+|a\s+|an\s+)?[\"'`]?$", re.I)
+#: A value, then the alternative it rules out: "307, not 302", "'lax' (not 'strict')", "30 rather than 60".
 _CONTRAST = (r"(?:(?<![\w.$])-?\d[\w.]*|[\"'`][^\"'`\n]*[\"'`]|\b(?:True|False|None|true|false|null))"
              r"(?:\s*[A-Za-z\u00b5]{1,8})?\s*,?\s*(?:and\s+|but\s+)?\(?\s*(?:not|rather\s+than|instead\s+of)\s+[\"'`]?")
 

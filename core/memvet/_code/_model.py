@@ -90,6 +90,9 @@ _GO_METHOD_EXPR = re.compile(r"^\(\s*\*?\s*(\w+)\s*(?:\[[^\]]*\])?\s*\)\.")
 # Languages whose older names may carry a parameter or `#n` suffix that the
 # current rules dropped (see SymbolTable.lookup).
 _SUFFIXED = frozenset({"javascript", "typescript", "tsx"})
+# The CommonJS export objects whose members a bare name finds (see
+# SymbolTable.lookup); JS/TS only.
+_EXPORTS = ("module.exports", "exports")
 #: ``<Self as Trait>.item``: a Rust trait impl's item.
 _RUST_IMPL = re.compile(r"^<\s*(.+?)\s+as\s+(.+)>\.([\w.]+)$")
 _RUST_PATH_PREFIX = re.compile(r"\b(?:[A-Za-z_]\w*::)+")
@@ -104,9 +107,6 @@ def _rust_impl_key(name: str, keep_arguments: bool) -> tuple[str, str, str] | No
         return None
     own, trait, item = (_RUST_PATH_PREFIX.sub("", part).replace(" ", "") for part in m.groups())
     return own, trait if keep_arguments else _RUST_TRAIT_ARGS.sub("", trait), item
-# The CommonJS export objects whose members a bare name finds (see
-# SymbolTable.lookup); JS/TS only.
-_EXPORTS = ("module.exports", "exports")
 
 
 class OtherFormatError(ValueError):
