@@ -1197,6 +1197,10 @@ def _params(text: str) -> tuple[tuple[_Param, ...], bool, bool]:
             continue
         # name?: T (TypeScript), an annotation holding a function type (=>)
         m = re.match(r"([A-Za-z_$][\w$]*)\??\s*(?::\s*((?:[^=]|=>)*?))?\s*(?:=(?!>)\s*(.*))?$", raw)
+        go = re.fullmatch(r"([A-Za-z_]\w*)\s+([^\s=:][^=:]*)", raw) if m is None else None
+        if go is not None:  # Go's `size int`, `onEvict EvictCallback[K, V]`: the name, then the type
+            params.append(_Param(go.group(1), go.group(2), "", keyword_only))
+            continue
         if m is None:
             params.append(_Param("", keyword_only=keyword_only))  # a destructured parameter
             continue
@@ -1795,15 +1799,16 @@ def _bound_value(value: str, ctx: _Context) -> bool:
 
 def _enumerated(name: str, body: str) -> bool:
     """Whether the code compares parameter ``name`` with literal values (so a
-    value passed for it must be one of them); a parameter whose name is
-    not read (Go's ``size int``: see :func:`_params`) is compared with none."""
+    value passed for it must be one of them); a bound (``size <= 0``) or a
+    test for the empty string (``method == ""``) is no such comparison, and
+    a parameter without a name is compared with none."""
     if not name:
         return False
     n = re.escape(name)
-    literal = r"(?:[\"'`\d-]|true\b|false\b|null\b|None\b|True\b|False\b)"
+    literal = r"(?:[\"'`](?![\"'`])|[\d-]|true\b|false\b|null\b|None\b|True\b|False\b)"  # not "": emptiness
     return any(re.search(p, body) for p in (
-        rf"(?<![\w$.])(?<!typeof\s){n}\s*(?:===?|!==?|<=?|>=?)\s*{literal}",  # typeof x === 'function': a type
-        rf"[\"'`\d]\s*(?:===?|!==?)\s*{n}(?![\w$])",
+        rf"(?<![\w$.])(?<!typeof\s){n}\s*(?:===?|!==?)\s*{literal}",  # typeof x === 'function': a type
+        rf"(?:[\"'`][^\"'`\n]+[\"'`]|\d)\s*(?:===?|!==?)\s*{n}(?![\w$])",
         rf"\bswitch\s*\(\s*{n}\s*\)", rf"\bmatch\s+{n}\s*:",
         rf"(?<![\w$.]){n}\s+(?:not\s+)?in\s*[\(\[\{{]"))
 

@@ -24,7 +24,9 @@ import memvet
 from memvet._claims import (
     EvidenceText,
     TermKind,
+    _enumerated,
     _Index,
+    _params,
     anchored_patterns,
     bind,
     claim_terms,
@@ -480,3 +482,25 @@ def test_the_project_s_own_package_name_binds(crate, ledger) -> None:
     assert rec.decision.findings == ()
     rec = ledger.record("walk_utils's device_num reads the device number.", ["src/util.rs::device_num"])
     assert rec.decision.findings and "`walk_utils`" in rec.decision.findings[0]
+
+
+# ----------------------------------------------------------------- Go parameters, bounds
+
+def test_go_parameters_are_read_by_name_and_type() -> None:
+    params, variadic, _ = _params("size int, onEvict EvictCallback[K, V], ttl time.Duration")
+    assert [(p.name, p.annotation) for p in params] == [
+        ("size", "int"), ("onEvict", "EvictCallback[K, V]"), ("ttl", "time.Duration")]
+    assert not variadic
+    # k, v string: both names; a TypeScript parameter property is no Go parameter
+    assert [p.name for p in _params("k, v string")[0]] == ["k", "v"]
+    assert [p.name for p in _params("private readonly name: string")[0]] == [""]
+
+
+def test_a_bound_is_no_enumeration_of_a_parameter_s_values() -> None:
+    assert _enumerated("mode", "if mode == 'strict' {")
+    assert not _enumerated("size", "if size <= 0 {")
+    assert not _enumerated("method", 'if method == "" {')
+    assert _enumerated("method", 'if "GET" == method {')
+    assert not _enumerated("", "if size == 0 {")
+    # a literal for a bounded parameter is an example value: NewLRU(5, ...) with `if size < 0`
+    assert unbound("`expirable.NewLRU(7, nil, time.Second)` makes one.", NEW_LRU) == []
