@@ -721,6 +721,7 @@ class Evidence:
         self._import_cache: LRU[tuple[str, str], tuple[list[tuple[str, int]], str]] = LRU(16384)
         self._manifest_cache: LRU[tuple[str, str], list[_manifests.Declared]] = LRU(1024)
         self._project_cache: LRU[tuple[str, str], list[str]] = LRU(256)
+        self._own_names_cache: LRU[str, frozenset[str]] = LRU(256)  # commit -> its packages' own names
         self._contains_cache: LRU[tuple[str, bytes], bool] = LRU(65536)
         self._mention_cache: LRU[tuple[str, str], bool] = LRU(4096)  # (commit, word): said anywhere
         self.moves = MoveSearch(self)
@@ -931,15 +932,25 @@ class Evidence:
         own package (``env_logger`` of ``[package] name = "env_logger"``, a
         ``package.json`` ``"name"``, the last part of a ``go.mod`` module),
         ``-`` and ``_`` alike: a project names itself in prose."""
-        wanted = name.lower().replace("-", "_")
-        for path in snap.paths():
-            pattern = _OWN_NAME.get(path.rsplit("/", 1)[-1])
-            if pattern is None or GENERATED.search(path):
-                continue
-            m = pattern.search(snap.read(path) or b"")
-            if m and m.group(1).decode("utf-8", "replace").rsplit("/", 1)[-1].lower().replace("-", "_") == wanted:
-                return True
-        return False
+        return name.lower().replace("-", "_") in self._own_names(snap)
+
+    def _own_names(self, snap: Snapshot) -> frozenset[str]:
+        """The names the repository's manifests give their own packages at
+        ``snap``, folded (see :meth:`_package_named`); read once per commit."""
+        found = self._own_names_cache.get(snap.name) if snap.commit is not None else None
+        if found is None:
+            names = set()
+            for path in snap.paths():
+                pattern = _OWN_NAME.get(path.rsplit("/", 1)[-1])
+                if pattern is None or GENERATED.search(path):
+                    continue
+                m = pattern.search(snap.read(path) or b"")
+                if m:
+                    names.add(m.group(1).decode("utf-8", "replace").rsplit("/", 1)[-1].lower().replace("-", "_"))
+            found = frozenset(names)
+            if snap.commit is not None:  # the working tree may change between two writes
+                self._own_names_cache.put(snap.name, found)
+        return found
 
     def names_exist(self, term: _claims.Term, snap: Snapshot, anchors: Iterable[Anchor] = ()) -> bool:
         """Whether a path or dotted name names a file, folder, module or

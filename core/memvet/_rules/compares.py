@@ -39,6 +39,8 @@ _OPERAND = r"[A-Za-z_$][\w$]*(?:\s*\.\s*[A-Za-z_$][\w$]*)*(?:\([^()]{0,40}\))?"
 _SIDE = rf"{_OPERAND}|-?\d+(?:\.\d+)?"
 _COMPARISON = re.compile(rf"(?<![\w$.])(?P<x>{_SIDE})\s*(?P<op><=|>=|===|!==|==|!=|<|>)\s*(?P<y>{_SIDE})(?![\w$(])")
 _FLIP = {"<": ">", ">": "<", "<=": ">=", ">=": "<=", "==": "==", "!=": "!="}
+#: JavaScript's strict forms, compared as the plain ones.
+_STRICT = {"===": "==", "!==": "!="}
 
 
 def _key(side: str) -> tuple[str, ...]:
@@ -51,7 +53,7 @@ def _key(side: str) -> tuple[str, ...]:
 
 def _normal(op: str, y: str) -> tuple[str, str]:
     """``op`` without JavaScript's strict forms, and for a whole number ``> N`` as ``>= N+1``, ``< N`` as ``<= N-1``."""
-    op = {"===": "==", "!==": "!="}.get(op, op)
+    op = _STRICT.get(op, op)
     value = number_value(y)
     if value is not None and value.is_integer() and op in ("<", ">"):  # not Infinity, not NaN
         return ("<=", f"n:{value - 1:g}") if op == "<" else (">=", f"n:{value + 1:g}")
@@ -67,7 +69,7 @@ def _comparisons(text: str) -> list[tuple[tuple[str, ...], str, str, str, tuple[
     ``text``, both ways round."""
     out = []
     for m in _COMPARISON.finditer(text):
-        x, op, y = m.group("x"), {"===": "==", "!==": "!="}.get(m.group("op"), m.group("op")), m.group("y")
+        x, op, y = m.group("x"), _STRICT.get(m.group("op"), m.group("op")), m.group("y")
         if number_value(x) is None:
             out.append((_key(x), *_normal(op, y), m.group(0), _normal(_COMPLEMENT[op], y)))
         if number_value(y) is None:

@@ -385,6 +385,11 @@ def _key(clause: Clause, word: Word, code: Code) -> str:
 _ANNOTATION = r"(?:[^=,()\[\]]|\[[^\[\]=]*(?:\[[^\[\]=]*\][^\[\]=]*)*\])*"
 
 
+def _entry(name: str) -> re.Pattern[str]:
+    """A dict or object entry for ``name``, its value the group: ``"S": V``, ``S: V``."""
+    return re.compile(rf"""(?<![\w$.])["']?{re.escape(name)}["']?\s*:\s*([^,{{}}]+?)\s*(?=[,}}]|$)""")
+
+
 def _sources(code: Code, name: str) -> tuple[list[tuple[str, int]], bool]:
     """The literal values the code gives ``name`` (value, line), and whether
     some other source leaves it open."""
@@ -398,7 +403,7 @@ def _sources(code: Code, name: str) -> tuple[list[tuple[str, int]], bool]:
                         r"|[\w$]+\.prototype\.|(?:(?:private|public|protected|readonly|static|declare|override)\s+)+)?"
                         rf"{private}{n}\s*(?::[^=]*|\s[A-Za-z_*\[\]][\w.*\[\]]*\s*)?=(?!=)\s*(.*?)\s*;?$")
     default = re.compile(rf"(?<![\w$.]){n}\s*(?::{_ANNOTATION})?=(?!=)\s*([^,()]+?)\s*(?=[,)])")
-    entry = re.compile(rf"""(?<![\w$.])["']?{n}["']?\s*:\s*([^,{{}}]+?)\s*(?=[,}}]|$)""")
+    entry = _entry(name)
     setter = re.compile(rf"""\.\s*(?:set|setdefault|get)\s*\(\s*["']{n}["']\s*,\s*([^()]+?)\s*\)"""
                         # Go's flag package: flag.StringVar(&v, "f", "", "usage") gives flag f the default ""
                         rf"""|\bflag\.(?:String|Bool|Int|Int64|Uint|Uint64|Float64|Duration)(?:Var)?\(\s*"""
@@ -444,7 +449,7 @@ def _tabled(code: Code, name: str) -> list[tuple[str, int]]:
     an object or dict literal assigned to a name that says default (``var
     defaults = { depth: 5, ... }``). A claim about a default is about that
     table, whatever else the code assigns to the name."""
-    entry = re.compile(rf"""(?<![\w$.])["']?{re.escape(name)}["']?\s*:\s*([^,{{}}]+?)\s*(?=[,}}]|$)""")
+    entry = _entry(name)
     out: list[tuple[str, int]] = []
     for i in range(len(code.logical)):
         head = code.logical_text(i)
