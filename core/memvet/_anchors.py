@@ -844,10 +844,11 @@ class Evidence:
         manifests = self._project_manifests(snap, folder)
         found = self._find_declared(spec.name, snap, manifests, None)
         if found is None:
+            # "No `punycode` dependency" anchored dep:punycode: a dependency anchor says it is declared
+            hint = self._declared_elsewhere(spec.name, spec.requirement, snap, manifests) or (
+                f"; a decision that {spec.name} stays out anchors its absence: import:{spec.name}")
             raise AnchorNotFoundError(
-                f"no manifest declares {spec.name} {_where(folder)} ({_looked(manifests)})"
-                + self._declared_elsewhere(spec.name, spec.requirement, snap, manifests)
-            )
+                f"no manifest declares {spec.name} {_where(folder)} ({_looked(manifests)}){hint}")
         path, decl = found
         if spec.requirement:
             ok = _manifests.satisfies(decl, spec.requirement)

@@ -984,8 +984,8 @@ def claim_terms(claim: str) -> list[Term]:
             take(m.start(), m.end(), Term(path, TermKind.DOTTED))  # kv::Key, Record::args, VersionReq::STAR
     for m in list(_VERSION.finditer(text)):
         if m.group(0)[0] in "<>=!~^" and re.search(r"[\w$)\]]\s+$", text[:m.start()]) \
-                and re.fullmatch(r"[<>=!~^]+\s*\d+", m.group(0)):
-            continue  # `MaxElapsedTime == 0`, `n >= 1`: a comparison with a whole number, not a version
+                and re.fullmatch(r"[<>=!~^]+\s*\d+(?:[a-z\u00b5\u03bc]{1,3})?", m.group(0)):
+            continue  # `MaxElapsedTime == 0`, `n >= 1`, `== 1000ns`: a whole number or quantity compared
         take(m.start(), m.end(), Term(m.group(0), TermKind.VERSION))
     pos = 0
     while True:

@@ -31,7 +31,10 @@ What :func:`fold` does, and why the anchored code is not folded
 * Except superscripts, subscripts and vulgar fractions (``<super>``,
   ``<sub>`` and ``<fraction>`` mappings): ``10\u2076`` is not ``106`` and
   ``O(n\u00b2)`` is not ``O(n2)``, and a raised digit cannot pass for a
-  plain one.
+  plain one. And except the micro sign ``\u00b5``, a unit sign of no script
+  that NFKC would make the Greek letter ``\u03bc``: code writes it as
+  itself (Go's ``"nsu\u00b5mh"``), and folded it would turn a unit string
+  into a Latin-and-Greek name that is refused.
 * Default-ignorable characters are removed: ZWSP, ZWNJ, ZWJ, word joiner,
   BOM, soft hyphen, bidirectional controls, Hangul fillers, variation
   selectors, tags. ZWJ, ZWNJ and the variation selectors are kept where
@@ -129,6 +132,7 @@ _SPACES = re.compile("[\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]")
 _LINE_SEPARATORS = re.compile("[\u2028\u2029]")
 # Compatibility mappings NFKC applies that fold keeps (see the module docstring).
 _KEPT_MAPPINGS = ("<super>", "<sub>", "<fraction>")
+_KEPT_CHARS = frozenset("\u00b5")  # MICRO SIGN, which NFKC makes GREEK SMALL LETTER MU
 
 # UAX #31 Table 5, the scripts recommended for identifiers, by the names the
 # confusable-homoglyphs data uses. Common and Inherited are never counted.
@@ -188,7 +192,7 @@ def _nfkc(text: str) -> str:
     out: list[str] = []
     start = 0
     for i, ch in enumerate(text):
-        if ch > "\x9f" and unicodedata.decomposition(ch).startswith(_KEPT_MAPPINGS):
+        if ch > "\x9f" and (ch in _KEPT_CHARS or unicodedata.decomposition(ch).startswith(_KEPT_MAPPINGS)):
             out.append(unicodedata.normalize("NFKC", text[start:i]))
             out.append(ch)
             start = i + 1

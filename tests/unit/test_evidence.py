@@ -310,8 +310,11 @@ def test_undeclared_or_unsatisfied_dependency_is_refused(repo, ledger):
     repo.write("go.mod", "module x\n\ngo 1.22\n\nrequire github.com/pkg/errors v0.9.1\n")
     repo.write("Cargo.toml", '[package]\nname = "x"\n\n[dependencies]\nserde = "1.0"\n')
     repo.commit("manifests")
-    with pytest.raises(memvet.AnchorNotFoundError, match="no manifest declares nothere"):
+    with pytest.raises(memvet.AnchorNotFoundError, match="no manifest declares nothere") as caught:
         ledger.record("x", ["dep:nothere"])
+    # declared nowhere: the anchor for "we do not depend on it" is named
+    assert str(caught.value).endswith("; a decision that nothere stays out anchors its absence: import:nothere")
+    assert ledger.verify(ledger.record("no nothere here", ["import:nothere"]).id).status is Status.VERIFIED
     assert ledger.verify(ledger.record("errors pkg", ["dep:github.com/pkg/errors"]).id).status is Status.VERIFIED
     assert ledger.verify(ledger.record("serde", ["dep:serde"]).id).status is Status.VERIFIED
     with pytest.raises(memvet.UsageError, match="does not satisfy"):
@@ -469,7 +472,7 @@ def test_a_broken_manifest_outside_the_project_does_not_block_a_write(repo, ledg
             match=r"mkdocs is declared only in docs/requirements\.txt, a documentation manifest"):
         ledger.record("docs are built with mkdocs", ["dep:mkdocs"])
     assert "not looking for mkdocs in examples/broken/package.json: cannot read manifest" in caplog.text
-    with pytest.raises(memvet.AnchorNotFoundError, match=r"\(looked in pyproject\.toml\)$"):
+    with pytest.raises(memvet.AnchorNotFoundError, match=r"\(looked in pyproject\.toml\); a decision that left-pad"):
         ledger.record("x", ["dep:left-pad"])
 
 
