@@ -866,6 +866,20 @@ def balanced(text: str, open_at: int, limit: int | None = 200) -> int:
     return -1
 
 
+#: A short form a claim lists with slashes: ``SP``, ``AVX2``, ``SSE4.2``, ``0x``, ``3x``, ``1.x``.
+_SHORT_FORM = re.compile(r"[A-Z][A-Z0-9]{0,5}(?:\.\d+)?|\d[a-zA-Z]{1,2}|\d+\.[xX]")
+
+
+def _spelled_alternatives(parts: Sequence[str]) -> bool:
+    """Whether slash-joined ``parts`` are alternatives in prose, not a path:
+    short forms (``SP/HTAB/CR/LF``, ``0b/0o/0x``, ``3x/4x``, ``HTTP/1.x``), with at most
+    as many plain lower-case words (``tabs/VT/FF``). A file's path has
+    lower-case folders and a file name; these name bytes, prefixes and
+    instruction sets the reader knows."""
+    short = sum(bool(_SHORT_FORM.fullmatch(p)) for p in parts)
+    return 2 * short >= len(parts) and all(_SHORT_FORM.fullmatch(p) or re.fullmatch(r"[a-z]+", p) for p in parts)
+
+
 def _plain_path(text: str) -> bool:
     """``and/or``, ``read/write``, ``non-unix/non-windows``: two plain words
     (a ``non-`` one too) are prose, not a path (``on-headers/on-finished``,
@@ -954,7 +968,9 @@ def claim_terms(claim: str) -> list[Term]:
         inner = m.group(1).strip()
         if re.fullmatch(r"@[A-Za-z_$][\w$.]*", inner):
             inner = inner[1:]  # `@retry`: the decorator's name
-        if inner:
+        if inner and _PATH.fullmatch(inner) and "/" in inner and _spelled_alternatives(inner.split("/")):
+            drop(m.start(), m.end())  # `HTTP/1.x`, `SP/HTAB`: short forms, backticked or not
+        elif inner:
             take(m.start(), m.end(), Term(inner, _classify(inner)))
     for m in list(_INSTALL.finditer(text)):  # pip install brotli: the package is a value, the command prose
         take(m.start("pkg"), m.end("pkg"), Term(m.group("pkg").rstrip(".,;:)"), TermKind.PACKAGE))
@@ -984,7 +1000,7 @@ def claim_terms(claim: str) -> list[Term]:
             take(m.start(), m.end(), Term(path, TermKind.DOTTED))  # kv::Key, Record::args, VersionReq::STAR
     for m in list(_VERSION.finditer(text)):
         if m.group(0)[0] in "<>=!~^" and re.search(r"[\w$)\]]\s+$", text[:m.start()]) \
-                and re.fullmatch(r"[<>=!~^]+\s*\d+(?:[a-z\u00b5\u03bc]{1,3})?", m.group(0)):
+                and re.fullmatch(r"[<>=!~^]+\s*\d+|(?:[<>]=?|[!=]=)\s*\d+[a-z\u00b5\u03bc]{1,3}", m.group(0)):
             continue  # `MaxElapsedTime == 0`, `n >= 1`, `== 1000ns`: a whole number or quantity compared
         take(m.start(), m.end(), Term(m.group(0), TermKind.VERSION))
     pos = 0
@@ -1049,6 +1065,8 @@ def claim_terms(claim: str) -> list[Term]:
             for part in re.finditer(r"[1-5][xX]{2}", path):  # 4xx/5xx, non-4xx/5xx: status classes
                 take(m.start() + part.start(), m.start() + part.end(), Term(part.group(0), TermKind.NUMBER))
             drop(m.start(), m.start() + len(path))
+        elif len(parts) >= 2 and _spelled_alternatives(parts):
+            drop(m.start(), m.start() + len(path))  # SP/HTAB/CR/LF, 0b/0o/0x, AVX2/SSE4.2: prose
         elif len(parts) >= 2 and all(_DOTTED.fullmatch(p) or _NUMBER.fullmatch(p) for p in parts):
             at = m.start()
             for part in parts:  # res.json/res.jsonp, 502/503/504: one term each
@@ -1413,19 +1431,28 @@ _REGEX_LITERAL = re.compile(
     r"|\bRegex\s*::\s*new\s*\(\s*r#*\"(?P<rs>[^\"]+)\"", re.M)
 
 
+def _one_set(source: str) -> bool:
+    """Whether a regular expression is one set of characters repeated
+    (``^[\\x20-\\x7e]*$``, ``^[!#$%&'*+.0-9A-Z^_`a-z|~-]+$``, ``\\d+``): it takes
+    any text made of them, a sentence as well as a value."""
+    body = re.sub(r"^\^|(?<!\\)\$$|\\Z$", "", source)
+    return re.fullmatch(r"(?:\[(?:\\.|[^\]\\])*\]|\\.|\.)(?:[*+]|\{\d*,?\d*\})\??", body) is not None
+
+
 def anchored_patterns(code: str) -> list[re.Pattern[str]]:
     """The regular expressions ``code`` writes that match a whole input:
     anchored at both ends (``^...$``), or handed to Python's ``re.fullmatch``
     (``re.match`` with a final ``$``); each compiled as Python reads it
     (``(?<name>`` is ``(?P<name>``; the ``i`` flag ignores case). One Python
-    cannot read is left out."""
+    cannot read is left out, and so is one set of characters repeated,
+    which takes any text made of them."""
     out = []
     for m in _REGEX_LITERAL.finditer(code):
         source = m.group("js") or m.group("py") or m.group("go") or m.group("rs") or ""
         flags = re.I if "i" in (m.group("flags") or "") or m.group("pyflags") else 0
         whole = m.group("call") == "fullmatch" or ((source.startswith("^") or m.group("call") == "match") \
             and re.search(r"(?<!\\)(?:\$|\\Z|\\z)$", source) is not None)
-        if not whole:
+        if not whole or _one_set(source):
             continue
         source = re.sub(r"\(\?<(?=[A-Za-z_])", "(?P<", source).replace("\\z", "\\Z")
         try:
@@ -1737,7 +1764,11 @@ def _template_binds(text: str, ctx: _Context) -> bool:
         # that take any run of words ("{a} {b}") match any claim by a space.
         if matched >= max(1, min(own, said) / 2) and not examples:
             return True
-        if examples and _WILD in code and matched >= max(_EXAMPLE_MESSAGE, 0.8 * own):
+        # "Signature age <age> exceeds <max_age> seconds" of f"Signature age {age} > {max_age} seconds": words
+        # the code does not say are an example's values only in the code's fields, never where the claim's
+        # placeholders stand for the code's own words (`>`)
+        if examples and _WILD in code and matched >= max(_EXAMPLE_MESSAGE, 0.8 * own) \
+                and _match_template(claim, code, fields_only=True) >= max(_EXAMPLE_MESSAGE, 0.8 * own):
             return True
     return False
 
@@ -1750,14 +1781,17 @@ _EXAMPLE_MESSAGE = 12
 _FIELD_TEXT = re.compile(r"[\w .,\-/]")
 
 
-def _match_template(claim: Sequence[str], code: Sequence[str]) -> int:
+def _match_template(claim: Sequence[str], code: Sequence[str], *, fields_only: bool = False) -> int:
     """How many characters, at best, ``claim`` matches as written in a
     stretch of ``code`` (-1: it matches none): a placeholder of the claim stands for any
     non-empty text of the code (a quoted one, ``'<sub>'``, only for text a field
     of the code holds: quotes and all), a field of the code for a non-empty run of
     the claim's words (letters, digits, spaces, ``.,-/``: never the quotes,
     brackets or colons that give a message its shape), or for nothing when
-    it is glued to a word (``name{ending}``: a plural ending, maybe none)."""
+    it is glued to a word (``name{ending}``: a plural ending, maybe none).
+    With ``fields_only``, a placeholder of the claim stands only for the
+    code's fields and the spaces and punctuation around them, never for its
+    letters, digits or operators."""
     n, m = len(claim), len(code)
     nxt = [0] * (m + 1)  # the best literal count for claim[i + 1:] from code[j], -1 when impossible
     for i in range(n - 1, -1, -1):
@@ -1765,7 +1799,9 @@ def _match_template(claim: Sequence[str], code: Sequence[str]) -> int:
         c = claim[i]
         for j in range(m - 1, -1, -1):
             d = code[j]
-            if c == _WILD:
+            if c == _WILD and fields_only and d != _WILD and (d.isalnum() or d in "<>=!+*/%&|^~"):
+                best = -1
+            elif c == _WILD:
                 best = max(cur[j + 1], nxt[j + 1])
             elif c == _QUOTED_WILD and d in "'\"" and list(code[j + 1: j + 3]) == [_WILD, d]:
                 best = nxt[j + 3] + 2 if nxt[j + 3] >= 0 else -1  # '<sub>' for the code's '${name}'
@@ -1932,6 +1968,9 @@ def _call_matches(args: Sequence[str], call: str) -> bool:
             pieces = [p for p in re.split(f"{_PLACEHOLDER.pattern}|{_ELLIPSIS.pattern}", content) if p.strip()]
             if pieces and all(_contains(call_tokens, _numbers_by_value(code_tokens(p))) for p in pieces):
                 continue
+        if content is not None and " ".join(content.split()) in {" ".join(c.split()) for c, _, joined
+                                                                 in _joined_strings(call) if joined}:
+            continue  # "a" " b": the literals the call joins, quoted as one message
         wanted = _numbers_by_value(code_tokens(content if content is not None else arg))
         if not _contains(call_tokens, wanted) and (content is not None or not _contains(bare, wanted)):
             return False  # context=ssl_context for context=self.ssl_context: the receiver left out, as people do
@@ -2065,6 +2104,8 @@ def _bind_call(term: Term, ctx: _Context) -> tuple[bool, str]:
         if args and not definitions and all(re.fullmatch(r"[a-z][a-z0-9_]*", a.strip()) for a in args) and any(
                 len(split_args(call[call.index("(") + 1: -1])) == len(args) for call in calls):
             return True, ""  # str(exc) for str(exception): the example names its own variables
+        if callee.rsplit(".", 1)[-1][:1].isupper() and _other_message(args, calls):
+            return False, calls[0][:80]  # the code raises it with other words; which words is the claim
         if any(_example_fits(args, d, ctx) for d in definitions):
             return True, ""
         if "go" in index.languages and len(args) == 1 and callee.rsplit(".", 1)[-1][:1].isupper() \
@@ -2092,6 +2133,27 @@ def _bind_call(term: Term, ctx: _Context) -> tuple[bool, str]:
         return False, _nearest_word(callee, index.words | index.name_segments)
     shown = calls or [f"{sorted(d.names)[0]}({', '.join(p.name for p in d.params)})" for d in definitions]
     return False, shown[0][:80] if shown else ""
+
+
+def _other_message(args: Sequence[str], calls: Sequence[str]) -> bool:
+    """Whether the claim passes a class (an exception) a message (a quoted string of two words or
+    more) first where the anchored code's own calls of the callee all pass
+    a message of their own (``BadTimeSignature("Missing timestamp")`` for
+    ``raise BadTimeSignature("timestamp missing", payload=result)``): the
+    message is the claim's whole content, and the earlier lookups read it
+    against those calls; that the signature takes a string says nothing."""
+    first = _literal(args[0]) if args else None
+    if first is None or len(re.findall(r"[A-Za-z]+", first)) < 2 or not calls:
+        return False
+    heads = [split_args(call[call.index("(") + 1: -1])[:1] for call in calls]
+    if not all(head and re.match(r"""\s*(?:[fbrFBR]{0,2}["'`])""", head[0]) for head in heads):
+        return False
+    said = " ".join(first.split())
+    # "a" " b": a message the code writes as literals side by side is one message
+    written = {" ".join(content.split()) for head in heads for content in
+               [*(c for c, _, _ in _joined_strings(head[0])),
+                *(_unescape(_string_content(m.group(0))) for m in _STRING_TOKEN.finditer(head[0]))]}
+    return said not in written
 
 
 def _message_of_call(args: Sequence[str], calls: Sequence[str], ctx: _Context) -> bool:

@@ -123,7 +123,7 @@ def test_an_input_the_code_pattern_takes_whole_binds() -> None:
 
 
 def test_only_patterns_anchored_at_both_ends_are_read() -> None:
-    assert [p.pattern for p in anchored_patterns(r'x = re.fullmatch(r"\d+", s)')] == [r"\d+"]
+    assert [p.pattern for p in anchored_patterns(r'x = re.fullmatch(r"\d+\.\d+", s)')] == [r"\d+\.\d+"]
     assert [p.pattern for p in anchored_patterns(r'r := regexp.MustCompile(`^v\d+$`)')] == [r"^v\d+$"]
     assert anchored_patterns(r'x = re.search(r"\d+", s)') == []  # a search takes any text with a digit
     assert anchored_patterns(r'x = re.compile(r"^\d+")') == []

@@ -37,7 +37,26 @@ ONLY = EvidenceText("jwt/api_jwt.py::PyJWT._validate_iat", """\
             ) from None
 """)
 
+BASE64 = EvidenceText("src/itsdangerous/encoding.py::base64_decode", """\
+def base64_decode(string):
+    try:
+        return base64.urlsafe_b64decode(string)
+    except (TypeError, ValueError) as e:
+        raise BadData("Invalid base64-encoded data") from e
+""")
+PAYLOAD = EvidenceText("src/itsdangerous/exc.py::BadPayload", """\
+class BadPayload(BadData):
+    def __init__(self, message, original_error=None):
+        super().__init__(message)
+""")
+PAYLOAD_BASE = EvidenceText("src/itsdangerous/exc.py::BadData", """\
+class BadData(Exception):
+    message: str
+""")
+
 FIRES = [
+    # an anchored definition derives the claim's class from the one raised: a subclass is not its base
+    ('base64_decode raises BadPayload("Invalid base64-encoded data") on bad input.', [BASE64, PAYLOAD]),
     ('A second lock with other arguments raises RuntimeError ("Singleton lock instances cannot be initialized '
      'with differing arguments").', SINGLETON),
     ("Bad names throw RangeError('cookie name is invalid: <name>').", COOKIE),
@@ -46,6 +65,10 @@ FIRES = [
 ]
 
 SILENT = [
+    # the claim's class is a base of the one raised, or of unknown descent
+    ('base64_decode raises BadData("Invalid base64-encoded data") on bad input.', [BASE64, PAYLOAD]),
+    ('base64_decode raises Exception("Invalid base64-encoded data") on bad input.', [BASE64, PAYLOAD_BASE]),
+    ('base64_decode raises BadPayload("Invalid base64-encoded data") on bad input.', BASE64),
     ('A second lock with other arguments raises ValueError("Singleton lock instances cannot be initialized '
      'with differing arguments").', SINGLETON),
     ("Bad names throw TypeError('cookie name is invalid: <name>').", COOKIE),
@@ -70,3 +93,9 @@ def test_the_finding_names_both_classes() -> None:
 def test_a_declared_class_is_not_compared() -> None:
     assert contradictions("Bad names throw RangeError('cookie name is invalid: <name>').", [COOKIE],
                           declared=["RangeError"], rules=[RULE]) == []
+
+
+def test_the_finding_says_the_claims_class_derives_from_the_one_raised() -> None:
+    [line] = fired('base64_decode raises BadPayload("Invalid base64-encoded data").', [BASE64, PAYLOAD])
+    assert line.startswith("the claim has `BadPayload` raised with \"Invalid base64-encoded data\"; the code raises "
+                           "that message as `BadData`, of which `BadPayload` is a subclass")

@@ -173,7 +173,19 @@ var normalizeParseOptions = function normalizeParseOptions(opts) {
 };
 """, language="javascript")
 
+WITH_PATTERN = EvidenceText("parse.py::with_pattern", """\
+def with_pattern(pattern, regex_group_count=None):
+    def decorator(func):
+        func.pattern = pattern
+        func.regex_group_count = regex_group_count
+        return func
+    return decorator
+""", language="python")
+
 FIRES = [
+    # a signature written out as a call, with "default" beside it (a clause on)
+    ("with_pattern(pattern, regex_group_count=0) - default is 0 groups.", WITH_PATTERN),
+    ("`with_pattern(pattern, regex_group_count=1)` is the default.", WITH_PATTERN),
     # a default is the table of defaults' value, whatever else sets the name
     ("Default parse depth is 10, so deep keys still nest.", TABLE),
     ("duplicates defaults to 'last' in parse.", TABLE),
@@ -241,6 +253,10 @@ class Flags:
 ]
 
 SILENT = [
+    ("with_pattern(pattern, regex_group_count=None) - default is no group count.", WITH_PATTERN),
+    # a call with a value passed, no default said of it
+    ("with_pattern(r'\\d+', regex_group_count=0) registers a pattern.", WITH_PATTERN),
+    ("with_pattern(r'\\d+', regex_group_count=2) - defaults to a group count of None otherwise.", WITH_PATTERN),
     ("Default parse depth is 5.", TABLE),
     ("strictMerge is opt-in (true by default).", TABLE),
     # no default named: the caller's options set depth too

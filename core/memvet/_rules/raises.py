@@ -5,7 +5,9 @@ The claim's side: an exception class written with its message,
 ``RuntimeError ("Singleton lock ...")``, ``TypeError: bad thing``,
 ``RangeError 'too big'``: a class name ending in ``Error``, ``Exception``
 or ``Warning``, then a quoted message (or, after a colon, the rest of the
-clause). The message's longest literal stretch (placeholders ``<n>``,
+clause); any capitalized name called with a quoted message
+(``BadPayload("Invalid base64-encoded data")``), which the code's side
+then has to raise or derive. The message's longest literal stretch (placeholders ``<n>``,
 ``{x}``, ``%s`` and ellipses cut it) must be ten characters or more.
 
 The code's side: each ``raise F(...)`` / ``throw new F(...)`` of the
@@ -15,10 +17,14 @@ statement or of a name it raises that the lines just before assign
 
 Fires when the code raises the message, never as the claim's class, and
 raises the claim's class elsewhere: the two are siblings in this code, so
-the claim did not name a base class of the one raised. Never fires when
-the message is raised nowhere (the term binder reads that), when one of
-its raises is the claim's class, nor when the claim's class is raised
-nowhere in the anchored code (it may be a base of the one raised).
+the claim did not name a base class of the one raised. Fires too when an
+anchored definition of the claim's class derives it from the class raised
+(``class BadPayload(BadData)``, the message raised as ``BadData``): a
+subclass is never what its base is raised as. Never fires when the
+message is raised nowhere (the term binder reads that), when one of its
+raises is the claim's class, nor when the claim's class is raised nowhere
+in the anchored code and no anchored definition derives it from the class
+raised (it may be a base of the one raised).
 
 Rationale: messages are copied from logs and tracebacks, classes are
 remembered; "raises RuntimeError("Singleton lock instances cannot be
@@ -37,7 +43,7 @@ from memvet._rules._common import STRING, Clause, Code, Contradiction, Rule
 __all__ = ["RULE"]
 
 _NAME = r"[A-Z]\w*(?:Error|Exception|Warning)"
-_CLAIMED = re.compile(rf"\b({_NAME})\s*(?:\(\s*|\s+(?:with\s+)?(?:(?:the\s+)?message\s+)?)"
+_CLAIMED = re.compile(rf"\b({_NAME}(?=\s*[\s(])|[A-Z]\w*(?=\())\s*(?:\(\s*|\s+(?:with\s+)?(?:(?:the\s+)?message\s+)?)"
                       r"""(?:"([^"\n]+)"|'([^'\n]+)'|`([^`\n]+)`|\u201c([^\u201d\n]+)\u201d)"""
                       rf"|\b({_NAME}):\s+([^;\n]+)")
 _CUT = re.compile(r"<[^<>\n]{1,40}>|\{[^{}\n]*\}|%[sdr]|\.\.\.|\u2026|\$\{[^{}\n]*\}")
@@ -66,6 +72,21 @@ def _carried(code: Code, line: int, args: str) -> str:
     return " ".join(texts).lower()
 
 
+def _bases(name: str, codes: Sequence[Code]) -> set[str]:
+    """The direct bases an anchored definition of class ``name`` names
+    (``class BadPayload(BadData):``, ``class A extends B``), last parts only."""
+    n = re.escape(name)
+    head = re.compile(rf"^\s*(?:export\s+)?class\s+{n}\s*(?:\(([^()]*)\)|\s+extends\s+([\w$.]+))")
+    out: set[str] = set()
+    for code in codes:
+        for line in range(len(code.logical)):
+            m = head.match(code.logical_text(line))
+            if m:
+                out |= {b.strip().rsplit(".", 1)[-1] for b in (m.group(1) or m.group(2)).split(",")
+                        if b.strip() and "=" not in b}
+    return out
+
+
 def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     out: list[Contradiction] = []
     raised: dict[int, list[tuple[str, int, str]]] = {}  # per anchor: (class, line, arguments) of each raise
@@ -84,12 +105,16 @@ def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
             carrying = [(cls, line) for cls, line, args in raises if stretch in _carried(code, line, args)]
             if not carrying or any(cls == claimed for cls, _ in carrying):
                 continue
-            if not any(cls == claimed for cls, _, _ in raises):
-                continue
             cls, line = carrying[0]
+            if any(c == claimed for c, _, _ in raises):
+                why = ""
+            elif cls in _bases(claimed, codes):
+                why = f", of which `{claimed}` is a subclass"
+            else:
+                continue
             out.append(Contradiction(
                 "raises", f"the claim has `{claimed}` raised with \"{message.strip()[:60]}\"; the code raises that "
-                          f"message as `{cls}`", code.show(line, cls), code.label, (claimed,)))
+                          f"message as `{cls}`{why}", code.show(line, cls), code.label, (claimed,)))
             return out
     return out
 

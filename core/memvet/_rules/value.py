@@ -63,7 +63,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from memvet._claims import Term, TermKind, fold, in_other_units
+from memvet._claims import Term, TermKind, fold, in_other_units, split_args
 from memvet._rules._common import STOP, STRING, Clause, Code, Contradiction, Rule, Word, is_boundary
 
 __all__ = ["RULE", "assigned_from", "numbers", "variants"]
@@ -301,7 +301,8 @@ def _says_default(text: str, word: Word, lead: str = "") -> bool:
     before, after = (lead + text[:word.start]).rstrip("`'\" "), text[word.end:].lstrip("`'\"")
     return (re.search(r"\b(?:defaults?|by default)(?:\s+(?:to|is|of|value))?\s*[:=]?\s*(?:[\w$]+(?::|\s)\s*){0,1}\(?$",
                       before) is not None
-            or re.match(r"\s*(?:\(\s*(?:the\s+)?default\s*\)|by default\b|is the default\b|as the default\b)",
+            or re.match(r"\s*(?:\(\s*(?:the\s+)?default\s*\)|by default\b|is the default\b|as the default\b"
+                        r"|(?:--?|\u2013|\u2014)\s*(?:the\s+)?default\b(?!\s+(?:to|for|of)\b))",
                         after) is not None)
 
 
@@ -324,6 +325,15 @@ def _statements(clause: Clause, code: Code) -> list[tuple[str, str, str]]:
                 out.append((atom, _norm(aside.group(1) or aside.group(2)), f"{w.text}{aside.group(0)}".strip()))
                 continue
         value = _claimed_value(w)
+        # `with_pattern(pattern, regex_group_count=0)` - default is 0: a signature written out with its
+        # defaults (" - default is" opens the next clause: read on into it)
+        if not value and w.term is not None and w.term.kind is TermKind.CALL and _says_default(
+                clause.claim[max(0, clause.offset):] if clause.claim else clause.text, w):
+            for keyword in (_CODE_STATEMENT.match(a.strip()) for a in split_args(_call_args(w.text))):
+                atom = keyword.group(1) if keyword else ""
+                if keyword and "." not in atom and atom in code.names and not clause.skip(atom):
+                    out.append((atom, _norm(keyword.group(2)), keyword.group(0)))
+            continue
         if not value:
             m = _CODE_STATEMENT.match(w.text) if w.term is not None and w.term.kind in (
                 TermKind.CODE, TermKind.KEYWORD) else None
@@ -362,6 +372,12 @@ def _statements(clause: Clause, code: Code) -> list[tuple[str, str, str]]:
 #: "the -f flag (of the godotenv command) defaults to": a command-line option named by its spelling.
 _FLAG_SUBJECT = re.compile(r"(?<![\w-])--?([A-Za-z][\w-]*)`?\s+(?:flag|option|switch)\b(?:\s+of\s+[\w\s.-]+?)?"
                            r"\s+(?:defaults?\s+to|default\s+is|is\s+set\s+to)\s*$")
+
+
+def _call_args(call: str) -> str:
+    """The text between a written call's outer parentheses: ``f(a, k=1)`` gives ``a, k=1``."""
+    start = call.find("(")
+    return call[start + 1:call.rfind(")")] if start >= 0 and call.endswith(")") else ""
 
 
 def _opens_clause(clause: Clause, word: Word) -> bool:
