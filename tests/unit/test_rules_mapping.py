@@ -41,7 +41,41 @@ function label(level) {
 }
 """)
 
+ANSI = EvidenceText("src/lib.rs::<Ansi as WriteColor>.set_color", """\
+fn set_color(&mut self, spec: &ColorSpec) -> io::Result<()> {
+    if spec.bold {
+        self.write_str("\\x1B[1m")?;
+    }
+    if spec.italic {
+        self.write_str("\\x1B[3m")?;
+    }
+    if spec.underline {
+        self.write_str("\\x1B[4m")?;
+    }
+    Ok(())
+}
+""", language="rust")
+SPECIFY = EvidenceText("lib/mediaType.js::specify", """\
+function specify(type, spec, index) {
+  var s = 0;
+  if(spec.type.toLowerCase() == p.type.toLowerCase()) {
+    s |= 4
+  } else if(spec.type != '*') {
+    return null;
+  }
+  if(spec.subtype.toLowerCase() == p.subtype.toLowerCase()) {
+    s |= 2
+  } else if(spec.subtype != '*') {
+    return null;
+  }
+}
+""", language="javascript")
+
 FIRES = [
+    # a name's branch: the claim took the output another condition's branch writes
+    ("Ansi codes: italic -> ESC[4m, bold -> ESC[1m.", ANSI),
+    ("underline gives `\\033[3m`.", ANSI),
+    ("matching subtype adds 4 and matching type adds 2.", SPECIFY),
     ("sameSite: true maps to `SameSite=Lax`, the browser default.", SAME_SITE),
     ("`sameSite: true` gives SameSite=None.", SAME_SITE),
     ("'strict' becomes `SameSite=Lax`.", SAME_SITE),
@@ -50,6 +84,12 @@ FIRES = [
 ]
 
 SILENT = [
+    ("Ansi codes: italic -> ESC[3m, underline -> ESC[4m, bold -> ESC[1m.", ANSI),
+    ("matching type adds 4 and matching subtype adds 2.", SPECIFY),
+    # an output no branch writes is the term rules' to read; a name no condition tests says nothing here
+    ("italic -> ESC[7m.", ANSI),
+    ("params add 1.", SPECIFY),
+    ("strike -> ESC[4m.", ANSI),
     ("sameSite: true maps to `SameSite=Strict`.", SAME_SITE),
     ("'lax' gives `SameSite=Lax`.", SAME_SITE),
     # an output no branch writes: the term rules decide

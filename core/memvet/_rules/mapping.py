@@ -16,6 +16,19 @@ a neighbouring case. Never fires when no label names ``V``, when no branch
 writes ``S`` (the output may be built elsewhere: the term rules decide),
 or on a value or output the writer declared unbound.
 
+A second reading, for names: ``N -> S`` (``gives``, ``adds``, ``maps to``,
+``becomes``, ``is written as``), ``N`` a word and ``S`` a number, a quoted
+or backticked text or an ``ESC[...m`` sequence (every spelling of the
+escape character, ``ESC``, ``\x1B``, ``\033``, ``\u001b``, is one). The
+code's side: the ``if`` / ``else if`` / ``elif`` branches, by the words of
+their conditions, and the strings and numbers their bodies write. Fires
+when the branches whose condition names ``N`` write outputs of ``S``'s
+kind, none of them ``S``, and a branch whose condition does not name
+``N`` writes ``S``: "italic -> ESC[4m, underline -> ESC[3m" where ``if
+spec.italic { write("\x1B[3m") }`` and ``if spec.underline {
+write("\x1B[4m") }`` (round 11, termcolor; negotiator's "subtype adds 4"
+for ``s |= 4`` under the ``type`` test).
+
 Rationale: on jshttp/cookie, "sameSite: true maps to `SameSite=Lax`"
 names a real option, a real value and a real output; only the branch
 (``case true: case "strict": str += "; SameSite=Strict"``) says which
@@ -75,6 +88,67 @@ def _branches(code: Code) -> list[tuple[set[str], list[str], int]]:
     return out
 
 
+#: A name the claim maps to an output: ``italic -> ESC[4m``, ``subtype adds 4``, ``bold gives `\x1b[1m```.
+_NAMED_MAPS = re.compile(r"(?<![\w$.])(?P<w>[A-Za-z_][\w]*)\s*(?:->|=>|\u2192|maps\s+to|gives|adds|becomes"
+                         r"|is\s+written\s+as)\s+(?P<s>`[^`\n]+`|\"[^\"\n]+\"|'[^'\n]+'"
+                         r"|(?:ESC|\\x1[bB]|\\033|\\u001[bB]|\\e)\[[\d;]*m|\d+)(?![\w.])")
+_CONDITION = re.compile(r"^\s*(?:\}\s*)?(?:else\s+if|elif|if)\b(?P<c>.*)$")
+_ESCAPE = re.compile(r"\\x1[bB]|\\033|\\u001[bB]|\\u\{1[bB]\}|\\e|\x1b|\bESC(?=\[)")
+_NUMBER = re.compile(r"(?<![\w.])\d+(?![\w.])")
+
+
+def _escaped(text: str) -> str:
+    """``text`` with every spelling of the escape character as one (``\\x1B``, ``\\033``, ``ESC``)."""
+    return _ESCAPE.sub("\x1b", text)
+
+
+def _conditions(code: Code) -> list[tuple[set[str], list[str], set[float], int]]:
+    """Each ``if`` / ``else if`` / ``elif`` branch: (the words of its
+    condition; the strings and the numbers its body writes; its line)."""
+    out = []
+    for i in range(len(code.logical)):
+        m = _CONDITION.match(code.logical_text(i))
+        if m is None:
+            continue
+        body = set(code.block(i))
+        texts = [code.logical_text(j) for j in sorted(body)]
+        strings = [_escaped(a.text) for a in code.atoms if a.string and a.line in body]
+        numbers = {float(n) for t in texts for n in _NUMBER.findall(re.sub(r'"[^"]*"|\'[^\']*\'', " ", t))}
+        out.append((set(re.findall(r"[A-Za-z_]\w*", m.group("c"))), strings, numbers, i))
+    return out
+
+
+def _writes(branch: tuple[set[str], list[str], set[float], int], said: str) -> bool:
+    if said.isdigit():
+        return float(said) in branch[2]
+    return any(said in s for s in branch[1])
+
+
+def _named(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
+    """The claim maps a name to an output; the branch whose condition tests
+    that name writes another, and a branch that tests another name writes
+    the claim's: ``italic -> ESC[4m`` where ``if spec.italic { write("\\x1B[3m") }``
+    and ``if spec.underline { write("\\x1B[4m") }``."""
+    out: list[Contradiction] = []
+    for m in _NAMED_MAPS.finditer(clause.text):
+        word, said = m.group("w"), m.group("s")
+        said = _escaped(said[1:-1] if said[:1] in "`'\"" else said).strip()
+        if not said or clause.skip(word, m.group("s")):
+            continue
+        for code in codes:
+            branches = _conditions(code)
+            mine = [b for b in branches if word in b[0]]
+            others = [b for b in branches if word not in b[0] and _writes(b, said)]
+            if not mine or not others or any(_writes(b, said) for b in mine) \
+                    or not any(b[1] if not said.isdigit() else b[2] for b in mine):
+                continue
+            out.append(Contradiction(
+                "mapping", f"the claim maps `{word}` to `{m.group('s').strip('`')}`; the code writes that in the "
+                           f"branch for another condition", code.show(others[0][3]), code.label, (word,)))
+            break
+    return out
+
+
 def _holds(strings: Sequence[str], wanted: re.Pattern[str]) -> bool:
     return any(wanted.search(s) for s in strings)
 
@@ -100,7 +174,7 @@ def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
                 "mapping", f"the claim maps `{value}` to `{said}`; the code writes that for another case",
                 code.show(line), code.label, (value, said)))
             break
-    return out
+    return out + [c for c in _named(clause, codes) if c not in out]
 
 
 RULE = Rule("mapping", check, __doc__ or "")
