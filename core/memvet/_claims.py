@@ -310,12 +310,20 @@ Binding classes, each a small rule below (``_BINDERS``), the way people write::
                 the constant's computed value.
     inputs      a string an anchored regular expression of the code takes
                 whole (:func:`anchored_patterns`: ``'2 Days'`` for
-                ``/^...(days?|...)?$/i``), and a variable the code takes by
-                its prefix (``DEBUG_HIDE_DATE`` for ``/^debug_/i``, the rest
-                a setting of the code: ``hideDate``).
+                ``/^...(days?|...)?$/i``; not a pattern that is one set of
+                characters repeated, ``^[\\x20-\\x7e]*$``, which takes any
+                sentence), and a variable the code takes by its prefix
+                (``DEBUG_HIDE_DATE`` for ``/^debug_/i``, the rest a setting
+                of the code: ``hideDate``).
     negated     a value the claim says the code does not have ("months
                 aren't 30 days", "not the 16 raw bytes") need not bind;
                 the numbers of an example after "e.g." are the example's.
+    short forms slash-joined short forms (``SP/HTAB/CR/LF``, ``0b/0o/0x``,
+                ``AVX2/SSE4.2``, ``HTTP/1.x``) are prose, not a path.
+    messages    a claim's placeholders stand for the code's fields, not its
+                words (``<age> exceeds <max_age>`` is not ``{age} >
+                {max_age}``), and a class the anchored code raises with a
+                literal message in every call binds with one of them only.
 
 Quotes use the same tokens with comments and docstrings removed: a quote is
 found when its tokens occur contiguously in the span's code tokens.
@@ -3235,6 +3243,10 @@ def _formats_readers(text: str) -> bool:
     return m is not None and "{" in m.group("fmt")
 
 
+#: An equality test written as code: ``a == b``, ``x !== y`` (not ``=>``, not a keyword's ``=``).
+_EQUALITY = re.compile(r"[\w$)\]]\s*(?:===?|!==?)\s*[\w$(\[\"'-]")
+
+
 def _in_use(text: str, ctx: _Context) -> bool:
     """Whether ``text`` is an example of using the anchored code, read by
     the grammar of its language (:mod:`memvet._usage`).
@@ -3250,6 +3262,8 @@ def _in_use(text: str, ctx: _Context) -> bool:
     exception built with a message (``ValueError('too big')``).
     """
     index = ctx.index
+    if _EQUALITY.search(_STRING_TOKEN.sub('""', text)):
+        return False  # `sig == self.get_signature(key, value)`: a test the claim says the code makes, no use of it
     grammars = languages(ev.language or language_for_path(ev.label.split("::", 1)[0]) for ev in index.texts)
     use = read_use(text, grammars) if grammars else None
     if use is None:

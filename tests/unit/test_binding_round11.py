@@ -151,3 +151,23 @@ def test_short_forms_joined_by_slashes_are_prose():
     assert not _other_message(["'a b c d'"], ['E("a b" " c d", x)'])
     # a call that passes something else than a literal first leaves the message open
     assert not _other_message(["'a b'"], ['E("c d")', "E(str(err))"])
+
+
+# ----------------------------------------------------------------- a test written as code
+
+VERIFY = ev("src/itsdangerous/signer.py::HMACAlgorithm.verify_signature", """\
+    class HMACAlgorithm(SigningAlgorithm):
+        def verify_signature(self, key, value, sig):
+            return hmac.compare_digest(sig, self.get_signature(key, value))
+
+        def get_signature(self, key, value):
+            return hmac.new(key, msg=value, digestmod=self.digest_method).digest()
+""", "python")
+
+
+def test_an_equality_test_the_code_does_not_make_is_no_usage_example():
+    # the reader's variables around the library's call: a use, unless the claim writes a test the code makes
+    assert unbound("verify_signature just does `sig == self.get_signature(key, value)`.", VERIFY) \
+        == ["sig == self.get_signature(key, value)"]
+    assert unbound("verify_signature does `hmac.compare_digest(sig, self.get_signature(key, value))`.", VERIFY) == []
+    assert unbound("Call `algo.get_signature(my_key, b'data')` to sign.", VERIFY) == []

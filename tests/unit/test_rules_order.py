@@ -190,7 +190,22 @@ except ImportError:
     import text_unidecode as unidecode
 """, language="python")
 
+TO_STRING = EvidenceText("basic.go::ToStringE", """\
+func ToStringE(i any) (string, error) {
+\tswitch s := i.(type) {
+\tcase string:
+\t\treturn s, nil
+\tcase fmt.Stringer:
+\t\treturn s.String(), nil
+\tcase error:
+\t\treturn s.Error(), nil
+\t}
+}
+""", language="go")
+
 FIRES = [
+    # a statement written with its keyword stands for the name it is about
+    ("ToStringE checks `case error` before `case fmt.Stringer`.", TO_STRING),
     ("ARCCache.Get looks in t2 first and only falls back to t1 on a miss.", ARC_GET),
     ("text_unidecode is tried first, unidecode is the ImportError fallback.", IMPORTS),
     # a product named capitalized is the module the code imports
@@ -232,6 +247,7 @@ FIRES = [
 ]
 
 SILENT = [
+    ("ToStringE checks `case fmt.Stringer` before `case error`.", TO_STRING),
     ("ARCCache.Get looks in t1 first and only falls back to t2 on a miss.", ARC_GET),
     ("unidecode is tried first, text_unidecode is the ImportError fallback.", IMPORTS),
     # "the first time" is prose: the code names time only as the package of time.Duration

@@ -182,7 +182,42 @@ def with_pattern(pattern, regex_group_count=None):
     return decorator
 """, language="python")
 
+TRIM = EvidenceText("number.go::trimDecimal", """\
+func trimDecimal(s string) string {
+\tmatches := stringNumberRe.FindStringSubmatch(s)
+\tif matches != nil {
+\t\ts = matches[1]
+\t\tswitch s {
+\t\tcase "-", "+":
+\t\t\ts += "0"
+\t\t}
+\t}
+\treturn s
+}
+""", language="go")
+
+CHOICE = EvidenceText("src/lib.rs::<ColorChoice as Default>.default", """\
+fn default() -> ColorChoice {
+    ColorChoice::Auto
+}
+""", language="rust")
+SPEC = EvidenceText("src/lib.rs::<ColorSpec as Default>.default", """\
+fn default() -> ColorSpec {
+    ColorSpec {
+        fg_color: None,
+        bold: false,
+        reset: true,
+    }
+}
+""", language="rust")
+
 FIRES = [
+    # a Rust Default impl's variant, and a plain field the code writes with its value
+    ("Default ColorChoice is Never, so colours are opt-in.", CHOICE),
+    ("ColorChoice defaults to `ColorChoice::Always`.", CHOICE),
+    ("A fresh ColorSpec has reset: false.", SPEC),
+    # the same name paired with a number outside a subscript
+    ("trimDecimal keeps matches 1, the sign and the integer part.", TRIM),
     # a signature written out as a call, with "default" beside it (a clause on)
     ("with_pattern(pattern, regex_group_count=0) - default is 0 groups.", WITH_PATTERN),
     ("`with_pattern(pattern, regex_group_count=1)` is the default.", WITH_PATTERN),
@@ -253,6 +288,14 @@ class Flags:
 ]
 
 SILENT = [
+    ("Default ColorChoice is Auto.", CHOICE),
+    ("ColorChoice defaults to `ColorChoice::Auto`; Never must be asked for.", CHOICE),
+    # another type's default, and a plain word the code writes as no field
+    ("The default ColorSpec is Never coloured.", CHOICE),
+    ("A fresh ColorSpec has reset: true and bold: false.", SPEC),
+    ("Note: true colours need a terminal.", SPEC),
+    # an index the claim writes is no value it pairs with the name
+    ("trimDecimal keeps only matches[1], the sign and the integer part.", TRIM),
     ("with_pattern(pattern, regex_group_count=None) - default is no group count.", WITH_PATTERN),
     # a call with a value passed, no default said of it
     ("with_pattern(r'\\d+', regex_group_count=0) registers a pattern.", WITH_PATTERN),

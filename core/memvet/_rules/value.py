@@ -46,6 +46,14 @@ and a number the claim writes with a unit is also its value in the units
 code keeps (``10 s`` is ``10000`` ms). It fires when every one of them is a
 literal and none is ``V``.
 
+A plain lower-case word written with its value (``reset: false``) is a
+key only where the anchored code writes it as an entry with a literal
+(``reset: true,`` in a struct it builds). A number inside a subscript the
+claim writes (``matches[1]``) is an index, paired with no name. A Rust
+``Default`` impl anchored (``<ColorChoice as Default>.default``) that
+returns one variant gives the type's default: "Default ColorChoice is
+Never" fires for ``ColorChoice::Auto``.
+
 Never fires when the code gives ``S`` no value of the claim's kind, when
 some assignment of ``S`` is not a literal (``self.pool = timeout`` leaves
 the value open), on ``self.S = S`` (a parameter passed through), on a
@@ -194,9 +202,14 @@ def _subject_atom(word: Word, code: Code, clause: Clause) -> str:
     return text if text in code.names else ""
 
 
+#: A subscript opening right before a number: ``matches[``, ``args[``.
+_SUBSCRIPT_AT = re.compile(r"[\w$\])]\[\s*$")
+
+
 def _computed(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     out: list[Contradiction] = []
-    values = [w for w in clause.words if w.term is not None and _family(w.term) and not clause.skip(w.text)]
+    values = [w for w in clause.words if w.term is not None and _family(w.term) and not clause.skip(w.text)
+              and not _SUBSCRIPT_AT.search(clause.text[:w.start])]  # matches[1]: an index the claim writes
     if not values:
         return out
     for code in codes:
@@ -310,12 +323,27 @@ def _says_default(text: str, word: Word, lead: str = "") -> bool:
 _KEYED = re.compile(rf"(?<![\w$.])([A-Za-z_$][\w$]*(?:_[\w$]+|[a-z][A-Z][\w$]*))\s*:\s+({_LIT})(?![\w$])")
 
 
+#: A plain lower-case word written with its value: ``reset: false`` (a key only where the code writes it so).
+_PLAIN_KEYED = re.compile(rf"(?<![\w$.])([a-z]{{3,}})\s*:\s+({_LIT})(?![\w$])")
+
+
+def _field_entry(code: Code, name: str) -> bool:
+    """Whether the code writes ``name: <literal>`` as an entry of a struct or an object it builds."""
+    entry = _entry(name)
+    return any((m := entry.search(code.logical_text(i))) is not None and _LIT_RE.fullmatch(m.group(1).strip())
+               for i in range(len(code.logical)))
+
+
 def _statements(clause: Clause, code: Code) -> list[tuple[str, str, str]]:
     """(subject atom, value, what the claim said) for each value the clause states."""
     whole = clause.claim or clause.text
     out = [(m.group(1), _norm(m.group(2)), m.group(0)) for m in clause.spanning(_KEYED)
            if m.group(1) in code.names and not clause.skip(m.group(1))
            and whole[:m.start()].count("{") <= whole[:m.start()].count("}")]  # `f({ S: V })`: what a caller passes
+    # "has reset: false" where the code writes the field `reset: true`: a plain word is a key only as the code's
+    out += [(m.group(1), _norm(m.group(2)), m.group(0)) for m in clause.spanning(_PLAIN_KEYED)
+            if m.group(1) in code.names and not clause.skip(m.group(1)) and _field_entry(code, m.group(1))
+            and whole[:m.start()].count("{") <= whole[:m.start()].count("}")]
     for w in clause.words:
         aside = _DEFAULT_ASIDE.match(clause.text, w.end)
         if aside and not clause.skip(w.text):  # www_redirect=True (default False): the default, beside a usage
@@ -627,8 +655,39 @@ def _named(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     return out
 
 
+#: "Default ColorChoice is Never", "ColorChoice defaults to `ColorChoice::Never`".
+_DEFAULT_VARIANT = re.compile(r"(?i:\bdefaults?\b)[^.;]{0,40}?\b(?:is|to|returns|=)\s+"
+                              r"`?(?:[A-Za-z_]\w*::)?([A-Z]\w*)`?")
+#: The impl a label names: ``src/lib.rs::<ColorChoice as Default>.default``.
+_DEFAULT_IMPL = re.compile(r"::<(?:\w+::)*(\w+)(?:<[^<>]*>)? as Default>\.default$")
+
+
+def _default_variant(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
+    """A Rust ``Default`` impl anchored, and the claim naming another variant
+    as the type's default: "Default ColorChoice is Never" where
+    ``fn default() -> ColorChoice { ColorChoice::Auto }``."""
+    out: list[Contradiction] = []
+    for code in codes:
+        impl = _DEFAULT_IMPL.search(code.label)
+        if impl is None or not re.search(rf"(?<![\w$]){impl.group(1)}(?![\w$])", clause.claim or clause.text):
+            continue
+        owner = impl.group(1)
+        given = {m.group(1): i for i in range(len(code.logical))
+                 for m in [re.match(rf"^\s*(?:return\s+)?(?:Self|{owner})::([A-Z]\w*)\s*;?\s*$", code.logical_text(i))]
+                 if m}
+        for m in _DEFAULT_VARIANT.finditer(clause.text):
+            variant = m.group(1)
+            if not given or variant in given or variant in (owner, "Self") or clause.skip(variant):
+                continue
+            have, line = next(iter(given.items()))
+            out.append(Contradiction(
+                "value", f"the claim gives `{variant}` as the default {owner}; the code's default is `{owner}::{have}`",
+                code.show(line, have), code.label, (variant,)))
+    return out
+
+
 def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
-    return _computed(clause, codes) + _stated(clause, codes) + _named(clause, codes)
+    return _computed(clause, codes) + _stated(clause, codes) + _named(clause, codes) + _default_variant(clause, codes)
 
 
 RULE = Rule("value", check, __doc__ or "")
