@@ -171,3 +171,26 @@ def test_an_equality_test_the_code_does_not_make_is_no_usage_example():
         == ["sig == self.get_signature(key, value)"]
     assert unbound("verify_signature does `hmac.compare_digest(sig, self.get_signature(key, value))`.", VERIFY) == []
     assert unbound("Call `algo.get_signature(my_key, b'data')` to sign.", VERIFY) == []
+
+
+# ----------------------------------------------------------------- a project said to depend on nothing
+
+def test_no_dependencies_with_a_dependency_anchored_is_a_finding(repo, ledger) -> None:
+    repo.write("package.json",
+               '{\n  "name": "negotiator",\n  "dependencies": {\n    "content-type": "^2.1.0"\n  }\n}\n')
+    repo.write("index.js", "module.exports = function negotiate(h) { return h }\n")
+    repo.commit("package")
+    rec = ledger.record("negotiator has no runtime dependencies, everything is parsed in-house.",
+                        ["dep:content-type"])
+    assert rec.decision.findings == ("the claim says `no runtime dependencies`, but dep:content-type says "
+                                     '`"content-type": "^2.1.0"`',)
+    rec = ledger.record("negotiator parses media types with content-type.", ["dep:content-type"])
+    assert rec.decision.findings == ()
+    # a claim about absence anchored as one: nothing of the project is declared by it
+    rec = ledger.record("negotiator is dependency-free in the browser build.", ["index.js::negotiate"])
+    assert rec.decision.findings == ()
+    # the claim names the dependency it has, or reads the manifest as a file: the claim's to say
+    rec = ledger.record("No dependencies besides content-type.", ["dep:content-type"])
+    assert rec.decision.findings == ()
+    rec = ledger.record("negotiator ships with no runtime dependencies.", ["package.json"])
+    assert rec.decision.findings == ()

@@ -101,7 +101,18 @@ NO_COLOR = EvidenceText("color.go::NoColor", """\
 NoColor = noColorIsSet() || os.Getenv("TERM") == "dumb" || !stdoutIsTerminal()
 """, language="go")
 
+UNSIGNED = EvidenceText("number.go::toUnsignedNumberE", """\
+func toUnsignedNumberE[T Number](i any) (T, error) {
+\tif v < 0 {
+\t\treturn 0, errNegativeNotAllowed
+\t}
+\treturn T(v), nil
+}
+""", language="go")
+
 FIRES = [
+    # a name of the code among the values a return gives
+    ("toUnsignedNumberE never returns errNegativeNotAllowed; negatives wrap.", UNSIGNED),
     # a dotted call after the verb: `out` is no particle ("calls out")
     ("create_list_rule never calls out.flags.unset_all().", EvidenceText("parser.py::create_list_rule", """\
 def create_list_rule(src, pos, out):
@@ -139,6 +150,9 @@ def create_list_rule(src, pos, out):
 ]
 
 SILENT = [
+    ("toUnsignedNumberE never returns errOverflow.", UNSIGNED),
+    # a name the code tests but never returns
+    ("toUnsignedNumberE never returns v.", UNSIGNED),
     ("COLORTERM isn't looked at.", NO_COLOR),
     ("NoColor never looks TERM up in a table.", NO_COLOR),
     # a literal the code never returns, or no literal at all

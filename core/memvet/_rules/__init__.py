@@ -53,7 +53,8 @@ why), and each has a fixture of cases that must and must not fire
     optin        pass K=V / opt in with K=V / unless you pass K=V: the
                  signature already defaults K to V
     mapping      V maps to S / V gives S: the switch branch for V writes
-                 another case's S
+                 another case's S; N -> S for a name: the if-branch testing
+                 N writes another, a branch testing another name writes S
     ternary      with K: true it gives "S": the code's choice on K
                  (K ? A : B) gives S the other way
     guard        an example passing K=V as working: a guard of the code
@@ -71,15 +72,23 @@ why), and each has a fixture of cases that must and must not fire
                  the code compares the same operands with another operator
                  or bound
 
+One reading runs on a dependency anchor rather than code: "has no
+(runtime) dependencies", "dependency-free" where a dependency anchor of
+the claim resolved, so a manifest declares one (a ``negation`` finding);
+not when the claim names that dependency ("the only dependency is
+winapi-util; none on Unix"), nor for a manifest anchored as a file.
+
 :func:`contradictions` runs every rule over every clause of the claim and
 returns what they found, each once.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 
 from memvet._claims import EvidenceText, Term, TermKind, UnboundTerm, claim_terms
+from memvet._manifests import is_manifest
 from memvet._rules import (
     absence,
     accepts,
@@ -160,18 +169,43 @@ def contradictions(claim: str, evidence: Sequence[EvidenceText], *, declared: It
     Returns:
         One :class:`Contradiction` per disagreement (empty: none found).
     """
+    out: list[Contradiction] = _without_dependencies(claim, evidence, declared)
     code = codes(evidence)
     if not code:
-        return []
+        return out
     # a name in prose (Airflow) is a plain word to the rules, as it always was: only the term rules bind it
     all_terms = [t for t in (claim_terms(claim) if terms is None else terms) if t.kind is not TermKind.PROPER]
-    out: list[Contradiction] = []
     for clause in clauses(claim, all_terms, declared):
         for rule in rules:
             for found in rule.check(clause, code):
                 if found not in out:
                     out.append(found)
     return out
+
+
+#: "has no runtime dependencies", "zero dependencies", "dependency-free", "depends on nothing".
+_NO_DEPENDENCIES = re.compile(r"\b(?:no|zero|without(?:\s+any)?)\s+(?:(?:runtime|external|third[- ]party|production"
+                              r"|npm|pypi|crate)\s+)?dependenc(?:y|ies)\b"
+                              r"|\bdependency[- ]free\b|\bdepends\s+on\s+nothing\b", re.I)
+
+
+def _without_dependencies(claim: str, evidence: Sequence[EvidenceText], declared: Iterable[str]) -> list[Contradiction]:
+    """The claim says the project depends on nothing; a dependency anchor
+    of its own resolved, so a manifest declares one ("negotiator has no
+    runtime dependencies" anchored ``dep:content-type``)."""
+    m = _NO_DEPENDENCIES.search(claim)
+    if m is None or m.group(0) in set(declared):
+        return []
+    # a dependency anchor's evidence: its requirement and the manifest line, named by the manifest's path
+    # (a manifest anchored as a file is named by its own path: what it declares is the claim's to say)
+    deps = [ev for ev in evidence if not ev.absent and not is_manifest(ev.label)
+            and any(is_manifest(n) for n in ev.names[1:])]
+    named = {n.lower() for ev in deps for n in ev.names[1:2]}
+    if not deps or any(re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", claim, re.I) for n in named):
+        return []  # "the only dependency is winapi-util, none on Unix": the claim names the one it has
+    line = deps[0].text.strip().splitlines()[-1].strip()[:120]  # the manifest's line that declares it
+    where = deps[0].label if deps[0].label.startswith("dep:") else f"dep:{deps[0].label}"
+    return [Contradiction("negation", f"the claim says `{m.group(0)}`", line, where, (m.group(0),))]
 
 
 def render_refusal(unbound: Sequence[UnboundTerm], contrary: Sequence[Contradiction]) -> str:

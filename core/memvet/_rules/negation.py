@@ -17,7 +17,10 @@ The code's side, by the verb:
   ``depend on``, ``look at``, ``check``, ``ignore``): ``X`` itself is the operand, and the code
   uses it outside its signature (``call`` and ``invoke``: calls it);
 * ``return`` with a literal object ("never returns false", "does not
-  return None"): the code has ``return V`` itself;
+  return None"): the code has ``return V`` itself; with a name of the
+  code ("never returns errNegativeNotAllowed"): one of the values a
+  ``return`` of the code gives is that name (``return 0,
+  errNegativeNotAllowed``);
 * a verb of definition (``define``, ``implement``, ``override``): the
   anchored class defines a member of that name itself (``def get(self, ...)``,
   ``clear(): void {``) for "does not define get/pop";
@@ -47,7 +50,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from memvet._claims import TermKind
+from memvet._claims import TermKind, split_args
 from memvet._rules._common import (
     GENERIC,
     Call,
@@ -146,6 +149,14 @@ def _does(code: Code, verb: str, objects: list[Word], clause: Clause, particle: 
             return None
     if "return" in base:
         said = objects[0].text.strip("`") if objects else ""
+        if re.fullmatch(r"[A-Za-z_$][\w$]*", said) and not _RETURNED.fullmatch(said) and said in code.names \
+                and said.lower() not in GENERIC:
+            # "never returns errNegativeNotAllowed" for `return 0, errNegativeNotAllowed`: a value it returns
+            for index in range(len(code.logical)):
+                m = re.match(r"\s*return\s+(.+?);?\s*$", code.logical_text(index))
+                if m and said in (item.strip() for item in split_args(m.group(1))):
+                    return code.show(index, said)
+            return None
         if not _RETURNED.fullmatch(said):
             return None
         wanted = re.compile(rf"\breturn\s+{re.escape(said)}\s*(?:;|$)", 0 if said[:1].isdigit() else re.I)
