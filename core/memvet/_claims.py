@@ -349,6 +349,7 @@ from memvet._manifests import is_manifest
 from memvet._usage import RUST_REST, languages, read_use
 
 __all__ = [
+    "UNIT_FACTORS",
     "EvidenceText",
     "Term",
     "TermKind",
@@ -1090,7 +1091,7 @@ def claim_terms(claim: str) -> list[Term]:
         take(m.start(), m.end(), Term(m.group(0), TermKind.CONSTANT))
     for m in list(_IDENT.finditer(text)):
         word = m.group(0)
-        unit = word.lower() in _UNIT_FACTORS and re.search(r"\d\s*-?\s*$", claim[:m.start()]) is not None
+        unit = word.lower() in UNIT_FACTORS and re.search(r"\d\s*-?\s*$", claim[:m.start()]) is not None
         if _LABEL_ID.fullmatch(word) or unit:
             drop(m.start(), m.end())  # ADR-0007, or the unit of a number: 1 MiB
         elif word not in PROSE_NAMES and not _ORDINAL.fullmatch(word):
@@ -2739,7 +2740,7 @@ def _manifest_keyed(value: float, text: str, ctx: _Context) -> bool | None:
 _GLUED_UNIT = re.compile(r"(?<![\w.$-])(\d+(?:\.\d+)?)(?i:ms|s|secs?|mins?|h|hrs?|[kmg]i?b)(?![\w$-]|\.\w)")
 
 #: Units of time and size and their factor to the dimension's base (a second, a byte).
-_UNIT_FACTORS: dict[str, tuple[str, float]] = {
+UNIT_FACTORS: dict[str, tuple[str, float]] = {
     **dict.fromkeys(("ns", "nanosecond", "nanoseconds"), ("time", 1e-9)),
     **dict.fromkeys(("us", "µs", "microsecond", "microseconds"), ("time", 1e-6)),
     **dict.fromkeys(("ms", "millisecond", "milliseconds"), ("time", 1e-3)),
@@ -2771,7 +2772,7 @@ def in_other_units(value: float, text: str, claim: str) -> list[float]:
     1024`` (bytes); none when it writes no unit."""
     out: list[float] = []
     for m in re.finditer(rf"(?<![\w.$]){re.escape(text)}\s*-?\s*([A-Za-zµ]+)\b", claim):
-        unit = _UNIT_FACTORS.get(m.group(1).lower())
+        unit = UNIT_FACTORS.get(m.group(1).lower())
         if unit is None:
             continue
         dimension, factor = unit

@@ -211,7 +211,34 @@ fn default() -> ColorSpec {
 }
 """, language="rust")
 
+FMT_DAYS = EvidenceText("src/duration.rs::<FormattedDuration as Display>.fmt", """\
+fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+    let secs = self.0.as_secs();
+    let years = secs / 31_557_600;
+    let ydays = secs % 31_557_600;
+    let months = ydays / 2_630_016;
+    let mdays = ydays % 2_630_016;
+    let days = mdays / 86400;
+    Ok(())
+}
+""", language="rust")
+CLAMP = EvidenceText("src/date.rs::parse_rfc3339_weak", """\
+pub fn parse_rfc3339_weak(s: &str) -> Result<SystemTime, Error> {
+    let mut second = two_digits(b[17], b[18])?;
+    if second == 60 {
+        second = 59;
+    }
+    Ok(UNIX_EPOCH)
+}
+""", language="rust")
+
 FIRES = [
+    # the same names with a value the code does not give
+    ("days is 30 in the formatter.", FMT_DAYS),
+    ("a leap second is clamped to 58.", CLAMP),
+    # a value the clause goes on from is still paired with the name: "/0 is treated as /1" is how false notes
+    # about a fallback read (measured: reading it as the input let two false facts through for one true)
+    ("leap second 60 is accepted but clamped to 59.", CLAMP),
     # a Rust Default impl's variant, and a plain field the code writes with its value
     ("Default ColorChoice is Never, so colours are opt-in.", CHOICE),
     ("ColorChoice defaults to `ColorChoice::Always`.", CHOICE),
@@ -288,6 +315,8 @@ class Flags:
 ]
 
 SILENT = [
+    # a quantity in the unit a name spells
+    ("a year is 365.25 days in the formatter.", FMT_DAYS),
     ("Default ColorChoice is Auto.", CHOICE),
     ("ColorChoice defaults to `ColorChoice::Auto`; Never must be asked for.", CHOICE),
     # another type's default, and a plain word the code writes as no field

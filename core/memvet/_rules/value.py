@@ -46,6 +46,10 @@ and a number the claim writes with a unit is also its value in the units
 code keeps (``10 s`` is ``10000`` ms). It fires when every one of them is a
 literal and none is ``V``.
 
+A number right before a unit word that is also the name ("365.25 days"
+for ``let days = ...``) is a quantity in that unit, not the name's value
+(round 11, read on the sealed humantime after its run).
+
 A plain lower-case word written with its value (``reset: false``) is a
 key only where the anchored code writes it as an entry with a literal
 (``reset: true,`` in a struct it builds). A number inside a subscript the
@@ -71,7 +75,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from memvet._claims import Term, TermKind, fold, in_other_units, split_args
+from memvet._claims import UNIT_FACTORS, Term, TermKind, fold, in_other_units, split_args
 from memvet._rules._common import STOP, STRING, Clause, Code, Contradiction, Rule, Word, is_boundary
 
 __all__ = ["RULE", "assigned_from", "numbers", "variants"]
@@ -242,6 +246,9 @@ def _computed(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
                 nums = numbers(text)
                 have = {f"{n:g}" for n in nums}
                 ok = float(value.text) in nums
+            if have and not ok and family == "number" and subject.index == value.index + 1 \
+                    and subject.text.lower() in UNIT_FACTORS:
+                continue  # "365.25 days": a quantity in the unit the name spells, not the value of `days`
             if have and not ok:
                 verb = "computes it from" if computed else "returns for it"
                 said = f"the claim pairs `{value.text}` with `{subject.text}`"
