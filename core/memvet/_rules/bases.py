@@ -25,7 +25,7 @@ from collections.abc import Sequence
 
 from memvet._rules._common import Clause, Code, Contradiction, Rule
 
-__all__ = ["RULE"]
+__all__ = ["RULE", "class_bases"]
 
 _ONLY = re.compile(r"\b([A-Z][\w$]*) (?:is (?:only|just|merely) an?|(?:only|just) (?:subclasses|extends|inherits from))"
                    r" ([A-Z][\w$.]*)")
@@ -36,7 +36,9 @@ _NOT = re.compile(r"\b([A-Z][\w$]*) (?:is not an?|isn't an?|does not (?:subclass
                   r"doesn't (?:subclass|extend|inherit from)|is no) ([A-Z][\w$.]*)")
 
 
-def _bases(code: Code, name: str) -> tuple[list[str], str] | None:
+def class_bases(code: Code, name: str) -> tuple[list[str], str] | None:
+    """The direct bases the first class statement of ``name`` in ``code`` names (last parts, no
+    ``object``, type arguments dropped), with that statement's line; ``None`` when it has none."""
     for index in range(len(code.logical)):
         text = code.logical_text(index)
         m = re.match(rf"(?:export\s+)?(?:default\s+)?(?:abstract\s+)?class\s+{re.escape(name)}\b(.*)", text.strip())
@@ -62,7 +64,7 @@ def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
             if clause.skip(cls, m.group(2)):
                 continue
             for code in codes:
-                found = _bases(code, cls)
+                found = class_bases(code, cls)
                 if found is None:
                     continue
                 bases, line = found

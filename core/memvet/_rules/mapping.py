@@ -130,13 +130,16 @@ def _named(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     the claim's: ``italic -> ESC[4m`` where ``if spec.italic { write("\\x1B[3m") }``
     and ``if spec.underline { write("\\x1B[4m") }``."""
     out: list[Contradiction] = []
+    read: dict[int, list[tuple[set[str], list[str], set[float], int]]] = {}  # each code's branches, read once
     for m in _NAMED_MAPS.finditer(clause.text):
         word, said = m.group("w"), m.group("s")
         said = _escaped(said[1:-1] if said[:1] in "`'\"" else said).strip()
         if not said or clause.skip(word, m.group("s")):
             continue
-        for code in codes:
-            branches = _conditions(code)
+        for n, code in enumerate(codes):
+            if n not in read:
+                read[n] = _conditions(code)
+            branches = read[n]
             mine = [b for b in branches if word in b[0]]
             others = [b for b in branches if word not in b[0] and _writes(b, said)]
             if not mine or not others or any(_writes(b, said) for b in mine) \

@@ -39,6 +39,7 @@ import re
 from collections.abc import Sequence
 
 from memvet._rules._common import STRING, Clause, Code, Contradiction, Rule
+from memvet._rules.bases import class_bases
 
 __all__ = ["RULE"]
 
@@ -72,19 +73,11 @@ def _carried(code: Code, line: int, args: str) -> str:
     return " ".join(texts).lower()
 
 
-def _bases(name: str, codes: Sequence[Code]) -> set[str]:
-    """The direct bases an anchored definition of class ``name`` names
-    (``class BadPayload(BadData):``, ``class A extends B``), last parts only."""
-    n = re.escape(name)
-    head = re.compile(rf"^\s*(?:export\s+)?class\s+{n}\s*(?:\(([^()]*)\)|\s+extends\s+([\w$.]+))")
-    out: set[str] = set()
-    for code in codes:
-        for line in range(len(code.logical)):
-            m = head.match(code.logical_text(line))
-            if m:
-                out |= {b.strip().rsplit(".", 1)[-1] for b in (m.group(1) or m.group(2)).split(",")
-                        if b.strip() and "=" not in b}
-    return out
+def _derived_from(name: str, codes: Sequence[Code]) -> set[str]:
+    """The direct bases the anchored definitions of class ``name`` name
+    (``class BadPayload(BadData):``, ``class A extends B``), as the bases
+    rule reads a class statement."""
+    return {base for code in codes for base in (class_bases(code, name) or ([], ""))[0]}
 
 
 def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
@@ -108,7 +101,7 @@ def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
             cls, line = carrying[0]
             if any(c == claimed for c, _, _ in raises):
                 why = ""
-            elif cls in _bases(claimed, codes):
+            elif cls in _derived_from(claimed, codes):
                 why = f", of which `{claimed}` is a subclass"
             else:
                 continue

@@ -344,13 +344,13 @@ def _field_entry(code: Code, name: str) -> bool:
 def _statements(clause: Clause, code: Code) -> list[tuple[str, str, str]]:
     """(subject atom, value, what the claim said) for each value the clause states."""
     whole = clause.claim or clause.text
-    out = [(m.group(1), _norm(m.group(2)), m.group(0)) for m in clause.spanning(_KEYED)
+    # `f({ S: V })` is what a caller passes; "has reset: false" where the code writes the field `reset: true`:
+    # a plain word is a key only as the code's
+    out = [(m.group(1), _norm(m.group(2)), m.group(0)) for pattern in (_KEYED, _PLAIN_KEYED)
+           for m in clause.spanning(pattern)
            if m.group(1) in code.names and not clause.skip(m.group(1))
-           and whole[:m.start()].count("{") <= whole[:m.start()].count("}")]  # `f({ S: V })`: what a caller passes
-    # "has reset: false" where the code writes the field `reset: true`: a plain word is a key only as the code's
-    out += [(m.group(1), _norm(m.group(2)), m.group(0)) for m in clause.spanning(_PLAIN_KEYED)
-            if m.group(1) in code.names and not clause.skip(m.group(1)) and _field_entry(code, m.group(1))
-            and whole[:m.start()].count("{") <= whole[:m.start()].count("}")]
+           and whole[:m.start()].count("{") <= whole[:m.start()].count("}")
+           and (pattern is _KEYED or _field_entry(code, m.group(1)))]
     for w in clause.words:
         aside = _DEFAULT_ASIDE.match(clause.text, w.end)
         if aside and not clause.skip(w.text):  # www_redirect=True (default False): the default, beside a usage
