@@ -496,6 +496,16 @@ def _private_twin(data: bytes, symbols: Mapping[str, _code.Symbol], sym: _code.S
     return ""
 
 
+def _display_impl(symbols: Mapping[str, _code.Symbol], sym: _code.Symbol, language: str | None) -> _code.Symbol | None:
+    """The ``fmt`` of a Rust type's ``Display`` impl, for an anchored struct
+    or enum: what the type prints (``"invalid status code"``) is written in
+    ``impl fmt::Display for InvalidStatusCode``, a span of its own. Other
+    impls stay out: ``Display`` is the one whose output notes quote."""
+    if language != "rust" or sym.kind not in ("struct", "enum", "type"):
+        return None
+    return symbols.get(f"<{sym.qualname} as Display>.fmt")
+
+
 def _span_text(data: bytes, start_line: int, end_line: int) -> str:
     return "\n".join(data.decode("utf-8", errors="replace").splitlines()[start_line - 1: end_line])
 
@@ -876,13 +886,15 @@ class Evidence:
         terms: a symbol's span (with the doc comments right above it, the
         module constants it reads, the lines of its class's constructor
         that set the fields it reads and the body of the private twin it
-        hands its work to), a
+        hands its work to; a Rust type's ``Display`` impl as a span of its
+        own, after it), a
         file's text, a dependency's declaration, an absence rule's target
         (marked ``absent``: never positive evidence). Code carries its
         language (which parts are comments and docstrings) and the modules
         its file imports."""
         out = []
         for a in anchors:
+            extra: list[_claims.EvidenceText] = []
             names: list[str] = [a.spec]
             text = ""
             language: str | None = None
@@ -915,6 +927,11 @@ class Evidence:
                             text += _constants_used(data, symbols.values(), sym, text)
                             text += _fields_set(data, symbols, sym, text)
                             text += _private_twin(data, symbols, sym, text)
+                            shown = _display_impl(symbols, sym, language)
+                            if shown is not None:  # its own span: rules read one span's order at a time
+                                extra.append(_claims.EvidenceText(
+                                    f"{a.path}::{shown.qualname}", _span_text(data, shown.start_line, shown.end_line),
+                                    (f"{a.path}::{shown.qualname}",), language, False, imported))
                 if a.kind is AnchorKind.SYMBOL:
                     names += [a.name, *(f"{m}.{a.name}" for m in modules)]
             elif a.kind is AnchorKind.DEPENDENCY:
@@ -926,6 +943,7 @@ class Evidence:
                 text = a.name.partition(":")[2] + (f"\n{a.scope}" if a.scope else "")
             out.append(_claims.EvidenceText(a.spec, text, tuple(names), language, a.kind is AnchorKind.ABSENT,
                                             imported))
+            out += extra
         return out
 
     def _package_named(self, name: str, snap: Snapshot) -> bool:

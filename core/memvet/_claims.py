@@ -20,8 +20,8 @@ Term classes (everything else in a claim is prose and binds to nothing)::
     constant    UPPER_CASE with an underscore: HASH_VERSION; a shell
                 variable $EDITOR or ${XDG_CONFIG_HOME} is the constant
                 it names
-    number      5, 5.0, 1_000, 0x1F (compared by value: 5 == 5.0); 2xx is
-                a status class
+    number      5, 5.0, 1_000, 0x1F, 0o644, 0b101 (compared by value: 5 == 5.0,
+                0o600 == 384); 2xx is a status class
     string      "double" or 'single' quoted text; a header written bare:
                 a custom one, X-Forwarded-For (compared in any case), or
                 a standard one, Content-Type (bound where any code file
@@ -64,7 +64,12 @@ Binding classes, each a small rule below (``_BINDERS``), the way people write::
                 case-insensitively to identifiers, their ``_`` parts,
                 modules and dependency names (``Redis`` ~ ``redis``, ``NaN``
                 ~ ``allow_nan``); constants do not (``NO_PROXY`` binds to a
-                string ``"no_proxy"``, never to a variable).
+                string ``"no_proxy"``, never to a variable). A Rust
+                path in backticks reads as it does in prose
+                (`StatusCode::from_u16` for ``StatusCode.from_u16``,
+                `byteorder::BE` through the crate's own name), except a
+                variant (`VersionReq::Star`: a value, in the anchored
+                code only).
     expressions a code span binds with the receivers of its names left
                 out (`seconds_since_start + upcoming_sleep` for
                 ``retry_state.seconds_since_start + retry_state.upcoming_sleep``),
@@ -555,7 +560,7 @@ def closest_lines(quote: str, text: str, first_line: int = 1, n: int = 2) -> lis
 
 # ======================================================================= numbers and folds
 
-_NUMBER = re.compile(r"(?<![\w.$])-?(?:0[xX][0-9a-fA-F]+|\d+(?:_\d+)*(?:\.\d+)?(?:[eE][+-]?\d+)?)(?![\w$]|\.\d)")
+_NUMBER = re.compile(r"(?<![\w.$])-?(?:0[xX][0-9a-fA-F]+|0[oO][0-7]+|0[bB][01]+|\d+(?:_\d+)*(?:\.\d+)?(?:[eE][+-]?\d+)?)(?![\w$]|\.\d)")
 _STRING_TOKEN = re.compile(
     r'[rRbBuUfF]{0,2}(?:"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'|"(?:\\[\s\S]|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\''
     r'|`(?:\\.|[^`\\])*`)')
@@ -595,10 +600,11 @@ def fold(text: str) -> str:
 
 
 def number_value(text: str) -> float | None:
-    """The value of a number as a claim or code writes it (``1_000``, ``0x1F``, ``5.0``)."""
+    """The value of a number as a claim or code writes it (``1_000``, ``0x1F``, ``0o644``, ``0b11``, ``5.0``)."""
     try:
         cleaned = text.replace("_", "")
-        return float(int(cleaned, 16)) if cleaned.lower().startswith(("0x", "-0x")) else float(cleaned)
+        radix = {"0x": 16, "0o": 8, "0b": 2}.get(cleaned.lower().lstrip("-")[:2])
+        return float(int(cleaned, radix)) if radix else float(cleaned)
     except ValueError:
         return None
 
@@ -3154,6 +3160,11 @@ def _bind_code(term: Term, ctx: _Context) -> tuple[bool, str]:
         plain = plain[assigned.end():] if assigned else plain
         if _CALL_HEAD.fullmatch(plain[:plain.index("(") + 1]) and balanced(plain, plain.index("(")) == len(plain):
             return _bind_call(Term(plain, TermKind.CALL), ctx)
+    if term.kind is TermKind.CODE and "rust" in index.languages and _RUST_PATH.fullmatch(text) \
+            and not _RUST_VARIANT.search(text) and _bind_dotted(Term(text, TermKind.DOTTED), ctx)[0]:
+        # `StatusCode::from_u16`, `byteorder::BE`: a path, backticked, read as one in prose; a variant
+        # (`VersionReq::Star`) is a value, found in the anchored code only
+        return True, ""
     spread = RUST_REST.sub("...", text) if "rust" in index.languages else text  # `Some(..)`: any arguments
     parts = [p for p in _ELLIPSIS.split(_PLACEHOLDER.sub("...", spread)) if p.strip()]
     if parts and all(index.has_sequence(p, code=True) for p in parts):
@@ -3230,6 +3241,12 @@ def _bind_code(term: Term, ctx: _Context) -> tuple[bool, str]:
     if term.kind is TermKind.CODE and _in_use(text, ctx):
         return True, ""  # `queue.concurrency = 10`, `inflate: false`: the library's names, the reader's values
     return False, ""
+
+
+#: A Rust path of names only (``StatusCode::from_u16``, ``byteorder::BE``).
+_RUST_PATH = re.compile(r"[A-Za-z_]\w*(?:::[A-Za-z_]\w*)+")
+#: A path that ends in an enum variant: ``Type::Variant``, both capitalized, the variant not all capitals.
+_RUST_VARIANT = re.compile(r"(?:^|::)[A-Z]\w*::[A-Z][A-Z0-9_]*[a-z]\w*$")
 
 
 #: Rust's formatting macros: ``format!("{:#}", err)`` formats the reader's value with the library's impl.

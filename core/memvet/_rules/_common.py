@@ -8,7 +8,12 @@ lines (a Python statement over several lines is one; a brace-language block
 a JavaScript statement carried over lines by a trailing ``||``, ``&&``, ``??``
 or ``+``, or a leading ``||``, ``&&``, ``??`` or ``.member``, is one),
 with its atoms (identifiers and the contents of string literals) in order,
-and its calls (callee, receiver, arguments).
+and its calls (callee, receiver, arguments). Signatures (``def``, ``func``,
+``function``, Rust's ``pub fn``, ``pub(crate) async fn`` ...) are header
+lines; a definition written on one line (``func Now() uint64 { return
+Timestamp(time.Now().UTC()) }``, ``def f(x): return g(x)``) is its header
+and, on a line of its own, its body. A number token never takes a range's
+``..`` (``0..NUM_RETRIES`` is ``0`` and ``NUM_RETRIES``).
 
 Claim side (:class:`Clause`): the claim cut at ``;``, sentence ends, ``: ``
 and dashes (never inside backticks or quotes), backticks removed (a
@@ -109,12 +114,15 @@ class Rule:
 # ======================================================================= code
 
 STRING = r'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|`(?:\\.|[^`\\])*`'
-_CODE_TOKEN = re.compile(rf'(?P<s>{STRING})|(?P<w>[A-Za-z_$][\w$]*)|(?P<n>\d[\w.]*)|(?P<o>[()\[\]{{}}])|\S')
+_CODE_TOKEN = re.compile(rf'(?P<s>{STRING})|(?P<w>[A-Za-z_$][\w$]*)|(?P<n>\d(?:\w|\.(?!\.))*)|(?P<o>[()\[\]{{}}])|\S')
 _DOCSTRING = re.compile(r'^[ \t]*[rRbBuU]?("""|\'\'\')[\s\S]*?\1', re.M)
 _HASH_COMMENT = re.compile(rf'({STRING})|#[^\n]*')
 _SLASH_COMMENT = re.compile(rf'({STRING})|//[^\n]*|/\*[\s\S]*?\*/')
 _HEADER = re.compile(r"\s*(?:@|(?:export\s+)?(?:default\s+)?(?:async\s+)?(?:def|class|function|func|fn)\b"
-                     r"(?!\s*[.=\[,;)])|[\w$.]+\s*=\s*(?:async\s+)?function\b)")
+                     r"(?!\s*[.=\[,;)])|[\w$.]+\s*=\s*(?:async\s+)?function\b"
+                     # Rust's qualified fn: `pub fn`, `pub(crate) const unsafe fn`, `pub extern "C" fn`
+                     r"|pub(?:\([\w\s:]*\))?\s+(?:(?:const|async|unsafe)\s+)*(?:extern\s+\"[^\"]*\"\s+)?fn\b"
+                     r"|(?:(?:const|async|unsafe)\s+)+fn\b)")
 #: A JS/TS class or object method's head, the first line of its span: ``handleRequest (ctx, fn) {``.
 _METHOD_HEADER = re.compile(r"\s*(?:(?:static|async|get|set|public|private|protected|override|readonly)\s+)*\*?\s*"
                             r"(?!(?:if|for|while|switch|catch|with|return)\b)[#\w$]+\s*\(.*\)\s*(?::[^{]*)?\{\s*$")
@@ -463,9 +471,37 @@ _TRAILING_OPERATOR = re.compile(r"(?:\|\||&&|\?\?|\+)\s*$")
 _LEADING_OPERATOR = re.compile(r"\s*(?:\|\||&&|\?\?|\.(?!\.\.)[A-Za-z_$#])")
 
 
+_DEF_NAME = re.compile(r"\s*(?:async\s+)?def\s+[A-Za-z_]\w*\s*\(")
+_AFTER_PARAMS = re.compile(r"\s*(?:->[^:]+)?:[ \t]*(?=\S)")
+
+
+def _one_line_body(line: str, braces: bool) -> tuple[str, str] | None:
+    """A definition and its body written on one line, as (head, body): ``func Now() uint64 { return
+    Timestamp(time.Now().UTC()) }``, ``def f(x): return x``. The body is code like any other line's,
+    not part of a signature."""
+    if not _HEADER.match(line) or line.lstrip().startswith("@"):
+        return None
+    indent = " " * (len(line) - len(line.lstrip()) + 4)
+    if braces:
+        end = len(line.rstrip().rstrip(";,"))
+        if not line[:end].endswith("}"):
+            return None
+        opening = next((i for i, ch in enumerate(line) if ch == "{" and balanced(line, i, limit=None) == end), -1)
+        if opening < 0 or not line[opening + 1:end - 1].strip():
+            return None
+        return line[:opening + 1], indent + line[opening + 1:].lstrip()
+    m = _DEF_NAME.match(line)
+    close = balanced(line, m.end() - 1, limit=None) if m else -1
+    colon = _AFTER_PARAMS.match(line, close) if close > 0 else None
+    return (line[:colon.end()].rstrip(), indent + line[colon.end():]) if colon else None
+
+
 def _parse(ev: EvidenceText) -> Code:
     braces = _braces(ev)
-    physical = _strip(ev.text, braces).splitlines()
+    physical = []
+    for line in _strip(ev.text, braces).splitlines():
+        split = _one_line_body(line, braces)
+        physical += list(split) if split else [line]
     logical: list[tuple[int, int]] = []
     atoms: list[Atom] = []
     headers: set[int] = set()
