@@ -110,6 +110,20 @@ func toUnsignedNumberE[T Number](i any) (T, error) {
 }
 """, language="go")
 
+# round 12: a function written on one line; "only" that says what else the code does; a verb with no object
+NOW = EvidenceText("ulid.go::Now", "func Now() uint64 { return Timestamp(time.Now().UTC()) }\n", language="go")
+WRITE = EvidenceText("tinydb/storages.py::JSONStorage.write", """\
+def write(self, data):
+    self._handle.write(serialized)
+    self._handle.flush()
+    os.fsync(self._handle.fileno())
+""")
+CLOSE_CACHE = EvidenceText("tinydb/middlewares.py::CachingMiddleware.close", """\
+def close(self):
+    self.flush()
+    self.storage.close()
+""")
+
 FIRES = [
     # a name of the code among the values a return gives
     ("toUnsignedNumberE never returns errNegativeNotAllowed; negatives wrap.", UNSIGNED),
@@ -147,6 +161,11 @@ def create_list_rule(src, pos, out):
     ("load never raises ValueError.", SETTINGS),
     ("load never calls Config.", SETTINGS),
     ("load does not invoke int().", SETTINGS),
+    # round 12: the body of a one-line function is code; an object written as a call; no object at all
+    ("`Now()` is `Timestamp(time.Now())` \u2014 it doesn't call UTC().", NOW),
+    ("JSONStorage.write never calls os.fsync - durability is up to the OS.", WRITE),
+    ("CachingMiddleware.close() does not flush - call flush() yourself.", CLOSE_CACHE),
+    ("close() does not flush.", CLOSE_CACHE),
 ]
 
 SILENT = [
@@ -188,6 +207,17 @@ SILENT = [
     ("load never calls Settings.", SETTINGS),
     # f({ X: true }): the code fixes X itself, which is how it ignores the caller's X
     ("export() always returns expired items (it ignores includeExpired).", EXPORT),
+    # round 12: a call the one-liner does not make; "only" that scopes the claim; a verb the code does not call;
+    # an object that is not the call's
+    ("Now() doesn't call Local().", NOW),
+    ("JSONStorage.write never calls os.fsync only for in-memory handles.", WRITE),
+    # "only" anywhere in the clause scopes it ("with { strict: true } it only tests A and B is never consulted"):
+    # tried narrowing it to "only if/when/for ..." in round 12; two true facts of 68 sets turned findings
+    # (ufo t17, semver t12) for one false one, so "only" stays a condition
+    ("JSONStorage.write only flush()es, it never calls os.fsync - durability is up to the OS.", WRITE),
+    ("close() does not reopen.", CLOSE_CACHE),
+    ("close() does not flush the query cache to disk when nothing changed.", CLOSE_CACHE),
+    ("close() does not flush twice.", CLOSE_CACHE),
 ]
 
 

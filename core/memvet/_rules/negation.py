@@ -24,6 +24,10 @@ The code's side, by the verb:
 * a verb of definition (``define``, ``implement``, ``override``): the
   anchored class defines a member of that name itself (``def get(self, ...)``,
   ``clear(): void {``) for "does not define get/pop";
+* an object written as a call (``UTC()``, ``os.fsync()``) after a verb
+  of use: the code calls a function of that name, on any receiver;
+* a verb with no object, the clause ending right after it ("close() does
+  not flush"): the code calls a function of the verb's own name;
 * any other verb ``V``: the code calls a function whose name starts with
   ``V`` (``set``/``setHeader``, ``close``, ``encodeUrl`` for "encode",
   ``removeHeader`` for "remove", ``_send_single_request`` for "send"), or
@@ -99,6 +103,10 @@ _NEGATIVE_VERBS = frozenset({"ignore", "skip", "drop", "omit", "discard", "lose"
 #: A negation of the verb right after it ("does not ignore", "never really
 #: ignores"), not one anywhere before it ("used bare (no parens) ignores").
 _NEGATED = re.compile(rf"\b(?:{_AUX}|not|no)\b(?:\s+\w+){{0,2}}\s*$", re.I)
+#: Nothing after a negated verb but the clause's end: "close() does not flush".
+_INTRANSITIVE = re.compile(r"\s*(?:[.,;:!)\u2014-]|$)")
+#: An object written as a call with no arguments: ``UTC()``, ``os.fsync()``.
+_CALLED = re.compile(r"(?:[A-Za-z_$][\w$]*\.)*([A-Za-z_$][\w$]*)\(\)")
 #: What "never returns V" may name: a literal the code can write after ``return``.
 _RETURNED = re.compile(r"(?i:true|false|nil|null|none|undefined)|-?\d+")
 _RAISE = re.compile(r"\b(?:raise|throw)\s+(?:new\s+)?(?P<x>[A-Za-z_$][\w$.]*)(?P<args>\([^)]*\))?")
@@ -138,6 +146,10 @@ def _does(code: Code, verb: str, objects: list[Word], clause: Clause, particle: 
         for w in objects:  # the operand nearest the verb, before any preposition, is its object
             if w.text.lower() in _PREPOSITIONS:
                 break
+            written = _CALLED.fullmatch(w.text.strip("`"))
+            if written:  # "doesn't call UTC()": the code calls a function of that name, on any receiver
+                hit = next((c for c in code.calls if c.name == written.group(1)), None)
+                return code.show(hit.line, hit.name) if hit is not None else None
             atom = code.resolve(w, clause.declared, parts=False)
             if not atom or w.text.lower() in GENERIC:
                 continue
@@ -173,6 +185,9 @@ def _does(code: Code, verb: str, objects: list[Word], clause: Clause, particle: 
                     return code.show(index, m.group(0))
         return None
     tokens |= _named_calls(clause, verb)
+    if not objects:  # "close() does not flush": the verb is the call, by its own name
+        hit = next((c for c in code.calls if fold(c.name) in {fold(b) for b in base}), None)
+        return code.show(hit.line, hit.name + "(", hit.name) if hit is not None else None
     if not tokens and not anything:
         return None
     calls = sorted(code.calls_named(verb), key=lambda c: -len(tokens & c.tokens()))  # the best-named first
@@ -239,10 +254,12 @@ def _negations(clause: Clause) -> list[tuple[str, list[Word], str, str]]:
 def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     out: list[Contradiction] = []
     for verb, objects, said, particle in _negations(clause):
-        if not objects or clause.skip(*(w.text for w in objects)) or clause.quoted(clause.text.find(said)):
+        bare = not objects and _INTRANSITIVE.match(clause.text, clause.text.find(said) + len(said)) is not None
+        if (not objects and not bare) or clause.skip(*(w.text for w in objects)) \
+                or clause.quoted(clause.text.find(said)):
             continue
         span = sorted(objects, key=lambda w: w.start)
-        named = clause.text[span[0].start:span[-1].end]
+        named = clause.text[span[0].start:span[-1].end] if span else ""
         ignores = bool(_IGNORES.fullmatch(said) or _IGNORED.fullmatch(said))
         for code in codes:
             if ignores and any((atom := code.resolve(w, clause.declared, parts=False))
@@ -251,7 +268,8 @@ def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
             line = _does(code, verb, objects, clause, particle)
             if line is not None:
                 out.append(Contradiction(
-                    "negation", f"the claim says `{said}` of `{named}`", line, code.label,
+                    "negation", f"the claim says `{said}` of `{named}`" if named else f"the claim says `{said}`",
+                    line, code.label,
                     tuple(w.text for w in objects)))
     return out
 
