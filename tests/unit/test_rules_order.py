@@ -203,6 +203,65 @@ func ToStringE(i any) (string, error) {
 }
 """, language="go")
 
+# round 12: each step named before its ordinal; a fallback after a condition; the function's own name
+BYTES = EvidenceText("index.js::bytes", """\
+function bytes(value, options) {
+  if (typeof value === 'string') {
+    return parse(value);
+  }
+  if (typeof value === 'number') {
+    return format(value, options);
+  }
+  return null;
+}
+""", language="javascript")
+UPSERT = EvidenceText("tinydb/table.py::Table.upsert", """\
+def upsert(self, document, cond=None):
+    try:
+        updated_docs = self.update(document, cond, doc_ids)
+    except KeyError:
+        updated_docs = None
+    if updated_docs:
+        return updated_docs
+    return [self.insert(document)]
+""")
+WRITE_THROUGH = EvidenceText("colorama/ansitowin32.py::AnsiToWin32.write", """\
+def write(self, text):
+    self.wrapped.write(text)
+    self.flush_all(text)
+""")
+
+CREATE_HELPER = EvidenceText("src/util.rs::create_helper", """\
+pub fn create_helper(base: &Path, prefix: &OsStr) -> io::Result<PathBuf> {
+    for _ in 0..NUM_RETRIES {
+        let path = base.join(tmpname(prefix));
+    }
+}
+""", language="rust")
+PICK = EvidenceText("lib/sign.js::pick", """\
+function pick(key, algorithm) {
+  if (algorithm === undefined) { algorithm = 'HS256' }
+  if (key instanceof PyJWK) { algorithm = key.algorithm }
+  return algorithm
+}
+""", language="javascript")
+FETCH = EvidenceText("lib/fetch.js::fetch", """\
+function fetch(url) {
+  req.on('error', err => reject(new FetchError('system')))
+  if (request.counter >= request.follow) {
+    redirect(request)
+  }
+}
+""", language="javascript")
+LOAD = EvidenceText("app/load.py::load", """\
+def load(path):
+    data = read_file(path)
+    try:
+        return parse(data)
+    except ValueError:
+        return None
+""")
+
 FIRES = [
     # a statement written with its keyword stands for the name it is about
     ("ToStringE checks `case error` before `case fmt.Stringer`.", TO_STRING),
@@ -211,6 +270,15 @@ FIRES = [
     # a product named capitalized is the module the code imports
     ("text_unidecode is tried first, Unidecode is the fallback.", IMPORTS),
     ("doRetryNotify calls b.NextBackOff() before b.Reset().", RETRY_NOTIFY),
+    # round 12
+    ("In bytes(): the number branch (format) is checked first, the string branch (parse) second.", BYTES),
+    ("upsert = insert first, and if that raises ValueError it falls back to update().", UPSERT),
+    # the subject is the anchored function itself, not a step of it: the steps are the verbs
+    ("AnsiToWin32.write flushes the text first and then writes it.", WRITE_THROUGH),
+    ("pick checks PyJWK first, then the algorithm.", PICK),
+    ("fetch does a redirect before it rejects with a FetchError.", FETCH),
+    ("fetch rejects with a FetchError after a redirect.", FETCH),
+    ("create_helper joins the tmpname before it loops over NUM_RETRIES.", CREATE_HELPER),
     # operands of && (and, ||, or) are tested left to right, on one line too
     ("the macros check the dynamic `max_level()` first, then STATIC_MAX_LEVEL.", LOG_MACRO),
     # parameters named in plain words: ordered by the first condition that tests each
@@ -286,6 +354,18 @@ SILENT = [
     ("render merges the DEFAULTS, then the options.", RENDER),
     # a temporal remark across a comma is no claim about the code's order
     ("Once a Client is closed, send raises RuntimeError, so clients can't be reused after close().", CLOSED),
+    # round 12: the code's order; the anchored function's own name is no step of it
+    ("In bytes(): the string branch (parse) is checked first, the number branch (format) second.", BYTES),
+    ("upsert tries update() first, and if that finds nothing it falls back to insert.", UPSERT),
+    ("AnsiToWin32.write writes the text first and then flushes it.", WRITE_THROUGH),
+    # a count before or after the marker bounds tries, not steps; "if X, then Y" is a consequence
+    ("create_helper gives up after NUM_RETRIES = 65536 attempts at finding a free name.", CREATE_HELPER),
+    ("create_helper gives up after 3 attempts at a tmpname.", CREATE_HELPER),
+    ("fetch follows at most 20 redirect hops before it rejects with a FetchError.", FETCH),
+    ("fetch rejects with a FetchError after 20 redirect calls.", FETCH),
+    ("pick falls back to HS256 (unless key is a PyJWK, then the algorithm is the key's).", PICK),
+    # a statement keyword is no step
+    ("load tries first, then calls read_file.", LOAD),
 ]
 
 

@@ -25,7 +25,13 @@ package, not a step: "the first time" orders nothing.
 Never fires: when either side has no operand, when both stand for the same
 atom, or on a temporal remark that is not about the code's order ("..., so
 clients can't be reused after close()": nothing on the left of ``after``
-is an operand before the comma).
+is an operand before the comma); on a count ("gives up after NUM_RETRIES =
+65536 attempts", "follows at most 20 redirects before it rejects"); on
+the ``then`` of a condition ("unless key is a PyJWK, then ..."). A
+statement keyword (``try``, ``if`` ...) is no step, and neither is the
+anchored function's own qualified name ("AnsiToWin32.write resets first
+and then writes": its steps are the verbs). ``A ... first, B ... second``
+and ``A first, and if ... falls back to B`` order like the other markers.
 
 Rationale: on psf/requests, a lazy agent wrote call orders backwards ("auth
 is applied before the body is prepared"); every name in such a claim is
@@ -51,13 +57,16 @@ _MARKERS = (
     (re.compile(r"(?:,\s*)?\bfollowed by\b"), False),
 )
 _FIRST_SECOND = re.compile(r"\bfirst\b(?P<a>.*?)\bsecond\b")
+#: ``A is checked first, B second``: each step named before its ordinal.
+_THEN_SECOND = re.compile(r"\bfirst\s*,\s*(?P<b>[^,;]{1,60}?)\bsecond\b")
 #: ``A is resolved first and B is prepended afterwards``; ``first A, B later``.
 _FIRST_LATER = re.compile(r"\bfirst\b(?P<mid>.{1,80}?)\b(?:afterwards?|after (?:that|it|them|this)|later on|later"
                           r"|subsequently)\b")
 #: ``A first and only uses B when ...``, ``A first, falling back to B``: the fallback comes after.
 _FIRST_FALLBACK = re.compile(r"\bfirst\b[\s,]*(?:and\s+)?(?:only\s+(?:then\s+)?"
                              r"(?:uses?|tries|checks|looks\s+at|reads|consults)"
-                             r"|(?:only\s+)?(?:then\s+)?falls?\s+(?:back|through)\s+to|falling\s+back\s+to|otherwise)\b")
+                             r"|(?:only\s+)?(?:then\s+)?falls?\s+(?:back|through)\s+to|falling\s+back\s+to|otherwise"
+                             r"|and\s+(?:if|when)\b[^.;]{1,60}?\bfalls?\s+back\s+to)\b")
 #: ``A is tried first, B is the ImportError fallback``: the fallback is named before its marker.
 _FIRST_IS_FALLBACK = re.compile(r"\bfirst\b[\s,]+(?:and\s+)?(?P<b>[^,;]{1,40}?)\s+(?:is|as)\s+(?:the|a|its)\s+"
                                 r"(?:[\w-]+\s+)?fallback\b")
@@ -67,12 +76,22 @@ _FIRST_IS_FALLBACK = re.compile(r"\bfirst\b[\s,]+(?:and\s+)?(?P<b>[^,;]{1,40}?)\
 _TEST_LINE = re.compile(r"^\s*(?:\}\s*)?(?:if|elif|else\s+if|while|case)\b|\?[^?.:]")
 
 
+_KEYWORDS = frozenset({"try", "if", "else", "elif", "for", "while", "return", "with", "except", "catch",
+                       "finally", "switch", "case", "match", "loop"})
+
+
 def _operand(code: Code) -> Callable[[Word, str], bool]:
     """Atoms that can be ordered: used outside the signature; a parameter
     named by a plain word only where a condition tests it (a parameter is
     there from the start: its first use says nothing of when it is applied,
     its first test does)."""
+    own = code.label.rpartition("::")[2]
+
     def accept(word: Word, atom: str) -> bool:
+        if word.term is not None and "." in own and word.text.strip("`").removesuffix("()") == own:
+            return False  # "AnsiToWin32.write resets ... first": the anchored function itself, not a step of it
+        if atom in _KEYWORDS:
+            return False  # "tries obj[key] first": `try` is the statement, not a step
         if _plain_parameter(code, word, atom):
             return _first_test(code, atom) >= 0
         if word.plain and _qualifier_only(code, atom):
@@ -115,6 +134,8 @@ def _pairs(clause: Clause, code: Code) -> list[tuple[Word, str, Word, str, str]]
     accept = _operand(code)
     for pattern, reverse in _MARKERS:
         for m in pattern.finditer(clause.text):
+            if _counted(clause.text, m) or _consequence(clause.text, m):
+                continue
             left = nearest(clause, m.start(), -1, code, accept=accept, actions=True)
             right = nearest(clause, m.end(), 1, code, accept=accept, actions=True)
             if left and right:
@@ -125,6 +146,11 @@ def _pairs(clause: Clause, code: Code) -> list[tuple[Word, str, Word, str, str]]
         b = nearest(clause, m.end(), 1, code, accept=accept, actions=True)
         if a and b and a[0].end <= m.end("a"):
             out.append((a[0], a[1], b[0], b[1], "first ... second"))
+    for m in _THEN_SECOND.finditer(clause.text):
+        a = nearest(clause, m.start(), -1, code, accept=accept, actions=True)
+        b = nearest(clause, m.start("b"), 1, code, accept=accept, actions=True)
+        if a and b and b[0].end <= m.end("b"):
+            out.append((a[0], a[1], b[0], b[1], "first, ... second"))
     for m in _FIRST_LATER.finditer(clause.text):
         before = nearest(clause, m.start(), -1, code, accept=accept, actions=True)
         lead = re.match(r"[\s,]*(?:and\s+)?", m.group("mid"))  # "A first, and B later": the marker's own comma
@@ -148,6 +174,29 @@ def _pairs(clause: Clause, code: Code) -> list[tuple[Word, str, Word, str, str]]
         if before and later and later[0].end <= m.end("b"):
             out.append((before[0], before[1], later[0], later[1], "first ... the fallback"))
     return out
+
+
+#: "after 3 attempts", "after NUM_RETRIES = 65536 attempts": a count of tries, not a step of the code.
+_COUNT_AFTER = re.compile(r"\s+(?:[A-Z][A-Z0-9_]*\s*(?:=\s*)?)?\d[\d_,.]*\s+[a-z]+|\s+[A-Z][A-Z0-9_]*\s+"
+                          r"(?:attempts|tries|retries|times|failures|calls|iterations|redirects|seconds)\b")
+#: "follows at most 20 redirects before": a count of steps done, then a limit, not two steps of the code.
+_COUNT_BEFORE = re.compile(r"\b\d[\d_,.]*(?:\s+[a-z]+){1,2}\s*$")
+#: "(unless key is a PyJWK, then the JWK's algorithm is used)": a consequence, not a second step.
+_CONDITION_OPEN = re.compile(r"\b(?:if|unless|when|whenever)\b[^,;.()]*$", re.I)
+
+
+def _counted(text: str, m: re.Match[str]) -> bool:
+    """Whether ``before``/``after`` at ``m`` bounds a count ("after 3 attempts", "20 redirects before")."""
+    word = m.group(0).strip(" ,").split()[-1]
+    if word == "after":
+        return _COUNT_AFTER.match(text, m.end()) is not None
+    return word == "before" and _COUNT_BEFORE.search(text[:m.start()]) is not None
+
+
+def _consequence(text: str, m: re.Match[str]) -> bool:
+    """Whether ``then`` at ``m`` follows a condition of its own ("if X, then Y"): what happens in that case,
+    not a step after another."""
+    return m.group(0).rstrip().endswith("then") and _CONDITION_OPEN.search(text[:m.start()]) is not None
 
 
 def _listed(code: Code, i: int, j: int) -> bool:
