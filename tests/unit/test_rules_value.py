@@ -232,6 +232,51 @@ pub fn parse_rfc3339_weak(s: &str) -> Result<SystemTime, Error> {
 }
 """, language="rust")
 
+# round 12: defaults given by getattr, by a flag library's call, by a signature "unless you pass" another
+SEARCH = EvidenceText("tinydb/table.py::Table.search", """\
+def search(self, cond):
+    is_cacheable: Callable[[], bool] = getattr(cond, 'is_cacheable',
+                                               lambda: True)
+    if is_cacheable():
+        self._query_cache[cond] = docs[:]
+""")
+CLI = EvidenceText("cmd/ulid/main.go::main", """\
+func main() {
+\tvar (
+\t\tformat = fs.StringLong("format", 'f', "default", "show times in this format: default, rfc3339, ms", "<f>")
+\t\tlocal  = fs.BoolLong("local", 'l', "when parsing, show local time")
+\t)
+\tswitch strings.ToLower(*format) {
+\tcase "rfc3339":
+\t\tformatFunc = rfc
+\t}
+}
+""", language="go")
+ESCAPE = EvidenceText("src/escape.ts::escape", """\
+export const escape = (
+  s: string,
+  {
+    magicalBraces = false,
+  }: Opts = {},
+) => {
+  return magicalBraces ? s.replace(/[?*()[\\]{}]/g, '[$&]') : s
+}
+""", language="typescript")
+UNESCAPE = EvidenceText("src/unescape.ts::unescape", """\
+export const unescape = (
+  s: string,
+  {
+    magicalBraces = true,
+  }: Opts = {},
+) => {
+  return magicalBraces ? s.replace(/\\[^\\]/g, '') : s
+}
+""", language="typescript")
+STORAGE = EvidenceText("tinydb/storages.py::JSONStorage.__init__", """\
+def __init__(self, path: str, create_dirs=False, encoding=None, access_mode='r+', **kwargs):
+    self._mode = access_mode
+""")
+
 FIRES = [
     # the same names with a value the code does not give
     ("days is 30 in the formatter.", FMT_DAYS),
@@ -312,6 +357,12 @@ class Flags:
     # a default named as a function: a sibling of the one the code gives
     ("match uses decodeURI as the default `decode`, so %2F stays encoded.", NAMED),
     ("`decode` defaults to decodeURI.", NAMED),
+    # round 12
+    ("Table.search defaults is_cacheable to False for custom query objects.", SEARCH),
+    ("The `--format` flag of the ulid CLI defaults to rfc3339.", CLI),
+    ("The --format flag defaults to \"ms\".", CLI),
+    ("JSONStorage opens the file with access_mode='r' unless you pass something else.", STORAGE),
+    ("escape() defaults magicalBraces to true.", [ESCAPE, UNESCAPE]),
 ]
 
 SILENT = [
@@ -384,6 +435,16 @@ SILENT = [
     ("By default `delimiter` is DEFAULT_DELIMITER.", NAMED),
     # no default said
     ("match uses decodeURI for `decode` in old versions.", NAMED),
+    # round 12: the code's own default; a word the code does not spell; a mode the caller passes
+    ("Table.search defaults is_cacheable to True.", SEARCH),
+    ("Table.search sets is_cacheable to False for the cache.", SEARCH),
+    ("The `--format` flag defaults to default.", CLI),
+    ("The --format flag defaults to iso8601.", CLI),
+    ("The --local flag defaults to false.", CLI),
+    ("JSONStorage opens the file with access_mode='r+' unless you pass something else.", STORAGE),
+    ("Open read-only with access_mode='r'.", STORAGE),
+    # the function the claim says gives the default is another anchored one
+    ("unescape() defaults magicalBraces to true, while escape() defaults it to false.", [ESCAPE, UNESCAPE]),
 ]
 
 

@@ -39,8 +39,14 @@ Go's typed ``S T = V`` and Rust's ``pub const S: T = V``,
 ``private readonly S = V``, ``#S = V``; a claim's ``#S`` is that private
 field only, not a key ``S`` of an object), signature
 defaults (``S: bool = V``, ``S: Literal["a", "b"] = V``), dict and object entries (``"S": V``) and
-setter calls (``set("S", V)``, ``get("S", V)``; Go's ``flag.StringVar(&v, "S", V, ...)``, where
-"the -S flag defaults to V" names ``S``). A constant of the language
+setter calls (``set("S", V)``, ``get("S", V)``, ``getattr(o, "S", V)`` and ``getattr(o, "S", lambda:
+V)``; Go's ``flag.StringVar(&v, "S", V, ...)``, pflag's ``StringP`` and getopt's ``StringLong`` with a
+short form before ``V``, where "the -S flag defaults to V" names ``S``, and a bare word the code spells as
+a string is ``V`` too: "the --format flag defaults to rfc3339"). "F defaults S to V" states ``S``
+(not when ``F`` is another anchored function than the code read: "unescape() defaults magicalBraces to
+true, while escape() ..."), and "opens it with ``S=V`` unless you pass something else" calls ``S=V`` the
+default. An entry inside a string ("show times in this format: default") is no entry, and a typed
+assignment's own name (``S: Callable[[], bool] = ...``) is no entry either. A constant of the language
 is a literal too (``Infinity``, ``Number.POSITIVE_INFINITY``, ``math.inf``),
 and a number the claim writes with a unit is also its value in the units
 code keeps (``10 s`` is ``10000`` ms). It fires when every one of them is a
@@ -322,7 +328,10 @@ def _says_default(text: str, word: Word, lead: str = "") -> bool:
     return (re.search(r"\b(?:defaults?|by default)(?:\s+(?:to|is|of|value))?\s*[:=]?\s*(?:[\w$]+(?::|\s)\s*){0,1}\(?$",
                       before) is not None
             or re.match(r"\s*(?:\(\s*(?:the\s+)?default\s*\)|by default\b|is the default\b|as the default\b"
-                        r"|(?:--?|\u2013|\u2014)\s*(?:the\s+)?default\b(?!\s+(?:to|for|of)\b))",
+                        r"|(?:--?|\u2013|\u2014)\s*(?:the\s+)?default\b(?!\s+(?:to|for|of)\b)"
+                        r"|unless\s+(?:you|the\s+caller|callers?)\s+(?:pass(?:es)?|give[sn]?|set|sets|specif(?:y|ies))"
+                        r"\s+(?:something|anything|another|a\s+different|one|it|otherwise)\b"
+                        r"|unless\s+(?:overridden|otherwise\s+(?:specified|given|set))\b)",
                         after) is not None)
 
 
@@ -369,6 +378,12 @@ def _statements(clause: Clause, code: Code) -> list[tuple[str, str, str]]:
                 if keyword and "." not in atom and atom in code.names and not clause.skip(atom):
                     out.append((atom, _norm(keyword.group(2)), keyword.group(0)))
             continue
+        if not value and (w.term is None or w.term.kind is TermKind.IDENTIFIER) and w.text in code.strings \
+                and not clause.skip(w.text):
+            flag = _FLAG_SUBJECT.search(clause.text[:w.start].rstrip("'\"`"))
+            if flag and flag.group(1) in code.strings:  # the --format flag defaults to rfc3339: a value the code spells
+                out.append((flag.group(1), "s:" + w.text, " ".join(clause.text[flag.start():w.end].split())))
+                continue
         if not value:
             m = _CODE_STATEMENT.match(w.text) if w.term is not None and w.term.kind in (
                 TermKind.CODE, TermKind.KEYWORD) else None
@@ -387,7 +402,9 @@ def _statements(clause: Clause, code: Code) -> list[tuple[str, str, str]]:
         left = [x for x in clause.words if x.end <= w.start][::-1][:4]
         for x in left:
             gap = clause.text[x.end:w.start].rstrip("'\"")
-            if is_boundary(gap) or not _STATES.match(gap + (" " if not gap.endswith(" ") else "")):
+            if is_boundary(gap) or not (_STATES.match(gap + (" " if not gap.endswith(" ") else ""))
+                                        or (_TO.fullmatch(gap) and _DEFAULTS_VERB.search(clause.text[:x.start])
+                                            and not _anothers(clause, x, code))):
                 continue
             atom = code.resolve(x, clause.declared, parts=False) if x.text.lower() not in STOP else ""
             key = _key(clause, x, code)
@@ -403,6 +420,21 @@ def _statements(clause: Clause, code: Code) -> list[tuple[str, str, str]]:
                 break
     return out
 
+
+def _anothers(clause: Clause, name: Word, code: Code) -> bool:
+    """Whether the function the clause says defaults ``name`` ("unescape() defaults magicalBraces to
+    true") is another anchored function than ``code``'s."""
+    subject = next((w for w in reversed(clause.words) if w.end <= name.start and w.term is not None), None)
+    if subject is None:
+        return False
+    said = subject.atom
+    own = code.label.rpartition("::")[2].rsplit(".", 1)[-1]
+    return said != own and any(c.label.rpartition("::")[2].rsplit(".", 1)[-1] == said for c in code.siblings)
+
+
+#: "defaults is_cacheable to False": the verb before the name, the value after ``to``.
+_TO = re.compile(r"`?\s+to\s+`?")
+_DEFAULTS_VERB = re.compile(r"\b(?:defaults|initiali[sz]es)\s+(?:the\s+|its\s+)?`?$")
 
 #: "the -f flag (of the godotenv command) defaults to": a command-line option named by its spelling.
 _FLAG_SUBJECT = re.compile(r"(?<![\w-])--?([A-Za-z][\w-]*)`?\s+(?:flag|option|switch)\b(?:\s+of\s+[\w\s.-]+?)?"
@@ -456,9 +488,14 @@ def _sources(code: Code, name: str) -> tuple[list[tuple[str, int]], bool]:
     default = re.compile(rf"(?<![\w$.]){n}\s*(?::{_ANNOTATION})?=(?!=)\s*([^,()]+?)\s*(?=[,)])")
     entry = _entry(name)
     setter = re.compile(rf"""\.\s*(?:set|setdefault|get)\s*\(\s*["']{n}["']\s*,\s*([^()]+?)\s*\)"""
-                        # Go's flag package: flag.StringVar(&v, "f", "", "usage") gives flag f the default ""
-                        rf"""|\bflag\.(?:String|Bool|Int|Int64|Uint|Uint64|Float64|Duration)(?:Var)?\(\s*"""
-                        rf"""(?:&[\w.]+\s*,\s*)?"{n}"\s*,\s*([^,()]+?)\s*,""")
+                        # Go's flag package: flag.StringVar(&v, "f", "", "usage") gives flag f the default "";
+                        # pflag's StringP and getopt's StringLong take a short form before it
+                        rf"""|[\w)]\.(?:String|Bool|Int|Int64|Uint|Uint64|Float64|Duration)(?:Var)?\(\s*"""
+                        rf"""(?:&[\w.]+\s*,\s*)?"{n}"\s*,\s*([^,()]+?)\s*,"""
+                        rf"""|[\w)]\.(?:String|Bool|Int|Int64|Uint|Uint64|Float64|Duration)(?:Var)?(?:P|Long)\(\s*"""
+                        rf"""(?:&[\w.]+\s*,\s*)?"{n}"\s*,\s*(?:'[^']*'|"[^"]*")\s*,\s*([^,()]+?)\s*,"""
+                        # Python's getattr(obj, "name", default), a callable default read as what it gives
+                        rf"""|\bgetattr\(\s*[\w.]+\s*,\s*["']{n}["']\s*,\s*(?:lambda\s*:\s*)?([^()]+?)\s*\)""")
     # const { S = V, ... } = options: a default the body gives a setting it unpacks
     unpacked = re.compile(rf"(?<![\w$.]){n}\s*=(?![=>])\s*([^,(){{}}]+?)\s*(?=[,}}])")
     for i in range(len(code.logical)):
@@ -471,12 +508,17 @@ def _sources(code: Code, name: str) -> tuple[list[tuple[str, int]], bool]:
         elif (own := _own_line_default(text, name)) is not None:
             found.append(own)  # sensitive = false, on a line of an unpacking of its own
         else:
+            set_by = list(setter.finditer(text))
             m = assign.match(text)
-            if m:
-                found.append(m.group(1))
-            # `FROZEN: Final = 0` is an annotated assignment (read above), not an entry whose value is `Final = 0`
-            found += [m.group(1) for m in entry.finditer(text) if not _ANNOTATED.match(m.group(1))]
-            found += [m.group(1) or m.group(2) for m in setter.finditer(text)]
+            if m and not any(m.start(1) <= x.start() < m.end(1) for x in set_by):
+                found.append(m.group(1))  # x = getattr(o, "x", True): the default is read below, not the call
+            # `FROZEN: Final = 0` is an annotated assignment (read above), not an entry whose value is `Final = 0`;
+            # "show times in this format: default" is a string's text, not an entry
+            quoted = [(q.start(), q.end()) for q in re.finditer(STRING, text)]
+            found += [e.group(1) for e in entry.finditer(text) if not _ANNOTATED.match(e.group(1))
+                      and not (m and e.start() < m.start(1))  # the assignment's own name, typed
+                      and not any(a < e.start() < b for a, b in quoted)]
+            found += [next(g for g in m.groups() if g is not None) for m in set_by]
         for rhs in found:
             rhs = rhs.strip()
             if re.fullmatch(rf"(?:(?:self|this)\.)?{n}", rhs):
