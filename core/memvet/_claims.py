@@ -938,11 +938,19 @@ def _proper_noun(text: str, word: str) -> bool:
                for m in re.finditer(rf"(?<![\w$.]){re.escape(word)}(?![\w$])", text))
 
 
+#: A section of a numbered document: "RFC 2616 14.2", "PEP 440 section 3", "RFC 7159 8.1".
+_AFTER_LABEL = re.compile(r"\b(?:RFC|PEP|ECMA|ISO)[\s-]*\d+(?:\s*,?\s*(?:section|sec\.|\u00a7))?\s*\u00a7?\s*$", re.I)
+#: A release a change came with: "removed in 2.0", "stabilized in 1.81", "planned for 2.0".
+_RELEASED_IN = re.compile(r"\b(?:removed|added|deprecated|introduced|stabili[sz]ed|dropped|planned|changed|fixed|"
+                          r"released|shipped|landed)\s+(?:in|since|for|as\s+of|with|before|after)\s+"
+                          r"(?:v(?:ersion)?\s*)?$", re.I)
+
+
 def _label(text: str, start: int, end: int) -> bool:
     """Whether the number at ``text[start:end]`` is a label (an issue, a year,
     a product's version) rather than a value."""
     before = text[:start]
-    if before.endswith("#"):
+    if before.endswith("#") or _AFTER_LABEL.search(before) or _RELEASED_IN.search(before):
         return True
     prev = re.search(r"([A-Za-z][\w]*)\s+$", before)
     if prev is None:
@@ -2108,8 +2116,9 @@ def _bind_call(term: Term, ctx: _Context) -> tuple[bool, str]:
         callee_ok = True
         definitions = index.definitions("constructor")
     if callee_ok:
-        if not args or all(_placeholder(a) for a in args) or index.has_sequence(text, code=True):
-            return True, ""
+        if index.has_sequence(text, code=True) or ((not args or all(_placeholder(a) for a in args)) and not (
+                not calls and not definitions and _said_done(term.text, ctx, _a_parameter(callee, index)))):
+            return True, ""  # (a call the claim says the code makes, with no arguments: the code must make it)
         if any(_call_matches(args, call) for call in [*calls, *index.calls(callee, headers=True)]):
             return True, ""
         if any(_call_matches(args, call) for call in _with_assigned_strings(calls, index)):
@@ -2121,7 +2130,7 @@ def _bind_call(term: Term, ctx: _Context) -> tuple[bool, str]:
             return True, ""  # str(exc) for str(exception): the example names its own variables
         if callee.rsplit(".", 1)[-1][:1].isupper() and _other_message(args, calls):
             return False, calls[0][:80]  # the code raises it with other words; which words is the claim
-        if any(_example_fits(args, d, ctx) for d in definitions):
+        if not _said_done(term.text, ctx, bool(calls) or _a_parameter(callee, index)) and any(_example_fits(args, d, ctx) for d in definitions):
             return True, ""
         if "go" in index.languages and len(args) == 1 and callee.rsplit(".", 1)[-1][:1].isupper() \
                 and _literal(args[0]) is None and index.has_sequence(f"{callee} = {args[0]}", code=True):
@@ -2133,7 +2142,7 @@ def _bind_call(term: Term, ctx: _Context) -> tuple[bool, str]:
     # Neither defined here nor called so: an example of a callee the
     # repository defines, its values all written by the anchored code when
     # the anchored code calls it otherwise.
-    if not definitions and (not calls or known) and ctx.exists(Term(f"{callee}({', '.join(example)})",
+    if not definitions and (not calls or known) and not _said_done(term.text, ctx, bool(calls) or _a_parameter(callee, index)) and ctx.exists(Term(f"{callee}({', '.join(example)})",
                                                                      TermKind.CALL)):
         return True, ""
     if not args and _platform_call(term.text, callee, ctx):
@@ -2142,7 +2151,7 @@ def _bind_call(term: Term, ctx: _Context) -> tuple[bool, str]:
         return True, ""  # cb(<json>) of callback + '(' + body + ');': a call the code writes as text
     if args and any(_paraphrases(text, call, ctx) for call in calls):
         return True, ""  # min(attempt_number, len(strategies)) for min(max(state.attempt_number, 1), ...)
-    if _in_use(term.text, ctx):
+    if not _said_done(term.text, ctx, bool(calls) or _a_parameter(callee, index)) and _in_use(term.text, ctx):
         return True, ""  # jwt.encode(payload, key, algorithm=None): the library's names, the reader's values
     if not callee_ok:
         return False, _nearest_word(callee, index.words | index.name_segments)
@@ -3261,6 +3270,38 @@ def _formats_readers(text: str) -> bool:
     return m is not None and "{" in m.group("fmt")
 
 
+#: What a claim says right before the error a call of it stands for: "fails with", "raises", "rejects with".
+_FAILS_WITH = re.compile(r"\b(?:(?:fails?|failing|errors?|errs|panics?|rejects?|aborts?)\s+with|raises|throws|"
+                         r"returns\s+(?:an\s+)?(?:error|Err))\s+(?:an?\s+)?`?$", re.I)
+
+
+#: A verb saying the anchored code does the call that follows: "pushes `unescape(pattern)`", "returns `f(x)`".
+_CODE_DOES = re.compile(r"\b(?:pushes|returns|calls|invokes|emits|yields|appends|evaluates)\s+(?:back\s+)?$"
+                        r"|\b(?:reads|gets|fetches|looks\s+up|takes|pops|parses|loads)\s+(?:`[^`]+`|[\w$.]+)\s+"
+                        r"(?:with|via|using|through)\s+$")
+
+
+def _said_done(text: str, ctx: _Context, called: bool) -> bool:
+    """Whether the claim says the anchored code makes the call ``text`` itself ("pushes
+    `unescape(pattern)` into the result", "calls format(..., { extended: true })"): what the code does
+    binds as the code writes it, never as an example of a use. Where the code does call the callee
+    (``called``), only a literal the claim passes is its to check: "calls `fn(value, key, cache)`" names
+    what ``fn(v, k, self)`` passes in words of its own."""
+    if called and not _LITERAL_ARG.search(text[text.find("("):]):
+        return False
+    return any(_CODE_DOES.search(ctx.claim[:m.start()].rstrip("`")) for m in re.finditer(re.escape(text), ctx.claim))
+
+
+def _a_parameter(callee: str, index: _Index) -> bool:
+    """Whether ``callee`` is a parameter of an anchored definition (``fn`` of ``forEach(fn, thisp)``):
+    the reader's callback, which the code may call through ``fn.call(thisp, ...)``."""
+    return "." not in callee and any(d.param(callee) for d in index.definitions())
+
+
+#: A literal among a call's arguments, inside an object too: ``{ extended: true }``, ``"x"``, ``0``.
+_LITERAL_ARG = re.compile(r"""(?<![\w$.])(?:true|false|True|False|None|null|nil|-?\d+(?:\.\d+)?)(?![\w$.])|["']""")
+
+
 #: An equality test written as code: ``a == b``, ``x !== y`` (not ``=>``, not a keyword's ``=``).
 _EQUALITY = re.compile(r"[\w$)\]]\s*(?:===?|!==?)\s*[\w$(\[\"'-]")
 
@@ -3301,6 +3342,11 @@ def _in_use(text: str, ctx: _Context) -> bool:
         return False  # the outermost call is on a module or a platform object: the code's own call
     if any(len(c) < 2 or _EXCEPTION_NAME.fullmatch(c) for c in use.callees):
         return False
+    if _STRING_TOKEN.search(text) and any(_FAILS_WITH.search(ctx.claim[:m.start()])
+                                          for m in re.finditer(re.escape(text), ctx.claim)):
+        # "fails with InvalidUri("uri too long")": the error the code makes, quoted; its message is the code's
+        return all(_bind_string(Term(_string_content(m.group(0)), TermKind.STRING), ctx)[0]
+                   for m in _STRING_TOKEN.finditer(text))
     # `5*time.Minute`: a member of a platform module is the platform's, not a name of the library
     platform = {m.group(2) for m in re.finditer(r"(?<![\w$.])([A-Za-z_$][\w$]*)\.([A-Za-z_$][\w$]*)", text)
                 if m.group(1) != outer and (m.group(1) in _PLATFORM_OBJECTS or _go_std(m.group(1), index))}
