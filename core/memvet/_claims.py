@@ -2949,6 +2949,9 @@ def _bind_string(term: Term, ctx: _Context) -> tuple[bool, str]:
     if not _ELLIPSIS.sub("", text).strip(" .") or _wild_text(text).strip() == _WILD:
         return True, ""  # "..." or "<string>": nothing said
     single = len(code_tokens(text)) == 1 and bool(re.search(r"\w", text))  # a word, not '<'
+    if _CASE_SAID.match(ctx.claim, _after(ctx.claim, text)):
+        # 'utf-8' (lowercase), 'kB' (lower-case k): the case is what the claim says, so it must be the code's
+        return (text in index.strings()), _nearest_word(text, {x for x in index.strings() if 0 < len(x) <= 80})
     if (index.has_sequence(text, code=True) and not single) or index.has_string(text) \
             or (single and _in_string(text, index)) or _template_binds(text, ctx):
         return True, ""  # X-Real-IP ~ 'x-real-ip': a header is a string in any case
@@ -2970,6 +2973,17 @@ def _bind_string(term: Term, ctx: _Context) -> tuple[bool, str]:
         return True, ""  # 'ferrets' of "for tobi.ferrets.example.com, subdomains is ['ferrets', 'tobi']"
     strings = {s for s in index.strings() if 0 < len(s) <= 80}
     return False, _nearest_word(text, strings)
+
+
+#: A remark on a string's case right after it: "'utf-8' (lowercase)", "'kB' (lower-case k, like SI)".
+_CASE_SAID = re.compile(r"""['"`]?(?:\s+[\w-]+){0,3}\s*\(\s*(?:all\s+|in\s+)?(?:lower|upper)[\s-]?case\b""", re.I)
+
+
+def _after(claim: str, text: str) -> int:
+    """Where the first quoted ``text`` of the claim ends (its closing quote not included), or the
+    claim's length when the claim does not quote it."""
+    m = re.search(rf"""['"`]{re.escape(text)}(?=['"`])""", claim)
+    return m.end() if m else len(claim)
 
 
 def _in_string(text: str, index: _Index) -> bool:
@@ -3241,6 +3255,9 @@ def _bind_code(term: Term, ctx: _Context) -> tuple[bool, str]:
         return True, ""  # `from humanize import natural_list`: names the package exports, re-exported or its own
     if _attribute_pair(text, index):
         return True, ""  # `Domain=`, `expires=invalid`: an attribute the code reads by name, with an example value
+    if "go" in index.languages and _GO_TAGS.fullmatch(text.strip()) and all(
+            index.has_string(key) for key in re.findall(r'([a-z_][\w-]*):"', text)):
+        return True, ""  # `ignored:"true"`, `envconfig:"..."`: a struct tag whose key the code reads (Tag.Get)
     if _example_output(text, index, ctx.claim):
         return True, ""  # `a=foo; b=bar`: the example's own names, joined by separators the code writes
     if term.kind is TermKind.CODE and _MESSAGE_LIKE.search(text) and _bind_string(Term(text, TermKind.STRING), ctx)[0]:
@@ -3473,6 +3490,10 @@ _OUTPUT_BEFORE = re.compile(r"(?:\bgives?|\breturns?|\byields?|\bproduces?|->|=>
 _EXAMPLE_VALUES = frozenset({"value", "val", "invalid", "name", "key", "something"})
 #: An example's own names and values, as keys and values of the attributes it writes out.
 _EXAMPLE_KEYS = _EXAMPLE_NAMES | _EXAMPLE_VALUES
+
+
+#: Go struct tags, one or several: ``envconfig:"..."``, ``json:"name,omitempty" default:"x"``.
+_GO_TAGS = re.compile(r'[a-z_][\w-]*:"[^"\n]*"(?:\s+[a-z_][\w-]*:"[^"\n]*")*')
 
 
 def _attribute_pair(text: str, index: _Index) -> bool:

@@ -240,3 +240,38 @@ def test_a_call_the_claim_says_the_code_reads_with_is_one_it_makes():
     # the reader's own call, named after the code's words: an example of a use
     assert unbound("Pass storage= and read it back with kwargs.get() in your own storage class.",
                    TINYDB_INIT) == []
+
+
+# ------------------------------------------------ after the sealed run: a string's case said; Go struct tags
+
+CHARSET = ev("index.js::charset", """\
+    function charset (type) {
+      if (match && TEXT_TYPE_REGEXP.test(match[1])) {
+        return 'UTF-8'
+      }
+      return false
+    }
+""", "javascript")
+GATHER = ev("envconfig.go::gatherInfo", """\
+    func gatherInfo(prefix string, spec interface{}) ([]varInfo, error) {
+    \t\tif !f.CanSet() || isTrue(ftype.Tag.Get("ignored")) {
+    \t\t\tcontinue
+    \t\t}
+    \t\tinfo.Alt = strings.ToUpper(ftype.Tag.Get("envconfig"))
+    }
+""", "go")
+
+
+def test_a_strings_case_said_in_the_claim_is_compared():
+    # the claim's point is the case: it must be the code's
+    assert unbound("charset('text/html') returns 'utf-8' (lowercase) as the default.", CHARSET) == ["utf-8"]
+    assert unbound("charset('text/html') falls back to 'UTF-8' (uppercase).", CHARSET) == []
+    # no remark on the case: a string in any case, as before (a header, a charset's name)
+    assert unbound("charset('text/html') returns 'utf-8' as the default.", CHARSET) == []
+
+
+def test_a_go_struct_tag_binds_where_the_code_reads_its_key():
+    assert unbound('gatherInfo skips a field that has `ignored:"true"`.', GATHER) == []
+    assert unbound('the `envconfig:"..."` tag names the variable.', GATHER) == []
+    # a key the code never reads
+    assert unbound('gatherInfo skips a field that has `skip:"true"`.', GATHER) == ['skip:"true"']
