@@ -7,19 +7,9 @@ Each case both ways.
 
 from __future__ import annotations
 
-import textwrap
+from _binding import ev, unbound
 
-from memvet._claims import EvidenceText, TermKind, _other_message, anchored_patterns, bind, claim_terms
-
-
-def ev(label: str, text: str, language: str) -> EvidenceText:
-    return EvidenceText(label, textwrap.dedent(text), (label, label.split("::", 1)[-1]), language)
-
-
-def unbound(claim: str, *evidence: EvidenceText, known: frozenset[str] = frozenset()) -> list[str]:
-    """The claim's unbound terms; ``known`` names are names the repository defines elsewhere."""
-    return [u.term.text for u in bind(claim, list(evidence), exists=lambda term: term.text in known)]
-
+from memvet._claims import TermKind, _other_message, anchored_patterns, claim_terms
 
 # ----------------------------------------------------------------- quantities compared
 

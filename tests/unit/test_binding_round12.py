@@ -7,19 +7,9 @@ Each case both ways.
 
 from __future__ import annotations
 
-import textwrap
+from _binding import ev, unbound
 
-from memvet._claims import EvidenceText, bind, claim_terms, number_value, numbers_in
-
-
-def ev(label: str, text: str, language: str) -> EvidenceText:
-    return EvidenceText(label, textwrap.dedent(text), (label, label.split("::", 1)[-1]), language)
-
-
-def unbound(claim: str, *evidence: EvidenceText, known: frozenset[str] = frozenset()) -> list[str]:
-    """The claim's unbound terms; ``known`` names are names the repository defines elsewhere."""
-    return [u.term.text for u in bind(claim, list(evidence), exists=lambda term: term.text in known)]
-
+from memvet._claims import EvidenceText, claim_terms, number_value, numbers_in
 
 # ----------------------------------------------------------------- octal and binary literals
 
