@@ -71,6 +71,8 @@ why), and each has a fixture of cases that must and must not fire
     compares     X op Y written out (len(s) <= max_length, length > 99):
                  the code compares the same operands with another operator
                  or bound
+    logic        N = A or B written out: the code assigns N the same names
+                 joined by other boolean operators (A and B)
 
 One reading runs on a dependency anchor rather than code: "has no
 (runtime) dependencies", "dependency-free" where a dependency anchor of
@@ -103,6 +105,7 @@ from memvet._rules import (
     exclusion,
     fixed,
     guard,
+    logic,
     mapping,
     membership,
     negation,
@@ -151,6 +154,7 @@ RULES: tuple[Rule, ...] = (
     passes.RULE,
     accepts.RULE,
     compares.RULE,
+    logic.RULE,
 )
 
 
