@@ -2115,9 +2115,11 @@ def _bind_call(term: Term, ctx: _Context) -> tuple[bool, str]:
         # new Koa(...) for an anchored constructor: the package's own name for its class
         callee_ok = True
         definitions = index.definitions("constructor")
+    # "pushes `unescape(pattern)`": a call the claim says the code makes binds as the code writes it
+    done = _said_done(term.text, ctx, bool(calls) or _a_parameter(callee, index))
     if callee_ok:
         if index.has_sequence(text, code=True) or ((not args or all(_placeholder(a) for a in args)) and not (
-                not calls and not definitions and _said_done(term.text, ctx, _a_parameter(callee, index)))):
+                not calls and not definitions and done)):
             return True, ""  # (a call the claim says the code makes, with no arguments: the code must make it)
         if any(_call_matches(args, call) for call in [*calls, *index.calls(callee, headers=True)]):
             return True, ""
@@ -2130,7 +2132,7 @@ def _bind_call(term: Term, ctx: _Context) -> tuple[bool, str]:
             return True, ""  # str(exc) for str(exception): the example names its own variables
         if callee.rsplit(".", 1)[-1][:1].isupper() and _other_message(args, calls):
             return False, calls[0][:80]  # the code raises it with other words; which words is the claim
-        if not _said_done(term.text, ctx, bool(calls) or _a_parameter(callee, index)) and any(_example_fits(args, d, ctx) for d in definitions):
+        if not done and any(_example_fits(args, d, ctx) for d in definitions):
             return True, ""
         if "go" in index.languages and len(args) == 1 and callee.rsplit(".", 1)[-1][:1].isupper() \
                 and _literal(args[0]) is None and index.has_sequence(f"{callee} = {args[0]}", code=True):
@@ -2142,8 +2144,8 @@ def _bind_call(term: Term, ctx: _Context) -> tuple[bool, str]:
     # Neither defined here nor called so: an example of a callee the
     # repository defines, its values all written by the anchored code when
     # the anchored code calls it otherwise.
-    if not definitions and (not calls or known) and not _said_done(term.text, ctx, bool(calls) or _a_parameter(callee, index)) and ctx.exists(Term(f"{callee}({', '.join(example)})",
-                                                                     TermKind.CALL)):
+    if not definitions and (not calls or known) and not done and ctx.exists(Term(f"{callee}({', '.join(example)})",
+                                                                                  TermKind.CALL)):
         return True, ""
     if not args and _platform_call(term.text, callee, ctx):
         return True, ""  # the TTY's hasColors(): a method of an object the claim names in prose
@@ -2151,7 +2153,7 @@ def _bind_call(term: Term, ctx: _Context) -> tuple[bool, str]:
         return True, ""  # cb(<json>) of callback + '(' + body + ');': a call the code writes as text
     if args and any(_paraphrases(text, call, ctx) for call in calls):
         return True, ""  # min(attempt_number, len(strategies)) for min(max(state.attempt_number, 1), ...)
-    if not _said_done(term.text, ctx, bool(calls) or _a_parameter(callee, index)) and _in_use(term.text, ctx):
+    if not done and _in_use(term.text, ctx):
         return True, ""  # jwt.encode(payload, key, algorithm=None): the library's names, the reader's values
     if not callee_ok:
         return False, _nearest_word(callee, index.words | index.name_segments)
@@ -2951,7 +2953,7 @@ def _bind_string(term: Term, ctx: _Context) -> tuple[bool, str]:
     single = len(code_tokens(text)) == 1 and bool(re.search(r"\w", text))  # a word, not '<'
     if _CASE_SAID.match(ctx.claim, _after(ctx.claim, text)):
         # 'utf-8' (lowercase), 'kB' (lower-case k): the case is what the claim says, so it must be the code's
-        return (text in index.strings()), _nearest_word(text, {x for x in index.strings() if 0 < len(x) <= 80})
+        return text in index.strings(), _nearest_string(text, index)
     if (index.has_sequence(text, code=True) and not single) or index.has_string(text) \
             or (single and _in_string(text, index)) or _template_binds(text, ctx):
         return True, ""  # X-Real-IP ~ 'x-real-ip': a header is a string in any case
@@ -2971,8 +2973,12 @@ def _bind_string(term: Term, ctx: _Context) -> tuple[bool, str]:
     words = re.findall(r"[A-Za-z0-9]+", text)
     if words and all(w.lower() in ctx.examples for w in words):
         return True, ""  # 'ferrets' of "for tobi.ferrets.example.com, subdomains is ['ferrets', 'tobi']"
-    strings = {s for s in index.strings() if 0 < len(s) <= 80}
-    return False, _nearest_word(text, strings)
+    return False, _nearest_string(text, index)
+
+
+def _nearest_string(text: str, index: _Index) -> str:
+    """The string literal of the code (eighty characters at most) nearest ``text``, for a message."""
+    return _nearest_word(text, {s for s in index.strings() if 0 < len(s) <= 80})
 
 
 #: A remark on a string's case right after it: "'utf-8' (lowercase)", "'kB' (lower-case k, like SI)".
@@ -3306,7 +3312,12 @@ def _said_done(text: str, ctx: _Context, called: bool) -> bool:
     what ``fn(v, k, self)`` passes in words of its own."""
     if called and not _LITERAL_ARG.search(text[text.find("("):]):
         return False
-    return any(_CODE_DOES.search(ctx.claim[:m.start()].rstrip("`")) for m in re.finditer(re.escape(text), ctx.claim))
+    return any(_CODE_DOES.search(before.rstrip("`")) for before in _lead_ins(text, ctx.claim))
+
+
+def _lead_ins(text: str, claim: str) -> list[str]:
+    """The claim before each place it writes ``text``: what it says of that span."""
+    return [claim[:m.start()] for m in re.finditer(re.escape(text), claim)]
 
 
 def _a_parameter(callee: str, index: _Index) -> bool:
@@ -3345,7 +3356,7 @@ def _in_use(text: str, ctx: _Context) -> bool:
     if use is None:
         return False
     if not use.callees and not use.members and not use.settings and any(
-            _SHOWN_AS.search(ctx.claim[:m.start()]) for m in re.finditer(re.escape(text), ctx.claim)):
+            _SHOWN_AS.search(before) for before in _lead_ins(text, ctx.claim)):
         return False  # renders `Error { context: "...", source: ... }`: what the code prints, not a value built
     if use.settings and not any(_SETTING_USED.search(ctx.claim[:m.start()]) or _SETTING_DOES.match(ctx.claim[m.end():])
                                 for m in re.finditer(re.escape(text), ctx.claim)):
@@ -3359,8 +3370,7 @@ def _in_use(text: str, ctx: _Context) -> bool:
         return False  # the outermost call is on a module or a platform object: the code's own call
     if any(len(c) < 2 or _EXCEPTION_NAME.fullmatch(c) for c in use.callees):
         return False
-    if _STRING_TOKEN.search(text) and any(_FAILS_WITH.search(ctx.claim[:m.start()])
-                                          for m in re.finditer(re.escape(text), ctx.claim)):
+    if _STRING_TOKEN.search(text) and any(_FAILS_WITH.search(before) for before in _lead_ins(text, ctx.claim)):
         # "fails with InvalidUri("uri too long")": the error the code makes, quoted; its message is the code's
         return all(_bind_string(Term(_string_content(m.group(0)), TermKind.STRING), ctx)[0]
                    for m in _STRING_TOKEN.finditer(text))

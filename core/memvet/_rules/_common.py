@@ -313,12 +313,16 @@ class Code:
         return re.compile(rf"(?<![\w$]){re.escape(atom)}(?![\w$])")
 
     @cached_property
+    def symbol(self) -> str:
+        """The anchored symbol's qualified name (``AnsiToWin32.write``); empty for a file."""
+        return self.label.partition("::")[2]
+
+    @cached_property
     def owner(self) -> set[str]:
         """The word parts of the class or object the anchored symbol belongs to
         (``BaseClient._merge_headers`` -> client; ``res.send`` -> res); none
         for a function or a file."""
-        _, _, name = self.label.partition("::")
-        segments = [s for s in re.split(r"\.|\(.*", name) if s]
+        segments = [s for s in re.split(r"\.|\(.*", self.symbol) if s]
         out: set[str] = set()
         for segment in segments[:-1]:
             if segment != "prototype":

@@ -186,7 +186,8 @@ def _does(code: Code, verb: str, objects: list[Word], clause: Clause, particle: 
         return None
     tokens |= _named_calls(clause, verb)
     if not objects:  # "close() does not flush": the verb is the call, by its own name
-        hit = next((c for c in code.calls if fold(c.name) in {fold(b) for b in base}), None)
+        named = {fold(b) for b in base}
+        hit = next((c for c in code.calls if fold(c.name) in named), None)
         return code.show(hit.line, hit.name + "(", hit.name) if hit is not None else None
     if not tokens and not anything:
         return None
@@ -254,9 +255,9 @@ def _negations(clause: Clause) -> list[tuple[str, list[Word], str, str]]:
 def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     out: list[Contradiction] = []
     for verb, objects, said, particle in _negations(clause):
-        bare = not objects and _INTRANSITIVE.match(clause.text, clause.text.find(said) + len(said)) is not None
-        if (not objects and not bare) or clause.skip(*(w.text for w in objects)) \
-                or clause.quoted(clause.text.find(said)):
+        at = clause.text.find(said)
+        bare = not objects and _INTRANSITIVE.match(clause.text, at + len(said)) is not None
+        if (not objects and not bare) or clause.skip(*(w.text for w in objects)) or clause.quoted(at):
             continue
         span = sorted(objects, key=lambda w: w.start)
         named = clause.text[span[0].start:span[-1].end] if span else ""

@@ -85,7 +85,7 @@ def _operand(code: Code) -> Callable[[Word, str], bool]:
     named by a plain word only where a condition tests it (a parameter is
     there from the start: its first use says nothing of when it is applied,
     its first test does)."""
-    own = code.label.rpartition("::")[2]
+    own = code.symbol
 
     def accept(word: Word, atom: str) -> bool:
         if word.term is not None and "." in own and word.text.strip("`").removesuffix("()") == own:

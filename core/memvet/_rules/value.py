@@ -428,8 +428,7 @@ def _anothers(clause: Clause, name: Word, code: Code) -> bool:
     if subject is None:
         return False
     said = subject.atom
-    own = code.label.rpartition("::")[2].rsplit(".", 1)[-1]
-    return said != own and any(c.label.rpartition("::")[2].rsplit(".", 1)[-1] == said for c in code.siblings)
+    return said != code.symbol.rsplit(".", 1)[-1] and any(c.symbol.rsplit(".", 1)[-1] == said for c in code.siblings)
 
 
 #: "defaults is_cacheable to False": the verb before the name, the value after ``to``.
