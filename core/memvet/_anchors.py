@@ -632,9 +632,10 @@ def _own_names(snap: Snapshot) -> set[str]:
 
 
 def _in_inline_module(table: _code.SymbolTable, name: str) -> list[_code.Symbol]:
-    """The one symbol ``name`` names inside the file's inline modules (Rust's ``mod __private { fn
+    """The symbols ``name`` names inside the file's inline modules (Rust's ``mod __private { fn
     format_err }`` for ``lib.rs::format_err``): the file's own items, as a person reading it names them.
-    None when no such symbol, or more than one, is there (then the write is refused as before)."""
+    One per module that defines it: once_cell's ``Lazy.force`` is ``sync.Lazy.force`` and
+    ``unsync.Lazy.force``, one API written twice, and the name names both (see :meth:`Evidence.resolve_all`)."""
     found = []
     for qualname in table.symbols:
         if not qualname.endswith("." + name):
@@ -643,7 +644,7 @@ def _in_inline_module(table: _code.SymbolTable, name: str) -> list[_code.Symbol]
         if all(getattr(table.symbols.get(".".join(parts[:k])), "kind", None) == "module"
                for k in range(1, len(parts) + 1)):
             found.append(qualname)
-    return table.lookup(found[0]) if len(found) == 1 else []
+    return [sym for qualname in found for sym in table.lookup(qualname)]
 
 
 def _one_property(matches: list[_code.Symbol], data: bytes, language: str) -> bool:
@@ -774,7 +775,11 @@ class Evidence:
         body``/``set body``, a Python property's getter, setter and
         deleter: see :meth:`memvet._code.ParsedFile.property_of`) names the
         property: one anchor per accessor, each under its exact name and
-        hash. A quote is kept on the accessors that hold it.
+        hash. So does a name the file defines once per platform (Rust's
+        ``#[cfg(...)]`` twins) or once per inline module and nowhere else
+        (once_cell's ``Lazy.force`` for ``sync.Lazy.force`` and
+        ``unsync.Lazy.force``): the claim is read against all of them, and a
+        change to any reopens it. A quote is kept on the anchors that hold it.
 
         Raises:
             The errors of :meth:`resolve`.
@@ -799,12 +804,13 @@ class Evidence:
         assert blob is not None
         table = self.cache.table(blob, language, lambda: data)
         name = spec.name.strip()
-        matches = table.lookup(name) or _in_inline_module(table, name)
+        matches = table.lookup(name)
+        per_module = not matches and len(matches := _in_inline_module(table, name)) > 1
         if not matches:
             near = sorted(q for q in table.symbols if q.rsplit(".", 1)[-1] == name.rsplit(".", 1)[-1])
             hint = f" (did you mean {', '.join(near[:5])}?)" if near else ""
             raise AnchorNotFoundError(f"{path}: no symbol named {name}{hint}")
-        if len(matches) > 1 and not (whole and (_one_property(matches, data, language)
+        if len(matches) > 1 and not (whole and (per_module or _one_property(matches, data, language)
                                                 or _platform_variants(matches, data, language))):
             candidates = tuple(sorted(m.qualname for m in matches))
             raise AmbiguousSymbolError(
@@ -975,7 +981,7 @@ class Evidence:
         """Whether a path or dotted name names a file, folder, module or
         symbol of the repository at ``snap`` (claims may name code they do
         not anchor, if it exists; a package's name re-exported from its
-        ``__init__`` or ``index`` counts), a call fits a definition of its
+        ``__init__`` or ``index`` counts), a package is the repository's own, a call fits a definition of its
         callee there (see :meth:`_call_fits`), or a number is the value of
         a constant the anchored code names (see :meth:`_imported_constant`)."""
         text = term.text.strip()
@@ -991,6 +997,8 @@ class Evidence:
             return self._neighbour(text, anchors, snap) or self._package_named(text, snap)
         if term.kind is _claims.TermKind.PROPER:
             return self._mentioned(text, snap)
+        if term.kind is _claims.TermKind.PACKAGE:  # the package's own name, as its manifests give it
+            return text.rsplit("/", 1)[-1].lower().replace("-", "_") in self._own_names(snap)
         if term.kind is _claims.TermKind.CODE and _claims.OPTION.fullmatch(text):
             # --help, '-V, --version': an option the program declares somewhere
             return _code_says(re.compile(rb"(?<![\w-])" + re.escape(text.encode()) + rb"(?![\w-])"), snap)

@@ -342,6 +342,7 @@ import difflib
 import enum
 import http
 import itertools
+import keyword
 import math
 import re
 import sys
@@ -560,7 +561,7 @@ def closest_lines(quote: str, text: str, first_line: int = 1, n: int = 2) -> lis
 
 # ======================================================================= numbers and folds
 
-_NUMBER = re.compile(r"(?<![\w.$])-?(?:0[xX][0-9a-fA-F]+|0[oO][0-7]+|0[bB][01]+|\d+(?:_\d+)*(?:\.\d+)?(?:[eE][+-]?\d+)?)(?![\w$]|\.\d)")
+_NUMBER = re.compile(r"(?<![\w$])(?:(?<=\.\.)|(?<!\.))-?(?:0[xX][0-9a-fA-F]+|0[oO][0-7]+|0[bB][01]+|\d+(?:_\d+)*(?:\.\d+)?(?:[eE][+-]?\d+)?)(?![\w$]|\.\d)")
 _STRING_TOKEN = re.compile(
     r'[rRbBuUfF]{0,2}(?:"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'|"(?:\\[\s\S]|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\''
     r'|`(?:\\.|[^`\\])*`)')
@@ -2000,6 +2001,165 @@ def _call_matches(args: Sequence[str], call: str) -> bool:
     return True
 
 
+def _as_signature(args: Sequence[str], definition: _Definition) -> bool:
+    """Whether the claim's call ``args`` write out ``definition``'s signature: one argument per
+    parameter, each positional one the parameter's name or a part of it (``path`` for
+    ``dotenv_path``), each keyword one a parameter with a default, one keyword at least."""
+    params = definition.params
+    if not args or len(args) != len(params) or definition.variadic or definition.keywords:
+        return False
+    keywords = 0
+    for arg, param in zip(args, params, strict=True):
+        kw = _KW_ARG.fullmatch(arg.strip())
+        if kw:
+            if kw.group(1) != param.name or not param.default:
+                return False
+            keywords += 1
+        elif not (re.fullmatch(r"[a-z_]\w*", arg.strip()) and (arg.strip() == param.name
+                                                              or arg.strip() in _parts(param.name))):
+            return False
+    return keywords > 0
+
+
+def _signature_defaults(args: Sequence[str], definition: _Definition) -> bool:
+    """Whether each keyword argument of a signature the claim writes out gives the definition's
+    own default (the same literal; a placeholder or a name is the reader's)."""
+    for arg in args:
+        kw = _KW_ARG.fullmatch(arg.strip())
+        param = definition.param(kw.group(1)) if kw else None
+        if kw is None or param is None:
+            continue
+        said_number, have_number = number_value(kw.group(2).strip()), number_value(param.default.strip())
+        if said_number is not None and have_number is not None:
+            if said_number != have_number:
+                return False
+            continue
+        said, have = _literal(kw.group(2)), _literal(param.default)
+        said_value = said if said is not None else kw.group(2).strip()
+        have_value = have if have is not None else param.default.strip()
+        if _placeholder(kw.group(2)) or not (said is not None or said_value in _LITERAL_WORDS):
+            continue
+        if not (have is not None or have_value in _LITERAL_WORDS):
+            continue  # a default computed by the code (a name, a call): not the claim's to compare
+        if said_value.lower() != have_value.lower() or (said is None) != (have is None):
+            return False
+    return True
+
+
+#: Literal words a default can be: Python's, JavaScript's, Go's and Rust's.
+_LITERAL_WORDS = frozenset({"None", "True", "False", "null", "undefined", "true", "false", "nil"})
+
+
+def _renamed(args: Sequence[str], call: str, ctx: _Context) -> bool:
+    """Whether the claim's ``args`` are the code's ``call``'s, token by token, except that names neither
+    the anchored code nor the repository uses (no callee, no member) stand, each always for the same
+    one, for the code's names
+    (``strconv.FormatFloat(x, 'f', 6, 64)`` for ``strconv.FormatFloat(num, 'f', 6, 64)``,
+    ``next(reversed(x))`` for ``next(reversed(iterable))``): the claim's own names for the code's."""
+    inner = call[call.index("(") + 1: call.rindex(")")] if "(" in call and ")" in call else ""
+    said, have = _ARG_TOKEN.findall(", ".join(a.strip() for a in args)), _ARG_TOKEN.findall(inner)
+    if not said or len(said) != len(have):
+        return False
+    words = ctx.index.code_words()
+    renamed: dict[str, str] = {}
+    for at, (a, b) in enumerate(zip(said, have, strict=True)):
+        if a == b or (number_value(a) is not None and number_value(a) == number_value(b)):
+            continue
+        if said[at + 1: at + 2] == ["("] or said[at - 1: at] == ["."]:
+            return False  # a callee or a member is the code's own name, never the claim's
+        if a in _LITERAL_WORDS or b in _LITERAL_WORDS or keyword.iskeyword(a):
+            return False  # `{ combine: false }` for `{ combine: true }`: a literal is the code's, never renamed
+        if not (re.fullmatch(r"[a-z_]\w*", a) and re.fullmatch(r"[A-Za-z_]\w*", b) and a not in words
+                and renamed.setdefault(a, b) == b and not ctx.exists(Term(a, TermKind.IDENTIFIER))):
+            return False
+    return bool(renamed)
+
+
+#: A token of a call's arguments: a name, a number, a string literal, or one other character.
+_ARG_TOKEN = re.compile(r"""[A-Za-z_$][\w$]*|\d[\w.]*|"(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*'|\S""")
+
+
+def _rust_signature(text: str, index: _Index) -> bool:
+    """Whether ``text`` writes the signature of an anchored Rust ``fn`` by its types (``OnceBox::set(Box<T>)
+    -> Result<(), Box<T>>``, or with its parameters' names): the same parameter types in order, ``self``
+    left out, and the same return type, spaces aside."""
+    said = re.fullmatch(r"(?:[\w]+::)*(\w+)\s*\((.*)\)\s*->\s*(.+?)\s*;?", text.strip(), re.S)
+    if said is None:
+        return False
+
+    def flat(part: str) -> str:
+        return re.sub(r"\s+", "", part)
+
+    def types(params: str) -> list[str]:
+        out = []
+        for p in split_args(params):
+            p = p.strip()
+            if not p or re.fullmatch(r"&?(?:'\w+\s+)?(?:mut\s+)?self(?:\s*:.*)?", p):
+                continue
+            out.append(flat(p.split(":", 1)[1]) if re.match(r"(?:mut\s+)?\w+\s*:(?!:)", p) else flat(p))
+        return out
+
+    wanted, ret = types(said.group(2)), flat(said.group(3))
+    head = re.compile(rf"\bfn\s+{re.escape(said.group(1))}\s*(?:<[^(){{}}]*>)?\s*\(")
+    for _, code in index.code_texts:
+        for m in head.finditer(code):
+            end = balanced(code, m.end() - 1)
+            if end < 0:
+                continue
+            own = re.match(r"\s*->\s*([^{;]+?)\s*(?:\bwhere\b|\{|;)", code[end:])
+            if own and types(code[m.end():end - 1]) == wanted and flat(own.group(1)) == ret:
+                return True
+    return False
+
+
+def _formatter_verbs(text: str, index: _Index) -> bool:
+    """Whether ``text`` is made of fmt verbs (``%s``, ``%+v``, ``%s:%d``) a Go ``Format(s fmt.State, verb
+    rune)`` of the anchored code handles: each verb a ``case 'x'`` (or ``verb == 'x'``), each flag one
+    it asks ``s.Flag('+')`` about, and the text between them a string the method writes."""
+    verbs = list(re.finditer(r"%([+#\- 0]*)([a-zA-Z])", text))
+    if not verbs:
+        return False
+    rest = [p for p in re.split(r"%[+#\- 0]*[a-zA-Z]", text) if p]
+    for _, code in index.code_texts:
+        if not re.search(r"\bFormat\s*\(\s*\w+\s+fmt\.State\s*,\s*\w+\s+rune\s*\)", code):
+            continue
+        cases = set(re.findall(r"(?:\bcase\s+|==\s*)((?:'[a-zA-Z]'\s*,?\s*)+)", code))
+        handled = {c for group in cases for c in re.findall(r"'([a-zA-Z])'", group)}
+        flags = set(re.findall(r"\.Flag\(\s*'(.)'\s*\)", code))
+        strings = {_unescape(_string_content(m.group(0))) for m in _STRING_TOKEN.finditer(code)}
+        if all(m.group(2) in handled and set(m.group(1)) <= flags for m in verbs) and all(p in strings for p in rest):
+            return True
+    return False
+
+
+def _returned_tuple(items: str, index: _Index) -> bool:
+    """Whether the code returns (or yields) the tuple ``items`` without its parentheses, item by item:
+    the same literal, or a name the claim shortens to one of its parts (``key`` for ``key_to_unset``)."""
+    said = [a.strip() for a in items.split(",")]
+    for _, code in index.code_texts:
+        for m in re.finditer(r"\b(?:return|yield)\s+([^\n#]+)", code):
+            have = [b.strip() for b in split_args(m.group(1).strip().strip("()"))]
+            if len(have) == len(said) and all(a == b or (re.fullmatch(r"[a-z_]\w*", a) and re.fullmatch(r"\w+", b)
+                                                         and a in _parts(b) and len(a) >= 3)
+                                              for a, b in zip(said, have, strict=True)):
+                return True
+    return False
+
+
+def _fewer_positional(args: Sequence[str], call: str) -> bool:
+    """Whether the claim's call passes fewer positional arguments than the code's ``call``, none of
+    them a placeholder or an ellipsis: "calls find_dotenv(dotenv_path, True)" for the code's
+    ``find_dotenv(dotenv_path, True, True)`` leaves the third at its default, which the code does not."""
+    if any(_placeholder(a) or _ELLIPSIS.search(a) for a in args):
+        return False
+    inner = split_args(call[call.index("(") + 1: call.rindex(")")]) if "(" in call and ")" in call else []
+
+    def positional(items: Sequence[str]) -> int:
+        return sum(1 for a in items if a.strip() and not _KW_ARG.fullmatch(a.strip()) and not a.strip().startswith("*"))
+
+    return positional(args) < positional(inner) and not any(a.strip().startswith("*") for a in inner)
+
+
 def _misplaced_number(args: Sequence[str], call: str) -> bool:
     """Whether a number of ``args`` stands in another argument's place than
     in the code's ``call`` with as many arguments (``time.Unix(0, 0)``
@@ -2115,14 +2275,22 @@ def _bind_call(term: Term, ctx: _Context) -> tuple[bool, str]:
         # new Koa(...) for an anchored constructor: the package's own name for its class
         callee_ok = True
         definitions = index.definitions("constructor")
+    signature = next((d for d in definitions if _as_signature(args, d)), None)
+    if signature is not None and not _signature_defaults(args, signature):
+        # get_key(path, key, encoding=None) for def get_key(dotenv_path, key_to_get, encoding="utf-8"): the
+        # signature written out, its default the claim's point
+        return False, f"{callee}({', '.join(p.name + ('=' + p.default if p.default else '') for p in signature.params)})"
     # "pushes `unescape(pattern)`": a call the claim says the code makes binds as the code writes it
     done = _said_done(term.text, ctx, bool(calls) or _a_parameter(callee, index))
     if callee_ok:
         if index.has_sequence(text, code=True) or ((not args or all(_placeholder(a) for a in args)) and not (
                 not calls and not definitions and done)):
             return True, ""  # (a call the claim says the code makes, with no arguments: the code must make it)
-        if any(_call_matches(args, call) for call in [*calls, *index.calls(callee, headers=True)]):
+        if any(_call_matches(args, call) and not (done and _fewer_positional(args, call))
+               for call in [*calls, *index.calls(callee, headers=True)]):
             return True, ""
+        if any(_renamed(args, call, ctx) for call in calls):
+            return True, ""  # FormatFloat(x, 'f', 6, 64) for FormatFloat(num, 'f', 6, 64): the claim's own name for num
         if any(_call_matches(args, call) for call in _with_assigned_strings(calls, index)):
             return True, ""  # ValueError("Invalid format. ...") for msg = ("Invalid format. " ...); ValueError(msg)
         if args and all(_literal(a) is not None for a in args) and _message_of_call(args, calls, ctx):
@@ -2519,6 +2687,8 @@ def _bind_name(term: Term, ctx: _Context) -> tuple[bool, str]:
         return True, ""  # "RandomizationFactor 0.5" where the code defines DefaultRandomizationFactor
     if kind is TermKind.IDENTIFIER and _handled_by(text, index):
         return True, ""  # the `maxAge` option where the code calls configureMaxAge(options)
+    if kind is TermKind.IDENTIFIER and text.lower() in _CASE_STYLES:
+        return True, ""  # "camelCase maxAge wins": the name of a way to write names, in prose
     if kind is TermKind.IDENTIFIER and text in _JS_GLOBALS and index.languages & {"javascript", "typescript", "tsx"}:
         return True, ""  # setTimeout, queueMicrotask: the runtime's own functions, named in prose
     # BadParameter beside UsageError: a neighbour named in prose binds where
@@ -2526,10 +2696,19 @@ def _bind_name(term: Term, ctx: _Context) -> tuple[bool, str]:
     # the raises rule's to say.
     if kind is TermKind.IDENTIFIER and ctx.exists(term):
         return True, ""
+    if kind is TermKind.IDENTIFIER and "python" in index.languages and re.fullmatch(r"[a-z_][a-z0-9_]*", text) and any(
+            index.calls(callee) and ctx.exists(Term(f"{callee}({text}=<_>)", TermKind.CALL))
+            for callee in dict.fromkeys(re.findall(r"(?<![\w$.])([A-Za-z_][\w.]*)\(", ctx.claim))):
+        return True, ""  # "calls find_dotenv(path, True, True), i.e. raise_error_if_not_found": the callee's parameter
     if kind is TermKind.IDENTIFIER and len(text) >= 3 and re.search(rf"(?<![\w$]){re.escape(text)}\*", ctx.claim) \
             and any(w.startswith(text) and w != text for w in index.code_words() | index.name_segments):
         return True, ""  # `ClientIPFrom*`, `release_max_level_*`: a family of the code's names, by its prefix
     return False, _nearest_word(text, index.words | index.name_segments)
+
+
+#: The names of the ways to write names (``camelCase``, ``snake_case``), written as their own example.
+_CASE_STYLES = frozenset({"camelcase", "lowercamelcase", "uppercamelcase", "pascalcase", "snake_case",
+                          "screaming_snake_case", "kebab-case", "camel_case", "snakecase"})
 
 
 #: Python's built-in names (``KeyboardInterrupt``, ``BaseException``, ``len``).
@@ -2617,6 +2796,12 @@ def _bind_dotted(term: Term, ctx: _Context) -> tuple[bool, str]:
             return whole
         return _bind_dotted(Term(rest.replace("::", "."), TermKind.DOTTED), ctx) if "::" in rest \
             else _bind_name(Term(rest, TermKind.IDENTIFIER), ctx)
+    if "go" in index.languages and text in _GO_INTERFACES:
+        methods, every = _GO_INTERFACES[text]
+        defined = [any(re.search(rf"\bfunc\s*\([^()]*\)\s*{m}\s*\(", code) for _, code in index.code_texts)
+                   for m in methods]
+        if all(defined) if every else any(defined):
+            return True, ""  # "Frame implements encoding.TextMarshaler": the anchored type has MarshalText
     segments = text.split(".")
     if index.has_sequence(text) or index.has_name(text) or index.has_sequence(text, fold=True) \
             or index.has_name(text, any_case=True) or text.lower() in index.modules:
@@ -2824,6 +3009,8 @@ def _in_series(value: float, ctx: _Context) -> bool:
         number = re.match(r"\d+(?:\.\d+)?", written)
         if step is None or step not in ctx.index.numbers or number is None:
             continue
+        if len(ratios) != 1 and step == 1 and first in (0, 1):
+            continue  # 1, 2, 3...: counting, which every code's 1 would bind; the claim's numbering is its point
         if first in ctx.index.numbers or any(v in ctx.index.numbers
                                              for v in in_other_units(first, number.group(0), written)):
             return True
@@ -2870,6 +3057,22 @@ def _bit_width(value: float, text: str, ctx: _Context) -> bool:
     bounds = {float(2 ** n), float(2 ** n - 1), float(2 ** (n - 1)), float(2 ** (n - 1) - 1)}
     return bool(bounds & ctx.index.numbers) or any(
         re.fullmatch(rf"[A-Za-z]+{n}[A-Za-z]*", w) is not None for w in ctx.index.words if not w.isdigit())
+
+
+#: Go's standard interfaces by their methods (all of them), and the functions of ``errors`` a type
+#: works with by one of its methods: Go implements an interface by defining its methods, nothing more.
+_GO_INTERFACES: dict[str, tuple[tuple[str, ...], bool]] = {
+    "fmt.Stringer": (("String",), True), "fmt.Formatter": (("Format",), True),
+    "fmt.GoStringer": (("GoString",), True), "encoding.TextMarshaler": (("MarshalText",), True),
+    "encoding.TextUnmarshaler": (("UnmarshalText",), True), "encoding.BinaryMarshaler": (("MarshalBinary",), True),
+    "encoding.BinaryUnmarshaler": (("UnmarshalBinary",), True), "json.Marshaler": (("MarshalJSON",), True),
+    "json.Unmarshaler": (("UnmarshalJSON",), True), "sql.Scanner": (("Scan",), True),
+    "driver.Valuer": (("Value",), True), "io.Reader": (("Read",), True), "io.Writer": (("Write",), True),
+    "io.Closer": (("Close",), True), "io.ReaderFrom": (("ReadFrom",), True), "io.WriterTo": (("WriteTo",), True),
+    "sort.Interface": (("Len", "Less", "Swap"), True), "http.Handler": (("ServeHTTP",), True),
+    "flag.Value": (("String", "Set"), True), "errors.Is": (("Unwrap", "Is"), False),
+    "errors.As": (("Unwrap", "As"), False), "errors.Unwrap": (("Unwrap",), True),
+}
 
 
 def _bind_path(term: Term, ctx: _Context) -> tuple[bool, str]:
@@ -2950,10 +3153,21 @@ def _bind_string(term: Term, ctx: _Context) -> tuple[bool, str]:
     index = ctx.index
     if not _ELLIPSIS.sub("", text).strip(" .") or _wild_text(text).strip() == _WILD:
         return True, ""  # "..." or "<string>": nothing said
+    separators = _join_separators(index)
+    if separators and any(_JOINED_WITH.search(before) for before in _lead_ins(text, ctx.claim)):
+        # "joins with ", " (comma + space)" where the code joins with ",": a separator is compared as written
+        return text in separators, next(iter(separators))
     single = len(code_tokens(text)) == 1 and bool(re.search(r"\w", text))  # a word, not '<'
-    if _CASE_SAID.match(ctx.claim, _after(ctx.claim, text)):
-        # 'utf-8' (lowercase), 'kB' (lower-case k): the case is what the claim says, so it must be the code's
+    if _CASE_SAID.match(ctx.claim, _after(ctx.claim, text)) or _CASE_BEFORE.search(ctx.claim[:_before(ctx.claim, text)]):
+        # 'utf-8' (lowercase), 'kB' (lower-case k), upper-case: 'FFFF': the case is what the claim says, so it
+        # must be the code's
         return text in index.strings(), _nearest_string(text, index)
+    for letter in _CASE_LETTER.findall(ctx.claim):
+        # "KB (uppercase K), e.g. "1.5 KB"": the words holding the letter keep their case
+        cased = [w for w in re.findall(r"\w+", text) if letter.lower() in w.lower()]
+        if cased and not all(any(re.search(rf"(?<![^\W\d_]){w}(?![^\W\d_])", s) for s in index.strings())
+                             for w in cased):
+            return False, _nearest_string(text, index)
     if (index.has_sequence(text, code=True) and not single) or index.has_string(text) \
             or (single and _in_string(text, index)) or _template_binds(text, ctx):
         return True, ""  # X-Real-IP ~ 'x-real-ip': a header is a string in any case
@@ -2983,6 +3197,35 @@ def _nearest_string(text: str, index: _Index) -> str:
 
 #: A remark on a string's case right after it: "'utf-8' (lowercase)", "'kB' (lower-case k, like SI)".
 _CASE_SAID = re.compile(r"""['"`]?(?:\s+[\w-]+){0,3}\s*\(\s*(?:all\s+|in\s+)?(?:lower|upper)[\s-]?case\b""", re.I)
+
+
+#: A remark on the case of the string right after it: "upper-case: 'FFFF-...'", "in lowercase, 'utf-8'".
+_CASE_BEFORE = re.compile(r"\b(?:all\s+|in\s+)?(?:lower|upper)[\s-]?case[d]?\s*[:,]?\s*$", re.I)
+#: A remark on one letter's case: "KB (uppercase K)", "(lower-case k)": the letter.
+_CASE_LETTER = re.compile(r"\(\s*(?:lower|upper)[\s-]?case\s+([A-Za-z])\b", re.I)
+
+
+#: What a claim says right before a separator: "joins with ', '", "joined by '|'", "separated by ';'".
+_JOINED_WITH = re.compile(r"\b(?:joins?|joined|joining|separate[sd]?|separating|delimited|concatenate[sd]?)"
+                          r"(?:\s+(?:them|it|the\s+\w+|each|all))?\s+(?:with|by|using|on)\s+(?:a\s+)?[\"'`]$", re.I)
+
+
+def _join_separators(index: _Index) -> set[str]:
+    """The separators the code joins with: ``strings.Join(x, ",")``, ``", ".join(x)``, ``a.join(" | ")``."""
+    out = set()
+    for _, code in index.code_texts:
+        for m in re.finditer(r"""\b(?:strings|bytes)\.Join\s*\([^,()]*(?:\([^()]*\))?[^,()]*,\s*("(?:\\.|[^"\\])*")\s*\)"""
+                             r"""|("(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*')\s*\.\s*join\s*\("""
+                             r"""|\.\s*join\s*\(\s*("(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*')\s*\)""", code):
+            literal = m.group(1) or m.group(2) or m.group(3)
+            out.add(_unescape(_string_content(literal)))
+    return out
+
+
+def _before(claim: str, text: str) -> int:
+    """Where the first quoted ``text`` of the claim starts (its opening quote not included), or 0."""
+    m = re.search(rf"""['"`](?={re.escape(text)}['"`])""", claim)
+    return m.start() if m else 0
 
 
 def _after(claim: str, text: str) -> int:
@@ -3061,13 +3304,19 @@ def _command_line(text: str, index: _Index) -> bool:
     is a folder or file of the anchored path (``cmd/godotenv/cmd.go`` runs
     as ``godotenv``), and each option it passes is one the anchored code
     declares as a string (``flag.BoolVar(&overload, "o", ...)``,
-    ``"--dry-run"``); its other words are the reader's arguments."""
+    ``"--dry-run"``), or it names a subcommand the anchored code defines
+    (``dotenv run`` for click's ``@cli.command() def run``); its other
+    words are the reader's arguments."""
     words = text.split()
     if len(words) < 2 or not re.fullmatch(r"[a-z][\w.-]*", words[0]):
         return False
     programs = {part for ev in index.texts for part in re.split(r"[/.]", ev.label.split("::", 1)[0])}
     options = [w for w in words[1:] if OPTION.fullmatch(w.split("=", 1)[0])]
-    if words[0] not in programs or not options:
+    # `dotenv run`: a subcommand the anchored code defines as one (click's @cli.command(), argparse's add_parser)
+    subcommand = bool(index.definitions(words[1])) and any(
+        re.search(rf"@[\w.]*\.command\b(?:(?!\bdef\b).)*\bdef\s+{re.escape(words[1])}\b"
+                  rf"|add_parser\(\s*[\"']{re.escape(words[1])}[\"']", code, re.S) for _, code in index.code_texts)
+    if words[0] not in programs or not (options or subcommand):
         return False
     declared = {s.strip() for s in index.strings()}
     return all(o.split("=", 1)[0] in declared or o.split("=", 1)[0].lstrip("-") in declared for o in options)
@@ -3129,7 +3378,8 @@ def _metavariables(text: str, ctx: _Context) -> bool:
     """Whether ``text``, its all-capital words that no code of the anchors
     says standing for any text (``KEY="VALUE"``, ``PORT=8080``: the usual
     way to write a shape), matches a string the code formats."""
-    words = ctx.index.code_words()
+    words = ctx.index.code_words() | {m.group(0) for m in _CAPITALS.finditer(text)  # FFFF: hex digits, a value
+                                      if len(m.group(0)) >= 4 and re.fullmatch(r"[A-F0-9]+", m.group(0))}
     if not any(m.group(0) not in words for m in _CAPITALS.finditer(text)) \
             or not re.search(r"[^\w\s]", _CAPITALS.sub("", text)):
         return False  # `BEGIN IMMEDIATE`: words, no shape around them
@@ -3204,10 +3454,35 @@ def _bind_code(term: Term, ctx: _Context) -> tuple[bool, str]:
         return True, ""  # `{parent prefix}_{INFO_NAME}`: the fields of a name the code formats
     if OPTION.fullmatch(text) and ctx.exists(term):
         return True, ""  # --help: an option the program declares, wherever it does
+    pair = re.fullmatch(r"\(\s*([^()]+,[^()]+?)\s*,?\s*\)", text)
+    if term.kind is TermKind.CODE and "python" in index.languages and pair and _returned_tuple(pair.group(1), index):
+        return True, ""  # `(None, key)` for `return None, key_to_unset`: Python's tuple, its parentheses left out
+    if term.kind is TermKind.CODE and "rust" in index.languages and _rust_signature(text, index):
+        return True, ""  # `OnceBox::set(Box<T>) -> Result<(), Box<T>>`: the anchored fn's types, its names left out
+    directive = re.fullmatch(r"//\s*(?:\+build|go:build)\s+(.+)", text.strip())
+    if directive and "go" in index.languages and any(
+            re.search(rf"^//\s*(?:\+build|go:build)\s+{re.escape(directive.group(1).strip())}\s*$", ev.text, re.M)
+            for ev in index.texts):
+        return True, ""  # `// +build go1.13`: a build constraint, which reads as a comment but is Go's own directive
+    if term.kind is TermKind.CODE and "go" in index.languages and _formatter_verbs(text, index):
+        return True, ""  # `%+s` on a Frame: a verb (and flag) the anchored Format method switches on
+    magic = re.fullmatch(r"%%?([A-Za-z_]\w*)", text)
+    if magic and any(re.search(rf"@(?:line_|cell_|line_cell_)magic\b[^\n]*\n(?:\s*@[^\n]*\n)*\s*def\s+"
+                               rf"{magic.group(1)}\b", code) for _, code in index.code_texts):
+        return True, ""  # `%dotenv`: IPython's name for the anchored @line_magic method
     if term.kind is TermKind.CODE and _handler(text, index):
         return True, ""  # `except TimeoutError:`: the reader's handler, of a class the anchored code names
     if term.kind is TermKind.CODE and _imports_anchored_package(text, index):
         return True, ""  # import _ "github.com/joho/godotenv/autoload" for an anchored autoload/autoload.go
+    runner = re.fullmatch(r"(?:npx|bunx|pnpm\s+dlx|yarn\s+dlx)\s+(@?[\w./-]+)((?:\s+--?[\w-]+)*)", text.strip())
+    if term.kind is TermKind.CODE and runner and ctx.exists(Term(runner.group(1), TermKind.PACKAGE)) \
+            and all(o in index.strings() or o.lstrip("-") in index.strings() for o in runner.group(2).split()):
+        return True, ""  # `npx uuid`: the package's own program, run by name, with options it declares
+    debug = re.fullmatch(r"DEBUG=([\w:.*-]+)(?:\s+[\w./-]+)*", text.strip())
+    if term.kind is TermKind.CODE and debug and any(
+            re.search(rf"""\bdebug["']?\)?\s*\(\s*["']{re.escape(debug.group(1).rstrip(":*"))}[:"']""", code)
+            for _, code in index.code_texts):
+        return True, ""  # `DEBUG=send node app`: the debug namespace the code creates (require('debug')('send'))
     if term.kind is TermKind.CODE and _command_line(text, index):
         return True, ""  # `godotenv -o -f a.env mycmd`: the anchored program, its declared options, the reader's args
     raised = re.fullmatch(r"([A-Z]\w*(?:Error|Exception|Warning)):\s+(.+)", text, re.S)
@@ -3401,11 +3676,25 @@ def _in_use(text: str, ctx: _Context) -> bool:
             re.search(rf"\b(?:self|this)\s*\.\s*{re.escape(m)}\s*=(?!=)", code) for _, code in index.code_texts)
             for m in use.members):
         return False
+    if any(_own_setting(code, name, value) for name, value in use.switches for _, code in index.code_texts):
+        return False  # `{ expose: true }` where the code passes `{ expose: false }` and never reads it: the code's value
     code_words = index.code_words()
     return all(n in code_words or n in index.name_segments
                or (n in callees and ctx.exists(Term(n, TermKind.IDENTIFIER))) for n in library) and all(
         any(_switched(code, name) or _writes(code, name, value) for _, code in index.code_texts)
         for name, value in use.switches)
+
+
+def _own_setting(code: str, name: str, value: str) -> bool:
+    """Whether ``code`` sets ``name`` to the other boolean than ``value`` itself (``createError(status,
+    err, { expose: false })``, ``f(strict=False)``) and names it nowhere else (no ``.name``, no
+    parameter, no branch on it): a setting the code passes on, whose value is the code's, not the reader's."""
+    other = {"true": "false", "false": "true"}.get(value.lower())
+    if other is None:
+        return False
+    n = re.escape(name)
+    written = len(re.findall(rf"(?<![\w$.]){n}\s*[:=]\s*(?i:{other})\b(?!\s*[=:])", code))
+    return written > 0 and len(re.findall(rf"(?<![\w$]){n}(?![\w$])", code)) == written
 
 
 def _takes(args: Sequence[str], definition: _Definition, ctx: _Context) -> bool:
@@ -3794,7 +4083,8 @@ _NEGATION = re.compile(r"\b(?:no|not|never|none|nothing|nowhere|without|neither|
 
 
 _NEGATED = re.compile(r"\b(?:no|not|never|without|nor|neither|isn't|aren't|doesn't|don't|cannot|can't|won't|"
-                      r"instead of|rather than)\s+(?:[\w-]+\s+){0,2}[`'\"]*$", re.I)
+                      r"instead of|rather than)\s+(?:(?!(?:raises|throws|returns|gives|yields|fails)\b)[\w-]+\s+){0,2}"
+                      r"[`'\"]*$", re.I)
 
 
 #: Terms that name something (a value under a negation is a bound: "never exceeds 60").
@@ -3804,7 +4094,8 @@ _NAMES = frozenset({TermKind.IDENTIFIER, TermKind.CONSTANT, TermKind.DOTTED, Ter
 
 def _negated(claim: str, text: str) -> bool:
     """Whether ``text`` stands right after a negation in ``claim`` ("no
-    `-h`", "does not call `flush`", "without a `timeout`")."""
+    `-h`", "does not call `flush`", "without a `timeout`"; not "without a
+    default raises TypeError", where the negation is the default's)."""
     return any(_NEGATED.search(claim[max(0, m.start() - 60):m.start()])
                for m in re.finditer(rf"(?<![\w$-]){re.escape(text)}(?![\w$-])", claim))
 
@@ -4154,6 +4445,10 @@ def bind(claim: str, evidence: Sequence[EvidenceText], *, exists: Callable[[Term
         if not ok and term.kind in _NAMES and _negated(claim, term.text) \
                 and not ctx.index.has_sequence(term.text, fold=True):
             ok = True  # "no `-h`": the claim says the code lacks it, and it does
+        if not ok and term.kind is TermKind.STRING and re.fullmatch(r"[\w-]+", term.text) \
+                and re.search(rf"""\bno\s+["'`]{re.escape(term.text)}["'`]\s+(?:block|key|field|entry|section|"""
+                              r"property|table|member|setting)\b", claim) and not ctx.index.has_string(term.text):
+            ok = True  # 'no "dependencies" block': a key the claim says the file lacks, and it does
         if not ok:
             out.append(UnboundTerm(term, looked, nearest if nearest != term.text else ""))
     if not out and not declared:
@@ -4236,8 +4531,9 @@ def _list_strays(claim: str, index: _Index, taken: Iterable[str]) -> list[Term]:
     plain = claim.replace("`", "")
     for m in _LIST.finditer(plain):
         items = [i for i in re.split(_ITEM_SEP, m.group(0)) if i]
-        if re.match(r"\s+[a-z]", plain[m.end():]):
-            items = items[:-1]  # "... and sends no body": the last word opens a clause
+        if re.match(r"\s+[a-z]", plain[m.end():]) or (re.match(r"\s+[A-Z(\"']", plain[m.end():])
+                                                      and re.fullmatch(r"[a-z]+", items[-1] if items else "")):
+            items = items[:-1]  # "... and sends no body", "... and raises ValueError(...)": the last word opens a clause
         literal = [i for i in items if index.has_string(i)]
         if len(literal) < 2 or 2 * len(literal) < len(items):
             continue

@@ -195,8 +195,11 @@ def test_a_separator_of_punctuation_still_binds_to_the_codes_own():
     # Tried in round 12: requiring a string of punctuation only (", ", "=", "-") to be a string literal of
     # the code, not its syntax. On 68 sets it caught 4 false facts and cost 6 true ones (cookie's "plus '='",
     # morgan's "-" for undefined), so such a string still binds where the code writes those characters.
-    assert unbound('ListFormatFunc joins the bullets with ", " after the header.', LIST_FORMAT) == []
-    assert unbound('ListFormatFunc joins the bullets with "; " after the header.', LIST_FORMAT) == ["; "]
+    # (Round 13: a separator the claim says the code joins with is compared with the join's own: see
+    # test_binding_round13.)
+    assert unbound('ListFormatFunc puts ", " between the count and the header.', LIST_FORMAT) == []
+    assert unbound('ListFormatFunc puts "; " between the count and the header.', LIST_FORMAT) == ["; "]
+    assert unbound('ListFormatFunc joins the bullets with ", " after the header.', LIST_FORMAT) == [", "]
 
 
 FOR_EACH = ev("src/index.ts::LRUCache.forEach", """\

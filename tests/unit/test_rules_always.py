@@ -72,6 +72,9 @@ SILENT = [
     ("request.host always prefers X-Forwarded-Host if app.proxy is true.", HOST),
     # a name the code does not use: the term rules decide
     ("ctx.onerror always writes err.stack.", ONERROR),
+    # `always` among the values a setting takes, no adverb (python-dotenv's quote_mode)
+    ("the charset is one of always/auto/never and the code writes err.message.", ONERROR),
+    ("msg is auto/always err.message.", ONERROR),
 ]
 
 

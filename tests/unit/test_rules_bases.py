@@ -13,6 +13,7 @@ class ConnectTimeout(ConnectionError, Timeout):
 """)
 TS = EvidenceText("a.ts::Dog", "export class Dog extends Animal implements Pet {\n  bark() {}\n}\n")
 PLAIN = EvidenceText("a.py::Cat", "class Cat(object):\n    pass\n")
+FIELDS = EvidenceText("parse.py::TooManyFields", "class TooManyFields(ValueError):\n    pass\n")
 
 FIRES = [
     ("ConnectTimeout is only a Timeout; except ConnectionError does not catch it.", PY),
@@ -25,6 +26,9 @@ FIRES = [
     ("ConnectTimeout derives directly from BaseTimeout.", PY),
     ("ConnectTimeout inherits straight from BaseTimeout.", PY),
     ("Dog is a direct subclass of Mammal.", TS),
+    # round 13: a built-in base, whose whole ancestry is known
+    ("TooManyFields derives from RuntimeError, so `except ValueError` won't catch it.", FIELDS),
+    ("TooManyFields is a subclass of KeyError.", FIELDS),
 ]
 
 SILENT = [
@@ -39,6 +43,11 @@ SILENT = [
     ("Cat is not an Animal.", PLAIN),
     # a class the anchored code has no statement for: its bases are not known
     ("Horse is only a Pet.", TS),
+    # round 13: an ancestor of the built-in base; a base of the project's own (its ancestry is not read)
+    ("TooManyFields derives from Exception, so except Exception catches it.", FIELDS),
+    ("TooManyFields subclasses ValueError.", FIELDS),
+    ("ConnectTimeout derives from RuntimeError.", PY),
+    ("Dog extends Mammal.", TS),
 ]
 
 

@@ -113,6 +113,23 @@ func NewV7() (UUID, error) {
 }
 """, language="go")
 
+PARAMS = EvidenceText("src/index.ts::createParameters", """\
+function createParameters(filename: string, fallback?: string | boolean) {
+  if (filename === undefined) {
+    return undefined
+  }
+  return { filename: fallback }
+}
+""")
+GUARDED_PARAMS = EvidenceText("src/index.ts::createParameters", """\
+function createParameters(filename: string) {
+  if (typeof filename !== 'string') {
+    throw new TypeError('filename must be a string')
+  }
+  return { filename }
+}
+""")
+
 FIRES = [
     # "does" and "via" with a call written out
     ("NewV7 always does NewRandomFromReader(rander), so it never touches the pool.", NEW_V7),
@@ -120,6 +137,7 @@ FIRES = [
     ("isOriginAllowed lowercases both sides before comparing.", COMPARED),
     ("isOriginAllowed sorts the allowed list first.", COMPARED),
     ("If the CSPRNG read fails, newShardedCache panics rather than using a weak seed.", SEEDED),
+    ("create() requires a filename: createParameters throws TypeError if filename is undefined.", PARAMS),
     ("Overwriting a key via Set() triggers the OnEvicted callback with the old value.", [SET, ON_EVICTED]),
     ("Set fires OnEvicted for the replaced item.", SET),
     ("autoload's init() calls godotenv.Overload(), so the file wins.", AUTOLOAD),
@@ -138,6 +156,8 @@ SILENT = [
     ("Mux.Use panics if a route was already added.", GUARDED),
     ("newShardedCache never panics: it falls back to an insecure seed.", SEEDED),
     ("Ticker.Stop() closes the channel, so calling it twice panics.", STOP),
+    ("createParameters throws TypeError if filename is not a string.", GUARDED_PARAMS),
+    ("createParameters never throws: an undefined filename gives undefined.", PARAMS),
     ("Delete fires OnEvicted when an item was removed.", [DELETE, ON_EVICTED]),
     ("autoload's init() calls godotenv.Load().", AUTOLOAD),
     # through an anchored helper

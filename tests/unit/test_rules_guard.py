@@ -56,6 +56,7 @@ SILENT = [
     # the claim speaks of the failure itself
     ("wait_exponential_jitter(initial=2, multiplier=3) raises ValueError.", JITTER),
     ("Passing `timeout: 0` is rejected.", QUEUE),
+    ("wait_exponential_jitter(initial=2, multiplier=3) -> ValueError('initial is deprecated').", JITTER),
     # the guard depends on state the example does not give
     ("`cache.__setitem__(key, value, maxsize=1)` stores it.", STATEFUL),
     # a guard in a spelling the rule does not evaluate (instanceof), a default no literal of Python can hold

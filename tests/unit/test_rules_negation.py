@@ -123,6 +123,27 @@ def close(self):
     self.flush()
     self.storage.close()
 """)
+WITH_STACK = EvidenceText("errors.go::WithStack", """\
+func WithStack(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &withStack{err, callers()}
+}
+""")
+FRAME_FORMAT = EvidenceText("stack.go::Frame.Format", """\
+func (f Frame) Format(s fmt.State, verb rune) {
+	switch verb {
+	case 's':
+		io.WriteString(s, path.Base(f.file()))
+	}
+}
+""")
+WRAP_ALL = EvidenceText("errors.go::wrapAll", """\
+func wrapAll(err error) error {
+	return &withStack{err, callers()}
+}
+""")
 
 FIRES = [
     # a name of the code among the values a return gives
@@ -166,6 +187,13 @@ def create_list_rule(src, pos, out):
     ("JSONStorage.write never calls os.fsync - durability is up to the OS.", WRITE),
     ("CachingMiddleware.close() does not flush - call flush() yourself.", CLOSE_CACHE),
     ("close() does not flush.", CLOSE_CACHE),
+    # round 13: a nil check the code makes
+    ("careful: WithStack has no nil check, WithStack(nil) gives you a non-nil error.", WITH_STACK),
+    ("WithStack doesn't check for nil.", WITH_STACK),
+    # round 13: a call named as a noun
+    ("A Frame formatted with plain %s prints the full path (no path.Base trimming).", FRAME_FORMAT),
+    ("Format writes the file without a path.Base call.", FRAME_FORMAT),
+    ("load never raises: a negative RETRIES is clamped to 0.", SETTINGS),
 ]
 
 SILENT = [
@@ -218,6 +246,16 @@ SILENT = [
     ("close() does not reopen.", CLOSE_CACHE),
     ("close() does not flush the query cache to disk when nothing changed.", CLOSE_CACHE),
     ("close() does not flush twice.", CLOSE_CACHE),
+    # round 13: no nil test in the code; a condition of the claim's own
+    ("wrapAll has no nil check.", WRAP_ALL),
+    ("WithStack has no nil check when err is a withStack already.", WITH_STACK),
+    ("Format prints the full path (no filepath.Rel trimming).", FRAME_FORMAT),
+    ("Format prints the full path (no strings.Base trimming).", FRAME_FORMAT),
+    # `ignore` among the values a setting takes (send's dotfiles, more-itertools' incomplete)
+    ("load takes mode allow/deny/ignore and reads RETRIES.", SETTINGS),
+    ("wrapAll never raises.", WRAP_ALL),
+    # "never raises" of another function than the anchored one (marshmallow's validate, anchored _do_load)
+    ("`schema.validate(data)` never raises: it returns the errors dict.", SETTINGS),
 ]
 
 

@@ -262,7 +262,18 @@ def load(path):
         return None
 """)
 
+SET_HEADER = EvidenceText("index.js::SendStream.prototype.setHeader", """\
+SendStream.prototype.setHeader = function setHeader (path, stat) {
+  var res = this.res
+  this.emit('headers', res, path, stat)
+  if (this._acceptRanges && !res.getHeader('Accept-Ranges')) {
+    res.setHeader('Accept-Ranges', 'bytes')
+  }
+}
+""")
+
 FIRES = [
+    ("setHeader writes Accept-Ranges before it emits 'headers'.", SET_HEADER),
     # a statement written with its keyword stands for the name it is about
     ("ToStringE checks `case error` before `case fmt.Stringer`.", TO_STRING),
     ("ARCCache.Get looks in t2 first and only falls back to t1 on a miss.", ARC_GET),
@@ -315,6 +326,8 @@ FIRES = [
 ]
 
 SILENT = [
+    # round 13: the anchored function's own name says where the steps are, not a step
+    ("'headers' fires at the very top of setHeader, before Accept-Ranges is written.", SET_HEADER),
     ("ToStringE checks `case fmt.Stringer` before `case error`.", TO_STRING),
     ("ARCCache.Get looks in t1 first and only falls back to t2 on a miss.", ARC_GET),
     ("unidecode is tried first, text_unidecode is the ImportError fallback.", IMPORTS),

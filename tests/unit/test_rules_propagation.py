@@ -64,6 +64,13 @@ DESCRIPTOR = EvidenceText("cachetools/_cachedmethod.py::_DescriptorBase.__get__"
         return wrapper
 """)
 
+RAISES_TOO_LARGE = EvidenceText("util.py::normalize_timestamp", """\
+def normalize_timestamp(timestamp):
+    if timestamp > MAX_TIMESTAMP_US:
+        raise ValueError(f"The specified timestamp {timestamp!r} is too large.")
+    return timestamp
+""")
+
 FIRES = [
     ("If the result is too large to store, the ValueError propagates to the caller.", SWALLOWED),
     ("On a class with __slots__ and no __dict__ the first access fails with AttributeError.", DESCRIPTOR),
@@ -84,6 +91,8 @@ SILENT = [
     ("load lets err propagate.", JS),
     # raised in the code as well: a handler elsewhere does not stop it
     ("put lets ValueError propagate for a missing value.", SWALLOWED_AND_RAISED),
+    # raised by another anchor of the claim: the handler of one anchor does not stop the other's
+    ("If the result is too large, the ValueError propagates to the caller.", [SWALLOWED, RAISES_TOO_LARGE]),
     # the claim speaks of the handler, or rules the exception out
     ("__get__ catches AttributeError and raises TypeError instead.", DESCRIPTOR),
     ("__get__ never raises AttributeError.", DESCRIPTOR),

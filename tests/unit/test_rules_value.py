@@ -277,6 +277,34 @@ def __init__(self, path: str, create_dirs=False, encoding=None, access_mode='r+'
     self._mode = access_mode
 """)
 
+CARGO = EvidenceText("Cargo.toml", """\
+[package]
+name = "once_cell"
+version = "1.21.4"
+rust-version = "1.65"
+
+[features]
+default = ["std"]
+std = ["alloc"]
+alloc = ["race"]
+""")
+RESERVE = EvidenceText("src/header/map.rs::HeaderMap.try_reserve_one", """\
+fn try_reserve_one(&mut self) -> Result<(), MaxSizeReached> {
+    if len == 0 {
+        self.mask = 8 - 1;
+        self.indices = vec![Pos::none(); 8].into_boxed_slice();
+    }
+}
+""")
+NO_DEFAULT = EvidenceText("Cargo.toml", """\
+[package]
+name = "bitflags"
+
+[features]
+std = []
+example_generated = []
+""")
+
 FIRES = [
     # the same names with a value the code does not give
     ("days is 30 in the formatter.", FMT_DAYS),
@@ -363,6 +391,16 @@ class Flags:
     ("The --format flag defaults to \"ms\".", CLI),
     ("JSONStorage opens the file with access_mode='r' unless you pass something else.", STORAGE),
     ("escape() defaults magicalBraces to true.", [ESCAPE, UNESCAPE]),
+    # round 13: a plain key of a manifest
+    ('Cargo.toml declares version = "1.65".', CARGO),
+    # a list of entries, and the crate's default features
+    ('Cargo features: alloc = ["std"] -- turning on alloc drags std in.', CARGO),
+    ("The first insert sets up 8 index slots (mask 15).", RESERVE),
+    ("The crate has no default features; turn on std yourself.", CARGO),
+    ("Default features are empty, so you must turn on std.", CARGO),
+    ("bitflags enables the `std` feature by default.", NO_DEFAULT),
+    ("The std feature is on by default.", NO_DEFAULT),
+    ("Default features include race.", CARGO),
 ]
 
 SILENT = [
@@ -445,6 +483,19 @@ SILENT = [
     ("Open read-only with access_mode='r'.", STORAGE),
     # the function the claim says gives the default is another anchored one
     ("unescape() defaults magicalBraces to true, while escape() defaults it to false.", [ESCAPE, UNESCAPE]),
+    # round 13: a hyphenated key is the compound, not its last word (once_cell's rust-version)
+    ('Cargo.toml declares rust-version = "1.65".', CARGO),
+    ('Cargo features: alloc = ["race"], std = ["alloc"].', CARGO),
+    # constant arithmetic the code assigns, evaluated
+    ("The first insert sets up 8 index slots (mask 7).", RESERVE),
+    ('Default features are just `["std"]`; no_std users need default-features = false.', CARGO),
+    ("once_cell enables the `std` feature by default.", CARGO),
+    ("bitflags has no default features.", NO_DEFAULT),
+    # a dependency taken without its default features is no word on the crate's own
+    ('The optional `serde` dependency is `package = "serde_core"` (version 1.0.220, no default features).', CARGO),
+    # a list the code does not give (another key), a default named of no Cargo.toml
+    ('Cargo features: serde = ["dep:serde"].', CARGO),
+    ("The std feature is on by default.", EvidenceText("src/lib.rs", "#![no_std]\n")),
 ]
 
 

@@ -98,7 +98,9 @@ finds it too), ``C.x`` for a Python ``@property`` getter ``C.x(self)`` and
 its ``@x.setter`` ``C.x(self,value)`` and ``@x.deleter``. A symbol anchor whose
 name finds exactly the accessors of one property names the property: it is
 recorded as one anchor per accessor, each by its exact name and hash
-(:meth:`memvet._anchors.Evidence.resolve_all`). Any other name that finds
+(:meth:`memvet._anchors.Evidence.resolve_all`); so is a Rust item written
+once per platform or once per inline module (``Lazy.force`` for
+``sync.Lazy.force`` and ``unsync.Lazy.force``). Any other name that finds
 several symbols is ambiguous, and the write lists their exact names.
 
 Java methods and constructors always carry their erased parameter types,

@@ -73,6 +73,8 @@ why), and each has a fixture of cases that must and must not fire
                  or bound
     logic        N = A or B written out: the code assigns N the same names
                  joined by other boolean operators (A and B)
+    toggle       --X/--no-X defaults to no-X: the option's declaration
+                 defaults it to the other side (default=True)
 
 One reading runs on a dependency anchor rather than code: "has no
 (runtime) dependencies", "dependency-free" where a dependency anchor of
@@ -119,6 +121,7 @@ from memvet._rules import (
     regardless,
     retention,
     ternary,
+    toggle,
     value,
 )
 from memvet._rules._common import Contradiction, Rule, clauses, codes
@@ -155,6 +158,7 @@ RULES: tuple[Rule, ...] = (
     accepts.RULE,
     compares.RULE,
     logic.RULE,
+    toggle.RULE,
 )
 
 

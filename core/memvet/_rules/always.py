@@ -14,7 +14,8 @@ A dotted operand is the name with its owner (``err.message``, not
 ``statuses.message``).
 
 Never fires on ``not always`` (``isn't always`` ...), inside a message the
-claim quotes, when the claim names
+claim quotes, on a value written in a list of them ("quote_mode is one of
+always/auto/never"), when the claim names
 a condition of its own after ``always`` (``if``, ``when``, ``unless``,
 ``only``, ``except`` ...; a condition on the operand's own presence, "when
 present", "if set", is none), when the operand is used once without a
@@ -86,8 +87,9 @@ def _only_under_condition(code: Code, atom: str) -> int:
 def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     out: list[Contradiction] = []
     for m in _ALWAYS.finditer(clause.text):
-        if _NOT.search(clause.text[:m.start()]) or clause.quoted(m.start()):
-            continue
+        if _NOT.search(clause.text[:m.start()]) or clause.quoted(m.start()) \
+                or "/" in clause.text[max(0, m.start() - 1):m.end() + 1]:
+            continue  # (`always/auto/never`: a value among others, no adverb)
         rest = re.split(r"[,;]", clause.text[m.end():], maxsplit=1)[0]
         if _OWN_CONDITION.search(rest):
             continue

@@ -9,9 +9,15 @@ subclass of``) when it does not name ``Y``. Python
 ``class X(A, B):`` and brace-language ``class X extends A implements B``
 are read; ``object`` is no base.
 
+Fires on ``X derives from Y`` (``inherits from``, ``subclasses``,
+``extends``, ``is a subclass of``) when every base of ``X`` is one of
+Python's built-in classes and ``Y`` is none of them nor an ancestor of one
+(``class TooManyFields(ValueError)`` for "derives from RuntimeError"): the
+built-ins' whole ancestry is known.
+
 Never fires when the anchored code has no class statement for ``X`` (the
 bases of a class not anchored are not known), nor on "X is a Y" (a base of
-a base is a Y too, and this rule does not follow the hierarchy).
+a base is a Y too, and this rule does not follow the project's own hierarchy).
 
 Rationale: exception hierarchies decide what an ``except`` catches; "X is
 only a Timeout, so except ConnectionError does not catch it" is false when
@@ -20,6 +26,7 @@ only a Timeout, so except ConnectionError does not catch it" is false when
 
 from __future__ import annotations
 
+import builtins
 import re
 from collections.abc import Sequence
 
@@ -32,6 +39,8 @@ _ONLY = re.compile(r"\b([A-Z][\w$]*) (?:is (?:only|just|merely) an?|(?:only|just
 _DIRECT = re.compile(r"\b([A-Z][\w$]*) (?:(?:derives|inherits) (?:directly|straight) from|"
                      r"directly (?:subclasses|extends|inherits from|derives from)|is a direct (?:subclass|child) of)"
                      r" ([A-Z][\w$.]*)")
+_DERIVES = re.compile(r"\b([A-Z][\w$]*) (?:derives from|inherits from|subclasses|extends|is a subclass of|"
+                      r"is derived from) ([A-Z][\w$.]*)")
 _NOT = re.compile(r"\b([A-Z][\w$]*) (?:is not an?|isn't an?|does not (?:subclass|extend|inherit from)|"
                   r"doesn't (?:subclass|extend|inherit from)|is no) ([A-Z][\w$.]*)")
 
@@ -58,6 +67,7 @@ def class_bases(code: Code, name: str) -> tuple[list[str], str] | None:
 def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     out: list[Contradiction] = []
     only: bool | None
+    out.extend(_builtin_ancestry(clause, codes))
     for pattern, only in ((_ONLY, True), (_NOT, False), (_DIRECT, None)):
         for m in pattern.finditer(clause.text):
             cls, base = m.group(1), m.group(2).rsplit(".", 1)[-1]
@@ -75,6 +85,29 @@ def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
                 if wrong:
                     out.append(Contradiction("bases", f"the claim says `{m.group(0)}`", line[:120], code.label,
                                              (cls, m.group(2))))
+    return out
+
+
+def _builtin_ancestry(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
+    """"TooManyFields derives from RuntimeError" where ``class TooManyFields(ValueError)``: every base
+    is one of Python's built-in classes, whose whole ancestry is known, and none of them is (or
+    derives from) the claim's class."""
+    out: list[Contradiction] = []
+    for m in _DERIVES.finditer(clause.text):
+        cls, base = m.group(1), m.group(2).rsplit(".", 1)[-1]
+        if clause.skip(cls, m.group(2)) or _DIRECT.match(clause.text, m.start()):
+            continue
+        for code in codes:
+            found = class_bases(code, cls)
+            if found is None or not found[0] or base in found[0]:
+                continue
+            kinds = [getattr(builtins, b, None) for b in found[0]]
+            if not all(isinstance(k, type) for k in kinds):
+                continue  # a base of the project's own: its ancestry is not read here
+            ancestry = {c.__name__ for k in kinds if isinstance(k, type) for c in k.__mro__}
+            if base not in ancestry and not code.braces:  # Python: the built-ins are its own
+                out.append(Contradiction("bases", f"the claim says `{m.group(0)}`", found[1][:120], code.label,
+                                         (cls, m.group(2))))
     return out
 
 

@@ -31,7 +31,9 @@ panics": that is the runtime's panic):
   ``sort``, ``sorted``); verbs as often done by hand ("strips",
   "validates", "caches", "logs") are left out;
 * Go's "X panics": a ``panic(`` call (Rust is left out: its panics hide
-  in ``unwrap``, indexing and arithmetic).
+  in ``unwrap``, indexing and arithmetic);
+* "X throws", "X raises" in Python, JavaScript and TypeScript: a ``raise``
+  or ``throw`` statement.
 
 This is the one rule that reads an absence, and it is never certain: a
 function may reach the name through code nobody anchored, so the finding
@@ -143,8 +145,31 @@ def _operations(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     return out
 
 
+#: "X throws", "X raises": the code term right before it is the subject (Python, JavaScript, TypeScript).
+_THROWS = re.compile(r"\b(?:throws|raises)\b")
+_THROW_STATEMENT = re.compile(r"(?<![\w$.])(?:raise|throw)\b")
+
+
+def _throws(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
+    """"createParameters throws TypeError if ...", ``X`` the code term right before the verb: X's code
+    (and the anchored functions it calls) has no ``raise`` or ``throw`` at all."""
+    said = _THROWS.search(clause.text)
+    if said is None or _NEGATED.search(clause.text[:said.start()]):
+        return []
+    lead = [w for w in clause.words if w.end <= said.start() and w.text.lower() not in _ADVERBS]
+    if not lead or lead[-1].term is None or lead[-1].plain:
+        return []
+    pool = [code for code in codes if not code.label.split("::", 1)[0].endswith((".go", ".rs"))]
+    subjects = [code for code in pool if _symbol(code) and fold(_symbol(code)) == fold(_last(lead[-1].atom))]
+    if not subjects or any(_THROW_STATEMENT.search(code.logical_text(i))
+                           for code in _reach(subjects, codes) for i in range(len(code.logical))):
+        return []
+    return [Contradiction("calls", f"the claim says {_symbol(subjects[0])} {said.group(0)}", "",
+                          subjects[0].label, (said.group(0),))]
+
+
 def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
-    out: list[Contradiction] = _operations(clause, codes)
+    out: list[Contradiction] = _operations(clause, codes) + _throws(clause, codes)
     for verb in _VERB.finditer(clause.text):
         lead = clause.text[:verb.start()]
         if _NEGATED.search(lead) or re.search(r"\b(?:if|when|unless)\b[^,]*$", lead, re.I):

@@ -4,7 +4,8 @@ The claim's side: an example of use (:mod:`memvet._usage`) that gives a
 keyword or a key a literal: ``wait_exponential_jitter(initial=2,
 multiplier=3)``, ``timeout: 0``, in a claim that does not itself speak
 of the example failing (no ``raise``, ``throw``, ``error``, ``reject``,
-``fail``, ``invalid``, ``must``, ``cannot``).
+``fail``, ``invalid``, ``must``, ``cannot``, no exception class such as
+``ValueError``).
 
 The code's side: a guard of the anchored code, a condition whose body
 raises or throws (``if initial != 1 and multiplier != 1: raise
@@ -42,7 +43,7 @@ __all__ = ["RULE"]
 
 #: A claim that speaks of failing: the example may be the one that fails.
 _FAILING = re.compile(r"\b(?:rais\w*|throw\w*|thrown|errors?|reject\w*|fail\w*|invalid|must|cannot|can't|not\s+allowed"
-                      r"|refus\w*|disallow\w*|forbid\w*)\b", re.I)
+                      r"|refus\w*|disallow\w*|forbid\w*|\w+Error|\w+Exception)\b", re.I)
 _JS_GUARD = re.compile(r"^(?:\}\s*else\s+)?if\s*\((?P<cond>.*)\)\s*(?:\{|(?=throw\b))")
 _PY_GUARD = re.compile(r"^(?:if|elif)\s+(?P<cond>.+?):\s*(?P<rest>.*)$")
 _LITERAL = r"-?\d+(?:\.\d+)?|None|True|False|null|undefined|true|false|\"[^\"\n]*\"|'[^'\n]*'"

@@ -28,6 +28,10 @@ The code's side, by the verb:
   of use: the code calls a function of that name, on any receiver;
 * a verb with no object, the clause ending right after it ("close() does
   not flush"): the code calls a function of the verb's own name;
+* "has no nil check", "doesn't check for None": the code compares a
+  value with ``nil``, ``None`` or ``null`` (``if err == nil``);
+* "no path.Base trimming", "without a strings.TrimSpace call": the code
+  calls that function (on that receiver);
 * any other verb ``V``: the code calls a function whose name starts with
   ``V`` (``set``/``setHeader``, ``close``, ``encodeUrl`` for "encode",
   ``removeHeader`` for "remove", ``_send_single_request`` for "send"), or
@@ -37,7 +41,8 @@ The code's side, by the verb:
   X-Content-Type-Options"), or ``X`` is "anything".
 
 Never fires inside a message the claim quotes ("throws \"a default value
-... is never used\""), on a conditional clause, on ``not only``, on a verb the code
+... is never used\""), on a value written in a list of them
+("allow/deny/ignore"), on a conditional clause, on ``not only``, on a verb the code
 does not call, on "ignores X" where the code passes ``X`` to its calls
 only as a constant (``f({ X: true })``: that is how code ignores the
 caller's ``X``), or when the call names none of the object's words (generic
@@ -181,8 +186,8 @@ def _does(code: Code, verb: str, objects: list[Word], clause: Clause, particle: 
         for index in range(len(code.logical)):
             text = code.logical_text(index)
             for m in _RAISE.finditer(text):
-                if anything or fold(m.group("x").rsplit(".", 1)[-1]) in tokens:
-                    return code.show(index, m.group(0))
+                if anything or not objects or fold(m.group("x").rsplit(".", 1)[-1]) in tokens:
+                    return code.show(index, m.group(0))  # ("X never raises", no object: any raise of X's)
         return None
     tokens |= _named_calls(clause, verb)
     if not objects:  # "close() does not flush": the verb is the call, by its own name
@@ -243,6 +248,8 @@ def _negations(clause: Clause) -> list[tuple[str, list[Word], str, str]]:
                     clause.text[m.start():m.end("verb")].strip(), particle))
     for m in _IGNORES.finditer(clause.text):
         before = clause.text[:m.start()]
+        if "/" in clause.text[max(0, m.start() - 1):m.end() + 1]:
+            continue  # allow/deny/ignore: a value among others, no verb
         if not re.search(r"\b(?:is|are|was|were|be)\s*$", before, re.I) and not _NEGATED.search(before):
             out.append(("use", object_words(clause, m.end(), 1), m.group(0), ""))
     for m in _IGNORED.finditer(clause.text):
@@ -266,13 +273,65 @@ def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
             if ignores and any((atom := code.resolve(w, clause.declared, parts=False))
                                and fixed_by_call(code, atom) is not None for w in objects[:1]):
                 continue  # f({ X: true }): the code fixes X itself, which is how it ignores the caller's X
+            if bare and stems(verb) & {"raise", "throw"} and not _subject_is(clause, at, code):
+                continue  # "`schema.validate(data)` doesn't raise" read against the anchored _do_load: not its subject
             line = _does(code, verb, objects, clause, particle)
             if line is not None:
                 out.append(Contradiction(
                     "negation", f"the claim says `{said}` of `{named}`" if named else f"the claim says `{said}`",
                     line, code.label,
                     tuple(w.text for w in objects)))
+    out.extend(_nil_checks(clause, codes))
+    out.extend(_no_call(clause, codes))
     return out
+
+
+#: "no path.Base trimming", "without a strings.TrimSpace call", "no `UTC()` conversion": a call named as a noun.
+_NO_CALL = re.compile(r"\b(?:no|without(?:\s+an?|\s+any)?)\s+`?"
+                      r"(?P<call>(?:[A-Za-z_]\w*\.)+[A-Za-z_]\w*|[A-Za-z_]\w*\(\))`?\s+(?:\w+ing|calls?|step)\b")
+
+
+def _no_call(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
+    """"prints the full path (no path.Base trimming)": the code calls that function on that receiver."""
+    m = _NO_CALL.search(clause.text)
+    if m is None or clause.quoted(m.start()) or _CONDITION.search(clause.text) or clause.skip(m.group("call")):
+        return []
+    *receiver, name = m.group("call").removesuffix("()").split(".")
+    for code in codes:
+        for call in code.calls:
+            if call.name == name and (not receiver or call.receiver.split(".")[-1:] == receiver[-1:]):
+                return [Contradiction("negation", f"the claim says `{m.group(0)}`", code.show(call.line, name),
+                                      code.label, (m.group("call"),))]
+    return []
+
+
+def _subject_is(clause: Clause, at: int, code: Code) -> bool:
+    """Whether the word right before ``at`` names ``code``'s anchored symbol (its last part)."""
+    lead = [w for w in clause.words if w.end <= at]
+    own = code.symbol.rsplit(".", 1)[-1]
+    return bool(lead and own) and fold((lead[-1].atom or lead[-1].text).rsplit(".", 1)[-1]) == fold(own)
+
+
+#: "has no nil check", "without a None check", "doesn't check for nil", "never checks for null".
+_NO_NIL_CHECK = re.compile(r"\b(?:no|without\s+(?:a|any)|lacks?\s+(?:a|any)|skips?\s+the)\s+(?P<a>nil|None|null)[\s-]+"
+                           r"(?:check|guard|test)s?\b"
+                           rf"|\b(?:{_AUX})\s+(?:check|test|guard)s?\s+(?:for|against)\s+(?P<b>nil|None|null)\b", re.I)
+#: The code comparing a value with nil, None or null.
+_NIL_TEST = re.compile(r"(?:[=!]==?|\bis(?:\s+not)?)\s*(?:nil|None|null|undefined)\b"
+                       r"|\b(?:nil|None|null)\s*[=!]==?")
+
+
+def _nil_checks(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
+    """"WithStack has no nil check": the code compares a value with nil (``if err == nil``)."""
+    m = _NO_NIL_CHECK.search(clause.text)
+    if m is None or clause.quoted(m.start()) or _CONDITION.search(clause.text):
+        return []
+    for code in codes:
+        for index in range(len(code.logical)):
+            if index not in code.headers and _NIL_TEST.search(code.logical_text(index)):
+                return [Contradiction("negation", f"the claim says `{m.group(0)}`", code.show(index, "nil", "None",
+                                                                                             "null"), code.label, ())]
+    return []
 
 
 RULE = Rule("negation", check, __doc__ or "")

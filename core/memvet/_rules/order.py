@@ -80,7 +80,7 @@ _KEYWORDS = frozenset({"try", "if", "else", "elif", "for", "while", "return", "w
                        "finally", "switch", "case", "match", "loop"})
 
 
-def _operand(code: Code) -> Callable[[Word, str], bool]:
+def _operand(code: Code, clause: Clause) -> Callable[[Word, str], bool]:
     """Atoms that can be ordered: used outside the signature; a parameter
     named by a plain word only where a condition tests it (a parameter is
     there from the start: its first use says nothing of when it is applied,
@@ -88,8 +88,12 @@ def _operand(code: Code) -> Callable[[Word, str], bool]:
     own = code.symbol
 
     def accept(word: Word, atom: str) -> bool:
-        if word.term is not None and "." in own and word.text.strip("`").removesuffix("()") == own:
+        name = word.text.strip("`").removesuffix("()")
+        if word.term is not None and "." in own and name == own:
             return False  # "AnsiToWin32.write resets ... first": the anchored function itself, not a step of it
+        if own and name == own.rsplit(".", 1)[-1] and re.search(r"\b(?:of|in|inside|within)\s*`?$",
+                                                                 clause.text[:word.start]):
+            return False  # "at the very top of setHeader, before ...": where the steps are, not one of them
         if atom in _KEYWORDS:
             return False  # "tries obj[key] first": `try` is the statement, not a step
         if _plain_parameter(code, word, atom):
@@ -131,7 +135,7 @@ def _line_of(code: Code, word: Word, atom: str) -> int:
 def _pairs(clause: Clause, code: Code) -> list[tuple[Word, str, Word, str, str]]:
     """(earlier word, its atom, later word, its atom, marker) the clause states."""
     out = []
-    accept = _operand(code)
+    accept = _operand(code, clause)
     for pattern, reverse in _MARKERS:
         for m in pattern.finditer(clause.text):
             if _counted(clause.text, m) or _consequence(clause.text, m):

@@ -78,6 +78,7 @@ value tells it false.
 
 from __future__ import annotations
 
+import ast
 import re
 from collections.abc import Sequence
 
@@ -251,7 +252,7 @@ def _computed(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
             else:
                 nums = numbers(text)
                 have = {f"{n:g}" for n in nums}
-                ok = float(value.text) in nums
+                ok = float(value.text) in nums or float(value.text) in _constant_results(text)
             if have and not ok and family == "number" and subject.index == value.index + 1 \
                     and subject.text.lower() in UNIT_FACTORS:
                 continue  # "365.25 days": a quantity in the unit the name spells, not the value of `days`
@@ -263,6 +264,62 @@ def _computed(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
                     code.show(lines[-1] if computed else lines[0], subject.atom), code.label,
                     (value.text, subject.text)))
     return out
+
+
+#: An assignment of constant arithmetic: ``self.mask = 8 - 1``, ``size = 1 << 10``.
+_CONSTANT_ASSIGNED = re.compile(r"(?<![=!<>])=(?!=)\s*([\d\s+\-*/()<>._]+?)\s*(?:;|$|\n)")
+
+
+def _constant_results(text: str) -> set[float]:
+    """The values of the constant arithmetic the code assigns (``8 - 1`` is 7): what it computes, evaluated."""
+    out: set[float] = set()
+    for m in _CONSTANT_ASSIGNED.finditer(text):
+        expression = m.group(1).replace("_", "").strip()
+        if not re.search(r"\d\s*(?:[-+*/]|<<|>>)\s*[\d(]", expression):
+            continue
+        try:
+            value = _arithmetic(ast.parse(expression, mode="eval").body)
+        except (SyntaxError, ValueError, ArithmeticError):
+            continue
+        out.add(float(value))
+    return out
+
+
+def _arithmetic(node: ast.expr) -> float:
+    """The value of constant arithmetic (``+ - * / // % << >> **``, small shifts and powers only).
+
+    Raises:
+        ValueError: anything else, or an operand too large to be a plain constant.
+    """
+    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(node.value, bool):
+        return node.value
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        inner = _arithmetic(node.operand)
+        return -inner if isinstance(node.op, ast.USub) else inner
+    if isinstance(node, ast.BinOp):
+        a, b = _arithmetic(node.left), _arithmetic(node.right)
+        if isinstance(node.op, (ast.Pow, ast.LShift, ast.RShift)) and not (0 <= b <= 64 and abs(a) <= 1 << 32):
+            raise ValueError("too large")
+        op = node.op
+        if isinstance(op, ast.Add):
+            return a + b
+        if isinstance(op, ast.Sub):
+            return a - b
+        if isinstance(op, ast.Mult):
+            return a * b
+        if isinstance(op, ast.Div):
+            return a / b
+        if isinstance(op, ast.FloorDiv):
+            return a // b
+        if isinstance(op, ast.Mod):
+            return a % b
+        if isinstance(op, ast.Pow):
+            return float(a ** b)
+        if isinstance(op, ast.LShift):
+            return int(a) << int(b)
+        if isinstance(op, ast.RShift):
+            return int(a) >> int(b)
+    raise ValueError("not constant arithmetic")
 
 
 # ----------------------------------------------------------------- stated values
@@ -406,6 +463,8 @@ def _statements(clause: Clause, code: Code) -> list[tuple[str, str, str]]:
                                         or (_TO.fullmatch(gap) and _DEFAULTS_VERB.search(clause.text[:x.start])
                                             and not _anothers(clause, x, code))):
                 continue
+            if re.search(r"\w-$", clause.text[:x.start]):
+                break  # rust-version = "1.65": the key is the compound, not its last word (version)
             atom = code.resolve(x, clause.declared, parts=False) if x.text.lower() not in STOP else ""
             key = _key(clause, x, code)
             subject = atom or key
@@ -735,7 +794,76 @@ def _default_variant(clause: Clause, codes: Sequence[Code]) -> list[Contradictio
 
 
 def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
-    return _computed(clause, codes) + _stated(clause, codes) + _named(clause, codes) + _default_variant(clause, codes)
+    return (_computed(clause, codes) + _stated(clause, codes) + _named(clause, codes) + _default_variant(clause, codes)
+            + _arrays(clause, codes) + _default_features(clause, codes))
+
+
+#: "has no default features", "default features are empty": the claim's default feature set is empty (not
+#: "serde (version 1.0, no default features)": a dependency taken without its own).
+_NO_DEFAULTS = re.compile(r"\b(?:has|have|ships|ships\s+with|comes\s+with|with)\s+no\s+default\s+features\b"
+                          r"|\bdefault\s+features\s+(?:are|is)\s+(?:empty|none)\b", re.I)
+#: "enables the `std` feature by default", "std is on by default", "default features include std".
+_ON_BY_DEFAULT = re.compile(r"\benables?\s+(?:the\s+)?[`'\"]?(?P<a>[\w-]+)[`'\"]?\s+feature\s+by\s+default"
+                            r"|(?:the\s+)?[`'\"]?(?P<b>[\w-]+)[`'\"]?\s+feature\s+is\s+(?:on|enabled)\s+by\s+default"
+                            r"|\bdefault\s+features?\s+(?:include|includes|contain|contains)\s+[`'\"]?(?P<c>[\w-]+)",
+                            re.I)
+
+
+def _default_features(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
+    """What a crate's default features are, against its anchored ``Cargo.toml``: ``default = [...]``
+    under ``[features]``, or none at all when that line is missing (Cargo's rule). "has no default
+    features" where the list has some; "enables the `std` feature by default" where it lacks ``std``."""
+    empty = _NO_DEFAULTS.search(clause.text)
+    on = _ON_BY_DEFAULT.search(clause.text)
+    if empty is None and on is None:
+        return []
+    out: list[Contradiction] = []
+    for code in codes:
+        if code.label.rsplit("/", 1)[-1] != "Cargo.toml":
+            continue
+        section, line, table, features = "", -1, 0, set()
+        for index in range(len(code.logical)):
+            text = code.logical_text(index).strip()
+            if text.startswith("["):
+                section = text
+                table = index if text == "[features]" else table
+            elif section == "[features]" and (own := _ARRAY.match(text)) and own.group(1) == "default":
+                line, features = index, set(re.findall(r"""["']([^"'\n]*)["']""", own.group(2)))
+        named = on.group("a") or on.group("b") or on.group("c") if on else ""
+        if empty is not None and features and not clause.skip(empty.group(0)):
+            out.append(Contradiction("value", f"the claim says `{empty.group(0)}`; the crate's default features are "
+                                     f"{', '.join(sorted(features))}", code.show(line, "default"), code.label, ()))
+        elif named and named not in features and not clause.skip(named):
+            out.append(Contradiction("value", f"the claim says `{on.group(0) if on else ''}`; the crate's default "
+                                     f"features do not include `{named}`" + ("" if line >= 0 else
+                                                                           " (its [features] has no `default`)"),
+                                     code.show(line if line >= 0 else table, "default"), code.label, (named,)))
+    return out
+
+
+#: ``alloc = ["std"]``, ``default = ["std", "race"]``: a key given a list of strings, as a manifest writes it.
+_ARRAY = re.compile(r"""(?<![\w$.-])([A-Za-z_][\w-]*)\s*=\s*\[\s*((?:["'][^"'\n]*["']\s*,?\s*)*)\]""")
+
+
+def _arrays(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
+    """"Cargo features: alloc = ["std"]" where the code's own line gives the key another list
+    (``alloc = ["race"]``): the entries, in any order, are the claim's point."""
+    out: list[Contradiction] = []
+    for m in _ARRAY.finditer(clause.text):
+        key = m.group(1)
+        said = set(re.findall(r"""["']([^"'\n]*)["']""", m.group(2)))
+        if clause.skip(key):
+            continue
+        for code in codes:
+            lines = [(i, own) for i in range(len(code.logical))
+                     for own in [_ARRAY.match(code.logical_text(i).strip())] if own and own.group(1) == key]
+            if len(lines) != 1:
+                continue
+            index, own = lines[0]
+            if set(re.findall(r"""["']([^"'\n]*)["']""", own.group(2))) != said:
+                out.append(Contradiction("value", f"the claim says `{' '.join(m.group(0).split())}`; the code gives "
+                                         f"`{key}` other entries", code.show(index, key), code.label, (key,)))
+    return out
 
 
 RULE = Rule("value", check, __doc__ or "")
