@@ -1216,13 +1216,27 @@ def split_args(inner: str) -> list[str]:
     return [a.strip() for a in out if a.strip()]
 
 
+def _generics_masked(text: str) -> str:
+    """``text`` with the commas inside type arguments (``Either<S, R>``, ``Map<K, V>``: a ``<`` right after
+    a name) replaced by NUL, so that a parameter list splits at its own commas only (``=>`` and ``->``
+    close nothing, ``a < b`` opens nothing)."""
+    out, depth = [], 0
+    for i, ch in enumerate(text):
+        if ch == "<" and re.match(r"[\w$]", text[i - 1:i]):  # Map<K, V>, not a < b
+            depth += 1
+        elif ch == ">" and depth and text[i - 1:i] not in ("=", "-"):
+            depth -= 1
+        out.append("\x00" if ch == "," and depth else ch)
+    return "".join(out)
+
+
 def _params(text: str) -> tuple[tuple[_Param, ...], bool, bool]:
     """A parameter list's parameters, whether it takes any number of
     positional arguments (``*args``, ``...rest``) and any keyword (``**kw``)."""
     params: list[_Param] = []
     variadic = keywords = keyword_only = False
-    for raw in split_args(text):
-        raw = " ".join(raw.split())
+    for raw in split_args(_generics_masked(text)):
+        raw = " ".join(raw.split()).replace("\x00", ",")
         if raw in ("self", "cls", "/") or re.fullmatch(r"&?\s*(?:'\w+\s+)?(?:mut\s+)?self", raw):
             continue  # Rust's self, &self, &'a mut self too
         if re.fullmatch(r"[A-Za-z_]\w*\s+\.\.\.\S.*", raw):  # Go's `middlewares ...func(http.Handler)`
@@ -1700,7 +1714,8 @@ class _Index:
                                           or (this and (r.endswith(receiver) or abbreviates(receiver, r)))
                                           for r in mapped):
                         continue
-                out.append(" ".join(code[m.start():end].split()))
+                # `left_and(\n    other,\n)`: a trailing comma is layout, not an argument
+                out.append(re.sub(r",\s*([)\]}])", r"\1", " ".join(code[m.start():end].split())))
         return out
 
 
@@ -3153,8 +3168,9 @@ def _bind_string(term: Term, ctx: _Context) -> tuple[bool, str]:
     index = ctx.index
     if not _ELLIPSIS.sub("", text).strip(" .") or _wild_text(text).strip() == _WILD:
         return True, ""  # "..." or "<string>": nothing said
-    separators = _join_separators(index)
-    if separators and any(_JOINED_WITH.search(before) for before in _lead_ins(text, ctx.claim)):
+    joined = any(_JOINED_WITH.search(before) for before in _lead_ins(text, ctx.claim))
+    separators = _join_separators(index) if joined else set()
+    if separators:
         # "joins with ", " (comma + space)" where the code joins with ",": a separator is compared as written
         return text in separators, next(iter(separators))
     single = len(code_tokens(text)) == 1 and bool(re.search(r"\w", text))  # a word, not '<'

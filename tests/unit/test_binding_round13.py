@@ -444,3 +444,30 @@ def test_a_literal_is_never_the_claims_own_name():
     assert unbound("ranges are parsed with `parseRange(len, ranges, { combine: false })`.", RANGES) \
         == ["parseRange(len, ranges, { combine: false })"]
     assert unbound("ranges are parsed with `parseRange(size, ranges, { combine: true })`.", RANGES) == []
+
+
+# ----------------------------------------------------------------- after the sealed run (either, type-is: spent)
+
+LEFT_AND = ev("src/lib.rs::Either.left_and", """\
+    pub fn left_and<S>(self, other: Either<S, R>) -> Either<S, R> {
+        self.left_and_then(|_| other)
+    }
+""", "rust")
+CHAIN = ev("src/lib.rs::Either.chain", """\
+    pub fn chain(self) -> u32 {
+        self.left_and(
+            other,
+        )
+    }
+""", "rust")
+
+
+def test_a_parameter_typed_with_type_arguments_is_one_parameter():
+    # `other: Either<S, R>` was read as two parameters, `other: Either<S` and `R>`
+    assert unbound("left_and(other) is not lazy: `other` is passed by value.", LEFT_AND) == []
+    assert unbound("left_and(other, default) is not lazy.", LEFT_AND) == ["left_and(other, default)"]
+
+
+def test_a_trailing_comma_of_a_call_is_layout():
+    assert unbound("chain calls left_and(other).", CHAIN) == []
+    assert unbound("chain calls left_and(other, 1).", CHAIN) == ["left_and(other, 1)"]
