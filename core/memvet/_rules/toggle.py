@@ -1,10 +1,10 @@
 """toggle: the claim says which side of an on/off option pair is the default; the code declares the other.
 
 The claim's side: an option pair ``--X/--no-X`` written anywhere in the
-claim, and a default named by one of its sides (read in the whole claim,
-since ": " and ";" end a clause): "defaults
-to no-override", "the default is override (True)", "default: --no-color".
-The side with ``no-`` is off; the other is on.
+claim, and a default named by one of its sides, read in the whole claim
+(": " and ";" end a clause): "defaults to no-override", "the default is
+override (True)", "default: --no-color". The side with ``no-`` is off; the
+other is on.
 
 The code's side: the option declared as that pair (click's
 ``@click.option("--override/--no-override", default=True)``), its
