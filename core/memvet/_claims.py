@@ -360,6 +360,7 @@ __all__ = [
     "Term",
     "TermKind",
     "UnboundTerm",
+    "arithmetic",
     "balanced",
     "bind",
     "claim_terms",
@@ -646,7 +647,7 @@ def numbers_in(code: str, *, in_strings: bool = False) -> set[float]:
     for m in _SUM.finditer(plain):  # case 36 + 9: the sum is the value
         before, after = plain[:m.start()].rstrip()[-1:], plain[m.end():].lstrip()[:1]
         if before not in ("*", "/", "%", ".", "-") and after not in ("*", "/", "%", "(", ".", "["):
-            total = _arithmetic(m.group(0), {})
+            total = arithmetic(m.group(0), {})
             if total is not None:
                 out.add(total)
     for m in _POWER.finditer(plain):  # Math.pow(2, 8), 2 ** 16, 1 << 8: the power is the value
@@ -668,7 +669,7 @@ _GO_CONST_BLOCK = re.compile(r"\bconst\s*\(")
 _GO_SPEC = re.compile(r"^\s*(?P<name>[A-Za-z_]\w*)(?:\s+[\w.*\[\]]+)?(?:\s*=\s*(?P<expr>.+?))?\s*$")
 
 
-def _arithmetic(expr: str, known: dict[str, float]) -> float | None:
+def arithmetic(expr: str, known: dict[str, float]) -> float | None:
     """The value of ``expr``, an arithmetic of numbers and ``known`` names
     (``+ - * / <<`` and parentheses), or None when it is anything else."""
     def value(node: ast.AST) -> float:
@@ -721,7 +722,7 @@ def constant_values(code: str) -> dict[str, float]:
                 spec = _GO_SPEC.match(lines[i])
                 if spec and lines[i].strip():
                     last = spec.group("expr") or last
-                    got = _arithmetic(last, {**known, "iota": float(iota)}) if last else None
+                    got = arithmetic(last, {**known, "iota": float(iota)}) if last else None
                     if got is not None and spec.group("name") != "_":
                         known[spec.group("name")] = got
                     iota += 1
@@ -729,7 +730,7 @@ def constant_values(code: str) -> dict[str, float]:
             continue
         m = _CONSTANT_ASSIGNED.match(line)
         if m and not re.fullmatch(r"\s*-?[\d_.]+\s*", m.group("expr")):
-            got = _arithmetic(m.group("expr"), known)
+            got = arithmetic(m.group("expr"), known)
             if got is not None:
                 known[m.group("name")] = got
         elif m:
@@ -2071,8 +2072,7 @@ def _renamed(args: Sequence[str], call: str, ctx: _Context) -> bool:
     one, for the code's names
     (``strconv.FormatFloat(x, 'f', 6, 64)`` for ``strconv.FormatFloat(num, 'f', 6, 64)``,
     ``next(reversed(x))`` for ``next(reversed(iterable))``): the claim's own names for the code's."""
-    inner = call[call.index("(") + 1: call.rindex(")")] if "(" in call and ")" in call else ""
-    said, have = _ARG_TOKEN.findall(", ".join(a.strip() for a in args)), _ARG_TOKEN.findall(inner)
+    said, have = _ARG_TOKEN.findall(", ".join(a.strip() for a in args)), _ARG_TOKEN.findall(_between_parens(call))
     if not said or len(said) != len(have):
         return False
     words = ctx.index.code_words()
@@ -2167,7 +2167,7 @@ def _fewer_positional(args: Sequence[str], call: str) -> bool:
     ``find_dotenv(dotenv_path, True, True)`` leaves the third at its default, which the code does not."""
     if any(_placeholder(a) or _ELLIPSIS.search(a) for a in args):
         return False
-    inner = split_args(call[call.index("(") + 1: call.rindex(")")]) if "(" in call and ")" in call else []
+    inner = _arguments(call)
 
     def positional(items: Sequence[str]) -> int:
         return sum(1 for a in items if a.strip() and not _KW_ARG.fullmatch(a.strip()) and not a.strip().startswith("*"))
@@ -2175,11 +2175,21 @@ def _fewer_positional(args: Sequence[str], call: str) -> bool:
     return positional(args) < positional(inner) and not any(a.strip().startswith("*") for a in inner)
 
 
+def _between_parens(call: str) -> str:
+    """The text between a call's first ``(`` and its last ``)``; empty when it has neither."""
+    return call[call.index("(") + 1: call.rindex(")")] if "(" in call and ")" in call else ""
+
+
+def _arguments(call: str) -> list[str]:
+    """A call's top-level arguments (:func:`split_args` of :func:`_between_parens`)."""
+    return split_args(_between_parens(call))
+
+
 def _misplaced_number(args: Sequence[str], call: str) -> bool:
     """Whether a number of ``args`` stands in another argument's place than
     in the code's ``call`` with as many arguments (``time.Unix(0, 0)``
     against ``time.Unix(0, item.Expiration)``: the second ``0`` is not the code's)."""
-    inner = split_args(call[call.index("(") + 1: call.rindex(")")]) if "(" in call and ")" in call else []
+    inner = _arguments(call)
     if len(inner) != len(args) or len(args) < 2:
         return False
     given = [number_value(a.strip()) for a in args]
@@ -2218,7 +2228,7 @@ def _unlike_own_call(args: Sequence[str], calls: Sequence[str]) -> bool:
         return False
 
     same = [inner for call in calls if "(" in call and ")" in call
-            and len(inner := split_args(call[call.index("(") + 1: call.rindex(")")])) == len(args)]
+            and len(inner := _arguments(call)) == len(args)]
     return bool(same) and all(any(not alike(a, b) for a, b in zip(args, inner, strict=True)) for inner in same)
 
 

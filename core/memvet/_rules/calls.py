@@ -48,7 +48,7 @@ that never mentions the callee cannot be where it is called.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from memvet._claims import TermKind
 from memvet._rules._common import Clause, Code, Contradiction, Rule, Word, fold, split_name
@@ -113,63 +113,66 @@ def _reach(start: Sequence[Code], codes: Sequence[Code]) -> list[Code]:
     return seen
 
 
-#: Verbs that name one operation, the names code does it by, and whether only Go code is read:
-#: "lowercases" is a toLowerCase, lower, ToLower or casefold call; "sorts" a sort; Go's "panics" a
-#: panic( (Rust's panics hide in unwrap, indexing and arithmetic).
-_OPERATIONS = (
-    (re.compile(r"\blower[- ]?cases\b", re.I), ("lower", "tolowercase", "tolower", "casefold", "lowercase"), False),
-    (re.compile(r"\bupper[- ]?cases\b", re.I), ("upper", "touppercase", "toupper", "uppercase"), False),
-    (re.compile(r"\bsorts\b", re.I), ("sort", "sorted"), False),
-    (re.compile(r"\bpanics\b"), ("panic",), True),
+#: Verbs that name one operation, how code does it, and which files are read: "lowercases" is a
+#: toLowerCase, lower, ToLower or casefold call; "sorts" a sort; Go's "panics" a panic( (Rust's panics
+#: hide in unwrap, indexing and arithmetic); "throws" and "raises" a raise or throw statement, in the
+#: languages that have one (Go returns errors, Rust panics).
+_LOWER = ("lower", "tolowercase", "tolower", "casefold", "lowercase")
+_UPPER = ("upper", "touppercase", "toupper", "uppercase")
+_THROW_STATEMENT = re.compile(r"(?<![\w$.])(?:raise|throw)\b")
+
+
+def _calls_one_of(names: tuple[str, ...]) -> Callable[[Code], bool]:
+    """Whether a code names one of ``names`` (an identifier, or a part of one)."""
+    return lambda code: any(part.lower() in names or fold(atom) in names
+                            for atom in code.names for part in split_name(atom))
+
+
+def _throws(code: Code) -> bool:
+    """Whether a code has a ``raise`` or ``throw`` statement."""
+    return any(_THROW_STATEMENT.search(code.logical_text(i)) for i in range(len(code.logical)))
+
+
+def _go(path: str) -> bool:
+    """Go files only."""
+    return path.endswith(".go")
+
+
+def _with_exceptions(path: str) -> bool:
+    """Files of languages that raise or throw (not Go's, not Rust's)."""
+    return not path.endswith((".go", ".rs"))
+
+
+_OPERATIONS: tuple[tuple[re.Pattern[str], Callable[[Code], bool], Callable[[str], bool] | None], ...] = (
+    (re.compile(r"\blower[- ]?cases\b", re.I), _calls_one_of(_LOWER), None),
+    (re.compile(r"\bupper[- ]?cases\b", re.I), _calls_one_of(_UPPER), None),
+    (re.compile(r"\bsorts\b", re.I), _calls_one_of(("sort", "sorted")), None),
+    (re.compile(r"\bpanics\b"), _calls_one_of(("panic",)), _go),
+    (re.compile(r"\b(?:throws|raises)\b"), _throws, _with_exceptions),
 )
 
 
 def _operations(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
-    """"X lowercases ...", "X sorts ...", Go's "X panics", ``X`` the code term right before the verb:
-    X's code (and the anchored functions it calls) calls no function of that operation."""
+    """"X lowercases ...", "X sorts ...", Go's "X panics", "X throws", ``X`` the code term right before
+    the verb: X's code (and the anchored functions it calls) does nothing of that operation."""
     out: list[Contradiction] = []
-    for verb, names, go_only in _OPERATIONS:
+    for verb, does, reads in _OPERATIONS:
         said = verb.search(clause.text)
         if said is None or _NEGATED.search(clause.text[:said.start()]):
             continue
         lead = [w for w in clause.words if w.end <= said.start() and w.text.lower() not in _ADVERBS]
         if not lead or lead[-1].term is None or lead[-1].plain:
             continue  # "calling it twice panics": the runtime's panic, not a call the code makes
-        pool = [code for code in codes if code.label.split("::", 1)[0].endswith(".go")] if go_only else codes
+        pool = [code for code in codes if reads is None or reads(code.label.split("::", 1)[0])]
         subjects = [code for code in pool if _symbol(code) and fold(_symbol(code)) == fold(_last(lead[-1].atom))]
-        if subjects and not any(part.lower() in names or fold(atom) in names
-                                for code in _reach(subjects, codes) for atom in code.names
-                                for part in split_name(atom)):
+        if subjects and not any(does(code) for code in _reach(subjects, codes)):
             out.append(Contradiction("calls", f"the claim says {_symbol(subjects[0])} {said.group(0)}", "",
                                      subjects[0].label, (said.group(0),)))
     return out
 
 
-#: "X throws", "X raises": the code term right before it is the subject (Python, JavaScript, TypeScript).
-_THROWS = re.compile(r"\b(?:throws|raises)\b")
-_THROW_STATEMENT = re.compile(r"(?<![\w$.])(?:raise|throw)\b")
-
-
-def _throws(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
-    """"createParameters throws TypeError if ...", ``X`` the code term right before the verb: X's code
-    (and the anchored functions it calls) has no ``raise`` or ``throw`` at all."""
-    said = _THROWS.search(clause.text)
-    if said is None or _NEGATED.search(clause.text[:said.start()]):
-        return []
-    lead = [w for w in clause.words if w.end <= said.start() and w.text.lower() not in _ADVERBS]
-    if not lead or lead[-1].term is None or lead[-1].plain:
-        return []
-    pool = [code for code in codes if not code.label.split("::", 1)[0].endswith((".go", ".rs"))]
-    subjects = [code for code in pool if _symbol(code) and fold(_symbol(code)) == fold(_last(lead[-1].atom))]
-    if not subjects or any(_THROW_STATEMENT.search(code.logical_text(i))
-                           for code in _reach(subjects, codes) for i in range(len(code.logical))):
-        return []
-    return [Contradiction("calls", f"the claim says {_symbol(subjects[0])} {said.group(0)}", "",
-                          subjects[0].label, (said.group(0),))]
-
-
 def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
-    out: list[Contradiction] = _operations(clause, codes) + _throws(clause, codes)
+    out: list[Contradiction] = _operations(clause, codes)
     for verb in _VERB.finditer(clause.text):
         lead = clause.text[:verb.start()]
         if _NEGATED.search(lead) or re.search(r"\b(?:if|when|unless)\b[^,]*$", lead, re.I):

@@ -78,11 +78,10 @@ value tells it false.
 
 from __future__ import annotations
 
-import ast
 import re
 from collections.abc import Sequence
 
-from memvet._claims import UNIT_FACTORS, Term, TermKind, fold, in_other_units, split_args
+from memvet._claims import UNIT_FACTORS, Term, TermKind, arithmetic, fold, in_other_units, split_args
 from memvet._rules._common import STOP, STRING, Clause, Code, Contradiction, Rule, Word, is_boundary
 
 __all__ = ["RULE", "assigned_from", "numbers", "variants"]
@@ -266,60 +265,22 @@ def _computed(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     return out
 
 
-#: An assignment of constant arithmetic: ``self.mask = 8 - 1``, ``size = 1 << 10``.
-_CONSTANT_ASSIGNED = re.compile(r"(?<![=!<>])=(?!=)\s*([\d\s+\-*/()<>._]+?)\s*(?:;|$|\n)")
+#: An assignment of constant arithmetic: ``self.mask = 8 - 1``, ``size = 1 << 10`` (a receiver allowed,
+#: which :func:`memvet._claims.constant_values` does not read).
+_ASSIGNED_ARITHMETIC = re.compile(r"(?<![=!<>])=(?!=)\s*([\d\s+\-*/()<>._]+?)\s*(?:;|$|\n)")
 
 
 def _constant_results(text: str) -> set[float]:
-    """The values of the constant arithmetic the code assigns (``8 - 1`` is 7): what it computes, evaluated."""
+    """The values of the constant arithmetic the code assigns (``8 - 1`` is 7), by the claims module's
+    one evaluator of arithmetic."""
     out: set[float] = set()
-    for m in _CONSTANT_ASSIGNED.finditer(text):
-        expression = m.group(1).replace("_", "").strip()
-        if not re.search(r"\d\s*(?:[-+*/]|<<|>>)\s*[\d(]", expression):
-            continue
-        try:
-            value = _arithmetic(ast.parse(expression, mode="eval").body)
-        except (SyntaxError, ValueError, ArithmeticError):
-            continue
-        out.add(float(value))
+    for m in _ASSIGNED_ARITHMETIC.finditer(text):
+        expression = m.group(1).strip()
+        if re.search(r"\d\s*(?:[-+*/]|<<|>>)\s*[\d(]", expression):
+            value = arithmetic(expression, {})
+            if value is not None:
+                out.add(value)
     return out
-
-
-def _arithmetic(node: ast.expr) -> float:
-    """The value of constant arithmetic (``+ - * / // % << >> **``, small shifts and powers only).
-
-    Raises:
-        ValueError: anything else, or an operand too large to be a plain constant.
-    """
-    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(node.value, bool):
-        return node.value
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
-        inner = _arithmetic(node.operand)
-        return -inner if isinstance(node.op, ast.USub) else inner
-    if isinstance(node, ast.BinOp):
-        a, b = _arithmetic(node.left), _arithmetic(node.right)
-        if isinstance(node.op, (ast.Pow, ast.LShift, ast.RShift)) and not (0 <= b <= 64 and abs(a) <= 1 << 32):
-            raise ValueError("too large")
-        op = node.op
-        if isinstance(op, ast.Add):
-            return a + b
-        if isinstance(op, ast.Sub):
-            return a - b
-        if isinstance(op, ast.Mult):
-            return a * b
-        if isinstance(op, ast.Div):
-            return a / b
-        if isinstance(op, ast.FloorDiv):
-            return a // b
-        if isinstance(op, ast.Mod):
-            return a % b
-        if isinstance(op, ast.Pow):
-            return float(a ** b)
-        if isinstance(op, ast.LShift):
-            return int(a) << int(b)
-        if isinstance(op, ast.RShift):
-            return int(a) >> int(b)
-    raise ValueError("not constant arithmetic")
 
 
 # ----------------------------------------------------------------- stated values
@@ -828,7 +789,7 @@ def _default_features(clause: Clause, codes: Sequence[Code]) -> list[Contradicti
                 section = text
                 table = index if text == "[features]" else table
             elif section == "[features]" and (own := _ARRAY.match(text)) and own.group(1) == "default":
-                line, features = index, set(re.findall(r"""["']([^"'\n]*)["']""", own.group(2)))
+                line, features = index, _entries(own)
         named = on.group("a") or on.group("b") or on.group("c") if on else ""
         if empty is not None and features and not clause.skip(empty.group(0)):
             out.append(Contradiction("value", f"the claim says `{empty.group(0)}`; the crate's default features are "
@@ -845,13 +806,18 @@ def _default_features(clause: Clause, codes: Sequence[Code]) -> list[Contradicti
 _ARRAY = re.compile(r"""(?<![\w$.-])([A-Za-z_][\w-]*)\s*=\s*\[\s*((?:["'][^"'\n]*["']\s*,?\s*)*)\]""")
 
 
+def _entries(array: re.Match[str]) -> set[str]:
+    """The strings of an :data:`_ARRAY` match: ``{"std", "race"}`` of ``default = ["std", "race"]``."""
+    return set(re.findall(r"""["']([^"'\n]*)["']""", array.group(2)))
+
+
 def _arrays(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     """"Cargo features: alloc = ["std"]" where the code's own line gives the key another list
     (``alloc = ["race"]``): the entries, in any order, are the claim's point."""
     out: list[Contradiction] = []
     for m in _ARRAY.finditer(clause.text):
         key = m.group(1)
-        said = set(re.findall(r"""["']([^"'\n]*)["']""", m.group(2)))
+        said = _entries(m)
         if clause.skip(key):
             continue
         for code in codes:
@@ -860,7 +826,7 @@ def _arrays(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
             if len(lines) != 1:
                 continue
             index, own = lines[0]
-            if set(re.findall(r"""["']([^"'\n]*)["']""", own.group(2))) != said:
+            if _entries(own) != said:
                 out.append(Contradiction("value", f"the claim says `{' '.join(m.group(0).split())}`; the code gives "
                                          f"`{key}` other entries", code.show(index, key), code.label, (key,)))
     return out
