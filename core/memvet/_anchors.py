@@ -458,22 +458,53 @@ def _fields_set(data: bytes, symbols: Mapping[str, _code.Symbol], sym: _code.Sym
     """The lines of the class's constructor that set the fields ``span`` (a
     method of that class) reads, each after a newline: ``this.minWidthToWrap
     = 40`` is part of what ``if (width < this.minWidthToWrap)`` says, as a
-    module constant is. At most ten lines; none for a constructor itself."""
+    module constant is. A constructor function's method (``Cookie.prototype.toHeader``) reads
+    the function and the prototype's defaults (``Cookie.prototype.path = "/"``) alike, and a
+    class's method the class body's own short assignments (``_MAX_SIZE = 128`` for
+    ``self._MAX_SIZE``). At most ten lines; none for a constructor itself."""
     owner, _, own = sym.qualname.rpartition(".")
     if not owner or own.split("(")[0] in ("constructor", "__init__"):
         return ""
-    ctor = next((s for q, s in symbols.items() if q.rpartition(".")[0] == owner
-                 and q.rpartition(".")[2].split("(")[0] in ("constructor", "__init__")), None)
-    if ctor is None:
+    if owner.endswith(".prototype"):  # a constructor function's method: the function and the prototype's defaults
+        ctor = symbols.get(owner[: -len(".prototype")])
+        ctor = ctor if ctor is not None and ctor.kind == "function" else None
+        defaults = [_span_text(data, s.start_line, s.end_line) for q, s in symbols.items()
+                    if q.rpartition(".")[0] == owner and s.kind == "variable"]
+    else:
+        ctor = next((s for q, s in symbols.items() if q.rpartition(".")[0] == owner
+                     and q.rpartition(".")[2].split("(")[0] in ("constructor", "__init__")), None)
+        defaults = [_span_text(data, s.start_line, s.end_line) for q, s in symbols.items()
+                    if q.rpartition(".")[0] == owner and s.kind == "field" and s.end_line - s.start_line < 3]
+    if ctor is None and not defaults:
         return ""
-    body = _span_text(data, ctor.start_line, ctor.end_line).splitlines()
+    body = _span_text(data, ctor.start_line, ctor.end_line).splitlines() if ctor is not None else []
+    declared = [line for text in defaults for line in text.splitlines()]
     out: list[str] = []
-    for name in dict.fromkeys(re.findall(r"(?<![\w$.])(?:this|self)\s*\.\s*([A-Za-z_$][\w$]*)", span)):
-        setter = re.compile(rf"(?<![\w$.])(?:this|self)\s*\.\s*{re.escape(name)}\s*(?::[^=]*)?=(?!=)")
-        out += [line for line in body if setter.search(line)][:1]
+    for name in dict.fromkeys(re.findall(r"(?<![\w$.])(?:this|self|cls)\s*\.\s*([A-Za-z_$][\w$]*)", span)):
+        setter = re.compile(rf"(?<![\w$.])(?:this|self|{re.escape(owner)})\s*\.\s*{re.escape(name)}"
+                            r"\s*(?::[^=]*)?=(?!=)")
+        default = re.compile(rf"^\s*(?:static\s+)?{re.escape(name)}\s*(?::[^=]*)?=(?!=)")  # the class body's
+        out += [line for line in body if setter.search(line)][:1] or [
+            line for line in declared if setter.search(line) or default.search(line)][:1]
         if len(out) == 10:
             break
     return "".join("\n" + line for line in out)
+
+
+_JS_FAMILY = frozenset({"javascript", "typescript", "tsx"})
+
+
+def _prototype_members(data: bytes, symbols: Mapping[str, _code.Symbol], sym: _code.Symbol) -> str:
+    """A JavaScript constructor function's class, written beside it: the
+    spans of ``F.prototype.*`` (``Cookie.prototype.path = "/"``, its
+    methods) and of ``F``'s statics (``Cookies.connect = ...``), each after a
+    newline, what a ``class`` body would hold. Only for a function with a
+    prototype member: another function's statics are a namespace, not its body."""
+    if sym.kind != "function" or not any(q.startswith(sym.qualname + ".prototype.") for q in symbols):
+        return ""
+    spans = sorted({(s.start_line, s.end_line) for q, s in symbols.items()
+                    if q.startswith(sym.qualname + ".") and not sym.start_line <= s.start_line <= sym.end_line})
+    return "".join("\n" + _span_text(data, start, end) for start, end in spans)
 
 
 def _private_twin(data: bytes, symbols: Mapping[str, _code.Symbol], sym: _code.Symbol, span: str) -> str:
@@ -508,6 +539,28 @@ def _display_impl(symbols: Mapping[str, _code.Symbol], sym: _code.Symbol, langua
 
 def _span_text(data: bytes, start_line: int, end_line: int) -> str:
     return "\n".join(data.decode("utf-8", errors="replace").splitlines()[start_line - 1: end_line])
+
+
+def _impl_header(data: bytes, sym: _code.Symbol) -> str:
+    """The header of the Rust trait impl a method sits in, after a newline
+    (``impl<const N: usize> io::Write for SmallVec<u8, N> {`` for
+    ``<SmallVec as Write>.write``): the impl the anchor's name spells, with
+    the bounds the name leaves out. Empty when there is none above it."""
+    if not sym.qualname.startswith("<"):
+        return ""
+    lines = data.decode("utf-8", errors="replace").splitlines()
+    head = lines[sym.start_line - 1] if sym.start_line <= len(lines) else ""
+    own = len(head) - len(head.lstrip())
+    for k in range(sym.start_line - 2, -1, -1):
+        line = lines[k]
+        if line.strip() and len(line) - len(line.lstrip()) < own:
+            if not re.match(r"\s*(?:unsafe\s+)?impl\b", line):
+                return ""
+            header = [line]
+            while "{" not in header[-1] and k + len(header) < sym.start_line - 1 and len(header) < 5:
+                header.append(lines[k + len(header)])
+            return "\n" + "\n".join(header)
+    return ""
 
 
 def _leading_comments(data: bytes, start_line: int, limit: int = 30) -> str:
@@ -933,6 +986,10 @@ class Evidence:
                             text += _constants_used(data, symbols.values(), sym, text)
                             text += _fields_set(data, symbols, sym, text)
                             text += _private_twin(data, symbols, sym, text)
+                            if language in _JS_FAMILY:
+                                text += _prototype_members(data, symbols, sym)
+                            elif language == "rust":
+                                text += _impl_header(data, sym)
                             shown = _display_impl(symbols, sym, language)
                             if shown is not None:  # its own span: rules read one span's order at a time
                                 extra.append(_claims.EvidenceText(

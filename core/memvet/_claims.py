@@ -541,6 +541,42 @@ def _contains(haystack: Sequence[str], needle: Sequence[str]) -> bool:
     return "\x00" + "\x00".join(needle) + "\x00" in "\x00" + "\x00".join(haystack) + "\x00"
 
 
+#: Rust path roots a sentence leaves out: a macro's ``$crate`` and the standard crates.
+_PATH_ROOTS = frozenset({"$crate", "std", "alloc", "core"})
+
+
+def _layout_free(tokens: Sequence[str]) -> list[str]:
+    """``tokens`` without what a person leaves out when writing code in a
+    sentence: the ``;`` that ends a block's last statement (``{ self.reserve(1) }``
+    for ``{ self.reserve(1); }``), a Rust impl's own generic parameters
+    (``impl io::Write for SmallVec<u8, N>`` for ``impl<const N: usize> io::Write for ...``)
+    and a Rust path's root (``$crate::``, ``std::``, ``alloc::``, ``core::``)."""
+    out: list[str] = []
+    i, n = 0, len(tokens)
+    while i < n:
+        token = tokens[i]
+        if token == ";" and i + 1 < n and tokens[i + 1] == "}":
+            i += 1
+            continue
+        if token in _PATH_ROOTS and tokens[i + 1: i + 3] == [":", ":"] and (not out or out[-1] != ":"):
+            i += 3  # `$crate::alloc::vec![...]` is `vec![...]` in a sentence: a macro's and std's path roots
+            continue
+        out.append(token)
+        if token == "impl" and i + 1 < n and tokens[i + 1] == "<":
+            depth, j = 0, i + 1
+            while j < n:
+                if tokens[j] == "<":
+                    depth += 1
+                elif tokens[j] == ">" and tokens[j - 1] != "-":  # `->` of an Fn bound is no bracket
+                    depth -= 1
+                    if depth == 0:
+                        break
+                j += 1
+            i = j
+        i += 1
+    return out
+
+
 def find_quote(quote: str, text: str, language: str | None) -> bool:
     """Whether ``quote`` occurs in ``text``, token by token, in the code: its
     comments and docstrings are not what the code does."""
@@ -761,7 +797,9 @@ PROSE_NAMES = frozenset({
     "SQLAlchemy", "HTTPServer", "HTTPie", "RabbitMQ", "ZeroMQ", "CircleCI", "AppVeyor", "BitBucket", "Bitbucket", "DockerHub",
 })
 
-_BACKTICK = re.compile(r"`([^`\n]+)`")
+#: A code span as Markdown writes it: a run of backticks, the text, the same run (``` `` `foo` `` ``` holds
+#: `` `foo` ``, backticks and all); group 1 is the text.
+_BACKTICK = re.compile(r"(?<!`)(?:``(?!`)\s?((?:[^`\n]|`(?!`))+?)\s?``(?!`)|`([^`\n]+)`)")
 #: An install command and the package it names: ``pip install httpx[http2]``, ``npm i -D ky``.
 _INSTALL = re.compile(
     r"\b(?:pip3?|uv\s+pip|pipx|npm|pnpm|yarn|bun|gem|cargo|poetry|uv)\s+(?:install|i|add)\s+"
@@ -990,7 +1028,7 @@ def claim_terms(claim: str) -> list[Term]:
         drop(start, end)
 
     for m in list(_BACKTICK.finditer(text)):
-        inner = m.group(1).strip()
+        inner = (m.group(1) if m.group(1) is not None else m.group(2)).strip()
         if re.fullmatch(r"@[A-Za-z_$][\w$.]*", inner):
             inner = inner[1:]  # `@retry`: the decorator's name
         if inner and _PATH.fullmatch(inner) and "/" in inner and _spelled_alternatives(inner.split("/")):
@@ -1027,6 +1065,9 @@ def claim_terms(claim: str) -> list[Term]:
         if m.group(0)[0] in "<>=!~^" and re.search(r"[\w$)\]]\s+$", text[:m.start()]) \
                 and re.fullmatch(r"[<>=!~^]+\s*\d+|(?:[<>]=?|[!=]=)\s*\d+[a-z\u00b5\u03bc]{1,3}", m.group(0)):
             continue  # `MaxElapsedTime == 0`, `n >= 1`, `== 1000ns`: a whole number or quantity compared
+        if re.search(r"(?<![\w$.])[A-Za-z_]\w*\s*=\s*([\"'])$", text[:m.start()]) \
+                and text[m.end(): m.end() + 1] == text[m.start() - 1]:
+            continue  # version='1.0.1', python_requires='>=3.7': a keyword's quoted value, read with it below
         take(m.start(), m.end(), Term(m.group(0), TermKind.VERSION))
     pos = 0
     while True:
@@ -1444,6 +1485,37 @@ def _templates(code: str) -> list[list[str]]:
     return out
 
 
+#: ``(cond ? 'strict' : ...)`` / ``(cond ? ... : 'strict')``: an operand one of whose values is a literal.
+_TERNARY_LITERAL = re.compile(r"\(\s*[^?]+\?\s*(?:(?P<q1>['\"])(?P<a>[^'\"\n]*)(?P=q1)\s*:[\s\S]*"
+                              r"|[^:]+:\s*(?P<q2>['\"])(?P<b>[^'\"\n]*)(?P=q2)\s*)\)")
+#: ``this.path`` / ``self.path`` / ``Cookie.prototype.path``: a field, whose literal values the code may assign.
+_FIELD_OPERAND = re.compile(r"(?:this|self|[A-Za-z_$][\w$]*\.prototype)\s*\.\s*([A-Za-z_$][\w$]*)")
+
+
+def _filled(code: str) -> list[str]:
+    """What the code's concatenations write when an operand takes a value the
+    code itself gives it: ``"; samesite=" + (this.sameSite === true ? 'strict' : ...)``
+    writes ``; samesite=strict``; ``"; path=" + this.path`` writes ``; path=/``
+    where the code assigns ``Cookie.prototype.path = "/"``. One operand filled at a
+    time, the others left out of the text (it is compared by containment)."""
+    out: list[str] = []
+    items = _operands(code)
+    for i, (kind, text) in enumerate(items):
+        if kind != "e" or i < 2 or items[i - 1][0] != "plus" or items[i - 2][0] != "s":
+            continue
+        values: list[str] = []
+        ternary = _TERNARY_LITERAL.fullmatch(text.strip())
+        if ternary:
+            values.append(ternary.group("a") if ternary.group("a") is not None else ternary.group("b"))
+        field = _FIELD_OPERAND.fullmatch(text.strip())
+        if field:
+            values += re.findall(rf"(?<![\w$])(?:this|self|[A-Za-z_$][\w$]*\.prototype)\s*\.\s*"
+                                 rf"{re.escape(field.group(1))}\s*=\s*['\"]([^'\"\n]*)['\"]", code)[:3]
+        prefix = _unescape(_string_content(items[i - 2][1]))
+        out += [prefix + value for value in dict.fromkeys(values) if value]
+    return out
+
+
 def abbreviates(short: str, owner: str) -> bool:
     """Whether an instance name ``short`` is the usual short name of
     ``owner``'s last part: its initial and then letters of it in order
@@ -1525,7 +1597,9 @@ class _Index:
         self.modules: set[str] = set()
         self._lower_tokens: list[str] | None = None
         self._lower_code: list[str] | None = None
+        self._layout: dict[str, str] = {}  # "code"/"tokens" -> the same without layout (_layout_free), joined
         self._templates: list[list[str]] | None = None
+        self._filled: list[str] | None = None
         self._definitions: list[_Definition] | None = None
         self._code_parts: list[str] | None = None
         self._strings: list[str] | None = None
@@ -1574,10 +1648,18 @@ class _Index:
     # ---------------------------------------------------------------- lookups
 
     def has_sequence(self, text: str, *, fold: bool = False, code: bool = False) -> bool:
-        """Whether the tokens of ``text`` occur in order (in the code only, with ``code``)."""
+        """Whether the tokens of ``text`` occur in order (in the code only, with
+        ``code``), or do once layout is set aside on both sides (see :func:`_layout_free`)."""
         wanted = code_tokens(text)
         if not fold:
-            return _contains(self.code if code else self.tokens, wanted)
+            haystack = self.code if code else self.tokens
+            if _contains(haystack, wanted):
+                return True
+            bare = _layout_free(wanted)
+            key = "code" if code else "tokens"
+            if key not in self._layout:
+                self._layout[key] = "\x00" + "\x00".join(_layout_free(haystack)) + "\x00"
+            return bool(bare) and "\x00" + "\x00".join(bare) + "\x00" in self._layout[key]
         if code:
             if self._lower_code is None:
                 self._lower_code = [t.lower() for t in self.code]
@@ -1665,6 +1747,12 @@ class _Index:
             self._code_parts = [p for t in self.code for p in (_parts(t) if _WORD.fullmatch(t) else [t])]
         return self._code_parts
 
+    def filled(self) -> list[str]:
+        """What the code's concatenations write with an operand's own value filled in (see :func:`_filled`)."""
+        if self._filled is None:
+            self._filled = [t for _, code in self.code_texts for t in _filled(code)]
+        return self._filled
+
     def templates(self) -> list[list[str]]:
         if self._templates is None:
             self._templates = [t for _, code in self.code_texts for t in _templates(code)]
@@ -1711,7 +1799,7 @@ class _Index:
                     theirs = re.sub(r"\s", "", own.group(1)).lower()
                     this = theirs in ("this", "self")
                     mapped = self.owners(ev) if this else {theirs}
-                    if mapped and not any(r == receiver or r.endswith("." + receiver) or receiver.endswith("." + r)
+                    if mapped and not (this and receiver in ("this", "self")) and not any(r == receiver or r.endswith("." + receiver) or receiver.endswith("." + r)
                                           or (this and (r.endswith(receiver) or abbreviates(receiver, r)))
                                           for r in mapped):
                         continue
@@ -2015,6 +2103,21 @@ def _call_matches(args: Sequence[str], call: str) -> bool:
         if not _contains(call_tokens, wanted) and (content is not None or not _contains(bare, wanted)):
             return False  # context=ssl_context for context=self.ssl_context: the receiver left out, as people do
     return True
+
+
+def _rival_string(text: str, index: _Index) -> str:
+    """A string the code writes in the shape of the dotted ``text`` (as many parts, one at least the
+    same, another different: ``'connect.sid'`` for ``express.sid``), or ''. Such a term is a value,
+    and the code's is another; the parts being words of the code says nothing."""
+    parts = text.lower().split(".")
+    if len(parts) < 2 or not all(re.fullmatch(r"[a-z][a-z0-9_-]*", p) for p in parts):
+        return ""
+    for written in index.strings():
+        theirs = written.lower().split(".")
+        if len(theirs) == len(parts) and theirs != parts and any(a == b for a, b in zip(parts, theirs, strict=True)) \
+                and all(re.fullmatch(r"[a-z][a-z0-9_-]*", p) for p in theirs):
+            return written
+    return ""
 
 
 def _as_signature(args: Sequence[str], definition: _Definition) -> bool:
@@ -2835,6 +2938,9 @@ def _bind_dotted(term: Term, ctx: _Context) -> tuple[bool, str]:
     # tests for: that it exists somewhere (requests.exceptions.Timeout),
     # or that its parts are words of a docstring, does not make a claim
     # about what this code raises true.
+    rival = "" if re.search(rf"(?<![\w$.]){re.escape(text)}\s*\(", ctx.claim) else _rival_string(text, index)
+    if rival:  # (a callee, `cmd.help(...)`, is a name, never a value)
+        return False, rival  # `express.sid` where the code writes 'connect.sid': a value, and another one
     if _EXCEPTION_NAME.fullmatch(segments[-1]):
         if index.handles(segments[-1]):
             return True, ""
@@ -2939,7 +3045,34 @@ def _bind_number(term: Term, ctx: _Context) -> tuple[bool, str]:
         return True, ""  # "listenerCount('error') is 0" where the code tests !this.listenerCount('error')
     if value is not None and _stepped(value, text, ctx):
         return True, ""  # "9229 -> 9230" of "port+1": the claim's own arithmetic on a number of the code
+    if _code_point(text, ctx):
+        return True, ""  # U+2028 for '\u2028': a character named by its code point
     return False, _nearest_line(text, index, lambda tok: tok[:1].isdigit())
+
+
+def _argv_written(text: str, index: _Index) -> bool:
+    """Whether ``text`` is a command line the code runs as a list of string
+    arguments, word for word and in order: ``ioreg -rd1 -c IOPlatformExpertDevice``
+    for ``exec.Command("ioreg", "-rd1", "-c", "IOPlatformExpertDevice")``,
+    ``git rev-parse HEAD`` for ``["git", "rev-parse", "HEAD"]``; the program may
+    be a name the code looked it up into (``ioreg, err := exec.LookPath("ioreg")``)."""
+    words = text.split()
+    if len(words) < 2 or any(q in text for q in "\"'`"):
+        return False
+    quoted = [rf"[\"'`]{re.escape(w)}[\"'`]" for w in words]
+    quoted[0] = rf"(?:{quoted[0]}|(?<![\w$.]){re.escape(words[0])}(?![\w$]))"  # the program, looked up first
+    argv = re.compile(r"\s*,\s*".join(quoted))
+    return any(argv.search(code) for _, code in index.code_texts)
+
+
+def _code_point(text: str, ctx: _Context) -> bool:
+    """Whether ``text`` is a code point the claim writes ``U+XXXX`` and the code writes as an escape
+    (``\\u2028``, ``\\u{2028}``, ``\\U00002028``, ``\\x{2028}``) or a hexadecimal literal (``0x2028``)."""
+    if not re.fullmatch(r"[0-9A-Fa-f]{4,6}", text) or not re.search(rf"\bU\+{re.escape(text)}\b", ctx.claim):
+        return False
+    digits = text.lstrip("0").lower() or "0"
+    written = re.compile(rf"(?:\\u\{{?|\\U|\\x\{{|0[xX])0*{re.escape(digits)}(?![0-9a-fA-F])", re.I)
+    return any(written.search(code) for _, code in ctx.index.code_texts)
 
 
 def _manifest_keyed(value: float, text: str, ctx: _Context) -> bool | None:
@@ -3478,6 +3611,11 @@ def _bind_code(term: Term, ctx: _Context) -> tuple[bool, str]:
         return True, ""
     if (_PLACEHOLDER.search(text) or _BRACE_FIELD.search(text)) and _template_binds(text, ctx):
         return True, ""  # `{parent prefix}_{INFO_NAME}`: the fields of a name the code formats
+    if len(text.strip()) >= 4 and any(text.strip() in written for written in index.filled()):
+        return True, ""  # `; samesite=strict` for "; samesite=" + (this.sameSite === true ? 'strict' : ...)
+    floor = re.fullmatch(r">=\s*v?(\d+(?:\.\d+)*)", text.strip()) if term.kind is TermKind.VERSION else None
+    if floor and any(index.has_string(f"{op}{floor.group(1)}") for op in ("", "^", "~", ">=")):
+        return True, ""  # `>= 1.0.220` for Cargo's version = "1.0.220" (or npm's "^1.0.220"): the requirement's floor
     if OPTION.fullmatch(text) and ctx.exists(term):
         return True, ""  # --help: an option the program declares, wherever it does
     pair = re.fullmatch(r"\(\s*([^()]+,[^()]+?)\s*,?\s*\)", text)
@@ -3509,6 +3647,8 @@ def _bind_code(term: Term, ctx: _Context) -> tuple[bool, str]:
             re.search(rf"""\bdebug["']?\)?\s*\(\s*["']{re.escape(debug.group(1).rstrip(":*"))}[:"']""", code)
             for _, code in index.code_texts):
         return True, ""  # `DEBUG=send node app`: the debug namespace the code creates (require('debug')('send'))
+    if term.kind is TermKind.CODE and _argv_written(text, index):
+        return True, ""  # `ioreg -rd1 -c IOPlatformExpertDevice` for exec.Command("ioreg", "-rd1", "-c", ...)
     if term.kind is TermKind.CODE and _command_line(text, index):
         return True, ""  # `godotenv -o -f a.env mycmd`: the anchored program, its declared options, the reader's args
     raised = re.fullmatch(r"([A-Z]\w*(?:Error|Exception|Warning)):\s+(.+)", text, re.S)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 import os
@@ -13,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from memvet import _chroma, _code
+from memvet import _chroma, _code, _manifests
 from memvet._about import about
 from memvet._anchors import AnchorSpec, Evidence, parse_anchor, with_quote
 from memvet._cache import SymbolCache
@@ -837,11 +838,31 @@ class Ledger:
             anchors = []
         elif isinstance(anchors, (str, AnchorSpec)):
             anchors = [anchors]  # one anchor, never its characters
+        specs = [parse_anchor(spec) for spec in anchors]
         resolved: dict[tuple[str, str], Anchor] = {}
-        for spec in anchors:
-            for anchor in self.evidence.resolve_all(parse_anchor(spec), snap, base=base):
+        for spec in specs:
+            try:
+                found = self.evidence.resolve_all(spec, snap, base=base)
+            except AnchorNotFoundError:
+                package = self._named_package(spec, specs, base)
+                if package is None:
+                    raise
+                found = self.evidence.resolve_all(dataclasses.replace(spec, scope=package), snap, base=base)
+            for anchor in found:
                 resolved.setdefault((anchor_keys([anchor])[0], anchor.quote), anchor)
         return list(resolved.values())
+
+    def _named_package(self, spec: AnchorSpec, specs: Sequence[AnchorSpec], base: str | None) -> str | None:
+        """The package folder a dependency anchor with no folder means, when the same write anchors
+        one package's manifest and no other (``impl/Cargo.toml`` beside ``dep:syn``): the writer
+        has named the package, so its manifest counts (else None: the refusal stands)."""
+        if spec.kind is not AnchorKind.DEPENDENCY or spec.scope:
+            return None
+        homes = set()
+        for other in specs:
+            if other.kind is AnchorKind.FILE and _manifests.is_manifest(other.path):
+                homes.add(_manifests.manifest_home(self.git.normalize_path(other.path, base=base)))
+        return homes.pop() if len(homes) == 1 and "" not in homes else None
 
     def bind_claim(self, claim: str, anchors: Sequence[Anchor], at: str | None = None, *,
                    unbound: Iterable[str] = ()) -> tuple[str, ...]:

@@ -385,6 +385,14 @@ def test_a_monorepo_package_is_named_and_its_ancestors_count(repo, ledger):
                        match=r"no manifest declares react in services/api or the folders above it "
                              r"\(looked in services/api/pyproject\.toml, package\.json\)"):
         ledger.record("the API is React", ["dep:react@services/api"])
+    # the write names the package itself: its manifest, anchored beside the dependency
+    named = ledger.record("the UI is React", ["packages/web/package.json", "dep:react"])
+    assert {a.spec for a in named.decision.anchors} == {"packages/web/package.json", "react@packages/web"}
+    with pytest.raises(memvet.AnchorNotFoundError, match=r"react is declared in packages/web/package\.json"):
+        ledger.record("the UI is React", ["services/api/pyproject.toml", "dep:react"])  # another package's
+    with pytest.raises(memvet.AnchorNotFoundError, match=r"react is declared in packages/web/package\.json"):
+        ledger.record("the UI is React", ["packages/web/package.json", "services/api/pyproject.toml",
+                                          "dep:react"])  # two packages named: which one is not said
     rec = ledger.record("the UI is React 18 on Node types, built with TypeScript", [
         "dep:react^18@packages/web", "dep:@types/node@packages/web", "dep:typescript@packages/web/src",
     ])

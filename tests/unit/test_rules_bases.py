@@ -15,7 +15,14 @@ TS = EvidenceText("a.ts::Dog", "export class Dog extends Animal implements Pet {
 PLAIN = EvidenceText("a.py::Cat", "class Cat(object):\n    pass\n")
 FIELDS = EvidenceText("parse.py::TooManyFields", "class TooManyFields(ValueError):\n    pass\n")
 
+JMES = EvidenceText("jmespath/exceptions.py::JMESPathError", """\
+class JMESPathError(ValueError):
+    pass
+""")
+
 FIRES = [
+    # round 14: "subclasses plain Y" names the direct base
+    ("JMESPathError subclasses plain `Exception`, so `except ValueError` won't catch it.", JMES),
     ("ConnectTimeout is only a Timeout; except ConnectionError does not catch it.", PY),
     ("ConnectTimeout only subclasses Timeout.", PY),
     ("ConnectTimeout does not subclass ConnectionError.", PY),
@@ -32,6 +39,7 @@ FIRES = [
 ]
 
 SILENT = [
+    ("JMESPathError subclasses plain `ValueError`.", JMES),
     ("ConnectTimeout subclasses both ConnectionError and Timeout.", PY),
     ("ConnectTimeout is a Timeout.", PY),
     ("ConnectTimeout is not a ReadTimeout.", PY),
@@ -58,3 +66,4 @@ def test_the_finding_shows_the_class_statement():
     [line] = fired("ConnectTimeout is only a Timeout.", PY)
     assert line == ("the claim says `ConnectTimeout is only a Timeout`, but exceptions.py::ConnectTimeout says "
                     "`class ConnectTimeout(ConnectionError, Timeout):`")
+

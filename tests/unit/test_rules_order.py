@@ -272,7 +272,52 @@ SendStream.prototype.setHeader = function setHeader (path, stat) {
 }
 """)
 
+SECURE = EvidenceText("index.js::Cookies.prototype.set", """\
+Cookies.prototype.set = function (name, value, opts) {
+  var secure = this.secure === undefined
+    ? req.protocol === 'https' || isRequestEncrypted(req)
+    : Boolean(this.secure)
+  if (opts && 'secureProxy' in opts) deprecate('"secureProxy" option; use "secure" option')
+}
+""", language="javascript")
+MIDDLEWARE = EvidenceText("index.js::Cookies.connect", """\
+Cookies.connect = function (keys) {
+  return function (req, res, next) {
+    req.cookies = res.cookies = new Cookies(req, res, { keys: keys })
+    next()
+  }
+}
+""", language="javascript")
+
+UNMARSHAL = EvidenceText("id.go::ID.UnmarshalText", """\
+func (id *ID) UnmarshalText(text []byte) error {
+	if len(text) != encodedLen {
+		return ErrInvalidID
+	}
+	if !decode(id, text) {
+		*id = nilID
+		return ErrInvalidID
+	}
+	return nil
+}
+""", language="go")
+RESET = EvidenceText("id.go::ID.Reset", """\
+func (id *ID) Reset(text []byte) error {
+	if len(text) != encodedLen {
+		return ErrInvalidID
+	}
+	*id = nilID
+	return nil
+}
+""", language="go")
+
 FIRES = [
+    # round 14: an early exit that is the only use of the later step still orders it
+    ("Reset sets the id to nilID before it returns ErrInvalidID.", RESET),
+    # round 14: the aside is passed over, the operands beside it still compared; a call is ordered by its call
+    ("set checks isRequestEncrypted(req) first (for requests behind a trusted proxy), then `req.protocol`.",
+     SECURE),
+    ("The middleware calls `next()` before it sets `res.cookies`.", MIDDLEWARE),
     ("setHeader writes Accept-Ranges before it emits 'headers'.", SET_HEADER),
     # a statement written with its keyword stands for the name it is about
     ("ToStringE checks `case error` before `case fmt.Stringer`.", TO_STRING),
@@ -326,6 +371,13 @@ FIRES = [
 ]
 
 SILENT = [
+    # round 14: the later step is an early exit, and comes after the earlier one on the path the claim names
+    ("On a bad last char UnmarshalText sets the id to nilID before returning ErrInvalidID.", UNMARSHAL),
+    # round 14: a parenthetical aside in prose is no operand ("proxy" is not secureProxy), and a
+    # parameter named `next` is not the call `next()`
+    ("set: first `req.protocol === 'https'` (Express/Koa set this behind a trusted proxy), then falls back to "
+     "isRequestEncrypted(req).", SECURE),
+    ("The middleware sets `res.cookies`, then calls `next()`.", MIDDLEWARE),
     # round 13: the anchored function's own name says where the steps are, not a step
     ("'headers' fires at the very top of setHeader, before Accept-Ranges is written.", SET_HEADER),
     ("ToStringE checks `case fmt.Stringer` before `case error`.", TO_STRING),

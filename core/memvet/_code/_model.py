@@ -93,6 +93,17 @@ _SUFFIXED = frozenset({"javascript", "typescript", "tsx"})
 # The CommonJS export objects whose members a bare name finds (see
 # SymbolTable.lookup); JS/TS only.
 _EXPORTS = ("module.exports", "exports")
+
+
+def _prototype_twin(name: str) -> str | None:
+    """``A.prototype.m`` for ``A.m`` and back: one method, as a constructor
+    function's prototype assignment and as a class names it (None for a bare name)."""
+    head, dot, tail = name.rpartition(".")
+    if not dot or not head or "(" in head:
+        return None
+    if head.endswith(".prototype"):
+        return head[: -len(".prototype")] + "." + tail if head != ".prototype" else None
+    return f"{head}.prototype.{tail}"
 #: ``<Self as Trait>.item``: a Rust trait impl's item.
 _RUST_IMPL = re.compile(r"^<\s*(.+?)\s+as\s+(.+)>\.([\w.]+)$")
 _RUST_PATH_PREFIX = re.compile(r"\b(?:[A-Za-z_]\w*::)+")
@@ -228,7 +239,12 @@ class SymbolTable:
           ``module.exports.redirect`` or ``exports.redirect``;
         * a path through named function expressions, which name no scope:
           ``morgan.logger.logRequest`` for ``morgan.logRequest`` defined in
-          ``return function logger () {...}`` inside ``morgan``.
+          ``return function logger () {...}`` inside ``morgan``;
+        * a method named with or without ``prototype``, when its own name
+          does not answer: ``Cookies.get`` for ``Cookies.prototype.get =
+          function (...) {...}`` (how a reader names the method of a
+          constructor function), and ``Cookie.prototype.toHeader`` for a
+          class's ``toHeader``.
 
         Args:
             name: ``Outer.method`` or an exact ``Outer.method(int)``.
@@ -239,8 +255,16 @@ class SymbolTable:
             ambiguous: the caller lists them), possibly empty. The symbols
             keep their own qualified names whichever name found them.
         """
+        if self.language not in _SUFFIXED:
+            return self._lookup(name)
+        found = self._exported(name)
+        twin = _prototype_twin(name)
+        return found if found or twin is None else self._exported(twin)
+
+    def _exported(self, name: str) -> list[Symbol]:
+        """:meth:`lookup` of a JavaScript/TypeScript name by its own name, then by the exported value's."""
         found = self._lookup(name)
-        if found or self.language not in _SUFFIXED:
+        if found:
             return found
         seen: dict[str, Symbol] = {}
         for alias, prefix in self.aliases.items():

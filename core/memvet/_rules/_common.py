@@ -739,12 +739,18 @@ def is_boundary(gap: str) -> bool:
     return any(w.lower() in BOUNDARY_WORDS for w in re.findall(r"[A-Za-z.]+", gap))
 
 
+#: A parenthetical remark in prose: three words or more, none of them a code term of the claim ("(Express/Koa
+#: set this behind a trusted proxy)"), make it an aside, not an operand beside the marker it sits next to.
+_ASIDE = re.compile(r"\([^()`]*\)")
+
+
 def nearest(clause: Clause, at: int, step: int, code: Code, *, reach: int = 6,
             accept: Callable[[Word, str], bool] | None = None, actions: bool = False) -> tuple[Word, str] | None:
     """The operand nearest the marker at character ``at``, looking left
     (``step`` -1) or right (+1), at most ``reach`` words away, never across
     a comma, a semicolon or a word that starts a new part of the sentence
-    (a comma right before the marker belongs to it: "A, then B").
+    (a comma right before the marker belongs to it: "A, then B"), and
+    passing over a parenthetical aside in prose (see :data:`_ASIDE`).
 
     A code term of the claim is taken first; then, with ``actions``, a verb
     the code calls with one of its neighbours as receiver or argument ("the
@@ -755,7 +761,11 @@ def nearest(clause: Clause, at: int, step: int, code: Code, *, reach: int = 6,
     Returns:
         The word and the atom it stands for, or None.
     """
-    side = [w for w in clause.words if (w.end <= at if step < 0 else w.start >= at)]
+    asides = [m.span() for m in _ASIDE.finditer(clause.text) if not m.start() < at < m.end()
+              and len(re.findall(r"\S*[A-Za-z]\S*", m.group(0))) >= 3
+              and all(w.plain for w in clause.words if m.start() < w.start < m.end())]
+    side = [w for w in clause.words if (w.end <= at if step < 0 else w.start >= at)
+            and not any(start < w.start < end for start, end in asides)]
     if step < 0:
         side.reverse()
     terms: list[tuple[Word, str]] = []

@@ -5,7 +5,7 @@ Fires on ``X is only a Y`` / ``X only subclasses Y`` (``extends``,
 names other bases too, and on ``X is not a Y`` / ``X does not subclass Y``
 (``isn't a``, ``doesn't extend``, ``is no``) when it names ``Y``, and on
 ``X derives directly from Y`` (``inherits straight from``, ``directly subclasses``, ``is a direct
-subclass of``) when it does not name ``Y``. Python
+subclass of``, ``subclasses plain Y``) when it does not name ``Y``. Python
 ``class X(A, B):`` and brace-language ``class X extends A implements B``
 are read; ``object`` is no base.
 
@@ -37,7 +37,8 @@ __all__ = ["RULE", "class_bases"]
 _ONLY = re.compile(r"\b([A-Z][\w$]*) (?:is (?:only|just|merely) an?|(?:only|just) (?:subclasses|extends|inherits from))"
                    r" ([A-Z][\w$.]*)")
 _DIRECT = re.compile(r"\b([A-Z][\w$]*) (?:(?:derives|inherits) (?:directly|straight) from|"
-                     r"directly (?:subclasses|extends|inherits from|derives from)|is a direct (?:subclass|child) of)"
+                     r"directly (?:subclasses|extends|inherits from|derives from)|is a direct (?:subclass|child) of|"
+                     r"(?:subclasses|extends|inherits from|derives from) (?:plain|bare|a plain|a bare))"
                      r" ([A-Z][\w$.]*)")
 _DERIVES = re.compile(r"\b([A-Z][\w$]*) (?:derives from|inherits from|subclasses|extends|is a subclass of|"
                       r"is derived from) ([A-Z][\w$.]*)")

@@ -123,12 +123,44 @@ def _first_test(code: Code, atom: str) -> int:
     return next((i for i in code.lines_using(atom) if _TEST_LINE.search(code.logical_text(i))), -1)
 
 
+def _first(code: Code, word: Word, atom: str) -> int:
+    """Index of the atom that orders ``word``: its first use (:meth:`Code.first`), or, for a call
+    (``next()``), its first call: ``function (req, res, next) {`` names ``next`` and calls nothing."""
+    i = code.first(atom)
+    if i < 0 or not word.text.strip("`").endswith(")") or atom.startswith(("call:", "=")):
+        return i
+    called = re.compile(code.pattern(atom).pattern + r"\s*\(")
+    return next((k for k in range(i, len(code.atoms)) if code.atoms[k].text == code.atoms[i].text
+                 and code.atoms[k].line not in code.headers and called.search(code.logical_text(code.atoms[k].line))),
+                -1)
+
+
+#: A line that leaves the function: an early exit, one path among others.
+_EXIT = re.compile(r"\s*(?:\}\s*)?(?:return|raise|throw|panic!?\s*\()\b")
+
+
+def _used_after(code: Code, word: Word, atom: str, start: int) -> bool:
+    """Whether ``atom`` (as :func:`_first` reads ``word``) is first used in an early exit and used
+    again after atom index ``start``: ``return ErrInvalidID`` on an early path, then ``*id = nilID;
+    return ErrInvalidID`` on the path the claim describes; the order of first uses says nothing there."""
+    first = _first(code, word, atom)
+    if first < 0 or not _EXIT.match(code.logical_text(code.atoms[first].line)):
+        return False  # only an early exit is another path (`import text_unidecode as unidecode` is not)
+    text = code.atoms[first].text
+    called = word.text.strip("`").endswith(")") and not atom.startswith(("call:", "="))
+    call = re.compile(code.pattern(atom).pattern + r"\s*\(")
+    return any(code.atoms[k].text == text and code.atoms[k].line not in code.headers
+               and code.atoms[k].line != code.atoms[first].line
+               and (not called or call.search(code.logical_text(code.atoms[k].line)))
+               for k in range(start + 1, len(code.atoms)))
+
+
 def _line_of(code: Code, word: Word, atom: str) -> int:
     """The logical line that orders ``atom``: its first test for a parameter
     named by a plain word, else its first use."""
     if _plain_parameter(code, word, atom):
         return _first_test(code, atom)
-    i = code.first(atom)
+    i = _first(code, word, atom)
     return code.atoms[i].line if i >= 0 else -1
 
 
@@ -235,10 +267,12 @@ def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
                     continue
                 line = j
             else:
-                i, j = code.first(first), code.first(second)
+                i, j = _first(code, a, first), _first(code, b, second)
                 if i < 0 or j < 0 or i <= j or (code.atoms[i].line == code.atoms[j].line
                                                 and not _listed(code, i, j) and not _short_circuit(code, j, i)):
                     continue  # in order, or one statement: first uses cannot tell (strings listed on a line can)
+                if _used_after(code, b, second, i):
+                    continue  # the later step comes after the earlier one too, on another path
                 line = code.atoms[j].line
             out.append(Contradiction(
                 "order", f"the claim puts `{shown(a, first)}` before `{shown(b, second)}` ({marker})",

@@ -263,3 +263,54 @@ def test_an_accessor_pair_is_recorded_under_both_exact_names(commonjs, ledger):
 def test_a_name_the_exported_class_lacks_is_not_found(commonjs, ledger):
     with pytest.raises(memvet.AnchorNotFoundError, match=r"no symbol named Application\.close"):
         ledger.record("close stops", ["lib/application.js::Application.close"])
+
+
+PROTOTYPES = """\
+function Cookies (request, response) {
+  this.request = request
+}
+
+Cookies.prototype.get = function (name, opts) {
+  return this.request.headers.cookie
+}
+
+function get (name) {
+  return name
+}
+
+class Cookie {
+  toHeader () {
+    return 'a=b'
+  }
+}
+
+module.exports = Cookies
+"""
+
+
+@pytest.mark.parametrize("language", ["javascript", "typescript"])
+def test_a_method_is_found_with_or_without_prototype(language):
+    table = symbol_table(PROTOTYPES.encode(), language)
+    assert _names(table, "Cookies.get") == ["Cookies.prototype.get"]  # how a reader names it
+    assert _names(table, "Cookies.prototype.get") == ["Cookies.prototype.get"]
+    assert _names(table, "Cookie.prototype.toHeader") == ["Cookie.toHeader"]
+    assert _names(table, "get") == ["get"]  # the bare name is the function's, not the method's
+    assert _names(table, "Cookies.set") == []
+    assert _names(table, "Cookie.prototype.missing") == []
+
+
+def test_other_languages_have_no_prototype_twin():
+    table = symbol_table(b"class Cookies:\n    class prototype:\n        def get(self):\n            return 1\n",
+                         "python")
+    assert _names(table, "Cookies.prototype.get") == ["Cookies.prototype.get"]
+    assert _names(table, "Cookies.get") == []
+
+
+def test_an_anchor_without_prototype_is_stored_under_the_prototype_name(repo, ledger):
+    repo.write("index.js", PROTOTYPES, dedent=False)
+    repo.commit("a constructor function with a prototype method")
+    decision = ledger.record("Cookies.get reads the Cookie header", ["index.js::Cookies.get"])
+    assert [a.name for a in ledger.store.get_decisions([decision.id])[0].anchors] == ["Cookies.prototype.get"]
+    repo.replace("index.js", "return this.request.headers.cookie", "return this.request.headers.Cookie")
+    repo.commit("the header's case")
+    assert ledger.verify(decision.id).status is Status.STALE
