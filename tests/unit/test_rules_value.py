@@ -305,7 +305,15 @@ std = []
 example_generated = []
 """)
 
+UNPARSE = EvidenceText("xmltodict.py::unparse", """\
+def unparse(input_dict, output=None, encoding='utf-8', full_document=True,
+            short_empty_elements=False, comment_key='#comment', **kwargs):
+    content_handler = XMLGenerator(output, encoding, short_empty_elements)
+""")
+
 FIRES = [
+    # round 14: a dash between "by default" and the keyword
+    ("unparse writes `<a/>` for empty elements by default - short_empty_elements=True.", UNPARSE),
     # the same names with a value the code does not give
     ("days is 30 in the formatter.", FMT_DAYS),
     ("a leap second is clamped to 58.", CLAMP),
@@ -404,6 +412,7 @@ class Flags:
 ]
 
 SILENT = [
+    ("unparse writes `<a></a>` for empty elements by default - short_empty_elements=False.", UNPARSE),
     # a quantity in the unit a name spells
     ("a year is 365.25 days in the formatter.", FMT_DAYS),
     ("Default ColorChoice is Auto.", CHOICE),

@@ -338,13 +338,13 @@ def _claimed_value(word: Word) -> str:
 def _says_default(text: str, word: Word, lead: str = "") -> bool:
     """Whether the claim calls the backticked or keyword statement ``word``
     the default: "defaults to `verify=True`", "default: `x = 1`",
-    "`clamp=False` by default", "`x = 1` (the default)". A default named
+    "by default - x=1", "`clamp=False` by default", "`x = 1` (the default)". A default named
     elsewhere in the clause is another name's ("no_args_is_help defaults
     to ..., unless declared with invoke_without_command=True"). ``lead``
     is the claim before the clause ("default options: `x=1`" splits there)."""
     before, after = (lead + text[:word.start]).rstrip("`'\" "), text[word.end:].lstrip("`'\"")
-    return (re.search(r"\b(?:defaults?|by default)(?:\s+(?:to|is|of|value))?\s*[:=]?\s*(?:[\w$]+(?::|\s)\s*){0,1}\(?$",
-                      before) is not None
+    return (re.search(r"\b(?:defaults?|by default)(?:\s+(?:to|is|of|value))?\s*(?:[:=]|--?|\u2013|\u2014)?\s*"
+                      r"(?:[\w$]+(?::|\s)\s*){0,1}\(?$", before) is not None
             or re.match(r"\s*(?:\(\s*(?:the\s+)?default\s*\)|by default\b|is the default\b|as the default\b"
                         r"|(?:--?|\u2013|\u2014)\s*(?:the\s+)?default\b(?!\s+(?:to|for|of)\b)"
                         r"|unless\s+(?:you|the\s+caller|callers?)\s+(?:pass(?:es)?|give[sn]?|set|sets|specif(?:y|ies))"
