@@ -1799,7 +1799,9 @@ class _Index:
                     theirs = re.sub(r"\s", "", own.group(1)).lower()
                     this = theirs in ("this", "self")
                     mapped = self.owners(ev) if this else {theirs}
-                    if mapped and not (this and receiver in ("this", "self")) and not any(r == receiver or r.endswith("." + receiver) or receiver.endswith("." + r)
+                    if this and receiver in ("this", "self"):
+                        mapped = set()  # this.destroy(...) as the code writes it
+                    if mapped and not any(r == receiver or r.endswith("." + receiver) or receiver.endswith("." + r)
                                           or (this and (r.endswith(receiver) or abbreviates(receiver, r)))
                                           for r in mapped):
                         continue

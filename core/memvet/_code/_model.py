@@ -102,8 +102,10 @@ def _prototype_twin(name: str) -> str | None:
     if not dot or not head or "(" in head:
         return None
     if head.endswith(".prototype"):
-        return head[: -len(".prototype")] + "." + tail if head != ".prototype" else None
+        return head[: -len(".prototype")] + "." + tail
     return f"{head}.prototype.{tail}"
+
+
 #: ``<Self as Trait>.item``: a Rust trait impl's item.
 _RUST_IMPL = re.compile(r"^<\s*(.+?)\s+as\s+(.+)>\.([\w.]+)$")
 _RUST_PATH_PREFIX = re.compile(r"\b(?:[A-Za-z_]\w*::)+")

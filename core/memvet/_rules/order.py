@@ -123,13 +123,20 @@ def _first_test(code: Code, atom: str) -> int:
     return next((i for i in code.lines_using(atom) if _TEST_LINE.search(code.logical_text(i))), -1)
 
 
+def _call_of(code: Code, word: Word, atom: str) -> re.Pattern[str] | None:
+    """Where ``atom`` is called in a line, when ``word`` writes a call (``next()``); else None."""
+    if not word.text.strip("`").endswith(")") or atom.startswith(("call:", "=")):
+        return None
+    return re.compile(code.pattern(atom).pattern + r"\s*\(")
+
+
 def _first(code: Code, word: Word, atom: str) -> int:
     """Index of the atom that orders ``word``: its first use (:meth:`Code.first`), or, for a call
     (``next()``), its first call: ``function (req, res, next) {`` names ``next`` and calls nothing."""
     i = code.first(atom)
-    if i < 0 or not word.text.strip("`").endswith(")") or atom.startswith(("call:", "=")):
+    called = _call_of(code, word, atom)
+    if i < 0 or called is None:
         return i
-    called = re.compile(code.pattern(atom).pattern + r"\s*\(")
     return next((k for k in range(i, len(code.atoms)) if code.atoms[k].text == code.atoms[i].text
                  and code.atoms[k].line not in code.headers and called.search(code.logical_text(code.atoms[k].line))),
                 -1)
@@ -147,11 +154,10 @@ def _used_after(code: Code, word: Word, atom: str, start: int) -> bool:
     if first < 0 or not _EXIT.match(code.logical_text(code.atoms[first].line)):
         return False  # only an early exit is another path (`import text_unidecode as unidecode` is not)
     text = code.atoms[first].text
-    called = word.text.strip("`").endswith(")") and not atom.startswith(("call:", "="))
-    call = re.compile(code.pattern(atom).pattern + r"\s*\(")
+    called = _call_of(code, word, atom)
     return any(code.atoms[k].text == text and code.atoms[k].line not in code.headers
                and code.atoms[k].line != code.atoms[first].line
-               and (not called or call.search(code.logical_text(code.atoms[k].line)))
+               and (called is None or called.search(code.logical_text(code.atoms[k].line)))
                for k in range(start + 1, len(code.atoms)))
 
 
