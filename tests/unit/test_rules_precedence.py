@@ -168,15 +168,6 @@ def pick(explicit, env):
     return value
 """, language="python")
 
-GETIP = EvidenceText("index.js::getip", """\
-function getip (req) {
-  return req.ip ||
-    req._remoteAddress ||
-    (req.connection && req.connection.remoteAddress) ||
-    undefined
-}
-""", language="javascript")
-
 FIRES = [
     # round 14: a parenthesis that holds a code term is no aside: its term is the operand
     (":remote-addr prefers the raw socket address (`req.connection.remoteAddress`) over `req.ip`.", GETIP),
