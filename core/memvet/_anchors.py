@@ -622,6 +622,25 @@ def _module_names(path: str) -> list[str]:
     return [".".join(parts[i:]) for i in range(len(parts))]
 
 
+def _go_import_path(path: str, snap: Snapshot) -> str:
+    """The import path of the Go package ``path`` belongs to (``github.com/rs/xid/b`` for
+    ``b/id.go``, or the folder ``b/``, in module ``github.com/rs/xid``), from the nearest
+    ``go.mod`` above it; '' when there is none."""
+    folder = path.rsplit("/", 1)[0] if "/" in path else ""
+    up = folder
+    while True:
+        data = snap.read(f"{up}/go.mod" if up else "go.mod")
+        if data is not None:
+            m = re.search(r"^\s*module\s+(\S+)", data.decode("utf-8", "replace"), re.M)
+            if m is None:
+                return ""
+            rest = folder[len(up):].strip("/")
+            return m.group(1).strip('"') + ("/" + rest if rest else "")
+        if not up:
+            return ""
+        up = up.rsplit("/", 1)[0] if "/" in up else ""
+
+
 #: Files to parse in one check before helper processes are worth starting
 #: (one starts in about 0.2 s, the parse of some 25 typical files).
 PARALLEL_FILES = 32
@@ -1049,7 +1068,11 @@ class Evidence:
         paths = snap.paths()
         if term.kind is _claims.TermKind.PATH:
             wanted = text.removeprefix("./").rstrip("/")
-            return any(p == wanted or p.startswith(wanted + "/") or p.endswith("/" + wanted) for p in paths)
+            if any(p == wanted or p.startswith(wanted + "/") or p.endswith("/" + wanted) for p in paths):
+                return True
+            # github.com/rs/xid/b: a package of the repository, by the import path Go gives it
+            folders = {p.rsplit("/", 1)[0] + "/" if "/" in p else "" for p in paths if p.endswith(".go")}
+            return "." in wanted.split("/", 1)[0] and any(_go_import_path(f, snap) == wanted for f in folders)
         if term.kind is _claims.TermKind.IDENTIFIER:
             return self._neighbour(text, anchors, snap) or self._package_named(text, snap)
         if term.kind is _claims.TermKind.PROPER:

@@ -2664,14 +2664,16 @@ def _writes(code: str, name: str, value: str) -> bool:
 
 def _branches_on(code: str, name: str) -> bool:
     """Whether the code takes a decision on ``name`` (``if name``, ``if not
-    name``, ``name && ...``, ``x if name else y``), or on the instance's own
-    setting of that name (``a if self.roaming else b``, ``this.strict &&``)."""
-    n = rf"(?:(?:self|this)\.)?{re.escape(name)}"
+    name``, ``name && ...``, ``... and name``, ``x if name else y``), or on the
+    instance's own setting of that name (``a if self.roaming else b``,
+    ``this.strict &&``, ``if self._enqueue:``)."""
+    n = rf"(?:(?:self|this)\.(?:_|#)?)?{re.escape(name)}"
     if name[:1].isupper():  # Go's exported field on its receiver: if !nu.Valid
         n = rf"(?:[a-z]\w*\.)?{re.escape(name)}"
     return any(re.search(p, code) for p in (
         rf"\b(?:if|elif|while|unless)\b\s*\(?\s*(?:not\s+|!\s*)?{n}(?![\w$(\[.])",
         rf"(?<![\w$.]){n}\s*(?:&&|\|\||\?(?![.?]))", rf"(?:&&|\|\||!)\s*{n}(?![\w$(.\[])",
+        rf"\b(?:and|or|not)\s+{n}(?![\w$(.\[])", rf"(?<![\w$.]){n}\s+(?:and|or)\b",
         rf"\bif\s+(?:not\s+)?{n}\s+else\b"))
 
 

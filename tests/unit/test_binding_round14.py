@@ -366,3 +366,38 @@ def test_a_dotted_callee_is_a_name_not_a_value():
     # 'commander.help' is a string of the code in the shape of `cmd.help`; a call's callee is no value
     assert unbound("`cmd.help({ error: true })` exits with 1.", HELP) == []
     assert unbound("The help event is `commander.usage`.", HELP) == ["commander.usage"]
+
+
+# ----------------------------------------------------------------- a switch tested with `and`, or as its own field
+
+ADD = ev("loguru/_logger.py::Logger.add", """\
+    def add(self, sink, *, colorize=None, serialize=_defaults.LOGURU_SERIALIZE, enqueue=False):
+        if colorize is None and serialize:
+            colorize = False
+        handler = Handler(sink=sink, colorize=colorize, enqueue=enqueue)
+        return handler
+""", "python")
+HANDLER = ev("loguru/_handler.py::Handler.__init__", """\
+    def __init__(self, *, sink, colorize, enqueue, multiprocessing_context):
+        self._sink = sink
+        self._enqueue = enqueue
+        if self._enqueue:
+            self._queue = multiprocessing_context.SimpleQueue()
+""", "python")
+
+
+def test_a_switch_the_code_branches_on_takes_the_readers_value():
+    assert unbound("serialize=True turns colours off unless you pass colorize=True.", ADD) == []
+    assert unbound("enqueue=True builds a SimpleQueue.", HANDLER) == []
+    # a setting the code does not branch on keeps the code's own value
+    assert unbound("sink=True sends records nowhere.", HANDLER) == ["sink=True"]
+
+
+def test_a_go_package_is_named_by_its_import_path(repo, ledger) -> None:
+    repo.write("go.mod", "module github.com/rs/xid\n\ngo 1.16\n", dedent=False)
+    repo.write("b/id.go", "package xidb\n\nfunc New() ID {\n\treturn ID{}\n}\n", dedent=False)
+    repo.commit("a sub-package")
+    assert _status(ledger, "Import `github.com/rs/xid/b` for the binary ID.", ["b/id.go::New"]) \
+        is memvet.Status.VERIFIED
+    assert _status(ledger, "Import `github.com/rs/xid/c` for the binary ID.", ["b/id.go::New"]) \
+        is memvet.Status.NEEDS_REVALIDATION
