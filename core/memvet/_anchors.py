@@ -1071,8 +1071,10 @@ class Evidence:
             if any(p == wanted or p.startswith(wanted + "/") or p.endswith("/" + wanted) for p in paths):
                 return True
             # github.com/rs/xid/b: a package of the repository, by the import path Go gives it
+            if "." not in wanted.split("/", 1)[0]:
+                return False  # no host: no Go import path, and no go.mod to read
             folders = {p.rsplit("/", 1)[0] + "/" if "/" in p else "" for p in paths if p.endswith(".go")}
-            return "." in wanted.split("/", 1)[0] and any(_go_import_path(f, snap) == wanted for f in folders)
+            return any(_go_import_path(f, snap) == wanted for f in folders)
         if term.kind is _claims.TermKind.IDENTIFIER:
             return self._neighbour(text, anchors, snap) or self._package_named(text, snap)
         if term.kind is _claims.TermKind.PROPER:

@@ -1488,8 +1488,10 @@ def _templates(code: str) -> list[list[str]]:
 #: ``(cond ? 'strict' : ...)`` / ``(cond ? ... : 'strict')``: an operand one of whose values is a literal.
 _TERNARY_LITERAL = re.compile(r"\(\s*[^?]+\?\s*(?:(?P<q1>['\"])(?P<a>[^'\"\n]*)(?P=q1)\s*:[\s\S]*"
                               r"|[^:]+:\s*(?P<q2>['\"])(?P<b>[^'\"\n]*)(?P=q2)\s*)\)")
+#: The owner of a field: ``this.``, ``self.``, ``Cookie.prototype.``.
+_FIELD_OWNER = r"(?:this|self|[A-Za-z_$][\w$]*\.prototype)\s*\.\s*"
 #: ``this.path`` / ``self.path`` / ``Cookie.prototype.path``: a field, whose literal values the code may assign.
-_FIELD_OPERAND = re.compile(r"(?:this|self|[A-Za-z_$][\w$]*\.prototype)\s*\.\s*([A-Za-z_$][\w$]*)")
+_FIELD_OPERAND = re.compile(rf"{_FIELD_OWNER}([A-Za-z_$][\w$]*)")
 
 
 def _filled(code: str) -> list[str]:
@@ -1509,8 +1511,8 @@ def _filled(code: str) -> list[str]:
             values.append(ternary.group("a") if ternary.group("a") is not None else ternary.group("b"))
         field = _FIELD_OPERAND.fullmatch(text.strip())
         if field:
-            values += re.findall(rf"(?<![\w$])(?:this|self|[A-Za-z_$][\w$]*\.prototype)\s*\.\s*"
-                                 rf"{re.escape(field.group(1))}\s*=\s*['\"]([^'\"\n]*)['\"]", code)[:3]
+            values += re.findall(rf"(?<![\w$]){_FIELD_OWNER}{re.escape(field.group(1))}\s*=\s*['\"]([^'\"\n]*)['\"]",
+                                 code)[:3]
         prefix = _unescape(_string_content(items[i - 2][1]))
         out += [prefix + value for value in dict.fromkeys(values) if value]
     return out
@@ -1597,7 +1599,8 @@ class _Index:
         self.modules: set[str] = set()
         self._lower_tokens: list[str] | None = None
         self._lower_code: list[str] | None = None
-        self._layout: dict[str, str] = {}  # "code"/"tokens" -> the same without layout (_layout_free), joined
+        # "code"/"tokens" -> the same without layout (_layout_free), joined; None when there is none to set aside
+        self._layout: dict[str, str | None] = {}
         self._templates: list[list[str]] | None = None
         self._filled: list[str] | None = None
         self._definitions: list[_Definition] | None = None
@@ -1658,8 +1661,12 @@ class _Index:
             bare = _layout_free(wanted)
             key = "code" if code else "tokens"
             if key not in self._layout:
-                self._layout[key] = "\x00" + "\x00".join(_layout_free(haystack)) + "\x00"
-            return bool(bare) and "\x00" + "\x00".join(bare) + "\x00" in self._layout[key]
+                free = _layout_free(haystack)
+                self._layout[key] = "\x00" + "\x00".join(free) + "\x00" if len(free) != len(haystack) else None
+            free = self._layout[key]
+            if free is None:  # the code has no layout to set aside: only the claim's can differ
+                return len(bare) != len(wanted) and _contains(haystack, bare)
+            return bool(bare) and "\x00" + "\x00".join(bare) + "\x00" in free
         if code:
             if self._lower_code is None:
                 self._lower_code = [t.lower() for t in self.code]
@@ -2938,13 +2945,13 @@ def _bind_dotted(term: Term, ctx: _Context) -> tuple[bool, str]:
     if index.has_sequence(text) or index.has_name(text) or index.has_sequence(text, fold=True) \
             or index.has_name(text, any_case=True) or text.lower() in index.modules:
         return True, ""
+    rival = "" if re.search(rf"(?<![\w$.]){re.escape(text)}\s*\(", ctx.claim) else _rival_string(text, index)
+    if rival:  # (a callee, `cmd.help(...)`, is a name, never a value)
+        return False, rival  # `express.sid` where the code writes 'connect.sid': a value, and another one
     # An exception class must be one the anchored code raises, catches or
     # tests for: that it exists somewhere (requests.exceptions.Timeout),
     # or that its parts are words of a docstring, does not make a claim
     # about what this code raises true.
-    rival = "" if re.search(rf"(?<![\w$.]){re.escape(text)}\s*\(", ctx.claim) else _rival_string(text, index)
-    if rival:  # (a callee, `cmd.help(...)`, is a name, never a value)
-        return False, rival  # `express.sid` where the code writes 'connect.sid': a value, and another one
     if _EXCEPTION_NAME.fullmatch(segments[-1]):
         if index.handles(segments[-1]):
             return True, ""
