@@ -730,10 +730,13 @@ def _one_property(matches: list[_code.Symbol], data: bytes, language: str) -> bo
 def _platform_variants(matches: list[_code.Symbol], data: bytes, language: str) -> bool:
     """Whether ``matches`` are one Rust item defined once per platform, each
     under its own ``#[cfg(...)]`` (``device_num`` for unix, for windows and
-    for the rest), so that their common name names the item on every platform."""
+    for the rest) or in its own branch of a ``cfg_if!`` (``try_get`` for
+    nightly and for stable), so that their common name names the item on
+    every platform."""
     if language != "rust" or len({m.name for m in matches}) != 1:
         return False
     lines = data.decode("utf-8", "replace").splitlines()
+    branches = _code.cfg_if_branches(data)
 
     def configured(sym: _code.Symbol) -> bool:
         first = sym.start_line - 1  # the attributes and doc comments above the item, and its span's own
@@ -742,7 +745,8 @@ def _platform_variants(matches: list[_code.Symbol], data: bytes, language: str) 
         head = lines[first: sym.end_line]
         until = next((i for i, line in enumerate(head) if not line.lstrip().startswith(("#[", "///", "//!"))),
                      len(head))
-        return any(line.lstrip().startswith("#[cfg(") for line in head[:until])
+        return any(line.lstrip().startswith("#[cfg(") for line in head[:until]) or any(
+            first <= sym.start_line and sym.end_line <= last for first, last in branches)
 
     return all(configured(m) for m in matches)
 

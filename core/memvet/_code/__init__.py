@@ -140,7 +140,8 @@ ERROR node that merely wraps well-formed definitions does not taint them).
 Such a span is hashed on its raw tokens (see
 :func:`memvet._code._tokens.raw_digest`); every other span is hashed as if
 the error were not there. Rust 2015's ``try!(...)`` is parsed as a macro
-call (:func:`memvet._code._symbols.parse_input`).
+call, and the items in the branches of a ``cfg_if! { ... }`` as the
+module's own (:func:`memvet._code._symbols.parse_input`).
 
 Performance (measured, Python 3.11, one core of a dev container): the first
 2,000 lines of CPython's ``argparse.py`` (153 symbols) take about 15 ms for
@@ -165,7 +166,7 @@ from memvet._code._model import (
     hash_is_current,
 )
 from memvet._code._structured import structured_symbol_table
-from memvet._code._symbols import CodeFile
+from memvet._code._symbols import CodeFile, cfg_if_branches
 from memvet._code._workers import default_workers
 
 __all__ = [
@@ -177,6 +178,7 @@ __all__ = [
     "SymbolTable",
     "UnsupportedLanguage",
     "as_utf8",
+    "cfg_if_branches",
     "default_workers",
     "follow",
     "hash_is_current",

@@ -11,6 +11,7 @@ overloads, hashes - is computed here from the one parse and one token pass.
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from collections import defaultdict
@@ -45,7 +46,8 @@ from memvet._code._tokens import Lexicon, TokenStream, error_spans, overlaps_err
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator, Sequence
 
-__all__ = ["LEXICONS", "CodeFile", "code_symbol_table", "may_hide", "parse_input", "quote_segment", "unique_qualnames"]
+__all__ = ["LEXICONS", "CodeFile", "cfg_if_branches", "code_symbol_table", "may_hide", "parse_input", "quote_segment",
+           "unique_qualnames"]
 
 # JavaScript/TypeScript nodes whose grammar rule ends in an optional ";"
 # (written, or inserted by automatic semicolon insertion), tree-sitter-
@@ -996,6 +998,8 @@ def _export_names(d: _Def) -> list[str]:
 # Rust 2015's `try!(...)` macro: `try` is a keyword of the grammar (Rust
 # 2018's `try` blocks), so tree-sitter-rust 0.24 cannot read the macro call.
 _RUST_TRY = re.compile(rb"(?<![\w#])try(?=\s*!\s*[(\[{])")
+# Where an item-level `cfg_if!` can stand: a module, inline (`mod x { ... }`) or the file.
+_RUST_ITEM_HOLDERS = frozenset({"mod_item", "declaration_list"})
 
 
 def parse_input(data: bytes, language: str) -> bytes:
@@ -1007,8 +1011,81 @@ def parse_input(data: bytes, language: str) -> bytes:
     each ``try!`` is a syntax error and every function using it would be
     hashed on raw tokens (see :func:`memvet._code._tokens.raw_digest`)."""
     if language == "rust" and b"try" in data:
-        return _RUST_TRY.sub(b"tr_", data)
+        data = _RUST_TRY.sub(b"tr_", data)
+    if language == "rust" and b"cfg_if" in data:
+        data, _ = _cfg_if_opened(data)
     return data
+
+
+def _cfg_if_branches(node: tree_sitter.Node) -> list[tuple[int, int]]:
+    """The byte ranges inside the braces of a ``cfg_if!`` invocation's
+    branches (``if #[cfg(...)] { ... } else { ... }``), or ``[]`` when
+    ``node`` is no such invocation."""
+    name = node.child_by_field_name("macro")
+    if name is None or _text(name).rsplit("::", 1)[-1] != "cfg_if" or node.named_child_count < 2:
+        return []
+    body = node.children[-1]
+    if body.type != "token_tree":
+        return []
+    branches = []
+    tokens = body.children
+    for before, token in itertools.pairwise(tokens):
+        opens = token.type == "token_tree" and token.children and token.children[0].type == "{"
+        if opens and (_text(before) == "else" or (before.type == "token_tree" and _text(before).startswith("["))):
+            branches.append((token.start_byte + 1, token.end_byte - 1))
+    return branches
+
+
+def _cfg_if_opened(data: bytes) -> tuple[bytes, list[tuple[int, int]]]:
+    """``data`` with every item-level ``cfg_if! { if #[cfg(...)] { items }
+    else { items } }`` opened, and the byte ranges of the branches opened.
+
+    The wrapper's bytes are blanked (newlines kept, so every byte and line
+    stays where it was) and the items of each branch read as the module's
+    own, as the crate sees them under one configuration or another. A
+    macro's body is otherwise tokens, and ``thread_id.rs::try_get`` defined
+    inside one would be no symbol at all. Two branches defining one name are
+    one item per configuration (see :func:`cfg_if_branches`); nested
+    invocations open on the next pass."""
+    branches: list[tuple[int, int]] = []
+    for _ in range(3):
+        root = parse(data, "rust").root_node
+        blank = bytearray(data)
+        found = []
+        stack = [root]
+        while stack:
+            node = stack.pop()
+            if node.type == "macro_invocation":
+                found.append(node)
+            else:
+                stack.extend(c for c in node.named_children
+                             if c.type in _RUST_ITEM_HOLDERS or c.type == "macro_invocation")
+        opened = False
+        for node in found:
+            inner = _cfg_if_branches(node)
+            if not inner:
+                continue
+            opened = True
+            branches += inner
+            keep = node.start_byte
+            for start, end in [*inner, (node.end_byte, node.end_byte)]:
+                blank[keep:start] = re.sub(rb"[^\n]", b" ", data[keep:start])
+                keep = end
+        if not opened:
+            break
+        data = bytes(blank)
+    return data, branches
+
+
+def cfg_if_branches(data: bytes) -> list[tuple[int, int]]:
+    """The line ranges (1-based, inclusive) of the ``cfg_if!`` branches in
+    the Rust source ``data``: an item defined in one is configured, as one
+    under its own ``#[cfg(...)]`` is (the anchor lookup reads a name defined
+    in several as one item per platform)."""
+    if b"cfg_if" not in data:
+        return []
+    _, branches = _cfg_if_opened(data)
+    return [(data.count(b"\n", 0, start) + 1, data.count(b"\n", 0, end) + 1) for start, end in branches]
 
 
 def may_hide(data: bytes, language: str, name: str) -> bool:

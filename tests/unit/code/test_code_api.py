@@ -31,6 +31,7 @@ def test_public_names_are_pinned():
             "SymbolTable",
             "UnsupportedLanguage",
             "as_utf8",
+            "cfg_if_branches",
             "default_workers",
             "follow",
             "hash_is_current",

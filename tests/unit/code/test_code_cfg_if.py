@@ -1,0 +1,80 @@
+"""Round 15 (issue 30): the items of a ``cfg_if!`` invocation are the module's own.
+
+A macro's body is tokens to the parser, so ``thread_id.rs::try_get``,
+defined once in each branch of a ``cfg_if! { if #[cfg(...)] { ... } else
+{ ... } }``, was no symbol at all and an anchor on it was refused. The
+wrapper is read as blank bytes (lines and offsets unchanged) and each
+branch's items as the module's; a name both branches define is one item
+per configuration, which the anchor lookup reads as all of them.
+"""
+
+from __future__ import annotations
+
+from memvet._code import cfg_if_branches, symbol_table
+from memvet._code._symbols import parse_input
+
+THREAD_ID = b"""\
+use std::cell::Cell;
+
+pub(crate) struct Thread {
+    pub(crate) id: usize,
+}
+
+cfg_if::cfg_if! {
+    if #[cfg(feature = "nightly")] {
+        #[thread_local]
+        static mut THREAD: Option<Thread> = None;
+
+        pub(crate) fn try_get() -> Option<Thread> {
+            unsafe { THREAD }
+        }
+    } else {
+        thread_local! { static THREAD: Cell<Option<Thread>> = const { Cell::new(None) }; }
+
+        pub(crate) fn try_get() -> Option<Thread> {
+            THREAD.with(|thread| thread.get())
+        }
+
+        fn get_slow(thread: &Cell<Option<Thread>>) -> Thread {
+            let new = Thread::new(0);
+            thread.set(Some(new));
+            new
+        }
+    }
+}
+
+fn after() -> usize {
+    1
+}
+"""
+
+
+def test_the_branches_items_are_symbols_where_they_are_written():
+    table = symbol_table(THREAD_ID, "rust")
+    names = {sym.name: sym for sym in table.symbols.values()}
+    assert {"Thread", "THREAD", "try_get", "get_slow", "after"} <= set(names)
+    tries = [sym for sym in table.symbols.values() if sym.name == "try_get"]
+    assert [(sym.start_line, sym.end_line) for sym in tries] == [(12, 14), (18, 20)]
+    assert names["after"].start_line == 30  # lines below the invocation stay where they were
+
+
+def test_the_wrapper_is_blank_bytes_and_the_branches_are_kept():
+    opened = parse_input(THREAD_ID, "rust")
+    assert len(opened) == len(THREAD_ID) and opened.count(b"\n") == THREAD_ID.count(b"\n")
+    assert b"cfg_if" not in opened and b"else" not in opened
+    assert b"pub(crate) fn try_get()" in opened
+    assert cfg_if_branches(THREAD_ID) == [(8, 15), (15, 27)]
+
+
+def test_the_same_function_hashes_alike_in_and_out_of_the_macro():
+    inside = next(s for s in symbol_table(THREAD_ID, "rust").symbols.values() if s.name == "get_slow")
+    alone = symbol_table(b"fn get_slow(thread: &Cell<Option<Thread>>) -> Thread {\n"
+                         b"    let new = Thread::new(0);\n    thread.set(Some(new));\n    new\n}\n", "rust")
+    assert inside.hash == next(iter(alone.symbols.values())).hash
+
+
+def test_another_macro_stays_tokens():
+    data = b"// no cfg_if here\nlazy_static! {\n    static ref ITEMS: Vec<u8> = vec![1];\n}\nfn f() {}\n"
+    assert parse_input(data, "rust") == data
+    assert cfg_if_branches(data) == []
+    assert [s.name for s in symbol_table(data, "rust").symbols.values()] == ["f"]
