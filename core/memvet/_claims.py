@@ -820,7 +820,7 @@ _RUST_PATH = re.compile(r"(?<![\w:$])[A-Za-z_]\w*(?:::[A-Za-z_]\w*)+(?![\w:(!<])
 #: A generic type: ``Option<u64>``, ``Result<T, E>``, ``Box<dyn Error + Send>`` (one level of nesting).
 _GENERIC_TYPE = re.compile(r"(?<![\w:$<])[A-Z]\w*<(?:[\w&' ,:+=]|<[\w&' ,:+=]*>)+>")
 _CALL_HEAD = re.compile(r"(?<![\w.$])([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\(")
-_KEYWORD = re.compile(r"(?<![\w.$])[A-Za-z_][\w]*=(?:\"[^\"\n]*\"|'[^'\n]*'|[\w.+-]*[\w+-])")
+_KEYWORD = re.compile(r"(?<![\w.$-])[A-Za-z_][\w]*=(?:\"[^\"\n]*\"|'[^'\n]*'|[\w.+-]*[\w+-])")
 _DQ = re.compile(r'"((?:\\"|[^"\n]){1,160})"')
 _SQ = re.compile(r"(?<![\w'])'([^'\n]{1,100})'(?!\w)")
 _PATH = re.compile(
@@ -1010,6 +1010,13 @@ def _label(text: str, start: int, end: int) -> bool:
 _MULTIPLE = re.compile(r"(?<![\w.$])(\d+(?:\.\d+)?)[x\u00d7](?![\w$])")
 
 
+#: Big-O notation: ``O(1)``, ``O(n)``, ``O(n^2)``, ``O(n log n)``, ``O(n + m)``.
+_BIG_O = re.compile(r"(?<![\w$.`])O\(\s*(?:1|[a-z](?:\s*(?:\^|\*\*)\s*\d|\u00b2)?|log\s*[a-z]|[a-z]\s*log\s*[a-z]"
+                    r"|[a-z]\s*[+*\u00b7]\s*[a-z])\s*\)(?![\w`])")
+#: A keyword's quoted value (``python_requires=">=2.7, !=3.0.*"``); group 2 is the value.
+_KEYWORD_QUOTED = re.compile(r"(?<![\w$.])[A-Za-z_]\w*\s*=\s*([\"'])([^\"'\n]+)\1")
+
+
 def claim_terms(claim: str) -> list[Term]:
     """The code-like terms of a claim, in the order they appear.
 
@@ -1027,6 +1034,8 @@ def claim_terms(claim: str) -> list[Term]:
         found.append((start, term))
         drop(start, end)
 
+    for m in list(_BIG_O.finditer(text)):
+        drop(m.start(), m.end())  # O(n^2), O(log n): a cost, not a call
     for m in list(_BACKTICK.finditer(text)):
         inner = (m.group(1) if m.group(1) is not None else m.group(2)).strip()
         if re.fullmatch(r"@[A-Za-z_$][\w$.]*", inner):
@@ -1061,7 +1070,10 @@ def claim_terms(claim: str) -> list[Term]:
             take(m.start(), m.end(), Term(path, TermKind.CODE))  # Level::Trace: a value, found in code only
         else:
             take(m.start(), m.end(), Term(path, TermKind.DOTTED))  # kv::Key, Record::args, VersionReq::STAR
+    keyword_values = [k.span(2) for k in _KEYWORD_QUOTED.finditer(text)]
     for m in list(_VERSION.finditer(text)):
+        if any(start <= m.start() and m.end() <= end for start, end in keyword_values):
+            continue  # python_requires=">=2.7, !=3.0.*": a keyword's quoted value, read with it below
         if m.group(0)[0] in "<>=!~^" and re.search(r"[\w$)\]]\s+$", text[:m.start()]) \
                 and re.fullmatch(r"[<>=!~^]+\s*\d+|(?:[<>]=?|[!=]=)\s*\d+[a-z\u00b5\u03bc]{1,3}", m.group(0)):
             continue  # `MaxElapsedTime == 0`, `n >= 1`, `== 1000ns`: a whole number or quantity compared
@@ -2842,6 +2854,12 @@ def _bind_name(term: Term, ctx: _Context) -> tuple[bool, str]:
     if kind is TermKind.IDENTIFIER and len(text) >= 3 and re.search(rf"(?<![\w$]){re.escape(text)}\*", ctx.claim) \
             and any(w.startswith(text) and w != text for w in index.code_words() | index.name_segments):
         return True, ""  # `ClientIPFrom*`, `release_max_level_*`: a family of the code's names, by its prefix
+    if kind is TermKind.IDENTIFIER and len(text) >= 3 and re.search(rf"\*{re.escape(text)}(?![\w$])", ctx.claim) \
+            and any(w.endswith(text) and w != text for w in index.code_words() | index.name_segments):
+        return True, ""  # `*_unchecked`: a family of the code's names, by its suffix
+    if kind is TermKind.IDENTIFIER and re.fullmatch(r"[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+s", text) \
+            and index.has_word(text[:-1]):
+        return True, ""  # "AtomicPtrs", "ThreadLocals": the plural of a type the code names
     return False, _nearest_word(text, index.words | index.name_segments)
 
 
@@ -2879,6 +2897,7 @@ _LANGUAGE_NAMES: dict[str, frozenset[str]] = {
         "PartialEq", "Eq", "PartialOrd", "Ord", "Hash", "bool", "char", "str", "u8", "u16", "u32", "u64", "u128",
         "usize", "i8", "i16", "i32", "i64", "i128", "isize", "f32", "f64", "std", "core", "alloc", "no_std",
         "panic", "unsafe", "dyn", "impl", "trait", "crate", "Self", "self", "derive", "cfg", "repr",
+        "static", "const", "mut", "fn", "struct", "enum", "mod", "pub", "let", "match", "async", "await", "move",
     }),
 }
 
@@ -3058,7 +3077,22 @@ def _bind_number(term: Term, ctx: _Context) -> tuple[bool, str]:
         return True, ""  # "9229 -> 9230" of "port+1": the claim's own arithmetic on a number of the code
     if _code_point(text, ctx):
         return True, ""  # U+2028 for '\u2028': a character named by its code point
+    if _version_tested(text, index):
+        return True, ""  # "only before 3.9" for `if sys.version_info < (3, 9):`
+    if re.fullmatch(r"\d+(?:\.\d+)?", text) and any(
+            index.has_string(f"{op}{text}{pad}") for op in ("", "^", "~") for pad in (".0", ".0.0")):
+        return True, ""  # "cfg-if (1.0)" for cfg-if = "1.0.0": the same version, its zeros left out
     return False, _nearest_line(text, index, lambda tok: tok[:1].isdigit())
+
+
+def _version_tested(text: str, index: _Index) -> bool:
+    """Whether ``text`` (``3.9``, ``>= 3.7``) is a Python version the code
+    tests ``sys.version_info`` against as a tuple (``(3, 9)``) on one line."""
+    m = re.fullmatch(r"(?:[<>]=?|[!=]=)?\s*(\d+)\.(\d+)\+?", text.strip())
+    if m is None or "python" not in index.languages:
+        return False
+    tested = re.compile(rf"version_info\b[^\n]*\(\s*{m.group(1)}\s*,\s*{m.group(2)}\s*[,)]")
+    return any(tested.search(code) for _, code in index.code_texts)
 
 
 def _argv_written(text: str, index: _Index) -> bool:
@@ -3093,7 +3127,8 @@ def _manifest_keyed(value: float, text: str, ctx: _Context) -> bool | None:
     whether one of those lines holds the number; ``None`` when no such key
     is named (the number is then looked up as anywhere else). A version
     named for one key is not confirmed by a dependency's version that
-    happens to hold the same number."""
+    happens to hold the same number. ``1.0`` is the line's ``"1.0.0"``: the
+    same version, its zeros left out."""
     texts = ctx.index.texts
     if not texts or not all("::" not in ev.label and is_manifest(ev.label) for ev in texts):
         return None
@@ -3103,7 +3138,8 @@ def _manifest_keyed(value: float, text: str, ctx: _Context) -> bool | None:
         key = re.compile(rf"""^\s*(?:["']{re.escape(word)}["']\s*:|{re.escape(word)}\s*[=:\s])""", re.I | re.M)
         lines = [line for ev in texts for line in ev.text.splitlines() if key.match(line)]
         if lines:
-            return any(value in numbers_in(line, in_strings=True) for line in lines)
+            padded = re.compile(rf"""(?<![\w.]){re.escape(text)}(?:\.0)+(?![\w.])""")
+            return any(value in numbers_in(line, in_strings=True) or padded.search(line) for line in lines)
     return None
 
 
@@ -3218,11 +3254,15 @@ def _stepped(value: float, text: str, ctx: _Context) -> bool:
 
 def _bit_width(value: float, text: str, ctx: _Context) -> bool:
     """``32-bit``, ``64 bits``: a width the code writes as a type (``int32``,
-    ``Uint32Array``) or as a bound (``2**31 - 1``, ``0xFFFFFFFF``, ``2_147_483_647``)."""
+    ``Uint32Array``) or as a bound (``2**31 - 1``, ``0xFFFFFFFF``, ``2_147_483_647``),
+    or the platform the claim speaks of ("on a 64-bit target")."""
     if not re.search(rf"(?<![\w.$]){re.escape(text)}\s*-?\s*bits?\b", ctx.claim, re.I) \
             or not value.is_integer() or not 1 <= value <= 128:
         return False
     n = int(value)
+    if n in (16, 32, 64) and re.search(rf"\b(?:on|for)\s+(?:an?\s+)?{n}\s*-?\s*bits?(?:\s+(?:targets?|platforms?|"
+                                       r"systems?|machines?|hosts?|architectures?|builds?))?(?![\w-])", ctx.claim, re.I):
+        return True  # "on a 64-bit target": the platform the claim speaks of, not a value of the code
     bounds = {float(2 ** n), float(2 ** n - 1), float(2 ** (n - 1)), float(2 ** (n - 1) - 1)}
     return bool(bounds & ctx.index.numbers) or any(
         re.fullmatch(rf"[A-Za-z]+{n}[A-Za-z]*", w) is not None for w in ctx.index.words if not w.isdigit())
@@ -3264,6 +3304,8 @@ def _bind_path(term: Term, ctx: _Context) -> tuple[bool, str]:
         return True, ""  # make_context/invoke, Windows/OS2: names side by side, each a name the code says
     if len(parts) >= 2 and all(p.lower() in index.modules for p in parts):
         return True, ""  # on-headers/on-finished: packages the anchored file imports, side by side
+    if len(parts) >= 2 and not ctx.exists(Term(parts[0], TermKind.PATH)) and _alternatives(parts, ctx):
+        return True, ""  # UTF-8/strict, errors.Is/As, responseType/content-type: values side by side
     if text.startswith("~/"):  # ~/.config/<app>: the code expands the part before the placeholder
         head = re.split(r"/?<", text, maxsplit=1)[0].rstrip("/")
         if head and (index.has_string(head) or index.has_sequence(head, code=True)):
@@ -3275,6 +3317,29 @@ def _bind_path(term: Term, ctx: _Context) -> tuple[bool, str]:
     if _ELLIPSIS.match(text) and all(w.lower() in ctx.examples for w in re.findall(r"[A-Za-z0-9]+", text)):
         return True, ""  # .../v1/users: the end of the claim's example address
     return False, _nearest_word(text, {n for n in index.names if "/" in n})
+
+
+def _alternatives(parts: Sequence[str], ctx: _Context) -> bool:
+    """Whether ``parts`` (a term split at its slashes) are values of the
+    code side by side, at least one of them more than a plain word: each a
+    string the code writes (in any case), a name it says or a dotted name it
+    has, a bare part after a dotted one completing its qualifier
+    (``errors.Is/As``: ``errors.As``)."""
+    index = ctx.index
+    if not all(re.fullmatch(r"[A-Za-z_$][\w$]*(?:[-.][A-Za-z0-9_$]+)*", p) for p in parts) \
+            or all(p.isalpha() and p.islower() for p in parts):
+        return False
+    qualifier = parts[0].rpartition(".")[0]
+
+    def said(part: str) -> bool:
+        if "." in part:
+            return index.has_string(part) or _bind_dotted(Term(part, TermKind.DOTTED), ctx)[0]
+        if "-" in part:
+            return index.has_string(part) or index.has_sequence(part, code=True)
+        return (index.has_word(part) or part.lower() in index.code_lower or index.has_string(part)
+                or (bool(qualifier) and said(f"{qualifier}.{part}")))
+
+    return all(said(p) for p in parts)
 
 
 _EXAMPLE_HOST = re.compile(r"(?<![\w.-])(?:[\w-]+\.)*(?:example\.(?:com|org|net)|[\w-]+\.(?:example|test|invalid))"
@@ -3627,6 +3692,8 @@ def _bind_code(term: Term, ctx: _Context) -> tuple[bool, str]:
     floor = re.fullmatch(r">=\s*v?(\d+(?:\.\d+)*)", text.strip()) if term.kind is TermKind.VERSION else None
     if floor and any(index.has_string(f"{op}{floor.group(1)}") for op in ("", "^", "~", ">=")):
         return True, ""  # `>= 1.0.220` for Cargo's version = "1.0.220" (or npm's "^1.0.220"): the requirement's floor
+    if term.kind is TermKind.VERSION and _version_tested(text, index):
+        return True, ""  # ">= 3.7" for `if sys.version_info[:2] >= (3, 7):`
     if OPTION.fullmatch(text) and ctx.exists(term):
         return True, ""  # --help: an option the program declares, wherever it does
     pair = re.fullmatch(r"\(\s*([^()]+,[^()]+?)\s*,?\s*\)", text)
@@ -4138,7 +4205,7 @@ def _iterated(text: str, ctx: _Context) -> bool:
 def _without_receivers(text: str, index: _Index) -> bool:
     """Whether ``text`` is a stretch of the code with the receivers of its
     names left out (``a >= limit`` for ``state.a >= self.limit``, ``b`` for
-    ``this.#b``): the
+    ``this.#b``, ``status`` for ``context.response.status``): the
     claim's tokens in order, the code adding only ``name .`` before a name."""
     wanted = code_tokens(text)
     if len(wanted) < 3 or not any(_WORD.fullmatch(t) for t in wanted):
@@ -4146,12 +4213,13 @@ def _without_receivers(text: str, index: _Index) -> bool:
     code = index.code
     for start in range(len(code)):
         i, j = 0, start
+        skipped = False
         while i < len(wanted) and j < len(code):
             if code[j] == wanted[i]:
-                i, j = i + 1, j + 1
+                i, j, skipped = i + 1, j + 1, False
             elif (_WORD.fullmatch(wanted[i]) and j + 2 < len(code) and _WORD.fullmatch(code[j])
-                  and code[j + 1] == "." and (i == 0 or code[j - 1] != ".")):
-                j += 2  # a receiver the claim leaves out
+                  and code[j + 1] == "." and (i == 0 or code[j - 1] != "." or skipped)):
+                j, skipped = j + 2, True  # a receiver the claim leaves out (a chain of them: context.response.)
             elif code[j] == "#" and j > 0 and code[j - 1] == "." and j + 1 < len(code) and code[j + 1] == wanted[i]:
                 j += 1  # this.#maxSize: the private mark goes with the receiver
             else:

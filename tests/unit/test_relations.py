@@ -293,10 +293,13 @@ def test_an_exception_must_be_one_the_code_raises_or_catches(repo, ledger):
 
 
 def _order_pairs(source: str) -> list[tuple[str, str]]:
+    """Pairs of names in the order of their first use, a name declared empty
+    (``detector = None``) first used where it is next (the order rule's reading)."""
     code = _parse(EvidenceText("x.py::f", source))
     firsts: dict[str, int] = {}
     for i, atom in enumerate(code.atoms):
-        if atom.line not in code.headers and re.fullmatch(r"[A-Za-z_]\w{2,}", atom.text):
+        if atom.line not in code.headers and re.fullmatch(r"[A-Za-z_]\w{2,}", atom.text) \
+                and not re.fullmatch(rf"\s*{atom.text}\s*=\s*None\s*", code.logical_text(atom.line)):
             firsts.setdefault(atom.text, i)
     names = sorted(firsts, key=firsts.__getitem__)
     return [(a, b) for i, a in enumerate(names) for b in names[i + 1:]]

@@ -31,7 +31,16 @@ SCHEMES = EvidenceText("transport.py::Transport.__init__", """\
             self._pool = HTTPProxy(proxy)
 """)
 
+PAYLOAD_METHODS = EvidenceText("src/utils.ts::payloadMethods", """\
+const payloadMethods = new Set(
+  Object.freeze(["PATCH", "POST", "PUT", "DELETE"])
+);
+""")
+
+
 FIRES = [
+    # round 15: an exclusive list against the definition of the name the claim gives
+    ("`payloadMethods` is only POST, PUT and PATCH -- DELETE is treated like GET.", PAYLOAD_METHODS),
     ("req.fresh only considers GET and HEAD; any other method is never fresh.", FRESH),
     ("req.fresh only accepts 'GET' and 'HEAD'.", FRESH),
     ("Request._prepare adds Content-Length: 0 to every request without a body, GET and HEAD included.", PREPARE),
@@ -39,6 +48,9 @@ FIRES = [
 ]
 
 SILENT = [
+    # round 15: the definition's own members; a list said of another name
+    ("`payloadMethods` is only PATCH, POST, PUT and DELETE.", PAYLOAD_METHODS),
+    ("retries go only to POST, PUT and PATCH.", PAYLOAD_METHODS),
     ("req.fresh only considers GET, HEAD and QUERY.", FRESH),
     ("Request._prepare adds Content-Length: 0 only for POST, PUT and PATCH requests without a body.", PREPARE),
     ("Content-Length: 0 is added for POST and PUT, PATCH included.", PREPARE),

@@ -145,7 +145,81 @@ func wrapAll(err error) error {
 }
 """)
 
+LAZY_GET = EvidenceText("six.py::_LazyDescr.__get__", """\
+def __get__(self, obj, tp):
+    result = self._resolve()
+    setattr(obj, self.name, result)
+    try:
+        delattr(obj.__class__, self.name)
+    except AttributeError:
+        pass
+    return result
+""")
+TRY_INSERT = EvidenceText("src/arrayvec.rs::ArrayVec.try_insert", """\
+pub fn try_insert(&mut self, index: usize, element: T) -> Result<(), CapacityError<T>> {
+    if index > self.len() {
+        panic_oob!("try_insert", index, self.len())
+    }
+    if self.len() == self.capacity() {
+        return Err(CapacityError::new(element));
+    }
+    Ok(())
+}
+""", language="rust")
+POP = EvidenceText("src/arrayvec.rs::ArrayVec.pop", """\
+pub fn pop(&mut self) -> Option<T> {
+    if self.len() == 0 {
+        return None;
+    }
+    unsafe { Some(ptr::read(self.as_ptr().add(self.len()))) }
+}
+""", language="rust")
+TRUNCATE = EvidenceText("src/array_string.rs::ArrayString.truncate", """\
+pub fn truncate(&mut self, new_len: usize) {
+    if new_len <= self.len() {
+        assert!(self.is_char_boundary(new_len));
+        unsafe { self.set_len(new_len); }
+    }
+}
+""", language="rust")
+GO113 = EvidenceText("go113.go", """\
+// +build go1.13
+
+package errors
+
+func Is(err, target error) bool { return stderrors.Is(err, target) }
+""", language="go")
+PLAIN_GO = EvidenceText("errors.go", """\
+package errors
+
+func New(message string) error { return &fundamental{msg: message} }
+""", language="go")
+
+
+PARSE_SET_COOKIE = EvidenceText("src/index.ts::parseSetCookie", """\
+export function parseSetCookie(str: string) {
+  const cookie: SetCookie = { name, value };
+  for (const part of parts) {
+    switch (key) {
+      case "expires": {
+        const date = new Date(val);
+        if (Number.isFinite(date.valueOf())) cookie.expires = date;
+        break;
+      }
+    }
+  }
+  return cookie;
+}
+""")
+
+
 FIRES = [
+    ("parseSetCookie ignores expires.", PARSE_SET_COOKIE),
+    # round 15: "never panics" of a macro named for panic; "doesn't check X Y" of a call named for it
+    ("try_insert never panics: an out-of-range index comes back as Err(CapacityError).", TRY_INSERT),
+    ("ArrayString::truncate doesn't check char boundaries - it just sets the length.", TRUNCATE),
+    # a Go build constraint is a directive, not a comment
+    ("go113.go has no build tags - errors.Is is always available.", GO113),
     # a name of the code among the values a return gives
     ("toUnsignedNumberE never returns errNegativeNotAllowed; negatives wrap.", UNSIGNED),
     # a dotted call after the verb: `out` is no particle ("calls out")
@@ -197,6 +271,13 @@ def create_list_rule(src, pos, out):
 ]
 
 SILENT = [
+    # round 15: "ignores invalid X" says some values of X are ignored, not X
+    ("invalid Expires (e.g. `expires=invalid`) is ignored by parseSetCookie.", PARSE_SET_COOKIE),
+    # round 15: "ignoring E" of `except E: pass` says what the code does
+    ("_LazyDescr.__get__ deletes the class attribute, ignoring AttributeError.", LAZY_GET),
+    ("pop never panics: an empty vector gives None.", POP),
+    ("truncate doesn't check the capacity.", TRUNCATE),
+    ("errors.go has no build tags.", PLAIN_GO),
     ("toUnsignedNumberE never returns errOverflow.", UNSIGNED),
     # a name the code tests but never returns
     ("toUnsignedNumberE never returns v.", UNSIGNED),

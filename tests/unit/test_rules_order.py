@@ -311,7 +311,127 @@ func (id *ID) Reset(text []byte) error {
 }
 """, language="go")
 
+ADD_METACLASS = EvidenceText("six.py::add_metaclass", """\
+def add_metaclass(metaclass):
+    def wrapper(cls):
+        orig_vars = cls.__dict__.copy()
+        slots = orig_vars.get('__slots__')
+        if slots is not None:
+            for slots_var in slots:
+                orig_vars.pop(slots_var)
+        orig_vars.pop('__dict__', None)
+        orig_vars.pop('__weakref__', None)
+        return metaclass(cls.__name__, cls.__bases__, orig_vars)
+    return wrapper
+""")
+CANONICALIZE = EvidenceText("w3lib/url.py::canonicalize_url", """\
+def canonicalize_url(url, encoding=None):
+    scheme, netloc, path, query, fragment = _safe_url_split(url, encoding=encoding)
+    host = netloc.rpartition("@")[2]
+    netloc = netloc.replace(host, host.lower())
+    return urlunsplit((scheme, netloc, path, query, fragment))
+""")
+RETRY_POLICY = EvidenceText("client.go::baseRetryPolicy", """\
+func baseRetryPolicy(resp *http.Response, err error) (bool, error) {
+	if err != nil {
+		if v, ok := err.(*url.Error); ok {
+			if redirectsErrorRe.MatchString(v.Error()) {
+				return false, v
+			}
+		}
+		return true, nil
+	}
+	return false, nil
+}
+""", language="go")
+PARSE_ERROR = EvidenceText("src/alphabet.rs::ParseAlphabetError", """\
+pub enum ParseAlphabetError {
+    InvalidLength,
+    DuplicatedByte(u8),
+    UnprintableByte(u8),
+    ReservedByte(u8),
+}
+""", language="rust")
+PARSE_ERROR_FMT = EvidenceText("src/alphabet.rs::<ParseAlphabetError as Display>.fmt", """\
+fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+    match self {
+        Self::InvalidLength => write!(f, "Invalid length - must be 64 bytes"),
+        Self::DuplicatedByte(b) => write!(f, "Duplicated byte: {:#04x}", b),
+        Self::UnprintableByte(b) => write!(f, "Unprintable byte: {:#04x}", b),
+        Self::ReservedByte(b) => write!(f, "Reserved byte: {:#04x}", b),
+    }
+}
+""", language="rust")
+NEW_WITH_PADDING = EvidenceText("src/alphabet.rs::Alphabet.new_with_padding", """\
+pub const fn new_with_padding(alphabet: &str, padding: u8) -> Result<Self, ParseAlphabetError> {
+    let bytes = alphabet.as_bytes();
+    if bytes.len() != ALPHABET_SIZE {
+        return Err(ParseAlphabetError::InvalidLength);
+    }
+    let mut index = 0;
+    while index < ALPHABET_SIZE {
+        let byte = bytes[index];
+        if !(byte >= 32_u8 && byte <= 126_u8) {
+            return Err(ParseAlphabetError::UnprintableByte(byte));
+        }
+        if byte == padding {
+            return Err(ParseAlphabetError::ReservedByte(byte));
+        }
+        let mut probe_index = 0;
+        while probe_index < ALPHABET_SIZE {
+            if probe_index != index && byte == bytes[probe_index] {
+                return Err(ParseAlphabetError::DuplicatedByte(byte));
+            }
+            probe_index += 1;
+        }
+        index += 1;
+    }
+    Ok(Self::from_str_unchecked(alphabet))
+}
+""", language="rust")
+DO = EvidenceText("client.go::Client.Do", """\
+func (c *Client) Do(req *Request) (*http.Response, error) {
+	for i := 0; ; i++ {
+		resp, doErr = c.HTTPClient.Do(req.Request)
+		wait := c.Backoff(c.RetryWaitMin, c.RetryWaitMax, i, resp)
+		timer := time.NewTimer(wait)
+		<-timer.C
+		if c.PrepareRetry != nil {
+			if err := c.PrepareRetry(req.Request); err != nil {
+				return nil, err
+			}
+		}
+	}
+}
+""", language="go")
+
+
+CONFIG = EvidenceText("src/structlog/_config.py", """\
+from .contextvars import merge_contextvars
+from .dev import ConsoleRenderer, set_exc_info
+from .processors import StackInfoRenderer, TimeStamper, add_log_level
+
+_BUILTIN_DEFAULT_PROCESSORS = [
+    merge_contextvars,
+    add_log_level,
+    StackInfoRenderer(),
+    set_exc_info,
+    TimeStamper(fmt="%Y-%m-%d %H:%M:%S", utc=False),
+    ConsoleRenderer(),
+]
+""")
+
+
 FIRES = [
+    # round 15: a list announced by "order:", against the statement that writes the names
+    ("Default processor order: merge_contextvars, TimeStamper, add_log_level, StackInfoRenderer, set_exc_info, "
+     "ConsoleRenderer - the timestamp is added before the level.", CONFIG),
+    # round 15: "A first (X) and only afterwards B"; an aside that opens with "e.g."
+    ("new_with_padding runs the duplicate scan first (DuplicatedByte) and only afterwards checks each byte "
+     "for UnprintableByte.", NEW_WITH_PADDING),
+    ("Order in Do: PrepareRetry(req) runs first (e.g. re-sign), then the backoff timer is started.", DO),
+    # a quoted operand is the string, which comes after the attribute here
+    ("add_metaclass pops '__weakref__' first, then '__dict__'.", ADD_METACLASS),
     # round 14: an early exit that is the only use of the later step still orders it
     ("Reset sets the id to nilID before it returns ErrInvalidID.", RESET),
     # round 14: the aside is passed over, the operands beside it still compared; a call is ordered by its call
@@ -371,6 +491,24 @@ FIRES = [
 ]
 
 SILENT = [
+    # round 15: the list in the code's order (imports, in another order, are no statement of it)
+    ("Default processor order: merge_contextvars, add_log_level, StackInfoRenderer, set_exc_info, TimeStamper, "
+     "ConsoleRenderer.", CONFIG),
+    # two names are no list; a list with no "order:" orders nothing
+    ("Default processor order: TimeStamper, add_log_level.", CONFIG),
+    ("The defaults include TimeStamper, add_log_level and merge_contextvars.", CONFIG),
+    # round 15: a quoted operand is the string, not the attribute spelled alike (cls.__dict__)
+    ("add_metaclass copies cls.__dict__, pops every name listed in __slots__, then pops '__dict__' and "
+     "'__weakref__'.", ADD_METACLASS),
+    # a place in a text, not a step
+    ("canonicalize_url lowercases only the part of the netloc after the last '@' (host[:port]).", CANONICALIZE),
+    # a marker inside a term the claim quotes
+    ("The *url.Error text is matched against `stopped after \\\\d+ redirects\\\\z` (redirectsErrorRe).",
+     RETRY_POLICY),
+    # a type's declaration and a match's arms are no order of steps
+    ("Checks: InvalidLength first, then UnprintableByte, then ReservedByte, then DuplicatedByte.",
+     [PARSE_ERROR, PARSE_ERROR_FMT, NEW_WITH_PADDING]),
+    ("Order in Do: the backoff is computed first, then PrepareRetry(req) runs.", DO),
     # round 14: the later step is an early exit, and comes after the earlier one on the path the claim names
     ("On a bad last char UnmarshalText sets the id to nilID before returning ErrInvalidID.", UNMARSHAL),
     # round 14: a parenthetical aside in prose is no operand ("proxy" is not secureProxy), and a

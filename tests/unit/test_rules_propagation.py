@@ -71,7 +71,19 @@ def normalize_timestamp(timestamp):
     return timestamp
 """)
 
+CANONICAL = EvidenceText("w3lib/url.py::canonicalize_url", """\
+def canonicalize_url(url, encoding=None):
+    try:
+        scheme, netloc, path, query, fragment = _safe_url_split(url, encoding=encoding)
+    except UnicodeEncodeError:
+        scheme, netloc, path, query, fragment = _safe_url_split(url, encoding="utf8")
+    return urlunsplit((scheme, netloc, path, query, fragment))
+""")
+
+
 FIRES = [
+    # round 15: the same handler, said as a propagation
+    ("canonicalize_url raises UnicodeEncodeError for a page encoding that cannot encode the URL.", CANONICAL),
     ("If the result is too large to store, the ValueError propagates to the caller.", SWALLOWED),
     ("On a class with __slots__ and no __dict__ the first access fails with AttributeError.", DESCRIPTOR),
     ("__get__ raises AttributeError for objects without __dict__.", DESCRIPTOR),
@@ -82,6 +94,9 @@ FIRES = [
 ]
 
 SILENT = [
+    # round 15: a condition on the raise describes the handler
+    ("If _safe_url_split raises UnicodeEncodeError with the caller's encoding, canonicalize_url retries "
+     "the split with encoding=\"utf8\".", CANONICAL),
     ("send lets InvalidURL propagate after logging it.", RERAISED),
     ("_redirect_url does not let InvalidURL propagate: it raises RemoteProtocolError.", TRANSLATED),
     ("InvalidURL is caught and re-raised as RemoteProtocolError.", TRANSLATED),

@@ -75,6 +75,8 @@ why), and each has a fixture of cases that must and must not fire
                  joined by other boolean operators (A and B)
     toggle       --X/--no-X defaults to no-X: the option's declaration
                  defaults it to the other side (default=True)
+    returns      F returns true / F, which returns None: every return of
+                 F gives another constant (return false)
 
 One reading runs on a dependency anchor rather than code: "has no
 (runtime) dependencies", "dependency-free" where a dependency anchor of
@@ -120,6 +122,7 @@ from memvet._rules import (
     raises,
     regardless,
     retention,
+    returns,
     ternary,
     toggle,
     value,
@@ -159,6 +162,7 @@ RULES: tuple[Rule, ...] = (
     compares.RULE,
     logic.RULE,
     toggle.RULE,
+    returns.RULE,
 )
 
 

@@ -129,7 +129,7 @@ _METHOD_HEADER = re.compile(r"\s*(?:(?:static|async|get|set|public|private|prote
 _SLASH_LANGS = (".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".java", ".go", ".rs", ".c", ".h", ".cpp")
 #: What comes before a ``{`` that opens an object literal (anything else opens a block).
 _OBJECT_BEFORE = re.compile(r"(?:[=(,:\[?]|\|\||&&|\?\?|\.\.\.|\breturn)\s*$")
-_CALL = re.compile(r"(?P<recv>(?:[A-Za-z_$][\w$]*\s*(?:\(\s*\))?\s*\.\s*)*)(?P<name>[A-Za-z_$][\w$]*)\s*\(")
+_CALL = re.compile(r"(?P<recv>(?:[A-Za-z_$][\w$]*\s*(?:\(\s*\))?\s*\.\s*)*)(?P<name>[A-Za-z_$][\w$]*)!?\s*\(")
 _LOOP = re.compile(r"(?:\}\s*)?for\s*\(?\s*(?:const\s+|let\s+|var\s+)?(?P<var>[A-Za-z_$][\w$]*)"
                    r"(?:\s*,\s*[A-Za-z_$][\w$]*)*\s+(?:in|of)\s+(?P<source>.+?)\)?\s*[:{]?\s*$")
 _NOT_CALLS = frozenset({"if", "elif", "while", "for", "switch", "return", "catch", "function", "def", "class",
@@ -202,6 +202,7 @@ class Code:
     headers: set[int]  # logical lines that are signatures or decorators
     braces: bool = False  # a brace language
     siblings: list[Code] = field(default_factory=list)  # the other anchors' code of the same claim
+    directives: list[str] = field(default_factory=list)  # Go's build constraint lines (`//go:build ...`)
 
     def logical_text(self, index: int) -> str:
         first, last = self.logical[index]
@@ -550,7 +551,12 @@ def _parse(ev: EvidenceText) -> Code:
             start = -1
     if start >= 0:
         logical.append((start, len(physical) - 1))
-    return Code(ev.label, physical, logical, atoms, headers, braces)
+    directives = [line.strip() for line in ev.text.splitlines() if _BUILD_DIRECTIVE.match(line)] if braces else []
+    return Code(ev.label, physical, logical, atoms, headers, braces, directives=directives)
+
+
+#: A Go build constraint: a comment by its form, a directive to the compiler by what it does.
+_BUILD_DIRECTIVE = re.compile(r"\s*//\s*(?:go:build|\+build)\s+\S")
 
 
 def _is_code(ev: EvidenceText) -> bool:
@@ -587,7 +593,7 @@ STOP = frozenset({
 _WORDS = re.compile(r"[A-Za-z_$][\w$]*|\d[\w.]*")
 #: A capitalized hyphenated name, one word: a header (``Retry-After``, ``X-RateLimit-Reset``).
 _COMPOUND = re.compile(r"(?<![\w$-])(?=[A-Za-z0-9-]*[A-Z])[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z][A-Za-z0-9]*)+(?![\w$-])")
-_SPLIT = re.compile(r";|\.(?:\s|$)|:\s|\s[-\u2013\u2014]\s")
+_SPLIT = re.compile(r";|(?<!\be\.g)(?<!\bi\.e)(?<!\bvs)(?<!\bcf)\.(?:\s|$)|:\s|\s[-\u2013\u2014]\s")
 _QUOTED = re.compile(r'`[^`\n]*`|"[^"\n]*"')
 #: Words that start a new part of a sentence: an operand is never looked for across them.
 BOUNDARY_WORDS = frozenset({"so", "which", "because", "since", "while", "but", "although", "though", "unless",
@@ -685,8 +691,9 @@ class Clause:
 
 
 def clauses(claim: str, terms: Sequence[Term], declared: Iterable[str] = ()) -> list[Clause]:
-    """The claim cut at ``;``, sentence ends, ``: `` and dashes (never inside
-    backticks or double quotes), each with its words."""
+    """The claim cut at ``;``, sentence ends (not the dot of ``e.g.``,
+    ``i.e.``, ``vs.``, ``cf.``), ``: `` and dashes (never inside backticks or
+    double quotes), each with its words."""
     masked = _QUOTED.sub(lambda m: m.group(0)[0] + "x" * (len(m.group(0)) - 2) + m.group(0)[-1], claim)
     cuts = [0]
     for m in _SPLIT.finditer(masked):
@@ -708,7 +715,10 @@ def _words(clause: str, terms: Sequence[Term]) -> list[Word]:
     spans: list[tuple[int, int, Term | None]] = []
     for term in sorted(terms, key=lambda t: -len(t.text)):
         shell = r"\$\{?" + re.escape(term.text) + r"\}?|" if term.kind is TermKind.CONSTANT else ""
-        for m in re.finditer(shell + re.escape(term.text), clause):  # $EDITOR is the term EDITOR
+        # whole words only: the term `b` is not the b of "before" (a number keeps its glued unit: 60s)
+        head = r"(?<![\w$])" if re.match(r"[A-Za-z_$]", term.text) else ""
+        tail = r"(?![\w$])" if re.search(r"[A-Za-z_$]$", term.text) else ""
+        for m in re.finditer(shell + head + re.escape(term.text) + tail, clause):  # $EDITOR is the term EDITOR
             if not any(s < m.end() and m.start() < e for s, e, _ in spans):
                 spans.append((m.start(), m.end(), term))
     for m in _COMPOUND.finditer(clause):  # X-RateLimit-Reset holds the term RateLimit: one word
@@ -762,7 +772,8 @@ def nearest(clause: Clause, at: int, step: int, code: Code, *, reach: int = 6,
         The word and the atom it stands for, or None.
     """
     asides = [m.span() for m in _ASIDE.finditer(clause.text) if not m.start() < at < m.end()
-              and len(re.findall(r"\S*[A-Za-z]\S*", m.group(0))) >= 3
+              and len(re.findall(r"\S*[A-Za-z]\S*", m.group(0))) >= (
+                  2 if re.match(r"\(\s*(?:e\.g\.|i\.e\.)", m.group(0)) else 3)
               and all(w.plain for w in clause.words if m.start() < w.start < m.end())]
     side = [w for w in clause.words if (w.end <= at if step < 0 else w.start >= at)
             and not any(start < w.start < end for start, end in asides)]

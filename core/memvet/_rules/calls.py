@@ -35,6 +35,9 @@ panics": that is the runtime's panic):
 * "X throws", "X raises" in Python, JavaScript and TypeScript: a ``raise``
   or ``throw`` statement.
 
+Not read after a negation or in a condition ("if _safe_url_split raises
+UnicodeEncodeError, canonicalize_url retries": what the caller does then).
+
 This is the one rule that reads an absence, and it is never certain: a
 function may reach the name through code nobody anchored, so the finding
 only keeps the claim unconfirmed ("the claim says Set triggers
@@ -158,8 +161,9 @@ def _operations(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     out: list[Contradiction] = []
     for verb, does, reads in _OPERATIONS:
         said = verb.search(clause.text)
-        if said is None or _NEGATED.search(clause.text[:said.start()]):
-            continue
+        if said is None or _NEGATED.search(clause.text[:said.start()]) \
+                or re.search(r"\b(?:if|when|whenever|unless|should)\b[^,]*$", clause.text[:said.start()], re.I):
+            continue  # "never raises", "if f raises E, g retries": no statement of what f does
         lead = [w for w in clause.words if w.end <= said.start() and w.text.lower() not in _ADVERBS]
         if not lead or lead[-1].term is None or lead[-1].plain:
             continue  # "calling it twice panics": the runtime's panic, not a call the code makes

@@ -9,7 +9,10 @@ The claim's side: a list of words the code has as string literals
 The code's side: a test of one expression against literals of the same
 shape (all upper case, or all lower case): ``method in ("POST", "PUT")``,
 ``'GET' !== method && 'HEAD' !== method``, ``m === 'a' || m === 'b'``,
-``[...].includes(x)``.
+``[...].includes(x)``; for an exclusive list, also the definition of a name
+the claim gives before it as a collection of such literals ("payloadMethods
+is only POST, PUT and PATCH" against ``const payloadMethods = new
+Set(["PATCH", "POST", "PUT", "DELETE"])``).
 
 Fires, for an exclusive list, when every test that names all of ``A, B``
 names more literals of their shape too (``'QUERY'``), and none names
@@ -68,16 +71,26 @@ def _members(listed: str, code: Code, *, leading: bool) -> list[str]:
     return run
 
 
-def _tests(code: Code, shape: str) -> list[tuple[int, set[str]]]:
-    """(line, literals of ``shape``) for each statement that tests against two or more of them."""
+def _tests(code: Code, shape: str, named: frozenset[str] = frozenset()) -> list[tuple[int, set[str]]]:
+    """(line, literals of ``shape``) for each statement that tests against two
+    or more of them, or that defines a name of ``named`` (folded) as a
+    collection of them (``const payloadMethods = new Set(["PATCH", ...])``)."""
     out = []
     for index in range(len(code.logical)):
         text = code.logical_text(index)
         literals = {m.group(0)[1:-1] for m in re.finditer(STRING, text)}
         literals = {s for s in literals if _shape(s) == shape}
-        if len(literals) >= 2 and _TEST.search(re.sub(STRING, '""', text)):
+        bare = re.sub(STRING, '""', text)
+        defined = _DEFINED.match(bare)
+        if len(literals) >= 2 and (_TEST.search(bare) or (defined and fold(defined.group(1)) in named)):
             out.append((index, literals))
     return out
+
+
+#: A name defined as a collection of literals: ``X = (...)``, ``const X = new Set([...])``, ``X: T = [...]``.
+_DEFINED = re.compile(r"\s*(?:(?:export|const|let|var|static|pub|final|private|public|readonly)\s+)*"
+                      r"([A-Za-z_$][\w$]*)\s*(?::[^=]+)?=\s*(?:new\s+Set\s*\(|frozenset\s*\(|set\s*\(|"
+                      r"Object\.freeze\s*\(|[\[({])")
 
 
 def _terms(clause: Clause) -> set[str]:
@@ -94,7 +107,8 @@ def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
             members = _members(m.group(1), code, leading=True)
             if not members or clause.skip(*members):
                 continue
-            tests = [(i, lits) for i, lits in _tests(code, _shape(members[0])) if set(members) <= lits]
+            named = frozenset(fold(w.text) for w in clause.words if w.end <= m.start())
+            tests = [(i, lits) for i, lits in _tests(code, _shape(members[0]), named) if set(members) <= lits]
             if tests and all(lits > set(members) for _, lits in tests):
                 extra = sorted(tests[0][1] - set(members))
                 out.append(Contradiction(

@@ -15,7 +15,9 @@ The code's side, by the verb:
 * a verb of use (``use``, ``call``, ``invoke``, ``read``, ``consult``,
   ``access``, ``touch``, ``go through``, ``pass through``, ``rely on``,
   ``depend on``, ``look at``, ``check``, ``ignore``): ``X`` itself is the operand, and the code
-  uses it outside its signature (``call`` and ``invoke``: calls it);
+  uses it outside its signature (``call`` and ``invoke``: calls it;
+  ``check`` also: calls a function named for every word of a plain-word
+  object, ``is_char_boundary`` for "doesn't check char boundaries");
 * ``return`` with a literal object ("never returns false", "does not
   return None"): the code has ``return V`` itself; with a name of the
   code ("never returns errNegativeNotAllowed"): one of the values a
@@ -28,6 +30,10 @@ The code's side, by the verb:
   of use: the code calls a function of that name, on any receiver;
 * a verb with no object, the clause ending right after it ("close() does
   not flush"): the code calls a function of the verb's own name;
+* "never panics": the code calls ``panic``, a macro named for it
+  (``panic_oob!``) or one that panics by what it is for (``assert!``,
+  ``unreachable!``, ``todo!``);
+* "has no build tags": the anchored Go file has a ``//go:build`` line;
 * "has no nil check", "doesn't check for None": the code compares a
   value with ``nil``, ``None`` or ``null`` (``if err == nil``);
 * "no path.Base trimming", "without a strings.TrimSpace call": the code
@@ -45,7 +51,9 @@ Never fires inside a message the claim quotes ("throws \"a default value
 ("allow/deny/ignore"), on a conditional clause, on ``not only``, on a verb the code
 does not call, on "ignores X" where the code passes ``X`` to its calls
 only as a constant (``f({ X: true })``: that is how code ignores the
-caller's ``X``), or when the call names none of the object's words (generic
+caller's ``X``), on "ignores invalid X" (some values of ``X``: ``invalid``,
+``unknown``, ``empty`` ...), on "ignoring X" where the code catches the exception ``X``
+and does nothing with it (``except AttributeError: pass``), or when the call names none of the object's words (generic
 words such as "header" or "value" do not link a call to a claim).
 
 Rationale: "never calls X", "ignores SETTING", "does not set Y" are the
@@ -72,6 +80,7 @@ from memvet._rules._common import (
     fold,
     object_tokens,
     object_words,
+    singulars,
     split_name,
     stems,
 )
@@ -162,6 +171,10 @@ def _does(code: Code, verb: str, objects: list[Word], clause: Clause, particle: 
                 hit = next((c for c in code.calls if c.name == atom), None)
                 return code.show(hit.line, hit.name) if hit is not None else None
             return code.show(code.atoms[code.first(atom)].line, atom) if code.used(atom) else None
+        if "check" in base:  # "doesn't check char boundaries": the code calls is_char_boundary(...)
+            hit = _checked_by_call(code, objects)
+            if hit is not None:
+                return hit
         if "read" not in base:
             return None
     if "return" in base:
@@ -190,6 +203,10 @@ def _does(code: Code, verb: str, objects: list[Word], clause: Clause, particle: 
                     return code.show(index, m.group(0))  # ("X never raises", no object: any raise of X's)
         return None
     tokens |= _named_calls(clause, verb)
+    if not objects and "panic" in base:  # "try_insert never panics": panic!, a macro that wraps it, an assert!
+        hit = next((c for c in code.calls if "panic" in c.name.lower() or c.name in _PANICKING), None)
+        if hit is not None:
+            return code.show(hit.line, hit.name)
     if not objects:  # "close() does not flush": the verb is the call, by its own name
         named = {fold(b) for b in base}
         hit = next((c for c in code.calls if fold(c.name) in named), None)
@@ -273,6 +290,10 @@ def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
             if ignores and any((atom := code.resolve(w, clause.declared, parts=False))
                                and fixed_by_call(code, atom) is not None for w in objects[:1]):
                 continue  # f({ X: true }): the code fixes X itself, which is how it ignores the caller's X
+            if ignores and any(w.text.lower() in _SOME_VALUES for w in objects):
+                continue  # "invalid Expires is ignored": some values of X are, not X
+            if ignores and objects and _swallowed(code, objects[0].atom):
+                continue  # "ignoring AttributeError" of `except AttributeError: pass`: the code does ignore it
             if bare and stems(verb) & {"raise", "throw"} and not _subject_is(clause, at, code):
                 continue  # "`schema.validate(data)` doesn't raise" read against the anchored _do_load: not its subject
             line = _does(code, verb, objects, clause, particle)
@@ -283,7 +304,68 @@ def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
                     tuple(w.text for w in objects)))
     out.extend(_nil_checks(clause, codes))
     out.extend(_no_call(clause, codes))
+    out.extend(_no_build_tags(clause, codes))
     return out
+
+
+#: "has no build tags", "without any build constraint": a file compiled everywhere.
+_NO_BUILD_TAGS = re.compile(r"\b(?:no|without(?:\s+an?|\s+any)?)\s+build\s+(?:tags?|constraints?)\b", re.I)
+
+
+def _no_build_tags(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
+    """"go113.go has no build tags": the anchored Go file has a ``//go:build`` (or ``// +build``) line."""
+    m = _NO_BUILD_TAGS.search(clause.text)
+    if m is None or clause.quoted(m.start()) or _CONDITION.search(clause.text):
+        return []
+    for code in codes:
+        if code.directives:
+            return [Contradiction("negation", f"the claim says `{m.group(0)}`", code.directives[0], code.label,
+                                  (m.group(0),))]
+    return []
+
+
+def _checked_by_call(code: Code, objects: list[Word]) -> str | None:
+    """The line where the code calls a function named for what the claim says
+    it does not check: every word of the object (two or more, before any
+    preposition) a part of the callee's name (``is_char_boundary`` for "char
+    boundaries", ``isValidHeaderName`` for "valid header names")."""
+    words = []
+    for w in objects:
+        if w.text.lower() in _PREPOSITIONS or not w.plain:
+            break
+        words.append(w.text.lower())
+    if len(words) < 2:
+        return None
+    for call in code.calls:
+        parts = set(split_name(call.name))
+        if all(any(form in parts for form in (word, *singulars(word))) for word in words):
+            return code.show(call.line, call.name)
+    return None
+
+
+#: Rust's macros that panic by what they are for (``debug_assert!`` only in debug builds: left out).
+_PANICKING = frozenset({"unreachable", "unimplemented", "todo", "assert", "assert_eq", "assert_ne"})
+
+
+#: Words that pick some values out of what is ignored ("invalid Expires is ignored", "ignores unknown keys").
+_SOME_VALUES = frozenset({"invalid", "malformed", "bad", "unknown", "unrecognized", "unrecognised", "unsupported",
+                          "empty", "extra", "duplicate", "duplicated", "unparseable", "unparsable", "garbage",
+                          "stray", "trailing", "leading", "blank", "bogus", "illegal", "wrong"})
+
+
+def _swallowed(code: Code, name: str) -> bool:
+    """Whether the code catches the exception ``name`` and does nothing with it
+    (``except AttributeError: pass``, ``catch (err) {}``)."""
+    for i in range(len(code.logical)):
+        text = code.logical_text(i)
+        if not re.search(rf"\b(?:except|catch)\b[^:{{]*(?<![\w$.]){re.escape(name)}(?![\w$])", text) and not (
+                re.search(r"\bcatch\b", text) and name in ("error", "exception", "errors", "exceptions")):
+            continue
+        if re.search(r"(?::|\{)\s*(?:pass|continue|\})\s*$", text) or (
+                i + 1 < len(code.logical) and re.fullmatch(r"\s*(?:pass|continue|\.\.\.|\})\s*",
+                                                          code.logical_text(i + 1))):
+            return True
+    return False
 
 
 #: "no path.Base trimming", "without a strings.TrimSpace call", "no `UTC()` conversion": a call named as a noun.

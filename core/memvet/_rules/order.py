@@ -4,7 +4,8 @@ Fires on ``A before B``, ``A precedes B``, ``A prior to B``, ``A ahead of B``,
 ``A earlier than B``, ``B after A``, ``B later than A``, ``A first ...,
 then B`` (``, then``, ``and then``, ``and only then``), ``A, followed by
 B``, ``first A ..., second B``, ``A ... first and B ... afterwards``
-(``later``, ``after it``, ``subsequently``), ``A first and only uses B``
+(``later``, ``after it``, ``subsequently``), ``A first and only afterwards
+B``, ``A first and only uses B``
 (``(only) falls back to B``, ``falls through to B``, ``otherwise B``) and
 ``A is tried first, B is the fallback``, when the first use of ``B`` in the
 anchored code comes before the first use of ``A`` (signatures, comments and
@@ -14,6 +15,12 @@ cannot be told apart, except two strings: listed on one line (``for key
 in "VISUAL", "EDITOR"``), their order is the order they are tried in; and
 two operands of ``&&``, ``||``, ``and`` or ``or`` (``lvl <= STATIC_MAX_LEVEL
 && lvl <= max_level()``), which a condition tests left to right.
+
+A list announced by ``order:`` ("Default processor order: merge_contextvars,
+TimeStamper, add_log_level, ...", three names of the code or more) is read
+against the one statement of the code that writes most of them (a list
+literal, a chain), imports left out: two listed names it writes the other
+way round.
 
 ``A`` and ``B`` are the operands nearest the marker on each side (a code
 term of the claim, or a word the code uses), at most six words away and
@@ -27,7 +34,15 @@ atom, or on a temporal remark that is not about the code's order ("..., so
 clients can't be reused after close()": nothing on the left of ``after``
 is an operand before the comma); on a count ("gives up after NUM_RETRIES =
 65536 attempts", "follows at most 20 redirects before it rejects"); on
-the ``then`` of a condition ("unless key is a PyJWK, then ..."). A
+the ``then`` of a condition ("unless key is a PyJWK, then ..."); on a place in
+a text ("the part after the last '@'", "before the first colon"); on a
+marker inside a term the claim quotes (`` `stopped after \\d+ redirects` ``);
+on a type's declaration (an enum's variants are listed, not done) or on
+two arms of a match on variants (``Self::A => ...``; a switch's ``case``
+lines are tried in turn and do order). A
+quoted operand (``'__dict__'``) is ordered by the code's first string of
+that text, not by a name spelled alike (``cls.__dict__``); a name declared
+empty (``handler = None``) is ordered by its next use. A
 statement keyword (``try``, ``if`` ...) is no step, and neither is the
 anchored function's own qualified name ("AnsiToWin32.write resets first
 and then writes": its steps are the verbs). ``A ... first, B ... second``
@@ -42,9 +57,11 @@ itself pairs them.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable, Sequence
 
+from memvet._claims import TermKind
 from memvet._rules._common import Clause, Code, Contradiction, Rule, Word, nearest, needle, shown
 
 __all__ = ["RULE"]
@@ -133,13 +150,26 @@ def _call_of(code: Code, word: Word, atom: str) -> re.Pattern[str] | None:
 def _first(code: Code, word: Word, atom: str) -> int:
     """Index of the atom that orders ``word``: its first use (:meth:`Code.first`), or, for a call
     (``next()``), its first call: ``function (req, res, next) {`` names ``next`` and calls nothing."""
+    if word.term is not None and word.term.kind is TermKind.STRING:  # '__dict__': the string, not the attribute
+        return next((k for k, a in enumerate(code.atoms)
+                     if a.string and a.text == atom and a.line not in code.headers), -1)
     i = code.first(atom)
+    empty = _EMPTY_START.match(code.logical_text(code.atoms[i].line)) if i >= 0 else None
+    if empty and empty.group("name") == code.atoms[i].text:
+        # `handler = None`: a name declared empty is not a step; its next use is
+        i = next((k for k in range(i + 1, len(code.atoms)) if code.atoms[k].line not in code.headers
+                  and code.atoms[k].line != code.atoms[i].line and code.atoms[k].text == code.atoms[i].text), -1)
     called = _call_of(code, word, atom)
     if i < 0 or called is None:
         return i
     return next((k for k in range(i, len(code.atoms)) if code.atoms[k].text == code.atoms[i].text
                  and code.atoms[k].line not in code.headers and called.search(code.logical_text(code.atoms[k].line))),
                 -1)
+
+
+#: A name declared empty: ``handler = None``, ``let err = null;``, ``var cause error = nil``.
+_EMPTY_START = re.compile(r"\s*(?:(?:let|var|const|mut)\s+)*(?P<name>[A-Za-z_$][\w$]*)\s*(?::[^=]+|\s+[\w*.\[\]]+)?\s*:?=\s*"
+                          r"(?:None|null|undefined|nil)\s*;?\s*$")
 
 
 #: A line that leaves the function: an early exit, one path among others.
@@ -176,7 +206,9 @@ def _pairs(clause: Clause, code: Code) -> list[tuple[Word, str, Word, str, str]]
     accept = _operand(code, clause)
     for pattern, reverse in _MARKERS:
         for m in pattern.finditer(clause.text):
-            if _counted(clause.text, m) or _consequence(clause.text, m):
+            if _counted(clause.text, m) or _consequence(clause.text, m) \
+                    or (m.group(0) in ("after", "before") and _POSITION.match(clause.text, m.end())) \
+                    or any(w.term is not None and w.start <= m.start() < w.end for w in clause.words):
                 continue
             left = nearest(clause, m.start(), -1, code, accept=accept, actions=True)
             right = nearest(clause, m.end(), 1, code, accept=accept, actions=True)
@@ -199,10 +231,15 @@ def _pairs(clause: Clause, code: Code) -> list[tuple[Word, str, Word, str, str]]
         after = nearest(clause, m.start("mid") + (lead.end() if lead else 0), 1, code, accept=accept, actions=True)
         if before and after and after[0].end <= m.end("mid"):  # A ... first and B ... afterwards
             out.append((before[0], before[1], after[0], after[1], "first ... afterwards"))
-        elif after and after[0].end <= m.end("mid"):  # first A, and B afterwards
-            later = nearest(clause, m.end("mid"), -1, code, accept=accept, actions=True)
-            if later and later[0].start > after[0].end:
-                out.append((after[0], after[1], later[0], later[1], "first ... afterwards"))
+        elif after and after[0].end <= m.end("mid") and (
+                later := nearest(clause, m.end("mid"), -1, code, accept=accept, actions=True)) \
+                and later[0].start > after[0].end:  # first A, and B afterwards
+            out.append((after[0], after[1], later[0], later[1], "first ... afterwards"))
+        # A first (X) and only afterwards B: the later step named after the marker
+        earlier = before or (after if after and after[0].end <= m.end("mid") else None)
+        ahead = nearest(clause, m.end(), 1, code, accept=accept, actions=True)
+        if earlier and ahead:
+            out.append((earlier[0], earlier[1], ahead[0], ahead[1], "first ... afterwards"))
     for m in _FIRST_FALLBACK.finditer(clause.text):
         # the fallback is what the marker names next, not a name further on ("falls back to
         # NO_PROXY (os.environ.get(key) ...)")
@@ -223,6 +260,9 @@ _COUNT_AFTER = re.compile(r"\s+(?:[A-Z][A-Z0-9_]*\s*(?:=\s*)?)?\d[\d_,.]*\s+[a-z
                           r"(?:attempts|tries|retries|times|failures|calls|iterations|redirects|seconds)\b")
 #: "follows at most 20 redirects before": a count of steps done, then a limit, not two steps of the code.
 _COUNT_BEFORE = re.compile(r"\b\d[\d_,.]*(?:\s+[a-z]+){1,2}\s*$")
+#: "the part after the last '@'", "before the first `:`": a place in a text, not a step of the code.
+_POSITION = re.compile(r"\s+(?:the\s+)?(?:(?:first|last|final|leading|trailing|next)\s+)?(?:occurrence\s+of\s+)?"
+                       r"(?:['\"`]|(?:colon|comma|slash|dot|period|semicolon|hyphen|dash|space)\b)")
 #: "(unless key is a PyJWK, then the JWK's algorithm is used)": a consequence, not a second step.
 _CONDITION_OPEN = re.compile(r"\b(?:if|unless|when|whenever)\b[^,;.()]*$", re.I)
 
@@ -260,9 +300,73 @@ def _short_circuit(code: Code, i: int, j: int) -> bool:
         is not None
 
 
+#: A type's declaration: its members are listed, not done one after another.
+_DECLARATION = re.compile(r"\s*(?:(?:pub(?:\s*\([^)]*\))?|export|declare|const|public|private|protected)\s+)*"
+                          r"(?:enum|struct|union|interface|type)\b")
+#: An arm of a match on variants: ``Self::DuplicatedByte(b) => ...`` (a switch's ``case`` lines are
+#: tried in turn: the first that matches wins).
+_ARM = re.compile(r"\s*[\w:]+(?:\s*\([^()]*\)|\s*\{[^{}]*\})?(?:\s*\|\s*[\w:]+(?:\s*\([^()]*\)|\s*\{[^{}]*\})?)*"
+                  r"\s*=>")
+
+
+def _declaration(code: Code) -> bool:
+    """Whether the anchored code declares a type and runs nothing (an enum's
+    variants, a struct's fields): the order of its members is no order of steps."""
+    return bool(code.logical) and _DECLARATION.match(code.logical_text(min(
+        (i for i in range(len(code.logical)) if not code.logical_text(i).lstrip().startswith(("#[", "@"))),
+        default=0))) is not None and not any(
+        re.search(r"\b(?:fn|func|function|def)\b|=>", code.logical_text(i)) for i in range(len(code.logical)))
+
+
+#: What announces a list in order: "Default processor order: a, b, c", "in this order: ...".
+_ORDER_HEAD = re.compile(r"\b(?:order|in\s+(?:this|that)\s+order|in\s+order)\s*(?:is|=)?\s*:?\s*$", re.I)
+_ITEM_SPLIT = re.compile(r"\s*,\s*(?:and\s+|then\s+)?|\s*(?:->|\u2192)\s*|\s+then\s+")
+_IMPORT_LINE = re.compile(r"\s*(?:from\s+\S+\s+)?import\b|\s*use\s|\s*(?:const|let|var)\s*\{[^}]*\}\s*=\s*require")
+
+
+def _order_list(clause: Clause, code: Code) -> list[Contradiction]:
+    """"Default processor order: merge_contextvars, TimeStamper, add_log_level, ...": the names a
+    claim lists after ``order:`` (three or more, each a name of the code), against the one statement
+    of the code that writes most of them (a list, a chain of calls), imports left out: two listed
+    names written there the other way round."""
+    at = clause.offset
+    if at <= 0 or not _ORDER_HEAD.search(clause.claim[:at]):
+        return []
+    listed: list[tuple[Word, str]] = []
+    for m in re.finditer(r"[^,]+", re.split(r"\s[-\u2013\u2014]\s|\(", clause.text)[0]):
+        for item in _ITEM_SPLIT.split(m.group(0)):
+            start = clause.text.find(item, m.start())
+            word = next((w for w in clause.words if start <= w.start < start + len(item)
+                         and code.resolve(w, clause.declared)), None)
+            if word is not None:
+                listed.append((word, code.resolve(word, clause.declared)))
+    if len(listed) < 3:
+        return []
+    best: list[tuple[Word, str, int]] = []
+    where = -1
+    for index in range(len(code.logical)):
+        text = code.logical_text(index)
+        if index in code.headers or _IMPORT_LINE.match(text):
+            continue
+        found = [(w, a, hit.start()) for w, a in listed
+                 if (hit := re.search(rf"(?<![\w$.]){re.escape(a)}(?![\w$])", text))]
+        if len(found) > len(best):
+            best, where = found, index
+    if len(best) < 2:
+        return []
+    for (a, first, i), (b, second, j) in itertools.pairwise(best):
+        if i > j and first != second:
+            return [Contradiction("order", f"the claim lists `{shown(a, first)}` before `{shown(b, second)}` (order:)",
+                                  code.show(where, second), code.label, (a.text, b.text))]
+    return []
+
+
 def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     out: list[Contradiction] = []
     for code in codes:
+        if _declaration(code):
+            continue
+        out.extend(_order_list(clause, code))
         for a, first, b, second, marker in _pairs(clause, code):
             if first == second or clause.skip(a.text, b.text):
                 continue
@@ -279,6 +383,8 @@ def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
                     continue  # in order, or one statement: first uses cannot tell (strings listed on a line can)
                 if _used_after(code, b, second, i):
                     continue  # the later step comes after the earlier one too, on another path
+                if all(_ARM.match(code.logical_text(code.atoms[k].line)) for k in (i, j)):
+                    continue  # two arms of a match: the cases are told apart, not done in turn
                 line = code.atoms[j].line
             out.append(Contradiction(
                 "order", f"the claim puts `{shown(a, first)}` before `{shown(b, second)}` ({marker})",

@@ -5,8 +5,8 @@ The claim's side: ``lets E propagate``, ``E propagates`` (``bubbles up``,
 E``, and ``raises E`` / ``throws E`` / ``fails with E`` / ``rejects with E``
 for an exception class ``E`` (a name ending in ``Error`` or ``Exception``),
 where ``E`` is an operand. A clause that speaks of the handler itself
-("catches E and raises F instead", "swallows E") or rules E out ("never
-raises E") is not read.
+("catches E and raises F instead", "swallows E"), rules E out ("never
+raises E") or makes it a condition ("if f raises E, g retries") is not read.
 
 The code's side: an ``except``/``catch`` clause that names ``E`` and whose
 body does not raise it again (no bare ``raise``, no ``raise exc`` of the
@@ -49,6 +49,7 @@ _HANDLES = re.compile(r"\b(?:catch(?:es|ing)?|swallow(?:s|ing)?|suppress(?:es|in
                       r"ignor(?:es|ing)|turn(?:s|ing)?|convert(?:s|ing)?|wrap(?:s|ping)?|translat(?:es|ing)|instead)\b",
                       re.I)
 _NOT = re.compile(r"\b(?:not|never|no longer|doesn't|don't|won't|cannot|can't|isn't|aren't)\b", re.I)
+_IF = re.compile(r"\b(?:if|when|whenever|should|in case)\b", re.I)
 _AS = re.compile(r"(?:\s+\w+){0,3}?\s+as\b")
 _HANDLER = re.compile(r"^(?:\}\s*)?(?:except|catch)\b(?P<head>.*)")
 
@@ -69,6 +70,8 @@ def _claimed(clause: Clause, code: Code) -> list[tuple[Word, str, str]]:
         for m in _RAISES.finditer(clause.text):
             if _NOT.search(re.split(r"[,;]", clause.text[:m.start()])[-1]):
                 continue  # "never raises E"
+            if _IF.search(re.split(r"[,;]", clause.text[:m.start()])[-1]):
+                continue  # "if f raises E, g retries": what the code does when E comes, a handler
             hit = nearest(clause, m.end(), 1, code, reach=3)
             if hit is not None and re.fullmatch(r"[A-Z]\w*(?:Error|Exception)", hit[0].text.rsplit(".", 1)[-1]):
                 out.append((hit[0], hit[1], m.group(0)))

@@ -1,0 +1,60 @@
+"""The returns rule's fixture: claims that a function returns a constant,
+against the constants its return statements give; both ways."""
+
+from __future__ import annotations
+
+from _rule_cases import rule_cases
+
+from memvet._claims import EvidenceText
+from memvet._rules.returns import RULE
+
+TRUST_NONE = EvidenceText("index.js::trustNone", """\
+function trustNone () {
+  return false
+}
+""")
+IS_EMPTY = EvidenceText("util.py::is_empty", """\
+def is_empty(value):
+    if value is None:
+        return True
+    return False
+""")
+LOOKUP = EvidenceText("store.py::lookup", """\
+def lookup(key):
+    if key not in CACHE:
+        return None
+    return CACHE[key]
+""")
+ALWAYS_NONE = EvidenceText("store.py::forget", """\
+def forget(key):
+    CACHE.pop(key, None)
+    return
+""")
+ARROW = EvidenceText("index.js::never", "const never = () => false\n")
+
+FIRES = [
+    ("With an empty list compileTrust returns trustNone, which returns true, so every hop is trusted.", TRUST_NONE),
+    ("trustNone() always returns true.", TRUST_NONE),
+    ("forget returns True once the key is gone.", ALWAYS_NONE),
+    ("never returns true for a hop.", ARROW),
+]
+
+SILENT = [
+    # the constant the code returns
+    ("trustNone, which returns false: no hop is trusted.", TRUST_NONE),
+    ("is_empty returns True for None.", IS_EMPTY),
+    ("is_empty returns false for anything else.", IS_EMPTY),
+    ("forget returns None.", ALWAYS_NONE),
+    # "returns None" is never read: a function may end without a return statement
+    ("is_empty returns None for an empty list.", IS_EMPTY),
+    # a return that is not a constant: the value is open
+    ("lookup returns None when the key is missing.", LOOKUP),
+    ("lookup returns true for a cached key.", LOOKUP),
+    # negated, or another subject
+    ("trustNone never returns true.", TRUST_NONE),
+    ("trustNone doesn't return true.", TRUST_NONE),
+    ("compileTrust returns true for a match.", TRUST_NONE),
+]
+
+
+fired, test_fires, test_does_not_fire = rule_cases(RULE, FIRES, SILENT)
