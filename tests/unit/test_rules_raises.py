@@ -54,7 +54,29 @@ class BadData(Exception):
     message: str
 """)
 
+ETAG = EvidenceText("index.js::etag", """\
+function etag (entity, options) {
+  if (entity == null) {
+    throw new TypeError('argument entity is required')
+  }
+  var isStats = isstats(entity)
+  if (!isStats && typeof entity !== 'string' && !Buffer.isBuffer(entity)) {
+    throw new TypeError('argument entity must be string, Buffer, or fs.Stats')
+  }
+}
+""")
+GET_ITEM = EvidenceText("store.py::Store.get", """\
+def get(self, key):
+    if key not in self.items:
+        raise KeyError("no item with that name")
+    return self.items[key]
+""")
+
+
 FIRES = [
+    # round 15: two built-in classes known apart
+    ("Passing a number to etag() throws a RangeError('argument entity must be string, Buffer, or fs.Stats').", ETAG),
+    ("Store.get raises ValueError(\"no item with that name\") for a missing key.", GET_ITEM),
     # an anchored definition derives the claim's class from the one raised: a subclass is not its base
     ('base64_decode raises BadPayload("Invalid base64-encoded data") on bad input.', [BASE64, PAYLOAD]),
     ('A second lock with other arguments raises RuntimeError ("Singleton lock instances cannot be initialized '
@@ -65,6 +87,10 @@ FIRES = [
 ]
 
 SILENT = [
+    # round 15: a base class of the one raised (Error, LookupError, Exception) is not a sibling
+    ("etag() throws an Error('argument entity must be string, Buffer, or fs.Stats').", ETAG),
+    ("Store.get raises LookupError(\"no item with that name\") for a missing key.", GET_ITEM),
+    ("Store.get raises Exception(\"no item with that name\") for a missing key.", GET_ITEM),
     # the claim's class is a base of the one raised, or of unknown descent
     ('base64_decode raises BadData("Invalid base64-encoded data") on bad input.', [BASE64, PAYLOAD]),
     ('base64_decode raises Exception("Invalid base64-encoded data") on bad input.', [BASE64, PAYLOAD_BASE]),

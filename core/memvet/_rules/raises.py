@@ -20,11 +20,14 @@ raises the claim's class elsewhere: the two are siblings in this code, so
 the claim did not name a base class of the one raised. Fires too when an
 anchored definition of the claim's class derives it from the class raised
 (``class BadPayload(BadData)``, the message raised as ``BadData``): a
-subclass is never what its base is raised as. Never fires when the
-message is raised nowhere (the term binder reads that), when one of its
-raises is the claim's class, nor when the claim's class is raised nowhere
-in the anchored code and no anchored definition derives it from the class
-raised (it may be a base of the one raised).
+subclass is never what its base is raised as. Fires too when both classes
+are built-in and known apart (``RangeError`` claimed, ``TypeError`` raised;
+``ValueError`` claimed, ``KeyError`` raised): neither can be the other.
+Never fires when the message is raised nowhere (the term binder reads
+that), when one of its raises is the claim's class, nor when the claim's
+class is raised nowhere in the anchored code, no anchored definition
+derives it from the class raised and the two are not built-in siblings (it
+may be a base of the one raised).
 
 Rationale: messages are copied from logs and tracebacks, classes are
 remembered; "raises RuntimeError("Singleton lock instances cannot be
@@ -35,6 +38,7 @@ for another case two blocks up.
 
 from __future__ import annotations
 
+import builtins
 import re
 from collections.abc import Sequence
 
@@ -80,6 +84,23 @@ def _derived_from(name: str, codes: Sequence[Code]) -> set[str]:
     return {base for code in codes for base in (class_bases(code, name) or ([], ""))[0]}
 
 
+#: JavaScript's built-in error classes: each derives from ``Error`` directly.
+_JS_ERRORS = frozenset({"TypeError", "RangeError", "SyntaxError", "ReferenceError", "EvalError", "URIError"})
+
+
+def _siblings(claimed: str, raised: str) -> bool:
+    """Whether two built-in exception classes are known apart: Python's by
+    their real hierarchy (``KeyError`` is a ``LookupError``, not a
+    ``ValueError``), JavaScript's ``TypeError``, ``RangeError`` ... by
+    deriving from ``Error`` alone. A class the claim names that is a base of
+    the one raised (``Exception``, ``Error``) is never a sibling."""
+    if claimed in _JS_ERRORS and raised in _JS_ERRORS:
+        return claimed != raised
+    a, b = getattr(builtins, claimed, None), getattr(builtins, raised, None)
+    return (isinstance(a, type) and isinstance(b, type) and issubclass(a, BaseException)
+            and issubclass(b, BaseException) and not issubclass(b, a) and not issubclass(a, b))
+
+
 def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     out: list[Contradiction] = []
     raised: dict[int, list[tuple[str, int, str]]] = {}  # per anchor: (class, line, arguments) of each raise
@@ -103,6 +124,8 @@ def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
                 why = ""
             elif cls in _derived_from(claimed, codes):
                 why = f", of which `{claimed}` is a subclass"
+            elif _siblings(claimed, cls):
+                why = ", and neither is a subclass of the other"
             else:
                 continue
             out.append(Contradiction(
