@@ -168,8 +168,8 @@ def _first(code: Code, word: Word, atom: str) -> int:
 
 
 #: A name declared empty: ``handler = None``, ``let err = null;``, ``var cause error = nil``.
-_EMPTY_START = re.compile(r"\s*(?:(?:let|var|const|mut)\s+)*(?P<name>[A-Za-z_$][\w$]*)\s*(?::[^=]+|\s+[\w*.\[\]]+)?\s*:?=\s*"
-                          r"(?:None|null|undefined|nil)\s*;?\s*$")
+_EMPTY_START = re.compile(r"\s*(?:(?:let|var|const|mut)\s+)*(?P<name>[A-Za-z_$][\w$]*)"
+                          r"\s*(?::[^=]+|\s+[\w*.\[\]]+)?\s*:?=\s*(?:None|null|undefined|nil)\s*;?\s*$")
 
 
 #: A line that leaves the function: an early exit, one path among others.
