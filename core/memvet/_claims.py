@@ -1010,6 +1010,9 @@ def _label(text: str, start: int, end: int) -> bool:
 _MULTIPLE = re.compile(r"(?<![\w.$])(\d+(?:\.\d+)?)[x\u00d7](?![\w$])")
 
 
+#: A Go build constraint (``//go:build go1.13``, ``// +build linux``): a comment by its form, a
+#: directive to the compiler by what it does; group 1 is the constraint.
+GO_BUILD = re.compile(r"\s*//\s*(?:go:build|\+build)\s+(\S.*)")
 #: Big-O notation: ``O(1)``, ``O(n)``, ``O(n^2)``, ``O(n log n)``, ``O(n + m)``.
 _BIG_O = re.compile(r"(?<![\w$.`])O\(\s*(?:1|[a-z](?:\s*(?:\^|\*\*)\s*\d|\u00b2)?|log\s*[a-z]|[a-z]\s*log\s*[a-z]"
                     r"|[a-z]\s*[+*\u00b7]\s*[a-z])\s*\)(?![\w`])")
@@ -1073,13 +1076,10 @@ def claim_terms(claim: str) -> list[Term]:
     keyword_values = [k.span(2) for k in _KEYWORD_QUOTED.finditer(text)]
     for m in list(_VERSION.finditer(text)):
         if any(start <= m.start() and m.end() <= end for start, end in keyword_values):
-            continue  # python_requires=">=2.7, !=3.0.*": a keyword's quoted value, read with it below
+            continue  # version='1.0.1', python_requires=">=2.7, !=3.0.*": a keyword's quoted value, read with it below
         if m.group(0)[0] in "<>=!~^" and re.search(r"[\w$)\]]\s+$", text[:m.start()]) \
                 and re.fullmatch(r"[<>=!~^]+\s*\d+|(?:[<>]=?|[!=]=)\s*\d+[a-z\u00b5\u03bc]{1,3}", m.group(0)):
             continue  # `MaxElapsedTime == 0`, `n >= 1`, `== 1000ns`: a whole number or quantity compared
-        if re.search(r"(?<![\w$.])[A-Za-z_]\w*\s*=\s*([\"'])$", text[:m.start()]) \
-                and text[m.end(): m.end() + 1] == text[m.start() - 1]:
-            continue  # version='1.0.1', python_requires='>=3.7': a keyword's quoted value, read with it below
         take(m.start(), m.end(), Term(m.group(0), TermKind.VERSION))
     pos = 0
     while True:
@@ -3079,10 +3079,14 @@ def _bind_number(term: Term, ctx: _Context) -> tuple[bool, str]:
         return True, ""  # U+2028 for '\u2028': a character named by its code point
     if _version_tested(text, index):
         return True, ""  # "only before 3.9" for `if sys.version_info < (3, 9):`
-    if re.fullmatch(r"\d+(?:\.\d+)?", text) and any(
-            index.has_string(f"{op}{text}{pad}") for op in ("", "^", "~") for pad in (".0", ".0.0")):
+    if re.fullmatch(r"\d+(?:\.\d+)?", text) and any(_zeros_left_out(text).search(s) for s in index.strings()):
         return True, ""  # "cfg-if (1.0)" for cfg-if = "1.0.0": the same version, its zeros left out
     return False, _nearest_line(text, index, lambda tok: tok[:1].isdigit())
+
+
+def _zeros_left_out(version: str) -> re.Pattern[str]:
+    """Where ``version`` (``1.0``) is written with its trailing zeros: ``1.0.0``, ``^1.0.0``."""
+    return re.compile(rf"(?<![\w.]){re.escape(version)}(?:\.0)+(?![\w.])")
 
 
 def _version_tested(text: str, index: _Index) -> bool:
@@ -3138,7 +3142,7 @@ def _manifest_keyed(value: float, text: str, ctx: _Context) -> bool | None:
         key = re.compile(rf"""^\s*(?:["']{re.escape(word)}["']\s*:|{re.escape(word)}\s*[=:\s])""", re.I | re.M)
         lines = [line for ev in texts for line in ev.text.splitlines() if key.match(line)]
         if lines:
-            padded = re.compile(rf"""(?<![\w.]){re.escape(text)}(?:\.0)+(?![\w.])""")
+            padded = _zeros_left_out(text)
             return any(value in numbers_in(line, in_strings=True) or padded.search(line) for line in lines)
     return None
 
@@ -3701,7 +3705,7 @@ def _bind_code(term: Term, ctx: _Context) -> tuple[bool, str]:
         return True, ""  # `(None, key)` for `return None, key_to_unset`: Python's tuple, its parentheses left out
     if term.kind is TermKind.CODE and "rust" in index.languages and _rust_signature(text, index):
         return True, ""  # `OnceBox::set(Box<T>) -> Result<(), Box<T>>`: the anchored fn's types, its names left out
-    directive = re.fullmatch(r"//\s*(?:\+build|go:build)\s+(.+)", text.strip())
+    directive = GO_BUILD.fullmatch(text.strip())
     if directive and "go" in index.languages and any(
             re.search(rf"^//\s*(?:\+build|go:build)\s+{re.escape(directive.group(1).strip())}\s*$", ev.text, re.M)
             for ev in index.texts):

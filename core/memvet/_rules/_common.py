@@ -38,7 +38,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from memvet._claims import EvidenceText, Term, TermKind, balanced, fold
+from memvet._claims import GO_BUILD, EvidenceText, Term, TermKind, balanced, fold
 from memvet._code import language_for_path
 
 __all__ = [
@@ -551,12 +551,8 @@ def _parse(ev: EvidenceText) -> Code:
             start = -1
     if start >= 0:
         logical.append((start, len(physical) - 1))
-    directives = [line.strip() for line in ev.text.splitlines() if _BUILD_DIRECTIVE.match(line)] if braces else []
+    directives = [line.strip() for line in ev.text.splitlines() if GO_BUILD.match(line)] if braces else []
     return Code(ev.label, physical, logical, atoms, headers, braces, directives=directives)
-
-
-#: A Go build constraint: a comment by its form, a directive to the compiler by what it does.
-_BUILD_DIRECTIVE = re.compile(r"\s*//\s*(?:go:build|\+build)\s+\S")
 
 
 def _is_code(ev: EvidenceText) -> bool:

@@ -52,9 +52,10 @@ Never fires inside a message the claim quotes ("throws \"a default value
 does not call, on "ignores X" where the code passes ``X`` to its calls
 only as a constant (``f({ X: true })``: that is how code ignores the
 caller's ``X``), on "ignores invalid X" (some values of ``X``: ``invalid``,
-``unknown``, ``empty`` ...), on "ignoring X" where the code catches the exception ``X``
-and does nothing with it (``except AttributeError: pass``), or when the call names none of the object's words (generic
-words such as "header" or "value" do not link a call to a claim).
+``unknown``, ``empty`` ...), on "ignoring X" where the code catches the
+exception ``X`` and does nothing with it (``except AttributeError: pass``),
+or when the call names none of the object's words (generic words such as
+"header" or "value" do not link a call to a claim).
 
 Rationale: "never calls X", "ignores SETTING", "does not set Y" are the
 false facts that survive term binding best: X, SETTING and Y are real, and

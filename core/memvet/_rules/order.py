@@ -312,14 +312,14 @@ _ARM = re.compile(r"\s*[\w:]+(?:\s*\([^()]*\)|\s*\{[^{}]*\})?(?:\s*\|\s*[\w:]+(?
 def _declaration(code: Code) -> bool:
     """Whether the anchored code declares a type and runs nothing (an enum's
     variants, a struct's fields): the order of its members is no order of steps."""
-    return bool(code.logical) and _DECLARATION.match(code.logical_text(min(
-        (i for i in range(len(code.logical)) if not code.logical_text(i).lstrip().startswith(("#[", "@"))),
-        default=0))) is not None and not any(
-        re.search(r"\b(?:fn|func|function|def)\b|=>", code.logical_text(i)) for i in range(len(code.logical)))
+    lines = [code.logical_text(i) for i in range(len(code.logical))]
+    head = next((text for text in lines if not text.lstrip().startswith(("#[", "@"))), "")
+    return _DECLARATION.match(head) is not None and not any(
+        re.search(r"\b(?:fn|func|function|def)\b|=>", text) for text in lines)
 
 
 #: What announces a list in order: "Default processor order: a, b, c", "in this order: ...".
-_ORDER_HEAD = re.compile(r"\b(?:order|in\s+(?:this|that)\s+order|in\s+order)\s*(?:is|=)?\s*:?\s*$", re.I)
+_ORDER_HEAD = re.compile(r"\border\s*(?:is|=)?\s*:?\s*$", re.I)
 _ITEM_SPLIT = re.compile(r"\s*,\s*(?:and\s+|then\s+)?|\s*(?:->|\u2192)\s*|\s+then\s+")
 _IMPORT_LINE = re.compile(r"\s*(?:from\s+\S+\s+)?import\b|\s*use\s|\s*(?:const|let|var)\s*\{[^}]*\}\s*=\s*require")
 
