@@ -1097,13 +1097,19 @@ class Ledger:
         """The near duplicate with the same evidence to confirm instead of
         writing (an active decision, or for a proposal an open proposal that
         supersedes the same one), else ``None`` and the open proposals that
-        make the same claim (a warning each)."""
+        make the same claim (a warning each). A write with a finding the
+        other decision lacks is never its duplicate: confirming would drop
+        the finding and serve the claim as the other one (etag's false
+        "throws a RangeError(...)" confirmed its true "throws a
+        TypeError(...)" and read as current)."""
         open_proposals: list[Decision] = []
         if not confirm_duplicates:
             return None, open_proposals
         for d in candidates:
             if scores[d.id] < self.duplicate_threshold or _evidence(d.anchors) != _evidence(draft.anchors):
                 continue
+            if set(draft.findings) - set(d.findings):
+                continue  # "throws a RangeError(...)" beside "throws a TypeError(...)": a doubt of its own
             if d.lifecycle is Lifecycle.ACTIVE and draft.old is None:
                 return d, []
             if d.lifecycle is Lifecycle.PROPOSED:

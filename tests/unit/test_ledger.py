@@ -264,6 +264,23 @@ def test_similar_claim_conflicts_and_near_duplicate_confirms(ledger):
     assert any(c.decision.id == first.id and "similar claim" in c.why for c in similar.conflicts)
 
 
+def test_a_near_duplicate_with_a_finding_of_its_own_is_no_confirmation(open_ledger):
+    # one word apart, the same anchor: the second names what the code does not say (a low
+    # duplicate threshold makes the two near duplicates for the test's hashing embedder)
+    ledger = open_ledger(duplicate_threshold=0.5)
+    first = ledger.record("OrderStore.save opens the file with `open(self.path, \"a\")` and appends",
+                          ["shop/store.py::OrderStore.save"])
+    again = ledger.record("OrderStore.save opens the file with `open(self.path, \"w\")` and appends",
+                          ["shop/store.py::OrderStore.save"])
+    assert again.outcome != "confirmed" and again.id != first.id
+    assert again.findings and ledger.verify(again.id).status is memvet.Status.NEEDS_REVALIDATION
+    assert ledger.get(first.id).confirmations == 0
+    # the same words again, with no finding of their own, still confirm
+    same = ledger.record("OrderStore.save opens the file with `open(self.path, \"a\")` and appends",
+                         ["shop/store.py::OrderStore.save"])
+    assert same.outcome == "confirmed" and same.id == first.id
+
+
 def test_close_to_rejected_warns_with_the_reason(ledger):
     old = ledger.record("wrap saves in a global lock")
     ledger.reject(old.id, reason="it deadlocked")
