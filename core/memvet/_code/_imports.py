@@ -14,7 +14,9 @@ Reported names, per language:
   and TypeScript's ``import x = require('x')``.
 * Go: the import path without quotes.
 * Rust: the path of each ``use`` (``use a::b::{c, d as e}`` -> ``a::b::c``
-  and ``a::b::d``; ``use a::*`` -> ``a``) and ``extern crate x`` -> ``x``.
+  and ``a::b::d``; ``use a::*`` -> ``a``) and ``extern crate x`` -> ``x``;
+  a ``use`` in a branch of a ``cfg_if!`` too, the file read as the symbol
+  table reads it (:func:`memvet._code._symbols.parse_input`).
 * Java: ``import a.b.C;`` -> ``a.b.C``; ``import a.b.*;`` -> ``a.b``.
 
 A caller matches a module name ``N`` against a reported name ``R`` when
@@ -28,6 +30,7 @@ from collections.abc import Callable
 import tree_sitter
 
 from memvet._code._languages import CODE_LANGUAGES, UnsupportedLanguage, parse, query
+from memvet._code._symbols import parse_input
 
 __all__ = ["imports"]
 
@@ -81,7 +84,7 @@ def imports(data: bytes, language: str) -> list[tuple[str, int]]:
         if language in ("markdown", "json", "yaml", "toml"):
             return []
         raise UnsupportedLanguage(f"no grammar for language {language!r}")
-    tree = parse(data, language)
+    tree = parse(parse_input(data, language), language)  # a `use` in a cfg_if! branch, a file with try!
     found: list[tuple[int, str, int]] = []
     for _, captures in tree_sitter.QueryCursor(query(language, "imports")).matches(tree.root_node):
         for node in captures.get("module", ()):

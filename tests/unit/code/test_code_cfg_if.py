@@ -10,7 +10,7 @@ per configuration, which the anchor lookup reads as all of them.
 
 from __future__ import annotations
 
-from memvet._code import cfg_if_branches, symbol_table
+from memvet._code import cfg_if_branches, imports, symbol_table
 from memvet._code._symbols import parse_input
 
 THREAD_ID = b"""\
@@ -78,3 +78,9 @@ def test_another_macro_stays_tokens():
     assert parse_input(data, "rust") == data
     assert cfg_if_branches(data) == []
     assert [s.name for s in symbol_table(data, "rust").symbols.values()] == ["f"]
+
+
+def test_a_use_in_a_branch_is_an_import():
+    data = (b"use std::cell::Cell;\n\ncfg_if::cfg_if! {\n    if #[cfg(unix)] {\n        use libc::getpid;\n"
+            b"    } else {\n        use std::process::id;\n    }\n}\n")
+    assert imports(data, "rust") == [("std::cell::Cell", 1), ("libc::getpid", 5), ("std::process::id", 7)]
