@@ -2851,16 +2851,23 @@ def _bind_name(term: Term, ctx: _Context) -> tuple[bool, str]:
             index.calls(callee) and ctx.exists(Term(f"{callee}({text}=<_>)", TermKind.CALL))
             for callee in dict.fromkeys(re.findall(r"(?<![\w$.])([A-Za-z_][\w.]*)\(", ctx.claim))):
         return True, ""  # "calls find_dotenv(path, True, True), i.e. raise_error_if_not_found": the callee's parameter
-    if kind is TermKind.IDENTIFIER and len(text) >= 3 and re.search(rf"(?<![\w$]){re.escape(text)}\*", ctx.claim) \
-            and any(w.startswith(text) and w != text for w in index.code_words() | index.name_segments):
-        return True, ""  # `ClientIPFrom*`, `release_max_level_*`: a family of the code's names, by its prefix
-    if kind is TermKind.IDENTIFIER and len(text) >= 3 and re.search(rf"\*{re.escape(text)}(?![\w$])", ctx.claim) \
-            and any(w.endswith(text) and w != text for w in index.code_words() | index.name_segments):
-        return True, ""  # `*_unchecked`: a family of the code's names, by its suffix
+    if kind is TermKind.IDENTIFIER and len(text) >= 3 and _family(text, ctx):
+        return True, ""  # `ClientIPFrom*`, `release_max_level_*`, `*_unchecked`: a family of the code's names
     if kind is TermKind.IDENTIFIER and re.fullmatch(r"[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+s", text) \
             and index.has_word(text[:-1]):
         return True, ""  # "AtomicPtrs", "ThreadLocals": the plural of a type the code names
     return False, _nearest_word(text, index.words | index.name_segments)
+
+
+def _family(text: str, ctx: _Context) -> bool:
+    """Whether the claim writes ``text`` with a ``*`` for the rest of a name, after it
+    (``ClientIPFrom*``) or before it (``*_unchecked``), and the code has a longer name so
+    begun or so ended."""
+    prefix = re.search(rf"(?<![\w$]){re.escape(text)}\*", ctx.claim) is not None
+    suffix = re.search(rf"\*{re.escape(text)}(?![\w$])", ctx.claim) is not None
+    return (prefix or suffix) and any(
+        w != text and ((prefix and w.startswith(text)) or (suffix and w.endswith(text)))
+        for w in ctx.index.code_words() | ctx.index.name_segments)
 
 
 #: The names of the ways to write names (``camelCase``, ``snake_case``), written as their own example.
@@ -3707,8 +3714,9 @@ def _bind_code(term: Term, ctx: _Context) -> tuple[bool, str]:
         return True, ""  # `OnceBox::set(Box<T>) -> Result<(), Box<T>>`: the anchored fn's types, its names left out
     directive = GO_BUILD.fullmatch(text.strip())
     if directive and "go" in index.languages and any(
-            re.search(rf"^//\s*(?:\+build|go:build)\s+{re.escape(directive.group(1).strip())}\s*$", ev.text, re.M)
-            for ev in index.texts):
+            line.startswith("//") and (own := GO_BUILD.fullmatch(line)) is not None
+            and own.group(1).strip() == directive.group(1).strip()
+            for ev in index.texts for line in ev.text.splitlines()):
         return True, ""  # `// +build go1.13`: a build constraint, which reads as a comment but is Go's own directive
     if term.kind is TermKind.CODE and "go" in index.languages and _formatter_verbs(text, index):
         return True, ""  # `%+s` on a Frame: a verb (and flag) the anchored Format method switches on

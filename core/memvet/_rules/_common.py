@@ -319,6 +319,13 @@ class Code:
         return self.label.partition("::")[2]
 
     @cached_property
+    def leaf(self) -> str:
+        """The anchored symbol's own name (``Set`` of ``cache.go::cache.Set``); empty for a file."""
+        if "::" not in self.label:
+            return ""
+        return re.split(r"[.:]", self.label.rsplit("::", 1)[1])[-1]
+
+    @cached_property
     def owner(self) -> set[str]:
         """The word parts of the class or object the anchored symbol belongs to
         (``BaseClient._merge_headers`` -> client; ``res.send`` -> res); none

@@ -73,13 +73,6 @@ _ADVERBS = frozenset({"always", "then", "immediately", "deliberately", "simply",
 _OBJECT_KINDS = (TermKind.IDENTIFIER, TermKind.CALL, TermKind.DOTTED, TermKind.CONSTANT)
 
 
-def _symbol(code: Code) -> str:
-    """The anchored symbol's own name (``Set`` of ``cache.go::cache.Set``); empty for a file."""
-    if "::" not in code.label:
-        return ""
-    return re.split(r"[.:]", code.label.rsplit("::", 1)[1])[-1]
-
-
 def _object(clause: Clause, end: int) -> Word | None:
     """The code term right after the verb, past articles; ``None`` when the next word is prose."""
     for word in clause.words:
@@ -110,7 +103,7 @@ def _reach(start: Sequence[Code], codes: Sequence[Code]) -> list[Code]:
         grew = False
         called = {fold(atom) for code in seen for atom in code.names}
         for code in codes:
-            if code not in seen and _symbol(code) and fold(_symbol(code)) in called:
+            if code not in seen and code.leaf and fold(code.leaf) in called:
                 seen.append(code)
                 grew = True
     return seen
@@ -168,9 +161,9 @@ def _operations(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
         if not lead or lead[-1].term is None or lead[-1].plain:
             continue  # "calling it twice panics": the runtime's panic, not a call the code makes
         pool = [code for code in codes if reads is None or reads(code.label.split("::", 1)[0])]
-        subjects = [code for code in pool if _symbol(code) and fold(_symbol(code)) == fold(_last(lead[-1].atom))]
+        subjects = [code for code in pool if code.leaf and fold(code.leaf) == fold(_last(lead[-1].atom))]
         if subjects and not any(does(code) for code in _reach(subjects, codes)):
-            out.append(Contradiction("calls", f"the claim says {_symbol(subjects[0])} {said.group(0)}", "",
+            out.append(Contradiction("calls", f"the claim says {subjects[0].leaf} {said.group(0)}", "",
                                      subjects[0].label, (said.group(0),)))
     return out
 
@@ -193,17 +186,17 @@ def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
         if len(name) < 3 or not re.fullmatch(r"[A-Za-z_$][\w$]*", name):
             continue
         first = next((w for w in before if w.term is not None and not w.plain), None)
-        subjects = [code for code in codes if first is not None and _symbol(code)
-                    and fold(_symbol(code)) == fold(_last(first.atom))]
+        subjects = [code for code in codes if first is not None and code.leaf
+                    and fold(code.leaf) == fold(_last(first.atom))]
         if not subjects:
             if first is not None and not any(_mentions(code, _last(first.atom)) for code in codes):
                 continue  # the subject is code no anchor holds
-            subjects = [code for code in codes if fold(_symbol(code)) != fold(name)]
-        if not subjects or any(fold(_symbol(code)) == fold(name) for code in subjects):
+            subjects = [code for code in codes if fold(code.leaf) != fold(name)]
+        if not subjects or any(fold(code.leaf) == fold(name) for code in subjects):
             continue
         if any(_mentions(code, name) for code in _reach(subjects, codes)):
             continue
-        who = _symbol(subjects[0]) if len(subjects) == 1 and _symbol(subjects[0]) else "the anchored code"
+        who = subjects[0].leaf if len(subjects) == 1 and subjects[0].leaf else "the anchored code"
         out.append(Contradiction(
             "calls", f"the claim says {who} {' '.join(verb.group(0).split())} `{target.original or target.text}`",
             "", ", ".join(code.label for code in subjects), (target.text,)))

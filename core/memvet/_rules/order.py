@@ -336,10 +336,10 @@ def _order_list(clause: Clause, code: Code) -> list[Contradiction]:
     for m in re.finditer(r"[^,]+", re.split(r"\s[-\u2013\u2014]\s|\(", clause.text)[0]):
         for item in _ITEM_SPLIT.split(m.group(0)):
             start = clause.text.find(item, m.start())
-            word = next((w for w in clause.words if start <= w.start < start + len(item)
-                         and code.resolve(w, clause.declared)), None)
-            if word is not None:
-                listed.append((word, code.resolve(word, clause.declared)))
+            hit = next(((w, atom) for w in clause.words if start <= w.start < start + len(item)
+                        and (atom := code.resolve(w, clause.declared))), None)
+            if hit is not None:
+                listed.append(hit)
     if len(listed) < 3:
         return []
     best: list[tuple[Word, str, int]] = []

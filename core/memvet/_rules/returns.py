@@ -35,11 +35,10 @@ __all__ = ["RULE"]
 
 _CLAIMED = re.compile(r"(?P<subject>[A-Za-z_$][\w$.]*(?:\(\))?)(?P<which>\s*,\s*which)?\s+"
                       r"(?:(?:always|just|simply|only|then|now|still)\s+)?"
-                      r"(?:returns|gives back|evaluates to)\s+(?P<value>true|false|none|null|nil|undefined)\b", re.I)
+                      r"(?:returns|gives back|evaluates to)\s+(?P<value>true|false)\b", re.I)
 _NEGATED = re.compile(r"\b(?:not|never|no longer|doesn't|does not|won't|cannot|can't)\s*$", re.I)
-#: The constants a return may give, by kind: a boolean, or "nothing".
-_KINDS = {"true": "bool", "false": "bool", "none": "nothing", "null": "nothing", "nil": "nothing",
-          "undefined": "nothing"}
+#: The constants a return may give alone (a bare ``return`` is ``none``).
+_CONSTANTS = frozenset({"true", "false", "none", "null", "nil", "undefined"})
 _RETURN = re.compile(r"(?<![\w$.])return\b\s*(?P<value>[^;{}]*?)\s*;?\s*(?:\}\s*)?$")
 _ARROW_BODY = re.compile(r"=>\s*(?P<value>true|false|null|undefined)\s*[;,)]?\s*$")
 
@@ -51,7 +50,7 @@ def _returned(code: Code) -> list[tuple[int, str]] | None:
         text = code.logical_text(index)
         for m in [*_RETURN.finditer(text), *_ARROW_BODY.finditer(text)]:
             value = m.group("value").strip().strip("()").strip().lower() or "none"
-            if value not in _KINDS:
+            if value not in _CONSTANTS:
                 return None
             out.append((index, value))
     return out
@@ -59,17 +58,14 @@ def _returned(code: Code) -> list[tuple[int, str]] | None:
 
 def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     out: list[Contradiction] = []
-    for m in _CLAIMED.finditer(clause.text):
-        if _KINDS[m.group("value").lower()] != "bool":
-            continue  # "returns None": a function may end without a return, which no statement shows
+    for m in _CLAIMED.finditer(clause.text):  # not "returns None": a function may end without a return
         if _NEGATED.search(clause.text[:m.start("which") if m.group("which") else m.end("subject")]
                            + clause.text[m.end("subject"):m.start("value")]):
             continue
         said = m.group("value").lower()
         subject = fold(m.group("subject").removesuffix("()").rsplit(".", 1)[-1])
         for code in codes:
-            own = code.label.rsplit("::", 1)[-1] if "::" in code.label else ""
-            if not own or fold(re.split(r"[.:]", own)[-1]) != subject:
+            if not code.leaf or fold(code.leaf) != subject:
                 continue
             returns = _returned(code)
             if not returns or any(v == said for _, v in returns):
