@@ -719,6 +719,20 @@ def _in_inline_module(table: _code.SymbolTable, name: str) -> list[_code.Symbol]
     return [sym for qualname in found for sym in table.lookup(qualname)]
 
 
+def _local_function(table: _code.SymbolTable, name: str) -> list[_code.Symbol]:
+    """The one function ``name`` names among those defined inside another function's body (multer's
+    ``abortWithError`` for ``makeMiddleware.abortWithError``): a helper local to a function has no
+    other name a reader would give it. Empty when no such function or several answer ``name``. A
+    method is not found this way: a reader names it by its type (``Holder.get``)."""
+    found = []
+    for qualname, sym in table.symbols.items():
+        if sym.kind != "function" or not qualname.endswith("." + name):
+            continue
+        if getattr(table.symbols.get(qualname[: -len(name) - 1]), "kind", None) in ("function", "method"):
+            found.append(sym)
+    return found if len(found) == 1 else []
+
+
 def _one_property(matches: list[_code.Symbol], data: bytes, language: str) -> bool:
     """Whether ``matches`` are all accessors of one property (a getter and a
     setter, say), so that their common name names that property."""
@@ -882,6 +896,7 @@ class Evidence:
         name = spec.name.strip()
         matches = table.lookup(name)
         per_module = not matches and len(matches := _in_inline_module(table, name)) > 1
+        matches = matches or _local_function(table, name)
         if not matches:
             near = sorted(q for q in table.symbols if q.rsplit(".", 1)[-1] == name.rsplit(".", 1)[-1])
             hint = f" (did you mean {', '.join(near[:5])}?)" if near else ""

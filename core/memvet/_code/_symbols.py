@@ -1012,9 +1012,22 @@ def parse_input(data: bytes, language: str) -> bytes:
     hashed on raw tokens (see :func:`memvet._code._tokens.raw_digest`)."""
     if language == "rust" and b"try" in data:
         data = _RUST_TRY.sub(b"tr_", data)
-    if language == "rust" and b"cfg_if" in data:
+    if language == "rust" and (b"cfg_if" in data or b"pin_project!" in data):
         data, _ = _cfg_if_opened(data)
     return data
+
+
+def _item_macro_body(node: tree_sitter.Node) -> list[tuple[int, int]]:
+    """The byte range inside the braces of a ``pin_project! { ... }``
+    invocation (pin-project-lite), whose body is the crate's own items as
+    written (a struct with ``#[pin]`` fields, an ``impl PinnedDrop``), or
+    ``[]`` when ``node`` is no such invocation."""
+    name = node.child_by_field_name("macro")
+    body = node.children[-1] if node.children else None
+    if name is None or _text(name).rsplit("::", 1)[-1] != "pin_project" or body is None \
+            or body.type != "token_tree" or not body.children or body.children[0].type != "{":
+        return []
+    return [(body.start_byte + 1, body.end_byte - 1)]
 
 
 def _cfg_if_branches(node: tree_sitter.Node) -> list[tuple[int, int]]:
@@ -1039,6 +1052,8 @@ def _cfg_if_branches(node: tree_sitter.Node) -> list[tuple[int, int]]:
 def _cfg_if_opened(data: bytes) -> tuple[bytes, list[tuple[int, int]]]:
     """``data`` with every item-level ``cfg_if! { if #[cfg(...)] { items }
     else { items } }`` opened, and the byte ranges of the branches opened.
+    A ``pin_project! { items }`` is opened the same way (see
+    :func:`_item_macro_body`); its body is no configuration's branch.
 
     The wrapper's bytes are blanked (newlines kept, so every byte and line
     stays where it was) and the items of each branch read as the module's
@@ -1063,10 +1078,11 @@ def _cfg_if_opened(data: bytes) -> tuple[bytes, list[tuple[int, int]]]:
         opened = False
         for node in found:
             inner = _cfg_if_branches(node)
+            branches += inner
+            inner = inner or _item_macro_body(node)
             if not inner:
                 continue
             opened = True
-            branches += inner
             keep = node.start_byte
             for start, end in [*inner, (node.end_byte, node.end_byte)]:
                 blank[keep:start] = re.sub(rb"[^\n]", b" ", data[keep:start])

@@ -84,3 +84,41 @@ def test_a_use_in_a_branch_is_an_import():
     data = (b"use std::cell::Cell;\n\ncfg_if::cfg_if! {\n    if #[cfg(unix)] {\n        use libc::getpid;\n"
             b"    } else {\n        use std::process::id;\n    }\n}\n")
     assert imports(data, "rust") == [("std::cell::Cell", 1), ("libc::getpid", 5), ("std::process::id", 7)]
+
+
+# Round 16: pin-project-lite's `pin_project! { ... }` holds the crate's items as written.
+PINNED = b"""\
+pin_project! {
+    #[project(!Unpin)]
+    pub struct Receiver<T> {
+        channel: Arc<Channel<T>>,
+        #[pin]
+        _pin: PhantomPinned
+    }
+
+    impl<T> PinnedDrop for Receiver<T> {
+        fn drop(this: Pin<&mut Self>) {
+            this.project().channel.close();
+        }
+    }
+}
+
+impl<T> Receiver<T> {
+    pub fn close(&self) -> bool {
+        self.channel.close()
+    }
+}
+"""
+
+
+def test_the_items_of_pin_project_are_symbols_and_no_configuration():
+    table = symbol_table(PINNED, "rust")
+    assert {"Receiver", "<Receiver as PinnedDrop>.drop", "Receiver.close"} <= set(table.symbols)
+    receiver = table.symbols["Receiver"]
+    assert (receiver.start_line, receiver.end_line) == (2, 7)  # its attribute is its own
+    opened = parse_input(PINNED, "rust")
+    assert len(opened) == len(PINNED) and b"pin_project" not in opened
+    assert cfg_if_branches(PINNED) == []  # one definition, no platform's
+    # a macro of another name with a body of items stays tokens
+    other = PINNED.replace(b"pin_project!", b"easy_wrapper!")
+    assert "Receiver" not in symbol_table(other, "rust").symbols
