@@ -550,11 +550,26 @@ def _layout_free(tokens: Sequence[str]) -> list[str]:
     sentence: the ``;`` that ends a block's last statement (``{ self.reserve(1) }``
     for ``{ self.reserve(1); }``), a Rust impl's own generic parameters
     (``impl io::Write for SmallVec<u8, N>`` for ``impl<const N: usize> io::Write for ...``)
-    and a Rust path's root (``$crate::``, ``std::``, ``alloc::``, ``core::``)."""
+    and a Rust path's root (``$crate::``, ``std::``, ``alloc::``, ``core::``), and the braces
+    of a one-statement block under ``if (...)``, ``while (...)``, ``for (...)`` or ``else``
+    (``if (x) continue;`` for ``if (x) {\n continue;\n }``)."""
     out: list[str] = []
     i, n = 0, len(tokens)
     while i < n:
         token = tokens[i]
+        if token == "{" and _under_control(out):
+            j, depth = i + 1, 0
+            while j < n and (depth or tokens[j] not in ("}", ";")):
+                depth += {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}.get(tokens[j], 0)
+                j += 1
+            if i + 1 < j and tokens[j: j + 2] == [";", "}"]:
+                out += tokens[i + 1: j + 1]
+                i = j + 2
+                continue
+            if j < n and tokens[j] == "}" and _one_call(tokens[i + 1: j]):  # `{ stream.flush() }`: no `;`
+                out += tokens[i + 1: j]
+                i = j + 1
+                continue
         if token == ";" and i + 1 < n and tokens[i + 1] == "}":
             i += 1
             continue
@@ -575,6 +590,36 @@ def _layout_free(tokens: Sequence[str]) -> list[str]:
             i = j
         i += 1
     return out
+
+
+def _one_call(tokens: Sequence[str]) -> bool:
+    """Whether ``tokens`` are one call and nothing else (``stream . flush ( )``): a statement whole
+    without its ``;``, as code written without semicolons ends one."""
+    k = 0
+    while k + 1 < len(tokens) and _WORD.fullmatch(tokens[k]) and tokens[k + 1] == ".":
+        k += 2
+    if k + 1 >= len(tokens) or not _WORD.fullmatch(tokens[k]) or tokens[k + 1] != "(" or tokens[-1] != ")":
+        return False
+    depth = 0
+    for m, token in enumerate(tokens[k + 1:], start=k + 1):
+        depth += {"(": 1, ")": -1}.get(token, 0)
+        if depth == 0:
+            return m == len(tokens) - 1
+    return False
+
+
+def _under_control(out: Sequence[str]) -> bool:
+    """Whether ``out`` ends with ``else`` or an ``if``, ``while`` or ``for`` head's ``(...)``."""
+    if out[-1:] == ["else"]:
+        return True
+    if out[-1:] != [")"]:
+        return False
+    depth = 0
+    for k in range(len(out) - 1, -1, -1):
+        depth += {")": 1, "(": -1}.get(out[k], 0)
+        if depth == 0:
+            return k > 0 and out[k - 1] in ("if", "while", "for")
+    return False
 
 
 def find_quote(quote: str, text: str, language: str | None) -> bool:
@@ -943,6 +988,10 @@ def _plain_path(text: str) -> bool:
     return len(parts) <= 2 and not text.startswith(".") and all(re.fullmatch(r"(?:non-)?[A-Za-z]+", p) for p in parts)
 
 
+#: What a backticked ``@name`` is when it is no decorator: "an `@timestamp` key".
+_KEY_AFTER = re.compile(r"\s+(?:keys?|fields?|propert(?:y|ies)|attributes?|columns?|entr(?:y|ies))\b")
+
+
 def _classify(inner: str) -> TermKind:
     """The class of a backticked span's content."""
     if re.fullmatch(r"[A-Za-z_$][\w$]*", inner):
@@ -1041,6 +1090,9 @@ def claim_terms(claim: str) -> list[Term]:
         drop(m.start(), m.end())  # O(n^2), O(log n): a cost, not a call
     for m in list(_BACKTICK.finditer(text)):
         inner = (m.group(1) if m.group(1) is not None else m.group(2)).strip()
+        if re.fullmatch(r"@[A-Za-z_$][\w$.]*", inner) and _KEY_AFTER.match(text, m.end()):
+            take(m.start(), m.end(), Term(inner, TermKind.STRING))  # an `@timestamp` key: a key, written whole
+            continue
         if re.fullmatch(r"@[A-Za-z_$][\w$.]*", inner):
             inner = inner[1:]  # `@retry`: the decorator's name
         if inner and _PATH.fullmatch(inner) and "/" in inner and _spelled_alternatives(inner.split("/")):
@@ -2122,8 +2174,22 @@ def _call_matches(args: Sequence[str], call: str) -> bool:
             continue  # "a" " b": the literals the call joins, quoted as one message
         wanted = _numbers_by_value(code_tokens(content if content is not None else arg))
         if not _contains(call_tokens, wanted) and (content is not None or not _contains(bare, wanted)):
-            return False  # context=ssl_context for context=self.ssl_context: the receiver left out, as people do
+            # context=ssl_context for context=self.ssl_context: the receiver left out, as people do
+            expanded = _shorthand_expanded(arg) if content is None else None
+            if expanded is None or not _contains(call_tokens, _numbers_by_value(code_tokens(expanded))):
+                return False
     return True
+
+
+def _shorthand_expanded(arg: str) -> str | None:
+    """``arg`` with its object literals' shorthand properties written out (``[{ name: name, maxCount: 1 }]``
+    for ``[{ name, maxCount: 1 }]``: one object in JavaScript), or None when it has none."""
+    def expand(m: re.Match[str]) -> str:
+        items = [item.strip() for item in split_args(m.group(1))]
+        return "{ " + ", ".join(f"{k}: {k}" if re.fullmatch(r"[A-Za-z_$][\w$]*", k) else k for k in items) + " }"
+
+    expanded = re.sub(r"\{([^{}]*)\}", expand, arg)
+    return expanded if code_tokens(expanded) != code_tokens(arg) else None
 
 
 def _rival_string(text: str, index: _Index) -> str:
@@ -2442,6 +2508,9 @@ def _bind_call(term: Term, ctx: _Context) -> tuple[bool, str]:
             return True, ""  # FormatFloat(x, 'f', 6, 64) for FormatFloat(num, 'f', 6, 64): the claim's own name for num
         if any(_call_matches(args, call) for call in _with_assigned_strings(calls, index)):
             return True, ""  # ValueError("Invalid format. ...") for msg = ("Invalid format. " ...); ValueError(msg)
+        if any(_call_matches(args, call) and not _fewer_positional(args, call)
+               for call in _with_assigned_calls(calls, index)):
+            return True, ""  # min(quota, logical_cpus()) for let logical = logical_cpus(); min(quota, logical)
         if args and all(_literal(a) is not None for a in args) and _message_of_call(args, calls, ctx):
             return True, ""  # HookCallError("... argument 'x'") for HookCallError(f"... argument {e.args[0]!r}")
         if args and not definitions and all(re.fullmatch(r"[a-z][a-z0-9_]*", a.strip()) for a in args) and any(
@@ -2528,6 +2597,27 @@ def _with_assigned_strings(calls: Sequence[str], index: _Index) -> list[str]:
     return out
 
 
+_ASSIGNED_CALL = re.compile(r"^\s*(?:(?:let|var|const)\s+)?(?:mut\s+)?(?P<name>[A-Za-z_$][\w$]*)\s*(?::\s*[^=\n]+)?"
+                            r"\s*:?=\s*(?P<value>[A-Za-z_$][\w$.:]*\([^;\n]*\))\s*;?\s*$", re.M)
+
+
+def _with_assigned_calls(calls: Sequence[str], index: _Index) -> list[str]:
+    """The calls among ``calls`` that pass a name the code assigns a call's result to once, that name
+    replaced by the call (``min(quota, logical)`` -> ``min(quota, logical_cpus())`` for ``let logical =
+    logical_cpus();``): a claim names the value by where it comes from."""
+    values: dict[str, set[str]] = {}
+    for _, code in index.code_texts:
+        for m in _ASSIGNED_CALL.finditer(code):
+            values.setdefault(m.group("name"), set()).add(m.group("value"))
+    out = []
+    for call in calls:
+        head, args = call[:call.index("(") + 1], split_args(call[call.index("(") + 1:-1])
+        named = [next(iter(values[a.strip()])) if len(values.get(a.strip(), ())) == 1 else None for a in args]
+        if any(v is not None for v in named):
+            out.append(head + ", ".join(a if v is None else v for a, v in zip(args, named, strict=True)) + ")")
+    return out
+
+
 def _generated_call(callee: str, arity: int, ctx: _Context) -> bool:
     """Whether the code writes a call of ``callee`` as text, one field for
     its one argument (``callback + '(' + body + ');'``, ```${fn}(${arg})```):
@@ -2578,13 +2668,18 @@ def _top_level(text: str) -> tuple[list[str], list[str]]:
 
 
 def _drop_receivers(tokens: Sequence[str]) -> list[str]:
-    """``tokens`` with the receivers of names left out (``self . x`` → ``x``)."""
+    """``tokens`` with the receivers of names left out (``self . x`` → ``x``), and a Rust path's
+    first segment (``mem :: size_of`` → ``size_of``, ``libc :: cpu_set_t`` → ``cpu_set_t``)."""
     out: list[str] = []
     i = 0
     while i < len(tokens):
-        if (_WORD.fullmatch(tokens[i]) and i + 2 < len(tokens) and tokens[i + 1] == "."
-                and _WORD.fullmatch(tokens[i + 2]) and (i == 0 or tokens[i - 1] != ".")):
+        if not _WORD.fullmatch(tokens[i]) or (i and tokens[i - 1] == ".") or tokens[max(0, i - 2): i] == [":", ":"]:
+            pass
+        elif i + 2 < len(tokens) and tokens[i + 1] == "." and _WORD.fullmatch(tokens[i + 2]):
             i += 2
+            continue
+        elif i + 3 < len(tokens) and tokens[i + 1] == tokens[i + 2] == ":" and _WORD.fullmatch(tokens[i + 3]):
+            i += 3
             continue
         out.append(tokens[i])
         i += 1
@@ -2988,9 +3083,9 @@ def _bind_dotted(term: Term, ctx: _Context) -> tuple[bool, str]:
         return True, ""  # tempfile.gettempdir for `from tempfile import gettempdir` ... gettempdir()
     if _EXAMPLE_HOST.fullmatch(text):
         return True, ""  # tobi.ferrets.example.com: an example, not a name of the code
-    if len(segments) == 2 and any(abbreviates(segments[0], o) for ev in index.texts for o in index.owners(ev)) \
+    if len(segments) == 2 and any(abbreviates(segments[0], o) for ev in index.texts for o in _instance_of(ev)) \
             and (index.has_sequence("this." + segments[1], code=True) or index.has_sequence("self." + segments[1], code=True)):
-        return True, ""  # app.silent for this.silent in Application's code
+        return True, ""  # app.silent for this.silent in Application's code; err.field in MulterError's
     if len(segments) == 2 and segments[0][:1].islower() and segments[1] in index.leaves() \
             and not _go_std(segments[0], index):
         return True, ""  # ctx.body for an anchored `body`: the anchored member, reached through an instance
@@ -3002,6 +3097,15 @@ def _bind_dotted(term: Term, ctx: _Context) -> tuple[bool, str]:
         return True, ""
     dotted = {m.group(0) for ev in index.texts for m in _DOTTED.finditer(ev.text)} | index.names
     return False, _nearest_word(text, dotted)
+
+
+def _instance_of(ev: EvidenceText) -> set[str]:
+    """The types an instance in ``ev``'s code belongs to, as people shorten them: what ``this`` and
+    ``self`` stand for (see :meth:`_Index.owners`), a class or constructor function anchored itself
+    (``MulterError``), and the last word of each (``error``: ``err`` for a ``MulterError``)."""
+    quals = [name.split("::", 1)[1] for name in (ev.label, *ev.names) if "::" in name]
+    types = {q.rsplit(".", 1)[0] for q in quals if "." in q} | {q for q in quals if q[:1].isupper() and "." not in q}
+    return {t.lower() for t in types} | {w.lower() for t in types for w in re.findall(r"[A-Z][a-z]+$", t)}
 
 
 def _option_path(segments: Sequence[str], index: _Index) -> bool:
@@ -4017,11 +4121,21 @@ def _switched(code: str, name: str) -> bool:
         rf"\b(?:if|elif|while)\b[^\n]*(?<![\w$]){re.escape(name)}(?![\w$(])"))
 
 
+_RUST_USE = re.compile(r"(?:pub(?:\([\w:]+\))?\s+)?use\s+(?P<path>[\w:]+?)(?:::\{(?P<items>[\w\s,]+)\})?\s*;?")
+
+
 def _imported(text: str, ctx: _Context) -> bool:
     """Whether ``text`` is an import statement whose package exports every
     name it imports (``from humanize import natural_list``, ``import {
     parse } from 'cookie'``): each ``package.name`` a module's definition,
-    or a name its ``__init__``/``index`` re-exports (see ``exists``)."""
+    or a name its ``__init__``/``index`` re-exports (see ``exists``); or a
+    Rust ``use a::{b, c}`` the anchored file makes (``a::b`` and ``a::c``
+    among its imports: the statement stands outside any anchored item)."""
+    use = _RUST_USE.fullmatch(text.strip())
+    if use and "rust" in ctx.index.languages:
+        items = [i.strip() for i in (use.group("items") or "").split(",") if i.strip()]
+        paths = [f"{use.group('path')}::{i}" for i in items] if use.group("items") else [use.group("path")]
+        return all(p.lower() in ctx.index.modules for p in paths)
     py = re.fullmatch(r"from\s+([A-Za-z_][\w.]*)\s+import\s+\(?\s*([\w\s,]+?)\s*\)?", text.strip())
     js = re.fullmatch(r"import\s*\{\s*([\w$\s,]+?)\s*\}\s*from\s*(['\"])([@\w./-]+)\2;?", text.strip())
     if py:

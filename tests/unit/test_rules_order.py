@@ -422,7 +422,63 @@ _BUILTIN_DEFAULT_PROCESSORS = [
 """)
 
 
+# round 16: a value kept under its own name is set up, not used; "one after another" orders nothing
+WRAPPED_FILTER = EvidenceText("index.js::wrappedFileFilter", """\
+function wrappedFileFilter (req, file, cb) {
+  var fileFilter = this.fileFilter
+  if ((filesLeft[file.fieldname] || 0) <= 0) {
+    return cb(new MulterError('LIMIT_UNEXPECTED_FILE', file.fieldname))
+  }
+  filesLeft[file.fieldname] -= 1
+  fileFilter(req, file, cb)
+}
+""", ("index.js::wrappedFileFilter",), "javascript")
+FORMATTER_INIT = EvidenceText("jsonlogger.py::JsonFormatter.__init__", """\
+def __init__(self, reserved_attrs=RESERVED_ATTRS, **kwargs):
+    self.reserved_attrs = dict(zip(reserved_attrs, reserved_attrs))
+    self._required_fields = self.parse()
+    self._skip_fields = dict(zip(self._required_fields, self._required_fields))
+    self._skip_fields.update(self.reserved_attrs)
+""", ("jsonlogger.py::JsonFormatter.__init__",), "python")
+REMOVE_FILES = EvidenceText("lib/remove-uploaded-files.js::removeUploadedFiles", """\
+function removeUploadedFiles (uploadedFiles, remove, cb) {
+  var errors = []
+  function handleFile (idx) {
+    var file = uploadedFiles[idx]
+    remove(file, function (err) {
+      if (err) errors.push(err)
+      setImmediate(handleFile, idx + 1)
+    })
+  }
+  handleFile(0)
+}
+""", ("lib/remove-uploaded-files.js::removeUploadedFiles",), "javascript")
+
+
+# round 16: a returned ternary tests before either branch, on one line or three
+HEADERS_SENT = EvidenceText("index.js::headersSent", """\
+function headersSent (res) {
+  return typeof res.headersSent !== 'boolean'
+    ? Boolean(res._header)
+    : res.headersSent
+}
+""", ("index.js::headersSent",), "javascript")
+HEADERS_SENT_LINE = EvidenceText("index.js::headersSent", """\
+function headersSent (res) {
+  return typeof res.headersSent !== 'boolean' ? Boolean(res._header) : res.headersSent
+}
+""", ("index.js::headersSent",), "javascript")
+
+
 FIRES = [
+    # round 16: a returned ternary's test comes first, though its branch uses the same name again
+    ("headersSent(res) looks at the legacy res._header first and only consults res.headersSent when _header "
+     "is undefined.", HEADERS_SENT),
+    ("headersSent(res) checks res._header before res.headersSent.", HEADERS_SENT_LINE),
+    # round 16: the value's use, not where it is kept under its own name, orders it
+    ("wrappedFileFilter calls the user fileFilter before it decrements filesLeft.", WRAPPED_FILTER),
+    ("_skip_fields is updated with reserved_attrs before _required_fields is parsed.", FORMATTER_INIT),
+    ("removeUploadedFiles calls setImmediate before remove(file).", REMOVE_FILES),
     # round 15: a list announced by "order:", against the statement that writes the names
     ("Default processor order: merge_contextvars, TimeStamper, add_log_level, StackInfoRenderer, set_exc_info, "
      "ConsoleRenderer - the timestamp is added before the level.", CONFIG),
@@ -491,6 +547,16 @@ FIRES = [
 ]
 
 SILENT = [
+    # round 16: the ternary's test, then its branch
+    ("headersSent(res) checks res.headersSent first and falls back to res._header.", HEADERS_SENT),
+    ("headersSent(res) checks res.headersSent first and falls back to res._header.", HEADERS_SENT_LINE),
+    # round 16: a value kept under its own name is set up, not used; "one after another" orders nothing
+    ("wrappedFileFilter first rejects with MulterError('LIMIT_UNEXPECTED_FILE', fieldname) when the field has "
+     "no slots left, then decrements filesLeft, and only then calls the user fileFilter.", WRAPPED_FILTER),
+    ("`_skip_fields` is built from `_required_fields` and then updated with the reserved_attrs dict.",
+     FORMATTER_INIT),
+    ("removeUploadedFiles deletes files one after another (next one scheduled with setImmediate).", REMOVE_FILES),
+    ("It removes them one after the other, setImmediate between two.", REMOVE_FILES),
     # round 15: the list in the code's order (imports, in another order, are no statement of it)
     ("Default processor order: merge_contextvars, add_log_level, StackInfoRenderer, set_exc_info, TimeStamper, "
      "ConsoleRenderer.", CONFIG),

@@ -61,7 +61,7 @@ import itertools
 import re
 from collections.abc import Callable, Sequence
 
-from memvet._claims import TermKind
+from memvet._claims import TermKind, split_args
 from memvet._rules._common import Clause, Code, Contradiction, Rule, Word, nearest, needle, shown
 
 __all__ = ["RULE"]
@@ -155,8 +155,10 @@ def _first(code: Code, word: Word, atom: str) -> int:
                      if a.string and a.text == atom and a.line not in code.headers), -1)
     i = code.first(atom)
     empty = _EMPTY_START.match(code.logical_text(code.atoms[i].line)) if i >= 0 else None
-    if empty and empty.group("name") == code.atoms[i].text:
-        # `handler = None`: a name declared empty is not a step; its next use is
+    if (empty and empty.group("name") == code.atoms[i].text) \
+            or (i >= 0 and _stored_as_itself(code.logical_text(code.atoms[i].line), code.atoms[i].text)):
+        # `handler = None`: a name declared empty is not a step; its next use is (so for a value kept
+        # under its own name: `var fileFilter = this.fileFilter`, `self.attrs = dict(zip(attrs, attrs))`)
         i = next((k for k in range(i + 1, len(code.atoms)) if code.atoms[k].line not in code.headers
                   and code.atoms[k].line != code.atoms[i].line and code.atoms[k].text == code.atoms[i].text), -1)
     called = _call_of(code, word, atom)
@@ -172,8 +174,29 @@ _EMPTY_START = re.compile(r"\s*(?:(?:let|var|const|mut)\s+)*(?P<name>[A-Za-z_$][
                           r"\s*(?::[^=]+|\s+[\w*.\[\]]+)?\s*:?=\s*(?:None|null|undefined|nil)\s*;?\s*$")
 
 
+def _stored_as_itself(line: str, name: str) -> bool:
+    """Whether ``line`` keeps a value under its own ``name``: ``var fileFilter = this.fileFilter``,
+    ``self.reserved_attrs = dict(zip(reserved_attrs, reserved_attrs))``: the name set up, not used."""
+    m = re.match(rf"\s*(?:(?:var|let|const)\s+)?(?:this\.|self\.)?{re.escape(name)}\s*=(?![=>])(?P<value>.*)$", line)
+    return m is not None and _copy_of(m.group("value").strip().rstrip(";").strip(), name)
+
+
+def _copy_of(value: str, name: str) -> bool:
+    """Whether ``value`` is ``name`` (``this.name``, ``self.name``), or calls whose every argument is
+    (``dict(zip(name, name))``): the same value, kept or converted, nothing computed from others."""
+    if re.fullmatch(rf"(?:this\.|self\.)?{re.escape(name)}", value):
+        return True
+    call = re.fullmatch(r"[A-Za-z_$][\w$.]*\((.*)\)", value)
+    return call is not None and bool(call.group(1).strip()) \
+        and all(_copy_of(arg.strip(), name) for arg in split_args(call.group(1)))
+
+
 #: A line that leaves the function: an early exit, one path among others.
 _EXIT = re.compile(r"\s*(?:\}\s*)?(?:return|raise|throw|panic!?\s*\()\b")
+
+
+#: A line that goes on with the statement above it: ``? Boolean(res._header)``, ``: res.headersSent``, ``&& b``.
+_CONTINUED = re.compile(r"\s*(?:\?(?![.?])|:(?!:)|&&|\|\||\.(?!\.))")
 
 
 def _used_after(code: Code, word: Word, atom: str, start: int) -> bool:
@@ -185,8 +208,12 @@ def _used_after(code: Code, word: Word, atom: str, start: int) -> bool:
         return False  # only an early exit is another path (`import text_unidecode as unidecode` is not)
     text = code.atoms[first].text
     called = _call_of(code, word, atom)
+    exit_lines = {code.atoms[first].line}
+    while len(code.logical) > max(exit_lines) + 1 \
+            and _CONTINUED.match(code.logical_text(max(exit_lines) + 1)):  # `? a` / `: b` of a returned ternary
+        exit_lines.add(max(exit_lines) + 1)
     return any(code.atoms[k].text == text and code.atoms[k].line not in code.headers
-               and code.atoms[k].line != code.atoms[first].line
+               and code.atoms[k].line not in exit_lines
                and (called is None or called.search(code.logical_text(code.atoms[k].line)))
                for k in range(start + 1, len(code.atoms)))
 
@@ -206,7 +233,7 @@ def _pairs(clause: Clause, code: Code) -> list[tuple[Word, str, Word, str, str]]
     accept = _operand(code, clause)
     for pattern, reverse in _MARKERS:
         for m in pattern.finditer(clause.text):
-            if _counted(clause.text, m) or _consequence(clause.text, m) \
+            if _counted(clause.text, m) or _consequence(clause.text, m) or _one_after_another(clause.text, m) \
                     or (m.group(0) in ("after", "before") and _POSITION.match(clause.text, m.end())) \
                     or any(w.term is not None and w.start <= m.start() < w.end for w in clause.words):
                 continue
@@ -275,6 +302,13 @@ def _counted(text: str, m: re.Match[str]) -> bool:
     return word == "before" and _COUNT_BEFORE.search(text[:m.start()]) is not None
 
 
+def _one_after_another(text: str, m: re.Match[str]) -> bool:
+    """Whether ``after`` at ``m`` says things are done in turn ("deletes files one after another", "one
+    after the other"): a sequence of like steps, not two steps of the code."""
+    return m.group(0) == "after" and re.search(r"\bone\s*$", text[:m.start()]) is not None \
+        and re.match(r"\s+(?:another|the\s+other)\b", text[m.end():]) is not None
+
+
 def _consequence(text: str, m: re.Match[str]) -> bool:
     """Whether ``then`` at ``m`` follows a condition of its own ("if X, then Y"): what happens in that case,
     not a step after another."""
@@ -290,14 +324,16 @@ def _listed(code: Code, i: int, j: int) -> bool:
 
 def _short_circuit(code: Code, i: int, j: int) -> bool:
     """Whether atom ``i`` comes before atom ``j`` across ``&&``, ``||``, ``and`` or ``or`` on their line
-    (``lvl <= STATIC_MAX_LEVEL && lvl <= max_level()``): a condition tests its operands left to right."""
+    (``lvl <= STATIC_MAX_LEVEL && lvl <= max_level()``): a condition tests its operands left to right; or
+    across a ternary's ``?`` (``typeof res.headersSent !== 'boolean' ? Boolean(res._header) : ...``): its
+    test runs before either branch."""
     text = code.logical_text(code.atoms[i].line)
     first = re.search(rf"(?<![\w$]){re.escape(code.atoms[i].text)}(?![\w$])", text)
     if first is None:
         return False
     second = re.search(rf"(?<![\w$]){re.escape(code.atoms[j].text)}(?![\w$])", text[first.end():])
-    return second is not None and re.search(r"&&|\|\||\band\b|\bor\b", text[first.end():first.end() + second.start()]) \
-        is not None
+    return second is not None and re.search(r"&&|\|\||\band\b|\bor\b|\?(?![.?:])",
+                                            text[first.end():first.end() + second.start()]) is not None
 
 
 #: A type's declaration: its members are listed, not done one after another.
