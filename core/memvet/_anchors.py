@@ -733,6 +733,34 @@ def _local_function(table: _code.SymbolTable, name: str) -> list[_code.Symbol]:
     return found if len(found) == 1 else []
 
 
+#: The kinds of a Go or Rust type whose methods are written outside its body (in `impl` blocks, `func (t T)`).
+_OUTSIDE_MEMBERS = frozenset({"struct", "enum", "union", "type"})
+
+
+def _members_named(table: _code.SymbolTable, sym: _code.Symbol, language: str,
+                   named: frozenset[str]) -> list[_code.Symbol]:
+    """The members of the Go or Rust type ``sym`` that a claim names, by their own name or their
+    trait's (``poll_next``, ``Stream`` or ``Debug`` for ``<Receiver as Stream>.poll_next`` and
+    ``<SendError as Debug>.fmt``): a type's behaviour is written outside its body there, so a claim
+    anchored on the type and naming one is read against it, and a change to it reopens the claim (as a
+    Python or JavaScript class's body holds its methods). Members the claim does not name stay out."""
+    if language not in ("go", "rust") or sym.kind not in _OUTSIDE_MEMBERS:
+        return []
+    out = []
+    for qualname, member in table.symbols.items():
+        if qualname.startswith(sym.qualname + "."):
+            leaf = qualname[len(sym.qualname) + 1:]
+            trait = ""
+        elif qualname.startswith(f"<{sym.qualname} as ") and ">." in qualname:
+            trait, _, leaf = qualname[len(sym.qualname) + 5:].partition(">.")
+            trait = re.sub(r"<.*", "", trait).rsplit("::", 1)[-1]
+        else:
+            continue
+        if "." not in leaf and (leaf in named or trait in named):
+            out.append(member)
+    return out
+
+
 def _one_property(matches: list[_code.Symbol], data: bytes, language: str) -> bool:
     """Whether ``matches`` are all accessors of one property (a getter and a
     setter, say), so that their common name names that property."""
@@ -859,7 +887,8 @@ class Evidence:
             return self._resolve_dependency(spec, snap)
         return self._resolve_absent(spec, snap)
 
-    def resolve_all(self, spec: AnchorSpec, snap: Snapshot, *, base: str | None = None) -> list[Anchor]:
+    def resolve_all(self, spec: AnchorSpec, snap: Snapshot, *, base: str | None = None,
+                    named: frozenset[str] = frozenset()) -> list[Anchor]:
         """:meth:`resolve`, except that a symbol spec whose name matches the
         accessors of one property and nothing else (``body`` for ``get
         body``/``set body``, a Python property's getter, setter and
@@ -875,10 +904,11 @@ class Evidence:
             The errors of :meth:`resolve`.
         """
         if spec.kind is AnchorKind.SYMBOL:
-            return self._resolve_symbol(spec, snap, base, whole=True)
+            return self._resolve_symbol(spec, snap, base, whole=True, named=named)
         return [self.resolve(spec, snap, base=base)]
 
-    def _resolve_symbol(self, spec: AnchorSpec, snap: Snapshot, base: str | None, *, whole: bool) -> list[Anchor]:
+    def _resolve_symbol(self, spec: AnchorSpec, snap: Snapshot, base: str | None, *, whole: bool,
+                        named: frozenset[str] = frozenset()) -> list[Anchor]:
         path = self.git.normalize_path(spec.path, base=base)
         data = snap.require(path)
         language = _code.language_for_path(path)
@@ -926,6 +956,12 @@ class Evidence:
             ))
         if len(misses) == len(matches):
             raise misses[0]
+        if whole and len(matches) == 1 and named:
+            anchors += [Anchor(
+                AnchorKind.SYMBOL, path=path, name=sym.qualname, language=language,
+                symbol_kind=sym.kind, body_hash=sym.hash, hash_version=_code.HASH_VERSION,
+                blob_id=blob, line=sym.start_line, shape=sym.shape,
+            ) for sym in _members_named(table, matches[0], language, named)]
         return anchors
 
     @staticmethod

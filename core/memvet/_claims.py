@@ -988,6 +988,11 @@ def _plain_path(text: str) -> bool:
     return len(parts) <= 2 and not text.startswith(".") and all(re.fullmatch(r"(?:non-)?[A-Za-z]+", p) for p in parts)
 
 
+#: A method called on what a call returns: the ``.expect(`` of ``a().expect(...)``.
+_LINK = re.compile(r"\.[A-Za-z_$][\w$]*\(")
+#: A chain of calls (``os.urandom(16).hex()``): the code makes it as written, or does not; no input's notation.
+_CHAIN = re.compile(r"[A-Za-z_$][\w$.]*\(.*\)\.[A-Za-z_$][\w$]*\(.*\)", re.S)
+
 #: What a backticked ``@name`` is when it is no decorator: "an `@timestamp` key".
 _KEY_AFTER = re.compile(r"\s+(?:keys?|fields?|propert(?:y|ies)|attributes?|columns?|entr(?:y|ies))\b")
 
@@ -1148,8 +1153,14 @@ def claim_terms(claim: str) -> list[Term]:
         # The call as the claim wrote it: a version-like `== 0` among its
         # arguments was taken above, and its blanks must not stand in the call.
         chained = end
-        while 0 < chained < len(text) and text[chained] == "(" and balanced(text, chained) > 0:
-            chained = balanced(text, chained)  # require('depd')('http-errors'): a call of what a call returns
+        while 0 < chained < len(text):
+            if text[chained] == "(" and balanced(text, chained) > 0:
+                chained = balanced(text, chained)  # require('depd')('http-errors'): a call of what a call returns
+                continue
+            link = _LINK.match(text, chained)
+            if link is None or balanced(text, link.end() - 1) < 0:
+                break
+            chained = balanced(text, link.end() - 1)  # a().expect(...): a method of what the call returns
         if chained != end:
             take(m.start(), chained, Term(claim[m.start():chained], TermKind.CODE))
             pos = chained
@@ -3062,6 +3073,9 @@ def _bind_dotted(term: Term, ctx: _Context) -> tuple[bool, str]:
                    for m in methods]
         if all(defined) if every else any(defined):
             return True, ""  # "Frame implements encoding.TextMarshaler": the anchored type has MarshalText
+        if text in ("errors.Is", "errors.As", "errors.Unwrap") and any(
+                re.search(r"\bfmt\.Errorf\s*\(\s*(?:\"[^\"\n]*%w|`[^`]*%w)", code) for _, code in index.code_texts):
+            return True, ""  # fmt.Errorf("...: %w", err): the error it returns wraps err, for errors.Is to reach
     segments = text.split(".")
     if index.has_sequence(text) or index.has_name(text) or index.has_sequence(text, fold=True) \
             or index.has_name(text, any_case=True) or text.lower() in index.modules:
@@ -3881,7 +3895,7 @@ def _bind_code(term: Term, ctx: _Context) -> tuple[bool, str]:
         return True, ""  # `async for x in AsyncRetrying(...)`: the protocol the anchored class implements
     if _pair_written(text, index):
         return True, ""  # `Accept: */*` for headers.set('Accept', '*/*'): a key and its value, written together
-    if ctx.exists(term):
+    if ctx.exists(term) and not _CHAIN.fullmatch(text):
         return True, ""  # `:date[clf]`: an input in the notation a pattern of the anchored file reads
     pair = re.fullmatch(r"[A-Za-z_$][\w$]*\s*:\s*(\S.*)", text)
     if pair and (_literal(pair.group(1)) is not None or pair.group(1).lower() in _NULL) \

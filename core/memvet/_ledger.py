@@ -833,21 +833,23 @@ class Ledger:
         return self._resolve_anchors(anchors, self.snapshot(at), base)
 
     def _resolve_anchors(self, anchors: Iterable[AnchorLike] | AnchorLike | None, snap: Snapshot,
-                         base: str | None) -> list[Anchor]:
+                         base: str | None, claim: str = "") -> list[Anchor]:
         if anchors is None:
             anchors = []
         elif isinstance(anchors, (str, AnchorSpec)):
             anchors = [anchors]  # one anchor, never its characters
         specs = [parse_anchor(spec) for spec in anchors]
+        named = frozenset(re.findall(r"[A-Za-z_]\w*", claim))  # the names a claim on a Go or Rust type reads
         resolved: dict[tuple[str, str], Anchor] = {}
         for spec in specs:
             try:
-                found = self.evidence.resolve_all(spec, snap, base=base)
+                found = self.evidence.resolve_all(spec, snap, base=base, named=named)
             except AnchorNotFoundError:
                 package = self._named_package(spec, specs, base)
                 if package is None:
                     raise
-                found = self.evidence.resolve_all(dataclasses.replace(spec, scope=package), snap, base=base)
+                found = self.evidence.resolve_all(dataclasses.replace(spec, scope=package), snap, base=base,
+                                                  named=named)
             for anchor in found:
                 resolved.setdefault((anchor_keys([anchor])[0], anchor.quote), anchor)
         return list(resolved.values())
@@ -1086,7 +1088,7 @@ class Ledger:
             if writer.is_agent:
                 proposed = True  # agents retire nothing on their own
         snap = self.snapshot(at)
-        resolved = tuple(self._resolve_anchors(anchors, snap, base))
+        resolved = tuple(self._resolve_anchors(anchors, snap, base, claim))
         declared, findings = self._grade_claim(claim, resolved, snap, unbound)
         return _Draft(claim=claim, anchors=resolved, declared=declared, findings=findings, tags=cleaned, old=old,
                       reason=reason or "", author=writer, now=self.clock(), snap=snap,

@@ -222,3 +222,118 @@ def test_an_at_sign_key_is_written_whole():
     assert unbound("timestamp=True adds an `@timestamp` key to every record.", ADD_FIELDS) == ["@timestamp"]
     assert unbound("It adds an `@timestamp` key to every record.", LOGSTASH) == []
     assert unbound("Decorate the function with `@retry`.", RETRY) == []  # a decorator: its function's name
+
+
+# ----------------------------------------------------------------- Go's errors.Is reaches what %w wraps
+
+DECODE = ev("mapstructure.go::Decoder.decode", """\
+    func (d *Decoder) decode(name string, input interface{}, outVal reflect.Value) error {
+        if err != nil {
+            return fmt.Errorf("error decoding '%s': %w", name, err)
+        }
+        return nil
+    }
+""", "go")
+PREFIX = ev("prefix.go::Prefix", """\
+    func Prefix(err error, prefix string) error {
+        return fmt.Errorf("%s %s", prefix, err)
+    }
+""", "go")
+
+
+def test_errors_is_reaches_an_error_wrapped_with_percent_w():
+    assert unbound("It is wrapped with %w, so errors.Is on the hook's sentinel works.", DECODE) == []
+    assert unbound("It is wrapped, so errors.Is/As still reach the underlying error.", DECODE) == []
+    assert unbound("Prefix wraps the error, so errors.Is still works.", PREFIX) == ["errors.Is"]
+
+
+# ----------------------------------------------------------------- a Go or Rust type's members the claim names
+
+CHANNEL_RS = """\
+pub struct Receiver<T> {
+    channel: Arc<Channel<T>>,
+}
+
+impl<T> Receiver<T> {
+    pub fn close(&self) -> bool {
+        self.channel.close()
+    }
+}
+
+impl<T> Stream for Receiver<T> {
+    type Item = T;
+
+    fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        match self.try_recv() {
+            Ok(msg) => Poll::Ready(Some(msg)),
+            Err(TryRecvError::Closed) => Poll::Ready(None),
+            Err(TryRecvError::Empty) => Poll::Pending,
+        }
+    }
+}
+"""
+
+POOL_GO = """\
+package pool
+
+type Pool struct {
+\tlimiter chan struct{}
+}
+
+func (p *Pool) MaxGoroutines() int {
+\treturn cap(p.limiter)
+}
+
+func (p *Pool) Wait() {
+\tp.limiter = nil
+}
+"""
+
+
+def test_a_type_anchor_reads_the_members_the_claim_names(repo, ledger) -> None:
+    repo.write("src/lib.rs", CHANNEL_RS, dedent=False)
+    repo.write("pool/pool.go", POOL_GO, dedent=False)
+    repo.commit("types")
+    anchors, status = _status(ledger, "Receiver's poll_next returns `Poll::Ready(None)` on `TryRecvError::Closed`.",
+                              ["src/lib.rs::Receiver"])
+    assert [a.name for a in anchors] == ["Receiver", "<Receiver as Stream>.poll_next"]
+    assert status is memvet.Status.VERIFIED
+    anchors, _ = _status(ledger, "Receiver implements Stream.", ["src/lib.rs::Receiver"])  # by its trait's name
+    assert {a.name for a in anchors} == {"Receiver", "<Receiver as Stream>.Item", "<Receiver as Stream>.poll_next"}
+    anchors, status = _status(ledger, "MaxGoroutines returns `cap(p.limiter)`.", ["pool/pool.go::Pool"])
+    assert [a.name for a in anchors] == ["Pool", "Pool.MaxGoroutines"]
+    assert status is memvet.Status.VERIFIED
+    # a member the claim does not name stays out, and so does its code
+    anchors, status = _status(ledger, "The pool returns `cap(p.limiter)`.", ["pool/pool.go::Pool"])
+    assert [a.name for a in anchors] == ["Pool"]
+    assert status is memvet.Status.NEEDS_REVALIDATION
+
+
+def test_a_change_to_a_named_member_reopens_the_claim(repo, ledger) -> None:
+    repo.write("src/lib.rs", CHANNEL_RS, dedent=False)
+    repo.commit("types")
+    rec = ledger.record("Receiver's poll_next returns `Poll::Ready(None)` once closed.", ["src/lib.rs::Receiver"],
+                        author=memvet.Author.person("p"))
+    repo.write("src/lib.rs", CHANNEL_RS.replace("Err(TryRecvError::Closed) => Poll::Ready(None)",
+                                                "Err(TryRecvError::Closed) => Poll::Pending"), dedent=False)
+    repo.commit("poll_next waits")
+    verdict = ledger.verify(rec.decision.id)
+    assert verdict.status is memvet.Status.STALE
+    assert "<Receiver as Stream>.poll_next" in verdict.reason
+
+
+# ----------------------------------------------------------------- a chain of calls is one term
+
+FINAL_DROP = ev("src/write/encoder.rs::<EncoderWriter as Drop>.drop", """\
+    fn drop(&mut self) {
+        if !self.panicked {
+            let _ = self.write_final_leftovers();
+        }
+    }
+""", "rust")
+
+
+def test_a_method_of_what_a_call_returns_is_read_with_the_call():
+    assert unbound("Drop does self.write_final_leftovers().expect(...).", FINAL_DROP) \
+        == ["self.write_final_leftovers().expect(...)"]
+    assert unbound("Drop does self.write_final_leftovers() and ignores the error.", FINAL_DROP) == []
