@@ -924,7 +924,7 @@ _QUERY_EXAMPLE = re.compile(r"(?<![\w/])\?[A-Za-z_][\w\[\].]*=[^\s&,;)]*(?:&[\w\
 _LABEL_ID = re.compile(r"(?i)(?:adr|rfc|pep|cve|ghsa|gh|pr|issue|bug|ticket|jira)-?\d[\d-]*")
 #: Words after which a number is a label: ``issue 12``, ``RFC 7230``, ``step 3``.
 _LABEL_WORDS = frozenset({
-    "issue", "pr", "pull", "ticket", "bug", "adr", "rfc", "pep", "cve", "gh", "section",
+    "issue", "pr", "pull", "ticket", "bug", "adr", "rfc", "pep", "cve", "gh", "section", "iso", "ecma", "ieee",
     "step", "phase", "chapter", "page", "figure", "version", "release", "revision", "milestone", "sprint",
     # runtimes, written in lower case as often as not: "old node 0.8 support", "python 3.9"
     "node", "nodejs", "python", "java", "ruby", "php", "deno", "bun", "ie", "chrome", "firefox", "safari",

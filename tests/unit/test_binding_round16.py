@@ -337,3 +337,20 @@ def test_a_method_of_what_a_call_returns_is_read_with_the_call():
     assert unbound("Drop does self.write_final_leftovers().expect(...).", FINAL_DROP) \
         == ["self.write_final_leftovers().expect(...)"]
     assert unbound("Drop does self.write_final_leftovers() and ignores the error.", FINAL_DROP) == []
+
+
+# ----------------------------------------------------------------- a standard's number is its name
+
+TIMEDELTA = ev("src/environs/fields.py::TimeDelta", """\
+    class TimeDelta(ma.fields.TimeDelta):
+        DEFAULT_FORMAT = "gep2257"
+
+        def _deserialize(self, value, attr, data, **kwargs):
+            if self.format == "iso8601":
+                return parse_iso(value)
+""", "python")
+
+
+def test_the_number_of_a_standard_is_a_label():
+    assert unbound('ISO 8601 durations only parse when you pass `format="iso8601"`.', TIMEDELTA) == []
+    assert unbound('Durations of 8601 seconds only parse when you pass `format="iso8601"`.', TIMEDELTA) == ["8601"]

@@ -470,7 +470,25 @@ function headersSent (res) {
 """, ("index.js::headersSent",), "javascript")
 
 
+# round 16: a comparison stands for the name it tests
+MAX_RETRIES = EvidenceText("backoff.go::WithMaxRetries", """\
+func WithMaxRetries(max uint64, next Backoff) Backoff {
+    var attempt uint64
+    return BackoffFunc(func() (time.Duration, bool) {
+        if attempt >= max {
+            return 0, true
+        }
+        attempt++
+        val, stop := next.Next()
+        return val, stop
+    })
+}
+""", language="go")
+
+
 FIRES = [
+    # round 16: a comparison is ordered by the name it tests
+    ("WithMaxRetries calls next.Next() first and checks `attempt >= max` afterwards.", MAX_RETRIES),
     # round 16: a returned ternary's test comes first, though its branch uses the same name again
     ("headersSent(res) looks at the legacy res._header first and only consults res.headersSent when _header "
      "is undefined.", HEADERS_SENT),
@@ -547,6 +565,8 @@ FIRES = [
 ]
 
 SILENT = [
+    # round 16: a comparison is ordered by the name it tests
+    ("WithMaxRetries checks `attempt >= max` first and only then calls next.Next().", MAX_RETRIES),
     # round 16: the ternary's test, then its branch
     ("headersSent(res) checks res.headersSent first and falls back to res._header.", HEADERS_SENT),
     ("headersSent(res) checks res.headersSent first and falls back to res._header.", HEADERS_SENT_LINE),

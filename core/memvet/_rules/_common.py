@@ -633,13 +633,15 @@ class Word:
             text = text.split("=", 1)[0]
         if self.term is not None and self.term.kind is TermKind.CODE:
             # `case error`, `except KeyError`, `throw new RangeError`: the name the statement is about
-            m = _STATEMENT_NAME.fullmatch(text)
+            m = _STATEMENT_NAME.fullmatch(text) or _COMPARISON.fullmatch(text)
             if m:
                 text = m.group(1).rsplit(".", 1)[-1]
         return text
 
 
 #: A keyword and the one name it is about: ``case fmt.Stringer``, ``except KeyError:``, ``throw new Error``.
+#: A comparison and the name it tests: ``attempt >= max``, ``n < 1``, ``value === null``.
+_COMPARISON = re.compile(r"([A-Za-z_$][\w$.]*)\s*(?:[<>]=?|[!=]==?)\s*[^=<>\s][^<>]*")
 _STATEMENT_NAME = re.compile(r"(?:case|except|catch|raise|throw(?:\s+new)?|new)\s+([A-Za-z_$][\w$.]*)\s*:?")
 
 
