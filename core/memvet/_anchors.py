@@ -900,6 +900,10 @@ class Evidence:
         ``unsync.Lazy.force``): the claim is read against all of them, and a
         change to any reopens it. A quote is kept on the anchors that hold it.
 
+        A Go or Rust type (struct, enum, union, alias) also brings the
+        members among ``named`` (the words of the claim), by their own name
+        or their trait's, unquoted (see :func:`_members_named`).
+
         Raises:
             The errors of :meth:`resolve`.
         """
@@ -938,6 +942,11 @@ class Evidence:
                 f"{path}::{name} matches {len(matches)} symbols; name one of: {', '.join(candidates)}",
                 candidates,
             )
+        def anchor(sym: _code.Symbol, quote: str = "") -> Anchor:
+            return Anchor(AnchorKind.SYMBOL, path=path, name=sym.qualname, language=language,
+                          symbol_kind=sym.kind, body_hash=sym.hash, hash_version=_code.HASH_VERSION,
+                          blob_id=blob, line=sym.start_line, shape=sym.shape, quote=quote)
+
         anchors: list[Anchor] = []
         misses: list[QuoteNotFoundError] = []
         for sym in matches:  # one with a syntax error in its span is hashed on its raw tokens
@@ -949,19 +958,11 @@ class Evidence:
                 except QuoteNotFoundError as exc:
                     misses.append(exc)
                     quote = ""  # a property's other accessors are anchored unquoted
-            anchors.append(Anchor(
-                AnchorKind.SYMBOL, path=path, name=sym.qualname, language=language,
-                symbol_kind=sym.kind, body_hash=sym.hash, hash_version=_code.HASH_VERSION,
-                blob_id=blob, line=sym.start_line, shape=sym.shape, quote=quote,
-            ))
+            anchors.append(anchor(sym, quote))
         if len(misses) == len(matches):
             raise misses[0]
         if whole and len(matches) == 1 and named:
-            anchors += [Anchor(
-                AnchorKind.SYMBOL, path=path, name=sym.qualname, language=language,
-                symbol_kind=sym.kind, body_hash=sym.hash, hash_version=_code.HASH_VERSION,
-                blob_id=blob, line=sym.start_line, shape=sym.shape,
-            ) for sym in _members_named(table, matches[0], language, named)]
+            anchors += [anchor(sym) for sym in _members_named(table, matches[0], language, named)]
         return anchors
 
     @staticmethod

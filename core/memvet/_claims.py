@@ -1855,8 +1855,7 @@ class _Index:
     def owners(ev: EvidenceText) -> set[str]:
         """What ``this`` and ``self`` stand for in ``ev``: the class or object
         of its qualified name (``res`` of ``lib/response.js::res.json``)."""
-        quals = [name.split("::", 1)[1] for name in (ev.label, *ev.names) if "::" in name]
-        return {q.rsplit(".", 1)[0].lower() for q in quals if "." in q}
+        return {q.rsplit(".", 1)[0].lower() for q in _qualnames(ev) if "." in q}
 
     def calls(self, callee: str, *, headers: bool = False) -> list[str]:
         """The calls of ``callee`` in the code on a compatible receiver
@@ -3115,11 +3114,16 @@ def _bind_dotted(term: Term, ctx: _Context) -> tuple[bool, str]:
 
 def _instance_of(ev: EvidenceText) -> set[str]:
     """The types an instance in ``ev``'s code belongs to, as people shorten them: what ``this`` and
-    ``self`` stand for (see :meth:`_Index.owners`), a class or constructor function anchored itself
+    ``self`` stand for (as in :meth:`_Index.owners`), a class or constructor function anchored itself
     (``MulterError``), and the last word of each (``error``: ``err`` for a ``MulterError``)."""
-    quals = [name.split("::", 1)[1] for name in (ev.label, *ev.names) if "::" in name]
+    quals = _qualnames(ev)
     types = {q.rsplit(".", 1)[0] for q in quals if "." in q} | {q for q in quals if q[:1].isupper() and "." not in q}
     return {t.lower() for t in types} | {w.lower() for t in types for w in re.findall(r"[A-Z][a-z]+$", t)}
+
+
+def _qualnames(ev: EvidenceText) -> list[str]:
+    """The qualified names ``ev`` is labelled and named by (``res.json`` of ``lib/response.js::res.json``)."""
+    return [name.split("::", 1)[1] for name in (ev.label, *ev.names) if "::" in name]
 
 
 def _option_path(segments: Sequence[str], index: _Index) -> bool:
