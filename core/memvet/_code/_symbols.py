@@ -11,6 +11,7 @@ overloads, hashes - is computed here from the one parse and one token pass.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import re
@@ -1013,8 +1014,14 @@ def parse_input(data: bytes, language: str) -> bytes:
     if language == "rust" and b"try" in data:
         data = _RUST_TRY.sub(b"tr_", data)
     if language == "rust" and (b"cfg_if" in data or b"pin_project!" in data):
-        data, _ = _cfg_if_opened(data)
+        data, _ = _items_opened(data)
     return data
+
+
+def _macro_name(node: tree_sitter.Node) -> str:
+    """The last segment of the name a macro invocation calls (``cfg_if`` of ``cfg_if::cfg_if!``)."""
+    name = node.child_by_field_name("macro")
+    return "" if name is None else _text(name).rsplit("::", 1)[-1]
 
 
 def _item_macro_body(node: tree_sitter.Node) -> list[tuple[int, int]]:
@@ -1022,9 +1029,8 @@ def _item_macro_body(node: tree_sitter.Node) -> list[tuple[int, int]]:
     invocation (pin-project-lite), whose body is the crate's own items as
     written (a struct with ``#[pin]`` fields, an ``impl PinnedDrop``), or
     ``[]`` when ``node`` is no such invocation."""
-    name = node.child_by_field_name("macro")
     body = node.children[-1] if node.children else None
-    if name is None or _text(name).rsplit("::", 1)[-1] != "pin_project" or body is None \
+    if _macro_name(node) != "pin_project" or body is None \
             or body.type != "token_tree" or not body.children or body.children[0].type != "{":
         return []
     return [(body.start_byte + 1, body.end_byte - 1)]
@@ -1034,8 +1040,7 @@ def _cfg_if_branches(node: tree_sitter.Node) -> list[tuple[int, int]]:
     """The byte ranges inside the braces of a ``cfg_if!`` invocation's
     branches (``if #[cfg(...)] { ... } else { ... }``), or ``[]`` when
     ``node`` is no such invocation."""
-    name = node.child_by_field_name("macro")
-    if name is None or _text(name).rsplit("::", 1)[-1] != "cfg_if" or node.named_child_count < 2:
+    if _macro_name(node) != "cfg_if" or node.named_child_count < 2:
         return []
     body = node.children[-1]
     if body.type != "token_tree":
@@ -1049,7 +1054,8 @@ def _cfg_if_branches(node: tree_sitter.Node) -> list[tuple[int, int]]:
     return branches
 
 
-def _cfg_if_opened(data: bytes) -> tuple[bytes, list[tuple[int, int]]]:
+@functools.lru_cache(maxsize=16)
+def _items_opened(data: bytes) -> tuple[bytes, tuple[tuple[int, int], ...]]:
     """``data`` with every item-level ``cfg_if! { if #[cfg(...)] { items }
     else { items } }`` opened, and the byte ranges of the branches opened.
     A ``pin_project! { items }`` is opened the same way (see
@@ -1061,7 +1067,8 @@ def _cfg_if_opened(data: bytes) -> tuple[bytes, list[tuple[int, int]]]:
     macro's body is otherwise tokens, and ``thread_id.rs::try_get`` defined
     inside one would be no symbol at all. Two branches defining one name are
     one item per configuration (see :func:`cfg_if_branches`); nested
-    invocations open on the next pass."""
+    invocations open on the next pass. Kept for the last few files: the
+    symbol table, the imports and the anchor lookup each read one file so."""
     branches: list[tuple[int, int]] = []
     for _ in range(3):
         root = parse(data, "rust").root_node
@@ -1090,7 +1097,7 @@ def _cfg_if_opened(data: bytes) -> tuple[bytes, list[tuple[int, int]]]:
         if not opened:
             break
         data = bytes(blank)
-    return data, branches
+    return data, tuple(branches)
 
 
 def cfg_if_branches(data: bytes) -> list[tuple[int, int]]:
@@ -1100,7 +1107,7 @@ def cfg_if_branches(data: bytes) -> list[tuple[int, int]]:
     in several as one item per platform)."""
     if b"cfg_if" not in data:
         return []
-    _, branches = _cfg_if_opened(data)
+    _, branches = _items_opened(data)
     return [(data.count(b"\n", 0, start) + 1, data.count(b"\n", 0, end) + 1) for start, end in branches]
 
 
