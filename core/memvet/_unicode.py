@@ -86,6 +86,11 @@ words ``\u0430``, ``\u0441`` and ``\u0441\u043e\u0440``, Greek
 token is a name, so kinds 2 and 3 are refused outright, except a Latin
 token (Turkish ``\u0131``, Danish ``\u00e6``), which is refused only when
 its reading is shaped like an identifier.
+
+A Latin letter of kind 3 inside a quoted string of a claim (``'\u00c6'``,
+``"k\u0131sa"``) is a character of the value, which the binder compares
+as written, not a name: it is accepted. Another script's lookalikes stay
+refused there (``"\u0441\u043e\u0440"`` reads ``cop``).
 """
 
 from __future__ import annotations
@@ -477,7 +482,21 @@ def suspicious_identifiers(text: str, *, names: bool = False) -> list[Suspicious
     candidates = [c for c in (_candidate(text[s:e], s, e, names) for s, e in _tokens(text)) if c is not None]
     pending = [i for i, c in enumerate(candidates) if not c.always]
     in_terms = _in_code_terms(text, candidates, pending) if pending else set()
-    return [c.found for i, c in enumerate(candidates) if c.always or i in in_terms]
+    return [c.found for i, c in enumerate(candidates)
+            if c.always or (i in in_terms and not _latin_in_quotes(text, c))]
+
+
+#: A quoted string of a claim: its characters are a value the binder compares as written.
+_QUOTED = re.compile(r"'[^'\n]*'|\"[^\"\n]*\"")
+
+
+def _latin_in_quotes(text: str, c: _Candidate) -> bool:
+    """Whether ``c`` is a Latin letter with an ASCII reading (``\u00c6`` reads ``AE``,
+    ``\u0131`` reads ``i``) inside a quoted string of the claim (``'\u00c6'``): a
+    character of the value, compared as written, not a name spelled in lookalikes."""
+    if c.found.suspicion is not Suspicion.CONFUSABLE or set(c.found.scripts) != {"Latin"}:
+        return False
+    return any(m.start() < c.start and c.end < m.end() for m in _QUOTED.finditer(text))
 
 
 def _in_code_terms(text: str, candidates: Sequence[_Candidate], pending: Sequence[int]) -> set[int]:

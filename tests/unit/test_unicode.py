@@ -424,3 +424,20 @@ def test_ascii_text_never_loads_the_confusables_data():
             "fold_and_check('caf\\u00e9', 'the claim'); "
             "assert 'confusable_homoglyphs' in sys.modules")
     subprocess.run([sys.executable, "-c", code], check=True, timeout=900)
+
+
+@pytest.mark.parametrize("claim", [
+    "characters without an ASCII decomposition (like '\u00c6') silently disappear",  # Latin AE, a value
+    'the Turkish word "k\u0131sa" is kept as written',
+    "the key is '\u0131d_map'",  # a Latin lookalike in a string: the binder compares the value as written
+])
+def test_a_latin_letter_in_a_quoted_string_is_a_value_not_a_name(claim):
+    assert suspicious_identifiers(claim) == []
+
+
+@pytest.mark.parametrize(("claim", "reading"), [
+    ("`\u00c6` is the marker", "AE"),  # the same letter as a name is refused
+    ('the key is "\u0441\u043e\u0440"', "cop"),  # Cyrillic in quotes still is
+])
+def test_outside_quotes_or_outside_latin_the_lookalike_is_still_refused(claim, reading):
+    assert [x.reading for x in suspicious_identifiers(claim)] == [reading]
