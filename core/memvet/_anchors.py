@@ -739,14 +739,23 @@ _OUTSIDE_MEMBERS = frozenset({"struct", "enum", "union", "type"})
 
 def _members_named(table: _code.SymbolTable, sym: _code.Symbol, language: str,
                    named: frozenset[str]) -> list[_code.Symbol]:
-    """The members of the Go or Rust type ``sym`` that a claim names, by their own name or their
-    trait's (``poll_next``, ``Stream`` or ``Debug`` for ``<Receiver as Stream>.poll_next`` and
-    ``<SendError as Debug>.fmt``): a type's behaviour is written outside its body there, so a claim
-    anchored on the type and naming one is read against it, and a change to it reopens the claim (as a
-    Python or JavaScript class's body holds its methods). Members the claim does not name stay out."""
+    """The members of the Go or Rust type ``sym`` that a claim names, by their own name
+    (``poll_next`` for ``<Receiver as Stream>.poll_next``) or their trait's: a trait named gives its
+    whole ``impl`` block, members and header with its bounds (``Debug`` or ``Sync`` for
+    ``<SendError as Debug>``, ``<ScopeGuard as Sync>``). A type's behaviour is written outside its
+    body there, so a claim anchored on the type and naming one is read against it, and a change to
+    it reopens the claim (as a Python or JavaScript class's body holds its methods). Members the
+    claim does not name stay out."""
     if language not in ("go", "rust") or sym.kind not in _OUTSIDE_MEMBERS:
         return []
     out = []
+    blocks = set()  # the trait impls named as a whole: their members are in their span
+    for qualname, member in table.symbols.items():
+        if member.kind == "impl" and qualname.startswith(f"<{sym.qualname} as ") and qualname.endswith(">"):
+            trait = re.sub(r"<.*", "", qualname[len(sym.qualname) + 5:-1]).rsplit("::", 1)[-1]
+            if trait in named:  # "Sync", "Drop for ScopeGuard": the block, its header's bounds included
+                out.append(member)
+                blocks.add(qualname + ".")
     for qualname, member in table.symbols.items():
         if qualname.startswith(sym.qualname + "."):
             leaf = qualname[len(sym.qualname) + 1:]
@@ -756,7 +765,7 @@ def _members_named(table: _code.SymbolTable, sym: _code.Symbol, language: str,
             trait = re.sub(r"<.*", "", trait).rsplit("::", 1)[-1]
         else:
             continue
-        if "." not in leaf and (leaf in named or trait in named):
+        if "." not in leaf and (leaf in named or trait in named) and not qualname.startswith(tuple(blocks)):
             out.append(member)
     return out
 

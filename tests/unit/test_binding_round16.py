@@ -299,7 +299,7 @@ def test_a_type_anchor_reads_the_members_the_claim_names(repo, ledger) -> None:
     assert [a.name for a in anchors] == ["Receiver", "<Receiver as Stream>.poll_next"]
     assert status is memvet.Status.VERIFIED
     anchors, _ = _status(ledger, "Receiver implements Stream.", ["src/lib.rs::Receiver"])  # by its trait's name
-    assert {a.name for a in anchors} == {"Receiver", "<Receiver as Stream>.Item", "<Receiver as Stream>.poll_next"}
+    assert [a.name for a in anchors] == ["Receiver", "<Receiver as Stream>"]  # the impl block, members in it
     anchors, status = _status(ledger, "MaxGoroutines returns `cap(p.limiter)`.", ["pool/pool.go::Pool"])
     assert [a.name for a in anchors] == ["Pool", "Pool.MaxGoroutines"]
     assert status is memvet.Status.VERIFIED

@@ -52,6 +52,11 @@ Still 6: a named function passed as an argument in JavaScript/TypeScript
 (``morgan.token('url', function getUrlToken (req) {...})``) is a symbol of
 its scope; it names no scope itself and yields to a definition of the same
 name there, so no existing name or hash changed (the table format did).
+Still 6: a Rust ``impl Trait for Type`` block is a symbol of its own,
+``<Type as Trait>`` (kind ``impl``), its span the block; its members keep
+their names (``<Type as Trait>.fmt``, named ``Type.fmt``), and two blocks
+of one name (one per ``#[cfg]``) stay scopes only, so no existing name or
+hash changed (the table format did).
 """
 
 _RENORMALIZED: dict[int, frozenset[str]] = {
@@ -84,8 +89,9 @@ def hash_is_current(version: int, language: str) -> bool:
     return all(language not in _RENORMALIZED.get(v, frozenset({language}))
                for v in range(version + 1, HASH_VERSION + 1))
 
-_JSON_FORMAT = 5  # 4: aliases; 5: JS/TS named callbacks are symbols (no name or hash changed, so
-#                    HASH_VERSION stays: tables kept by 4 lack them and are parsed again)
+_JSON_FORMAT = 6  # 4: aliases; 5: JS/TS named callbacks are symbols; 6: Rust `impl Trait for Type`
+#                    blocks are symbols (`<Type as Trait>`). No name or hash changed either time, so
+#                    HASH_VERSION stays: tables kept by an older format lack them and are parsed again
 _GO_METHOD_EXPR = re.compile(r"^\(\s*\*?\s*(\w+)\s*(?:\[[^\]]*\])?\s*\)\.")
 # Languages whose older names may carry a parameter or `#n` suffix that the
 # current rules dropped (see SymbolTable.lookup).

@@ -219,6 +219,7 @@ class _Def:
     quoted: bool = False  # ``local`` is already a dotted, quoted path (assignment targets)
     stubs: frozenset[int] = frozenset()  # Python, TypeScript: ids of the overload stubs its span takes in
     bare: str | None = None  # the scope's segment in names (Rust `<T as Trait>` is `T` there)
+    scope: str | None = None  # the name its members are named under, when not its own (an emitted trait impl)
 
 
 def _param_types(param: tree_sitter.Node) -> list[str]:
@@ -448,6 +449,10 @@ def _collect(root: tree_sitter.Node, language: str, only: frozenset[bytes] | Non
         )
         if language == "rust" and node.type == "impl_item":
             d.local, d.bare = _rust_impl(node)
+            # `impl Trait for Type` is an item of its own (`<Type as Trait>`): its header says
+            # what the type is (`unsafe impl<T: Sync> Sync for Guard<T>`); an inherent `impl
+            # Type` only opens the type's own scope.
+            d.emit = d.local.startswith("<")
         if names[0].type in _TARGETS:
             segments = _target_segments(names[0])
             if segments is None:
@@ -873,18 +878,21 @@ def _outline(tree: tree_sitter.Tree, language: str, only: frozenset[bytes] | Non
         by_depth[d.depth].append(d)
     java = language == "java"
     entries: dict[str, _Entry] = {}
+
+    def pn_of(d: _Def) -> str:  # the name ``d`` is named under
+        if d.receiver is not None:
+            return d.receiver
+        if d.parent is not None:
+            return d.parent.name if d.parent.scope is None else d.parent.scope
+        return ""
+
     for depth in sorted(by_depth):
         level = by_depth[depth]
         items = []
         scopes: dict[str, int] = defaultdict(int)
         for d in level:
             local = _js_segment(d.local) if quote and not d.quoted else d.local
-            if d.receiver is not None:
-                pq = pn = d.receiver
-            elif d.parent is not None:
-                pq, pn = d.parent.qualname, d.parent.name
-            else:
-                pq = pn = ""
+            pq, pn = d.receiver or (d.parent.qualname if d.parent is not None else ""), pn_of(d)
             d.qualname = d.name = _join(pq, local)
             if d.emit:
                 # A Java method is its name and erased parameter types, always:
@@ -905,6 +913,16 @@ def _outline(tree: tree_sitter.Tree, language: str, only: frozenset[bytes] | Non
         counts: dict[str, int] = defaultdict(int)
         for _, base, _ in items:
             counts[base] += 1
+        for d, base, _ in items:
+            if d.bare is not None and counts[base] > 1:
+                # Two `impl Trait for Type` (one per `#[cfg]`): no item of one name; they
+                # stay scopes, as before, so their members keep their names.
+                d.emit = False
+                d.name = _join(pn_of(d), d.bare)
+        items = [item for item in items if item[0].emit]
+        counts = defaultdict(int)
+        for _, base, _ in items:
+            counts[base] += 1
         named = unique_qualnames(
             (base, name, _signature(d.node) if counts[base] > 1 and _callable(d) and not java else None)
             for d, base, name in items
@@ -913,6 +931,8 @@ def _outline(tree: tree_sitter.Tree, language: str, only: frozenset[bytes] | Non
             while qual in entries:  # a clash across depths; vanishingly rare
                 qual += "#"
             d.qualname, d.name = qual, name
+            if d.bare is not None:  # a trait impl: its members are the type's (`Type.fmt`)
+                d.scope = _join(pn_of(d), d.bare)
             entries[qual] = _Entry(d, language)
     return entries
 

@@ -130,6 +130,7 @@ def test_rust_symbols():
     assert list(t.symbols) == [
         "Point",
         "Point.new",
+        "<Wrapper as Display>",  # a trait impl is an item of its own
         "<Wrapper as Display>.fmt",
         "Shape",
         "Shape.area",
@@ -147,6 +148,28 @@ def test_rust_symbols():
     assert kinds["outer.f"] == "function"
     assert kinds["outer"] == "module"
     assert kinds["Shape"] == "trait"
+    assert kinds["<Wrapper as Display>"] == "impl"
+    assert t.symbols["<Wrapper as Display>"].name == "<Wrapper as Display>"  # its own name, not the type's
+    assert t.symbols["<Wrapper as Display>.fmt"].name == "Wrapper.fmt"  # its members keep the type's
+
+
+def test_a_rust_trait_impl_block_spans_its_header_and_members():
+    src = ("struct G<T, F> { value: T, f: F }\n"
+           "unsafe impl<T, F> Sync for G<T, F>\nwhere\n    T: Sync,\n{}\n"
+           "impl<T: fmt::Debug, F> fmt::Debug for G<T, F> {\n    fn fmt(&self) {}\n}\n")
+    t = symbol_table(src.encode(), "rust")
+    sync, debug = t.symbols["<G as Sync>"], t.symbols["<G as Debug>"]
+    assert (sync.start_line, sync.end_line, debug.start_line, debug.end_line) == (2, 5, 6, 8)
+    bound = src.replace("    T: Sync,", "    T: Sync + Send,")
+    assert symbol_table(bound.encode(), "rust").symbols["<G as Sync>"].hash != sync.hash  # a bound is its body
+    assert t.lookup("G") == [t.symbols["G"]]  # the struct alone answers to the type's name
+
+
+def test_two_impls_of_one_trait_for_one_type_stay_scopes():
+    src = ('#[cfg(unix)]\nimpl Tr for P { fn f(&self) {} }\n'
+           '#[cfg(windows)]\nimpl Tr for P { fn f(&self) {} }\n')
+    names = list(symbol_table(src.encode(), "rust").symbols)
+    assert "<P as Tr>" not in names and len(names) == 2  # no item of one name; the members as before
 
 
 def test_rust_attribute_and_raw_string_in_hash():
@@ -166,7 +189,8 @@ def test_rust_trait_impls_of_same_method_are_told_apart():
         "impl fmt::Debug for P { fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result { Err(()) } }\n"
     )
     t = symbol_table(src.encode(), "rust")
-    assert list(t.symbols) == ["<P as Display>.fmt", "<P as Debug>.fmt"]  # by trait, not by order
+    assert list(t.symbols) == ["<P as Display>", "<P as Display>.fmt", "<P as Debug>",
+                               "<P as Debug>.fmt"]  # by trait, not by order
     assert len(t.lookup("P.fmt")) == 2
 
 

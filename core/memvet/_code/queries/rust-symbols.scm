@@ -1,7 +1,8 @@
 ; Definitions in Rust. `impl Type` blocks are scopes named after Type and
 ; `impl Trait for Type` blocks after `<Type as Trait>`, whatever the type
 ; (a path, a reference, a primitive, a slice, a tuple...): the scope's name
-; is built in code (_symbols._rust_impl). Leading #[...] attributes are
+; is built in code (_symbols._rust_impl); a trait impl is also a symbol of
+; its own, kind `impl` (_symbols._collect). Leading #[...] attributes are
 ; added to spans in code.
 
 (function_item name: (identifier) @name) @definition.function
