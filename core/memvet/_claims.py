@@ -344,6 +344,7 @@ import http
 import itertools
 import keyword
 import math
+import mimetypes
 import re
 import sys
 from collections.abc import Callable, Iterable, Sequence
@@ -990,6 +991,8 @@ def _plain_path(text: str) -> bool:
 
 #: A method called on what a call returns: the ``.expect(`` of ``a().expect(...)``.
 _LINK = re.compile(r"\.[A-Za-z_$][\w$]*\(")
+#: A member of what a call returns, not called: ``.After`` of ``Next().After`` (Rust's ``.await`` is no member).
+_MEMBER_AFTER = re.compile(r"\.(?!await\b)[A-Za-z_$][\w$]*(?![\w$(])")
 #: A chain of calls (``os.urandom(16).hex()``): the code makes it as written, or does not; no input's notation.
 _CHAIN = re.compile(r"[A-Za-z_$][\w$.]*\(.*\)\.[A-Za-z_$][\w$]*\(.*\)", re.S)
 
@@ -1046,6 +1049,8 @@ def _label(text: str, start: int, end: int) -> bool:
     before = text[:start]
     if before.endswith("#") or _AFTER_LABEL.search(before) or _RELEASED_IN.search(before):
         return True
+    if re.match(r"\.[xX](?![\w.])", text[end:]) or re.search(r"\b(?:non|pre|post|anti)-[A-Za-z]{2,}-$", before):
+        return True  # a release series (2.x dropped old Node); a name's own number behind a prefix (non-UTF-8)
     prev = re.search(r"([A-Za-z][\w]*)\s+$", before)
     if prev is None:
         return False
@@ -1072,6 +1077,28 @@ _BIG_O = re.compile(r"(?<![\w$.`])O\(\s*(?:1|[a-z](?:\s*(?:\^|\*\*)\s*\d|\u00b2)
                     r"|[a-z]\s*[+*\u00b7]\s*[a-z])\s*\)(?![\w`])")
 #: A keyword's quoted value (``python_requires=">=2.7, !=3.0.*"``); group 2 is the value.
 _KEYWORD_QUOTED = re.compile(r"(?<![\w$.])[A-Za-z_]\w*\s*=\s*([\"'])([^\"'\n]+)\1")
+
+
+#: A media type in prose: ``application/json``, ``text/plain``, ``image/*``.
+_MEDIA_TOP = frozenset({"application", "text", "image", "audio", "video", "multipart", "font"})
+_MEDIA_TYPE = re.compile(rf"(?<![\w./-])(?:{'|'.join(sorted(_MEDIA_TOP))})/(?:\*|[a-z0-9][\w.+-]*\w)(?![\w/-])")
+
+
+def _media_type_named(text: str, index: _Index) -> bool:
+    """Whether the code names the media type ``text`` the way code does: whole
+    (``'text/plain; charset=utf-8'``), by its subtype or, for ``text/*``, its type
+    (``this.type('html')``, ``'text' in content_type``), or by the file extension the
+    standard library gives it (``this.type('txt')`` for ``text/plain``)."""
+    if index.has_sequence(text, code=True) or any(text in s for s in index.strings()):
+        return True
+    top, sub = text.split("/", 1)
+    words = {top} if sub == "*" else {re.split(r"[+.]", sub)[-1], sub}
+    if sub != "*":  # the extensions of three letters or more: `.c` of text/plain names no type in code
+        words |= {e.lstrip(".") for e in mimetypes.guess_all_extensions(text, strict=False) if len(e) > 3}
+    return any(re.search(rf"(?<![\w-]){re.escape(w)}(?![\w-])", code) for _, code in index.code_texts for w in words)
+#: A Rust trait bound in prose: a one-letter type parameter and its traits (``T: Sync``, ``F: FnOnce(T) + Send``).
+_BOUND = re.compile(r"(?<![\w`:'\"<,])[A-Z]:[ \t]?[A-Z]\w*(?:\([^()]*\))?(?:[ \t]?\+[ \t]?[A-Z]\w*(?:\([^()]*\))?)*"
+                    r"(?![\w<(:])")
 
 
 def claim_terms(claim: str) -> list[Term]:
@@ -1124,6 +1151,8 @@ def claim_terms(claim: str) -> list[Term]:
             drop(m.start("body") + value.start(), m.start("body") + value.end())
     for m in list(_GENERIC_TYPE.finditer(text)):  # Option<u64>: a type, as code writes it
         take(m.start(), m.end(), Term(m.group(0), TermKind.CODE))
+    for m in list(_BOUND.finditer(text)):  # T: Sync, F: Send + Sync: a Rust bound, as its where clause writes it
+        take(m.start(), m.end(), Term(m.group(0), TermKind.CODE))
     for m in list(_RUST_PATH.finditer(text)):
         path = m.group(0)
         if re.fullmatch(r"(?:\w+::)*[A-Z]\w*::[A-Z]\w*", path) and not re.search(r"::[A-Z][A-Z0-9_]*$", path):
@@ -1161,6 +1190,9 @@ def claim_terms(claim: str) -> list[Term]:
             if link is None or balanced(text, link.end() - 1) < 0:
                 break
             chained = balanced(text, link.end() - 1)  # a().expect(...): a method of what the call returns
+        member = _MEMBER_AFTER.match(text, chained) if chained > 0 else None
+        if member is not None:
+            chained = member.end()  # Next().After: a member of what the call returns, read with the call
         if chained != end:
             take(m.start(), chained, Term(claim[m.start():chained], TermKind.CODE))
             pos = chained
@@ -1192,6 +1224,9 @@ def claim_terms(claim: str) -> list[Term]:
             take(m.start(), m.end(), Term(m.group(0), TermKind.STRING))
     for m in list(STANDARD_HEADER.finditer(text)):  # Strict-Transport-Security: the project says it somewhere
         take(m.start(), m.end(), Term(m.group(0), TermKind.STRING))
+    for m in list(_MEDIA_TYPE.finditer(text)):  # application/json, text/plain: a media type, a value the code writes
+        if m.group(0).split("/")[1] not in _MEDIA_TOP:  # audio/font: two top-level types, alternatives in prose
+            take(m.start(), m.end(), Term(m.group(0), TermKind.STRING))
     for m in list(_PATH.finditer(text)):
         path = m.group(0)
         if path.endswith(".") and not path.endswith(("/.", "..")):
@@ -3206,11 +3241,39 @@ def _bind_number(term: Term, ctx: _Context) -> tuple[bool, str]:
         return True, ""  # "9229 -> 9230" of "port+1": the claim's own arithmetic on a number of the code
     if _code_point(text, ctx):
         return True, ""  # U+2028 for '\u2028': a character named by its code point
+    if value is not None and _strict_bound(value, text, ctx):
+        return True, ""  # "a 4-arg handler" for `fn.length > 3`: the first whole number past a strict bound
     if _version_tested(text, index):
         return True, ""  # "only before 3.9" for `if sys.version_info < (3, 9):`
     if re.fullmatch(r"\d+(?:\.\d+)?", text) and any(_zeros_left_out(text).search(s) for s in index.strings()):
         return True, ""  # "cfg-if (1.0)" for cfg-if = "1.0.0": the same version, its zeros left out
     return False, _nearest_line(text, index, lambda tok: tok[:1].isdigit())
+
+
+#: A number the claim gives as a count of arguments or as a floor or a ceiling: "a 4-arg handler", "at least 2".
+_COUNTED_AFTER = re.compile(r"\s*-?\s*(?:args?|arguments?|params?|parameters?|ary)\b", re.I)
+_FLOOR_BEFORE = re.compile(r"\b(?:at\s+least|or\s+more)\s*$", re.I)
+_CEILING_BEFORE = re.compile(r"\b(?:at\s+most|up\s+to|or\s+fewer|or\s+less)\s*$", re.I)
+
+
+def _strict_bound(value: float, text: str, ctx: _Context) -> bool:
+    """Whether the claim gives the whole number ``value`` as an argument count or a floor ("a
+    4-arg handler", "at least 4") where the code tests ``> 3``, or as a ceiling ("at most 4")
+    where it tests ``< 5``: the first whole number past a strict bound. A number the claim gives
+    as a value ("maxIpsCount is 1") is not read off a bound (``maxIpsCount > 0``)."""
+    if value != int(value) or value < 1:
+        return False
+    n, claim = int(value), ctx.claim
+    signs = set()
+    for m in re.finditer(rf"(?<![\w.]){re.escape(text)}(?![\w.])", claim):
+        if _COUNTED_AFTER.match(claim, m.end()) or _FLOOR_BEFORE.search(claim[:m.start()]):
+            signs.add(rf">\s*{n - 1}")
+        if _CEILING_BEFORE.search(claim[:m.start()]):
+            signs.add(rf"<\s*{n + 1}")
+    if not signs:
+        return False
+    bound = re.compile(rf"(?<![<>=!-])(?:{'|'.join(sorted(signs))})(?![\w.])")
+    return any(bound.search(code) for _, code in ctx.index.code_texts)
 
 
 def _zeros_left_out(version: str) -> re.Pattern[str]:
@@ -3829,9 +3892,19 @@ def _bind_code(term: Term, ctx: _Context) -> tuple[bool, str]:
         return True, ""  # ">= 3.7" for `if sys.version_info[:2] >= (3, 7):`
     if OPTION.fullmatch(text) and ctx.exists(term):
         return True, ""  # --help: an option the program declares, wherever it does
+    if _cargo_feature_flag(text, index):
+        return True, ""  # --no-default-features: cargo's own flag, for the features the anchored Cargo.toml declares
     pair = re.fullmatch(r"\(\s*([^()]+,[^()]+?)\s*,?\s*\)", text)
     if term.kind is TermKind.CODE and "python" in index.languages and pair and _returned_tuple(pair.group(1), index):
         return True, ""  # `(None, key)` for `return None, key_to_unset`: Python's tuple, its parentheses left out
+    if term.kind is TermKind.CODE and index.languages & {"typescript", "tsx"} and _ts_types_left_out(text, index):
+        return True, ""  # `(name) => name.startsWith(x)` for `(name: string) => ...`: TypeScript's types left out
+    if term.kind is TermKind.CODE and "rust" in index.languages and _glob_imported(text, index):
+        return True, ""  # `HasArg::Yes` for `Yes` under `use self::HasArg::*`: the variant as the file names it
+    if term.kind is TermKind.CODE and "rust" in index.languages and _impl_anchored(text, index):
+        return True, ""  # `Drop for ScopeGuard` with `<ScopeGuard as Drop>.drop` anchored: the impl its name says
+    if term.kind is TermKind.CODE and "rust" in index.languages and _rust_paths_left_out(text, index):
+        return True, ""  # `T: Debug`, `impl Display for Encoded`: Rust's paths and an impl's type arguments left out
     if term.kind is TermKind.CODE and "rust" in index.languages and _rust_signature(text, index):
         return True, ""  # `OnceBox::set(Box<T>) -> Result<(), Box<T>>`: the anchored fn's types, its names left out
     directive = GO_BUILD.fullmatch(text.strip())
@@ -4346,6 +4419,119 @@ def _iterated(text: str, ctx: _Context) -> bool:
     return False
 
 
+def _cargo_feature_flag(text: str, index: _Index) -> bool:
+    """Whether ``text`` is cargo's flag for features (``--no-default-features``, ``--all-features``,
+    ``--features std``) and the anchored ``Cargo.toml`` declares what it acts on: a ``default``
+    feature, any feature, the named ones."""
+    m = re.fullmatch(r"--(no-default-features|all-features|features)(?:[ =]([\w,-]+))?", text.strip())
+    if m is None:
+        return False
+    for ev in index.texts:
+        if not ev.label.split("::", 1)[0].endswith("Cargo.toml"):
+            continue
+        table = re.search(r"^\[features\][ \t]*\n(?:(?!\[)[^\n]*(?:\n|$))*", ev.text, re.M)
+        declared = set(re.findall(r"^\s*([\w-]+)\s*=", table.group(0), re.M)) if table else set()
+        wanted = {"no-default-features": {"default"}, "all-features": set()}.get(m.group(1)) \
+            or set((m.group(2) or "").split(",")) - {""}
+        if declared and wanted <= declared:
+            return True
+    return False
+
+
+#: TypeScript's casts: ``(result as any)`` (the parentheses go with it) and ``value as Hook``.
+_TS_CAST = re.compile(r"\(\s*([\w$.]+)\s+as\s+[\w$.]+(?:<[^<>()]*>)?(?:\[\])?\s*\)"
+                      r"|(?<=[\w$)\]])\s+as\s+(?:const\b|[\w$.]+(?:<[^<>()]*>)?(?:\[\])?)")
+#: An arrow function's parameter list with its types: ``(name: string, i?: number): boolean =>``.
+_TS_ARROW = re.compile(r"\(([^()]*)\)\s*(?::\s*[\w$.<>\[\]| ]+?)?\s*=>")
+
+
+def _ts_untyped(code: str) -> str:
+    """TypeScript ``code`` as a sentence writes it: casts and an arrow function's types left out."""
+    code = _TS_CAST.sub(lambda m: m.group(1) or "", code)
+    return _TS_ARROW.sub(lambda m: "(" + re.sub(r"(\w)\??\s*:\s*[^,]+", r"\1", m.group(1)) + ") =>", code)
+
+
+def _ts_types_left_out(text: str, index: _Index) -> bool:
+    """Whether ``text`` is in the anchored TypeScript once its casts and its arrow functions'
+    parameter and return types are set aside (``typeof result.then === "function"`` for
+    ``typeof (result as any).then === "function"``); the claim's own words stay as written."""
+    wanted = code_tokens(text)
+    if len(wanted) < 3:
+        return False
+    if "ts-untyped" not in index._layout:
+        index._layout["ts-untyped"] = "\x01".join(
+            "\x00" + "\x00".join(code_tokens(_ts_untyped(code))) + "\x00" for ev, code in index.code_texts
+            if ev.language in ("typescript", "tsx") or ev.label.split("::", 1)[0].endswith((".ts", ".tsx")))
+    return "\x00" + "\x00".join(wanted) + "\x00" in (index._layout["ts-untyped"] or "")
+
+
+def _glob_imported(text: str, index: _Index) -> bool:
+    """Whether ``text`` is a Rust ``Enum::Variant`` (or ``Type::item``) whose last segment the anchored
+    code writes bare, in a file that imports the enum's items (``use self::HasArg::*``): the
+    variant by its full name, where the file shortens it."""
+    m = re.fullmatch(r"(?:[A-Za-z_]\w*::)*([A-Z]\w*)::([A-Za-z_]\w*)", text.strip())
+    if m is None or not index.has_sequence(m.group(2), code=True):
+        return False
+    return any(imp.rsplit("::", 1)[-1] == m.group(1) for ev in index.texts for imp in ev.imports)
+
+
+#: A Rust trait impl named as people write it: ``impl Display for Encoded``, ``Drop for ScopeGuard``.
+_IMPL_NAMED = re.compile(r"(?:impl\s+)?(?:[A-Za-z_]\w*::)*(?P<trait>[A-Z]\w*)\s+for\s+"
+                         r"(?:[A-Za-z_]\w*::)*(?P<type>[A-Z]\w*)")
+
+
+def _impl_anchored(text: str, index: _Index) -> bool:
+    """Whether ``text`` names a trait impl (``Drop for ScopeGuard``) that an anchor is, or is a
+    member of, by its own name (``<ScopeGuard as Drop>``, ``<ScopeGuard as Drop>.drop``): the
+    anchor's name says the impl exists, and the read path re-checks it. ``unsafe impl ...`` says
+    more than a name does and is found in the code only."""
+    m = _IMPL_NAMED.fullmatch(text.strip())
+    if m is None or any(not index.has_sequence(path, code=True)  # a path the claim writes, as the code does
+                        for path in re.findall(r"(?:[A-Za-z_]\w*::)+[A-Z]\w*", text)):
+        return False
+    own = f"<{m.group('type')} as {m.group('trait')}"
+    return any(name.startswith(own) and name[len(own): len(own) + 1] in (">", "<")
+               for ev in index.texts for name in ev.names)
+
+
+def _rust_impl_bare(tokens: Sequence[str]) -> list[str]:
+    """Rust code ``tokens`` without the type arguments of the type an ``impl ... for`` names
+    (``for Encoded < S >`` -> ``for Encoded``), as a sentence names the impl."""
+    out: list[str] = []
+    i, n = 0, len(tokens)
+    while i < n:
+        out.append(tokens[i])
+        if out[-2:-1] == ["for"] and i + 1 < n and tokens[i + 1] == "<" and "impl" in out:
+            depth, j = 0, i + 1
+            while j < n:
+                depth += {"<": 1, ">": -1}.get(tokens[j], 0) if tokens[j - 1] != "-" else 0
+                if depth == 0:
+                    break
+                j += 1
+            i = j
+        i += 1
+    return out
+
+
+def _rust_paths_left_out(text: str, index: _Index) -> bool:
+    """Whether ``text``, Rust code as a sentence writes it, is in the anchored code with the leading
+    segments of the code's paths left out (``T: Debug`` for ``where T: fmt::Debug``, ``io::Write``
+    for ``std::io::Write``) and an impl's type arguments too (``impl Display for Encoded`` for
+    ``impl<S: AsRef<[u8]>> std::fmt::Display for Encoded<S>``). The claim's own paths stay as
+    written (``SendError::Closed`` is not ``TryRecvError::Closed``): only the code's may be longer."""
+    wanted = _layout_free(code_tokens(text))
+    if len(wanted) < 3 or not any(_WORD.fullmatch(t) for t in wanted):
+        return False
+    if "rust-impl-bare" not in index._layout:
+        index._layout["rust-impl-bare"] = "\x00" + "\x00".join(_rust_impl_bare(_layout_free(index.code))) + "\x00"
+    segment = r"(?:[A-Za-z_]\w*\x00:\x00:\x00)*"
+    pattern = "\x00"
+    for k, token in enumerate(wanted):
+        path_start = _WORD.fullmatch(token) and wanted[max(0, k - 2):k] != [":", ":"]
+        pattern += (segment if path_start else "") + re.escape(token) + "\x00"
+    return re.search(pattern, index._layout["rust-impl-bare"] or "") is not None
+
+
 def _without_receivers(text: str, index: _Index) -> bool:
     """Whether ``text`` is a stretch of the code with the receivers of its
     names left out (``a >= limit`` for ``state.a >= self.limit``, ``b`` for
@@ -4819,6 +5005,9 @@ def bind(claim: str, evidence: Sequence[EvidenceText], *, exists: Callable[[Term
         if not ok and any(term.text in (flag, key) and _BINDERS[prefix.kind](prefix, ctx)[0]
                           for flag, key, prefix in derived):
             ok = True  # "drops `no-`, so `--no-color-output` is stored as `colorOutput`": the example of it
+        if not ok and term.kind is TermKind.STRING and _MEDIA_TYPE.fullmatch(term.text) \
+                and _media_type_named(term.text, ctx.index):
+            ok = True  # "text/html" for `this.type('html')`: a media type, named as the code names it
         if not ok and term.kind is TermKind.CODE and _example_option(claim, term.text):
             ok = True  # "a short flag like `-x`", "long `--flags`", "`[optional]` arguments": the example's
         if not ok and term.kind in (TermKind.NUMBER, TermKind.STRING) and _contrasted(claim, term.text):
@@ -4831,7 +5020,7 @@ def bind(claim: str, evidence: Sequence[EvidenceText], *, exists: Callable[[Term
             ok = True  # `KEY="VALUE"` for fmt.Sprintf(`%s="%s"`, k, v): capitals stand for the fields
         if not ok and _outside_closed_set(claim, term, ctx.index):
             ok = True  # "only `http:` and `data:`; anything else (e.g. `ftp:`)": checked absent from the code's set
-        if not ok and term.kind in _NAMES and _negated(claim, term.text) \
+        if not ok and term.kind in _NAMES | {TermKind.PROPER} and _negated(claim, term.text) \
                 and not ctx.index.has_sequence(term.text, fold=True):
             ok = True  # "no `-h`": the claim says the code lacks it, and it does
         if not ok and term.kind is TermKind.STRING and re.fullmatch(r"[\w-]+", term.text) \

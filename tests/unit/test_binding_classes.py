@@ -383,7 +383,7 @@ def test_numbers_that_are_values_stay_terms(claim, number):
 
 def test_paths_drop_the_full_stop_and_slash_lists_are_one_term_each():
     assert kinds("unknown types fall back to application/octet-stream.") == [
-        ("application/octet-stream", "path")]
+        ("application/octet-stream", "string")]  # a media type: a value, its full stop dropped as a path's
     assert kinds("res.json/res.jsonp escape it") == [("res.json", "path"), ("res.jsonp", "dotted")]
     code = ev("httpx/_multipart.py::guess", 'def guess(name):\n    return guess_type(name)[0] or '
                                             '"application/octet-stream"\n')
@@ -790,7 +790,7 @@ def test_a_custom_header_is_a_string_in_any_case():
     assert unbound("client IPs come from X-Forwarded-For by default", ctor) == []
     assert unbound("client IPs come from X-Real-IP by default", ctor) == ["X-Real-IP"]
     # a standard header binds more widely: code sets it through helpers and constants (below)
-    assert kinds("it forces Content-Type text/plain") == [("Content-Type", "string")]
+    assert kinds("it forces Content-Type text/plain") == [("Content-Type", "string"), ("text/plain", "string")]
 
 
 def test_a_verb_is_no_label_word_but_an_issue_is():
@@ -825,12 +825,12 @@ BODY = [ev("lib/response.js::module.exports.get body", "get body () {\n  return 
 
 
 def test_a_value_an_example_assigns_to_an_anchored_setter_is_the_examples():
-    assert unbound("ctx.body = '<p>hi</p>' is sent as text/html", *BODY) == []
+    assert unbound("ctx.body = '<p>hi</p>' is sent as the body", *BODY) == []
     # the anchored member reached through an instance; not through a class, nor another member
     assert unbound("Ctx.body holds the body", *BODY) == ["Ctx.body"]
     assert unbound("ctx.bodies holds the body", *BODY) == ["ctx.bodies"]
     getter = ev("lib/response.js::module.exports.get body", "get body () {\n  return this._body\n}\n")
-    assert unbound("ctx.body = '<p>hi</p>' is sent as text/html", getter) == ["<p>hi</p>"]
+    assert unbound("ctx.body = '<p>hi</p>' is sent as the body", getter) == ["<p>hi</p>"]
 
 
 APPLICATION = ev("lib/application.js::module.exports.use", '''\

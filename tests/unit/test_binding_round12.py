@@ -115,7 +115,8 @@ def test_a_one_line_definitions_body_is_code_not_its_signature():
 
     go = _parse(EvidenceText("ulid.go::Now", "func Now() uint64 { return Timestamp(time.Now().UTC()) }\n",
                              language="go"))
-    assert [(c.name, c.receiver) for c in go.calls] == [("Timestamp", ""), ("UTC", "time.Now()")]
+    # a call in a chain is a call too (`time.Now()` of `time.Now().UTC()`)
+    assert [(c.name, c.receiver) for c in go.calls] == [("Timestamp", ""), ("Now", "time"), ("UTC", "time.Now()")]
     assert go.physical[0] == "func Now() uint64 {" and go.headers == {0}
     # a brace inside the signature (interface{}) is not the body's; Python's body after the colon
     typed = _parse(EvidenceText("a.go::F", "func F(x interface{}) { g(x) }\n", language="go"))

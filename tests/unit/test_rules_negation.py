@@ -213,7 +213,81 @@ export function parseSetCookie(str: string) {
 """)
 
 
+OPTIONS = EvidenceText("index.js::sendOptionsResponse", """\
+function sendOptionsResponse (res, methods) {
+  const options = Object.create(null)
+  for (let i = 0; i < methods.length; i++) {
+    options[methods[i]] = true
+  }
+  const allow = Object.keys(options).sort().join(', ')
+  res.setHeader('Allow', allow)
+  res.end(allow)
+}
+""")
+HANDLE = EvidenceText("index.js::Router.prototype.handle", """\
+Router.prototype.handle = function handle (req, res, callback) {
+  function next (err) {
+    if (layerError === 'router') {
+      setImmediate(done, null)
+      return
+    }
+  }
+  next()
+}
+""")
+SEND_HEAD = EvidenceText("index.js::send", """\
+function send (req, res, status, body) {
+  res.statusCode = status
+  if (req.method === 'HEAD') {
+    res.end()
+    return
+  }
+  res.end(body, 'utf8')
+}
+""")
+PARSE_TAGS = EvidenceText("copier.go::parseTags", """\
+func parseTags(tag string) (flg uint8, name string, err error) {
+\tfor _, t := range strings.Split(tag, ",") {
+\t\tswitch t {
+\t\tcase "-":
+\t\t\tflg = tagIgnore
+\t\t\treturn
+\t\t}
+\t}
+\treturn
+}
+""".replace("\t", "    "), language="go")
+
+
+TIMER_TICK = EvidenceText("clock.go::internalTimer.Tick", """\
+func (t *internalTimer) Tick(now time.Time) {
+    t.mock.mu.Lock()
+    if t.fn != nil {
+        defer func() { go t.fn() }()
+    } else {
+        t.c <- now
+    }
+    t.mock.mu.Unlock()
+}
+""", language="go")
+TIMER_STOP = EvidenceText("clock.go::Timer.Stop", """\
+func (t *Timer) Stop() bool {
+    registered := !t.stopped
+    t.stopped = true
+    return registered
+}
+""", language="go")
+
+
 FIRES = [
+    # round 17: "no goroutine" of Go code that starts one
+    ("Mock AfterFunc callbacks run inline inside Add (no goroutine), so Add returns after them.", TIMER_TICK),
+    # round 17: a verb's noun, bare ("no sorting"), done by a call, a chained one too (`keys(o).sort().join()`)
+    ("The Allow header lists methods in the order routes registered them - no sorting, just a join(', ').", OPTIONS),
+    # round 17: a one-word call shaped like code, named as a noun ("no setImmediate involved")
+    ("next('router') calls done() synchronously - no setImmediate involved.", HANDLE),
+    # round 17: "no V special-case" of a value the code compares with
+    ("No HEAD special-case in send(): HEAD requests get res.end(body, 'utf8') like everything else.", SEND_HEAD),
     ("parseSetCookie ignores expires.", PARSE_SET_COOKIE),
     # round 15: "never panics" of a macro named for panic; "doesn't check X Y" of a call named for it
     ("try_insert never panics: an out-of-range index comes back as Err(CapacityError).", TRY_INSERT),
@@ -271,6 +345,17 @@ def create_list_rule(src, pos, out):
 ]
 
 SILENT = [
+    # round 17: Go code that starts no goroutine; a goroutine the claim names under a condition
+    ("Stop runs inline (no goroutine) and reports whether the timer was registered.", TIMER_STOP),
+    ("Callbacks run without a goroutine only when fn is nil.", TIMER_TICK),
+    # round 17: a noun with an object is not bare; a verb the code does not call
+    ("The list is built in one pass, no sorting of the keys needed beyond what Object.keys gives.", SEND_HEAD),
+    ("The header goes out as is - no escaping.", OPTIONS),
+    # round 17: a code-shaped name the code does not call; a value the code never compares with
+    ("next() runs synchronously - no process.nextTick involved.", HANDLE),
+    ("No GET special-case in send(): every method gets the body.", SEND_HEAD),
+    # round 17: "anything after it in the tag" names some things by where they are, not anything
+    ('hitting "-" returns at once, so anything after it in the tag is never looked at.', PARSE_TAGS),
     # round 15: "ignores invalid X" says some values of X are ignored, not X
     ("invalid Expires (e.g. `expires=invalid`) is ignored by parseSetCookie.", PARSE_SET_COOKIE),
     # round 15: "ignoring E" of `except E: pass` says what the code does

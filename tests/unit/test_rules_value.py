@@ -311,7 +311,20 @@ def unparse(input_dict, output=None, encoding='utf-8', full_document=True,
     content_handler = XMLGenerator(output, encoding, short_empty_elements)
 """)
 
+RESPONSE_STATUS = EvidenceText("index.js::getResponseStatusCode", """\
+function getResponseStatusCode (res) {
+  var status = res.statusCode
+  if (typeof status !== 'number' || status < 400 || status > 599) {
+    status = 500
+  }
+  return status
+}
+""")
+
+
 FIRES = [
+    # round 17: a value outside a range is still a value
+    ("getResponseStatusCode keeps res.statusCode in range, else the status is 400.", RESPONSE_STATUS),
     # round 14: a dash between "by default" and the keyword
     ("unparse writes `<a/>` for empty elements by default - short_empty_elements=True.", UNPARSE),
     # the same names with a value the code does not give
@@ -412,6 +425,9 @@ class Flags:
 ]
 
 SILENT = [
+    # round 17: the ends of a range are the values a name may have, not the one it is given
+    ("It keeps res.statusCode only if it's a number in 400..599, else 500.", RESPONSE_STATUS),
+    ("It keeps the status only if it's a number between 400 and 599, else 500.", RESPONSE_STATUS),
     ("unparse writes `<a></a>` for empty elements by default - short_empty_elements=False.", UNPARSE),
     # a quantity in the unit a name spells
     ("a year is 365.25 days in the formatter.", FMT_DAYS),

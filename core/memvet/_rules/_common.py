@@ -424,6 +424,9 @@ class Code:
                 args = text[m.end():end - 1] if end > 0 else text[m.end():]
                 receiver = re.sub(r"\s+", "", m.group("recv")).rstrip(".")
                 source = loops.get(index, {}).get(receiver.split(".", 1)[0], "")
+                for link in re.finditer(r"([A-Za-z_$][\w$]*)\(\)", receiver):  # `.sort()` of `keys(o).sort().join()`
+                    if link.group(1) not in _NOT_CALLS:
+                        out.append(Call(link.group(1), receiver[:link.start()].rstrip("."), "", index, source))
                 out.append(Call(name, receiver, args, index, source))
         return out
 

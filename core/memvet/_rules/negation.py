@@ -261,8 +261,12 @@ def _negations(clause: Clause) -> list[tuple[str, list[Word], str, str]]:
     for m in _PASSIVE.finditer(clause.text):
         if stems(m.group("verb")) & _NEGATIVE_VERBS:
             continue
+        subject = object_words(clause, m.start(), -1)  # in reading order
+        if len(subject) > 1 and subject[0].text.lower() in _ANYTHING and subject[1].text.lower() in _PREPOSITIONS | {
+                "after", "before", "past", "beyond"}:
+            continue  # "anything after it in the tag is never looked at": some things, named by where they are
         particle = m.group("by") or ""
-        out.append((m.group("verb"), object_words(clause, m.start(), -1)[::-1],
+        out.append((m.group("verb"), subject[::-1],
                     clause.text[m.start():m.end("verb")].strip(), particle))
     for m in _IGNORES.finditer(clause.text):
         before = clause.text[:m.start()]
@@ -305,6 +309,9 @@ def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
                     tuple(w.text for w in objects)))
     out.extend(_nil_checks(clause, codes))
     out.extend(_no_call(clause, codes))
+    out.extend(_no_gerund(clause, codes))
+    out.extend(_no_goroutine(clause, codes))
+    out.extend(_no_special_case(clause, codes))
     out.extend(_no_build_tags(clause, codes))
     return out
 
@@ -369,9 +376,13 @@ def _swallowed(code: Code, name: str) -> bool:
     return False
 
 
-#: "no path.Base trimming", "without a strings.TrimSpace call", "no `UTC()` conversion": a call named as a noun.
+#: "no path.Base trimming", "without a strings.TrimSpace call", "no `UTC()` conversion", "no setImmediate
+#: involved": a call named as a noun (a name of one word only when shaped like code: ``setImmediate``).
 _NO_CALL = re.compile(r"\b(?:no|without(?:\s+an?|\s+any)?)\s+`?"
-                      r"(?P<call>(?:[A-Za-z_]\w*\.)+[A-Za-z_]\w*|[A-Za-z_]\w*\(\))`?\s+(?:\w+ing|calls?|step)\b")
+                      r"(?P<call>(?:[A-Za-z_]\w*\.)+[A-Za-z_]\w*|[A-Za-z_]\w*\(\)|[a-z_$][a-z\d$]*(?:[A-Z_][\w$]*)+)`?"
+                      r"\s+(?:\w+ing|calls?|step|involved)\b")
+#: "no sorting, just a join": a verb's noun, bare (no object after it), that the code does by a call.
+_NO_GERUND = re.compile(r"\b(?:no|without(?:\s+any)?)\s+(?P<g>[a-z]{3,}ing)\b(?=\s*(?:[,;:.)\u2014]|-\s|$))")
 
 
 def _no_call(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
@@ -385,6 +396,61 @@ def _no_call(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
             if call.name == name and (not receiver or call.receiver.split(".")[-1:] == receiver[-1:]):
                 return [Contradiction("negation", f"the claim says `{m.group(0)}`", code.show(call.line, name),
                                       code.label, (m.group("call"),))]
+    return []
+
+
+def _no_gerund(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
+    """"no sorting, just a join(', ')": the code calls a function named for the verb (``sort()``)."""
+    m = _NO_GERUND.search(clause.text)
+    if m is None or clause.quoted(m.start()) or _CONDITION.search(clause.text):
+        return []
+    for code in codes:
+        hit = next((c for c in code.calls_named(m.group("g")) if len(c.name) >= 3), None)
+        if hit is not None:
+            return [Contradiction("negation", f"the claim says `{m.group(0)}`", code.show(hit.line, hit.name),
+                                  code.label, ())]
+    return []
+
+
+#: "no goroutine", "without a goroutine", "never spawns a goroutine": the code runs nothing concurrently.
+_NO_GOROUTINE = re.compile(r"\b(?:no|without(?:\s+an?|\s+any)?|never\s+(?:spawns?|starts?|uses?|launch(?:es)?)"
+                           r"(?:\s+an?|\s+any)?)\s+(?:new\s+|separate\s+|extra\s+)?goroutines?\b", re.I)
+#: A Go ``go`` statement: ``go t.fn()``, ``go func() { ... }()``.
+_GO_STATEMENT = re.compile(r"(?:^|[{;]\s*)go\s+(?:func\b|[A-Za-z_][\w.]*\s*\()")
+
+
+def _no_goroutine(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
+    """"AfterFunc callbacks run inline (no goroutine)": the anchored Go code starts one (``go t.fn()``)."""
+    m = _NO_GOROUTINE.search(clause.text)
+    if m is None or clause.quoted(m.start()) or _CONDITION.search(clause.text):
+        return []
+    for code in codes:
+        for index in range(len(code.logical)):
+            if index not in code.headers and _GO_STATEMENT.search(code.logical_text(index)):
+                return [Contradiction("negation", f"the claim says `{m.group(0)}`", code.show(index, "go "),
+                                      code.label, ())]
+    return []
+
+
+#: "No HEAD special-case", "no 'route' check": a value the claim says the code never tells apart.
+_NO_SPECIAL_CASE = re.compile(r"\b(?:[Nn]o|[Ww]ithout(?:\s+an?|\s+any)?)\s+"
+                              r"(?P<v>[A-Z][A-Z\d_-]+|'[^'\n]+'|\"[^\"\n]+\"|`[^`\n]+`)"
+                              r"\s+(?:special[- ]?cases?|special[- ]?casing|check|handling|branch)\b")
+
+
+def _no_special_case(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
+    """"No HEAD special-case in send()": the code compares a value with that one (``req.method === 'HEAD'``)."""
+    m = _NO_SPECIAL_CASE.search(clause.text)
+    if m is None or _CONDITION.search(clause.text):
+        return []
+    value = re.escape(m.group("v").strip("'\"`"))
+    literal = rf"""(['"]){value}\1"""
+    compared = re.compile(rf"(?:[=!]==?|\bcase)\s*{literal}|{literal}\s*[=!]==?")
+    for code in codes:
+        for index in range(len(code.logical)):
+            if compared.search(code.logical_text(index)):
+                return [Contradiction("negation", f"the claim says `{m.group(0)}`", code.show(index, m.group("v")),
+                                      code.label, ())]
     return []
 
 

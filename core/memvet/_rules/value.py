@@ -194,6 +194,15 @@ def _as_bound(clause: Clause, value: Word) -> bool:
     return _BOUND.search(clause.text[max(0, value.start - 40):value.start]) is not None
 
 
+def _range_end(clause: Clause, value: Word) -> bool:
+    """Whether ``value`` is an end of a range the claim writes ("a number in 400..599", "400-599",
+    "between 400 and 599"): the values a name may have, not the one it is given."""
+    after, before = clause.text[value.end:value.end + 12], clause.text[max(0, value.start - 40):value.start]
+    return bool(re.match(r"\s*(?:\.\.=?|-|\u2013|to|through)\s*-?\d", after)
+                or re.search(r"\d\s*(?:\.\.=?|-|\u2013|to|through)\s*$", before)
+                or re.search(r"\bbetween\s*$", before) or re.search(r"\bbetween\s+-?[\d.]+\s+and\s*$", before))
+
+
 def _expression_only(code: Code, lines: Sequence[int], name: str) -> bool:
     """Whether every statement assigning ``name`` itself computes it from other
     names, writing no number (``editDistance(a, b)``, ``(length - distance) /
@@ -219,7 +228,8 @@ _SUBSCRIPT_AT = re.compile(r"[\w$\])]\[\s*$")
 def _computed(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     out: list[Contradiction] = []
     values = [w for w in clause.words if w.term is not None and _family(w.term) and not clause.skip(w.text)
-              and not _SUBSCRIPT_AT.search(clause.text[:w.start])]  # matches[1]: an index the claim writes
+              and not _SUBSCRIPT_AT.search(clause.text[:w.start])  # matches[1]: an index the claim writes
+              and not _range_end(clause, w)]
     if not values:
         return out
     for code in codes:
