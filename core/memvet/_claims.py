@@ -2333,12 +2333,12 @@ def _rust_signature(text: str, index: _Index) -> bool:
     """Whether ``text`` writes the signature of an anchored Rust ``fn`` by its types (``OnceBox::set(Box<T>)
     -> Result<(), Box<T>>``, or with its parameters' names): the same parameter types in order, ``self``
     left out, and the same return type, spaces aside."""
-    said = re.fullmatch(r"(?:[\w]+::)*(\w+)\s*\((.*)\)\s*->\s*(.+?)\s*;?", text.strip(), re.S)
+    said = re.fullmatch(r"(?:[\w]+::)*(\w+)\s*(?:<[^()]*>)?\s*\((.*)\)\s*->\s*(.+?)\s*;?", text.strip(), re.S)
     if said is None:
         return False
 
-    def flat(part: str) -> str:
-        return re.sub(r"\s+", "", part)
+    def flat(part: str) -> str:  # spaces and the leading segments of paths aside (io::Write for std::io::Write)
+        return re.sub(r"\b[A-Za-z_]\w*::(?=[A-Za-z_])", "", re.sub(r"\s+", "", part))
 
     def types(params: str) -> list[str]:
         out = []
@@ -2350,6 +2350,8 @@ def _rust_signature(text: str, index: _Index) -> bool:
         return out
 
     wanted, ret = types(said.group(2)), flat(said.group(3))
+    # `guard_on_unwind(v, f) -> ...`: parameters named by the reader, no types written, stand for any
+    named_only = all(re.fullmatch(r"[a-z_]\w*", p.strip()) for p in split_args(said.group(2)) if p.strip())
     head = re.compile(rf"\bfn\s+{re.escape(said.group(1))}\s*(?:<[^(){{}}]*>)?\s*\(")
     for _, code in index.code_texts:
         for m in head.finditer(code):
@@ -2357,7 +2359,10 @@ def _rust_signature(text: str, index: _Index) -> bool:
             if end < 0:
                 continue
             own = re.match(r"\s*->\s*([^{;]+?)\s*(?:\bwhere\b|\{|;)", code[end:])
-            if own and types(code[m.end():end - 1]) == wanted and flat(own.group(1)) == ret:
+            if own is None or flat(own.group(1)) != ret:
+                continue
+            have = types(code[m.end():end - 1])
+            if have == wanted or (named_only and len(have) == len(wanted)):
                 return True
     return False
 
@@ -2836,13 +2841,22 @@ def _branches_on(code: str, name: str) -> bool:
         rf"\bif\s+(?:not\s+)?{n}\s+else\b"))
 
 
+def _debug_namespace(text: str, index: _Index) -> bool:
+    """Whether ``text`` turns on the debug namespace the code creates: ``DEBUG=send node app``,
+    ``DEBUG=router*`` for ``require('debug')('send')``, ``require('debug')('router:layer')``."""
+    m = re.fullmatch(r"DEBUG=([\w:.*-]+)(?:\s+[\w./-]+)*", text.strip())
+    return m is not None and any(
+        re.search(rf"""\bdebug["']?\)?\s*\(\s*["']{re.escape(m.group(1).rstrip(":*"))}[:"']""", code)
+        for _, code in index.code_texts)
+
+
 def _bind_keyword(term: Term, ctx: _Context) -> tuple[bool, str]:
     text = term.text
     index = ctx.index
     name, _, raw = text.partition("=")
     value = _unquote(raw)
-    if index.has_sequence(text, code=True):
-        return True, ""
+    if index.has_sequence(text, code=True) or _debug_namespace(text, index):
+        return True, ""  # DEBUG=finalhandler: the debug namespace the code creates, written bare
     number = number_value(value) if _literal(raw) is None else None
     glued = _GLUED_UNIT.fullmatch(value) if _literal(raw) is None else None
     numbers = {number} if number is not None else set()
@@ -3927,10 +3941,7 @@ def _bind_code(term: Term, ctx: _Context) -> tuple[bool, str]:
     if term.kind is TermKind.CODE and runner and ctx.exists(Term(runner.group(1), TermKind.PACKAGE)) \
             and all(o in index.strings() or o.lstrip("-") in index.strings() for o in runner.group(2).split()):
         return True, ""  # `npx uuid`: the package's own program, run by name, with options it declares
-    debug = re.fullmatch(r"DEBUG=([\w:.*-]+)(?:\s+[\w./-]+)*", text.strip())
-    if term.kind is TermKind.CODE and debug and any(
-            re.search(rf"""\bdebug["']?\)?\s*\(\s*["']{re.escape(debug.group(1).rstrip(":*"))}[:"']""", code)
-            for _, code in index.code_texts):
+    if term.kind is TermKind.CODE and _debug_namespace(text, index):
         return True, ""  # `DEBUG=send node app`: the debug namespace the code creates (require('debug')('send'))
     if term.kind is TermKind.CODE and _argv_written(text, index):
         return True, ""  # `ioreg -rd1 -c IOPlatformExpertDevice` for exec.Command("ioreg", "-rd1", "-c", ...)
@@ -4284,7 +4295,7 @@ def _example_output(text: str, index: _Index, claim: str = "") -> bool:
 
 
 #: A key and its value the way docs and HTTP write them: ``Accept-Encoding: gzip, br``, ``ttl: 5000``.
-_PAIR = re.compile(r"([A-Za-z_$][\w$-]*)\s*:\s+(\S.*?)\s*", re.S)
+_PAIR = re.compile(r"[\"']?([A-Za-z_$][\w$-]*)[\"']?\s*:\s+(\S.*?)\s*", re.S)
 #: A literal value of code: a quoted string, a number, a boolean or null.
 _LITERAL_VALUE = re.compile(r"[\"'`][^\"'`\n]*[\"'`]|-?\d[\w.]*|true|false|True|False|None|null|undefined")
 
@@ -4318,6 +4329,10 @@ def _pair_written(text: str, index: _Index) -> bool:
     if m is None:
         return False
     key, value = m.group(1), m.group(2)
+    if value[:1] in "[{" and _LITERAL_VALUE.search(value):  # files: ["index.js"], a list or an object of literals
+        compact = re.sub(r"\s+", "", value)
+        return any(re.search(rf"(?<![\w$-])[\"'`]?{re.escape(key)}[\"'`]?:{re.escape(compact)}(?=[,}}\]]|$)",
+                             re.sub(r"\s+", "", code)) for _, code in index.code_texts)
     quoted = value[:1] in "\"'`" and value[-1:] == value[:1] and len(value) >= 2
     bare = value[1:-1] if quoted else value
     if not bare or "\n" in bare:
@@ -5005,6 +5020,9 @@ def bind(claim: str, evidence: Sequence[EvidenceText], *, exists: Callable[[Term
         if not ok and any(term.text in (flag, key) and _BINDERS[prefix.kind](prefix, ctx)[0]
                           for flag, key, prefix in derived):
             ok = True  # "drops `no-`, so `--no-color-output` is stored as `colorOutput`": the example of it
+        manifest_key = re.fullmatch(r"((?:dev|peer|optional|bundled?)Dependenc)(?:y|ies)", term.text)
+        if not ok and manifest_key and any(ctx.index.has_string(manifest_key.group(1) + end) for end in ("y", "ies")):
+            ok = True  # "obuild is a devDependency": one of the manifest's devDependencies, its key in the singular
         if not ok and term.kind is TermKind.STRING and _MEDIA_TYPE.fullmatch(term.text) \
                 and _media_type_named(term.text, ctx.index):
             ok = True  # "text/html" for `this.type('html')`: a media type, named as the code names it

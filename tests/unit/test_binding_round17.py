@@ -257,3 +257,71 @@ def test_a_member_of_what_a_call_returns_is_read_with_the_call():
     assert unbound("clockTimers.Less compares with Next().After, so the list is kept descending.", LESS) == [
         "Next().After"]
     assert [t.text for t in claim_terms("it awaits send().await there")] == ["send()"]  # Rust's .await is no member
+
+
+# ----------------------------------------------------------------- pairs, manifests, signatures
+
+MANIFEST = ev("package.json", """\
+{
+  "name": "finalhandler",
+  "files": [
+    "index.js"
+  ],
+  "devDependencies": {
+    "obuild": "^0.4.0"
+  }
+}
+""", "json")
+
+
+def test_a_manifest_entry_written_with_its_key_bare_and_its_list_on_one_line():
+    assert unbound('npm only ships index.js - package.json `files: ["index.js"]`.', MANIFEST) == []
+    assert unbound('npm ships both - package.json `files: ["index.js", "lib/"]`.', MANIFEST) == [
+        'files: ["index.js", "lib/"]']
+
+
+def test_a_manifest_key_in_the_singular():
+    assert unbound("obuild is a devDependency.", MANIFEST) == []
+    assert unbound("obuild is a peerDependency.", MANIFEST) == ["peerDependency"]
+
+
+ORIGIN = ev("itemadapter/_json_schema.py::update_prop_from_origin", """\
+def update_prop_from_origin(prop, origin, args, prop_type, state):
+    if issubclass(origin, AbstractSet):
+        prop.setdefault("type", "array")
+        prop.setdefault("uniqueItems", True)
+""", "python")
+
+
+def test_a_dict_entry_with_its_key_quoted_is_the_pair_the_code_sets():
+    assert unbound('Sets map to `"type": "array"` plus `"uniqueItems": True`.', ORIGIN) == []
+    assert unbound('Sets map to `"type": "set"`.', ORIGIN) == ['"type": "set"']
+
+
+FINALHANDLER = ev("index.js", "var debug = require('debug')('finalhandler')\n", "javascript")
+
+
+def test_a_debug_namespace_turned_on_bare():
+    assert unbound("Turn on DEBUG=finalhandler to see its logs.", FINALHANDLER) == []
+    assert unbound("Turn on DEBUG=express to see its logs.", FINALHANDLER) == ["DEBUG=express"]
+
+
+UNWIND = ev("src/lib.rs::guard_on_unwind", """\
+pub fn guard_on_unwind<T, F>(v: T, dropfn: F) -> ScopeGuard<T, F, OnUnwind>
+where
+    F: FnOnce(T),
+{
+    ScopeGuard::with_strategy(v, dropfn)
+}
+""", "rust")
+
+
+def test_a_rust_signature_with_generics_paths_or_the_reader_s_names():
+    assert unbound("`Encoded::write<W: io::Write>(&self, writer: &mut W) -> io::Result<()>` writes it all.",
+                   WRITE) == []
+    assert unbound("`guard_on_unwind(v, f) -> ScopeGuard<T, F, OnUnwind>`; it's with_strategy underneath.",
+                   UNWIND) == []
+    assert unbound("`guard_on_unwind(v, f) -> ScopeGuard<T, F, Always>`; it's with_strategy underneath.",
+                   UNWIND) == ["guard_on_unwind(v, f) -> ScopeGuard<T, F, Always>"]
+    assert unbound("`guard_on_unwind(v) -> ScopeGuard<T, F, OnUnwind>` takes the value alone.", UNWIND) == [
+        "guard_on_unwind(v) -> ScopeGuard<T, F, OnUnwind>"]
