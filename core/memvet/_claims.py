@@ -4105,6 +4105,8 @@ def _in_use(text: str, ctx: _Context) -> bool:
     outer = use.heads[0] if use.heads and re.match(rf"\s*(?:new\s+)?{re.escape(use.heads[0])}\b", text) else ""
     if outer and (outer.lower() in index.modules or outer in _PLATFORM_OBJECTS or _go_std(outer, index)):
         return False  # the outermost call is on a module or a platform object: the code's own call
+    if re.match(r"\s*(?:require|import)\s*\(", text):
+        return False  # require('../package.json').version: loading a module, the code's own, binds as written
     if any(len(c) < 2 or _EXCEPTION_NAME.fullmatch(c) for c in use.callees):
         return False
     if _STRING_TOKEN.search(text) and any(_FAILS_WITH.search(before) for before in _lead_ins(text, ctx.claim)):
@@ -4404,7 +4406,7 @@ def _package_member(text: str, ctx: _Context) -> bool:
     file defines or exports (``module.exports.HttpError = HttpError``),
     through a package the project names."""
     m = re.fullmatch(r"require\(\s*(['\"])([@\w./-]+)\1\s*\)\s*\.\s*([A-Za-z_$][\w$]*)", text.strip())
-    if m is None:
+    if m is None or m.group(2).startswith("."):  # require('../package.json'): the code's own file, not a package
         return False
     stems = {ev.label.split("::", 1)[0].rsplit(".", 1)[0] for ev in ctx.index.texts if "::" in ev.label}
     return ((m.group(3) in ctx.index.code or any(ctx.exists(Term(f"{stem}.{m.group(3)}", TermKind.DOTTED))

@@ -325,3 +325,16 @@ def test_a_rust_signature_with_generics_paths_or_the_reader_s_names():
                    UNWIND) == ["guard_on_unwind(v, f) -> ScopeGuard<T, F, Always>"]
     assert unbound("`guard_on_unwind(v) -> ScopeGuard<T, F, OnUnwind>` takes the value alone.", UNWIND) == [
         "guard_on_unwind(v) -> ScopeGuard<T, F, OnUnwind>"]
+
+
+BYTES = ev("index.js", "module.exports = bytes;\nmodule.exports.parse = parse;\nfunction parse(val) { return val }\n",
+           "javascript")
+VERSION_HISTORY = ev("scripts/version-history.js", "var fs = require('fs')\nvar version = fs.readFileSync('x')\n",
+                     "javascript")
+
+
+def test_a_member_read_through_a_package_but_not_through_the_code_s_own_file():
+    assert unbound("the parser hangs off the function (require('bytes').parse).", BYTES,
+                   known=frozenset({"bytes"})) == []
+    assert unbound("it pulls the version via require('../package.json').version.", VERSION_HISTORY,
+                   known=frozenset({"../package.json"})) == ["require('../package.json').version"]

@@ -422,7 +422,7 @@ _GO_STATEMENT = re.compile(r"(?:^|[{;]\s*)go\s+(?:func\b|[A-Za-z_][\w.]*\s*\()")
 def _no_goroutine(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     """"AfterFunc callbacks run inline (no goroutine)": the anchored Go code starts one (``go t.fn()``)."""
     m = _NO_GOROUTINE.search(clause.text)
-    if m is None or clause.quoted(m.start()) or _CONDITION.search(clause.text):
+    if m is None or clause.quoted(m.start()) or _CONDITION.search(clause.text) or "=>" in clause.text:
         return []
     for code in codes:
         for index in range(len(code.logical)):
