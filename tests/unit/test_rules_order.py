@@ -486,7 +486,25 @@ func WithMaxRetries(max uint64, next Backoff) Backoff {
 """, language="go")
 
 
+FIND_OPT = EvidenceText("src/lib.rs::find_opt", """\
+fn find_opt(opts: &[Opt], nm: &Name) -> Option<usize> {
+    let pos = opts.iter().position(|opt| &opt.name == nm);
+    if pos.is_some() {
+        return pos;
+    }
+    for candidate in opts.iter() {
+        if candidate.aliases.iter().any(|opt| &opt.name == nm) {
+            return opts.iter().position(|opt| opt.name == candidate.name);
+        }
+    }
+    None
+}
+""", language="rust")
+
+
 FIRES = [
+    # round 17: a gloss in plain words is no operand ("the aliases (short names) first")
+    ("find_opt checks the aliases (short names) first and only then the primary names.", FIND_OPT),
     # round 16: a comparison is ordered by the name it tests
     ("WithMaxRetries calls next.Next() first and checks `attempt >= max` afterwards.", MAX_RETRIES),
     # round 16: a returned ternary's test comes first, though its branch uses the same name again
@@ -565,6 +583,8 @@ FIRES = [
 ]
 
 SILENT = [
+    # round 17: the same order, glossed, is the code's
+    ("find_opt checks the primary names first and only then the aliases (short names).", FIND_OPT),
     # round 16: a comparison is ordered by the name it tests
     ("WithMaxRetries checks `attempt >= max` first and only then calls next.Next().", MAX_RETRIES),
     # round 16: the ternary's test, then its branch

@@ -713,12 +713,12 @@ def clauses(claim: str, terms: Sequence[Term], declared: Iterable[str] = ()) -> 
     for a, b in zip(cuts[::2], cuts[1::2], strict=True):
         text = claim[a:b].replace("`", "")
         if text.strip():
-            out.append(Clause(text, tuple(_words(text, [t for t in terms if t.text in text])), skip, whole,
+            out.append(Clause(text, tuple(words_of(text, [t for t in terms if t.text in text])), skip, whole,
                               tuple(terms)))
     return out
 
 
-def _words(clause: str, terms: Sequence[Term]) -> list[Word]:
+def words_of(clause: str, terms: Sequence[Term]) -> list[Word]:
     """The clause's words, each term and each capitalized hyphenated name kept whole."""
     spans: list[tuple[int, int, Term | None]] = []
     for term in sorted(terms, key=lambda t: -len(t.text)):

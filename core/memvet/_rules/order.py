@@ -57,12 +57,13 @@ itself pairs them.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import re
 from collections.abc import Callable, Sequence
 
 from memvet._claims import TermKind, split_args
-from memvet._rules._common import Clause, Code, Contradiction, Rule, Word, nearest, needle, shown
+from memvet._rules._common import Clause, Code, Contradiction, Rule, Word, nearest, needle, shown, words_of
 
 __all__ = ["RULE"]
 
@@ -397,8 +398,23 @@ def _order_list(clause: Clause, code: Code) -> list[Contradiction]:
     return []
 
 
+#: A gloss in plain words right after a word: "the aliases (short names)".
+_GLOSS = re.compile(r"(?<=\w)\s+\((?:[a-z]+\s*){1,3}\)")
+
+
+def _without_glosses(clause: Clause) -> Clause:
+    """``clause`` with its plain-word glosses blanked ("the aliases (short names) first": the
+    operand is ``aliases``, not the gloss's ``names``), offsets kept."""
+    text = _GLOSS.sub(lambda m: " " * len(m.group(0)), clause.text)
+    if text == clause.text:
+        return clause
+    return dataclasses.replace(clause, text=text, words=tuple(words_of(text, [t for t in clause.terms
+                                                                            if t.text in text])))
+
+
 def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     out: list[Contradiction] = []
+    clause = _without_glosses(clause)
     for code in codes:
         if _declaration(code):
             continue
