@@ -32,7 +32,28 @@ def forget(key):
 """)
 ARROW = EvidenceText("index.js::never", "const never = () => false\n")
 
+TO_STR = EvidenceText("src/enc.rs::Encoded.to_str", """\
+    pub fn to_str(&self) -> Cow<'_, str> {
+        encode_binary(self.0.as_ref())
+    }
+""", language="rust")
+NEW_BUF = EvidenceText("src/lib.rs::Buf.new", """\
+    pub fn new(cap: usize) -> Self {
+        Buf { data: Vec::with_capacity(cap) }
+    }
+""", language="rust")
+MOCK_TICKER = EvidenceText("clock.go::Mock.Ticker", """\
+func (m *Mock) Ticker(d time.Duration) *Ticker {
+    ch := make(chan time.Time, 1)
+    return &Ticker{C: ch}
+}
+""", language="go")
+
+
 FIRES = [
+    # round 17: a type the signature does not declare
+    ("Encoded::to_str always allocates and returns `String`.", TO_STR),
+    ("Mock.Ticker returns a `*Timer` whose channel is buffered.", MOCK_TICKER),
     ("With an empty list compileTrust returns trustNone, which returns true, so every hop is trusted.", TRUST_NONE),
     ("trustNone() always returns true.", TRUST_NONE),
     ("forget returns True once the key is gone.", ALWAYS_NONE),
@@ -40,6 +61,13 @@ FIRES = [
 ]
 
 SILENT = [
+    # round 17: the declared type, by its own name or as Self; a value, not a type; a negated claim
+    ("Encoded::to_str returns `Cow<str>`, borrowed when nothing needs escaping.", TO_STR),
+    ("Buf::new returns `Buf` with the capacity reserved.", NEW_BUF),
+    ("Mock.Ticker returns a `*Ticker` whose channel is buffered.", MOCK_TICKER),
+    ("Encoded::to_str returns `None` for nothing.", TO_STR),
+    ("Encoded::to_str never returns `String`.", TO_STR),
+    ("encode returns `String`, unlike to_str.", TO_STR),  # said of another function
     # the constant the code returns
     ("trustNone, which returns false: no hop is trusted.", TRUST_NONE),
     ("is_empty returns True for None.", IS_EMPTY),

@@ -19,6 +19,18 @@ the anchored function, when a return gives anything but a constant
 (``return ok``, ``return x > 0``, ``return f()``: the value is open), or on
 code with no return at all (Rust's tail expression, a Go named result).
 
+A second reading, for a type: ``F ... returns `T` `` (``returns a
+`Vec<u8>` ``, ``returns `Option<E>` ``), ``T`` backticked and shaped like a
+type (a capitalized name, a reference or pointer to one, with or without
+type arguments, or a Rust primitive), ``F`` an anchored Rust or Go
+function named anywhere before the verb. The code's side: the return type
+its signature declares (``fn to_str(&self) -> Cow<'_, str>``, ``func (m
+*Mock) Ticker(d time.Duration) *Ticker``). Fires when the signature
+declares one and the type ``T`` is named by no word of it (``Self`` is the
+type the method belongs to): "to_str ... returns `String`" of ``->
+Cow<'_, str>``. Never fires on a generic ``impl Trait`` return, on a value
+(``None``, ``Ok(...)``, ``ErrNotFound``) or on a negated claim.
+
 Rationale: "trustNone, which returns true, so every hop is trusted" names
 a real function and a real value; only the constant, the claim's whole
 point, is wrong, and the code writes it in one statement.
@@ -29,6 +41,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from memvet._claims import balanced
 from memvet._rules._common import Clause, Code, Contradiction, Rule, fold
 
 __all__ = ["RULE"]
@@ -77,4 +90,70 @@ def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     return out
 
 
-RULE = Rule("returns", check, __doc__ or "")
+#: "returns `Cow<str>`", "returns a `*Ticker`": a type the claim says a function returns.
+_RETURNS_TYPE = re.compile(r"\breturns?\s+(?:an?\s+|the\s+|its\s+)?(?P<type>[&*]*(?:mut\s+)?(?:[A-Za-z_]\w*::)*"
+                           r"(?:[A-Z]\w*|u8|u16|u32|u64|usize|i8|i16|i32|i64|isize|f32|f64|bool|str|char)"
+                           r"(?:<(?:[^<>]|<[^<>]*>)*>)?)(?![\w<:])")
+#: Values, not types: Rust's variants of Option and Result, Go's nil.
+_VALUES = frozenset({"None", "Some", "Ok", "Err"})
+#: A Rust fn's declared return type (group ``ret``), up to its ``where`` or body.
+_RUST_RET = re.compile(r"\bfn\s+(?P<name>\w+)\s*(?:<[^(){}]*>)?\s*\(")
+#: A Go func's name, receiver left out.
+_GO_FUNC = re.compile(r"\bfunc\s*(?:\([^()]*\)\s*)?(?P<name>\w+)\s*(?:\[[^\]]*\])?\s*\(")
+
+
+def _declared_return(code: Code) -> tuple[str, int] | None:
+    """The return type the anchored Rust or Go function's signature declares, and the signature's
+    logical line; None for none or another language."""
+    if not code.leaf:
+        return None
+    for index in sorted(code.headers)[:1] or range(min(3, len(code.logical))):
+        text = code.logical_text(index)
+        for pattern, arrow in ((_RUST_RET, True), (_GO_FUNC, False)):
+            m = pattern.search(text)
+            if m is None or m.group("name") != code.leaf:
+                continue
+            end = balanced(text, m.end() - 1, limit=None)
+            if end < 0:
+                return None
+            rest = text[end:]
+            ret = re.match(r"\s*->\s*(.+?)\s*(?:\bwhere\b|\{|$)", rest) if arrow else \
+                re.match(r"\s*(.+?)\s*(?:\{|$)", rest)
+            return (ret.group(1).strip(), index) if ret and ret.group(1).strip() else None
+    return None
+
+
+def _types(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
+    out: list[Contradiction] = []
+    written = {t.text for t in clause.terms}
+    for m in _RETURNS_TYPE.finditer(clause.text):
+        said = m.group("type")
+        if said not in written:
+            continue  # a type the claim writes as code (`String`), not a word of prose
+        before = clause.text[:m.start()]
+        if _NEGATED.search(before) or re.search(r"\b(?:not|never|no longer)\b", before, re.I):
+            continue
+        head = re.sub(r"^[&*]*(?:mut\s+)?(?:[A-Za-z_]\w*::)*", "", said).split("<", 1)[0]
+        if head in _VALUES:
+            continue
+        for code in codes:
+            if not code.leaf or not re.search(rf"(?<![\w$]){re.escape(code.leaf)}(?![\w$])", before):
+                continue  # the function the claim says it of, named before the verb
+            found = _declared_return(code)
+            if found is None or re.match(r"impl\b", found[0]):
+                continue
+            declared, line = found
+            words = set(re.findall(r"[A-Za-z_]\w*", declared))
+            if "Self" in words:
+                words |= {seg for seg in re.split(r"[.:<> ]+", code.symbol)[:-1] if seg}
+            if head not in words:
+                out.append(Contradiction("returns", f"the claim says `{m.group(0)}`",
+                                         code.show(line, declared), code.label, (said,)))
+    return out
+
+
+def _check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
+    return check(clause, codes) + _types(clause, codes)
+
+
+RULE = Rule("returns", _check, __doc__ or "")
