@@ -579,18 +579,24 @@ def _layout_free(tokens: Sequence[str]) -> list[str]:
             continue
         out.append(token)
         if token == "impl" and i + 1 < n and tokens[i + 1] == "<":
-            depth, j = 0, i + 1
-            while j < n:
-                if tokens[j] == "<":
-                    depth += 1
-                elif tokens[j] == ">" and tokens[j - 1] != "-":  # `->` of an Fn bound is no bracket
-                    depth -= 1
-                    if depth == 0:
-                        break
-                j += 1
-            i = j
+            i = _angle_end(tokens, i + 1)
         i += 1
     return out
+
+
+def _angle_end(tokens: Sequence[str], at: int) -> int:
+    """The index of the ``>`` that closes the ``<`` at ``tokens[at]`` (the last index if none does);
+    the ``>`` of ``->`` (an Fn bound's) is no bracket."""
+    depth, j = 0, at
+    while j < len(tokens):
+        if tokens[j] == "<":
+            depth += 1
+        elif tokens[j] == ">" and tokens[j - 1] != "-":
+            depth -= 1
+            if depth == 0:
+                break
+        j += 1
+    return j
 
 
 def _one_call(tokens: Sequence[str]) -> bool:
@@ -4519,13 +4525,7 @@ def _rust_impl_bare(tokens: Sequence[str]) -> list[str]:
     while i < n:
         out.append(tokens[i])
         if out[-2:-1] == ["for"] and i + 1 < n and tokens[i + 1] == "<" and "impl" in out:
-            depth, j = 0, i + 1
-            while j < n:
-                depth += {"<": 1, ">": -1}.get(tokens[j], 0) if tokens[j - 1] != "-" else 0
-                if depth == 0:
-                    break
-                j += 1
-            i = j
+            i = _angle_end(tokens, i + 1)
         i += 1
     return out
 

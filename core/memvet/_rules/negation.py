@@ -424,12 +424,20 @@ def _no_goroutine(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     m = _NO_GOROUTINE.search(clause.text)
     if m is None or clause.quoted(m.start()) or _CONDITION.search(clause.text) or "=>" in clause.text:
         return []
+    hit = _first_line(codes, _GO_STATEMENT)
+    if hit is None:
+        return []
+    code, index = hit
+    return [Contradiction("negation", f"the claim says `{m.group(0)}`", code.show(index, "go "), code.label, ())]
+
+
+def _first_line(codes: Sequence[Code], pattern: re.Pattern[str]) -> tuple[Code, int] | None:
+    """The first logical line outside signatures, in any of ``codes``, that ``pattern`` finds."""
     for code in codes:
         for index in range(len(code.logical)):
-            if index not in code.headers and _GO_STATEMENT.search(code.logical_text(index)):
-                return [Contradiction("negation", f"the claim says `{m.group(0)}`", code.show(index, "go "),
-                                      code.label, ())]
-    return []
+            if index not in code.headers and pattern.search(code.logical_text(index)):
+                return code, index
+    return None
 
 
 #: "No HEAD special-case", "no 'route' check": a value the claim says the code never tells apart.
@@ -445,13 +453,11 @@ def _no_special_case(clause: Clause, codes: Sequence[Code]) -> list[Contradictio
         return []
     value = re.escape(m.group("v").strip("'\"`"))
     literal = rf"""(['"]){value}\1"""
-    compared = re.compile(rf"(?:[=!]==?|\bcase)\s*{literal}|{literal}\s*[=!]==?")
-    for code in codes:
-        for index in range(len(code.logical)):
-            if compared.search(code.logical_text(index)):
-                return [Contradiction("negation", f"the claim says `{m.group(0)}`", code.show(index, m.group("v")),
-                                      code.label, ())]
-    return []
+    hit = _first_line(codes, re.compile(rf"(?:[=!]==?|\bcase)\s*{literal}|{literal}\s*[=!]==?"))
+    if hit is None:
+        return []
+    code, index = hit
+    return [Contradiction("negation", f"the claim says `{m.group(0)}`", code.show(index, m.group("v")), code.label, ())]
 
 
 def _subject_is(clause: Clause, at: int, code: Code) -> bool:
@@ -475,12 +481,12 @@ def _nil_checks(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     m = _NO_NIL_CHECK.search(clause.text)
     if m is None or clause.quoted(m.start()) or _CONDITION.search(clause.text):
         return []
-    for code in codes:
-        for index in range(len(code.logical)):
-            if index not in code.headers and _NIL_TEST.search(code.logical_text(index)):
-                return [Contradiction("negation", f"the claim says `{m.group(0)}`", code.show(index, "nil", "None",
-                                                                                             "null"), code.label, ())]
-    return []
+    hit = _first_line(codes, _NIL_TEST)
+    if hit is None:
+        return []
+    code, index = hit
+    return [Contradiction("negation", f"the claim says `{m.group(0)}`", code.show(index, "nil", "None", "null"),
+                          code.label, ())]
 
 
 RULE = Rule("negation", check, __doc__ or "")
