@@ -1085,6 +1085,22 @@ _BIG_O = re.compile(r"(?<![\w$.`])O\(\s*(?:1|[a-z](?:\s*(?:\^|\*\*)\s*\d|\u00b2)
 _KEYWORD_QUOTED = re.compile(r"(?<![\w$.])[A-Za-z_]\w*\s*=\s*([\"'])([^\"'\n]+)\1")
 
 
+#: A date, with its time and zone if written: ``1970-01-01``, ``1970-01-01 00:00:00 UTC``, ``2018-02-14T00:28:07Z``.
+_DATE = re.compile(r"(?<![\w.:-])\d{4}-[01]\d-[0-3]\d(?:[T ][0-2]\d:[0-5]\d(?::[0-5]\d(?:\.\d+)?)?)?"
+                   r"(?:Z|\s?UTC|[+-][0-2]\d:?[0-5]\d)?(?![\w:-]|\.\w)")
+#: The Unix epoch as code makes it: ``time.Unix(0, 0)``, ``UNIX_EPOCH``, ``fromtimestamp(0)``, ``new Date(0)``.
+_EPOCH_MADE = re.compile(r"\bUnix\(\s*0\s*,\s*0\s*\)|\bUNIX_EPOCH\b|\b(?:utc)?fromtimestamp\(\s*0\b"
+                         r"|\bnew\s+Date\(\s*0\s*\)")
+
+
+def _epoch(text: str, index: _Index) -> bool:
+    """Whether ``text`` is the Unix epoch's date (``1970-01-01``, ``1970-01-01 00:00:00 UTC``) and the
+    code makes the epoch (``time.Unix(0, 0)``): a constant named by its date."""
+    if not re.fullmatch(r"1970-01-01(?:[T ]00:00(?::00(?:\.0+)?)?)?(?:Z|\s?UTC|\+00:?00)?", text):
+        return False
+    return any(_EPOCH_MADE.search(code) for _, code in index.code_texts)
+
+
 #: A media type in prose: ``application/json``, ``text/plain``, ``image/*``.
 _MEDIA_TOP = frozenset({"application", "text", "image", "audio", "video", "multipart", "font"})
 _MEDIA_TYPE = re.compile(rf"(?<![\w./-])(?:{'|'.join(sorted(_MEDIA_TOP))})/(?:\*|[a-z0-9][\w.+-]*\w)(?![\w/-])")
@@ -1229,6 +1245,8 @@ def claim_terms(claim: str) -> list[Term]:
         if not _LABEL_ID.fullmatch(m.group(0)):  # X-Real-IP: a string the code would look up, in any case
             take(m.start(), m.end(), Term(m.group(0), TermKind.STRING))
     for m in list(STANDARD_HEADER.finditer(text)):  # Strict-Transport-Security: the project says it somewhere
+        take(m.start(), m.end(), Term(m.group(0), TermKind.STRING))
+    for m in list(_DATE.finditer(text)):  # 1970-01-01 00:00:00 UTC: one date, a value, not three numbers
         take(m.start(), m.end(), Term(m.group(0), TermKind.STRING))
     for m in list(_MEDIA_TYPE.finditer(text)):  # application/json, text/plain: a media type, a value the code writes
         if m.group(0).split("/")[1] not in _MEDIA_TOP:  # audio/font: two top-level types, alternatives in prose
@@ -5025,6 +5043,8 @@ def bind(claim: str, evidence: Sequence[EvidenceText], *, exists: Callable[[Term
         manifest_key = re.fullmatch(r"((?:dev|peer|optional|bundled?)Dependenc)(?:y|ies)", term.text)
         if not ok and manifest_key and any(ctx.index.has_string(manifest_key.group(1) + end) for end in ("y", "ies")):
             ok = True  # "obuild is a devDependency": one of the manifest's devDependencies, its key in the singular
+        if not ok and term.kind is TermKind.STRING and _epoch(term.text, ctx.index):
+            ok = True  # "reads 1970-01-01 00:00:00 UTC" for time.Unix(0, 0): the epoch, named by its date
         if not ok and term.kind is TermKind.STRING and _MEDIA_TYPE.fullmatch(term.text) \
                 and _media_type_named(term.text, ctx.index):
             ok = True  # "text/html" for `this.type('html')`: a media type, named as the code names it

@@ -338,3 +338,16 @@ def test_a_member_read_through_a_package_but_not_through_the_code_s_own_file():
                    known=frozenset({"bytes"})) == []
     assert unbound("it pulls the version via require('../package.json').version.", VERSION_HISTORY,
                    known=frozenset({"../package.json"})) == ["require('../package.json').version"]
+
+
+NEW_MOCK = ev("clock.go::NewMock", "func NewMock() *Mock {\n    return &Mock{now: time.Unix(0, 0)}\n}\n", "go")
+NEW_LATER = ev("clock.go::NewMock", "func NewMock() *Mock {\n    return &Mock{now: time.Unix(86400, 0)}\n}\n", "go")
+
+
+def test_a_date_is_one_value_and_the_epoch_is_named_by_its_date():
+    assert [(t.text, t.kind.value) for t in claim_terms("a fresh mock reads 1970-01-01 00:00:00 UTC")] == [
+        ("1970-01-01 00:00:00 UTC", "string")]
+    assert unbound("NewMock() starts at time.Unix(0, 0), so a fresh mock reads 1970-01-01 00:00:00 UTC.",
+                   NEW_MOCK) == []
+    assert unbound("A fresh mock reads 1970-01-01 00:00:00 UTC.", NEW_LATER) == ["1970-01-01 00:00:00 UTC"]
+    assert unbound("A fresh mock reads 1970-01-02.", NEW_MOCK) == ["1970-01-02"]
