@@ -4129,8 +4129,8 @@ def _in_use(text: str, ctx: _Context) -> bool:
     outer = use.heads[0] if use.heads and re.match(rf"\s*(?:new\s+)?{re.escape(use.heads[0])}\b", text) else ""
     if outer and (outer.lower() in index.modules or outer in _PLATFORM_OBJECTS or _go_std(outer, index)):
         return False  # the outermost call is on a module or a platform object: the code's own call
-    if re.match(r"\s*(?:require|import)\s*\(", text):
-        return False  # require('../package.json').version: loading a module, the code's own, binds as written
+    if re.match(r"""\s*(?:require|import)\s*\(\s*["'`]\.""", text):
+        return False  # require('../package.json').version: the code's own file, not a package a reader uses
     if any(len(c) < 2 or _EXCEPTION_NAME.fullmatch(c) for c in use.callees):
         return False
     if _STRING_TOKEN.search(text) and any(_FAILS_WITH.search(before) for before in _lead_ins(text, ctx.claim)):

@@ -61,6 +61,10 @@ FIRES = [
 ]
 
 SILENT = [
+    # round 17: a value is no type: a variant, an associated constant, a Go error value
+    ("When nothing needs escaping, to_str returns `Cow::Borrowed`.", TO_STR),
+    ("Buf::new returns `Buf::EMPTY` for a zero capacity.", NEW_BUF),
+    ("Mock.Ticker returns `ErrClosed` once the mock is stopped.", MOCK_TICKER),
     # round 17: the declared type, by its own name or as Self; a value, not a type; a negated claim
     ("Encoded::to_str returns `Cow<str>`, borrowed when nothing needs escaping.", TO_STR),
     ("Buf::new returns `Buf` with the capacity reserved.", NEW_BUF),

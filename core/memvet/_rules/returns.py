@@ -29,7 +29,8 @@ its signature declares (``fn to_str(&self) -> Cow<'_, str>``, ``func (m
 declares one and the type ``T`` is named by no word of it (``Self`` is the
 type the method belongs to): "to_str ... returns `String`" of ``->
 Cow<'_, str>``. Never fires on a generic ``impl Trait`` return, on a value
-(``None``, ``Ok(...)``, ``ErrNotFound``) or on a negated claim.
+(``None``, ``Ok(...)``, ``Cow::Borrowed``, ``VersionReq::STAR``,
+``ErrNotFound``) or on a negated claim.
 
 Rationale: "trustNone, which returns true, so every hop is trusted" names
 a real function and a real value; only the constant, the claim's whole
@@ -94,6 +95,9 @@ def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
 _RETURNS_TYPE = re.compile(r"\breturns?\s+(?:an?\s+|the\s+|its\s+)?(?P<type>[&*]*(?:mut\s+)?(?:[A-Za-z_]\w*::)*"
                            r"(?:[A-Z]\w*|u8|u16|u32|u64|usize|i8|i16|i32|i64|isize|f32|f64|bool|str|char)"
                            r"(?:<(?:[^<>]|<[^<>]*>)*>)?)(?![\w<:])")
+#: A value, not a type: a variant or an associated constant (``Cow::Borrowed``, ``VersionReq::STAR``),
+#: a constant in capitals, Go's error values (``ErrDataSize``).
+_VALUE_NAMED = re.compile(r"[A-Z]\w*::[A-Z]\w*(?:<|$)|^[&*]*[A-Z][A-Z0-9_]+(?:<|$)|^[&*]*Err[A-Z]")
 #: Values, not types: Rust's variants of Option and Result, Go's nil.
 _VALUES = frozenset({"None", "Some", "Ok", "Err"})
 #: A Rust fn's declared return type (group ``ret``), up to its ``where`` or body.
@@ -128,8 +132,8 @@ def _types(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     written = {t.text for t in clause.terms}
     for m in _RETURNS_TYPE.finditer(clause.text):
         said = m.group("type")
-        if said not in written:
-            continue  # a type the claim writes as code (`String`), not a word of prose
+        if said not in written or _VALUE_NAMED.search(said):
+            continue  # a type the claim writes as code (`String`), not prose, nor a value (`Cow::Borrowed`)
         before = clause.text[:m.start()]
         if _NEGATED.search(before) or re.search(r"\b(?:not|never|no longer)\b", before, re.I):
             continue
