@@ -1101,22 +1101,21 @@ def _epoch(text: str, index: _Index) -> bool:
     return any(_EPOCH_MADE.search(code) for _, code in index.code_texts)
 
 
-#: A media type in prose: ``application/json``, ``text/plain``, ``image/*``.
+#: A media type in prose: ``application/json``, ``text/plain`` (``text/*``, a family of them, stays prose: the
+#: word ``text`` is what code tests, and what a value the claim pairs with it is read against).
 _MEDIA_TOP = frozenset({"application", "text", "image", "audio", "video", "multipart", "font"})
-_MEDIA_TYPE = re.compile(rf"(?<![\w./-])(?:{'|'.join(sorted(_MEDIA_TOP))})/(?:\*|[a-z0-9][\w.+-]*\w)(?![\w/-])")
+_MEDIA_TYPE = re.compile(rf"(?<![\w./-])(?:{'|'.join(sorted(_MEDIA_TOP))})/[a-z0-9][\w.+-]*\w(?![\w/*-])")
 
 
 def _media_type_named(text: str, index: _Index) -> bool:
     """Whether the code names the media type ``text`` the way code does: whole
-    (``'text/plain; charset=utf-8'``), by its subtype or, for ``text/*``, its type
-    (``this.type('html')``, ``'text' in content_type``), or by the file extension the
-    standard library gives it (``this.type('txt')`` for ``text/plain``)."""
+    (``'text/plain; charset=utf-8'``), by its subtype (``this.type('html')``), or by the
+    file extension the standard library gives it (``this.type('txt')`` for ``text/plain``)."""
     if index.has_sequence(text, code=True) or any(text in s for s in index.strings()):
         return True
-    top, sub = text.split("/", 1)
-    words = {top} if sub == "*" else {re.split(r"[+.]", sub)[-1], sub}
-    if sub != "*":  # the extensions of three letters or more: `.c` of text/plain names no type in code
-        words |= {e.lstrip(".") for e in mimetypes.guess_all_extensions(text, strict=False) if len(e) > 3}
+    sub = text.split("/", 1)[1]
+    words = {re.split(r"[+.]", sub)[-1], sub}  # the extensions of three letters or more: `.c` of text/plain names none
+    words |= {e.lstrip(".") for e in mimetypes.guess_all_extensions(text, strict=False) if len(e) > 3}
     return any(re.search(rf"(?<![\w-]){re.escape(w)}(?![\w-])", code) for _, code in index.code_texts for w in words)
 #: A Rust trait bound in prose: a one-letter type parameter and its traits (``T: Sync``, ``F: FnOnce(T) + Send``).
 _BOUND = re.compile(r"(?<![\w`:'\"<,])[A-Z]:[ \t]?[A-Z]\w*(?:\([^()]*\))?(?:[ \t]?\+[ \t]?[A-Z]\w*(?:\([^()]*\))?)*"
