@@ -124,8 +124,10 @@ string keys containing ``.``, ``[``, ``]`` or ``"`` are quoted JSON-style
 Kinds: ``function``, ``method``, ``class``, ``interface``, ``struct``,
 ``enum``, ``trait``, ``type``, ``const``, ``variable``, ``static``,
 ``module``, ``macro``, ``namespace``, ``record``, ``annotation``,
-``constructor``, ``field``; ``section`` (Markdown), ``key`` and ``table``
-(JSON/YAML/TOML). Rust ``impl`` blocks are scopes, not symbols.
+``constructor``, ``field``, ``impl``; ``section`` (Markdown), ``key`` and
+``table`` (JSON/YAML/TOML). A Rust ``impl Trait for Type`` block is a symbol,
+``<Type as Trait>`` of kind ``impl``, and the scope of its members
+(``<Type as Trait>.fmt``); an inherent ``impl Type`` block is only a scope.
 
 Spans include decorators (Python), ``export`` and decorators (JS/TS), a
 single-declarator ``const``/``let`` statement, annotations (Java, inside the
