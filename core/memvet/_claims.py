@@ -1783,6 +1783,13 @@ class _Index:
 
     # ---------------------------------------------------------------- lookups
 
+    def joined(self, key: str, build: Callable[[], Sequence[str]]) -> str:
+        """The tokens ``build`` makes of the code, joined by NULs (``"\x00a\x00b\x00"``) and kept under
+        ``key`` for the other terms of the claim: a reading of the code that a term is searched in whole."""
+        if key not in self._layout:
+            self._layout[key] = "\x00" + "\x00".join(build()) + "\x00"
+        return self._layout[key] or ""
+
     def has_sequence(self, text: str, *, fold: bool = False, code: bool = False) -> bool:
         """Whether the tokens of ``text`` occur in order (in the code only, with
         ``code``), or do once layout is set aside on both sides (see :func:`_layout_free`)."""
@@ -4498,11 +4505,11 @@ def _ts_types_left_out(text: str, index: _Index) -> bool:
     wanted = code_tokens(text)
     if len(wanted) < 3:
         return False
-    if "ts-untyped" not in index._layout:
-        index._layout["ts-untyped"] = "\x01".join(
-            "\x00" + "\x00".join(code_tokens(_ts_untyped(code))) + "\x00" for ev, code in index.code_texts
-            if ev.language in ("typescript", "tsx") or ev.label.split("::", 1)[0].endswith((".ts", ".tsx")))
-    return "\x00" + "\x00".join(wanted) + "\x00" in (index._layout["ts-untyped"] or "")
+    untyped = index.joined("ts-untyped", lambda: [
+        token for ev, code in index.code_texts
+        if ev.language in ("typescript", "tsx") or ev.label.split("::", 1)[0].endswith((".ts", ".tsx"))
+        for token in (*code_tokens(_ts_untyped(code)), "\x01")])
+    return "\x00" + "\x00".join(wanted) + "\x00" in untyped
 
 
 def _glob_imported(text: str, index: _Index) -> bool:
@@ -4556,14 +4563,13 @@ def _rust_paths_left_out(text: str, index: _Index) -> bool:
     wanted = _layout_free(code_tokens(text))
     if len(wanted) < 3 or not any(_WORD.fullmatch(t) for t in wanted):
         return False
-    if "rust-impl-bare" not in index._layout:
-        index._layout["rust-impl-bare"] = "\x00" + "\x00".join(_rust_impl_bare(_layout_free(index.code))) + "\x00"
     segment = r"(?:[A-Za-z_]\w*\x00:\x00:\x00)*"
     pattern = "\x00"
     for k, token in enumerate(wanted):
         path_start = _WORD.fullmatch(token) and wanted[max(0, k - 2):k] != [":", ":"]
         pattern += (segment if path_start else "") + re.escape(token) + "\x00"
-    return re.search(pattern, index._layout["rust-impl-bare"] or "") is not None
+    return re.search(pattern, index.joined("rust-impl-bare", lambda: _rust_impl_bare(_layout_free(index.code)))) \
+        is not None
 
 
 def _without_receivers(text: str, index: _Index) -> bool:
