@@ -748,24 +748,25 @@ def _members_named(table: _code.SymbolTable, sym: _code.Symbol, language: str,
     claim does not name stay out."""
     if language not in ("go", "rust") or sym.kind not in _OUTSIDE_MEMBERS:
         return []
-    out = []
-    blocks = set()  # the trait impls named as a whole: their members are in their span
-    for qualname, member in table.symbols.items():
-        if member.kind == "impl" and qualname.startswith(f"<{sym.qualname} as ") and qualname.endswith(">"):
-            trait = re.sub(r"<.*", "", qualname[len(sym.qualname) + 5:-1]).rsplit("::", 1)[-1]
-            if trait in named:  # "Sync", "Drop for ScopeGuard": the block, its header's bounds included
-                out.append(member)
-                blocks.add(qualname + ".")
+    impl = f"<{sym.qualname} as "
+
+    def trait_of(qualname: str) -> str:  # `Debug` of `<P as fmt::Debug>`, `<P as From<u8>>.from`
+        return re.sub(r"<.*", "", qualname[len(impl):].partition(">.")[0].removesuffix(">")).rsplit("::", 1)[-1]
+
+    # A trait named gives its block ("Sync", "Drop for ScopeGuard"), header and bounds included,
+    # and with it its members, which are in its span.
+    blocks = [m for q, m in table.symbols.items()
+              if m.kind == "impl" and q.startswith(impl) and q.endswith(">") and trait_of(q) in named]
+    inside = tuple(b.qualname + "." for b in blocks)
+    out = list(blocks)
     for qualname, member in table.symbols.items():
         if qualname.startswith(sym.qualname + "."):
-            leaf = qualname[len(sym.qualname) + 1:]
-            trait = ""
-        elif qualname.startswith(f"<{sym.qualname} as ") and ">." in qualname:
-            trait, _, leaf = qualname[len(sym.qualname) + 5:].partition(">.")
-            trait = re.sub(r"<.*", "", trait).rsplit("::", 1)[-1]
+            leaf, trait = qualname[len(sym.qualname) + 1:], ""
+        elif qualname.startswith(impl) and ">." in qualname:
+            leaf, trait = qualname.partition(">.")[2], trait_of(qualname)
         else:
             continue
-        if "." not in leaf and (leaf in named or trait in named) and not qualname.startswith(tuple(blocks)):
+        if "." not in leaf and (leaf in named or trait in named) and not qualname.startswith(inside):
             out.append(member)
     return out
 

@@ -1117,6 +1117,8 @@ def _media_type_named(text: str, index: _Index) -> bool:
     words = {re.split(r"[+.]", sub)[-1], sub}  # the extensions of three letters or more: `.c` of text/plain names none
     words |= {e.lstrip(".") for e in mimetypes.guess_all_extensions(text, strict=False) if len(e) > 3}
     return any(re.search(rf"(?<![\w-]){re.escape(w)}(?![\w-])", code) for _, code in index.code_texts for w in words)
+
+
 #: A Rust trait bound in prose: a one-letter type parameter and its traits (``T: Sync``, ``F: FnOnce(T) + Send``).
 _BOUND = re.compile(r"(?<![\w`:'\"<,])[A-Z]:[ \t]?[A-Z]\w*(?:\([^()]*\))?(?:[ \t]?\+[ \t]?[A-Z]\w*(?:\([^()]*\))?)*"
                     r"(?![\w<(:])")
@@ -4473,13 +4475,13 @@ def _cargo_feature_flag(text: str, index: _Index) -> bool:
     m = re.fullmatch(r"--(no-default-features|all-features|features)(?:[ =]([\w,-]+))?", text.strip())
     if m is None:
         return False
+    wanted = {"no-default-features": {"default"}, "all-features": set()}.get(m.group(1)) \
+        or set((m.group(2) or "").split(",")) - {""}
     for ev in index.texts:
         if not ev.label.split("::", 1)[0].endswith("Cargo.toml"):
             continue
         table = re.search(r"^\[features\][ \t]*\n(?:(?!\[)[^\n]*(?:\n|$))*", ev.text, re.M)
         declared = set(re.findall(r"^\s*([\w-]+)\s*=", table.group(0), re.M)) if table else set()
-        wanted = {"no-default-features": {"default"}, "all-features": set()}.get(m.group(1)) \
-            or set((m.group(2) or "").split(",")) - {""}
         if declared and wanted <= declared:
             return True
     return False

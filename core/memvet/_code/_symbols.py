@@ -892,7 +892,8 @@ def _outline(tree: tree_sitter.Tree, language: str, only: frozenset[bytes] | Non
         scopes: dict[str, int] = defaultdict(int)
         for d in level:
             local = _js_segment(d.local) if quote and not d.quoted else d.local
-            pq, pn = d.receiver or (d.parent.qualname if d.parent is not None else ""), pn_of(d)
+            pn = pn_of(d)
+            pq = d.receiver if d.receiver is not None else d.parent.qualname if d.parent is not None else ""
             d.qualname = d.name = _join(pq, local)
             if d.emit:
                 # A Java method is its name and erased parameter types, always:
@@ -919,10 +920,7 @@ def _outline(tree: tree_sitter.Tree, language: str, only: frozenset[bytes] | Non
                 # stay scopes, as before, so their members keep their names.
                 d.emit = False
                 d.name = _join(pn_of(d), d.bare)
-        items = [item for item in items if item[0].emit]
-        counts = defaultdict(int)
-        for _, base, _ in items:
-            counts[base] += 1
+        items = [item for item in items if item[0].emit]  # (no other item shares a trait impl's `<...>` base)
         named = unique_qualnames(
             (base, name, _signature(d.node) if counts[base] > 1 and _callable(d) and not java else None)
             for d, base, name in items
