@@ -1,10 +1,12 @@
-"""The two helpers the binding-class test modules share: evidence written
-inline, and the terms of a claim that bind nowhere in it."""
+"""The helpers the binding-class test modules share: evidence written
+inline, the terms of a claim that bind nowhere in it, and a person's write
+read back."""
 
 from __future__ import annotations
 
 import textwrap
 
+import memvet
 from memvet._claims import EvidenceText, bind
 
 
@@ -16,3 +18,9 @@ def ev(label: str, text: str, language: str) -> EvidenceText:
 def unbound(claim: str, *evidence: EvidenceText, known: frozenset[str] = frozenset()) -> list[str]:
     """The claim's unbound terms; ``known`` names are names the repository defines elsewhere."""
     return [u.term.text for u in bind(claim, list(evidence), exists=lambda term: term.text in known)]
+
+
+def person_write(ledger: memvet.Ledger, claim: str, anchors: list[str]) -> tuple[memvet.Decision, memvet.Status]:
+    """``claim`` recorded on ``anchors`` by a person, and the status a read gives it: (the decision, its status)."""
+    rec = ledger.record(claim, anchors, author=memvet.Author.person("p"))
+    return rec.decision, ledger.verify(rec.decision.id).status

@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from _binding import ev, unbound
+from _binding import ev, person_write, unbound
 
 import memvet
 
@@ -62,26 +62,21 @@ class Session:
 """
 
 
-def _status(ledger, claim, anchors):
-    rec = ledger.record(claim, anchors, author=memvet.Author.person("p"))
-    return rec.decision.anchors, ledger.verify(rec.decision.id).status
-
-
 def test_a_function_local_to_another_is_anchored_by_its_own_name(repo, ledger) -> None:
     repo.write("lib/make-middleware.js", MIDDLEWARE_JS, dedent=False)
     repo.write("hooks.py", HOOKS_PY, dedent=False)
     repo.commit("local helpers")
-    anchors, status = _status(ledger, "`abortWithError` calls `done(uploadError)`.",
-                              ["lib/make-middleware.js::abortWithError"])
-    assert [a.name for a in anchors] == ["makeMiddleware.abortWithError"]
+    decision, status = person_write(ledger, "`abortWithError` calls `done(uploadError)`.",
+                                    ["lib/make-middleware.js::abortWithError"])
+    assert [a.name for a in decision.anchors] == ["makeMiddleware.abortWithError"]
     assert status is memvet.Status.VERIFIED
-    anchors, _ = _status(ledger, "`done` calls `onFinished()`.", ["lib/make-middleware.js::done.onFinished"])
-    assert [a.name for a in anchors] == ["makeMiddleware.done.onFinished"]
-    anchors, _ = _status(ledger, "`on_close` returns the event.", ["hooks.py::on_close"])
-    assert [a.name for a in anchors] == ["install.on_close"]
+    decision, _ = person_write(ledger, "`done` calls `onFinished()`.", ["lib/make-middleware.js::done.onFinished"])
+    assert [a.name for a in decision.anchors] == ["makeMiddleware.done.onFinished"]
+    decision, _ = person_write(ledger, "`on_close` returns the event.", ["hooks.py::on_close"])
+    assert [a.name for a in decision.anchors] == ["install.on_close"]
     # inside a method's body too: the method is the scope, not a type
-    anchors, _ = _status(ledger, "`attempt` returns 1.", ["hooks.py::attempt"])
-    assert [a.name for a in anchors] == ["Session.send.attempt"]
+    decision, _ = person_write(ledger, "`attempt` returns 1.", ["hooks.py::attempt"])
+    assert [a.name for a in decision.anchors] == ["Session.send.attempt"]
 
 
 def test_a_local_name_two_functions_define_or_a_method_is_still_refused(repo, ledger) -> None:
@@ -294,18 +289,18 @@ def test_a_type_anchor_reads_the_members_the_claim_names(repo, ledger) -> None:
     repo.write("src/lib.rs", CHANNEL_RS, dedent=False)
     repo.write("pool/pool.go", POOL_GO, dedent=False)
     repo.commit("types")
-    anchors, status = _status(ledger, "Receiver's poll_next returns `Poll::Ready(None)` on `TryRecvError::Closed`.",
-                              ["src/lib.rs::Receiver"])
-    assert [a.name for a in anchors] == ["Receiver", "<Receiver as Stream>.poll_next"]
+    decision, status = person_write(
+        ledger, "Receiver's poll_next returns `Poll::Ready(None)` on `TryRecvError::Closed`.", ["src/lib.rs::Receiver"])
+    assert [a.name for a in decision.anchors] == ["Receiver", "<Receiver as Stream>.poll_next"]
     assert status is memvet.Status.VERIFIED
-    anchors, _ = _status(ledger, "Receiver implements Stream.", ["src/lib.rs::Receiver"])  # by its trait's name
-    assert [a.name for a in anchors] == ["Receiver", "<Receiver as Stream>"]  # the impl block, members in it
-    anchors, status = _status(ledger, "MaxGoroutines returns `cap(p.limiter)`.", ["pool/pool.go::Pool"])
-    assert [a.name for a in anchors] == ["Pool", "Pool.MaxGoroutines"]
+    decision, _ = person_write(ledger, "Receiver implements Stream.", ["src/lib.rs::Receiver"])  # by its trait's name
+    assert [a.name for a in decision.anchors] == ["Receiver", "<Receiver as Stream>"]  # the impl block, members in it
+    decision, status = person_write(ledger, "MaxGoroutines returns `cap(p.limiter)`.", ["pool/pool.go::Pool"])
+    assert [a.name for a in decision.anchors] == ["Pool", "Pool.MaxGoroutines"]
     assert status is memvet.Status.VERIFIED
     # a member the claim does not name stays out, and so does its code
-    anchors, status = _status(ledger, "The pool returns `cap(p.limiter)`.", ["pool/pool.go::Pool"])
-    assert [a.name for a in anchors] == ["Pool"]
+    decision, status = person_write(ledger, "The pool returns `cap(p.limiter)`.", ["pool/pool.go::Pool"])
+    assert [a.name for a in decision.anchors] == ["Pool"]
     assert status is memvet.Status.NEEDS_REVALIDATION
 
 

@@ -6,7 +6,7 @@ Each case both ways.
 
 from __future__ import annotations
 
-from _binding import ev, unbound
+from _binding import ev, person_write, unbound
 
 import memvet
 from memvet._claims import EvidenceText, claim_terms
@@ -46,24 +46,19 @@ where
 """
 
 
-def _status(ledger, claim, anchors):
-    rec = ledger.record(claim, anchors, author=memvet.Author.person("p"))
-    return rec.decision, ledger.verify(rec.decision.id).status
-
-
 def test_a_trait_the_claim_names_anchors_its_impl_block_and_its_bounds(repo, ledger) -> None:
     repo.write("src/lib.rs", GUARD_RS, dedent=False)
     repo.commit("guard")
-    decision, status = _status(ledger, "There's an `unsafe impl Sync for ScopeGuard` that only requires `T: Sync`.",
-                               ["src/lib.rs::ScopeGuard"])
+    claim = "There's an `unsafe impl Sync for ScopeGuard` that only requires `T: Sync`."
+    decision, status = person_write(ledger, claim, ["src/lib.rs::ScopeGuard"])
     assert [a.name for a in decision.anchors] == ["ScopeGuard", "<ScopeGuard as Sync>"]
     assert status is memvet.Status.VERIFIED
     # `T: Debug` for `T: fmt::Debug`: the path left out
-    _, status = _status(ledger, "Debug for ScopeGuard needs only T: Debug.", ["src/lib.rs::ScopeGuard"])
+    _, status = person_write(ledger, "Debug for ScopeGuard needs only T: Debug.", ["src/lib.rs::ScopeGuard"])
     assert status is memvet.Status.VERIFIED
     # a bound the impl does not have, written in prose
-    decision, status = _status(ledger, "ScopeGuard is Sync only if both T: Sync and F: Sync.",
-                               ["src/lib.rs::ScopeGuard"])
+    decision, status = person_write(ledger, "ScopeGuard is Sync only if both T: Sync and F: Sync.",
+                                    ["src/lib.rs::ScopeGuard"])
     assert status is memvet.Status.NEEDS_REVALIDATION
     assert len(decision.findings) == 1 and "`F: Sync`" in decision.findings[0]
 
