@@ -547,9 +547,9 @@ _PATH_ROOTS = frozenset({"$crate", "std", "alloc", "core"})
 
 
 def _layout_free(tokens: Sequence[str]) -> list[str]:
-    """``tokens`` without what a person leaves out when writing code in a
-    sentence: the ``;`` that ends a block's last statement (``{ self.reserve(1) }``
-    for ``{ self.reserve(1); }``), a Rust impl's own generic parameters
+    """``tokens`` without what a person leaves out or adds when writing code in a
+    sentence: the ``;`` that ends a statement (``{ self.reserve(1) }`` for
+    ``{ self.reserve(1); }``; ``return false, ctx.Err(); case`` for Go's lines), a Rust impl's own generic parameters
     (``impl io::Write for SmallVec<u8, N>`` for ``impl<const N: usize> io::Write for ...``)
     and a Rust path's root (``$crate::``, ``std::``, ``alloc::``, ``core::``), and the braces
     of a one-statement block under ``if (...)``, ``while (...)``, ``for (...)`` or ``else``
@@ -564,15 +564,15 @@ def _layout_free(tokens: Sequence[str]) -> list[str]:
                 depth += {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}.get(tokens[j], 0)
                 j += 1
             if i + 1 < j and tokens[j: j + 2] == [";", "}"]:
-                out += tokens[i + 1: j + 1]
+                out += tokens[i + 1: j]
                 i = j + 2
                 continue
             if j < n and tokens[j] == "}" and _one_call(tokens[i + 1: j]):  # `{ stream.flush() }`: no `;`
                 out += tokens[i + 1: j]
                 i = j + 1
                 continue
-        if token == ";" and i + 1 < n and tokens[i + 1] == "}":
-            i += 1
+        if token == ";":
+            i += 1  # a statement's end: Go and JavaScript leave it to the line break, one line written needs it
             continue
         if token in _PATH_ROOTS and tokens[i + 1: i + 3] == [":", ":"] and (not out or out[-1] != ":"):
             i += 3  # `$crate::alloc::vec![...]` is `vec![...]` in a sentence: a macro's and std's path roots
@@ -1344,6 +1344,9 @@ class _Definition:
     variadic: bool  # *args, ...rest or arguments
     keywords: bool  # **kwargs
     body: str
+    #: The keys a ``**kwargs`` catch-all is read by, when its function reads it by literal keys alone;
+    #: None when it takes any keyword (it is passed on, iterated, or never read).
+    keys: frozenset[str] | None = None
 
     def positional(self) -> list[_Param]:
         return [p for p in self.params if not p.keyword_only]
@@ -1407,11 +1410,13 @@ def _generics_masked(text: str) -> str:
     return "".join(out)
 
 
-def _params(text: str) -> tuple[tuple[_Param, ...], bool, bool]:
+def _params(text: str) -> tuple[tuple[_Param, ...], bool, str]:
     """A parameter list's parameters, whether it takes any number of
-    positional arguments (``*args``, ``...rest``) and any keyword (``**kw``)."""
+    positional arguments (``*args``, ``...rest``), and the name of its
+    catch-all for any keyword (``kw`` of ``**kw``; empty if it has none)."""
     params: list[_Param] = []
-    variadic = keywords = keyword_only = False
+    variadic = keyword_only = False
+    keywords = ""
     for raw in split_args(_generics_masked(text)):
         raw = " ".join(raw.split()).replace("\x00", ",")
         if raw in ("self", "cls", "/") or re.fullmatch(r"&?\s*(?:'\w+\s+)?(?:mut\s+)?self", raw):
@@ -1423,7 +1428,7 @@ def _params(text: str) -> tuple[tuple[_Param, ...], bool, bool]:
             keyword_only = True
             continue
         if raw.startswith("**"):
-            keywords = True
+            keywords = re.sub(r"\W.*", "", raw[2:].strip()) or "**"
             continue
         if raw.startswith(("*", "...")):
             variadic = keyword_only = True
@@ -1478,8 +1483,37 @@ def _definitions(ev: EvidenceText, code: str) -> list[_Definition]:
             continue
         params, variadic, keywords = _params(m.group("param") if m.group("single") else code[m.end():end - 1])
         variadic = variadic or bool(re.search(r"(?<![\w$.])arguments(?![\w$])", code[end:]))
-        out.append(_Definition(frozenset(names), receiver, params, variadic, keywords, code))
+        keys = _catch_all_keys(keywords, _python_body(code, m.start(), end)) if keywords and m.group("py") else None
+        out.append(_Definition(frozenset(names), receiver, params, variadic, bool(keywords), code, keys))
     return out
+
+
+def _python_body(code: str, start: int, end: int) -> str:
+    """The body of the Python ``def`` at ``start`` whose parameter list ends at ``end``: the lines
+    after it indented deeper than the ``def``."""
+    line = code.rfind("\n", 0, start) + 1
+    indent = len(code[line:start]) - len(code[line:start].lstrip())
+    out = [code[end:code.find("\n", end) if "\n" in code[end:] else len(code)]]
+    for text in code[code.find("\n", end) + 1:].splitlines() if "\n" in code[end:] else []:
+        if text.strip() and len(text) - len(text.lstrip()) <= indent:
+            break
+        out.append(text)
+    return "\n".join(out)
+
+
+def _catch_all_keys(name: str, body: str) -> frozenset[str] | None:
+    """The keys ``body`` reads its ``**name`` catch-all by, when each of its uses reads one literal
+    key (``"k" in name``, ``name["k"]``, ``name.get("k")``, ``name.pop("k")``); None when any use
+    reads it another way (``**name`` passed on, ``name.items()``) or none reads it."""
+    uses = [m.start() for m in re.finditer(rf"(?<![\w.]){re.escape(name)}(?!\w)", body)]
+    key = r"(?P<q>[\"'])(?P<key>\w+)(?P=q)"
+    reads = [(m.end() - len(name), m.group("key"))
+             for m in re.finditer(rf"{key}\s+(?:not\s+)?in\s+{re.escape(name)}(?!\w)", body)]
+    reads += [(m.start(), m.group("key")) for m in re.finditer(
+        rf"(?<![\w.]){re.escape(name)}(?:\[\s*|\.(?:get|pop|setdefault)\(\s*){key}", body)]
+    if not uses or sorted(at for at, _ in reads) != uses:
+        return None
+    return frozenset(key for _, key in reads)
 
 
 def _parts(word: str) -> list[str]:
@@ -2206,7 +2240,7 @@ def _example_fits(args: Sequence[str], definition: _Definition, ctx: _Context) -
         kw = _KW_ARG.fullmatch(arg)
         if kw and _literal(arg) is None:
             param = definition.param(kw.group(1))
-            if param is None and not definition.keywords:
+            if param is None and not (definition.keywords and (definition.keys is None or kw.group(1) in definition.keys)):
                 return False
             if not _fits(kw.group(2), param, definition, ctx):
                 return False
@@ -3042,7 +3076,41 @@ def _bind_name(term: Term, ctx: _Context) -> tuple[bool, str]:
     if kind is TermKind.IDENTIFIER and re.fullmatch(r"[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+s", text) \
             and index.has_word(text[:-1]):
         return True, ""  # "AtomicPtrs", "ThreadLocals": the plural of a type the code names
+    if kind is TermKind.IDENTIFIER and _abbreviated(text, index):
+        return True, ""  # `prefix_len` for `prefix_length`: a name of the code, its words shortened
     return False, _nearest_word(text, index.words | index.name_segments)
+
+
+def _through_local(text: str, index: _Index) -> bool:
+    """Whether ``text``, a call with more written on its result (``accepts(req).type(mediaTypes)``),
+    is what the code writes through a local: the call assigned to a name, the rest on that name
+    (``var accept = accepts(req)`` ... ``accept.type(mediaTypes)``)."""
+    text = text.strip()
+    m = re.match(r"[A-Za-z_$][\w$.]*\(", text)
+    end = balanced(text, m.end() - 1) if m else -1
+    head, rest = text[:end], text[end:]
+    if end < 0 or not re.match(r"\.[A-Za-z_$]", rest):
+        return False
+    call = r"\s*".join(re.escape(t) for t in code_tokens(head))
+    for _, code in index.code_texts:
+        for assigned in re.finditer(rf"([A-Za-z_$][\w$]*)\s*:?=\s*{call}\s*(?:;|$)", code, re.M):
+            if index.has_sequence(assigned.group(1) + rest, code=True):
+                return True
+    return False
+
+
+def _abbreviated(text: str, index: _Index) -> bool:
+    """Whether ``text`` is one name of the code written with its words shortened: as many words, in
+    the same style (``_`` or case), each the start of the code's word, three letters at least when
+    shorter (``prefix_len`` for ``prefix_length``, ``maxLen`` for ``maxLength``), and no other
+    name of the code so read."""
+    parts = _parts(text)
+    if len(parts) < 2 or not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", text):
+        return False
+    found = {w for w in index.code_words() if ("_" in w) == ("_" in text) and w != text
+             and len(theirs := _parts(w)) == len(parts)
+             and all(a == b or (len(a) >= 3 and b.startswith(a)) for a, b in zip(parts, theirs, strict=True))}
+    return len(found) == 1
 
 
 def _family(text: str, ctx: _Context) -> bool:
@@ -3299,13 +3367,16 @@ def _bind_number(term: Term, ctx: _Context) -> tuple[bool, str]:
 #: A number the claim gives as a count of arguments or as a floor or a ceiling: "a 4-arg handler", "at least 2".
 _COUNTED_AFTER = re.compile(r"\s*-?\s*(?:args?|arguments?|params?|parameters?|ary)\b", re.I)
 _FLOOR_BEFORE = re.compile(r"\b(?:at\s+least|or\s+more)\s*$", re.I)
+#: "2+ functions", "3 or more": the number and all above it, the rest after the code's cases up to it.
+_FLOOR_AFTER = re.compile(r"\+(?![\w+])|\s+or\s+more\b", re.I)
 _CEILING_BEFORE = re.compile(r"\b(?:at\s+most|up\s+to|or\s+fewer|or\s+less)\s*$", re.I)
 
 
 def _strict_bound(value: float, text: str, ctx: _Context) -> bool:
     """Whether the claim gives the whole number ``value`` as an argument count or a floor ("a
     4-arg handler", "at least 4") where the code tests ``> 3``, or as a ceiling ("at most 4")
-    where it tests ``< 5``: the first whole number past a strict bound. A number the claim gives
+    where it tests ``< 5``: the first whole number past a strict bound. "2+" and "2 or more" are
+    also the rest past the code's last case (``== 1``). A number the claim gives
     as a value ("maxIpsCount is 1") is not read off a bound (``maxIpsCount > 0``)."""
     if value != int(value) or value < 1:
         return False
@@ -3314,6 +3385,8 @@ def _strict_bound(value: float, text: str, ctx: _Context) -> bool:
     for m in re.finditer(rf"(?<![\w.]){re.escape(text)}(?![\w.])", claim):
         if _COUNTED_AFTER.match(claim, m.end()) or _FLOOR_BEFORE.search(claim[:m.start()]):
             signs.add(rf">\s*{n - 1}")
+        if _FLOOR_AFTER.match(claim, m.end()):
+            signs.update((rf">\s*{n - 1}", rf"==\s*{n - 1}"))  # "only 2+ go on" after `if len(seqs) == 1:`
         if _CEILING_BEFORE.search(claim[:m.start()]):
             signs.add(rf"<\s*{n + 1}")
     if not signs:
@@ -3629,6 +3702,9 @@ def _bind_string(term: Term, ctx: _Context) -> tuple[bool, str]:
     index = ctx.index
     if not _ELLIPSIS.sub("", text).strip(" .") or _wild_text(text).strip() == _WILD:
         return True, ""  # "..." or "<string>": nothing said
+    trimmed = re.sub(r"^\s*(?:\.\.\.|…)\s*|\s*(?:\.\.\.|…)\s*$", "", text)
+    if trimmed != text and not _ELLIPSIS.search(trimmed) and _bind_string(Term(trimmed, term.kind), ctx)[0]:
+        return True, ""  # "support functions with keyword only arguments ...": an excerpt, the rest left out
     joined = any(_JOINED_WITH.search(before) for before in _lead_ins(text, ctx.claim))
     separators = _join_separators(index) if joined else set()
     if separators:
@@ -3695,7 +3771,8 @@ def _join_separators(index: _Index) -> set[str]:
                              r"""|("(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*')\s*\.\s*join\s*\("""
                              r"""|\.\s*join\s*\(\s*("(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*')\s*\)""", code):
             literal = m.group(1) or m.group(2) or m.group(3)
-            out.add(_unescape(_string_content(literal)))
+            content = _string_content(literal)
+            out.add(content if re.search(r"\\[nrt]", content) else _unescape(content))  # '\n' as written
     return out
 
 
@@ -4015,6 +4092,8 @@ def _bind_code(term: Term, ctx: _Context) -> tuple[bool, str]:
         return True, ""  # `async for x in AsyncRetrying(...)`: the protocol the anchored class implements
     if _pair_written(text, index):
         return True, ""  # `Accept: */*` for headers.set('Accept', '*/*'): a key and its value, written together
+    if _through_local(text, index):
+        return True, ""  # `accepts(req).type(types)` for `var accept = accepts(req); accept.type(types)`
     if ctx.exists(term) and not _CHAIN.fullmatch(text):
         return True, ""  # `:date[clf]`: an input in the notation a pattern of the anchored file reads
     pair = re.fullmatch(r"[A-Za-z_$][\w$]*\s*:\s*(\S.*)", text)
