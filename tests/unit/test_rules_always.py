@@ -53,7 +53,29 @@ DECODE = EvidenceText("httpx/_models.py::Response.decode", """\
         return text
 """)
 
+NEW_FLOCK = EvidenceText("flock.go::New", """\
+func New(path string, opts ...Option) *Flock {
+	flags := os.O_CREATE
+
+	switch runtime.GOOS {
+	case "aix", "solaris", "illumos":
+		flags |= os.O_RDWR
+	default:
+		flags |= os.O_RDONLY
+	}
+
+	f := &Flock{path: path, flag: flags}
+	for _, opt := range opts {
+		opt(f)
+	}
+	return f
+}
+""", language="go")
+
+
 FIRES = [
+    # round 18: a use under a branch is still under it
+    ("New always adds os.O_RDONLY to the flags.", NEW_FLOCK),
     ("ctx.onerror always writes err.message as the response body.", ONERROR),
     ("request.host always prefers X-Forwarded-Host when present.", HOST),
     ("app.onerror is always registered in callback().", CALLBACK),
@@ -62,6 +84,8 @@ FIRES = [
 ]
 
 SILENT = [
+    # round 18: the `default:` label opens a branch; it is no use of "defaults"
+    ("New sets its defaults first, so an Option always overrides the defaults.", NEW_FLOCK),
     # the code does it unconditionally
     ("res.clearCookie always expires the cookie (expires = new Date(1)).", CLEAR),
     ("ctx.onerror always ends the response with msg.", ONERROR),

@@ -130,7 +130,21 @@ function createParameters(filename: string) {
 }
 """)
 
+TAKE = EvidenceText("ratelimit.go::Bucket.Take", """\
+func (tb *Bucket) Take(count int64) time.Duration {
+	tb.mu.Lock()
+	defer tb.mu.Unlock()
+	d, _ := tb.take(tb.clock.Now(), count, infinityDuration)
+	return d
+}
+""", language="go")
+INFINITY = EvidenceText("ratelimit.go::infinityDuration",
+                        "const infinityDuration time.Duration = 0x7fffffffffffffff\n", language="go")
+
+
 FIRES = [
+    # round 18: the subject is the anchor the written call does not name
+    ("Take is unconditional: it locks, then calls tb.takeAvailable(count).", [TAKE, INFINITY]),
     # "does" and "via" with a call written out
     ("NewV7 always does NewRandomFromReader(rander), so it never touches the pool.", NEW_V7),
     ("NewV7 builds the UUID via NewRandomFromReader(rand.Reader).", NEW_V7),
@@ -146,6 +160,9 @@ FIRES = [
 ]
 
 SILENT = [
+    # round 18: a constant passed to the call is not what makes it
+    ("Take is unconditional: it locks, then calls tb.take(tb.clock.Now(), count, infinityDuration).",
+     [TAKE, INFINITY]),
     ("NewV7 does NewRandom() and then makeV7.", NEW_V7),
     ("NewV7 builds the UUID via makeV7(uuid[:]).", NEW_V7),
     # "does" and "via" before prose name no call

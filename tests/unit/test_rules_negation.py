@@ -279,7 +279,68 @@ func (t *Timer) Stop() bool {
 """, language="go")
 
 
+WAIT_MAX = EvidenceText("ratelimit.go::Bucket.WaitMaxDuration", """\
+func (tb *Bucket) WaitMaxDuration(count int64, maxWait time.Duration) bool {
+	d, ok := tb.TakeMaxDuration(count, maxWait)
+	if d > 0 {
+		tb.clock.Sleep(d)
+	}
+	return ok
+}
+""", language="go")
+FILE_SORT = EvidenceText("index.js::fileSort", """\
+function fileSort (a, b) {
+  if (a.name === '..' || b.name === '..') {
+    return a.name === b.name ? 0 : a.name === '..' ? -1 : 1
+  }
+  return Number(b.stat && b.stat.isDirectory()) - Number(a.stat && a.stat.isDirectory()) ||
+    String(a.name).toLocaleLowerCase().localeCompare(String(b.name).toLocaleLowerCase())
+}
+""")
+ADD_ROUTE = EvidenceText("src/add.ts::addRoute", """\
+export function addRoute(ctx, method = "", path) {
+  const segments = splitPath(path);
+  for (let i = 0; i < segments.length; i++) {
+    const segment = segments[i];
+    if (segment.startsWith("**")) {
+      node = node.wildcard;
+      break;
+    }
+  }
+}
+""")
+
+
+PERSIST = EvidenceText("src/unix.rs::persist", """\
+pub fn persist(old_path: &Path, new_path: &Path) -> io::Result<()> {
+    hard_link(old_path, new_path)?;
+    let _ = unlink(old_path);
+    Ok(())
+}
+""", language="rust")
+CORS_NEW = EvidenceText("cors.go::New", """\
+func New(options Options) *Cors {
+	switch {
+	case options.AllowOriginFunc != nil:
+		c.allowOriginFunc = options.AllowOriginFunc
+	default:
+		for _, origin := range options.AllowedOrigins {
+			origin = strings.ToLower(origin)
+		}
+	}
+	return c
+}
+""", language="go")
+
+
 FIRES = [
+    # round 18: a name the code uses is no branch keyword
+    ("New ignores options.AllowOriginFunc.", CORS_NEW),
+    ("persist ignores hard_link failures.", PERSIST),
+    # round 18: a change of case is a lowercasing; a value's meaning is no condition of the rest
+    ("Sorting is case-sensitive: fileSort compares the raw names, no lowercasing.", FILE_SORT),
+    ("WaitMaxDuration never sleeps; it returns what TakeMaxDuration gave.", WAIT_MAX),
+    ("addRoute ignores the segment.", ADD_ROUTE),
     # round 17: "no goroutine" of Go code that starts one
     ("Mock AfterFunc callbacks run inline inside Add (no goroutine), so Add returns after them.", TIMER_TICK),
     # round 17: a verb's noun, bare ("no sorting"), done by a call, a chained one too (`keys(o).sort().join()`)
@@ -345,6 +406,13 @@ def create_list_rule(src, pos, out):
 ]
 
 SILENT = [
+    # round 18: "case-sensitivity" is no `case` label; a result the code drops (`let _ =`) is ignored
+    ("Origin comparison deliberately ignores the spec's case-sensitivity: origins are lower-cased.", CORS_NEW),
+    ("The old name is removed with `let _ = unlink(old_path)` -- unlink failure is silently ignored.", PERSIST),
+    # round 18: "false means ..." is a condition; "anything after X" is not X
+    ("WaitMaxDuration returns the bool it got - false means nothing was taken and it didn't sleep.", WAIT_MAX),
+    ("Anything after a `**` segment is ignored by addRoute: it breaks out of the loop.", ADD_ROUTE),
+    ("fileSort compares names with localeCompare, no uppercasing.", FILE_SORT),
     # round 17: "no TTL => no goroutine" is a condition written as an arrow
     ("No TTL => no goroutine: it returns early when fn is nil.", TIMER_TICK),
     # round 17: Go code that starts no goroutine; a goroutine the claim names under a condition

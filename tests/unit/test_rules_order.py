@@ -502,7 +502,30 @@ fn find_opt(opts: &[Opt], nm: &Name) -> Option<usize> {
 """, language="rust")
 
 
+FIND_ALL = EvidenceText("src/find-all.ts::_findAll", """\
+function _findAll(ctx, node, method, segments, index, matches = []) {
+  const segment = segments[index];
+  if (node.wildcard && node.wildcard.methods) {
+    matches.push(...node.wildcard.methods[method]);
+  }
+  if (node.param) {
+    _findAll(ctx, node.param, method, segments, index + 1, matches);
+  }
+  const staticChild = node.static?.[segment];
+  if (staticChild) {
+    _findAll(ctx, staticChild, method, segments, index + 1, matches);
+  }
+  if (index === segments.length && node.methods) {
+    matches.push(...node.methods[method]);
+  }
+  return matches;
+}
+""")
+
+
 FIRES = [
+    # round 18: the owner's member, in the order the code reads it
+    ("_findAll visits the static child after the node's own methods.", FIND_ALL),
     # round 17: a gloss in plain words is no operand ("the aliases (short names) first")
     ("find_opt checks the aliases (short names) first and only then the primary names.", FIND_OPT),
     # round 16: a comparison is ordered by the name it tests
@@ -583,6 +606,9 @@ FIRES = [
 ]
 
 SILENT = [
+    # round 18: "the node's own methods" is node.methods, not the first use of node
+    ("_findAll pushes the wildcard, then the static child, then the node's own methods at the end of the path.",
+     FIND_ALL),
     # round 17: the same order, glossed, is the code's
     ("find_opt checks the primary names first and only then the aliases (short names).", FIND_OPT),
     # round 16: a comparison is ordered by the name it tests

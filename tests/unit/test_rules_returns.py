@@ -50,7 +50,49 @@ func (m *Mock) Ticker(d time.Duration) *Ticker {
 """, language="go")
 
 
+SPLIT = EvidenceText("unquote.go::Split", """\
+func Split(input string) (words []string, err error) {
+	for len(input) > 0 {
+		word, input, err = splitWord(input, &buf)
+		if err != nil {
+			return
+		}
+	}
+	return
+}
+""", language="go")
+ESCAPE_ERROR = EvidenceText("unquote.go::UnterminatedEscapeError",
+                            'UnterminatedEscapeError = errors.New("Unterminated backslash-escape")\n', language="go")
+TAKE = EvidenceText("ratelimit.go::Bucket.Take", """\
+func (tb *Bucket) Take(count int64) time.Duration {
+	tb.mu.Lock()
+	defer tb.mu.Unlock()
+	d, _ := tb.take(tb.clock.Now(), count, infinityDuration)
+	return d
+}
+""", language="go")
+GET_WITH_EXPIRATION = EvidenceText("cache.go::cache.GetWithExpiration", """\
+func (c *cache) GetWithExpiration(k string) (interface{}, time.Time, bool) {
+	item, found := c.items[k]
+	if !found {
+		return nil, time.Time{}, false
+	}
+	return item.Object, time.Time{}, true
+}
+""", language="go")
+TAKE_MAX = EvidenceText("ratelimit.go::Bucket.TakeMaxDuration", """\
+func (tb *Bucket) TakeMaxDuration(count int64, maxWait time.Duration) (time.Duration, bool) {
+	return tb.take(tb.clock.Now(), count, maxWait)
+}
+""", language="go")
+
+
 FIRES = [
+    # round 18: a Go function returns as many results as its signature declares
+    ("Take(count) returns (wait time.Duration, ok bool); ok is false when refused.", TAKE),
+    ("TakeMaxDuration returns (time.Duration, bool, error).", TAKE_MAX),
+    # a name the anchored code declares as a type is still a type
+    ("Split returns `UnterminatedEscapeFailure` for a trailing backslash.", SPLIT),
     # round 17: a type the signature does not declare
     ("Encoded::to_str always allocates and returns `String`.", TO_STR),
     ("Mock.Ticker returns a `*Timer` whose channel is buffered.", MOCK_TICKER),
@@ -61,6 +103,15 @@ FIRES = [
 ]
 
 SILENT = [
+    # round 18: a value the code assigns is no type; Go's error is any error type
+    ("A trailing backslash: Split returns UnterminatedEscapeError.", [SPLIT, ESCAPE_ERROR]),
+    ("Split returns `*SyntaxError` for bad input.", SPLIT),
+    # round 18: as many results as declared, by type or by value; a negated claim
+    ("TakeMaxDuration returns (time.Duration, bool).", TAKE_MAX),
+    ("TakeMaxDuration returns (0, false) when the wait is too long.", TAKE_MAX),
+    ("Take returns (d) only.", TAKE),
+    ("Take never returns (d, ok): it drops the bool.", TAKE),
+    ("GetWithExpiration returns (obj, time.Time{}, true) for an item that never expires.", GET_WITH_EXPIRATION),
     # round 17: a value is no type: a variant, an associated constant, a Go error value
     ("When nothing needs escaping, to_str returns `Cow::Borrowed`.", TO_STR),
     ("Buf::new returns `Buf::EMPTY` for a zero capacity.", NEW_BUF),

@@ -322,7 +322,38 @@ function getResponseStatusCode (res) {
 """)
 
 
+GET_MUT = EvidenceText("src/lib.rs::GrowingHashmap.get_mut", """\
+    fn get_mut(&mut self, key: u32) -> &mut ValueType {
+        let mut i = self.lookup(key);
+        if self.map[i].value == Default::default() {
+            self.fill += 1;
+            if self.fill * 3 >= (self.mask + 1) * 2 {
+                self.grow((self.used + 1) * 2);
+                i = self.lookup(key);
+            }
+            self.used += 1;
+        }
+        &mut self.map[i].value
+    }
+""", language="rust")
+ADD_ROUTE_TS = EvidenceText("src/add.ts::addRoute", """\
+export function addRoute<T>(
+  ctx: RouterContext<T>,
+  method: string = "",
+  path: string,
+  data?: T,
+) {
+  const segments = splitPath(path);
+}
+""")
+
+
 FIRES = [
+    # round 18: a signature written out in a language that passes no argument by name
+    ('addRoute(ctx, method = "GET", path, data): leave out the method and it registers a GET route.',
+     ADD_ROUTE_TS),
+    # a number paired with the name, no arithmetic between
+    ("get_mut counts each new key: fill is 3 after the first insert.", GET_MUT),
     # round 17: a value outside a range is still a value
     ("getResponseStatusCode keeps res.statusCode in range, else the status is 400.", RESPONSE_STATUS),
     # round 14: a dash between "by default" and the keyword
@@ -425,6 +456,10 @@ class Flags:
 ]
 
 SILENT = [
+    # round 18: a number written as an operand of arithmetic is no value of the name beside it
+    ("get_mut resizes when fill*3 >= capacity*2 (2/3 load factor), growing to hold (used + 1) * 2.", GET_MUT),
+    ('addRoute(ctx, method = "", path, data) registers the route for any method.', ADD_ROUTE_TS),
+    ('registerRoute(ctx, method = "GET") is a wrapper around it.', ADD_ROUTE_TS),  # another function
     # round 17: the ends of a range are the values a name may have, not the one it is given
     ("It keeps res.statusCode only if it's a number in 400..599, else 500.", RESPONSE_STATUS),
     ("It keeps the status only if it's a number between 400 and 599, else 500.", RESPONSE_STATUS),

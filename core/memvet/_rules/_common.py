@@ -366,6 +366,8 @@ class Code:
             return ""
         if word.term is None and (word.text.lower() in STOP or len(word.text) < 3):
             return ""
+        if word.plain and self.braces and self._branch_word(word.atom):
+            return ""  # "defaults", "case-sensitivity": no `default:` or `case` label of a switch
         atom = word.atom
         if atom in self.names:
             return atom
@@ -387,6 +389,12 @@ class Code:
             if len(owners) == 1:
                 return next(iter(owners))
         return ""
+
+    def _branch_word(self, word: str) -> bool:
+        """Whether ``word`` (or its singular) is a keyword that opens a branch (``case``, ``default``)
+        and the code writes it only as one, never as a member (``options.default``)."""
+        forms = {word.lower(), *singulars(word.lower())} & _BRANCH_KEYWORDS
+        return bool(forms) and not any(a.text in forms and a.owner for a in self.atoms)
 
     @cached_property
     def imported(self) -> frozenset[str]:
@@ -438,6 +446,15 @@ class Code:
         wanted = stems(verb)
         return [call for call in self.calls
                 if (parts := split_name(call.name)) and (parts[0] in wanted or call.name.lower() in wanted)]
+
+
+#: The names code changes a string's case with: "lowercases" is a toLowerCase, lower, ToLower or casefold call.
+LOWERING = ("lower", "tolowercase", "tolower", "casefold", "lowercase")
+UPPERING = ("upper", "touppercase", "toupper", "uppercase")
+
+
+#: The keywords that open a branch in the brace languages: a plain word of a claim names none of them.
+_BRANCH_KEYWORDS = frozenset({"case", "default", "else", "switch", "select"})
 
 
 def _matches(a: Atom, atom: str) -> bool:
@@ -799,7 +816,7 @@ def nearest(clause: Clause, at: int, step: int, code: Code, *, reach: int = 6,
             break
         atom = _spelled(clause, w, code) or code.resolve(w, clause.declared)
         if atom:
-            atom = qualify(clause, w, atom, code)
+            atom = _possessed(clause, w, atom, code) or qualify(clause, w, atom, code)
         if atom and (accept is None or accept(w, atom)):
             (plain if w.plain else terms).append((w, atom))
         elif actions and w.plain and w.text.lower() not in STOP:
@@ -809,6 +826,16 @@ def nearest(clause: Clause, at: int, step: int, code: Code, *, reach: int = 6,
         edge = w.start if step < 0 else w.end
     pick = terms or verbs or plain
     return pick[0] if pick else None
+
+
+def _possessed(clause: Clause, word: Word, atom: str, code: Code) -> str:
+    """``node.methods`` for "the node's own methods" where the code has it: what the claim says of
+    the owner's member, not of the owner; '' otherwise."""
+    m = re.match(r"(?:'s|\u2019s)\s+(?:own\s+)?([A-Za-z_]\w*)", clause.text[word.end:])
+    if m is None or "." in atom:
+        return ""
+    member = f"{atom}.{m.group(1)}"
+    return member if code.lines_using(member) else ""
 
 
 def _spelled(clause: Clause, word: Word, code: Code) -> str:

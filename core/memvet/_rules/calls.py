@@ -8,7 +8,8 @@ to``, ``goes through``, ``wraps``, ``uses``, ``relies on``; ``does`` and
 New(size)") with a code term of the claim right after it (``fires OnEvicted``, ``calls
 godotenv.Overload()``, ``uses `time.monotonic```); the subject is the
 first code term before the verb when an anchor is that symbol (``Set`` of
-``cache.go::cache.Set``), or else every anchor but the object's own.
+``cache.go::cache.Set``), or else every anchor the call written does not
+name (not the callee, nor a constant passed to it).
 
 The code's side: no identifier or string of the subject's code (comments
 and docstrings removed) is the object's name, in any case or spelling
@@ -54,7 +55,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from memvet._claims import TermKind
-from memvet._rules._common import Clause, Code, Contradiction, Rule, Word, fold, split_name
+from memvet._rules._common import LOWERING, UPPERING, Clause, Code, Contradiction, Rule, Word, fold, split_name
 
 __all__ = ["RULE"]
 
@@ -113,8 +114,6 @@ def _reach(start: Sequence[Code], codes: Sequence[Code]) -> list[Code]:
 #: toLowerCase, lower, ToLower or casefold call; "sorts" a sort; Go's "panics" a panic( (Rust's panics
 #: hide in unwrap, indexing and arithmetic); "throws" and "raises" a raise or throw statement, in the
 #: languages that have one (Go returns errors, Rust panics).
-_LOWER = ("lower", "tolowercase", "tolower", "casefold", "lowercase")
-_UPPER = ("upper", "touppercase", "toupper", "uppercase")
 _THROW_STATEMENT = re.compile(r"(?<![\w$.])(?:raise|throw)\b")
 
 
@@ -140,8 +139,8 @@ def _with_exceptions(path: str) -> bool:
 
 
 _OPERATIONS: tuple[tuple[re.Pattern[str], Callable[[Code], bool], Callable[[str], bool] | None], ...] = (
-    (re.compile(r"\blower[- ]?cases\b", re.I), _calls_one_of(_LOWER), None),
-    (re.compile(r"\bupper[- ]?cases\b", re.I), _calls_one_of(_UPPER), None),
+    (re.compile(r"\blower[- ]?cases\b", re.I), _calls_one_of(LOWERING), None),
+    (re.compile(r"\bupper[- ]?cases\b", re.I), _calls_one_of(UPPERING), None),
     (re.compile(r"\bsorts\b", re.I), _calls_one_of(("sort", "sorted")), None),
     (re.compile(r"\bpanics\b"), _calls_one_of(("panic",)), _go),
     (re.compile(r"\b(?:throws|raises)\b"), _throws, _with_exceptions),
@@ -191,7 +190,8 @@ def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
         if not subjects:
             if first is not None and not any(_mentions(code, _last(first.atom)) for code in codes):
                 continue  # the subject is code no anchor holds
-            subjects = [code for code in codes if fold(code.leaf) != fold(name)]
+            named = {fold(n) for n in re.findall(r"[A-Za-z_$][\w$]*", target.text)}
+            subjects = [code for code in codes if fold(code.leaf) not in named]  # not the call's own names
         if not subjects or any(fold(code.leaf) == fold(name) for code in subjects):
             continue
         if any(_mentions(code, name) for code in _reach(subjects, codes)):

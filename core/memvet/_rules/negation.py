@@ -2,7 +2,8 @@
 
 The claim's side, in a clause with no condition (no ``if``, ``when``,
 ``unless``, ``until``, ``while``, ``once``, ``except``, ``only``,
-``by default``, ``otherwise``, ``instead``: "X is not closed when the
+``by default``, ``otherwise``, ``instead``, a value's meaning: "false
+means it didn't sleep"; "X is not closed when the
 client is reused" may well be true of code that closes X elsewhere):
 
 * ``never V X``, ``does not V X`` (``doesn't``, ``don't``, ``won't``,
@@ -33,6 +34,9 @@ The code's side, by the verb:
 * "never panics": the code calls ``panic``, a macro named for it
   (``panic_oob!``) or one that panics by what it is for (``assert!``,
   ``unreachable!``, ``todo!``);
+* "no sorting", "no lowercasing" (a verb's noun, bare): the code calls a
+  function named for the verb (``sort()``), or for a change of case one
+  that lowercases or uppercases (``toLocaleLowerCase()``);
 * "has no build tags": the anchored Go file has a ``//go:build`` line;
 * "has no nil check", "doesn't check for None": the code compares a
   value with ``nil``, ``None`` or ``null`` (``if err == nil``);
@@ -53,7 +57,9 @@ does not call, on "ignores X" where the code passes ``X`` to its calls
 only as a constant (``f({ X: true })``: that is how code ignores the
 caller's ``X``), on "ignores invalid X" (some values of ``X``: ``invalid``,
 ``unknown``, ``empty`` ...), on "ignoring X" where the code catches the
-exception ``X`` and does nothing with it (``except AttributeError: pass``),
+exception ``X`` and does nothing with it (``except AttributeError: pass``)
+or drops what ``X`` gives ("an unlink failure is ignored" of Rust's ``let _ =
+unlink(old_path)``),
 or when the call names none of the object's words (generic words such as
 "header" or "value" do not link a call to a claim).
 
@@ -71,6 +77,8 @@ from collections.abc import Sequence
 from memvet._claims import TermKind, split_args
 from memvet._rules._common import (
     GENERIC,
+    LOWERING,
+    UPPERING,
     Call,
     Clause,
     Code,
@@ -89,7 +97,8 @@ from memvet._rules._common import (
 __all__ = ["RULE"]
 
 _CONDITION = re.compile(r"\b(?:if|when|whenever|unless|until|while|once|except|only|otherwise|instead|"
-                        r"by default|in case|as long as|provided)\b", re.I)
+                        r"by default|in case|as long as|provided|(?:true|false|nil|null|none|zero|empty)\s+means)\b",
+                        re.I)
 _AUX = (r"never|no longer|doesn't|does not|don't|do not|won't|will not|cannot|can't|can not|didn't|did not|"
         r"wouldn't|would not|shouldn't|should not|must not")
 _ACTIVE = re.compile(rf"\b(?:{_AUX})\s+(?:(?:ever|even|actually|itself|always|really)\s+)?(?P<verb>[A-Za-z][\w-]*)",
@@ -262,8 +271,7 @@ def _negations(clause: Clause) -> list[tuple[str, list[Word], str, str]]:
         if stems(m.group("verb")) & _NEGATIVE_VERBS:
             continue
         subject = object_words(clause, m.start(), -1)  # in reading order
-        if len(subject) > 1 and subject[0].text.lower() in _ANYTHING and subject[1].text.lower() in _PREPOSITIONS | {
-                "after", "before", "past", "beyond"}:
+        if _placed(subject):
             continue  # "anything after it in the tag is never looked at": some things, named by where they are
         particle = m.group("by") or ""
         out.append((m.group("verb"), subject[::-1],
@@ -277,8 +285,17 @@ def _negations(clause: Clause) -> list[tuple[str, list[Word], str, str]]:
     for m in _IGNORED.finditer(clause.text):
         if re.search(r"\b(?:not|never)\s*$", clause.text[:m.start()] + " " + m.group(0).split()[0], re.I):
             continue
-        out.append(("use", object_words(clause, m.start(), -1)[::-1], m.group(0), ""))
+        subject = object_words(clause, m.start(), -1)
+        if not _placed(subject):  # "anything after a `**` segment is ignored": not the segment
+            out.append(("use", subject[::-1], m.group(0), ""))
     return out
+
+
+def _placed(subject: Sequence[Word]) -> bool:
+    """Whether a passive's subject (in reading order) is "anything" named by where it is: "anything
+    after it in the tag", "everything past the first `;`"."""
+    return len(subject) > 1 and subject[0].text.lower() in _ANYTHING \
+        and subject[1].text.lower() in _PREPOSITIONS | {"after", "before", "past", "beyond"}
 
 
 def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
@@ -297,7 +314,7 @@ def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
                 continue  # f({ X: true }): the code fixes X itself, which is how it ignores the caller's X
             if ignores and any(w.text.lower() in _SOME_VALUES for w in objects):
                 continue  # "invalid Expires is ignored": some values of X are, not X
-            if ignores and objects and _swallowed(code, objects[0].atom):
+            if ignores and any(_swallowed(code, w.atom) for w in objects):
                 continue  # "ignoring AttributeError" of `except AttributeError: pass`: the code does ignore it
             if bare and stems(verb) & {"raise", "throw"} and not _subject_is(clause, at, code):
                 continue  # "`schema.validate(data)` doesn't raise" read against the anchored _do_load: not its subject
@@ -363,9 +380,12 @@ _SOME_VALUES = frozenset({"invalid", "malformed", "bad", "unknown", "unrecognize
 
 def _swallowed(code: Code, name: str) -> bool:
     """Whether the code catches the exception ``name`` and does nothing with it
-    (``except AttributeError: pass``, ``catch (err) {}``)."""
+    (``except AttributeError: pass``, ``catch (err) {}``), or drops what a call
+    of that name gives (Rust's ``let _ = unlink(path)``, Go's ``_ = f.Close()``)."""
     for i in range(len(code.logical)):
         text = code.logical_text(i)
+        if re.match(rf"\s*(?:let\s+)?_\s*=\s*[^;=]*(?<![\w$]){re.escape(name)}\s*\(", text):
+            return True
         if not re.search(rf"\b(?:except|catch)\b[^:{{]*(?<![\w$.]){re.escape(name)}(?![\w$])", text) and not (
                 re.search(r"\bcatch\b", text) and name in ("error", "exception", "errors", "exceptions")):
             continue
@@ -400,12 +420,15 @@ def _no_call(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
 
 
 def _no_gerund(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
-    """"no sorting, just a join(', ')": the code calls a function named for the verb (``sort()``)."""
+    """"no sorting, just a join(', ')": the code calls a function named for the verb (``sort()``);
+    "no lowercasing": one that changes case (``toLocaleLowerCase()``)."""
     m = _NO_GERUND.search(clause.text)
     if m is None or clause.quoted(m.start()) or _CONDITION.search(clause.text):
         return []
+    cased = {"lowercasing": LOWERING, "uppercasing": UPPERING}.get(m.group("g"), ())
     for code in codes:
-        hit = next((c for c in code.calls_named(m.group("g")) if len(c.name) >= 3), None)
+        hit = next((c for c in code.calls if c.name.lower() in cased or set(split_name(c.name)) & set(cased)), None) \
+            if cased else next((c for c in code.calls_named(m.group("g")) if len(c.name) >= 3), None)
         if hit is not None:
             return [Contradiction("negation", f"the claim says `{m.group(0)}`", code.show(hit.line, hit.name),
                                   code.label, ())]

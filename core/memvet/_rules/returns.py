@@ -32,6 +32,12 @@ Cow<'_, str>``. Never fires on a generic ``impl Trait`` return, on a value
 (``None``, ``Ok(...)``, ``Cow::Borrowed``, ``VersionReq::STAR``,
 ``ErrNotFound``) or on a negated claim.
 
+A third reading, for Go's results: ``F ... returns (A, B)``, ``F`` an
+anchored Go function named before the verb, fires when its signature
+declares another number of results ("Take(count) returns (wait
+time.Duration, ok bool)" of ``func (tb *Bucket) Take(count int64)
+time.Duration``).
+
 Rationale: "trustNone, which returns true, so every hop is trusted" names
 a real function and a real value; only the constant, the claim's whole
 point, is wrong, and the code writes it in one statement.
@@ -42,7 +48,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from memvet._claims import balanced
+from memvet._claims import balanced, split_args
 from memvet._rules._common import Clause, Code, Contradiction, Rule, fold
 
 __all__ = ["RULE"]
@@ -121,10 +127,22 @@ def _declared_return(code: Code) -> tuple[str, int] | None:
             if end < 0:
                 return None
             rest = text[end:]
+            if not arrow and rest.lstrip().startswith("("):  # Go's results: (interface{}, time.Time, bool)
+                start = len(rest) - len(rest.lstrip())
+                close = balanced(rest, start, limit=None)
+                return (rest[start:close], index) if close > 0 else None
             ret = re.match(r"\s*->\s*(.+?)\s*(?:\bwhere\b|\{|$)", rest) if arrow else \
-                re.match(r"\s*(.+?)\s*(?:\{|$)", rest)
+                re.match(r"\s*(.+?)\s*(?:\{\s*$|$)", rest)
             return (ret.group(1).strip(), index) if ret and ret.group(1).strip() else None
     return None
+
+
+def _assigned(name: str, codes: Sequence[Code]) -> bool:
+    """Whether an anchored code is ``name`` assigned a value (``UnterminatedEscapeError =
+    errors.New(...)``, ``var X = ...``): a variable or a constant, not a type."""
+    return any(code.leaf == name and code.logical
+               and re.search(rf"(?<![\w$]){re.escape(name)}\s*(?::\s*[^=]+)?(?::=|=(?![=>]))", code.logical_text(0))
+               for code in (*codes, *(s for c in codes for s in c.siblings)))
 
 
 def _types(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
@@ -138,8 +156,8 @@ def _types(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
         if _NEGATED.search(before) or re.search(r"\b(?:not|never|no longer)\b", before, re.I):
             continue
         head = re.sub(r"^[&*]*(?:mut\s+)?(?:[A-Za-z_]\w*::)*", "", said).split("<", 1)[0]
-        if head in _VALUES:
-            continue
+        if head in _VALUES or _assigned(head, codes):
+            continue  # a value the code assigns (Go's `ErrX = errors.New(...)`), not a type
         for code in codes:
             if not code.leaf or not re.search(rf"(?<![\w$]){re.escape(code.leaf)}(?![\w$])", before):
                 continue  # the function the claim says it of, named before the verb
@@ -150,14 +168,42 @@ def _types(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
             words = set(re.findall(r"[A-Za-z_]\w*", declared))
             if "Self" in words:
                 words |= {seg for seg in re.split(r"[.:<> ]+", code.symbol)[:-1] if seg}
-            if head not in words:
+            if head not in words and not ("error" in words and head.endswith("Error")):  # Go: any error type
                 out.append(Contradiction("returns", f"the claim says `{m.group(0)}`",
                                          code.show(line, declared), code.label, (said,)))
     return out
 
 
+#: "returns (wait time.Duration, ok bool)", "returns (false, nil)": what a Go function returns, in parentheses.
+_RETURNS_TUPLE = re.compile(r"\breturns?\s+\((?P<items>[^()]*(?:\([^()]*\)[^()]*)*)\)")
+
+
+def _arity(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
+    """"Take(count) returns (wait time.Duration, ok bool)" of ``func (tb *Bucket) Take(count int64)
+    time.Duration``: a Go function returns as many results as its signature declares."""
+    out: list[Contradiction] = []
+    for m in _RETURNS_TUPLE.finditer(clause.text):
+        said = len(split_args(m.group("items")))
+        before = clause.text[:m.start()]
+        if said < 2 or _NEGATED.search(before) or re.search(r"\b(?:not|never|no longer)\b", before, re.I):
+            continue
+        for code in codes:
+            if not code.label.split("::", 1)[0].endswith(".go") or not code.leaf \
+                    or not re.search(rf"(?<![\w$]){re.escape(code.leaf)}(?![\w$])", before):
+                continue
+            found = _declared_return(code)
+            if found is None:
+                continue
+            declared, line = found
+            results = split_args(declared[1:declared.rfind(")")]) if declared.startswith("(") else [declared]
+            if len(results) != said:
+                out.append(Contradiction("returns", f"the claim says `{m.group(0)}`", code.show(line, declared),
+                                         code.label, (m.group(0),)))
+    return out
+
+
 def _check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
-    return check(clause, codes) + _types(clause, codes)
+    return check(clause, codes) + _types(clause, codes) + _arity(clause, codes)
 
 
 RULE = Rule("returns", _check, __doc__ or "")

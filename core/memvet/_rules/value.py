@@ -18,6 +18,9 @@ what a name is computed from when the name's own assignment is a call or
 arithmetic of other names, writing no number itself (``distance =
 editDistance(a, b)``): the claim bounds the result, the code computes it.
 A number the name's own statement writes (``Math.min(n, 5)``) still counts.
+A number the claim writes as an operand of arithmetic or of a comparison
+("resizes when ``fill*3 >= capacity*2``", "range <= 0 or > 32") is a term
+of an expression, no value of the name beside it.
 
 Stated values. ``S is V``, ``S = V``, ``S defaults to V``, ``S is set to
 V``, ``S is always V``, ``S starts (at, as, out as) V``, ``S is initialized to V`` (up
@@ -29,7 +32,9 @@ caller passes), where ``V`` is ``True``/``False``, ``None``/
 operand (or a setting's key, "subdomain offset"). A backticked ``S = V``
 (or a keyword ``S=V``) counts too when the claim calls it the default
 right beside it ("defaults to `S=V`", "`S=V` by default", "(S=V)" after
-"by default"); a default the clause names for another name does not make
+"by default"), and so does a JavaScript or TypeScript function's signature
+written out (``addRoute(ctx, method = "GET", path)``: those languages pass
+no argument by name); a default the clause names for another name does not make
 it one ("... defaults to X, unless declared with S=V"). A default given in
 an aside right after a name or a keyword is stated too: "opt in with
 ``S=V`` (default W)" states ``S`` defaults to ``W``, and so do "S is opt-in
@@ -229,7 +234,7 @@ def _computed(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     out: list[Contradiction] = []
     values = [w for w in clause.words if w.term is not None and _family(w.term) and not clause.skip(w.text)
               and not _SUBSCRIPT_AT.search(clause.text[:w.start])  # matches[1]: an index the claim writes
-              and not _range_end(clause, w)]
+              and not _range_end(clause, w) and not _operand(clause, w)]
     if not values:
         return out
     for code in codes:
@@ -273,6 +278,17 @@ def _computed(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
                     code.show(lines[-1] if computed else lines[0], subject.atom), code.label,
                     (value.text, subject.text)))
     return out
+
+
+def _operand(clause: Clause, word: Word) -> bool:
+    """Whether the claim writes ``word`` as an operand of arithmetic (``fill*3``, ``(used + 1) * 2``) or
+    of a comparison (``range <= 0 or > 32``, ``i === 0``): a term of an expression, not a value the name
+    next to it has."""
+    before = re.search(r"[\w)\]](\s*)[*/%+](\s*)$", clause.text[:word.start])
+    after = re.match(r"(\s*)[*/%+](\s*)[\w(]", clause.text[word.end:])
+    # spaced alike on both sides of the operator: "a /0 step" is a step written as cron writes it
+    return bool((before and before.group(1) == before.group(2)) or (after and after.group(1) == after.group(2))
+                or re.search(r"(?:[<>]=?|[=!]==?)\s*$", clause.text[:word.start]))
 
 
 #: An assignment of constant arithmetic: ``self.mask = 8 - 1``, ``size = 1 << 10`` (a receiver allowed,
@@ -399,8 +415,8 @@ def _statements(clause: Clause, code: Code) -> list[tuple[str, str, str]]:
         value = _claimed_value(w)
         # `with_pattern(pattern, regex_group_count=0)` - default is 0: a signature written out with its
         # defaults (" - default is" opens the next clause: read on into it)
-        if not value and w.term is not None and w.term.kind is TermKind.CALL and _says_default(
-                clause.claim[max(0, clause.offset):] if clause.claim else clause.text, w):
+        if not value and w.term is not None and w.term.kind is TermKind.CALL and (_says_default(
+                clause.claim[max(0, clause.offset):] if clause.claim else clause.text, w) or _js_signature(w, code)):
             for keyword in (_CODE_STATEMENT.match(a.strip()) for a in split_args(_call_args(w.text))):
                 atom = keyword.group(1) if keyword else ""
                 if keyword and "." not in atom and atom in code.names and not clause.skip(atom):
@@ -468,6 +484,15 @@ _DEFAULTS_VERB = re.compile(r"\b(?:defaults|initiali[sz]es)\s+(?:the\s+|its\s+)?
 #: "the -f flag (of the godotenv command) defaults to": a command-line option named by its spelling.
 _FLAG_SUBJECT = re.compile(r"(?<![\w-])--?([A-Za-z][\w-]*)`?\s+(?:flag|option|switch)\b(?:\s+of\s+[\w\s.-]+?)?"
                            r"\s+(?:defaults?\s+to|default\s+is|is\s+set\s+to)\s*$")
+
+
+def _js_signature(word: Word, code: Code) -> bool:
+    """Whether the written call ``word`` is the anchored JavaScript or TypeScript function's signature
+    with its defaults (``addRoute(ctx, method = "GET", path)``): those languages pass no argument by
+    name, so ``p = V`` between the parentheses is a default."""
+    callee = re.split(r"[.(]", word.text.split("(", 1)[0])[-1]
+    return code.label.split("::", 1)[0].endswith((".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".tsx")) \
+        and bool(code.leaf) and callee == code.leaf
 
 
 def _call_args(call: str) -> str:
