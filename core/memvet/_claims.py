@@ -1493,8 +1493,11 @@ def _python_body(code: str, start: int, end: int) -> str:
     after it indented deeper than the ``def``."""
     line = code.rfind("\n", 0, start) + 1
     indent = len(code[line:start]) - len(code[line:start].lstrip())
-    out = [code[end:code.find("\n", end) if "\n" in code[end:] else len(code)]]
-    for text in code[code.find("\n", end) + 1:].splitlines() if "\n" in code[end:] else []:
+    first = code.find("\n", end)
+    if first < 0:
+        return code[end:]  # def f(**kw): return kw
+    out = [code[end:first]]
+    for text in code[first + 1:].splitlines():
         if text.strip() and len(text) - len(text.lstrip()) <= indent:
             break
         out.append(text)

@@ -137,6 +137,16 @@ def _declared_return(code: Code) -> tuple[str, int] | None:
     return None
 
 
+def _negated_before(before: str) -> bool:
+    """Whether the claim negates what it says next ("never returns", "does not return", "not a ...")."""
+    return _NEGATED.search(before) is not None or re.search(r"\b(?:not|never|no longer)\b", before, re.I) is not None
+
+
+def _named_before(code: Code, before: str) -> bool:
+    """Whether the claim names ``code``'s function before the verb: the function it says it of."""
+    return bool(code.leaf) and re.search(rf"(?<![\w$]){re.escape(code.leaf)}(?![\w$])", before) is not None
+
+
 def _assigned(name: str, codes: Sequence[Code]) -> bool:
     """Whether an anchored code is ``name`` assigned a value (``UnterminatedEscapeError =
     errors.New(...)``, ``var X = ...``): a variable or a constant, not a type."""
@@ -153,13 +163,13 @@ def _types(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
         if said not in written or _VALUE_NAMED.search(said):
             continue  # a type the claim writes as code (`String`), not prose, nor a value (`Cow::Borrowed`)
         before = clause.text[:m.start()]
-        if _NEGATED.search(before) or re.search(r"\b(?:not|never|no longer)\b", before, re.I):
+        if _negated_before(before):
             continue
         head = re.sub(r"^[&*]*(?:mut\s+)?(?:[A-Za-z_]\w*::)*", "", said).split("<", 1)[0]
         if head in _VALUES or _assigned(head, codes):
             continue  # a value the code assigns (Go's `ErrX = errors.New(...)`), not a type
         for code in codes:
-            if not code.leaf or not re.search(rf"(?<![\w$]){re.escape(code.leaf)}(?![\w$])", before):
+            if not _named_before(code, before):
                 continue  # the function the claim says it of, named before the verb
             found = _declared_return(code)
             if found is None or re.match(r"impl\b", found[0]):
@@ -185,11 +195,10 @@ def _arity(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     for m in _RETURNS_TUPLE.finditer(clause.text):
         said = len(split_args(m.group("items")))
         before = clause.text[:m.start()]
-        if said < 2 or _NEGATED.search(before) or re.search(r"\b(?:not|never|no longer)\b", before, re.I):
+        if said < 2 or _negated_before(before):
             continue
         for code in codes:
-            if not code.label.split("::", 1)[0].endswith(".go") or not code.leaf \
-                    or not re.search(rf"(?<![\w$]){re.escape(code.leaf)}(?![\w$])", before):
+            if not code.label.split("::", 1)[0].endswith(".go") or not _named_before(code, before):
                 continue
             found = _declared_return(code)
             if found is None:
