@@ -69,7 +69,9 @@ Binding classes, each a small rule below (``_BINDERS``), the way people write::
                 (`StatusCode::from_u16` for ``StatusCode.from_u16``,
                 `byteorder::BE` through the crate's own name), except a
                 variant (`VersionReq::Star`: a value, in the anchored
-                code only).
+                code only). A name written with its words shortened
+                (``prefix_len``) binds to the one name of the code it
+                starts word by word (``prefix_length``).
     expressions a code span binds with the receivers of its names left
                 out (`seconds_since_start + upcoming_sleep` for
                 ``retry_state.seconds_since_start + retry_state.upcoming_sleep``),
@@ -145,7 +147,14 @@ Binding classes, each a small rule below (``_BINDERS``), the way people write::
                 code's name from a library the project names
                 (``sleep=trio.sleep``). A call whose argument is a
                 placeholder binds where the code writes the call as text
-                (``cb(<json>)`` of ``callback + '(' + body + ');'``).
+                (``cb(<json>)`` of ``callback + '(' + body + ');'``). A
+                ``**kwargs`` catch-all the function reads only by literal
+                keys (``"k" in legacy``, ``legacy.get("k")``) takes those
+                keys, no other keyword. A call on a call's result may be
+                written through the local the code assigns it to
+                (``accepts(req).type(x)`` for ``var accept = accepts(req)``
+                ... ``accept.type(x)``), and a statement's ``;`` is layout
+                (Go's lines written on one).
     templates   a message written with placeholders (``'<code> <reason>'``,
                 ``...``) matches a string the code formats (``{x}``, ``%s``,
                 ``${x}``) or concatenates (``'a' + x``): a placeholder stands
@@ -167,7 +176,10 @@ Binding classes, each a small rule below (``_BINDERS``), the way people write::
                 strings in a subscript (``data["fields."+key]``) and Go's
                 verbs (``%v``, ``%q``) are templates too, and a string is
                 read without the layout around it (``"\n\nCaused by:"``)
-                or a line continued with a backslash.
+                or a line continued with a backslash. A quote that starts
+                or ends in ``...`` is an excerpt of a longer message; a
+                separator written as an escape (``'\\n'``) is compared as
+                written.
     units       a number with a unit binds to its value in the units code
                 keeps (``10 s`` ~ ``10_000`` ms, ``1 MiB`` ~ ``1024 *
                 1024`` bytes; never to a small whole number), a bit width
@@ -178,7 +190,8 @@ Binding classes, each a small rule below (``_BINDERS``), the way people write::
                 computes from one of the code (``9229 -> 9230`` beside
                 ``port+1``, the code writing ``+ 1``), and a zero the
                 code tests as falsy ("``listenerCount('error')`` is 0"
-                for ``!this.listenerCount('error')``).
+                for ``!this.listenerCount('error')``). "2+" and "2 or more"
+                are the rest past the code's last case (``== 1``).
     options     an option path binds to a key of the options object
                 (``retry.methods`` ~ ``defaultRetryOptions = {methods:
                 ...}``), an anchored symbol to a namespace it is reached
