@@ -132,8 +132,6 @@ function createParameters(filename: string) {
 
 TAKE = EvidenceText("ratelimit.go::Bucket.Take", """\
 func (tb *Bucket) Take(count int64) time.Duration {
-	tb.mu.Lock()
-	defer tb.mu.Unlock()
 	d, _ := tb.take(tb.clock.Now(), count, infinityDuration)
 	return d
 }
