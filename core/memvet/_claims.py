@@ -2733,14 +2733,21 @@ _ASSIGNED_CALL = re.compile(r"^\s*(?:(?:let|var|const)\s+)?(?:mut\s+)?(?P<name>[
                             r"\s*:?=\s*(?P<value>[A-Za-z_$][\w$.:]*\([^;\n]*\))\s*;?\s*$", re.M)
 
 
-def _with_assigned_calls(calls: Sequence[str], index: _Index) -> list[str]:
-    """The calls among ``calls`` that pass a name the code assigns a call's result to once, that name
-    replaced by the call (``min(quota, logical)`` -> ``min(quota, logical_cpus())`` for ``let logical =
-    logical_cpus();``): a claim names the value by where it comes from."""
+def _assigned_calls(index: _Index) -> dict[str, set[str]]:
+    """Per name, the calls whose result the code assigns to it, a statement alone on its line
+    (``let logical = logical_cpus();``, ``var accept = accepts(req)``)."""
     values: dict[str, set[str]] = {}
     for _, code in index.code_texts:
         for m in _ASSIGNED_CALL.finditer(code):
             values.setdefault(m.group("name"), set()).add(m.group("value"))
+    return values
+
+
+def _with_assigned_calls(calls: Sequence[str], index: _Index) -> list[str]:
+    """The calls among ``calls`` that pass a name the code assigns a call's result to once, that name
+    replaced by the call (``min(quota, logical)`` -> ``min(quota, logical_cpus())`` for ``let logical =
+    logical_cpus();``): a claim names the value by where it comes from."""
+    values = _assigned_calls(index)
     out = []
     for call in calls:
         head, args = call[:call.index("(") + 1], split_args(call[call.index("(") + 1:-1])
@@ -3107,12 +3114,9 @@ def _through_local(text: str, index: _Index) -> bool:
     head, rest = text[:end], text[end:]
     if end < 0 or not re.match(r"\.[A-Za-z_$]", rest):
         return False
-    call = r"\s*".join(re.escape(t) for t in code_tokens(head))
-    for _, code in index.code_texts:
-        for assigned in re.finditer(rf"([A-Za-z_$][\w$]*)\s*:?=\s*{call}\s*(?:;|$)", code, re.M):
-            if index.has_sequence(assigned.group(1) + rest, code=True):
-                return True
-    return False
+    wanted = code_tokens(head)
+    return any(code_tokens(value) == wanted and index.has_sequence(name + rest, code=True)
+               for name, values in _assigned_calls(index).items() for value in values)
 
 
 def _abbreviated(text: str, index: _Index) -> bool:

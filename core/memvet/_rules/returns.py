@@ -49,6 +49,7 @@ import re
 from collections.abc import Sequence
 
 from memvet._claims import balanced, split_args
+from memvet._code import language_for_path
 from memvet._rules._common import Clause, Code, Contradiction, Rule, fold
 
 __all__ = ["RULE"]
@@ -198,7 +199,7 @@ def _arity(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
         if said < 2 or _negated_before(before):
             continue
         for code in codes:
-            if not code.label.split("::", 1)[0].endswith(".go") or not _named_before(code, before):
+            if language_for_path(code.label.split("::", 1)[0]) != "go" or not _named_before(code, before):
                 continue
             found = _declared_return(code)
             if found is None:

@@ -87,6 +87,7 @@ import re
 from collections.abc import Sequence
 
 from memvet._claims import UNIT_FACTORS, Term, TermKind, arithmetic, fold, in_other_units, split_args
+from memvet._code import language_for_path
 from memvet._rules._common import STOP, STRING, Clause, Code, Contradiction, Rule, Word, is_boundary
 
 __all__ = ["RULE", "assigned_from", "numbers", "variants"]
@@ -491,7 +492,7 @@ def _js_signature(word: Word, code: Code) -> bool:
     with its defaults (``addRoute(ctx, method = "GET", path)``): those languages pass no argument by
     name, so ``p = V`` between the parentheses is a default."""
     callee = re.split(r"[.(]", word.text.split("(", 1)[0])[-1]
-    return code.label.split("::", 1)[0].endswith((".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".tsx")) \
+    return language_for_path(code.label.split("::", 1)[0]) in ("javascript", "typescript", "tsx") \
         and bool(code.leaf) and callee == code.leaf
 
 
