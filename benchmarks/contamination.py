@@ -211,6 +211,15 @@ class Oracle:
                     return True
         return False
 
+    def unresolved(self, probe: dict[str, Any]) -> bool:
+        """Whether ``probe`` asks what a symbol or a file contains and the symbol (missing, or one
+        name for two definitions) or the file is not there: its False would answer nothing."""
+        if "contains" not in probe:
+            return False  # a bare symbol or file probe asks whether it exists: absence is its answer
+        if "symbol" in probe:
+            return self._symbol_source(probe["symbol"], bool(probe.get("code_only"))) is None
+        return "file" in probe and self.read(probe["file"]) is None
+
     def answer(self, probe: dict[str, Any]) -> bool | None:
         """True/False when the code settles the question, None when it is silent."""
         if "silent" in probe:
@@ -989,6 +998,7 @@ def write_path_set(fs: FactSet, client: Any, embedder: Any) -> dict[str, Any]:
                            "rev_source": fs.rev_source, "facts": len(fs.facts), **kinds,
                            "label_mismatch": [f["id"] for f in fs.facts
                                               if label_disagrees(f["kind"], oracle.answer(f["probe"]))],
+                           "unresolved_probes": [f["id"] for f in fs.facts if oracle.unresolved(f["probe"])],
                            "writers": {}}
     for writer, author in WRITERS.items():
         backend = MemvetBackend(fs.repo, client, embedder, "policy", author, agent_writes=WRITE_PATH_AGENT_WRITES)
@@ -1030,6 +1040,9 @@ def render_write_path(r: dict[str, Any]) -> str:
         if s["label_mismatch"]:
             notes.append(f"{s['name']}: facts whose label disagrees with the code at {s['rev'][:12]}: "
                          f"{', '.join(s['label_mismatch'])}")
+        if s["unresolved_probes"]:
+            notes.append(f"{s['name']}: facts whose probe asks what a symbol or file holds that is not there at "
+                         f"{s['rev'][:12]}: {', '.join(s['unresolved_probes'])}")
         for writer, w in s["writers"].items():
             fig = w["figures"]
             met = [f["target"]["met"] for f in fig.values() if f["target"] is not None]

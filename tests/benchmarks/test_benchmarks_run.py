@@ -580,6 +580,13 @@ def test_contamination_oracle_reads_go_and_rust(repo: RepoBuilder) -> None:
     assert o.answer({"symbol": "src/lib.rs::<Point as Display>.fmt", "contains": "Point\\("}) is False
     assert o.answer({"symbol": "src/lib.rs::<Point as Debug>.fmt", "contains": "Point\\("}) is True
     assert o._symbol_source("src/lib.rs::Point.fmt") is None  # two trait impls have it: ambiguous
+    # what a symbol or file holds, asked of one that is not there, is no answer; whether it exists is one
+    assert o.unresolved({"symbol": "src/lib.rs::Point.fmt", "contains": "Point"}) is True
+    assert o.unresolved({"symbol": "queue/queue.go::Queue.Pop", "contains": "append"}) is True
+    assert o.unresolved({"file": "queue/missing.go", "contains": "append"}) is True
+    assert o.unresolved({"symbol": "queue/queue.go::Queue.Pop"}) is False
+    assert o.unresolved({"symbol": "queue/queue.go::Queue.Push", "contains": "blocks|grows"}) is False
+    assert o.unresolved({"dependency": "tokio"}) is False
     assert o.answer({"symbol": "src/lib.rs::Shape.area", "contains": "0\\.0"}) is True
     assert o.answer({"symbol": "src/lib.rs::point", "contains": "Point"}) is True
     # manifests: go.mod module paths, Cargo.toml tables (target-specific too)
@@ -647,6 +654,7 @@ def test_contamination_write_path(history: RepoBuilder, tmp_path: Path) -> None:
     s = r["sets"][0]
     assert s["rev"] == history.git("rev-parse", "HEAD~1") and s["rev_source"] == "facts file"
     assert (s["true"], s["false"], s["silent"]) == (2, 2, 1) and s["label_mismatch"] == []
+    assert s["unresolved_probes"] == []
     person, agent = s["writers"]["person"], s["writers"]["agent"]
     assert person["author"] == "person:proxy-person" and agent["author"] == "agent:proxy-agent"
     fig = person["figures"]
@@ -673,6 +681,10 @@ def test_contamination_write_path(history: RepoBuilder, tmp_path: Path) -> None:
     text = _script("contamination").render_write_path(r)
     assert "| one  | person |" in text and "2/2 (target >= 0)" in text and "1/3 (target <= 2)" in text
     assert "0/3 (target 0)" in text and "one, person: false or silent current f2" in text
+    assert "not there" not in text
+    r["sets"][0]["unresolved_probes"] = ["f2"]
+    assert "one: facts whose probe asks what a symbol or file holds that is not there at" in \
+        _script("contamination").render_write_path(r)
 
 
 @pytest.mark.parametrize(("args", "message"), [
