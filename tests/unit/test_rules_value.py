@@ -348,7 +348,23 @@ export function addRoute<T>(
 """)
 
 
+SEND_STREAM = EvidenceText("index.js::SendStream", """\
+function SendStream (req, path, options) {
+  var opts = options || {}
+  this._dotfiles = opts.dotfiles !== undefined
+    ? opts.dotfiles
+    : 'ignore'
+  this._maxage = opts.maxAge || opts.maxage
+  this._etag = opts.etag ?? true
+  this._index = opts.index === undefined ? ['index.html'] : opts.index
+}
+""")
+
+
 FIRES = [
+    # round 18: what a read of the caller's setting falls back to is the setting's default
+    ("dotfiles defaults to 'deny', so requests for dotfiles get a 403.", SEND_STREAM),
+    ("etag defaults to false: no ETag unless you ask.", SEND_STREAM),
     # round 18: a signature written out in a language that passes no argument by name
     ('addRoute(ctx, method = "GET", path, data): leave out the method and it registers a GET route.',
      ADD_ROUTE_TS),
@@ -456,6 +472,10 @@ class Flags:
 ]
 
 SILENT = [
+    # round 18: the fallback the code gives, or no literal fallback at all
+    ("dotfiles defaults to 'ignore': dotfiles are treated as absent.", SEND_STREAM),
+    ("etag defaults to true.", SEND_STREAM),
+    ("maxAge defaults to 0.", SEND_STREAM),  # falls back to another setting, no literal
     # round 18: a number written as an operand of arithmetic is no value of the name beside it
     ("get_mut resizes when fill*3 >= capacity*2 (2/3 load factor), growing to hold (used + 1) * 2.", GET_MUT),
     ('addRoute(ctx, method = "", path, data) registers the route for any method.', ADD_ROUTE_TS),

@@ -54,7 +54,10 @@ default. An entry inside a string ("show times in this format: default") is no e
 assignment's own name (``S: Callable[[], bool] = ...``) is no entry either. A constant of the language
 is a literal too (``Infinity``, ``Number.POSITIVE_INFINITY``, ``math.inf``),
 and a number the claim writes with a unit is also its value in the units
-code keeps (``10 s`` is ``10000`` ms). It fires when every one of them is a
+code keeps (``10 s`` is ``10000`` ms). When the claim calls ``V`` the default
+and nothing assigns ``S`` a literal, the code's values are what a read of
+the caller's setting falls back to (``opts.S || V``, ``opts.S ?? V``,
+``opts.S !== undefined ? opts.S : V``). It fires when every one of them is a
 literal and none is ``V``.
 
 A number right before a unit word that is also the name ("365.25 days"
@@ -681,6 +684,24 @@ def _fallback(code: Code, name: str, value: str) -> tuple[str, int] | None:
     return None
 
 
+def _option_defaults(code: Code, name: str) -> list[tuple[str, int]]:
+    """The literal a read of the caller's setting ``name`` falls back to when it is not passed
+    (``opts.dotfiles !== undefined ? opts.dotfiles : 'ignore'``, ``options.level || 6``,
+    ``opts.depth ?? 32``, ``options.x or 5``): the setting's default (value, line)."""
+    n = re.escape(name)
+    read = rf"(?<![\w$.])(?:[\w$]+\??\.)+{n}(?![\w$])"  # opts.name, this.opts.name, options?.name
+    forms = re.compile(rf"{read}\s*(?:\|\||\?\?|\bor\b)\s*({_LIT})(?![\w$.(])"
+                       rf"|{read}\s*!==?\s*(?:undefined|null)\s*\?\s*{read}\s*:\s*({_LIT})(?![\w$.(])"
+                       rf"|{read}\s*===?\s*(?:undefined|null)\s*\?\s*({_LIT})\s*:\s*{read}")
+    out: list[tuple[str, int]] = []
+    for i in range(len(code.logical)):
+        text, j = code.logical_text(i), i + 1
+        while j < len(code.logical) and re.match(r"\s*(?:\?(?!\.)|:)", code.logical_text(j)):
+            text, j = f"{text} {code.logical_text(j)}", j + 1  # a conditional's branches on lines of their own
+        out += [(_norm(next(g for g in m.groups() if g is not None)), i) for m in forms.finditer(text)]
+    return out
+
+
 def _stated(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     out: list[Contradiction] = []
     for code in codes:
@@ -689,6 +710,9 @@ def _stated(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
             tabled = _tabled(code, subject) if re.search(r"\bdefault", clause.text, re.I) else []
             if tabled:  # "depth defaults to 10" of `var defaults = { depth: 5 }`, whatever else sets depth
                 literal, open_ = tabled, False
+            options = _option_defaults(code, subject) if not literal and re.search(r"\bdefault", said) else []
+            if options:  # "dotfiles defaults to 'deny'" of `opts.dotfiles !== undefined ? opts.dotfiles : 'ignore'`
+                literal, open_ = options, False
             fallback = _fallback(code, subject, value) if re.search(r"\bdefault", said) else None
             if fallback is not None:  # maxEntrySize = 0 in the signature, then maxEntrySize || maxSize
                 out.append(Contradiction(
