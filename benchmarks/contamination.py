@@ -118,11 +118,19 @@ class Oracle:
     def __init__(self, repo: GitRepo, rev: str) -> None:
         self.snap = repo.snapshot(rev)
         self._texts: dict[str, str] | None = None
+        self._sources: dict[tuple[str, bool], str | None] = {}  # a symbol's source, parsed once for every probe
 
     def read(self, path: str) -> bytes | None:
         return self.snap.read(path)
 
     def _symbol_source(self, anchor: str, code_only: bool = False) -> str | None:
+        if (anchor, code_only) not in self._sources:
+            self._sources[anchor, code_only] = self._parse_symbol(anchor, code_only)
+        return self._sources[anchor, code_only]
+
+    def _parse_symbol(self, anchor: str, code_only: bool) -> str | None:
+        """The source of the symbol ``anchor`` names at this commit (its code alone, with ``code_only``);
+        None when the file or the symbol is not there, or two definitions have the name."""
         path, _, name = anchor.partition("::")
         data = self.read(path)
         if data is None:

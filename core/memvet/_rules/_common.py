@@ -453,6 +453,12 @@ LOWERING = ("lower", "tolowercase", "tolower", "casefold", "lowercase")
 UPPERING = ("upper", "touppercase", "toupper", "uppercase")
 
 
+def named_one_of(name: str, names: Sequence[str]) -> bool:
+    """Whether the identifier ``name``, whole (folded) or by one of its word parts, is one of
+    ``names`` (``toLocaleLowerCase`` by its part ``lower``)."""
+    return fold(name) in names or any(part in names for part in split_name(name))
+
+
 #: The keywords that open a branch in the brace languages: a plain word of a claim names none of them.
 _BRANCH_KEYWORDS = frozenset({"case", "default", "else", "switch", "select"})
 

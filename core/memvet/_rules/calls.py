@@ -55,7 +55,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from memvet._claims import TermKind
-from memvet._rules._common import LOWERING, UPPERING, Clause, Code, Contradiction, Rule, Word, fold, split_name
+from memvet._rules._common import LOWERING, UPPERING, Clause, Code, Contradiction, Rule, Word, fold, named_one_of
 
 __all__ = ["RULE"]
 
@@ -119,8 +119,7 @@ _THROW_STATEMENT = re.compile(r"(?<![\w$.])(?:raise|throw)\b")
 
 def _calls_one_of(names: tuple[str, ...]) -> Callable[[Code], bool]:
     """Whether a code names one of ``names`` (an identifier, or a part of one)."""
-    return lambda code: any(part.lower() in names or fold(atom) in names
-                            for atom in code.names for part in split_name(atom))
+    return lambda code: any(named_one_of(atom, names) for atom in code.names)
 
 
 def _throws(code: Code) -> bool:

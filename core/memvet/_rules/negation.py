@@ -87,6 +87,7 @@ from memvet._rules._common import (
     Word,
     fixed_by_call,
     fold,
+    named_one_of,
     object_tokens,
     object_words,
     singulars,
@@ -427,8 +428,8 @@ def _no_gerund(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
         return []
     cased = {"lowercasing": LOWERING, "uppercasing": UPPERING}.get(m.group("g"), ())
     for code in codes:
-        hit = next((c for c in code.calls if c.name.lower() in cased or set(split_name(c.name)) & set(cased)), None) \
-            if cased else next((c for c in code.calls_named(m.group("g")) if len(c.name) >= 3), None)
+        hit = next((c for c in code.calls if named_one_of(c.name, cased)), None) if cased \
+            else next((c for c in code.calls_named(m.group("g")) if len(c.name) >= 3), None)
         if hit is not None:
             return [Contradiction("negation", f"the claim says `{m.group(0)}`", code.show(hit.line, hit.name),
                                   code.label, ())]

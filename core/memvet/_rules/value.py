@@ -494,7 +494,7 @@ def _js_signature(word: Word, code: Code) -> bool:
     """Whether the written call ``word`` is the anchored JavaScript or TypeScript function's signature
     with its defaults (``addRoute(ctx, method = "GET", path)``): those languages pass no argument by
     name, so ``p = V`` between the parentheses is a default."""
-    callee = re.split(r"[.(]", word.text.split("(", 1)[0])[-1]
+    callee = word.text.split("(", 1)[0].rsplit(".", 1)[-1]
     return language_for_path(code.label.split("::", 1)[0]) in ("javascript", "typescript", "tsx") \
         and bool(code.leaf) and callee == code.leaf
 
