@@ -73,6 +73,8 @@ why), and each has a fixture of cases that must and must not fire
                  or bound
     logic        N = A or B written out: the code assigns N the same names
                  joined by other boolean operators (A and B)
+    formula      N = E written out (acc = rol27(acc)): every assignment of
+                 N in the code differs, one by a token or two (rol31(acc))
     toggle       --X/--no-X defaults to no-X: the option's declaration
                  defaults it to the other side (default=True)
     returns      F returns true / F, which returns None: every return of
@@ -108,6 +110,7 @@ from memvet._rules import (
     defaults,
     exclusion,
     fixed,
+    formula,
     guard,
     logic,
     mapping,
@@ -161,6 +164,7 @@ RULES: tuple[Rule, ...] = (
     accepts.RULE,
     compares.RULE,
     logic.RULE,
+    formula.RULE,
     toggle.RULE,
     returns.RULE,
 )
