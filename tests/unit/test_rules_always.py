@@ -73,7 +73,19 @@ func New(path string, opts ...Option) *Flock {
 """, language="go")
 
 
+FORMAT = EvidenceText("jsonlogger.py::JsonFormatter.format", """\
+    def format(self, record):
+        record.message = record.getMessage()
+        if self._required_fields.count("asctime"):
+            record.asctime = self.formatTime(record, self.datefmt)
+        return self.serialize_log_record(record)
+""")
+
+
 FIRES = [
+    # round 19: "unconditionally", before the verb or at the clause's end
+    ("format() unconditionally computes record.asctime via formatTime on every record.", FORMAT),
+    ("format() sets record.asctime unconditionally", FORMAT),
     # round 18: a use under a branch is still under it
     ("New always adds os.O_RDONLY to the flags.", NEW_FLOCK),
     ("ctx.onerror always writes err.message as the response body.", ONERROR),
@@ -84,6 +96,8 @@ FIRES = [
 ]
 
 SILENT = [
+    ("format() unconditionally sets record.message.", FORMAT),
+    ("format() sets record.message unconditionally", FORMAT),
     # round 18: the `default:` label opens a branch; it is no use of "defaults"
     ("New sets its defaults first, so an Option always overrides the defaults.", NEW_FLOCK),
     # the code does it unconditionally

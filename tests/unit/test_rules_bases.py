@@ -20,7 +20,22 @@ class JMESPathError(ValueError):
     pass
 """)
 
+GRAMMAR = EvidenceText("parsimonious/grammar.py::Grammar", """\
+class Grammar(OrderedDict):
+    def __init__(self, rules='', **more_rules):
+        self.update(more_rules)
+""")
+PERROR = EvidenceText("parsimonious/exceptions.py::ParsimoniousError", """\
+class ParsimoniousError(Exception):
+    pass
+""")
+
+
 FIRES = [
+    # "X is a (plain) Y subclass", an aside before the verb, a built-in type in lower case
+    ("Grammar is a plain dict subclass, so rule order is insertion order.", GRAMMAR),
+    ("ParsimoniousError, the base of every parsimonious exception, subclasses ValueError.", PERROR),
+    ("ParsimoniousError is a ValueError subclass.", PERROR),
     # round 14: "subclasses plain Y" names the direct base
     ("JMESPathError subclasses plain `Exception`, so `except ValueError` won't catch it.", JMES),
     ("ConnectTimeout is only a Timeout; except ConnectionError does not catch it.", PY),
@@ -39,6 +54,10 @@ FIRES = [
 ]
 
 SILENT = [
+    ("Grammar is an OrderedDict subclass.", GRAMMAR),
+    ("Grammar is a dict subclass (through OrderedDict).", GRAMMAR),
+    ("ParsimoniousError is an Exception subclass.", PERROR),
+    ("ParsimoniousError, the base of every parsimonious exception, subclasses Exception.", PERROR),
     ("JMESPathError subclasses plain `ValueError`.", JMES),
     ("ConnectTimeout subclasses both ConnectionError and Timeout.", PY),
     ("ConnectTimeout is a Timeout.", PY),

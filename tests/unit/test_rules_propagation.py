@@ -81,7 +81,50 @@ def canonicalize_url(url, encoding=None):
 """)
 
 
+GET_IN = EvidenceText("funcy/colls.py::get_in", """\
+def get_in(coll, path, default=None):
+    for key in path:
+        try:
+            coll = coll[key]
+        except (KeyError, IndexError):
+            return default
+    return coll
+""")
+BARE = EvidenceText("funcy/colls.py::get_lax", """\
+def get_lax(coll, path, default=None):
+    for key in path:
+        try:
+            coll = coll[key]
+        except:
+            return default
+    return coll
+""")
+OWN = EvidenceText("app.py::load", """\
+def load(path):
+    try:
+        return read(path)
+    except ConfigError:
+        return None
+""")
+
+
+GETINFO = EvidenceText("zipp/__init__.py::CompleteDirs.getinfo", """\
+    def getinfo(self, name):
+        try:
+            return super().getinfo(name)
+        except KeyError:
+            if not name.endswith('/') or name not in self._name_set():
+                raise
+            return zipfile.ZipInfo(filename=name)
+""")
+
+
 FIRES = [
+    # "catches E" where every handler names other built-in classes
+    ("get_in catches (KeyError, IndexError, TypeError), so indexing into a scalar returns default.", GET_IN),
+    ("get_in swallows TypeError and returns the default.", GET_IN),
+    ("get_in suppresses ValueError.", GET_IN),
+    ("load catches OSError from read and returns None.", OWN),
     # round 15: the same handler, said as a propagation
     ("canonicalize_url raises UnicodeEncodeError for a page encoding that cannot encode the URL.", CANONICAL),
     ("If the result is too large to store, the ValueError propagates to the caller.", SWALLOWED),
@@ -94,6 +137,17 @@ FIRES = [
 ]
 
 SILENT = [
+    # a bare raise under a test in the handler: the exception goes on
+    ("getinfo() on an implied dir returns a fresh ZipInfo; other misses re-raise KeyError.", GETINFO),
+    ("For a missing file getinfo lets KeyError propagate.", GETINFO),
+    # "catches E" where a handler names E, a class E derives from, or any class at all
+    ("get_in catches KeyError and IndexError and returns default.", GET_IN),
+    ("get_lax catches TypeError too.", BARE),
+    # negated or conditional, or a class of the project's own (its bases unknown here)
+    ("get_in does not catch TypeError: it propagates.", GET_IN),
+    ("If get_in catches TypeError, the default comes back.", GET_IN),
+    ("load catches ConfigError and returns None.", OWN),
+    ("load catches MissingConfigError.", OWN),
     # round 15: a condition on the raise describes the handler
     ("If _safe_url_split raises UnicodeEncodeError with the caller's encoding, canonicalize_url retries "
      "the split with encoding=\"utf8\".", CANONICAL),

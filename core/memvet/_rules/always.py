@@ -1,9 +1,11 @@
 """always: the claim says the code always does something; the code does it only under a condition.
 
-The claim's side: ``always`` followed, within five words and no comma, by
-an operand (a code term, a verb the code calls, or a word the code uses):
-"ctx.onerror always writes err.message", "request.host always prefers
-X-Forwarded-Host"; or the passive ``X is always V-ed`` ("app.onerror is
+The claim's side: ``always`` (or ``unconditionally``) followed, within
+five words and no comma, by an operand (a code term, a verb the code
+calls, or a word the code uses): "ctx.onerror always writes err.message",
+"request.host always prefers X-Forwarded-Host"; ``unconditionally`` at a
+clause's end, preceded by one ("computes record.asctime
+unconditionally"); or the passive ``X is always V-ed`` ("app.onerror is
 always registered"), whose operand is the subject before ``always``.
 
 The code's side: every use of the operand outside the signature sits under
@@ -37,7 +39,7 @@ from memvet._rules._common import Clause, Code, Contradiction, Rule, nearest
 
 __all__ = ["RULE"]
 
-_ALWAYS = re.compile(r"\balways\b", re.I)
+_ALWAYS = re.compile(r"\b(?:always|unconditionally)\b", re.I)
 _NOT = re.compile(r"\b(?:not|n't|never)\s*$", re.I)
 _OWN_CONDITION = re.compile(r"\b(?:if|when|whenever|unless|until|while|once|except|only|provided|as long as)\b"
                             r"(?!\s+(?:it\s+is\s+|it's\s+|they\s+are\s+)?(?:present|set|given|available|defined|"
@@ -99,6 +101,9 @@ def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
                 found = nearest(clause, passive.start(), -1, code, reach=3)
             else:
                 found = nearest(clause, m.end(), 1, code, reach=5, actions=True)
+                if not found and m.group(0).lower() == "unconditionally" and not rest.strip():
+                    # "calls entries.reserve(n) unconditionally": the adverb after what it says of
+                    found = nearest(clause, m.start(), -1, code, reach=5, actions=True)
             if not found:
                 continue
             word, atom = found

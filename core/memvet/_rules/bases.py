@@ -13,7 +13,10 @@ Fires on ``X derives from Y`` (``inherits from``, ``subclasses``,
 ``extends``, ``is a subclass of``) when every base of ``X`` is one of
 Python's built-in classes and ``Y`` is none of them nor an ancestor of one
 (``class TooManyFields(ValueError)`` for "derives from RuntimeError"): the
-built-ins' whole ancestry is known.
+built-ins' whole ancestry is known. "X is a Y subclass" is "X derives from Y" and "X is a plain Y
+subclass" is "X derives directly from Y"; an aside may stand between ``X`` and its verb
+("ParsimoniousError, the base of every error, subclasses ValueError"), and Python's built-in types are
+named in lower case ("a plain dict subclass").
 
 Never fires when the anchored code has no class statement for ``X`` (the
 bases of a class not anchored are not known), nor on "X is a Y" (a base of
@@ -34,16 +37,21 @@ from memvet._rules._common import Clause, Code, Contradiction, Rule
 
 __all__ = ["RULE", "class_bases"]
 
+#: The class a claim names: capitalized, or one of Python's built-in types (``dict``), which are lower-case.
+_Y = r"([A-Z][\w$.]*|(?:dict|list|str|int|tuple|set|frozenset|bytes|float|type)\b)"
+#: An aside between the class and its verb: "ParsimoniousError, the base of every error, subclasses ...".
+_ASIDE = r"(?:,[^,;()]{1,80},)?"
 _ONLY = re.compile(r"\b([A-Z][\w$]*) (?:is (?:only|just|merely) an?|(?:only|just) (?:subclasses|extends|inherits from))"
-                   r" ([A-Z][\w$.]*)")
-_DIRECT = re.compile(r"\b([A-Z][\w$]*) (?:(?:derives|inherits) (?:directly|straight) from|"
+                   rf" {_Y}")
+_DIRECT = re.compile(rf"\b([A-Z][\w$]*){_ASIDE} (?:(?:derives|inherits) (?:directly|straight) from|"
                      r"directly (?:subclasses|extends|inherits from|derives from)|is a direct (?:subclass|child) of|"
-                     r"(?:subclasses|extends|inherits from|derives from) (?:plain|bare|a plain|a bare))"
-                     r" ([A-Z][\w$.]*)")
-_DERIVES = re.compile(r"\b([A-Z][\w$]*) (?:derives from|inherits from|subclasses|extends|is a subclass of|"
-                      r"is derived from) ([A-Z][\w$.]*)")
+                     r"(?:subclasses|extends|inherits from|derives from) (?:plain|bare|a plain|a bare)"
+                     rf"|is an? (?:plain|bare|direct) (?=\S+ subclass\b))"
+                     rf" ?{_Y}")
+_DERIVES = re.compile(rf"\b([A-Z][\w$]*){_ASIDE} (?:derives from|inherits from|subclasses|extends|is a subclass of|"
+                      rf"is derived from|is an? (?=\S+ subclass\b)) ?{_Y}")
 _NOT = re.compile(r"\b([A-Z][\w$]*) (?:is not an?|isn't an?|does not (?:subclass|extend|inherit from)|"
-                  r"doesn't (?:subclass|extend|inherit from)|is no) ([A-Z][\w$.]*)")
+                  rf"doesn't (?:subclass|extend|inherit from)|is no) {_Y}")
 
 
 def class_bases(code: Code, name: str) -> tuple[list[str], str] | None:
@@ -65,6 +73,11 @@ def class_bases(code: Code, name: str) -> tuple[list[str], str] | None:
     return None
 
 
+def _said(clause: Clause, m: re.Match[str]) -> str:
+    """What the claim says, as written ("X is a plain dict subclass")."""
+    return m.group(0) + (" subclass" if clause.text.startswith(" subclass", m.end()) else "")
+
+
 def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     out: list[Contradiction] = []
     only: bool | None
@@ -84,7 +97,7 @@ def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
                 else:
                     wrong = (bases and set(bases) != {base}) if only else base in bases
                 if wrong:
-                    out.append(Contradiction("bases", f"the claim says `{m.group(0)}`", line[:120], code.label,
+                    out.append(Contradiction("bases", f"the claim says `{_said(clause, m)}`", line[:120], code.label,
                                              (cls, m.group(2))))
     return out
 
@@ -107,7 +120,7 @@ def _builtin_ancestry(clause: Clause, codes: Sequence[Code]) -> list[Contradicti
                 continue  # a base of the project's own: its ancestry is not read here
             ancestry = {c.__name__ for k in kinds if isinstance(k, type) for c in k.__mro__}
             if base not in ancestry and not code.braces:  # Python: the built-ins are its own
-                out.append(Contradiction("bases", f"the claim says `{m.group(0)}`", found[1][:120], code.label,
+                out.append(Contradiction("bases", f"the claim says `{_said(clause, m)}`", found[1][:120], code.label,
                                          (cls, m.group(2))))
     return out
 

@@ -20,6 +20,16 @@ code also raises ``E`` (``raise ValueError(...)`` outside the handler, or in
 another anchor of the claim), or on
 a translation the claim states itself ("catches E and re-raises it as F").
 
+A second reading runs the other way, for Python's built-in exceptions:
+"catches E" ("swallows E", "suppresses E", a list of them: "catches
+(KeyError, IndexError, TypeError)") where the anchored code has handlers,
+every one names its types, and none names ``E`` or a built-in class ``E``
+derives from (``except (KeyError, IndexError):`` for ``TypeError``). A
+class of the project's own may not catch a built-in one, so it counts as
+another. Never fires on a negated or conditional verb ("does not catch
+E", "if it catches E"), on a bare ``except:``, nor when any anchor of the
+claim handles ``E``.
+
 Rationale: "lets InvalidURL propagate" where the code turns it into
 ``RemoteProtocolError`` names only real exceptions; a caller that trusts it
 catches the wrong one. "The ValueError propagates to the caller" where the
@@ -30,6 +40,7 @@ AttributeError and raises TypeError sends it to the wrong ``except``.
 
 from __future__ import annotations
 
+import builtins
 import re
 from collections.abc import Sequence
 
@@ -101,11 +112,12 @@ def _translated(code: Code, exc: str) -> int | None:
             continue
         alias = re.search(r"\bas\s+([A-Za-z_]\w*)|\(\s*([A-Za-z_$][\w$]*)\s*\)", m.group("head"))
         name = (alias.group(1) or alias.group(2)) if alias else ""
-        body = " ".join(code.logical_text(j) for j in code.block(index))
+        lines = [code.logical_text(j) for j in code.block(index)]
+        body = " ".join(lines)
         reraised = re.search(r"\braise\s*(?:$|;|\bfrom\b)|\braise\s+(?:from\b|$)", body) or (
             name and re.search(rf"\b(?:raise|throw)\s+{re.escape(name)}\b", body))
-        if re.search(r"\braise\s*$", body) or reraised:
-            return None
+        if reraised or any(re.fullmatch(r"\s*raise\s*;?\s*", line) for line in lines):
+            return None  # a bare raise, on a line of its own under a test too
         handlers.append(index)
     raised = re.compile(rf"\b(?:raise|throw)\s+(?:new\s+)?(?:[\w$]+\.)*{re.escape(exc)}\b")
     if handlers and raised.search("\n".join(code.physical)):
@@ -113,8 +125,61 @@ def _translated(code: Code, exc: str) -> int | None:
     return handlers[0] if handlers else None
 
 
-def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
+#: "catches E", "swallows (E, F)": a handler the claim says the code has, and the classes it names.
+_CATCHES = re.compile(r"\b(?:catch(?:es|ing)?|swallow(?:s|ing)?|suppress(?:es|ing)?)\s+(?P<list>\(?\s*"
+                      r"(?P<one>[A-Z]\w*(?:Error|Exception|Warning))(?:\s*(?:,|/|\||\band\b|\bor\b)\s*"
+                      r"[A-Z]\w*(?:Error|Exception|Warning))*\s*\)?)")
+
+
+def _builtin_exception(name: str) -> type[BaseException] | None:
+    value = getattr(builtins, name, None)
+    return value if isinstance(value, type) and issubclass(value, BaseException) else None
+
+
+def _handlers(code: Code) -> list[tuple[int, set[str]]] | None:
+    """Each handler's line and the classes it names; None when one names none (``except:``)."""
+    out = []
+    for index in range(len(code.logical)):
+        m = _HANDLER.match(code.logical_text(index))
+        if m:
+            caught = _caught(m.group("head").rstrip(":"), code.braces)
+            if not caught:
+                return None
+            out.append((index, caught))
+    return out
+
+
+def _uncaught(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     out: list[Contradiction] = []
+    python = [c for c in codes if not c.braces]
+    for m in _CATCHES.finditer(clause.text):
+        before = re.split(r"[,;]", clause.text[:m.start()])[-1]
+        if _NOT.search(before) or _IF.search(before):
+            continue
+        for name in re.findall(r"[A-Z]\w*(?:Error|Exception|Warning)", m.group("list")):
+            exc = _builtin_exception(name)
+            if exc is None or clause.skip(name):
+                continue
+            found = [(c, _handlers(c)) for c in python]
+            if not found or any(h is None for _, h in found):
+                continue
+            if any(name in caught or any(isinstance(k, type) and issubclass(exc, k)
+                                         for k in map(_builtin_exception, caught) if k is not None)
+                   for _, handlers in found for _, caught in handlers or ()):
+                continue
+            code, handlers = next(((c, h) for c, h in found if h), (None, None))
+            if code is None or not handlers:
+                continue
+            line, caught = handlers[0]
+            out.append(Contradiction(
+                "propagation", f"the claim says the code catches `{name}`; its handlers catch "
+                f"{', '.join(f'`{k}`' for k in sorted(caught))} only", code.logical_text(line)[:120],
+                code.label, (name,)))
+    return out
+
+
+def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
+    out: list[Contradiction] = _uncaught(clause, codes)
     for code in codes:
         for word, exc, said in _claimed(clause, code):
             if clause.skip(word.text):
