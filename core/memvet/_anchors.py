@@ -1084,9 +1084,11 @@ class Evidence:
                     names += [a.name, *(f"{m}.{a.name}" for m in modules)]
             elif a.kind is AnchorKind.DEPENDENCY:
                 names += [a.name, a.path]
-                lines = (snap.read(a.path) or b"").decode("utf-8", errors="replace").splitlines()
+                manifest = snap.read(a.path) or b""
+                lines = manifest.decode("utf-8", errors="replace").splitlines()
                 declared = lines[a.line - 1] if 0 < a.line <= len(lines) else ""
-                text = f"{a.name}{a.requirement}\n{declared}"
+                # its section too (devDependencies, dev-dependencies): whether the project ships it is the manifest's
+                text = f"{a.name}{a.requirement}\n{declared}\n{_section(a, manifest)}".rstrip("\n")
             else:
                 text = a.name.partition(":")[2] + (f"\n{a.scope}" if a.scope else "")
             out.append(_claims.EvidenceText(a.spec, text, tuple(names), language, a.kind is AnchorKind.ABSENT,
@@ -1934,3 +1936,11 @@ class Evidence:
 
 def _unverifiable(anchor: Anchor, exc: MemvetError) -> AnchorCheck:
     return AnchorCheck(anchor, AnchorResult.UNVERIFIABLE, f"{anchor.spec}: could not check: {exc}")
+
+
+def _section(anchor: Anchor, manifest: bytes) -> str:
+    """The manifest section that declares a dependency anchor's package at its line (``devDependencies``,
+    ``project.dependencies``). The anchor resolved on this manifest, so it parses."""
+    found = _manifests.declared(anchor.path, manifest)
+    return next((d.section for d in found if d.name == anchor.name and d.line == anchor.line),
+                next((d.section for d in found if d.name == anchor.name), ""))

@@ -179,8 +179,10 @@ def test_no_dependencies_with_a_dependency_anchored_is_a_finding(repo, ledger) -
     # a claim about absence anchored as one: nothing of the project is declared by it
     rec = ledger.record("negotiator is dependency-free in the browser build.", ["index.js::negotiate"])
     assert rec.decision.findings == ()
-    # the claim names the dependency it has, or reads the manifest as a file: the claim's to say
+    # the claim names the dependency it has: the claim's to say
     rec = ledger.record("No dependencies besides content-type.", ["dep:content-type"])
     assert rec.decision.findings == ()
+    # a manifest anchored as a file is read for what it ships with (round 19)
     rec = ledger.record("negotiator ships with no runtime dependencies.", ["package.json"])
-    assert rec.decision.findings == ()
+    assert rec.decision.findings == ("the claim says `no runtime dependencies`, but package.json says "
+                                     '`"content-type": "^2.1.0"`',)

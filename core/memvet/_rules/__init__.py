@@ -96,7 +96,8 @@ import re
 from collections.abc import Iterable, Sequence
 
 from memvet._claims import EvidenceText, Term, TermKind, UnboundTerm, claim_terms
-from memvet._manifests import is_manifest
+from memvet._manifests import ManifestError, is_manifest
+from memvet._manifests import declared as manifest_declared
 from memvet._rules import (
     absence,
     accepts,
@@ -185,7 +186,8 @@ def contradictions(claim: str, evidence: Sequence[EvidenceText], *, declared: It
     Returns:
         One :class:`Contradiction` per disagreement (empty: none found).
     """
-    out: list[Contradiction] = _without_dependencies(claim, evidence, declared)
+    out: list[Contradiction] = [*_without_dependencies(claim, evidence, declared),
+                                *_development_only(claim, evidence, declared)]
     code = codes(evidence)
     if not code:
         return out
@@ -205,23 +207,74 @@ _NO_DEPENDENCIES = re.compile(r"\b(?:no|zero|without(?:\s+any)?)\s+(?:(?:runtime
                               r"|\bdependency[- ]free\b|\bdepends\s+on\s+nothing\b", re.I)
 
 
+def _runtime(section: str) -> bool:
+    """Whether a manifest section declares what the project ships with (``dependencies``,
+    ``project.dependencies``, ``require``), not what it builds, tests or optionally uses."""
+    return not re.search(r"dev|test|optional|extra|build|peer|group|docs", section, re.I)
+
+
+def _dependency_anchors(evidence: Sequence[EvidenceText]) -> list[tuple[EvidenceText, str]]:
+    """Each dependency anchor's evidence with the section that declares it (the third line of its
+    text: :meth:`memvet._anchors.Evidence.claim_evidence`), named by the manifest's path."""
+    deps = [ev for ev in evidence if not ev.absent and not is_manifest(ev.label)
+            and any(is_manifest(n) for n in ev.names[1:])]
+    return [(ev, (ev.text.splitlines()[2:3] or [""])[0].strip()) for ev in deps]
+
+
 def _without_dependencies(claim: str, evidence: Sequence[EvidenceText], declared: Iterable[str]) -> list[Contradiction]:
     """The claim says the project depends on nothing; a dependency anchor
-    of its own resolved, so a manifest declares one ("negotiator has no
-    runtime dependencies" anchored ``dep:content-type``)."""
+    of its own resolved to a section the project ships with, so a manifest
+    declares one ("negotiator has no runtime dependencies" anchored
+    ``dep:content-type``), or a manifest anchored as a file declares one
+    there ("dependency-free: pyproject declares no runtime dependencies"
+    of a ``dependencies = ["regex>=2022.3.15"]``). A development
+    dependency is none of those."""
     m = _NO_DEPENDENCIES.search(claim)
     if m is None or m.group(0) in set(declared):
         return []
-    # a dependency anchor's evidence: its requirement and the manifest line, named by the manifest's path
-    # (a manifest anchored as a file is named by its own path: what it declares is the claim's to say)
-    deps = [ev for ev in evidence if not ev.absent and not is_manifest(ev.label)
-            and any(is_manifest(n) for n in ev.names[1:])]
-    named = {n.lower() for ev in deps for n in ev.names[1:2]}
-    if not deps or any(re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", claim, re.I) for n in named):
+    # a dependency anchor's evidence: its requirement, the manifest line and its section
+    found: list[tuple[str, str, str]] = []  # (name, the manifest's line, where)
+    for ev, section in _dependency_anchors(evidence):
+        if not section or _runtime(section):
+            where = ev.label if ev.label.startswith("dep:") else f"dep:{ev.label}"
+            found.append((ev.names[1] if len(ev.names) > 1 else ev.label,
+                          ev.text.strip().splitlines()[1:2][0].strip()[:120] if "\n" in ev.text.strip() else "", where))
+    for ev in evidence:
+        if ev.absent or not is_manifest(ev.label):
+            continue
+        try:
+            shipped = [d for d in manifest_declared(ev.label, ev.text.encode()) if _runtime(d.section)]
+        except ManifestError:
+            continue
+        lines = ev.text.splitlines()
+        found += [(d.name, lines[d.line - 1].strip()[:120] if 0 < d.line <= len(lines) else d.name, ev.label)
+                  for d in shipped]
+    named = {name for name, _, _ in found}
+    # as the manifest writes it: "Regex rules use the stdlib re" names a class, not the package regex
+    if not found or any(re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", claim) for n in named):
         return []  # "the only dependency is winapi-util, none on Unix": the claim names the one it has
-    line = deps[0].text.strip().splitlines()[-1].strip()[:120]  # the manifest's line that declares it
-    where = deps[0].label if deps[0].label.startswith("dep:") else f"dep:{deps[0].label}"
+    _, line, where = found[0]
     return [Contradiction("negation", f"the claim says `{m.group(0)}`", line, where, (m.group(0),))]
+
+
+#: "a runtime dependency", "production dep": what the project ships with.
+_RUNTIME_DEPENDENCY = re.compile(r"\b(?:runtime|production|prod)\s+(?:dependency|dep)\b", re.I)
+
+
+def _development_only(claim: str, evidence: Sequence[EvidenceText], declared: Iterable[str]) -> list[Contradiction]:
+    """The claim calls a package a runtime dependency; its dependency anchor resolved to a section
+    the project does not ship with ("raw-body pulls in iconv-lite as a runtime dependency" of
+    ``devDependencies``). Not when the claim speaks of development too ("dev-only", "devDependencies")."""
+    m = _RUNTIME_DEPENDENCY.search(claim)
+    if m is None or m.group(0) in set(declared) or re.search(r"\bdev|\btest", claim, re.I):
+        return []
+    out = []
+    for ev, section in _dependency_anchors(evidence):
+        if section and not _runtime(section):
+            where = ev.label if ev.label.startswith("dep:") else f"dep:{ev.label}"
+            out.append(Contradiction("negation", f"the claim says `{m.group(0)}`; the manifest declares it in "
+                                     f"`{section}`", ev.text.splitlines()[1].strip()[:120], where, (m.group(0),)))
+    return out
 
 
 def render_refusal(unbound: Sequence[UnboundTerm], contrary: Sequence[Contradiction]) -> str:
