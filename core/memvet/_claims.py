@@ -154,7 +154,18 @@ Binding classes, each a small rule below (``_BINDERS``), the way people write::
                 written through the local the code assigns it to
                 (``accepts(req).type(x)`` for ``var accept = accepts(req)``
                 ... ``accept.type(x)``), and a statement's ``;`` is layout
-                (Go's lines written on one).
+                (Go's lines written on one). A signature written out may
+                leave its trailing defaults off when it writes a
+                positional name (``log_durations(print_func, ...,
+                threshold=0)``, read for its defaults); written with the
+                definition's own names in another order it does not bind
+                (``NewMatcherWithJunk(a, b, isJunk, autoJunk)``). A
+                TypeScript function's generics (``function f<T extends
+                X>(s: T)``) do not hide its parameters. "throws" and
+                "raises" before a call say the code makes it as written;
+                an options object the code passes last is left out as
+                keywords are (``createError(415, 'msg')`` for
+                ``createError(415, 'msg', { encoding })``).
     templates   a message written with placeholders (``'<code> <reason>'``,
                 ``...``) matches a string the code formats (``{x}``, ``%s``,
                 ``${x}``) or concatenates (``'a' + x``): a placeholder stands
@@ -191,7 +202,13 @@ Binding classes, each a small rule below (``_BINDERS``), the way people write::
                 ``port+1``, the code writing ``+ 1``), and a zero the
                 code tests as falsy ("``listenerCount('error')`` is 0"
                 for ``!this.listenerCount('error')``). "2+" and "2 or more"
-                are the rest past the code's last case (``== 1``).
+                are the rest past the code's last case (``== 1``). One size
+                written two ways binds as one ("8 (bytes of a 64-bit
+                hash)", "the 4-byte magic ``"xxh\\x06"``": the length of
+                a string the claim quotes), and so does a number the claim
+                works out from an expression of the code's constants and
+                numbers ("``_MAX_SIZE / 2`` keys, i.e. 64", "5 * 365 / 12
+                (~152 days)", rounded only where it says "~" or "about").
     options     an option path binds to a key of the options object
                 (``retry.methods`` ~ ``defaultRetryOptions = {methods:
                 ...}``), an anchored symbol to a namespace it is reached
@@ -1202,6 +1219,8 @@ def claim_terms(claim: str) -> list[Term]:
         if m.group(0)[0] in "<>=!~^" and re.search(r"[\w$)\]]\s+$", text[:m.start()]) \
                 and re.fullmatch(r"[<>=!~^]+\s*\d+|(?:[<>]=?|[!=]=)\s*\d+[a-z\u00b5\u03bc]{1,3}", m.group(0)):
             continue  # `MaxElapsedTime == 0`, `n >= 1`, `== 1000ns`: a whole number or quantity compared
+        if re.fullmatch(r"~\d+", m.group(0)) and not re.search(r"[\w$)\]]\s*$", text[:m.start()]):
+            continue  # "(~152 days)": a number given roughly, no version range
         take(m.start(), m.end(), Term(m.group(0), TermKind.VERSION))
     pos = 0
     while True:
@@ -1370,11 +1389,11 @@ class _Definition:
 
 _DEF = re.compile(
     r"\bdef\s+(?P<py>[A-Za-z_]\w*)\s*\("
-    # Go's func (recv *T) Name[T any](...) and Rust's fn name<'a, T>(...)
+    # Go's func (recv *T) Name[T any](...), Rust's fn name<'a, T>(...) and TypeScript's generics alike
     r"|\bfunc\s+(?:\([^()]*\)\s*)?(?P<go>[A-Za-z_]\w*)\s*(?:\[[^\[\]]*\]\s*)?\("
     r"|\bfn\s+(?P<rs>[A-Za-z_]\w*)\s*(?:<[^(){}]*>\s*)?\("
     r"|(?:(?P<target>[A-Za-z_$][\w$.]*(?:\s*=\s*[A-Za-z_$][\w$.]*)*)\s*[:=]\s*)?(?:async\s+)?\bfunction\b\s*\*?\s*"
-    r"(?P<fn>[A-Za-z_$][\w$]*)?\s*\("
+    r"(?P<fn>[A-Za-z_$][\w$]*)?\s*(?:<[^(){};]*>\s*)?\("  # TypeScript's function f<T extends X>(...)
     r"|(?P<arrow>[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\s*[:=]\s*(?:async\s*)?\("
     r"|(?P<single>[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\s*[:=]\s*(?:async\s+)?(?P<param>[A-Za-z_$][\w$]*)\s*=>"
     r"|^[ \t]*(?:(?:static|async|get|set|public|private|protected|override)[ \t]+)*\*?[ \t]*"
@@ -2337,10 +2356,16 @@ def _rival_string(text: str, index: _Index) -> str:
 def _as_signature(args: Sequence[str], definition: _Definition) -> bool:
     """Whether the claim's call ``args`` write out ``definition``'s signature: one argument per
     parameter, each positional one the parameter's name or a part of it (``path`` for
-    ``dotenv_path``), each keyword one a parameter with a default, one keyword at least."""
+    ``dotenv_path``), each keyword one a parameter with a default, one keyword at least. Trailing
+    parameters with defaults may be left out (``repr_len=REPR_LEN`` after the one the claim is about)
+    when a positional one is written."""
     params = definition.params
-    if not args or len(args) != len(params) or definition.variadic or definition.keywords:
+    if not args or len(args) > len(params) or definition.variadic or definition.keywords \
+            or any(not p.default for p in params[len(args):]):
         return False
+    if len(args) < len(params) and all(_KW_ARG.fullmatch(a.strip()) for a in args):
+        return False  # TimeStamper(fmt="%Y", utc=False): keywords only, and not all of them, is a use
+    params = params[:len(args)]
     keywords = 0
     for arg, param in zip(args, params, strict=True):
         kw = _KW_ARG.fullmatch(arg.strip())
@@ -2352,6 +2377,15 @@ def _as_signature(args: Sequence[str], definition: _Definition) -> bool:
                                                               or arg.strip() in _parts(param.name))):
             return False
     return keywords > 0
+
+
+def _permuted(args: Sequence[str], definition: _Definition) -> bool:
+    """Whether the claim's call ``args`` are ``definition``'s parameter names, each once, in
+    another order: the signature written out and misremembered."""
+    names = [p.name for p in definition.params]
+    said = [a.strip() for a in args]
+    return len(said) >= 2 and len(set(names)) == len(names) and said != names and sorted(said) == sorted(names) \
+        and all(re.fullmatch(r"[A-Za-z_]\w*", a) for a in said)
 
 
 def _signature_defaults(args: Sequence[str], definition: _Definition) -> bool:
@@ -2486,10 +2520,14 @@ def _returned_tuple(items: str, index: _Index) -> bool:
 def _fewer_positional(args: Sequence[str], call: str) -> bool:
     """Whether the claim's call passes fewer positional arguments than the code's ``call``, none of
     them a placeholder or an ellipsis: "calls find_dotenv(dotenv_path, True)" for the code's
-    ``find_dotenv(dotenv_path, True, True)`` leaves the third at its default, which the code does not."""
+    ``find_dotenv(dotenv_path, True, True)`` leaves the third at its default, which the code does not.
+    An options object the code passes last (``createError(415, 'unsupported', { encoding })``) is
+    JavaScript's keywords, left out as keywords are."""
     if any(_placeholder(a) or _ELLIPSIS.search(a) for a in args):
         return False
     inner = _arguments(call)
+    while len(inner) > len(args) and inner[-1].strip().startswith("{"):
+        inner.pop()
 
     def positional(items: Sequence[str]) -> int:
         return sum(1 for a in items if a.strip() and not _KW_ARG.fullmatch(a.strip()) and not a.strip().startswith("*"))
@@ -2622,6 +2660,11 @@ def _bind_call(term: Term, ctx: _Context) -> tuple[bool, str]:
         # new Koa(...) for an anchored constructor: the package's own name for its class
         callee_ok = True
         definitions = index.definitions("constructor")
+    permuted = next((d for d in definitions if _permuted(args, d)), None)
+    if permuted is not None and not calls:
+        # NewMatcherWithJunk(a, b, isJunk, autoJunk) for func NewMatcherWithJunk(a, b []string, autoJunk bool,
+        # isJunk ...): the signature's own names, in another order
+        return False, f"{callee}({', '.join(p.name for p in permuted.params)})"
     signature = next((d for d in definitions if _as_signature(args, d)), None)
     if signature is not None and not _signature_defaults(args, signature):
         # get_key(path, key, encoding=None) for def get_key(dotenv_path, key_to_get, encoding="utf-8"): the
@@ -3365,6 +3408,8 @@ def _bind_number(term: Term, ctx: _Context) -> tuple[bool, str]:
         return True, ""
     if value is not None and _bit_width(value, text, ctx):
         return True, ""
+    if value is not None and _byte_count(value, text, ctx):
+        return True, ""  # the 4-byte magic "xxh\x06"; a 64-bit hash of 8 bytes: one size written two ways
     if value is not None and _in_series(value, ctx):
         return True, ""
     if value is not None and _status_named(value, index):
@@ -3373,6 +3418,8 @@ def _bind_number(term: Term, ctx: _Context) -> tuple[bool, str]:
         return True, ""  # "listenerCount('error') is 0" where the code tests !this.listenerCount('error')
     if value is not None and _stepped(value, text, ctx):
         return True, ""  # "9229 -> 9230" of "port+1": the claim's own arithmetic on a number of the code
+    if value is not None and _computed_by_claim(value, text, ctx):
+        return True, ""  # "_MAX_SIZE / 2 keys, i.e. 64": the claim works out an expression of the code's
     if _code_point(text, ctx):
         return True, ""  # U+2028 for '\u2028': a character named by its code point
     if value is not None and _strict_bound(value, text, ctx):
@@ -3587,6 +3634,37 @@ def _stepped(value: float, text: str, ctx: _Context) -> bool:
     return False
 
 
+#: What joins an expression to the number it works out to: "= 76", "keys, i.e. 64", "(~152 days)", "-> 30".
+_WORKS_OUT = re.compile(r"`?(?:\s+[a-z]+){0,2}?(?:\s*(?:=|\u2248|->|\u2192|\bi\.e\.,?|\bso\b|\bthat's\b|\bor\b|\(|~|,)\s*)+$")
+
+
+def _computed_by_claim(value: float, text: str, ctx: _Context) -> bool:
+    """Whether the claim writes ``value`` as what an arithmetic expression right before it works out
+    to ("``_MAX_SIZE / 2`` keys, i.e. 64", "5 * 365 / 12 (~152 days)"), the expression's names
+    constants the code computes and its numbers the code's: the claim's own arithmetic, checked.
+    A value written as approximate ("~152", "about") may be the result rounded."""
+    known = ctx.index.constants
+    for m in re.finditer(rf"(?<![\w.$]){re.escape(text)}(?![\w$]|\.\d)", ctx.claim):
+        before = ctx.claim[max(0, m.start() - 80):m.start()]
+        joint = _WORKS_OUT.search(before)
+        if joint is None:
+            continue
+        head = before[:joint.start()].replace("`", "")
+        approximate = "~" in joint.group(0) or re.search(r"\b(?:about|roughly|around)\s*$", head) is not None
+        for start in (i for i in range(len(head)) if i == 0 or not (head[i - 1].isalnum() or head[i - 1] in "_.")):
+            expr = head[start:].strip()
+            if not re.search(r"[\w)]\s*[-+*/]\s*[\w(]|<<", expr):
+                continue
+            names = re.findall(r"[A-Za-z_]\w*", expr)
+            numbers = [float(n) for n in re.findall(r"(?<![\w.])\d+(?:\.\d+)?", expr)]
+            if any(n not in known for n in names) or not all(n in ctx.index.numbers for n in numbers):
+                continue
+            got = arithmetic(expr, known)
+            if got is not None and (got == value or (approximate and abs(got - value) <= max(1.0, abs(value) / 100))):
+                return True
+    return False
+
+
 def _bit_width(value: float, text: str, ctx: _Context) -> bool:
     """``32-bit``, ``64 bits``: a width the code writes as a type (``int32``,
     ``Uint32Array``) or as a bound (``2**31 - 1``, ``0xFFFFFFFF``, ``2_147_483_647``),
@@ -3601,6 +3679,32 @@ def _bit_width(value: float, text: str, ctx: _Context) -> bool:
     bounds = {float(2 ** n), float(2 ** n - 1), float(2 ** (n - 1)), float(2 ** (n - 1) - 1)}
     return bool(bounds & ctx.index.numbers) or any(
         re.fullmatch(rf"[A-Za-z]+{n}[A-Za-z]*", w) is not None for w in ctx.index.words if not w.isdigit())
+
+
+def _byte_count(value: float, text: str, ctx: _Context) -> bool:
+    """``N-byte`` before a string the claim quotes that the code writes and that is ``N`` bytes long
+    ("the 4-byte magic ``"xxh\\x06"``"), or ``N-bit`` where the claim also gives the size in bytes
+    and the code writes that number ("8 (bytes of a 64-bit hash)", "3 bytes ... a 24-bit start")."""
+    if not value.is_integer() or value < 1:
+        return False
+    n, claim = int(value), ctx.claim
+    sized = re.compile(rf"(?<![\w.$]){re.escape(text)}\s*-?\s*(?P<unit>bytes?|bits?)\b", re.I)
+    for m in sized.finditer(claim):
+        if m.group("unit").lower().startswith("bit"):
+            if n % 8 == 0 and float(n // 8) in ctx.index.numbers and re.search(
+                    rf"(?<![\w.]){n // 8}\s*\(?\s*bytes?\b", claim, re.I):
+                return True
+            continue
+        quoted = re.match(r"""[^"'`\n]{0,40}?[`]?(["'])((?:\\.|(?!\1).)*)\1""", claim[m.end():])
+        if quoted is None:
+            continue
+        try:
+            content = quoted.group(2).encode("latin-1", "backslashreplace").decode("unicode_escape")
+        except UnicodeDecodeError:
+            continue
+        if len(content.encode("utf-8")) == n and _unescape(quoted.group(2)) in ctx.index.strings():
+            return True
+    return False
 
 
 #: Go's standard interfaces by their methods (all of them), and the functions of ``errors`` a type
@@ -4167,7 +4271,7 @@ _FAILS_WITH = re.compile(r"\b(?:(?:fails?|failing|errors?|errs|panics?|rejects?|
 
 
 #: A verb saying the anchored code does the call that follows: "pushes `unescape(pattern)`", "returns `f(x)`".
-_CODE_DOES = re.compile(r"\b(?:pushes|returns|calls|invokes|emits|yields|appends|evaluates)\s+(?:back\s+)?$"
+_CODE_DOES = re.compile(r"\b(?:pushes|returns|calls|invokes|emits|yields|appends|evaluates|throws|raises)\s+(?:back\s+)?$"
                         r"|\b(?:reads|gets|fetches|looks\s+up|takes|pops|parses|loads)\s+(?:`[^`]+`|[\w$.]+)\s+"
                         r"(?:with|via|using|through)\s+$")
 
