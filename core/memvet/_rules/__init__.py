@@ -80,11 +80,16 @@ why), and each has a fixture of cases that must and must not fire
     returns      F returns true / F, which returns None: every return of
                  F gives another constant (return false)
 
-One reading runs on a dependency anchor rather than code: "has no
-(runtime) dependencies", "dependency-free" where a dependency anchor of
-the claim resolved, so a manifest declares one (a ``negation`` finding);
-not when the claim names that dependency ("the only dependency is
-winapi-util; none on Unix"), nor for a manifest anchored as a file.
+Two readings run on manifests rather than code (``negation`` findings):
+"has no (runtime) dependencies", "dependency-free" where a dependency
+anchor of the claim resolved to a section the project ships with, or a
+manifest anchored as a file declares a package there; not when the claim
+names that package as the manifest writes it ("the only dependency is
+winapi-util; none on Unix"). And "a runtime dependency" where the
+dependency anchor resolved to a development section (``devDependencies``,
+``dev-dependencies``, an optional or test group); not when the claim
+speaks of development or tests too. A dependency anchor's evidence names
+its section on its third line.
 
 :func:`contradictions` runs every rule over every clause of the claim and
 returns what they found, each once.
