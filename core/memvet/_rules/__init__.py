@@ -99,6 +99,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from typing import NamedTuple
 
 from memvet._claims import EvidenceText, Term, TermKind, UnboundTerm, claim_terms
 from memvet._manifests import ManifestError, is_manifest
@@ -218,12 +219,27 @@ def _runtime(section: str) -> bool:
     return not re.search(r"dev|test|optional|extra|build|peer|group|docs", section, re.I)
 
 
-def _dependency_anchors(evidence: Sequence[EvidenceText]) -> list[tuple[EvidenceText, str]]:
-    """Each dependency anchor's evidence with the section that declares it (the third line of its
-    text: :meth:`memvet._anchors.Evidence.claim_evidence`), named by the manifest's path."""
-    deps = [ev for ev in evidence if not ev.absent and not is_manifest(ev.label)
-            and any(is_manifest(n) for n in ev.names[1:])]
-    return [(ev, (ev.text.splitlines()[2:3] or [""])[0].strip()) for ev in deps]
+class _Dependency(NamedTuple):
+    """A dependency anchor's evidence, read: the package, the manifest's line that declares it, its section
+    and the anchor's name."""
+
+    name: str
+    line: str
+    section: str
+    where: str
+
+
+def _dependency_anchors(evidence: Sequence[EvidenceText]) -> list[_Dependency]:
+    """Each dependency anchor of the claim: its evidence (named by the manifest's path) is the requirement,
+    the manifest's line and the section (:meth:`memvet._anchors.Evidence.claim_evidence`)."""
+    out = []
+    for ev in evidence:
+        if ev.absent or is_manifest(ev.label) or not any(is_manifest(n) for n in ev.names[1:]):
+            continue
+        lines = [*ev.text.splitlines(), "", "", ""]
+        out.append(_Dependency(ev.names[1], lines[1].strip()[:120], lines[2].strip(),
+                               ev.label if ev.label.startswith("dep:") else f"dep:{ev.label}"))
+    return out
 
 
 def _without_dependencies(claim: str, evidence: Sequence[EvidenceText], declared: Iterable[str]) -> list[Contradiction]:
@@ -237,13 +253,7 @@ def _without_dependencies(claim: str, evidence: Sequence[EvidenceText], declared
     m = _NO_DEPENDENCIES.search(claim)
     if m is None or m.group(0) in set(declared):
         return []
-    # a dependency anchor's evidence: its requirement, the manifest line and its section
-    found: list[tuple[str, str, str]] = []  # (name, the manifest's line, where)
-    for ev, section in _dependency_anchors(evidence):
-        if not section or _runtime(section):
-            where = ev.label if ev.label.startswith("dep:") else f"dep:{ev.label}"
-            found.append((ev.names[1] if len(ev.names) > 1 else ev.label,
-                          ev.text.strip().splitlines()[1:2][0].strip()[:120] if "\n" in ev.text.strip() else "", where))
+    found = [d for d in _dependency_anchors(evidence) if not d.section or _runtime(d.section)]
     for ev in evidence:
         if ev.absent or not is_manifest(ev.label):
             continue
@@ -252,14 +262,12 @@ def _without_dependencies(claim: str, evidence: Sequence[EvidenceText], declared
         except ManifestError:
             continue
         lines = ev.text.splitlines()
-        found += [(d.name, lines[d.line - 1].strip()[:120] if 0 < d.line <= len(lines) else d.name, ev.label)
-                  for d in shipped]
-    named = {name for name, _, _ in found}
-    # as the manifest writes it: "Regex rules use the stdlib re" names a class, not the package regex
-    if not found or any(re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", claim) for n in named):
+        found += [_Dependency(d.name, lines[d.line - 1].strip()[:120] if 0 < d.line <= len(lines) else d.name,
+                              d.section, ev.label) for d in shipped]
+    # named as the manifest writes it: "Regex rules use the stdlib re" names a class, not the package regex
+    if not found or any(re.search(rf"(?<![\w-]){re.escape(d.name)}(?![\w-])", claim) for d in found):
         return []  # "the only dependency is winapi-util, none on Unix": the claim names the one it has
-    _, line, where = found[0]
-    return [Contradiction("negation", f"the claim says `{m.group(0)}`", line, where, (m.group(0),))]
+    return [Contradiction("negation", f"the claim says `{m.group(0)}`", found[0].line, found[0].where, (m.group(0),))]
 
 
 #: "a runtime dependency", "production dep": what the project ships with.
@@ -273,13 +281,9 @@ def _development_only(claim: str, evidence: Sequence[EvidenceText], declared: It
     m = _RUNTIME_DEPENDENCY.search(claim)
     if m is None or m.group(0) in set(declared) or re.search(r"\bdev|\btest", claim, re.I):
         return []
-    out = []
-    for ev, section in _dependency_anchors(evidence):
-        if section and not _runtime(section):
-            where = ev.label if ev.label.startswith("dep:") else f"dep:{ev.label}"
-            out.append(Contradiction("negation", f"the claim says `{m.group(0)}`; the manifest declares it in "
-                                     f"`{section}`", ev.text.splitlines()[1].strip()[:120], where, (m.group(0),)))
-    return out
+    return [Contradiction("negation", f"the claim says `{m.group(0)}`; the manifest declares it in `{d.section}`",
+                          d.line, d.where, (m.group(0),))
+            for d in _dependency_anchors(evidence) if d.section and not _runtime(d.section)]
 
 
 def render_refusal(unbound: Sequence[UnboundTerm], contrary: Sequence[Contradiction]) -> str:
