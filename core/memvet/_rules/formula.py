@@ -56,7 +56,8 @@ _RECEIVERS = ("self.", "this.", "cls.", "Self::")
 
 
 def _operand(tokens: list[str], i: int) -> int:
-    """The index after the operand that starts at ``i`` (``i`` when none does)."""
+    """The index after the operand that starts at ``i`` (``i`` itself when none does): a name, a number, a
+    string or a parenthesized expression, after unary operators, with the calls and subscripts that follow."""
     start = i
     while i < len(tokens) and tokens[i] in _UNARY:
         i += 1
@@ -122,6 +123,7 @@ def _expression(text: str) -> tuple[list[str], int]:
 
 
 def _plain(token: str) -> str:
+    """A token without its receiver (``self.x`` is ``x``): how people write a formula of a method."""
     for receiver in _RECEIVERS:
         if token.startswith(receiver) and len(token) > len(receiver):
             return token[len(receiver):]
@@ -129,6 +131,7 @@ def _plain(token: str) -> str:
 
 
 def _last(name: str) -> str:
+    """A name's last part, its subscript kept: ``d.v1`` is ``v1``, ``self.id[7]`` is ``id[7]``."""
     return re.split(r"\.|::", name.split("[")[0])[-1] + (name[name.index("["):] if "[" in name else "")
 
 
