@@ -31,6 +31,7 @@ is wrong. The same holds for an operand left out (``seed + prime1`` for
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 
@@ -143,7 +144,7 @@ def _renamed(said: str, own: str) -> bool:
     return a.lower() == b.lower() or len(a) < 3 or abbreviates(a, b)
 
 
-def _distance(said: list[str], own: list[str], limit: int = 2) -> int:
+def _distance(said: Sequence[str], own: Sequence[str], limit: int = 2) -> int:
     """Token edit distance (a rename of a name costs nothing), or ``limit + 1`` past ``limit``."""
     prev = list(range(len(own) + 1))
     for i, a in enumerate(said, 1):
@@ -157,11 +158,13 @@ def _distance(said: list[str], own: list[str], limit: int = 2) -> int:
     return prev[-1]
 
 
-def _assignments(text: str, *, typed: bool = False) -> list[tuple[str, str, list[str], int, int]]:
+@functools.lru_cache(maxsize=4096)
+def _assignments(text: str, *, typed: bool = False) -> tuple[tuple[str, str, tuple[str, ...], int, int], ...]:
     """(name's last part, operator, expression tokens, start, end) of each ``N op= E`` in ``text``: not
     inside a string (``'<li class="header">'``), nor a call's keyword argument (``Boolean(truthy=set())``).
     With ``typed``, a declaration's type may stand between the name and ``=`` (``let shift: u32 =``,
-    ``x: int =``) at a statement's start; a claim's ``Lane init: v1 = ...`` is no type."""
+    ``x: int =``) at a statement's start; a claim's ``Lane init: v1 = ...`` is no type. Read once per
+    text: every clause of a claim, and every claim on the same code, asks again."""
     out = []
     masked = mask_strings(text)  # offsets kept: a target inside a string is no target
     for m in (_TYPED if typed else _PLAIN).finditer(masked):
@@ -172,8 +175,8 @@ def _assignments(text: str, *, typed: bool = False) -> list[tuple[str, str, list
             continue
         tokens, length = _expression(text[m.end():])
         if tokens:
-            out.append((_last(m.group("n")), m.group("op"), tokens, m.start(), m.end() + length))
-    return out
+            out.append((_last(m.group("n")), m.group("op"), tuple(tokens), m.start(), m.end() + length))
+    return tuple(out)
 
 
 def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
@@ -182,29 +185,30 @@ def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     if at < 0:
         return out
     # read on the whole claim, each from the clause it starts in: ``(8 - n)``'s dash cuts no formula
-    for name, op, said, start, end in _assignments(whole):
-        if not at <= start < at + len(clause.text) or len(said) < 3 or clause.skip(name) \
-                or any(m.start() < start < m.end() for m in re.finditer(r'"[^"\n]*"', whole)):
-            continue
-        for code in codes:
+    quotes = [m.span() for m in re.finditer(r'"[^"\n]*"', whole)]  # a message the claim quotes holds no formula
+    claimed = [(name, op, said, start, end) for name, op, said, start, end in _assignments(whole)
+               if at <= start < at + len(clause.text) and len(said) >= 3 and not clause.skip(name)
+               and not any(a < start < b for a, b in quotes)]
+    if not claimed:
+        return out
+    written = [[(index, own) for index in range(len(code.logical)) if index not in code.headers
+                for own in _assignments(code.logical_text(index), typed=True)] for code in codes]
+    for name, op, said, start, end in claimed:
+        for code, assigned in zip(codes, written, strict=True):
             same, near = False, -1
-            for index in range(len(code.logical)):
-                if index in code.headers:
+            for index, (own_name, own_op, own, _, _) in assigned:
+                if own_name != name:
                     continue
-                for own_name, own_op, own, _, _ in _assignments(code.logical_text(index), typed=True):
-                    if own_name != name:
-                        continue
-                    # Go's := declares what = assigns: the same formula
-                    distance = _distance([op.replace(":=", "="), *said], [own_op.replace(":=", "="), *own])
-                    if distance == 0:
-                        same = True
-                    elif distance <= 2 and near < 0:
-                        near = index
+                # Go's := declares what = assigns: the same formula
+                distance = _distance([op.replace(":=", "="), *said], [own_op.replace(":=", "="), *own])
+                if distance == 0:
+                    same = True
+                elif distance <= 2 and near < 0:
+                    near = index
             if near >= 0 and not same:
-                written = " ".join(whole[start:end].split())
                 out.append(Contradiction(
-                    "formula", f"the claim says `{written}`; the code assigns `{name}` otherwise",
-                    code.show(near, name), code.label, (name,)))
+                    "formula", f"the claim says `{' '.join(whole[start:end].split())}`; the code assigns "
+                    f"`{name}` otherwise", code.show(near, name), code.label, (name,)))
     return out
 
 
