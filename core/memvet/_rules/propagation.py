@@ -127,7 +127,7 @@ def _translated(code: Code, exc: str) -> int | None:
 
 #: "catches E", "swallows (E, F)": a handler the claim says the code has, and the classes it names.
 _CATCHES = re.compile(r"\b(?:catch(?:es|ing)?|swallow(?:s|ing)?|suppress(?:es|ing)?)\s+(?P<list>\(?\s*"
-                      r"(?P<one>[A-Z]\w*(?:Error|Exception|Warning))(?:\s*(?:,|/|\||\band\b|\bor\b)\s*"
+                      r"[A-Z]\w*(?:Error|Exception|Warning)(?:\s*(?:,|/|\||\band\b|\bor\b)\s*"
                       r"[A-Z]\w*(?:Error|Exception|Warning))*\s*\)?)")
 
 
@@ -151,8 +151,16 @@ def _handlers(code: Code) -> list[tuple[int, set[str]]] | None:
 
 def _uncaught(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     out: list[Contradiction] = []
-    python = [c for c in codes if not c.braces]
-    for m in _CATCHES.finditer(clause.text):
+    said = list(_CATCHES.finditer(clause.text))
+    if not said:
+        return out
+    found = [(c, _handlers(c)) for c in codes if not c.braces]
+    if any(h is None for _, h in found):
+        return out  # a bare `except:` catches everything
+    handled = [(code, line, caught) for code, handlers in found for line, caught in handlers or ()]
+    if not handled:
+        return out
+    for m in said:
         before = re.split(r"[,;]", clause.text[:m.start()])[-1]
         if _NOT.search(before) or _IF.search(before):
             continue
@@ -160,17 +168,10 @@ def _uncaught(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
             exc = _builtin_exception(name)
             if exc is None or clause.skip(name):
                 continue
-            found = [(c, _handlers(c)) for c in python]
-            if not found or any(h is None for _, h in found):
+            if any(name in caught or any(k is not None and issubclass(exc, k) for k in map(_builtin_exception, caught))
+                   for _, _, caught in handled):
                 continue
-            if any(name in caught or any(isinstance(k, type) and issubclass(exc, k)
-                                         for k in map(_builtin_exception, caught) if k is not None)
-                   for _, handlers in found for _, caught in handlers or ()):
-                continue
-            code, handlers = next(((c, h) for c, h in found if h), (None, None))
-            if code is None or not handlers:
-                continue
-            line, caught = handlers[0]
+            code, line, caught = handled[0]
             out.append(Contradiction(
                 "propagation", f"the claim says the code catches `{name}`; its handlers catch "
                 f"{', '.join(f'`{k}`' for k in sorted(caught))} only", code.logical_text(line)[:120],
