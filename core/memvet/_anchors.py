@@ -1084,11 +1084,12 @@ class Evidence:
                     names += [a.name, *(f"{m}.{a.name}" for m in modules)]
             elif a.kind is AnchorKind.DEPENDENCY:
                 names += [a.name, a.path]
-                manifest = snap.read(a.path) or b""
-                lines = manifest.decode("utf-8", errors="replace").splitlines()
+                lines = (snap.read(a.path) or b"").decode("utf-8", errors="replace").splitlines()
                 declared = lines[a.line - 1] if 0 < a.line <= len(lines) else ""
-                # its section too (devDependencies, dev-dependencies): whether the project ships it is the manifest's
-                text = f"{a.name}{a.requirement}\n{declared}\n{_section(a, manifest)}".rstrip("\n")
+                # its section too (devDependencies, dev-dependencies): whether the project ships it is the
+                # manifest's, as resolving the anchor read it (cached by the manifest's blob)
+                section = _section(a, self._declared(a.path, snap))
+                text = f"{a.name}{a.requirement}\n{declared}\n{section}".rstrip("\n")
             else:
                 text = a.name.partition(":")[2] + (f"\n{a.scope}" if a.scope else "")
             out.append(_claims.EvidenceText(a.spec, text, tuple(names), language, a.kind is AnchorKind.ABSENT,
@@ -1938,9 +1939,8 @@ def _unverifiable(anchor: Anchor, exc: MemvetError) -> AnchorCheck:
     return AnchorCheck(anchor, AnchorResult.UNVERIFIABLE, f"{anchor.spec}: could not check: {exc}")
 
 
-def _section(anchor: Anchor, manifest: bytes) -> str:
+def _section(anchor: Anchor, found: Sequence[_manifests.Declared]) -> str:
     """The manifest section that declares a dependency anchor's package at its line (``devDependencies``,
-    ``project.dependencies``). The anchor resolved on this manifest, so it parses."""
-    found = _manifests.declared(anchor.path, manifest)
+    ``project.dependencies``), of the manifest's declarations ``found``."""
     return next((d.section for d in found if d.name == anchor.name and d.line == anchor.line),
                 next((d.section for d in found if d.name == anchor.name), ""))
