@@ -3668,11 +3668,17 @@ def _computed_by_claim(value: float, text: str, ctx: _Context) -> bool:
 def _bit_width(value: float, text: str, ctx: _Context) -> bool:
     """``32-bit``, ``64 bits``: a width the code writes as a type (``int32``,
     ``Uint32Array``) or as a bound (``2**31 - 1``, ``0xFFFFFFFF``, ``2_147_483_647``),
-    or the platform the claim speaks of ("on a 64-bit target")."""
+    or the platform the claim speaks of ("on a 64-bit target"); any width in bits the claim
+    also gives in bytes where the code writes that number ("8 (bytes of a 64-bit hash)")."""
     if not re.search(rf"(?<![\w.$]){re.escape(text)}\s*-?\s*bits?\b", ctx.claim, re.I) \
-            or not value.is_integer() or not 1 <= value <= 128:
+            or not value.is_integer() or value < 1:
         return False
     n = int(value)
+    if n % 8 == 0 and float(n // 8) in ctx.index.numbers \
+            and re.search(rf"(?<![\w.]){n // 8}\s*\(?\s*bytes?\b", ctx.claim, re.I):
+        return True  # "8 (bytes of a 64-bit hash)": the claim gives the size in bytes too, and the code writes it
+    if n > 128:
+        return False
     if n in (16, 32, 64) and re.search(rf"\b(?:on|for)\s+(?:an?\s+)?{n}\s*-?\s*bits?(?:\s+(?:targets?|platforms?|"
                                        r"systems?|machines?|hosts?|architectures?|builds?))?(?![\w-])", ctx.claim, re.I):
         return True  # "on a 64-bit target": the platform the claim speaks of, not a value of the code
@@ -3683,18 +3689,11 @@ def _bit_width(value: float, text: str, ctx: _Context) -> bool:
 
 def _byte_count(value: float, text: str, ctx: _Context) -> bool:
     """``N-byte`` before a string the claim quotes that the code writes and that is ``N`` bytes long
-    ("the 4-byte magic ``"xxh\\x06"``"), or ``N-bit`` where the claim also gives the size in bytes
-    and the code writes that number ("8 (bytes of a 64-bit hash)", "3 bytes ... a 24-bit start")."""
+    ("the 4-byte magic ``"xxh\\x06"``"); a size in bits is :func:`_bit_width`'s."""
     if not value.is_integer() or value < 1:
         return False
     n, claim = int(value), ctx.claim
-    sized = re.compile(rf"(?<![\w.$]){re.escape(text)}\s*-?\s*(?P<unit>bytes?|bits?)\b", re.I)
-    for m in sized.finditer(claim):
-        if m.group("unit").lower().startswith("bit"):
-            if n % 8 == 0 and float(n // 8) in ctx.index.numbers and re.search(
-                    rf"(?<![\w.]){n // 8}\s*\(?\s*bytes?\b", claim, re.I):
-                return True
-            continue
+    for m in re.finditer(rf"(?<![\w.$]){re.escape(text)}\s*-?\s*bytes?\b", claim, re.I):
         quoted = re.match(r"""[^"'`\n]{0,40}?[`]?(["'])((?:\\.|(?!\1).)*)\1""", claim[m.end():])
         if quoted is None:
             continue

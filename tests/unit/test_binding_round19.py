@@ -72,6 +72,8 @@ def test_a_size_in_bits_binds_where_the_claim_gives_it_in_bytes_too():
 def test_a_size_in_bytes_binds_to_the_length_of_the_string_the_claim_quotes():
     assert unbound('Serialized state starts with the 4-byte magic `"xxh\\x06"`.', MAGIC) == []
     assert unbound('Serialized state starts with the 6-byte magic `"xxh\\x06"`.', MAGIC) == ["6"]
+    # a quoted string whose escapes do not read (a truncated \\x) has no length to give
+    assert unbound('Serialized state starts with the 3-byte magic `"ab\\x"`.', MAGIC) == ["3", '"ab\\x"']
 
 
 # ------------------------------------------------------------ a TypeScript function's generics
