@@ -2216,6 +2216,9 @@ def _fits(arg: str, param: _Param | None, definition: _Definition | None, ctx: _
         return True
     if arg.lower() in _BOOL:
         return _boolish(param)
+    borrowed = re.fullmatch(r"&\s*(?:mut\s+)?([a-z_][a-z0-9_]*)", arg)
+    if borrowed and "rust" in ctx.index.languages:  # fill_inplace(&mut s, width): a borrow of the reader's own variable
+        return param is not None and param.annotation.lstrip().startswith("&")
     if _literal(arg) is not None or number_value(arg) is not None:
         if _bound_value(arg, ctx):
             return True
@@ -2291,6 +2294,15 @@ def _example_fits(args: Sequence[str], definition: _Definition, ctx: _Context) -
     return True
 
 
+#: A platform's name for an HTTP status: Go's ``http.StatusNotFound``, Python's ``HTTPStatus.NOT_FOUND``.
+_STATUS_CONSTANT = re.compile(r"(?<![\w.])(?:http\.Status|HTTPStatus\.)(\w+)")
+
+
+def _status_number(m: re.Match[str]) -> str:
+    value = _STATUS_BY_NAME.get(m.group(1).replace("_", "").lower())
+    return str(int(value)) if value is not None else m.group(0)
+
+
 def _call_matches(args: Sequence[str], call: str) -> bool:
     """Whether each written argument occurs inside the code's call ``call``.
 
@@ -2298,6 +2310,7 @@ def _call_matches(args: Sequence[str], call: str) -> bool:
     its f-prefix, concatenation or the rest of the text; a placeholder binds
     to anything.
     """
+    call = _STATUS_CONSTANT.sub(_status_number, call)  # http.StatusMethodNotAllowed is 405, as claims write it
     call_tokens = _numbers_by_value(code_tokens(call))
     bare = _drop_receivers(call_tokens)
     if _misplaced_number(args, call):
@@ -2309,10 +2322,21 @@ def _call_matches(args: Sequence[str], call: str) -> bool:
         if kw and _literal(arg) is None and _placeholder(kw.group(2)):
             arg = kw.group(1) + "="  # max_redirects=...: the keyword is passed, any value
         content = _literal(arg)
+        if content is not None and content and not re.search(r"[^\W_]", content):
+            # strings.Join(allowed, ",") for strings.Join(allowed, ", "): a separator is its every character
+            if content in {_string_content(m.group(0)) for m in _STRING_TOKEN.finditer(call)}:
+                continue
+            return False
         if content is not None and (_PLACEHOLDER.search(content) or _ELLIPSIS.search(content)):
             # '<ClassName> is empty' of "%s is empty" % type(self).__name__: the words around the placeholder
             # (or an ellipsis: `... value=...` for `value=${JSON.stringify(str)}`)
             pieces = [p for p in re.split(f"{_PLACEHOLDER.pattern}|{_ELLIPSIS.pattern}", content) if p.strip()]
+            if pieces and all(_contains(call_tokens, _numbers_by_value(code_tokens(p))) for p in pieces):
+                continue
+        if content is not None and _FIELD.search(content) and _FIELD.search(call):
+            # "... at index {i}, ..." for f"... at index {row_index}, ...": a formatted message, its fields
+            # named by the claim's own words
+            pieces = [p for p in _FIELD.split(content) if p.strip()]
             if pieces and all(_contains(call_tokens, _numbers_by_value(code_tokens(p))) for p in pieces):
                 continue
         if content is not None and " ".join(content.split()) in {" ".join(c.split()) for c, _, joined
@@ -2672,9 +2696,11 @@ def _bind_call(term: Term, ctx: _Context) -> tuple[bool, str]:
         return False, f"{callee}({', '.join(p.name + ('=' + p.default if p.default else '') for p in signature.params)})"
     # "pushes `unescape(pattern)`": a call the claim says the code makes binds as the code writes it
     done = _said_done(term.text, ctx, bool(calls) or _a_parameter(callee, index))
+    # ", " and "," are one sequence of tokens, whitespace left out; a separator is compared as written
+    separator = any((c := _literal(a)) and not re.search(r"[^\W_]", c) for a in args)
     if callee_ok:
-        if index.has_sequence(text, code=True) or ((not args or all(_placeholder(a) for a in args)) and not (
-                not calls and not definitions and done)):
+        if (index.has_sequence(text, code=True) and not (separator and calls)) or (
+                (not args or all(_placeholder(a) for a in args)) and not (not calls and not definitions and done)):
             return True, ""  # (a call the claim says the code makes, with no arguments: the code must make it)
         if any(_call_matches(args, call) and not (done and _fewer_positional(args, call))
                for call in [*calls, *index.calls(callee, headers=True)]):
@@ -3266,6 +3292,12 @@ def _instance(text: str, index: _Index) -> bool:
     return False
 
 
+#: A POSIX locale name, the dotted part of ``ja_JP.UTF-8@cjk_narrow`` (its charset cut at the ``-``).
+_LOCALE = re.compile(r"[a-z]{2,3}_[A-Z]{2}\.[A-Za-z][\w-]*")
+#: Code that reads the locale: the variables that name it, or a value it calls one.
+_READS_LOCALE = re.compile(r"\b(?:LC_ALL|LC_CTYPE|LANG|locale)\b", re.I)
+
+
 def _bind_dotted(term: Term, ctx: _Context) -> tuple[bool, str]:
     text = term.text
     index = ctx.index
@@ -3291,6 +3323,8 @@ def _bind_dotted(term: Term, ctx: _Context) -> tuple[bool, str]:
     if index.has_sequence(text) or index.has_name(text) or index.has_sequence(text, fold=True) \
             or index.has_name(text, any_case=True) or text.lower() in index.modules:
         return True, ""
+    if _LOCALE.fullmatch(text) and any(_READS_LOCALE.search(code) for _, code in index.code_texts):
+        return True, ""  # en_US.UTF-8 -> false: the reader's locale, for code that reads the locale
     rival = "" if re.search(rf"(?<![\w$.]){re.escape(text)}\s*\(", ctx.claim) else _rival_string(text, index)
     if rival:  # (a callee, `cmd.help(...)`, is a name, never a value)
         return False, rival  # `express.sid` where the code writes 'connect.sid': a value, and another one
@@ -3422,10 +3456,16 @@ def _bind_number(term: Term, ctx: _Context) -> tuple[bool, str]:
         return True, ""  # "_MAX_SIZE / 2 keys, i.e. 64": the claim works out an expression of the code's
     if _code_point(text, ctx):
         return True, ""  # U+2028 for '\u2028': a character named by its code point
+    if re.search(rf"(?<![\w.]){_LOCALE.pattern}{re.escape(text)}(?![\w.])", ctx.claim) \
+            and any(_READS_LOCALE.search(code) for _, code in ctx.index.code_texts):
+        return True, ""  # the -8 of en_US.UTF-8: the charset of the reader's locale
     if value is not None and _strict_bound(value, text, ctx):
         return True, ""  # "a 4-arg handler" for `fn.length > 3`: the first whole number past a strict bound
     if _version_tested(text, index):
         return True, ""  # "only before 3.9" for `if sys.version_info < (3, 9):`
+    if re.fullmatch(r"\d+\.\d+", text) and re.search(rf"\b(?:[Ss]ince|as of)\s+v?{re.escape(text)}(?![\w.])", ctx.claim) \
+            and any(re.fullmatch(rf"v?{re.escape(text)}(?:\.\d+)*", s) for s in index.strings()):
+        return True, ""  # "Since 5.0, ..." where __version__ = "5.0.1": the release the code is of
     if re.fullmatch(r"\d+(?:\.\d+)?", text) and any(_zeros_left_out(text).search(s) for s in index.strings()):
         return True, ""  # "cfg-if (1.0)" for cfg-if = "1.0.0": the same version, its zeros left out
     return False, _nearest_line(text, index, lambda tok: tok[:1].isdigit())
@@ -3494,11 +3534,14 @@ def _argv_written(text: str, index: _Index) -> bool:
 
 def _code_point(text: str, ctx: _Context) -> bool:
     """Whether ``text`` is a code point the claim writes ``U+XXXX`` and the code writes as an escape
-    (``\\u2028``, ``\\u{2028}``, ``\\U00002028``, ``\\x{2028}``) or a hexadecimal literal (``0x2028``)."""
-    if not re.fullmatch(r"[0-9A-Fa-f]{4,6}", text) or not re.search(rf"\bU\+{re.escape(text)}\b", ctx.claim):
+    (``\\u2028``, ``\\u{2028}``, ``\\U00002028``, ``\\x{2028}``) or a hexadecimal literal (``0x2028``);
+    or a hexadecimal number (``0x40``) the code writes as a character's escape (``'\\x40'``)."""
+    hexa = re.fullmatch(r"0[xX]([0-9A-Fa-f]{1,6})", text)
+    if hexa is None and (not re.fullmatch(r"[0-9A-Fa-f]{4,6}", text)
+                         or not re.search(rf"\bU\+{re.escape(text)}\b", ctx.claim)):
         return False
-    digits = text.lstrip("0").lower() or "0"
-    written = re.compile(rf"(?:\\u\{{?|\\U|\\x\{{|0[xX])0*{re.escape(digits)}(?![0-9a-fA-F])", re.I)
+    digits = (hexa.group(1) if hexa else text).lstrip("0").lower() or "0"
+    written = re.compile(rf"(?:\\u\{{?|\\U|\\x\{{?|0[xX])0*{re.escape(digits)}(?![0-9a-fA-F])", re.I)
     return any(written.search(code) for _, code in ctx.index.code_texts)
 
 
@@ -4341,6 +4384,8 @@ def _in_use(text: str, ctx: _Context) -> bool:
         return False  # the outermost call is on a module or a platform object: the code's own call
     if re.match(r"""\s*(?:require|import)\s*\(\s*["'`]\.""", text):
         return False  # require('../package.json').version: the code's own file, not a package a reader uses
+    if re.match(r"\s*super\s*\(", text):
+        return False  # super().__init__(deadline, loop): a class's call of its parent, which no reader makes
     if any(len(c) < 2 or _EXCEPTION_NAME.fullmatch(c) for c in use.callees):
         return False
     if _STRING_TOKEN.search(text) and any(_FAILS_WITH.search(before) for before in _lead_ins(text, ctx.claim)):

@@ -82,7 +82,20 @@ FORMAT = EvidenceText("jsonlogger.py::JsonFormatter.format", """\
 """)
 
 
+WT = EvidenceText("runewidth_windows.go::IsEastAsian", """\
+func IsEastAsian() bool {
+	if os.Getenv("WT_SESSION") != "" {
+		return false
+	}
+	r1, _, _ := procGetConsoleOutputCP.Call()
+	return r1 == 932 || r1 == 51932
+}
+""", language="go")
+
+
 FIRES = [
+    # round 20: an aside that only names the subject is the subject
+    ("Windows Terminal (WT_SESSION) is always treated as non-East-Asian.", WT),
     # round 19: "unconditionally", before the verb or at the clause's end
     ("format() unconditionally computes record.asctime via formatTime on every record.", FORMAT),
     ("format() sets record.asctime unconditionally", FORMAT),
@@ -96,6 +109,8 @@ FIRES = [
 ]
 
 SILENT = [
+    # round 20 (runewidth t21): an aside naming the condition the subject is under is no operand
+    ("Windows Terminal (WT_SESSION set) is always treated as non-East-Asian.", WT),
     ("format() unconditionally sets record.message.", FORMAT),
     ("format() sets record.message unconditionally", FORMAT),
     # round 18: the `default:` label opens a branch; it is no use of "defaults"

@@ -140,7 +140,22 @@ INFINITY = EvidenceText("ratelimit.go::infinityDuration",
                         "const infinityDuration time.Duration = 0x7fffffffffffffff\n", language="go")
 
 
+ALLOWED = EvidenceText("router.go::Router.allowed", """\
+func (r *Router) allowed(path, reqMethod string) (allow string) {
+	allowed := make([]string, 0, 9)
+	// sort.Strings(allowed) unfortunately causes unnecessary allocations
+	for i, l := 1, len(allowed); i < l; i++ {
+		allowed[i] = allowed[i-1]
+	}
+	return strings.Join(allowed, ", ")
+}
+""", language="go")
+
+
 FIRES = [
+    # round 20 (httprouter f13): a platform package's function, not a name spelled like its package
+    ("The Allow header is deterministic because allowed() calls sort.Strings on the collected methods.", ALLOWED),
+    ("allowed() calls strings.Split on the path.", ALLOWED),
     # round 18: the subject is the anchor the written call does not name
     ("Take is unconditional: it locks, then calls tb.takeAvailable(count).", [TAKE, INFINITY]),
     # "does" and "via" with a call written out
@@ -158,6 +173,12 @@ FIRES = [
 ]
 
 SILENT = [
+    ("allowed() calls strings.Join on the collected methods.", ALLOWED),
+    # round 20 (prettytable t08): a term after a preposition is what the subject works with, no subject
+    ("Cell width: it strips ANSI codes with the module-level `_re` regex and then calls `wcwidth.wcswidth`.",
+     [EvidenceText("prettytable.py::_str_block_width",
+                   "def _str_block_width(val):\n    return wcwidth.wcswidth(_re.sub('', val))\n"),
+      EvidenceText("prettytable.py::_re", "_re = re.compile(r'\\033\\[[0-9;]*m')\n")]),
     # round 18: a constant passed to the call is not what makes it
     ("Take is unconditional: it locks, then calls tb.take(tb.clock.Now(), count, infinityDuration).",
      [TAKE, INFINITY]),

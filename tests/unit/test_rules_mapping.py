@@ -71,7 +71,33 @@ function specify(type, spec, index) {
 }
 """, language="javascript")
 
+DESTR = EvidenceText("src/index.ts::destr", """\
+export function destr(value: any): any {
+  const _value = value.trim();
+  switch (_value.toLowerCase()) {
+    case "true": {
+      return true as T;
+    }
+    case "undefined": {
+      return undefined as T;
+    }
+    case "null": {
+      return null as T;
+    }
+    case "nan": {
+      return Number.NaN as T;
+    }
+  }
+  return value;
+}
+""", language="typescript")
+
+
 FIRES = [
+    # round 20 (destr f16): the branch for the string returns another constant than the claim's, which
+    # another branch returns
+    ('"undefined" is normalised to `null` (JSON has no undefined).', DESTR),
+    ('"null" becomes undefined.', DESTR),
     # a name's branch: the claim took the output another condition's branch writes
     ("Ansi codes: italic -> ESC[4m, bold -> ESC[1m.", ANSI),
     ("underline gives `\\033[3m`.", ANSI),
@@ -84,6 +110,11 @@ FIRES = [
 ]
 
 SILENT = [
+    # the branch returns the claim's constant; a constant no branch returns; a string no label names
+    ('"undefined" is normalised to `undefined`, "null" to `null`.', DESTR),
+    ('"true" becomes true.', DESTR),
+    ('"nan" becomes NaN.', DESTR),
+    ('"yes" becomes true.', DESTR),
     ("Ansi codes: italic -> ESC[3m, underline -> ESC[4m, bold -> ESC[1m.", ANSI),
     ("matching type adds 4 and matching subtype adds 2.", SPECIFY),
     # an output no branch writes is the term rules' to read; a name no condition tests says nothing here

@@ -333,7 +333,55 @@ func New(options Options) *Cors {
 """, language="go")
 
 
+FINAL_TIMEOUT = EvidenceText("async_timeout/__init__.py::Timeout", """\
+@final
+class Timeout(asyncio.Timeout):
+    def __init__(self, deadline, loop) -> None:
+        super().__init__(deadline)
+""")
+JAVA_FINAL = EvidenceText("src/Limits.java::Limits", """\
+public final class Limits {
+    private Limits() {}
+}
+""", language="java")
+ULABEL = EvidenceText("idna/core.py::ulabel", """\
+def ulabel(label):
+    label_bytes = label.encode("ascii")
+    label_bytes = label_bytes.lower()
+    if label_bytes.startswith(_alabel_prefix):
+        label_bytes = label_bytes[len(_alabel_prefix):]
+    return label_bytes.decode("punycode")
+""")
+ENCODE = EvidenceText("idna/core.py::encode", """\
+def encode(s, strict=False, transitional=False):
+    if transitional:
+        warnings.warn("Transitional processing has been removed from UTS #46.", DeprecationWarning)
+    return b".".join(alabel(label) for label in s.split("."))
+""")
+INDENT = EvidenceText("src/indentation.rs::indent", """\
+pub fn indent(s: &str, prefix: &str) -> String {
+    let trimmed_prefix = prefix.trim_end();
+    for (idx, line) in s.split_terminator('\\n').enumerate() {
+        if line.trim().is_empty() {
+            result.push_str(trimmed_prefix);
+        }
+    }
+    result
+}
+""", language="rust")
+
+
 FIRES = [
+    # round 20: a decorator or Java's keyword the definition carries (async-timeout f16)
+    ("Timeout isn't marked final; subclassing it to add hooks is supported.", FINAL_TIMEOUT),
+    ("Timeout is not decorated with `@final`.", FINAL_TIMEOUT),
+    ("Limits is not marked final.", JAVA_FINAL),
+    # a verb of changing case, hyphenated or not (idna f07), and a gerund with its object (textwrap f15)
+    ("ulabel compares the prefix as written because the bytes aren't lower-cased.", ULABEL),
+    ("ulabel never lowercases the label.", ULABEL),
+    ("indent() applies the same prefix to every line - no trimming of the prefix.", INDENT),
+    # a warning the code gives (idna f05)
+    ("transitional=True is still quietly honoured by encode; no warning is issued.", ENCODE),
     # round 18: a name the code uses is no branch keyword
     ("New ignores options.AllowOriginFunc.", CORS_NEW),
     ("persist ignores hard_link failures.", PERSIST),
@@ -406,6 +454,14 @@ def create_list_rule(src, pos, out):
 ]
 
 SILENT = [
+    # round 20: a mark the definition does not carry; a case change the code does not make; a gerund of
+    # another object than the one the call is on
+    ("Timeout isn't marked deprecated.", FINAL_TIMEOUT),
+    ("Timeout is marked final.", FINAL_TIMEOUT),
+    ("ulabel never upper-cases the bytes.", ULABEL),
+    ("indent() applies the prefix to every line - no trimming of the text.", INDENT),
+    ("indent() gives no warning for an empty prefix.", INDENT),
+    ("encode leaves the warnings filter alone: no warnings category is set.", ENCODE),
     # round 18: "case-sensitivity" is no `case` label; a result the code drops (`let _ =`) is ignored
     ("Origin comparison deliberately ignores the spec's case-sensitivity: origins are lower-cased.", CORS_NEW),
     ("The old name is removed with `let _ = unlink(old_path)` -- unlink failure is silently ignored.", PERSIST),

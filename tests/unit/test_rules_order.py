@@ -523,7 +523,70 @@ function _findAll(ctx, node, method, segments, index, matches = []) {
 """)
 
 
+CHUNKS = EvidenceText("src/buf/take.rs::<Take as Buf>.chunks_vectored", """\
+    fn chunks_vectored<'a>(&'a self, dst: &mut [IoSlice<'a>]) -> usize {
+        if self.limit == 0 {
+            return 0;
+        }
+        let cnt = self.inner.chunks_vectored(&mut slices[..dst.len().min(LEN)]);
+        let mut limit = self.limit;
+        for (i, (dst, slice)) in dst[..cnt].iter_mut().zip(slices.iter()).enumerate() {
+            if let Some(buf) = slice.get(..limit) {
+                return i + 1;
+            }
+            limit -= slice.len();
+        }
+        cnt
+    }
+""", language="rust")
+ACCEPTS_TYPES = EvidenceText("index.js::Accepts.prototype.types", """\
+Accepts.prototype.types = function (types_) {
+  if (!types.length) {
+    return this.negotiator.mediaTypes()
+  }
+  if (!this.headers.accept) {
+    return types[0]
+  }
+  var mimes = types.map(extToMime)
+  var accepts = this.negotiator.mediaTypes(mimes.filter(validMime))
+  var first = accepts[0]
+  return first ? types[mimes.indexOf(first)] : false
+}
+""", language="javascript")
+OPTIMAL = EvidenceText("src/wrap_algorithms/optimal_fit.rs::wrap_optimal_fit", """\
+pub fn wrap_optimal_fit(fragments: &[T]) -> Result<Vec<&[T]>, OverflowError> {
+    let minima = smawk::online_column_minima(0.0, widths.len(), |minima, i, j| {
+        let mut cost = minima[i].1 + penalties.nline_penalty as f64;
+        cost
+    });
+    for (_, cost) in &minima {
+        if cost.is_infinite() {
+            return Err(OverflowError);
+        }
+    }
+    Ok(lines)
+}
+""", language="rust")
+DESTR_ORDER = EvidenceText("src/index.ts::destr", """\
+export function destr(value: any): any {
+  if (value[0] === '"' && value.indexOf("\\\\") === -1) {
+    return value.slice(1, -1);
+  }
+  const _value = value.trim();
+  return JSON.parse(value);
+}
+""", language="typescript")
+
+
 FIRES = [
+    # round 20: a test is a step of the path the claim describes, whatever its body does (a guard that
+    # only returns is one too: markupsafe f01; measured, bytes t20 gained one true fact and three false
+    # ones were lost when it was read as another path)
+    ("chunks_vectored collects at most 16 IoSlices from the inner buf, then trims them to the limit.", CHUNKS),
+    ("chunks_vectored collects from the inner buf, then checks the limit.", EvidenceText(
+        "src/take.rs::chunks", "fn chunks(&self) -> usize {\n    if self.limit == 0 {\n        self.done = true;\n"
+        "        return 0;\n    }\n    let cnt = self.inner.chunks(buf);\n    cnt.min(self.limit)\n}\n",
+        language="rust")),
     # round 18: the owner's member, in the order the code reads it
     ("_findAll visits the static child after the node's own methods.", FIND_ALL),
     # round 17: a gloss in plain words is no operand ("the aliases (short names) first")
@@ -606,6 +669,14 @@ FIRES = [
 ]
 
 SILENT = [
+    # round 20: a call inside the argument list of another runs first (accepts t08); "and returns" starts a
+    # predicate of its own (textwrap t20); a dash sets a remark apart (destr t02)
+    ("Unknown types are dropped with `mimes.filter(validMime)` before `negotiator.mediaTypes(...)` is called.",
+     ACCEPTS_TYPES),
+    ("wrap_optimal_fit checks every minima cost after smawk::online_column_minima and returns Err(OverflowError) "
+     "on the first infinite one.", OPTIMAL),
+    ("A quoted string is returned as `value.slice(1, -1)` without JSON.parse -- this happens before `value.trim()`.",
+     DESTR_ORDER),
     # round 18: "the node's own methods" is node.methods, not the first use of node
     ("_findAll pushes the wildcard, then the static child, then the node's own methods at the end of the path.",
      FIND_ALL),

@@ -87,7 +87,24 @@ func (tb *Bucket) TakeMaxDuration(count int64, maxWait time.Duration) (time.Dura
 """, language="go")
 
 
+LEGACY_TIMEOUT = EvidenceText("async_timeout/__init__.py::Timeout#2", """\
+class Timeout:
+    async def __aenter__(self) -> "Timeout":
+        self._do_enter()
+        return self
+
+    async def __aexit__(self, exc_type, exc_val, exc_tb) -> Optional[bool]:
+        self._do_exit(exc_type)
+        return None
+
+    def expired(self) -> bool:
+        return self._state == _State.TIMEOUT
+""")
+
+
 FIRES = [
+    # round 20 (async-timeout f13): a method of the anchored class, named by the claim
+    ("After a timeout the legacy `__aexit__` returns True, swallowing the CancelledError.", LEGACY_TIMEOUT),
     # round 18: a Go function returns as many results as its signature declares
     ("Take(count) returns (wait time.Duration, ok bool); ok is false when refused.", TAKE),
     ("TakeMaxDuration returns (time.Duration, bool, error).", TAKE_MAX),
@@ -103,6 +120,10 @@ FIRES = [
 ]
 
 SILENT = [
+    # the method returns what the claim says; a method the class does not define; another value than a constant
+    ("The legacy `__aexit__` returns None, so exceptions propagate.", LEGACY_TIMEOUT),
+    ("The legacy `__exit__` returns True.", LEGACY_TIMEOUT),
+    ("expired returns false before the deadline.", LEGACY_TIMEOUT),
     # round 18: a value the code assigns is no type; Go's error is any error type
     ("A trailing backslash: Split returns UnterminatedEscapeError.", [SPLIT, ESCAPE_ERROR]),
     ("Split returns `*SyntaxError` for bad input.", SPLIT),

@@ -361,7 +361,38 @@ function SendStream (req, path, options) {
 """)
 
 
+NEW_ROUTER = EvidenceText("router.go::New", """\
+func New() *Router {
+	return &Router{
+		RedirectTrailingSlash:  true,
+		HandleMethodNotAllowed: true,
+		HandleOPTIONS:          true,
+	}
+}
+""", language="go")
+REMAP = EvidenceText("idna/core.py::uts46_remap",
+                     "def uts46_remap(domain: str, std3_rules: bool = True) -> str:\n    return domain\n")
+LOOKUP_WIDTH = EvidenceText("src/tables.rs::lookup_width", """\
+fn lookup_width(c: char) -> (u8, WidthInfo) {
+    let packed_widths = WIDTH_LEAVES.0[usize::from(t2_offset)][cp >> 2 & 0x1F];
+    let width = packed_widths >> (2 * (cp & 0b11)) & 0b11;
+    if width < 3 {
+        (width, WidthInfo::DEFAULT)
+    } else {
+        match c {
+            '\\u{17D8}' => (3, WidthInfo::DEFAULT),
+            _ => (2, WidthInfo::EMOJI_PRESENTATION),
+        }
+    }
+}
+""", language="rust")
+
+
 FIRES = [
+    # round 20: a verb, the name, then its value (httprouter f01)
+    ("New() leaves HandleOPTIONS false, so OPTIONS replies have to be switched on.", NEW_ROUTER),
+    ("New() sets `RedirectTrailingSlash` false.", NEW_ROUTER),
+    ("uts46_remap: std3_rules defaults to False.", REMAP),
     # round 18: what a read of the caller's setting falls back to is the setting's default
     ("dotfiles defaults to 'deny', so requests for dotfiles get a 403.", SEND_STREAM),
     ("etag defaults to false: no ETag unless you ask.", SEND_STREAM),
@@ -472,6 +503,13 @@ class Flags:
 ]
 
 SILENT = [
+    # round 20: the value the code gives; a width computed with shifts and masks takes any value they
+    # leave (unicode-width t13, t14)
+    ("New() leaves HandleOPTIONS true.", NEW_ROUTER),
+    ("U+17D8 is special-cased in lookup_width as width 3.", LOOKUP_WIDTH),
+    # round 20 (idna t10): a default said of other code, after "unlike"
+    ("uts46_remap defaults std3_rules ON, unlike encode/decode where std3_rules defaults to False.", REMAP),
+    ("Regional indicators get width 1 from lookup_width on their own.", LOOKUP_WIDTH),
     # round 18: the fallback the code gives, or no literal fallback at all
     ("dotfiles defaults to 'ignore': dotfiles are treated as absent.", SEND_STREAM),
     ("etag defaults to true.", SEND_STREAM),

@@ -50,6 +50,9 @@ why), and each has a fixture of cases that must and must not fire
                  constant (f({ K: true }))
     defaults     m.v by default / defaults to m.v: the signature's default of
                  the same module is another (key=keys.methodkey)
+    fallback     sets S to V when nothing is found / S falls back to V (V a
+                 qualified name): the code's fallback for S is another of
+                 V's owner (unwrap_or(LineEnding::LF), E or W, E ?? W)
     optin        pass K=V / opt in with K=V / unless you pass K=V: the
                  signature already defaults K to V
     mapping      V maps to S / V gives S: the switch branch for V writes
@@ -116,6 +119,7 @@ from memvet._rules import (
     concurrency,
     defaults,
     exclusion,
+    fallback,
     fixed,
     formula,
     guard,
@@ -161,6 +165,7 @@ RULES: tuple[Rule, ...] = (
     arguments.RULE,
     fixed.RULE,
     defaults.RULE,
+    fallback.RULE,
     optin.RULE,
     mapping.RULE,
     ternary.RULE,

@@ -775,10 +775,14 @@ def words_of(clause: str, terms: Sequence[Term]) -> list[Word]:
 
 def is_boundary(gap: str) -> bool:
     """Whether the text between two words starts a new part of the sentence."""
-    if re.search(r"[,;]", gap):
-        return True
+    if re.search(r"[,;\u2014]|\s--?\s", gap):
+        return True  # (a dash between words sets a remark apart: "without JSON.parse -- this happens before")
     return any(w.lower() in BOUNDARY_WORDS for w in re.findall(r"[A-Za-z.]+", gap))
 
+
+#: Verbs that, right after "and", start a second predicate of the sentence's subject.
+_PREDICATES = frozenset({"returns", "raises", "throws", "calls", "sets", "yields", "emits", "writes", "logs",
+                         "panics", "fails", "stops", "exits", "skips", "gives"})
 
 #: A parenthetical remark in prose: three words or more, none of them a code term of the claim ("(Express/Koa
 #: set this behind a trusted proxy)"), make it an aside, not an operand beside the marker it sits next to.
@@ -820,6 +824,8 @@ def nearest(clause: Clause, at: int, step: int, code: Code, *, reach: int = 6,
             gap = gap.rstrip().removesuffix(",")  # "A, falling back to B": the marker's own comma
         if is_boundary(gap) or w.text.lower() in BOUNDARY_WORDS:
             break
+        if step > 0 and w.text.lower() in _PREDICATES and re.search(r"\band\s*$", clause.text[:w.start]):
+            break  # "after online_column_minima and returns Err(...)": "and returns" starts a predicate of its own
         atom = _spelled(clause, w, code) or code.resolve(w, clause.declared)
         if atom:
             atom = _possessed(clause, w, atom, code) or qualify(clause, w, atom, code)

@@ -44,6 +44,8 @@ _NOT = re.compile(r"\b(?:not|n't|never)\s*$", re.I)
 _OWN_CONDITION = re.compile(r"\b(?:if|when|whenever|unless|until|while|once|except|only|provided|as long as)\b"
                             r"(?!\s+(?:it\s+is\s+|it's\s+|they\s+are\s+)?(?:present|set|given|available|defined|"
                             r"there|passed|supplied)\b)", re.I)
+#: "(WT_SESSION set)": an aside naming the condition a subject is under, not the subject.
+_PRESENCE_ASIDE = re.compile(r"\(\s*`?[\w.$-]+`?\s+(?:is\s+)?(?:set|present|given|defined|enabled|exists)\s*\)")
 _IF_LINE = re.compile(r"(?:\}\s*)?(?:if|elif|else|case|default)\b")
 _PASSIVE = re.compile(r"\b(?:is|are|gets?|was|were)\s+always\s+\w+(?:ed|en|t)\b", re.I)
 
@@ -109,6 +111,8 @@ def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
             word, atom = found
             if clause.skip(word.text) or atom.startswith("call:"):
                 continue
+            if _PRESENCE_ASIDE.match(clause.text, max(0, word.start - 1)):
+                continue  # "Windows Terminal (WT_SESSION set) is always ...": the condition, not the subject
             if word.term is not None and word.text.count(".") >= 1:
                 owned = ".".join(word.text.split(".")[-2:])  # err.message, not statuses.message
                 atom = owned if code.lines_using(owned) else atom

@@ -52,9 +52,11 @@ that never mentions the callee cannot be where it is called.
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Callable, Sequence
 
 from memvet._claims import TermKind
+from memvet._gostd import GO_STD_QUALIFIERS
 from memvet._rules._common import LOWERING, UPPERING, Clause, Code, Contradiction, Rule, Word, fold, named_one_of
 
 __all__ = ["RULE"]
@@ -94,6 +96,26 @@ def _last(atom: str) -> str:
 def _mentions(code: Code, name: str) -> bool:
     want = fold(name)
     return any(fold(atom) == want for atom in code.names)
+
+
+#: A preposition right before a code term: "removes codes with the `_re` regex" makes it no subject.
+_OBJECT_OF = re.compile(r"\b(?:with|by|from|via|using|through|into|in|on|of)\s+(?:the\s+|a\s+|its\s+)?"
+                        r"(?:[\w-]+\s+)?`?$", re.I)
+
+
+def _platform_call(atom: str) -> str | None:
+    """``sort.Strings`` for a call the claim qualifies with a package of the platform (Go's standard
+    library, Python's): it is that package's function, not any name spelled alike; None otherwise."""
+    m = re.fullmatch(r"([a-z][a-z0-9]*)\.([A-Za-z_]\w*)(?:\(.*\))?", atom, re.S)
+    if m is None or (m.group(1) not in GO_STD_QUALIFIERS and m.group(1) not in sys.stdlib_module_names):
+        return None
+    return f"{m.group(1)}.{m.group(2)}"
+
+
+def _writes(code: Code, dotted: str) -> bool:
+    """Whether the code (comments and docstrings removed) writes ``dotted`` as it is spelled."""
+    pattern = re.compile(rf"(?<![\w$]){re.escape(dotted)}(?![\w$])")
+    return any(pattern.search(code.logical_text(i)) for i in range(len(code.logical)))
 
 
 def _reach(start: Sequence[Code], codes: Sequence[Code]) -> list[Code]:
@@ -183,7 +205,8 @@ def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
         name = _last(target.atom.strip("`'\"$").rstrip("!"))
         if len(name) < 3 or not re.fullmatch(r"[A-Za-z_$][\w$]*", name):
             continue
-        first = next((w for w in before if w.term is not None and not w.plain), None)
+        first = next((w for w in before if w.term is not None and not w.plain
+                      and not _OBJECT_OF.search(clause.text[:w.start])), None)
         subjects = [code for code in codes if first is not None and code.leaf
                     and fold(code.leaf) == fold(_last(first.atom))]
         if not subjects:
@@ -193,7 +216,10 @@ def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
             subjects = [code for code in codes if fold(code.leaf) not in named]  # not the call's own names
         if not subjects or any(fold(code.leaf) == fold(name) for code in subjects):
             continue
-        if any(_mentions(code, name) for code in _reach(subjects, codes)):
+        platform = _platform_call(target.text.strip("`'\"$"))
+        if platform is not None and all(not _writes(code, platform) for code in _reach(subjects, codes)):
+            pass  # "calls sort.Strings" where the code only calls strings.Join: the package's call, not a name alike
+        elif any(_mentions(code, name) for code in _reach(subjects, codes)):
             continue
         who = subjects[0].leaf if len(subjects) == 1 and subjects[0].leaf else "the anchored code"
         out.append(Contradiction(

@@ -51,18 +51,27 @@ _MAPS = re.compile(rf"`?(?:[A-Za-z_$][\w$]*\s*:\s*)?(?P<v>{_VALUE})`?\s*"
                    r"(?P<s>`[^`\n]+`|\"[^\"\n]+\"|'[^'\n]+'|[A-Za-z][\w-]*=[\w-]+)")
 _CASE = re.compile(rf"^\s*case\s+(?P<v>{_VALUE})\s*:")
 _OTHER_LABEL = re.compile(r"^\s*(?:case\b|default\s*:)")
+_CONSTANT = r"true|false|null|undefined|None|True|False|NaN|-?\d+(?:\.\d+)?"
+#: A branch's ``return undefined as T;``: a constant it gives back.
+_RETURNS = re.compile(rf"(?<![\w$.])return\s+(?P<c>{_CONSTANT})(?:\s+as\s+[\w<>\[\]]+)?\s*;?\s*\}}?$")
+#: "\"undefined\" is normalised to `null`": a string the code reads, and the constant it gives for it.
+_TO_CONSTANT = re.compile(rf"(?P<v>'[^'\n]+'|\"[^\"\n]+\")\s+(?:is\s+|are\s+)?(?:normali[sz]ed|converted|coerced|"
+                          rf"parsed|turned|mapped|maps|becomes|gives|yields)\s*(?:to|into|as)?\s+"
+                          rf"`?(?P<c>{_CONSTANT})`?(?![\w.])")
 
 
-def _branches(code: Code) -> list[tuple[set[str], list[str], int]]:
-    """Each switch branch: (its labels, normalized; the strings it writes; its first line)."""
-    out: list[tuple[set[str], list[str], int]] = []
+def _branches(code: Code) -> list[tuple[set[str], list[str], int, set[str]]]:
+    """Each switch branch: (its labels, normalized; the strings it writes; its first line; the
+    constants it returns, lower-cased)."""
+    out: list[tuple[set[str], list[str], int, set[str]]] = []
     labels: set[str] = set()
     start = -1
     body: list[int] = []
 
     def close() -> None:
         if labels:
-            out.append((set(labels), [a.text for a in code.atoms if a.string and a.line in body], start))
+            returned = {m.group("c").lower() for i in body if (m := _RETURNS.search(code.logical_text(i)))}
+            out.append((set(labels), [a.text for a in code.atoms if a.string and a.line in body], start, returned))
 
     for i in range(len(code.logical)):
         text = code.logical_text(i)
@@ -158,7 +167,7 @@ def _holds(strings: Sequence[str], wanted: re.Pattern[str]) -> bool:
 
 def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     out: list[Contradiction] = []
-    read: dict[int, list[tuple[set[str], list[str], int]]] = {}  # each code's branches, read once per check
+    read: dict[int, list[tuple[set[str], list[str], int, set[str]]]] = {}  # each code's branches, read once
     for m in _MAPS.finditer(clause.text):
         said = m.group("s")
         value, said = m.group("v"), (said[1:-1] if said[:1] in "`'\"" else said).strip()
@@ -177,7 +186,33 @@ def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
                 "mapping", f"the claim maps `{value}` to `{said}`; the code writes that for another case",
                 code.show(line), code.label, (value, said)))
             break
-    return out + [c for c in _named(clause, codes) if c not in out]
+    out += [c for c in _named(clause, codes) if c not in out]
+    return out + [c for c in _constants(clause, codes, read) if c not in out]
+
+
+def _constants(clause: Clause, codes: Sequence[Code],
+               read: dict[int, list[tuple[set[str], list[str], int, set[str]]]]) -> list[Contradiction]:
+    """"\"undefined\" is normalised to `null`" where ``case "undefined": return undefined`` and
+    ``case "null": return null``: the branch for the string returns another constant, and the
+    claim's constant is what another branch returns."""
+    out: list[Contradiction] = []
+    for m in _TO_CONSTANT.finditer(clause.text):
+        value, said = m.group("v"), m.group("c")
+        if clause.skip(value, said) or clause.quoted(m.start("c")):
+            continue
+        label, wanted = _norm(value), said.lower()  # (null is not undefined here: _norm makes both none)
+        for n, code in enumerate(codes):
+            if n not in read:
+                read[n] = _branches(code)
+            mine = [b for b in read[n] if label in b[0]]
+            if not mine or not all(b[3] for b in mine) or any(wanted in b[3] for b in mine) \
+                    or not any(wanted in b[3] for b in read[n] if label not in b[0]):
+                continue
+            out.append(Contradiction(
+                "mapping", f"the claim maps `{value}` to `{said}`; the code returns that for another case",
+                code.show(mine[0][2]), code.label, (value, said)))
+            break
+    return out
 
 
 RULE = Rule("mapping", check, __doc__ or "")

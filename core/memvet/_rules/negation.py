@@ -213,6 +213,10 @@ def _does(code: Code, verb: str, objects: list[Word], clause: Clause, particle: 
                 if anything or not objects or fold(m.group("x").rsplit(".", 1)[-1]) in tokens:
                     return code.show(index, m.group(0))  # ("X never raises", no object: any raise of X's)
         return None
+    cased = _case_change(verb)
+    if cased:  # "the bytes aren't lower-cased": the code calls lower(), toLowerCase(), casefold() ...
+        hit = next((c for c in code.calls if named_one_of(c.name, cased)), None)
+        return code.show(hit.line, hit.name) if hit is not None else None
     tokens |= _named_calls(clause, verb)
     if not objects and "panic" in base:  # "try_insert never panics": panic!, a macro that wraps it, an assert!
         hit = next((c for c in code.calls if "panic" in c.name.lower() or c.name in _PANICKING), None)
@@ -229,6 +233,15 @@ def _does(code: Code, verb: str, objects: list[Word], clause: Clause, particle: 
         if anything or tokens & call.tokens():
             return code.show(call.line, call.name + "(", call.name)
     return None
+
+
+def _case_change(verb: str) -> tuple[str, ...]:
+    """The names of the calls that do what a verb of changing case says ("lower-cased",
+    "lowercases", "downcase"); empty for any other verb."""
+    v = verb.lower().replace("-", "")
+    if v.startswith(("lowercase", "downcase")):
+        return LOWERING
+    return UPPERING if v.startswith(("uppercase", "upcase")) else ()
 
 
 def _defines(code: Code, objects: list[Word]) -> str | None:
@@ -331,7 +344,50 @@ def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     out.extend(_no_goroutine(clause, codes))
     out.extend(_no_special_case(clause, codes))
     out.extend(_no_build_tags(clause, codes))
+    out.extend(_not_marked(clause, codes))
+    out.extend(_no_warning(clause, codes))
     return out
+
+
+#: "no warning is issued", "without a deprecation warning": the code warns nobody.
+_NO_WARNING = re.compile(r"\b(?:[Nn]o|[Ww]ithout(?:\s+an?|\s+any)?)\s+(?:[a-z]+\s+)?warnings?\b"
+                         r"(?!\s+(?:filters?|category|class|type)\b)")
+
+
+def _no_warning(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
+    """"transitional=True is honoured; no warning is issued": the anchored code calls ``warn``
+    (``warnings.warn(...)``, ``console.warn(...)``, Rust's ``warn!``)."""
+    m = _NO_WARNING.search(clause.text)
+    if m is None or clause.quoted(m.start()) or _CONDITION.search(clause.text):
+        return []
+    for code in codes:
+        hit = next((c for c in code.calls if c.name in ("warn", "warning")), None)
+        if hit is not None:
+            return [Contradiction("negation", f"the claim says `{m.group(0)}`", code.show(hit.line, hit.name),
+                                  code.label, ())]
+    return []
+
+
+#: "Timeout isn't marked final", "is not decorated with `@final`": a decorator, annotation or attribute.
+_NOT_MARKED = re.compile(r"\b(?:is|are)(?:\s+not|n't|\s+never)\s+(?:marked|decorated|annotated)\s+(?:as\s+|with\s+)?"
+                         r"(?:an?\s+)?[`@#\[]*(?P<x>[A-Za-z_][\w.]*)", re.I)
+
+
+def _not_marked(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
+    """"Timeout isn't marked final": the anchored definition carries that decorator, annotation
+    (``@final``, ``@typing.final``) or Rust attribute (``#[non_exhaustive]``), or Java's keyword
+    (``public final class``)."""
+    m = _NOT_MARKED.search(clause.text)
+    if m is None or clause.quoted(m.start()) or _CONDITION.search(clause.text):
+        return []
+    x = re.escape(m.group("x"))
+    mark = re.compile(rf"^(?:@(?:[\w.]+\.)?{x}\b|#\[{x}\b)|^(?:\w+\s+)*{x}\s+(?:\w+\s+)*(?:class|interface)\b")
+    for code in codes:
+        for index in sorted(code.headers) or range(min(1, len(code.logical))):
+            if mark.search(code.logical_text(index)):
+                return [Contradiction("negation", f"the claim says `{m.group(0)}`", code.show(index), code.label,
+                                      (m.group("x"),))]
+    return []
 
 
 #: "has no build tags", "without any build constraint": a file compiled everywhere.
@@ -403,7 +459,8 @@ _NO_CALL = re.compile(r"\b(?:no|without(?:\s+an?|\s+any)?)\s+`?"
                       r"(?P<call>(?:[A-Za-z_]\w*\.)+[A-Za-z_]\w*|[A-Za-z_]\w*\(\)|[a-z_$][a-z\d$]*(?:[A-Z_][\w$]*)+)`?"
                       r"\s+(?:\w+ing|calls?|step|involved)\b")
 #: "no sorting, just a join": a verb's noun, bare (no object after it), that the code does by a call.
-_NO_GERUND = re.compile(r"\b(?:no|without(?:\s+any)?)\s+(?P<g>[a-z]{3,}ing)\b(?=\s*(?:[,;:.)\u2014]|-\s|$))")
+_NO_GERUND = re.compile(r"\b(?:no|without(?:\s+any)?)\s+(?P<g>[a-z]{3,}ing)\b(?=\s*(?:[,;:.)\u2014]|-\s|$)"
+                        r"|\s+of\s+(?:the\s+|its\s+)?(?P<o>[A-Za-z_]\w*)\s*(?:[,;:.)\u2014]|-\s|$))")
 
 
 def _no_call(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
@@ -422,14 +479,17 @@ def _no_call(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
 
 def _no_gerund(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     """"no sorting, just a join(', ')": the code calls a function named for the verb (``sort()``);
-    "no lowercasing": one that changes case (``toLocaleLowerCase()``)."""
+    "no lowercasing": one that changes case (``toLocaleLowerCase()``); "no trimming of the prefix": such a
+    call on the object named, or with it (``prefix.trim_end()``)."""
     m = _NO_GERUND.search(clause.text)
     if m is None or clause.quoted(m.start()) or _CONDITION.search(clause.text):
         return []
     cased = {"lowercasing": LOWERING, "uppercasing": UPPERING}.get(m.group("g"), ())
+    of = fold(m.group("o") or "")  # "no trimming of the prefix": a call on the prefix, or passed it
     for code in codes:
-        hit = next((c for c in code.calls if named_one_of(c.name, cased)), None) if cased \
-            else next((c for c in code.calls_named(m.group("g")) if len(c.name) >= 3), None)
+        hit = next((c for c in code.calls if named_one_of(c.name, cased) and (not of or of in c.tokens())), None) \
+            if cased else next((c for c in code.calls_named(m.group("g"))
+                                if len(c.name) >= 3 and (not of or of in c.tokens())), None)
         if hit is not None:
             return [Contradiction("negation", f"the claim says `{m.group(0)}`", code.show(hit.line, hit.name),
                                   code.label, ())]

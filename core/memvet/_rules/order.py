@@ -202,8 +202,9 @@ _CONTINUED = re.compile(r"\s*(?:\?(?![.?])|:(?!:)|&&|\|\||\.(?!\.))")
 
 def _used_after(code: Code, word: Word, atom: str, start: int) -> bool:
     """Whether ``atom`` (as :func:`_first` reads ``word``) is first used in an early exit and used
-    again after atom index ``start``: ``return ErrInvalidID`` on an early path, then ``*id = nilID;
-    return ErrInvalidID`` on the path the claim describes; the order of first uses says nothing there."""
+    again after atom index ``start`` (or in its statement: ``mediaTypes(mimes.filter(validMime))``
+    runs the filter first): ``return ErrInvalidID`` on an early path, then ``*id = nilID; return
+    ErrInvalidID`` on the path the claim describes; the order of first uses says nothing there."""
     first = _first(code, word, atom)
     if first < 0 or not _EXIT.match(code.logical_text(code.atoms[first].line)):
         return False  # only an early exit is another path (`import text_unidecode as unidecode` is not)
@@ -216,7 +217,8 @@ def _used_after(code: Code, word: Word, atom: str, start: int) -> bool:
     return any(code.atoms[k].text == text and code.atoms[k].line not in code.headers
                and code.atoms[k].line not in exit_lines
                and (called is None or called.search(code.logical_text(code.atoms[k].line)))
-               for k in range(start + 1, len(code.atoms)))
+               for k in range(len(code.atoms))
+               if k > start or (k < start and code.atoms[k].line == code.atoms[start].line))
 
 
 def _line_of(code: Code, word: Word, atom: str) -> int:

@@ -64,10 +64,11 @@ _RETURN = re.compile(r"(?<![\w$.])return\b\s*(?P<value>[^;{}]*?)\s*;?\s*(?:\}\s*
 _ARROW_BODY = re.compile(r"=>\s*(?P<value>true|false|null|undefined)\s*[;,)]?\s*$")
 
 
-def _returned(code: Code) -> list[tuple[int, str]] | None:
-    """(line, constant) of every return of the code, lower-cased; None when one returns anything else."""
+def _returned(code: Code, lines: Sequence[int] | None = None) -> list[tuple[int, str]] | None:
+    """(line, constant) of every return of the code (of its logical ``lines``, when given),
+    lower-cased; None when one returns anything else."""
     out = []
-    for index in range(len(code.logical)):
+    for index in range(len(code.logical)) if lines is None else lines:
         text = code.logical_text(index)
         for m in [*_RETURN.finditer(text), *_ARROW_BODY.finditer(text)]:
             value = m.group("value").strip().strip("()").strip().lower() or "none"
@@ -77,6 +78,19 @@ def _returned(code: Code) -> list[tuple[int, str]] | None:
     return out
 
 
+#: A method's own line in a class's body: Python's ``def name(``, JavaScript's ``name(...) {``.
+_MEMBER = (r"(?:async\s+)?def\s+{name}\s*\(", r"(?:(?:static|async|public|private|protected)\s+)*{name}\s*\(.*\{{$")
+
+
+def _member(code: Code, name: str) -> list[int] | None:
+    """The logical lines of the method ``name`` the anchored class defines (its own line and its
+    body), for a claim anchored on the class that names the method; None when it defines none or
+    several."""
+    own = [index for index in range(len(code.logical))
+           if any(re.match(p.format(name=re.escape(name)), code.logical_text(index)) for p in _MEMBER)]
+    return [own[0], *code.block(own[0])] if len(own) == 1 else None
+
+
 def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     out: list[Contradiction] = []
     for m in _CLAIMED.finditer(clause.text):  # not "returns None": a function may end without a return
@@ -84,11 +98,17 @@ def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
                            + clause.text[m.end("subject"):m.start("value")]):
             continue
         said = m.group("value").lower()
-        subject = fold(m.group("subject").removesuffix("()").rsplit(".", 1)[-1])
+        name = m.group("subject").removesuffix("()").rsplit(".", 1)[-1]
+        subject = fold(name)
         for code in codes:
-            if not code.leaf or fold(code.leaf) != subject:
+            if not code.leaf:
                 continue
-            returns = _returned(code)
+            if fold(code.leaf) == subject:
+                returns = _returned(code)
+            elif (lines := _member(code, name)) is not None:
+                returns = _returned(code, lines)  # `__aexit__` returns True, anchored on its class
+            else:
+                continue
             if not returns or any(v == said for _, v in returns):
                 continue
             line, value = returns[0]

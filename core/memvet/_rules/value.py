@@ -125,14 +125,19 @@ _COMPARED = re.compile(rf"(?:[<>]=?|[!=]==?)\s*{_NUM}|{_NUM}\s*(?:[<>]=?|[!=]==?
 
 
 def numbers(text: str) -> set[float]:
-    """Numbers the code uses as values: literals, and strings that are only
-    digits ("0"); not the digits inside a string such as "ISO-8859-1", not
+    """Numbers the code uses as values: literals (``0b11`` and ``0x1F`` in their base), and strings
+    that are only digits ("0"); not the digits inside a string such as "ISO-8859-1", not
     an index, a slice or a bound in a comparison."""
     text = re.sub(STRING, lambda m: m.group(0) if m.group(0)[1:-1].isdigit() else '""', text)
     text = _COMPARED.sub(" ", _SUBSCRIPT.sub(" ", text))
     out = set()
     for m in re.finditer(r"(?<![\w.$-])\d+(?:\.\d+)?(?![\w$]|\.\d)", text):
         out.add(float(m.group(0)))
+    for m in re.finditer(r"(?<![\w.$])0([xXbBoO])([0-9A-Fa-f_]+)(?![\w$.])", text):  # 0b11 is 3, 0x1F is 31
+        try:
+            out.add(float(int(m.group(2).replace("_", ""), {"x": 16, "b": 2, "o": 8}[m.group(1).lower()])))
+        except ValueError:  # 0b12: no number of that base
+            continue
     return out
 
 
@@ -220,6 +225,15 @@ def _expression_only(code: Code, lines: Sequence[int], name: str) -> bool:
     return bool(own) and not any(numbers(code.logical_text(i).split("=", 1)[-1]) for i in own)
 
 
+_BITWISE = re.compile(r">>|<<|(?<![&\s(,=])\s*&(?![&=])\s*(?=[\w(])|(?<!\|)\|(?![|=])|\^")
+
+
+def _bitwise(code: Code, lines: Sequence[int], name: str) -> bool:
+    """Whether a statement assigning ``name`` itself computes it with bit operations (shifts, masks):
+    the numbers it writes are widths and masks, not values it can take."""
+    return any(_BITWISE.search(code.logical_text(i).split("=", 1)[-1]) for i in lines if i in _assigned(code, name))
+
+
 def _subject_atom(word: Word, code: Code, clause: Clause) -> str:
     """A plain word the code defines (``cnonce``), or '' (a code term is no subject here:
     "socks5 and socks5h" pairs two values, not a name and its value)."""
@@ -261,6 +275,8 @@ def _computed(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
             if (family == "number" and computed and _as_bound(clause, value)
                     and _expression_only(code, lines, subject.text)):
                 continue  # "caps it at 3" of distance = editDistance(a, b): a bound, not what it is computed from
+            if family == "number" and computed and _bitwise(code, lines, subject.text):
+                continue  # width = packed >> (2 * (cp & 0b11)) & 0b11: bits of a value, any of 0..=3, none written
             if family == "variant":
                 have = variants(text)
                 ok = fold(value.text) in have
@@ -452,10 +468,15 @@ def _statements(clause: Clause, code: Code) -> list[tuple[str, str, str]]:
             gap = clause.text[x.end:w.start].rstrip("'\"")
             if is_boundary(gap) or not (_STATES.match(gap + (" " if not gap.endswith(" ") else ""))
                                         or (_TO.fullmatch(gap) and _DEFAULTS_VERB.search(clause.text[:x.start])
-                                            and not _anothers(clause, x, code))):
+                                            and not _anothers(clause, x, code))
+                                        or (not gap.strip("` ") and not x.plain
+                                            and _LEAVES.search(clause.text[:x.start]))):
                 continue
             if re.search(r"\w-$", clause.text[:x.start]):
                 break  # rust-version = "1.65": the key is the compound, not its last word (version)
+            before = (clause.claim[:max(0, clause.offset)] if clause.claim else "") + clause.text[:x.start]
+            if _UNLIKE.search(before):
+                break  # "unlike encode/decode, where std3_rules defaults to False": said of the other code
             atom = code.resolve(x, clause.declared, parts=False) if x.text.lower() not in STOP else ""
             key = _key(clause, x, code)
             subject = atom or key
@@ -482,6 +503,10 @@ def _anothers(clause: Clause, name: Word, code: Code) -> bool:
 
 
 #: "defaults is_cacheable to False": the verb before the name, the value after ``to``.
+#: "unlike encode/decode where ...": what follows, up to the sentence's end, is said of other code.
+_UNLIKE = re.compile(r"\bunlike\b[^.;]*$", re.I)
+#: "New() leaves HandleOPTIONS false", "sets `strict` true": a verb, then the name, then its value.
+_LEAVES = re.compile(r"\b(?:leaves|keeps|sets|makes|turns)\s+(?:the\s+|its\s+)?`?$", re.I)
 _TO = re.compile(r"`?\s+to\s+`?")
 _DEFAULTS_VERB = re.compile(r"\b(?:defaults|initiali[sz]es)\s+(?:the\s+|its\s+)?`?$")
 
@@ -830,35 +855,73 @@ _ON_BY_DEFAULT = re.compile(r"\benables?\s+(?:the\s+)?[`'\"]?(?P<a>[\w-]+)[`'\"]
                             re.I)
 
 
+#: "terminal_size is on by default", "smawk is off by default": a name the manifest must declare as a feature
+#: (or an optional dependency, which is one) for the words to be about one.
+_BARE_BY_DEFAULT = re.compile(r"[`'\"]?(?P<x>[A-Za-z][\w-]*)[`'\"]?\s+(?:feature\s+)?(?:is|are)\s+(?P<no>not\s+)?"
+                              r"(?P<state>on|off|enabled|disabled)\s+by\s+default\b", re.I)
+#: "the `unicode-linebreak` feature turns on the unicode-linebreak crate": what a feature's own list enables.
+_ENABLES = re.compile(r"[`'\"]?(?P<f>[A-Za-z][\w-]*)[`'\"]?\s+(?:Cargo\s+)?feature\s+(?:turns\s+on|enables|activates"
+                      r"|pulls\s+in)\s+(?:(?:the|an?|its)\s+)?(?:optional\s+)?[`'\"]?(?P<d>[A-Za-z][\w-]*)", re.I)
+_OPTIONAL = re.compile(r"^([A-Za-z_][\w-]*)\s*=\s*\{.*\boptional\s*=\s*true\b")
+
+
+def _cargo_features(code: Code) -> tuple[dict[str, tuple[int, set[str]]], set[str], int]:
+    """A ``Cargo.toml``'s features, each with its logical line and its list; its optional
+    dependencies (features too); and the line of its ``[features]`` header (0 when none)."""
+    section, table = "", 0
+    features: dict[str, tuple[int, set[str]]] = {}
+    optional: set[str] = set()
+    for index in range(len(code.logical)):
+        text = code.logical_text(index).strip()
+        if text.startswith("["):
+            section = text
+            table = index if text == "[features]" else table
+        elif section == "[features]" and (own := _ARRAY.match(text)):
+            features[own.group(1)] = (index, _entries(own))
+        elif section == "[dependencies]" and (dep := _OPTIONAL.match(text)):
+            optional.add(dep.group(1))
+    return features, optional, table
+
+
 def _default_features(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     """What a crate's default features are, against its anchored ``Cargo.toml``: ``default = [...]``
     under ``[features]``, or none at all when that line is missing (Cargo's rule). "has no default
-    features" where the list has some; "enables the `std` feature by default" where it lacks ``std``."""
+    features" where the list has some; "enables the `std` feature by default" where it lacks ``std``;
+    "terminal_size is on (off) by default" where a feature or optional dependency of that name is
+    not (is) in the list. And "the X feature turns on Y" where X's own list does not name Y."""
     empty = _NO_DEFAULTS.search(clause.text)
     on = _ON_BY_DEFAULT.search(clause.text)
-    if empty is None and on is None:
+    bare = _BARE_BY_DEFAULT.search(clause.text) if on is None else None
+    enables = _ENABLES.search(clause.text)
+    if empty is None and on is None and bare is None and enables is None:
         return []
     out: list[Contradiction] = []
     for code in codes:
         if code.label.rsplit("/", 1)[-1] != "Cargo.toml":
             continue
-        section, line, table, features = "", -1, 0, set()
-        for index in range(len(code.logical)):
-            text = code.logical_text(index).strip()
-            if text.startswith("["):
-                section = text
-                table = index if text == "[features]" else table
-            elif section == "[features]" and (own := _ARRAY.match(text)) and own.group(1) == "default":
-                line, features = index, _entries(own)
+        features, optional, table = _cargo_features(code)
+        line, default = features.get("default", (-1, set()))
         named = on.group("a") or on.group("b") or on.group("c") if on else ""
-        if empty is not None and features and not clause.skip(empty.group(0)):
+        if empty is not None and default and not clause.skip(empty.group(0)):
             out.append(Contradiction("value", f"the claim says `{empty.group(0)}`; the crate's default features are "
-                                     f"{', '.join(sorted(features))}", code.show(line, "default"), code.label, ()))
-        elif named and named not in features and not clause.skip(named):
+                                     f"{', '.join(sorted(default))}", code.show(line, "default"), code.label, ()))
+        elif named and named not in default and not clause.skip(named):
             out.append(Contradiction("value", f"the claim says `{on.group(0) if on else ''}`; the crate's default "
                                      f"features do not include `{named}`" + ("" if line >= 0 else
                                                                            " (its [features] has no `default`)"),
                                      code.show(line if line >= 0 else table, "default"), code.label, (named,)))
+        elif bare and line >= 0 and (x := bare.group("x")) in features.keys() | optional and not clause.skip(x):
+            said_on = (bare.group("state").lower() in ("on", "enabled")) != bool(bare.group("no"))
+            if (x in default or f"dep:{x}" in default) != said_on:
+                out.append(Contradiction("value", f"the claim says `{bare.group(0)}`; the crate's default features "
+                                         f"{'do not include' if said_on else 'include'} `{x}`",
+                                         code.show(line, "default"), code.label, (x,)))
+        if enables and enables.group("f") in features and not clause.skip(enables.group("f"), enables.group("d")):
+            own, listed = features[enables.group("f")]
+            wanted = enables.group("d")
+            if not any(item in (wanted, f"dep:{wanted}") or item.startswith(f"{wanted}/") for item in listed):
+                out.append(Contradiction("value", f"the claim says `{enables.group(0)}`; the feature's list does not "
+                                         f"name `{wanted}`", code.show(own), code.label, (wanted,)))
     return out
 
 
