@@ -803,6 +803,78 @@ def _platform_variants(matches: list[_code.Symbol], data: bytes, language: str) 
     return all(configured(m) for m in matches)
 
 
+#: A Python line that opens a branch of a compound statement: what is defined under it exists on that branch only.
+_PY_BRANCH = re.compile(r"(?:if|elif|else|try|except)\b.*:\s*(?:#.*)?$")
+_PY_NEXT_BRANCH = re.compile(r"(?:elif|else|except|finally)\b")
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip())
+
+
+def _python_branch(lines: Sequence[str], start_line: int) -> tuple[int, int] | None:
+    """The innermost ``if``/``elif``/``else``/``try``/``except`` header (its
+    0-based line and its indent) the definition at ``start_line`` lies under,
+    through the classes and functions around it; None when it lies under
+    none. A line less indented than the definition that opens no branch (a
+    ``class``, a ``def``, a call's closing bracket) is followed outward."""
+    if not 0 < start_line <= len(lines):
+        return None
+    own = _indent(lines[start_line - 1])
+    for k in range(start_line - 2, -1, -1):
+        if own == 0:
+            return None
+        line = lines[k]
+        if not line.strip() or line.lstrip().startswith("#") or _indent(line) >= own:
+            continue
+        if _PY_BRANCH.match(line.lstrip()):
+            return k, _indent(line)
+        own = _indent(line)
+    return None
+
+
+def _branch_variants(matches: Sequence[_code.Symbol], data: bytes, language: str) -> bool:
+    """Whether ``matches`` are one Python name defined once per branch of one
+    ``if``/``else`` or ``try``/``except`` statement (async-timeout's
+    ``Timeout``: ``asyncio.Timeout``'s subclass from 3.11 on, its own class
+    before), so that their common name names the class or function on every
+    branch, as a reader names it."""
+    if language != "python" or len(matches) < 2 or len({m.name for m in matches}) != 1:
+        return False
+    lines = data.decode("utf-8", "replace").splitlines()
+    heads = [_python_branch(lines, m.start_line) for m in matches]
+    if None in heads or len(set(heads)) != len(heads) or len({h[1] for h in heads if h}) != 1:
+        return False
+    rows = sorted(h[0] for h in heads if h)
+    indent = _indent(lines[rows[0]])
+    # one statement: between its first and last branch, nothing at its indent but its own headers
+    return all(not line.strip() or line.lstrip().startswith("#") or _indent(line) > indent
+               or _PY_NEXT_BRANCH.match(line.lstrip()) for line in lines[rows[0] + 1: rows[-1] + 1])
+
+
+def _branch_condition(data: bytes, sym: _code.Symbol) -> str:
+    """The headers of the Python statement whose branch ``sym`` is defined
+    on, after a newline, up to its own (``if sys.version_info >= (3, 11):``
+    and ``else:`` for the class defined under ``else``): what decides that
+    this definition is the one in use. Empty when it is defined on no branch."""
+    lines = data.decode("utf-8", errors="replace").splitlines()
+    head = _python_branch(lines, sym.start_line)
+    if head is None:
+        return ""
+    row, indent = head
+    headers = [lines[row]]
+    k = row - 1
+    while not re.match(r"(?:if|try)\b", lines[row].lstrip()) and k >= 0:
+        line = lines[k]
+        if line.strip() and not line.lstrip().startswith("#") and _indent(line) <= indent:
+            if _indent(line) < indent or not _PY_BRANCH.match(line.lstrip()):
+                break
+            headers.append(line)
+            row = k
+        k -= 1
+    return "\n" + "\n".join(reversed(headers))
+
+
 class _Unparseable(Exception):
     """Internal: a file that cannot be parsed as text (the message says why)."""
 
@@ -907,7 +979,10 @@ class Evidence:
         hash. So does a name the file defines once per platform (Rust's
         ``#[cfg(...)]`` twins) or once per inline module and nowhere else
         (once_cell's ``Lazy.force`` for ``sync.Lazy.force`` and
-        ``unsync.Lazy.force``): the claim is read against all of them, and a
+        ``unsync.Lazy.force``), and a Python name defined once per branch of
+        one ``if``/``else`` or ``try``/``except`` statement (async-timeout's
+        ``Timeout`` and ``Timeout#2``, found by the first one's exact name too):
+        the claim is read against all of them, and a
         change to any reopens it. A quote is kept on the anchors that hold it.
 
         A Go or Rust type (struct, enum, union, alias) also brings the
@@ -941,12 +1016,16 @@ class Evidence:
         matches = table.lookup(name)
         per_module = not matches and len(matches := _in_inline_module(table, name)) > 1
         matches = matches or _local_function(table, name)
+        if whole and len(matches) == 1 and language == "python":  # `Timeout` for `Timeout` and `Timeout#2`
+            twins = table.named(matches[0].name)
+            matches = twins if _branch_variants(twins, data, language) else matches
         if not matches:
             near = sorted(q for q in table.symbols if q.rsplit(".", 1)[-1] == name.rsplit(".", 1)[-1])
             hint = f" (did you mean {', '.join(near[:5])}?)" if near else ""
             raise AnchorNotFoundError(f"{path}: no symbol named {name}{hint}")
         if len(matches) > 1 and not (whole and (per_module or _one_property(matches, data, language)
-                                                or _platform_variants(matches, data, language))):
+                                                or _platform_variants(matches, data, language)
+                                                or _branch_variants(matches, data, language))):
             candidates = tuple(sorted(m.qualname for m in matches))
             raise AmbiguousSymbolError(
                 f"{path}::{name} matches {len(matches)} symbols; name one of: {', '.join(candidates)}",
@@ -1031,7 +1110,8 @@ class Evidence:
         module constants it reads, the lines of its class's constructor
         that set the fields it reads and the body of the private twin it
         hands its work to; a Rust type's ``Display`` impl as a span of its
-        own, after it), a
+        own, after it; the headers of the Python ``if``/``try`` branch it is
+        defined on), a
         file's text, a dependency's declaration, an absence rule's target
         (marked ``absent``: never positive evidence). Code carries its
         language (which parts are comments and docstrings) and the modules
@@ -1075,6 +1155,8 @@ class Evidence:
                                 text += _prototype_members(data, symbols, sym)
                             elif language == "rust":
                                 text += _impl_header(data, sym)
+                            elif language == "python":
+                                text += _branch_condition(data, sym)
                             shown = _display_impl(symbols, sym, language)
                             if shown is not None:  # its own span: rules read one span's order at a time
                                 extra.append(_claims.EvidenceText(

@@ -100,7 +100,9 @@ name finds exactly the accessors of one property names the property: it is
 recorded as one anchor per accessor, each by its exact name and hash
 (:meth:`memvet._anchors.Evidence.resolve_all`); so is a Rust item written
 once per platform or once per inline module (``Lazy.force`` for
-``sync.Lazy.force`` and ``unsync.Lazy.force``). Any other name that finds
+``sync.Lazy.force`` and ``unsync.Lazy.force``), and a Python class or
+function defined once per branch of one ``if``/``else`` or ``try``/``except``
+statement (``Timeout`` for ``Timeout`` and ``Timeout#2``). Any other name that finds
 several symbols is ambiguous, and the write lists their exact names.
 
 Java methods and constructors always carry their erased parameter types,

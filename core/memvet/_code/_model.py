@@ -269,6 +269,11 @@ class SymbolTable:
         twin = _prototype_twin(name)
         return found if found or twin is None else self._exported(twin)
 
+    def named(self, name: str) -> list[Symbol]:
+        """Every symbol whose :attr:`Symbol.name` (suffixes dropped) is
+        ``name``, whichever its qualified name: ``Timeout`` and ``Timeout#2``."""
+        return list(self._by_name.get(name, ()))
+
     def _exported(self, name: str) -> list[Symbol]:
         """:meth:`lookup` of a JavaScript/TypeScript name by its own name, then by the exported value's."""
         found = self._lookup(name)
