@@ -165,7 +165,13 @@ Binding classes, each a small rule below (``_BINDERS``), the way people write::
                 "raises" before a call say the code makes it as written;
                 an options object the code passes last is left out as
                 keywords are (``createError(415, 'msg')`` for
-                ``createError(415, 'msg', { encoding })``).
+                ``createError(415, 'msg', { encoding })``). An HTTP status
+                in an argument is the platform's constant for it
+                (``http.Error(w, ..., 405)`` for
+                ``http.StatusMethodNotAllowed``); a separator (``", "``)
+                binds only as written, whitespace included; a reader's
+                borrow (``&mut s``) fits a reference parameter; a call on
+                ``super()`` is the code's own, never a reader's use.
     templates   a message written with placeholders (``'<code> <reason>'``,
                 ``...``) matches a string the code formats (``{x}``, ``%s``,
                 ``${x}``) or concatenates (``'a' + x``): a placeholder stands
@@ -190,7 +196,9 @@ Binding classes, each a small rule below (``_BINDERS``), the way people write::
                 or a line continued with a backslash. A quote that starts
                 or ends in ``...`` is an excerpt of a longer message; a
                 separator written as an escape (``'\\n'``) is compared as
-                written.
+                written. A formatted message's fields are the claim's own
+                words (``"... at index {i}"`` for ``f"... at index
+                {row_index}"``).
     units       a number with a unit binds to its value in the units code
                 keeps (``10 s`` ~ ``10_000`` ms, ``1 MiB`` ~ ``1024 *
                 1024`` bytes; never to a small whole number), a bit width
@@ -209,6 +217,11 @@ Binding classes, each a small rule below (``_BINDERS``), the way people write::
                 works out from an expression of the code's constants and
                 numbers ("``_MAX_SIZE / 2`` keys, i.e. 64", "5 * 365 / 12
                 (~152 days)", rounded only where it says "~" or "about").
+                A hexadecimal number is a character's escape (``0x40`` for
+                ``'\\x40'``); "since 5.0" is the release a string of the
+                code is (``__version__ = "5.0.1"``); the charset number of
+                a POSIX locale (``ja_JP.UTF-8``) is the reader's, for code
+                that reads the locale, as the locale itself is.
     options     an option path binds to a key of the options object
                 (``retry.methods`` ~ ``defaultRetryOptions = {methods:
                 ...}``), an anchored symbol to a namespace it is reached
