@@ -2316,6 +2316,11 @@ def _status_number(m: re.Match[str]) -> str:
     return str(int(value)) if value is not None else m.group(0)
 
 
+def _separator(content: str) -> bool:
+    """Whether a string is a separator (``", "``, ``","``, ``"|"``): no letter or digit, compared as written."""
+    return bool(content) and not re.search(r"[^\W_]", content)
+
+
 def _call_matches(args: Sequence[str], call: str) -> bool:
     """Whether each written argument occurs inside the code's call ``call``.
 
@@ -2335,7 +2340,7 @@ def _call_matches(args: Sequence[str], call: str) -> bool:
         if kw and _literal(arg) is None and _placeholder(kw.group(2)):
             arg = kw.group(1) + "="  # max_redirects=...: the keyword is passed, any value
         content = _literal(arg)
-        if content is not None and content and not re.search(r"[^\W_]", content):
+        if content is not None and _separator(content):
             # strings.Join(allowed, ",") for strings.Join(allowed, ", "): a separator is its every character
             if content in {_string_content(m.group(0)) for m in _STRING_TOKEN.finditer(call)}:
                 continue
@@ -2710,7 +2715,7 @@ def _bind_call(term: Term, ctx: _Context) -> tuple[bool, str]:
     # "pushes `unescape(pattern)`": a call the claim says the code makes binds as the code writes it
     done = _said_done(term.text, ctx, bool(calls) or _a_parameter(callee, index))
     # ", " and "," are one sequence of tokens, whitespace left out; a separator is compared as written
-    separator = any((c := _literal(a)) and not re.search(r"[^\W_]", c) for a in args)
+    separator = any(_separator(_literal(a) or "") for a in args)
     if callee_ok:
         if (index.has_sequence(text, code=True) and not (separator and calls)) or (
                 (not args or all(_placeholder(a) for a in args)) and not (not calls and not definitions and done)):
@@ -3311,6 +3316,11 @@ _LOCALE = re.compile(r"[a-z]{2,3}_[A-Z]{2}\.[A-Za-z][\w-]*")
 _READS_LOCALE = re.compile(r"\b(?:LC_ALL|LC_CTYPE|LANG|locale)\b", re.I)
 
 
+def _reads_locale(index: _Index) -> bool:
+    """Whether the anchored code reads the locale, so that a locale a claim names is the reader's."""
+    return any(_READS_LOCALE.search(code) for _, code in index.code_texts)
+
+
 def _bind_dotted(term: Term, ctx: _Context) -> tuple[bool, str]:
     text = term.text
     index = ctx.index
@@ -3336,7 +3346,7 @@ def _bind_dotted(term: Term, ctx: _Context) -> tuple[bool, str]:
     if index.has_sequence(text) or index.has_name(text) or index.has_sequence(text, fold=True) \
             or index.has_name(text, any_case=True) or text.lower() in index.modules:
         return True, ""
-    if _LOCALE.fullmatch(text) and any(_READS_LOCALE.search(code) for _, code in index.code_texts):
+    if _LOCALE.fullmatch(text) and _reads_locale(index):
         return True, ""  # en_US.UTF-8 -> false: the reader's locale, for code that reads the locale
     rival = "" if re.search(rf"(?<![\w$.]){re.escape(text)}\s*\(", ctx.claim) else _rival_string(text, index)
     if rival:  # (a callee, `cmd.help(...)`, is a name, never a value)
@@ -3469,8 +3479,7 @@ def _bind_number(term: Term, ctx: _Context) -> tuple[bool, str]:
         return True, ""  # "_MAX_SIZE / 2 keys, i.e. 64": the claim works out an expression of the code's
     if _code_point(text, ctx):
         return True, ""  # U+2028 for '\u2028': a character named by its code point
-    if re.search(rf"(?<![\w.]){_LOCALE.pattern}{re.escape(text)}(?![\w.])", ctx.claim) \
-            and any(_READS_LOCALE.search(code) for _, code in ctx.index.code_texts):
+    if re.search(rf"(?<![\w.]){_LOCALE.pattern}{re.escape(text)}(?![\w.])", ctx.claim) and _reads_locale(index):
         return True, ""  # the -8 of en_US.UTF-8: the charset of the reader's locale
     if value is not None and _strict_bound(value, text, ctx):
         return True, ""  # "a 4-arg handler" for `fn.length > 3`: the first whole number past a strict bound

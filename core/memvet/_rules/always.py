@@ -15,7 +15,9 @@ c else y``) or after a guard (``proxy && this.get(...)``, ``c and x``).
 A dotted operand is the name with its owner (``err.message``, not
 ``statuses.message``).
 
-Never fires on ``not always`` (``isn't always`` ...), inside a message the
+Never fires on ``not always`` (``isn't always`` ...), on an operand in an
+aside that names a condition ("Windows Terminal (WT_SESSION set) is always
+treated as ..."), inside a message the
 claim quotes, on a value written in a list of them ("quote_mode is one of
 always/auto/never"), when the claim names
 a condition of its own after ``always`` (``if``, ``when``, ``unless``,

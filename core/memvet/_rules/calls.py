@@ -11,6 +11,12 @@ first code term before the verb when an anchor is that symbol (``Set`` of
 ``cache.go::cache.Set``), or else every anchor the call written does not
 name (not the callee, nor a constant passed to it).
 
+A code term right after a preposition ("strips codes with the `_re`
+regex and then calls X") is what the subject works with, never the
+subject. An object qualified by a package of the platform (Go's standard
+library, Python's: ``sort.Strings``) is that package's function: the code
+must write it so, not a name spelled alike (``strings.Join``).
+
 The code's side: no identifier or string of the subject's code (comments
 and docstrings removed) is the object's name, in any case or spelling
 (``onEvicted`` for ``OnEvicted``), and no other anchored function the
@@ -216,10 +222,10 @@ def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
             subjects = [code for code in codes if fold(code.leaf) not in named]  # not the call's own names
         if not subjects or any(fold(code.leaf) == fold(name) for code in subjects):
             continue
+        reach = _reach(subjects, codes)
         platform = _platform_call(target.text.strip("`'\"$"))
-        if platform is not None and all(not _writes(code, platform) for code in _reach(subjects, codes)):
-            pass  # "calls sort.Strings" where the code only calls strings.Join: the package's call, not a name alike
-        elif any(_mentions(code, name) for code in _reach(subjects, codes)):
+        # "calls sort.Strings" where the code only calls strings.Join: the package's call, not a name spelled alike
+        if any(_writes(code, platform) if platform else _mentions(code, name) for code in reach):
             continue
         who = subjects[0].leaf if len(subjects) == 1 and subjects[0].leaf else "the anchored code"
         out.append(Contradiction(

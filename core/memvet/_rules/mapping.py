@@ -29,6 +29,14 @@ spec.italic { write("\x1B[3m") }`` and ``if spec.underline {
 write("\x1B[4m") }`` (round 11, termcolor; negotiator's "subtype adds 4"
 for ``s |= 4`` under the ``type`` test).
 
+A third reading, for constants: ``"V" is normalised to C`` (``converted``,
+``parsed``, ``coerced``, ``mapped``, ``becomes``, ``gives``), ``C`` a
+constant (``null``, ``undefined``, ``true``, ``NaN``, a number). The
+code's side: what the ``switch`` branches return (``case "undefined":
+return undefined as T``). Fires when every branch labelled ``V`` returns
+constants, none of them ``C``, and another label's branch returns ``C``
+(``null`` and ``undefined`` are two constants here).
+
 Rationale: on jshttp/cookie, "sameSite: true maps to `SameSite=Lax`"
 names a real option, a real value and a real output; only the branch
 (``case true: case "strict": str += "; SameSite=Strict"``) says which

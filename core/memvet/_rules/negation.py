@@ -38,6 +38,15 @@ The code's side, by the verb:
   function named for the verb (``sort()``), or for a change of case one
   that lowercases or uppercases (``toLocaleLowerCase()``);
 * "has no build tags": the anchored Go file has a ``//go:build`` line;
+* "isn't marked final", "is not decorated with ``@final``": the anchored
+  definition carries that decorator, annotation or attribute (Java's
+  ``final class`` too);
+* a verb of changing case ("the bytes aren't lower-cased", "never
+  uppercases"): the code calls one that does (``lower()``,
+  ``toUpperCase()``); "no trimming of the prefix": a call named for the
+  gerund on that object or passed it (``prefix.trim_end()``);
+* "no warning (is issued)": the code calls ``warn`` (``warnings.warn``,
+  ``console.warn``);
 * "has no nil check", "doesn't check for None": the code compares a
   value with ``nil``, ``None`` or ``null`` (``if err == nil``);
 * "no path.Base trimming", "without a strings.TrimSpace call": the code
@@ -72,7 +81,7 @@ its absence never is.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from memvet._claims import TermKind, split_args
 from memvet._rules._common import (
@@ -360,8 +369,13 @@ def _no_warning(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     m = _NO_WARNING.search(clause.text)
     if m is None or clause.quoted(m.start()) or _CONDITION.search(clause.text):
         return []
+    return _first_call(m, codes, lambda code: next((c for c in code.calls if c.name in ("warn", "warning")), None))
+
+
+def _first_call(m: re.Match[str], codes: Sequence[Code], pick: Callable[[Code], Call | None]) -> list[Contradiction]:
+    """The finding for the negation at ``m``: the first anchored code in which ``pick`` finds a call."""
     for code in codes:
-        hit = next((c for c in code.calls if c.name in ("warn", "warning")), None)
+        hit = pick(code)
         if hit is not None:
             return [Contradiction("negation", f"the claim says `{m.group(0)}`", code.show(hit.line, hit.name),
                                   code.label, ())]
@@ -486,14 +500,9 @@ def _no_gerund(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
         return []
     cased = {"lowercasing": LOWERING, "uppercasing": UPPERING}.get(m.group("g"), ())
     of = fold(m.group("o") or "")  # "no trimming of the prefix": a call on the prefix, or passed it
-    for code in codes:
-        hit = next((c for c in code.calls if named_one_of(c.name, cased) and (not of or of in c.tokens())), None) \
-            if cased else next((c for c in code.calls_named(m.group("g"))
-                                if len(c.name) >= 3 and (not of or of in c.tokens())), None)
-        if hit is not None:
-            return [Contradiction("negation", f"the claim says `{m.group(0)}`", code.show(hit.line, hit.name),
-                                  code.label, ())]
-    return []
+    return _first_call(m, codes, lambda code: next(
+        (c for c in (code.calls if cased else code.calls_named(m.group("g")))
+         if (named_one_of(c.name, cased) if cased else len(c.name) >= 3) and (not of or of in c.tokens())), None))
 
 
 #: "no goroutine", "without a goroutine", "never spawns a goroutine": the code runs nothing concurrently.

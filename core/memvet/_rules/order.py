@@ -24,8 +24,12 @@ way round.
 
 ``A`` and ``B`` are the operands nearest the marker on each side (a code
 term of the claim, or a word the code uses), at most six words away and
-never across a comma, a semicolon or a word that opens a new part of the
-sentence (``so``, ``which``, ``once``, ``when`` ...). A plain word the
+never across a comma, a semicolon, a dash that sets a remark apart (``--``,
+`` - ``, an em dash) or a word that opens a new part of the sentence
+(``so``, ``which``, ``once``, ``when`` ...), and on the right never past
+"and" with a verb of its own ("after X and returns Err(...)"). A call
+inside another's arguments runs first (``mediaTypes(mimes.filter(v))``:
+the filter, then the negotiation). A plain word the
 code only uses to qualify a name (``time`` of ``time.Duration``) is a
 package, not a step: "the first time" orders nothing.
 

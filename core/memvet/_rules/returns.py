@@ -3,7 +3,9 @@
 The claim's side: ``F returns V``, ``F, which returns V``, ``F always
 returns V``, ``F just returns V`` (``gives back``, ``evaluates to``), where
 ``F`` is the anchored function's own name, written right before the verb
-(or before ``, which``), and ``V`` is ``true`` or ``false`` in any case.
+(or before ``, which``), or a method the anchored class defines once
+("the legacy ``__aexit__`` returns True" anchored on ``Timeout``), and
+``V`` is ``true`` or ``false`` in any case.
 What follows ``V`` does not matter: "returns true if the address is in
 range" still says the function can return true. "Returns None" is not
 read: a function may end without a ``return``, which no statement shows.

@@ -10,7 +10,9 @@ words with a number, a named variant (``MD5``, ``utf-8``, ``sha256``) or an
 address (``127.0.0.1``). When what the code computes it from (following
 local assignments two steps) or returns for it holds values of the same
 kind but not the claim's, it fires: ``cnonce`` is computed from ``sha1``,
-not ``MD5``. Numbers are values only where the code uses them as values:
+not ``MD5``. Numbers are read in their base (``0b11`` is 3), and a name its own
+statement computes with shifts or masks (``width = packed >> (2 * (cp & 0b11)) & 0b11``)
+takes values no number of it says. Numbers are values only where the code uses them as values:
 an index (``timeout[3]``), a slice (``[:16]``) or a bound in a comparison
 (``len(timeout) < 4``) is not what anything is set to. A number the claim
 gives as a bound ("caps it at 3", "similarity > 0.4", "at most 5") is not
@@ -50,7 +52,9 @@ short form before ``V``, where "the -S flag defaults to V" names ``S``, and a ba
 a string is ``V`` too: "the --format flag defaults to rfc3339"). "F defaults S to V" states ``S``
 (not when ``F`` is another anchored function than the code read: "unescape() defaults magicalBraces to
 true, while escape() ..."), and "opens it with ``S=V`` unless you pass something else" calls ``S=V`` the
-default. An entry inside a string ("show times in this format: default") is no entry, and a typed
+default. "leaves (sets, keeps) S V" states ``S`` too ("New() leaves HandleOPTIONS false"), and nothing
+after "unlike" is stated of the anchored code ("unlike encode/decode, where S defaults to False"). An
+entry inside a string ("show times in this format: default") is no entry, and a typed
 assignment's own name (``S: Callable[[], bool] = ...``) is no entry either. A constant of the language
 is a literal too (``Infinity``, ``Number.POSITIVE_INFINITY``, ``math.inf``),
 and a number the claim writes with a unit is also its value in the units
@@ -71,6 +75,13 @@ claim writes (``matches[1]``) is an index, paired with no name. A Rust
 ``Default`` impl anchored (``<ColorChoice as Default>.default``) that
 returns one variant gives the type's default: "Default ColorChoice is
 Never" fires for ``ColorChoice::Auto``.
+
+A crate's default features, against an anchored ``Cargo.toml``: "has no
+default features", "enables the ``std`` feature by default", "X is on (off)
+by default" (``X`` a feature or an optional dependency of the manifest)
+against ``default = [...]`` (none when the line is missing, Cargo's rule),
+and "the X feature turns on Y" against X's own list (``Y``, ``dep:Y`` or
+``Y/...``).
 
 Never fires when the code gives ``S`` no value of the claim's kind, when
 some assignment of ``S`` is not a literal (``self.pool = timeout`` leaves
