@@ -910,8 +910,11 @@ _OPERAND_TEXT = r"(?:[A-Za-z_$][\w$.]*|-?\d[\w.]*|\"[^\"\n]*\"|'[^'\n]*')"
 _CALLBACK = re.compile(
     rf"(?<![\w$])(?:[A-Za-z_$][\w$]*|\([^()]*\))\s*=>\s*(?P<body>{_OPERAND_TEXT}"
     rf"(?:\s*(?:===?|!==?|[<>]=?|&&|\|\||[-+*/%])\s*{_OPERAND_TEXT})*)")
-#: A Rust path outside a call: ``Level::Trace``, ``kv::Key``, ``std::error::Error``.
-_RUST_PATH = re.compile(r"(?<![\w:$])[A-Za-z_]\w*(?:::[A-Za-z_]\w*)+(?![\w:(!<])")
+#: A Rust path of names only: ``Level::Trace``, ``kv::Key``, ``StatusCode::from_u16``, ``byteorder::BE``.
+#: (Round 8 wrote it for term extraction with guards, ``(?<![\w:$])`` before and ``(?![\w:(!<])`` after;
+#: round 12 bound the name again without them, lower in this module, so the guards were never in effect
+#: from then on. It is bound once now, as it has been read since round 12.)
+_RUST_PATH = re.compile(r"[A-Za-z_]\w*(?:::[A-Za-z_]\w*)+")
 #: A generic type: ``Option<u64>``, ``Result<T, E>``, ``Box<dyn Error + Send>`` (one level of nesting).
 _GENERIC_TYPE = re.compile(r"(?<![\w:$<])[A-Z]\w*<(?:[\w&' ,:+=]|<[\w&' ,:+=]*>)+>")
 _CALL_HEAD = re.compile(r"(?<![\w.$])([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\(")
@@ -4311,8 +4314,6 @@ def _bind_code(term: Term, ctx: _Context) -> tuple[bool, str]:
     return False, ""
 
 
-#: A Rust path of names only (``StatusCode::from_u16``, ``byteorder::BE``).
-_RUST_PATH = re.compile(r"[A-Za-z_]\w*(?:::[A-Za-z_]\w*)+")
 #: A path that ends in an enum variant: ``Type::Variant``, both capitalized, the variant not all capitals.
 _RUST_VARIANT = re.compile(r"(?:^|::)[A-Z]\w*::[A-Z][A-Z0-9_]*[a-z]\w*$")
 

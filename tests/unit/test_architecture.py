@@ -1,5 +1,6 @@
-"""The shape of the code base, pinned: no import cycle among our modules, and
-chromadb imported by exactly one of them.
+"""The shape of the code base, pinned: no import cycle among our modules,
+chromadb imported by exactly one of them, and no module that binds a name
+twice at its top level.
 
 The walk reads the source with :mod:`ast` (nothing is imported), and counts
 every import: at module level, inside functions (a lazy import still ties two
@@ -141,3 +142,28 @@ def test_adapters_import_only_the_public_core(module):
         for dep in imports_of(m) if dep.startswith("memvet.") and dep.split(".")[1].startswith("_")
     )
     assert not private, private
+
+
+def module_names_bound_twice(source: str) -> list[str]:
+    """The names a module's top level assigns more than once (``_FIELD = ...`` twice): every use,
+    wherever it stands, reads the last binding, so the first is dead and whoever wrote it is misled."""
+    counts: dict[str, int] = {}
+    for node in ast.parse(source).body:
+        targets = node.targets if isinstance(node, ast.Assign) else (
+            [node.target] if isinstance(node, ast.AnnAssign) and node.value is not None else [])
+        for target in targets:
+            if isinstance(target, ast.Name):
+                counts[target.id] = counts.get(target.id, 0) + 1
+    return sorted(name for name, n in counts.items() if n > 1)
+
+
+def test_module_names_bound_twice_are_found():
+    assert module_names_bound_twice("A = 1\nB: int = 2\nA = 3\nif x:\n    B = 4\n") == ["A"]
+    assert module_names_bound_twice("C: int\nC = 1\n") == []
+
+
+def test_no_module_binds_a_name_twice():
+    # round 20: a second `_FIELD = re.compile(...)` in _claims held 24 true facts before it was caught,
+    # and a second `_RUST_PATH` had silently dropped round 8's guards since round 12
+    twice = {m: names for m, path in MODULES.items() if (names := module_names_bound_twice(path.read_text("utf-8")))}
+    assert not twice, twice
