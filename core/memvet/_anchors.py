@@ -550,10 +550,10 @@ def _impl_header(data: bytes, sym: _code.Symbol) -> str:
         return ""
     lines = data.decode("utf-8", errors="replace").splitlines()
     head = lines[sym.start_line - 1] if sym.start_line <= len(lines) else ""
-    own = len(head) - len(head.lstrip())
+    own = _indent(head)
     for k in range(sym.start_line - 2, -1, -1):
         line = lines[k]
-        if line.strip() and len(line) - len(line.lstrip()) < own:
+        if line.strip() and _indent(line) < own:
             if not re.match(r"\s*(?:unsafe\s+)?impl\b", line):
                 return ""
             header = [line]

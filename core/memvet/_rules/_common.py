@@ -453,6 +453,15 @@ LOWERING = ("lower", "tolowercase", "tolower", "casefold", "lowercase")
 UPPERING = ("upper", "touppercase", "toupper", "uppercase")
 
 
+def member_header(name: str) -> re.Pattern[str]:
+    """The line that defines the member ``name`` in a class's body: Python's ``def name(``
+    (``async def``), a JavaScript or TypeScript method's ``name(...) {`` (after ``static``,
+    ``get``, ``async`` ...; ``#name`` for a private one)."""
+    n = re.escape(name)
+    return re.compile(rf"^\s*(?:async\s+)?def\s+{n}\s*\(|^\s*(?:(?:static|async|get|set|public|private|protected|"
+                      rf"override)\s+)*#?{n}\s*\([^()]*\)\s*(?::[^{{]*)?\{{")
+
+
 def named_one_of(name: str, names: Sequence[str]) -> bool:
     """Whether the identifier ``name``, whole (folded) or by one of its word parts, is one of
     ``names`` (``toLocaleLowerCase`` by its part ``lower``)."""

@@ -96,6 +96,7 @@ from memvet._rules._common import (
     Word,
     fixed_by_call,
     fold,
+    member_header,
     named_one_of,
     object_tokens,
     object_words,
@@ -261,8 +262,7 @@ def _defines(code: Code, objects: list[Word]) -> str | None:
             name = name.strip().rsplit(".", 1)[-1]
             if not re.fullmatch(r"[A-Za-z_$][\w$]*", name):
                 continue
-            header = re.compile(rf"^\s*(?:async\s+)?def\s+{re.escape(name)}\s*\(|^\s*(?:(?:static|async|get|set|public|"
-                                rf"private|protected|override)\s+)*#?{re.escape(name)}\s*\([^()]*\)\s*(?::[^{{]*)?\{{")
+            header = member_header(name)
             for line in code.physical:
                 if header.search(line):
                     return " ".join(line.split())[:120]

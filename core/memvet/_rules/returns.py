@@ -52,7 +52,7 @@ from collections.abc import Sequence
 
 from memvet._claims import balanced, split_args
 from memvet._code import language_for_path
-from memvet._rules._common import Clause, Code, Contradiction, Rule, fold
+from memvet._rules._common import Clause, Code, Contradiction, Rule, fold, member_header
 
 __all__ = ["RULE"]
 
@@ -80,16 +80,12 @@ def _returned(code: Code, lines: Sequence[int] | None = None) -> list[tuple[int,
     return out
 
 
-#: A method's own line in a class's body: Python's ``def name(``, JavaScript's ``name(...) {``.
-_MEMBER = (r"(?:async\s+)?def\s+{name}\s*\(", r"(?:(?:static|async|public|private|protected)\s+)*{name}\s*\(.*\{{$")
-
-
 def _member(code: Code, name: str) -> list[int] | None:
     """The logical lines of the method ``name`` the anchored class defines (its own line and its
     body), for a claim anchored on the class that names the method; None when it defines none or
     several."""
-    own = [index for index in range(len(code.logical))
-           if any(re.match(p.format(name=re.escape(name)), code.logical_text(index)) for p in _MEMBER)]
+    header = member_header(name)
+    own = [index for index in range(len(code.logical)) if header.search(code.logical_text(index))]
     return [own[0], *code.block(own[0])] if len(own) == 1 else None
 
 
