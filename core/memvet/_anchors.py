@@ -875,6 +875,20 @@ def _branch_condition(data: bytes, sym: _code.Symbol) -> str:
     return "\n" + "\n".join(reversed(headers))
 
 
+def _build_constraints(data: bytes) -> str:
+    """The Go file's build constraints (``//go:build !linux``, ``// +build
+    !linux``), after a newline: what decides whether a definition of that
+    file is compiled at all, as a branch header does in Python. Empty for a
+    file with none."""
+    out = []
+    for line in data.decode("utf-8", errors="replace").splitlines():
+        if re.match(r"\s*package\s", line):
+            break
+        if _claims.GO_BUILD.match(line):
+            out.append(line.strip())
+    return "\n" + "\n".join(out) if out else ""
+
+
 class _Unparseable(Exception):
     """Internal: a file that cannot be parsed as text (the message says why)."""
 
@@ -1157,6 +1171,8 @@ class Evidence:
                                 text += _impl_header(data, sym)
                             elif language == "python":
                                 text += _branch_condition(data, sym)
+                            elif language == "go":
+                                text += _build_constraints(data)
                             shown = _display_impl(symbols, sym, language)
                             if shown is not None:  # its own span: rules read one span's order at a time
                                 extra.append(_claims.EvidenceText(

@@ -74,7 +74,10 @@ Binding classes, each a small rule below (``_BINDERS``), the way people write::
                 starts word by word (``prefix_length``).
     expressions a code span binds with the receivers of its names left
                 out (`seconds_since_start + upcoming_sleep` for
-                ``retry_state.seconds_since_start + retry_state.upcoming_sleep``),
+                ``retry_state.seconds_since_start + retry_state.upcoming_sleep``)
+                and Go's numeric conversion of one name left out
+                (`size+writeLen >= max` for ``size+int64(writeLen) >=
+                l.max()``),
                 an exception and its message as Python prints them
                 (`ValueError: <message>` where the code raises it),
                 object shorthand by its keys (`{ exitCode, code }`), an
@@ -108,7 +111,13 @@ Binding classes, each a small rule below (``_BINDERS``), the way people write::
                 value (``reraise=True``);
                 an environment variable and its value (``TERM=dumb``)
                 bind where one line of the code writes both as strings
-                (``os.environ.get("TERM") in ("dumb", "emacs")``).
+                (``os.environ.get("TERM") in ("dumb", "emacs")``), where
+                the code compares the variable, or one named after it,
+                with the value either way (``env.TERM !== "dumb"``,
+                ``nodeENV === "test"`` for ``NODE_ENV=test``), and as
+                "set" (``NO_COLOR=1``, ``CI=true``) where the code tests
+                the variable for being set and compares it with no value
+                (``!env.NO_COLOR``).
                 A keyword written as what a caller passes ("pass
                 ``status_code=303``", "call it with ``x=1``") needs the
                 parameter only; one the claim calls the default needs
@@ -120,8 +129,10 @@ Binding classes, each a small rule below (``_BINDERS``), the way people write::
                 it defines the callee and the call
                 fits the definition: an example, whose arguments are
                 placeholders, booleans, words of the code, values the code
-                writes, or values for a parameter the code never compares
-                with a value. A callee the evidence neither calls nor
+                writes, or values for a parameter the code compares with
+                one value at most (``header === '*'`` is a special case;
+                two values, a ``switch`` or a membership test make a
+                list the value must be in). A callee the evidence neither calls nor
                 defines is looked up in the repository (``exists``); an
                 awaited call is the call, and an instance called by its
                 class's name lower-cased (``config('DEBUG', cast=bool)``
@@ -262,7 +273,14 @@ Binding classes, each a small rule below (``_BINDERS``), the way people write::
                 names bind in prose (``nil``, ``usize``, ``no_std``), a
                 setting to its ``DefaultX`` constant, a family to its
                 prefix (``ClientIPFrom*``), a list that goes on
-                (``Get/Post/etc``) by its names.
+                (``Get/Post/etc``) by its names. A Go build constraint
+                binds written with or without its ``//`` (`+build !linux`)
+                where the anchored file has it (a Go definition's evidence
+                carries its file's constraints). A
+                package.json script run by its name (`npm run test-ci`,
+                `pnpm build`) binds where the anchored manifest defines
+                it; a logical operator made a verb ("ANDed", "XORing") is
+                prose.
     examples    an option the claim gives as an example ("a short flag
                 like ``-x``"), names by a word for any option ("long
                 ``--flags``") or writes as one bracketed placeholder before
@@ -306,6 +324,11 @@ Binding classes, each a small rule below (``_BINDERS``), the way people write::
                 value each found somewhere else. A value with a
                 placeholder (``WWW-Authenticate: Basic realm="<realm>"``)
                 binds to the string the same line formats for the key.
+                A pair the claim says the code reads ("returns False on
+                `Connection: close`") binds where the code reads the key
+                into a variable and tests it for the value
+                (``connection = get_comma_header(headers,
+                b"connection")``, ``if b"close" in connection``).
     context     a path with placeholders the claim gives as an example
                 ("a path like ``/{id}/items/{id}``"), a dotfile named in
                 backticks (```.env```) where the project mentions it, and
@@ -365,7 +388,12 @@ Binding classes, each a small rule below (``_BINDERS``), the way people write::
                 of the code: ``hideDate``).
     negated     a value the claim says the code does not have ("months
                 aren't 30 days", "not the 16 raw bytes") need not bind;
-                the numbers of an example after "e.g." are the example's.
+                the numbers of an example after "e.g." are the
+                example's, and so are all the values of one in
+                parentheses ("(e.g. "foo-" for foo.log)"); a call, a
+                string (an example's string is read by its words) or a
+                backticked term there still binds. A bare "e.g. X -> Y"
+                states a result, and its values must bind.
     short forms slash-joined short forms (``SP/HTAB/CR/LF``, ``0b/0o/0x``,
                 ``AVX2/SSE4.2``, ``HTTP/1.x``) are prose, not a path.
     messages    a claim's placeholders stand for the code's fields, not its
@@ -385,6 +413,7 @@ import difflib
 import enum
 import http
 import itertools
+import json
 import keyword
 import math
 import mimetypes
@@ -932,6 +961,8 @@ _IDENT = re.compile(
     r"(?<![\w$.])(?:_+[A-Za-z0-9]\w*|[A-Za-z][A-Za-z0-9]*_\w*|[a-z]+[A-Z]\w*|[A-Z][a-z0-9]+[A-Z]\w*"
     r"|[A-Z]{2,}[A-Z][a-z]{2,}\w*|(?<!-)[A-Za-z]{2,}-\d\w*(?:-\d+)*|[A-Za-z]+\d\w*(?:-\d+)*)(?![\w$])")
 _ORDINAL = re.compile(r"\d+(?:st|nd|rd|th)|[vV]\d+")
+#: A logical operator made a verb: "ANDed with the rest", "XORing", "ORs" (prose, not a name).
+_LOGIC_VERB = re.compile(r"(?:AND|OR|XOR|NAND|NOR)(?:ed|ing|s)")
 _STATUS_CLASS = re.compile(r"(?<![\w.$])[1-5][xX]{2}(?![\w$])")
 _EXCEPTION_NAME = re.compile(r"(?=[A-Z])\w*(?:Error|Exception|Timeout|Warning|Exit|Interrupt|Failure)")
 #: A protocol or format and its version: ``HTTP/2``, ``HTTP/1.1`` (an identifier, folded to ``http2``).
@@ -967,8 +998,10 @@ OPTION = re.compile(r"--?[A-Za-z][\w-]*")
 #: An aside that gives an example: ``(e.g. you set 301 first)``, ``(for example 8)``.
 _EXAMPLE_ASIDE = re.compile(r"\((?:e\.g\.?|for example|for instance)[^()]*\)"
                             r"|(?:,\s*|\s)(?:e\.g\.|for example|for instance),?\s[^;()]*?(?=[;)]|\.\s|\.?$)", re.I)
+#: An example in parentheses, which may hold its own: ``(e.g. "foo-" for foo.log)``, ``(e.g. f(x))``.
+_EXAMPLE_PARENS = re.compile(r"\((?:e\.g\.?|for example|for instance)(?:[^()]|\([^()]*\))*\)", re.I)
 #: A placeholder: ``<name>``, ``<http version>``.
-_PLACEHOLDER = re.compile(r"<[A-Za-z_][\w .:/-]{0,40}(?:\([\w .,]{0,20}\))?>")
+_PLACEHOLDER = re.compile(r"<[A-Za-z_][\w .:/-]{0,40}(?:\([\w .,]{0,20}\)|\[\w{1,10}\])?>")
 #: Regular-expression escapes: ``\b`` in ``\bpickle\b`` is not part of a word.
 _REGEX_ESCAPE = re.compile(r"\\[bBAZzdDwWsS]")
 #: An example query string: ``?a[b]=1&c=2``.
@@ -1334,7 +1367,7 @@ def claim_terms(claim: str) -> list[Term]:
         unit = word.lower() in UNIT_FACTORS and re.search(r"\d\s*-?\s*$", claim[:m.start()]) is not None
         if _LABEL_ID.fullmatch(word) or unit:
             drop(m.start(), m.end())  # ADR-0007, or the unit of a number: 1 MiB
-        elif word not in PROSE_NAMES and not _ORDINAL.fullmatch(word):
+        elif word not in PROSE_NAMES and not _ORDINAL.fullmatch(word) and not _LOGIC_VERB.fullmatch(word):
             take(m.start(), m.end(), Term(word, TermKind.IDENTIFIER))
     for m in list(_STATUS_CLASS.finditer(text)):
         take(m.start(), m.end(), Term(m.group(0), TermKind.NUMBER))
@@ -1358,9 +1391,13 @@ def claim_terms(claim: str) -> list[Term]:
             take(m.start(), m.end(), Term(m.group(0), TermKind.NUMBER))
     for m in list(_GLUED_UNIT.finditer(text)):  # 30s, 500ms, 2KiB: a value and its unit, written as one word
         take(m.start(1), m.end(1), Term(m.group(1), TermKind.NUMBER))
+    asides = [m.span() for m in _EXAMPLE_PARENS.finditer(claim)]
     found.sort(key=lambda item: item[0])
     out: list[Term] = []
-    for _, term in found:
+    for start, term in found:
+        if term.kind not in (TermKind.CALL, TermKind.STRING) and claim[start] != "`" \
+                and any(a <= start < b for a, b in asides):
+            continue  # "(e.g. "foo-" for foo.log)", "(e.g. IsolatedAsyncioTestCase)": the example's own values
         if term not in out:
             out.append(term)
     return out
@@ -2198,16 +2235,20 @@ def _bound_value(value: str, ctx: _Context) -> bool:
 
 def _enumerated(name: str, body: str) -> bool:
     """Whether the code compares parameter ``name`` with literal values (so a
-    value passed for it must be one of them); a bound (``size <= 0``) or a
-    test for the empty string (``method == ""``) is no such comparison, and
-    a parameter without a name is compared with none."""
+    value passed for it must be one of them): two values at least, a
+    ``switch``/``match`` on it or a test of membership. One comparison is a
+    special case, not a list (``if (header === '*')``: any other header goes
+    on); a bound (``size <= 0``) or a test for the empty string (``method ==
+    ""``) is no such comparison, and a parameter without a name is compared
+    with none."""
     if not name:
         return False
     n = re.escape(name)
-    literal = r"(?:[\"'`](?![\"'`])|[\d-]|true\b|false\b|null\b|None\b|True\b|False\b)"  # not "": emptiness
-    return any(re.search(p, body) for p in (
-        rf"(?<![\w$.])(?<!typeof\s){n}\s*(?:===?|!==?)\s*{literal}",  # typeof x === 'function': a type
-        rf"(?:[\"'`][^\"'`\n]+[\"'`]|\d)\s*(?:===?|!==?)\s*{n}(?![\w$])",
+    literal = r"(?:[\"'`](?![\"'`])[^\"'`\n]*[\"'`]|-?\d[\w.]*|true\b|false\b|null\b|None\b|True\b|False\b)"
+    values = {m.group("v") for p in (
+        rf"(?<![\w$.])(?<!typeof\s){n}\s*(?:===?|!==?)\s*(?P<v>{literal})",  # typeof x === 'function': a type
+        rf"(?P<v>[\"'`][^\"'`\n]+[\"'`]|\d[\w.]*)\s*(?:===?|!==?)\s*{n}(?![\w$])") for m in re.finditer(p, body)}
+    return len(values) > 1 or any(re.search(p, body) for p in (
         rf"\bswitch\s*\(\s*{n}\s*\)", rf"\bmatch\s+{n}\s*:",
         rf"(?<![\w$.]){n}\s+(?:not\s+)?in\s*[\(\[\{{]"))
 
@@ -3005,6 +3046,25 @@ def _writes(code: str, name: str, value: str) -> bool:
         or re.search(rf"[\"'`](?i:{v})[\"'`]\s*===?\s*{n}(?![\w$])", code))
 
 
+#: What a claim writes to say an environment variable is set: ``NO_COLOR=1``, ``CI=true``.
+_SET_VALUES = frozenset({"1", "true", "yes", "on"})
+
+
+def _tested_for(code: str, name: str, value: str) -> bool:
+    """Whether ``code`` compares the variable ``name`` (``TERM``), or one named
+    after it (``nodeENV`` for ``NODE_ENV``), with ``value``, either way: ``env.TERM
+    !== "dumb"``, ``nodeENV === "test"``. The claim's ``NAME=value`` says the
+    variable is told apart by that value; which way the code takes it is the
+    rest of the claim."""
+    folded = fold(name)
+    v = rf"[\"'`](?i:{re.escape(value)})[\"'`]"
+    for n in {name} | {w for w in re.findall(r"[A-Za-z_$][\w$]*", code) if fold(w) == folded}:
+        n = re.escape(n)
+        if re.search(rf"(?<![\w$]){n}\s*[!=]==?\s*{v}|{v}\s*[!=]==?\s*{n}(?![\w$])", code):
+            return True
+    return False
+
+
 def _branches_on(code: str, name: str) -> bool:
     """Whether the code takes a decision on ``name`` (``if name``, ``if not
     name``, ``name && ...``, ``... and name``, ``x if name else y``), or on the
@@ -3018,6 +3078,28 @@ def _branches_on(code: str, name: str) -> bool:
         rf"(?<![\w$.]){n}\s*(?:&&|\|\||\?(?![.?]))", rf"(?:&&|\|\||!)\s*{n}(?![\w$(.\[])",
         rf"\b(?:and|or|not)\s+{n}(?![\w$(.\[])", rf"(?<![\w$.]){n}\s+(?:and|or)\b",
         rf"\bif\s+(?:not\s+)?{n}\s+else\b"))
+
+
+#: A package.json script run by its name: ``npm test``, ``npm run test-ci``, ``pnpm build``, ``yarn lint``.
+_SCRIPT_RUN = re.compile(r"(?:npm|pnpm|yarn|bun)\s+(?:run(?:-script)?\s+)?([A-Za-z][\w:.-]*)")
+
+
+def _script_run(text: str, index: _Index) -> bool:
+    """Whether ``text`` runs a script an anchored ``package.json`` defines (``"test-ci": ...`` under
+    ``"scripts"``); ``npm install`` and the other commands of npm itself name no script."""
+    m = _SCRIPT_RUN.fullmatch(text.strip())
+    if m is None or m.group(1) in ("install", "i", "add", "ci", "publish", "exec", "init", "link"):
+        return False
+    for ev in index.texts:
+        if ev.label.rsplit("/", 1)[-1] != "package.json":
+            continue
+        try:
+            scripts = json.loads(ev.text).get("scripts")
+        except (ValueError, AttributeError):
+            continue  # not a manifest JSON can read, or not an object
+        if isinstance(scripts, dict) and m.group(1) in scripts:
+            return True
+    return False
 
 
 def _debug_namespace(text: str, index: _Index) -> bool:
@@ -3082,6 +3164,11 @@ def _bind_keyword(term: Term, ctx: _Context) -> tuple[bool, str]:
             for line in code.splitlines():
                 if re.search(key, line) and re.search(said, line, re.I):
                     return True, ""
+            if _tested_for(code, name, value):
+                return True, ""
+            if value.lower() in _SET_VALUES and _branches_on(code, name) and not re.search(
+                    rf"(?<![\w$]){re.escape(name)}\s*[!=]==?\s*[\"'`\d]", code):
+                return True, ""  # NO_COLOR=1 for `!env.NO_COLOR && ...`: a variable the code tests for being set
     other = re.compile(rf"(?<![\w$.]){re.escape(name)}\s*(?::[^=\n,()]*)?=(?!=)\s*(True|False|true|false)\b")
     if value.lower() in _BOOL and not any(m.group(1).lower() != value.lower() for _, code in index.code_texts
                                           for m in other.finditer(code)) \
@@ -4221,7 +4308,7 @@ def _bind_code(term: Term, ctx: _Context) -> tuple[bool, str]:
         return True, ""  # `T: Debug`, `impl Display for Encoded`: Rust's paths and an impl's type arguments left out
     if term.kind is TermKind.CODE and "rust" in index.languages and _rust_signature(text, index):
         return True, ""  # `OnceBox::set(Box<T>) -> Result<(), Box<T>>`: the anchored fn's types, its names left out
-    directive = GO_BUILD.fullmatch(text.strip())
+    directive = GO_BUILD.fullmatch(text.strip()) or GO_BUILD.fullmatch("// " + text.strip())  # `+build !linux` too
     if directive and "go" in index.languages and any(
             line.startswith("//") and (own := GO_BUILD.fullmatch(line)) is not None
             and own.group(1).strip() == directive.group(1).strip()
@@ -4241,6 +4328,8 @@ def _bind_code(term: Term, ctx: _Context) -> tuple[bool, str]:
     if term.kind is TermKind.CODE and runner and ctx.exists(Term(runner.group(1), TermKind.PACKAGE)) \
             and all(o in index.strings() or o.lstrip("-") in index.strings() for o in runner.group(2).split()):
         return True, ""  # `npx uuid`: the package's own program, run by name, with options it declares
+    if term.kind is TermKind.CODE and _script_run(text, index):
+        return True, ""  # `npm run test-ci`: a script the anchored package.json defines, run by its name
     if term.kind is TermKind.CODE and _debug_namespace(text, index):
         return True, ""  # `DEBUG=send node app`: the debug namespace the code creates (require('debug')('send'))
     if term.kind is TermKind.CODE and _argv_written(text, index):
@@ -4283,6 +4372,9 @@ def _bind_code(term: Term, ctx: _Context) -> tuple[bool, str]:
         return True, ""  # `async for x in AsyncRetrying(...)`: the protocol the anchored class implements
     if _pair_written(text, index):
         return True, ""  # `Accept: */*` for headers.set('Accept', '*/*'): a key and its value, written together
+    at = _before(ctx.claim, text)
+    if _READ_BEFORE.search(ctx.claim[max(0, at - 40):at]) and _pair_read(text, index):
+        return True, ""  # "returns False on `Connection: close`": a header read, then tested for the value
     if _through_local(text, index):
         return True, ""  # `accepts(req).type(types)` for `var accept = accepts(req); accept.type(types)`
     if ctx.exists(term) and not _CHAIN.fullmatch(text):
@@ -4628,7 +4720,8 @@ def _pair_written(text: str, index: _Index) -> bool:
     (``status.maxEntrySizeExceeded = true``) or an object entry
     (``compress: true``). The key and the value each found somewhere else
     are not the pair: a header the code only reads (``headers.get(...)
-    === 'gzip'``) or a value it only computes is not one it writes."""
+    === 'gzip'``) or a value it only computes is not one it writes (for a
+    pair the claim says the code reads, see :func:`_pair_read`)."""
     m = _PAIR.fullmatch(text)
     if m is None:
         return False
@@ -4661,6 +4754,32 @@ def _pair_written(text: str, index: _Index) -> bool:
         tested = (rf"\bif\s*\(\s*(?:[\w$]+\.)*{k}\s*\)", rf"(?<![\w$]){k}\s*(?:\?(?![.?:])|&&)")
         return any(re.search(rf"(?<![\w$])[\w$]+\.{k}\b", code) and any(re.search(t, code) for t in tested)
                    for _, code in index.code_texts)
+    return False
+
+
+#: What a claim writes right before a pair the code reads: "returns False on `Connection: close`", "when it
+#: sees", "if the request has", "given".
+_READ_BEFORE = re.compile(r"\b(?:on|upon|when|whenever|if|for|given|sees?|receives?|gets?|has|with)\s+(?:an?\s+|the\s+)?"
+                          r"(?:\w+\s+)?[`'\"]?$", re.I)
+
+
+def _pair_read(text: str, index: _Index) -> bool:
+    """Whether the code reads the pair's key into a variable and tests it for the value
+    (``connection = get_comma_header(headers, b"connection")``, then ``if b"close" in connection``):
+    the pair as the code reads it, for a claim that says so ("returns False on `Connection: close`")."""
+    m = _PAIR.fullmatch(text)
+    if m is None:
+        return False
+    key, value = m.group(1), m.group(2).strip("\"'`")
+    if not value or not re.fullmatch(r"[\w./*+-]+", value):
+        return False
+    literal = rf"[\"'`]{re.escape(value)}[\"'`]"
+    for _, code in index.code_texts:
+        for var in set(re.findall(rf"([A-Za-z_$][\w$]*)\s*=(?![=>])[^\n;=]*[\"'`](?i:{re.escape(key)})[\"'`]", code)):
+            v = re.escape(var)
+            if re.search(rf"{literal}\s*(?:\bin\b|[!=]==?)\s*{v}(?![\w$])|(?<![\w$.]){v}\s*[!=]==?\s*{literal}"
+                         rf"|(?<![\w$.]){v}\.(?:includes|contains|has)\(\s*{literal}\s*\)", code):
+                return True
     return False
 
 
@@ -4844,11 +4963,18 @@ def _rust_paths_left_out(text: str, index: _Index) -> bool:
         is not None
 
 
+#: Go's and Rust's numeric conversions, written as calls: ``int64(n)``, ``float64(x)``.
+_CONVERSIONS = frozenset({"int", "int8", "int16", "int32", "int64", "uint", "uint8", "uint16", "uint32", "uint64",
+                          "uintptr", "float32", "float64", "byte", "rune"})
+
+
 def _without_receivers(text: str, index: _Index) -> bool:
     """Whether ``text`` is a stretch of the code with the receivers of its
     names left out (``a >= limit`` for ``state.a >= self.limit``, ``b`` for
-    ``this.#b``, ``status`` for ``context.response.status``): the
-    claim's tokens in order, the code adding only ``name .`` before a name."""
+    ``this.#b``, ``status`` for ``context.response.status``) and Go's
+    numeric conversions of one name left out (``size+writeLen`` for
+    ``size+int64(writeLen)``): the claim's tokens in order, the code adding
+    only ``name .`` before a name or a conversion around it."""
     wanted = code_tokens(text)
     if len(wanted) < 3 or not any(_WORD.fullmatch(t) for t in wanted):
         return False
@@ -4864,6 +4990,8 @@ def _without_receivers(text: str, index: _Index) -> bool:
                 j, skipped = j + 2, True  # a receiver the claim leaves out (a chain of them: context.response.)
             elif code[j] == "#" and j > 0 and code[j - 1] == "." and j + 1 < len(code) and code[j + 1] == wanted[i]:
                 j += 1  # this.#maxSize: the private mark goes with the receiver
+            elif code[j] in _CONVERSIONS and code[j + 1:j + 2] == ["("] and code[j + 2:j + 4] == [wanted[i], ")"]:
+                i, j, skipped = i + 1, j + 4, False  # writeLen for int64(writeLen): a numeric conversion left out
             else:
                 break
         if i == len(wanted):

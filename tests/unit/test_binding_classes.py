@@ -1083,8 +1083,18 @@ def test_a_type_test_is_no_list_of_values_a_parameter_takes():
       }
     ''')
     assert unbound("`.argument('<file>', 'desc', 'x.txt')` sets a default", argument) == []
-    mode = ev("lib/a.js::open", "function open (path, mode) {\n  if (mode === 'r') return read(path)\n}\n")
-    assert unbound("`open('a.txt', 'w')` writes", mode) == ["open('a.txt', 'w')"]
+    modes = ev("lib/a.js::open", "function open (path, mode) {\n  if (mode === 'r') return read(path)\n"
+                                 "  if (mode === 'a') return append(path)\n}\n")
+    assert unbound("`open('a.txt', 'w')` writes", modes) == ["open('a.txt', 'w')"]
+    assert unbound("`open('a.txt', 'r')` reads", modes) == []
+
+
+def test_one_special_value_is_no_list_of_values_a_parameter_takes():
+    # vary's append(header, field) tests `header === '*'` once: any other header goes on
+    append = ev("index.js::append", "function append (header, field) {\n  if (header === '*') {\n    return header\n"
+                                    "  }\n  return header + ', ' + field\n}\n")
+    assert unbound("append('Accept', 'Origin') gives 'Accept, Origin'", append) == ["Accept, Origin"]
+    assert unbound("append('Accept', '') throws", append) == []
 
 
 def test_the_platforms_own_names_need_no_mention():

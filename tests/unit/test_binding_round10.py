@@ -497,10 +497,12 @@ def test_go_parameters_are_read_by_name_and_type() -> None:
 
 
 def test_a_bound_is_no_enumeration_of_a_parameter_s_values() -> None:
-    assert _enumerated("mode", "if mode == 'strict' {")
+    assert _enumerated("mode", "if mode == 'strict' {\n} else if mode == 'lax' {")
+    assert not _enumerated("mode", "if mode == 'strict' {")  # one value is a special case, not a list
+    assert _enumerated("mode", "switch (mode) {")
     assert not _enumerated("size", "if size <= 0 {")
-    assert not _enumerated("method", 'if method == "" {')
-    assert _enumerated("method", 'if "GET" == method {')
+    assert not _enumerated("method", 'if method == "" {\n} else if method == "HEAD" {')
+    assert _enumerated("method", 'if "GET" == method {\n} else if method == "HEAD" {')
     assert not _enumerated("", "if size == 0 {")
     # a literal for a bounded parameter is an example value: NewLRU(5, ...) with `if size < 0`
     assert unbound("`expirable.NewLRU(7, nil, time.Second)` makes one.", NEW_LRU) == []

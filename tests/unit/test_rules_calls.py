@@ -152,7 +152,18 @@ func (r *Router) allowed(path, reqMethod string) (allow string) {
 """, language="go")
 
 
+RETAIN = EvidenceText("src/collections/vec.rs::Vec.retain", """\
+pub fn retain<F>(&mut self, mut f: F) where F: FnMut(&T) -> bool {
+    self.drain_filter(|x| !f(x));
+}
+""", language="rust")
+
+
 FIRES = [
+    # round 21 (bumpalo f18): built on / implemented with / backed by, as verbs of calling
+    ("Heads up: bumpalo Vec::retain is built on swap_remove, so the survivors can be reordered.", RETAIN),
+    ("Vec::retain is implemented with `swap_remove`.", RETAIN),
+    ("retain is backed by swap_remove.", RETAIN),
     # round 20 (httprouter f13): a platform package's function, not a name spelled like its package
     ("The Allow header is deterministic because allowed() calls sort.Strings on the collected methods.", ALLOWED),
     ("allowed() calls strings.Split on the path.", ALLOWED),
@@ -173,6 +184,9 @@ FIRES = [
 ]
 
 SILENT = [
+    # round 21: what the function is built on, written so
+    ("Vec::retain is built on drain_filter, so the order is kept.", RETAIN),
+    ("Vec::retain is implemented on top of `drain_filter`.", RETAIN),
     ("allowed() calls strings.Join on the collected methods.", ALLOWED),
     # round 20 (prettytable t08): a term after a preposition is what the subject works with, no subject
     ("Cell width: it strips ANSI codes with the module-level `_re` regex and then calls `wcwidth.wcswidth`.",

@@ -93,6 +93,19 @@ export function destr(value: any): any {
 """, language="typescript")
 
 
+HOST = EvidenceText("h11/_events.py::Request.__init__", """\
+def __init__(self, headers):
+    host_count = 0
+    for name, value in headers:
+        if name == b"host":
+            host_count += 1
+    if host_count == 0:
+        raise LocalProtocolError("Missing mandatory Host: header")
+    if host_count > 1:
+        raise LocalProtocolError("Found multiple Host: headers")
+""", language="python")
+
+
 FIRES = [
     # round 20 (destr f16): the branch for the string returns another constant than the claim's, which
     # another branch returns
@@ -110,6 +123,8 @@ FIRES = [
 ]
 
 SILENT = [
+    # round 21 (h11 t11): the output names the word, which is its subject, no key of a branch
+    ("Two Host headers -> \"Found multiple Host: headers\".", HOST),
     # the branch returns the claim's constant; a constant no branch returns; a string no label names
     ('"undefined" is normalised to `undefined`, "null" to `null`.', DESTR),
     ('"true" becomes true.', DESTR),

@@ -371,7 +371,37 @@ pub fn indent(s: &str, prefix: &str) -> String {
 """, language="rust")
 
 
+FROM_UTF16 = EvidenceText("src/collections/string.rs::String.from_utf16_in", """\
+pub fn from_utf16_in(v: &[u16], bump: &'bump Bump) -> Result<String<'bump>, FromUtf16Error> {
+    for c in decode_utf16(v.iter().cloned()) {
+        if let Ok(c) = c {
+            ret.push(c);
+        } else {
+            return Err(FromUtf16Error(()));
+        }
+    }
+    Ok(ret)
+}
+""", language="rust")
+MAKE_ERROR = EvidenceText("lib/errors.js::make", """\
+function make (status) {
+  if (status >= 500) return new ServerError(status)
+  return new ClientError(status)
+}
+""", language="javascript")
+
+
+IS_TEST = EvidenceText("src/flags.ts::isTest", """\
+export const isTest: boolean = nodeENV === "test" || !!env.TEST;
+""", language="typescript")
+
 FIRES = [
+    # round 21 (std-env f02): a setting the claim says changes nothing, which the code reads
+    ("isTest only looks at NODE_ENV. Setting TEST=1 does nothing.", IS_TEST),
+    ("Passing `env.TEST` has no effect on isTest.", IS_TEST),
+    # round 21 (bumpalo f17): a value of the name, wrapped (Err(X(...)), new X(...))
+    ("String::from_utf16_in is lossy: unpaired surrogates become U+FFFD, it never returns FromUtf16Error.", FROM_UTF16),
+    ("make() never returns a ServerError.", MAKE_ERROR),
     # round 20: a decorator or Java's keyword the definition carries (async-timeout f16)
     ("Timeout isn't marked final; subclassing it to add hooks is supported.", FINAL_TIMEOUT),
     ("Timeout is not decorated with `@final`.", FINAL_TIMEOUT),
@@ -454,6 +484,12 @@ def create_list_rule(src, pos, out):
 ]
 
 SILENT = [
+    # round 21: a setting the code never reads; one under a condition
+    ("Setting CI=1 does nothing to isTest.", IS_TEST),
+    ("Setting TEST=1 does nothing when NODE_ENV is set.", IS_TEST),
+    # round 21: a name the code returns only in other places, or never
+    ("from_utf16_in never returns FromUtf8Error.", FROM_UTF16),
+    ("make() never returns an HttpError.", MAKE_ERROR),
     # round 20: a mark the definition does not carry; a case change the code does not make; a gerund of
     # another object than the one the call is on
     ("Timeout isn't marked deprecated.", FINAL_TIMEOUT),

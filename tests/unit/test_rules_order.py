@@ -578,7 +578,26 @@ export function destr(value: any): any {
 """, language="typescript")
 
 
+VARY_APPEND = EvidenceText("index.js::append", """\
+function append (header, field) {
+  if (typeof header !== 'string') {
+    throw new TypeError('header argument is required')
+  }
+  for (var j = 0; j < fields.length; j++) {
+    if (!FIELD_NAME_REGEXP.test(fields[j])) {
+      throw new TypeError('field argument contains an invalid header name')
+    }
+  }
+  if (header === '*') {
+    return header
+  }
+  return header + ', ' + field
+}
+""", language="javascript")
+
 FIRES = [
+    # round 21 (vary t06): a comparison written out is found where the code writes it
+    ("In append the `header === '*'` early return comes before the FIELD_NAME_REGEXP check.", VARY_APPEND),
     # round 20: a test is a step of the path the claim describes, whatever its body does (a guard that
     # only returns is one too: markupsafe f01; measured, bytes t20 gained one true fact and three false
     # ones were lost when it was read as another path)
@@ -669,6 +688,8 @@ FIRES = [
 ]
 
 SILENT = [
+    # round 21 (vary t06): not at the name's first use (`typeof header !== 'string'`)
+    ("Order inside append: the FIELD_NAME_REGEXP check, and only then the `header === '*'` early return.", VARY_APPEND),
     # round 20: a call inside the argument list of another runs first (accepts t08); "and returns" starts a
     # predicate of its own (textwrap t20); a dash sets a remark apart (destr t02)
     ("Unknown types are dropped with `mimes.filter(validMime)` before `negotiator.mediaTypes(...)` is called.",

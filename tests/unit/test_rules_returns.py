@@ -102,7 +102,19 @@ class Timeout:
 """)
 
 
+GET_PEERS = EvidenceText("peers.go::getPeers", """\
+func getPeers(groupName string) PeerPicker {
+	if portPicker == nil {
+		return NoPeers{}
+	}
+	return portPicker(groupName)
+}
+""", language="go")
+
+
 FIRES = [
+    # round 21 (groupcache t25 the other way): a type the signature does not declare, written as a type
+    ("getPeers returns `Peers` when nothing was registered.", GET_PEERS),
     # round 20 (async-timeout f13): a method of the anchored class, named by the claim
     ("After a timeout the legacy `__aexit__` returns True, swallowing the CancelledError.", LEGACY_TIMEOUT),
     # round 18: a Go function returns as many results as its signature declares
@@ -120,6 +132,9 @@ FIRES = [
 ]
 
 SILENT = [
+    # round 21 (groupcache t25): a Go composite literal or a call is a value of a type that implements the result
+    ("getPeers returns NoPeers{} if nothing was registered.", GET_PEERS),
+    ("getPeers returns NoPeers(groupName) otherwise.", GET_PEERS),
     # the method returns what the claim says; a method the class does not define; another value than a constant
     ("The legacy `__aexit__` returns None, so exceptions propagate.", LEGACY_TIMEOUT),
     ("The legacy `__exit__` returns True.", LEGACY_TIMEOUT),

@@ -82,6 +82,9 @@ why), and each has a fixture of cases that must and must not fire
                  defaults it to the other side (default=True)
     returns      F returns true / F, which returns None: every return of
                  F gives another constant (return false)
+    script       `npm test` runs jest / `pnpm build` = tsup: the anchored
+                 package.json's script runs another program (or gives an
+                 option another value: --reporter spec)
 
 Two readings run on manifests rather than code (``negation`` findings):
 "has no (runtime) dependencies", "dependency-free" where a dependency
@@ -137,6 +140,7 @@ from memvet._rules import (
     regardless,
     retention,
     returns,
+    script,
     ternary,
     toggle,
     value,
@@ -179,6 +183,7 @@ RULES: tuple[Rule, ...] = (
     formula.RULE,
     toggle.RULE,
     returns.RULE,
+    script.RULE,
 )
 
 

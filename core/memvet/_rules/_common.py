@@ -680,6 +680,17 @@ _COMPARISON = re.compile(r"([A-Za-z_$][\w$.]*)\s*(?:[<>]=?|[!=]==?)\s*[^=<>\s][^
 _STATEMENT_NAME = re.compile(r"(?:case|except|catch|raise|throw(?:\s+new)?|new)\s+([A-Za-z_$][\w$.]*)\s*:?")
 
 
+def written_comparison(code: Code, text: str) -> int:
+    """The logical line (outside signatures) that writes the comparison ``text`` as the claim does
+    (``header === '*'``; spaces and the kind of quotes aside), or -1; -1 too for a ``text`` that is
+    no comparison."""
+    if not _COMPARISON.fullmatch(text):
+        return -1
+    wanted = re.sub(r"\s+", "", text).replace('"', "'")
+    return next((k for k in range(len(code.logical)) if k not in code.headers
+                 and wanted in re.sub(r"\s+", "", code.logical_text(k)).replace('"', "'")), -1)
+
+
 @dataclass(frozen=True)
 class Clause:
     """One clause of a claim, backticks removed, with its words.

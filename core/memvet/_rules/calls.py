@@ -3,7 +3,9 @@
 The claim's side, in a clause that is not negated: a verb of calling in
 the third person (``calls``, ``invokes``, ``triggers``, ``fires``,
 ``runs``, ``delegates to``, ``hands off to``, ``defers to``, ``dispatches
-to``, ``goes through``, ``wraps``, ``uses``, ``relies on``; ``does`` and
+to``, ``goes through``, ``wraps``, ``uses``, ``relies on``, ``is built on``,
+``is implemented with`` (``on top of``, ``in terms of``, ``using``,
+``via``), ``is backed by``; ``does`` and
 ``via`` only before a call written out: "always does F(x)", "builds it via
 New(size)") with a code term of the claim right after it (``fires OnEvicted``, ``calls
 godotenv.Overload()``, ``uses `time.monotonic```); the subject is the
@@ -69,7 +71,8 @@ __all__ = ["RULE"]
 
 _VERB = re.compile(r"\b(?:calls|invokes|triggers|fires|runs|delegates\s+to|hands\s+(?:it\s+|them\s+)?(?:off|over)"
                    r"\s+to|hands\s+(?:it|them)\s+to|defers\s+to|dispatches\s+to|goes\s+through|wraps|uses|"
-                   r"relies\s+on|does|via)\b", re.I)
+                   r"relies\s+on|does|via|is\s+built\s+(?:on(?:\s+top\s+of)?|around)|"
+                   r"is\s+implemented\s+(?:on\s+top\s+of|in\s+terms\s+of|with|using|via)|is\s+backed\s+by)\b", re.I)
 #: Verbs that name a call only with the call written out: "always does NewRandomFromReader(rander)",
 #: "builds the cache via New(size)" (not "does nothing", "via the janitor").
 _CALL_ONLY = frozenset({"does", "via"})

@@ -27,7 +27,9 @@ kind, none of them ``S``, and a branch whose condition does not name
 ``N`` writes ``S``: "italic -> ESC[4m, underline -> ESC[3m" where ``if
 spec.italic { write("\x1B[3m") }`` and ``if spec.underline {
 write("\x1B[4m") }`` (round 11, termcolor; negotiator's "subtype adds 4"
-for ``s |= 4`` under the ``type`` test).
+for ``s |= 4`` under the ``type`` test). Not read when ``S`` itself
+holds the word ``N`` ("two Host headers -> 'Found multiple Host:
+headers'": the word belongs to the output's subject, not a key).
 
 A third reading, for constants: ``"V" is normalised to C`` (``converted``,
 ``parsed``, ``coerced``, ``mapped``, ``becomes``, ``gives``), ``C`` a
@@ -151,8 +153,9 @@ def _named(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     for m in _NAMED_MAPS.finditer(clause.text):
         word, said = m.group("w"), m.group("s")
         said = _escaped(said[1:-1] if said[:1] in "`'\"" else said).strip()
-        if not said or clause.skip(word, m.group("s")):
-            continue
+        if not said or clause.skip(word, m.group("s")) \
+                or re.search(rf"(?<![\w-]){re.escape(word)}(?![\w-])", said, re.I):
+            continue  # "two Host headers -> 'Found multiple Host: headers'": the output names the word, no key
         for n, code in enumerate(codes):
             if n not in read:
                 read[n] = _conditions(code)

@@ -23,7 +23,8 @@ The code's side, by the verb:
   return None"): the code has ``return V`` itself; with a name of the
   code ("never returns errNegativeNotAllowed"): one of the values a
   ``return`` of the code gives is that name (``return 0,
-  errNegativeNotAllowed``);
+  errNegativeNotAllowed``) or a value of it (``return
+  Err(FromUtf16Error(()))``, ``return new Foo(x)``);
 * a verb of definition (``define``, ``implement``, ``override``): the
   anchored class defines a member of that name itself (``def get(self, ...)``,
   ``clear(): void {``) for "does not define get/pop";
@@ -47,6 +48,8 @@ The code's side, by the verb:
   gerund on that object or passed it (``prefix.trim_end()``);
 * "no warning (is issued)": the code calls ``warn`` (``warnings.warn``,
   ``console.warn``);
+* "setting K=V does nothing" ("passing K has no effect", "makes no
+  difference"): the code reads ``K`` (``!!env.TEST``);
 * "has no nil check", "doesn't check for None": the code compares a
   value with ``nil``, ``None`` or ``null`` (``if err == nil``);
 * "no path.Base trimming", "without a strings.TrimSpace call": the code
@@ -199,13 +202,14 @@ def _does(code: Code, verb: str, objects: list[Word], clause: Clause, particle: 
         if "read" not in base:
             return None
     if "return" in base:
-        said = objects[0].text.strip("`") if objects else ""
+        named = [w for w in objects if w.text.lower() not in ("a", "an", "the", "any")][:1]  # "never returns a E"
+        said = named[0].text.strip("`") if named else ""
         if re.fullmatch(r"[A-Za-z_$][\w$]*", said) and not _RETURNED.fullmatch(said) and said in code.names \
                 and said.lower() not in GENERIC:
             # "never returns errNegativeNotAllowed" for `return 0, errNegativeNotAllowed`: a value it returns
             for index in range(len(code.logical)):
-                m = re.match(r"\s*return\s+(.+?);?\s*$", code.logical_text(index))
-                if m and said in (item.strip() for item in split_args(m.group(1))):
+                m = re.search(r"(?:^\s*|[;{)]\s*|\belse\s+)return\s+(.+?);?\s*$", code.logical_text(index))
+                if m and said in (_unwrapped(item) for item in split_args(m.group(1))):  # `if (x) return new E()`
                     return code.show(index, said)
             return None
         if not _RETURNED.fullmatch(said):
@@ -243,6 +247,25 @@ def _does(code: Code, verb: str, objects: list[Word], clause: Clause, particle: 
         if anything or tokens & call.tokens():
             return code.show(call.line, call.name + "(", call.name)
     return None
+
+
+#: What wraps a returned value: Rust's ``Err(``/``Ok(``/``Some(``/``Box::new(``, JavaScript's ``new``, a reference.
+_WRAPPER = re.compile(r"(?:(?:Err|Ok|Some|Box::new|Arc::new|Rc::new)\(|new\s+|&)")
+
+
+def _unwrapped(item: str) -> str:
+    """The value a returned expression gives, by name: ``FromUtf16Error`` of
+    ``Err(FromUtf16Error(()))``, ``Foo`` of ``new Foo(x)`` or ``Foo{}``; the
+    expression itself when it is no such value."""
+    item = item.strip()
+    while (m := _WRAPPER.match(item)) is not None:
+        item = item[m.end():].strip()
+        if m.group(0).endswith("(") and item.endswith(")"):
+            item = item[:-1].strip()
+    head = re.match(r"[A-Za-z_$][\w$]*(?:::[A-Za-z_$][\w$]*)*", item)
+    if head and (head.end() == len(item) or item[head.end()] in "({"):
+        return head.group(0)
+    return item
 
 
 def _case_change(verb: str) -> tuple[str, ...]:
@@ -355,7 +378,28 @@ def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     out.extend(_no_build_tags(clause, codes))
     out.extend(_not_marked(clause, codes))
     out.extend(_no_warning(clause, codes))
+    out.extend(_no_effect(clause, codes))
     return out
+
+
+#: "Setting TEST=1 does nothing", "passing timeout=0 has no effect": a setting the claim says changes nothing.
+_NO_EFFECT = re.compile(r"\b(?:[Ss]etting|[Pp]assing|[Ee]xporting)\s+`?(?P<k>[A-Za-z_$][\w$.]*)(?:=[^\s`]*)?`?"
+                        r"(?:\s+\w+){0,3}?\s+(?:does\s+nothing|has\s+no\s+effect|makes\s+no\s+difference"
+                        r"|changes\s+nothing)\b")
+
+
+def _no_effect(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
+    """"Setting TEST=1 does nothing": the anchored code reads that setting (``!!env.TEST``,
+    ``options.timeout``), so setting it is what the code looks at."""
+    m = _NO_EFFECT.search(clause.text)
+    if m is None or clause.quoted(m.start()) or _CONDITION.search(clause.text) or clause.skip(m.group("k")):
+        return []
+    name = m.group("k").rsplit(".", 1)[-1]
+    for code in codes:
+        if code.used(name):
+            line = code.show(code.atoms[code.first(name)].line, name)
+            return [Contradiction("negation", f"the claim says `{m.group(0)}`", line, code.label, (name,))]
+    return []
 
 
 #: "no warning is issued", "without a deprecation warning": the code warns nobody.

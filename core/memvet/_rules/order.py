@@ -10,7 +10,10 @@ B``, ``A first and only uses B``
 ``A is tried first, B is the fallback``, when the first use of ``B`` in the
 anchored code comes before the first use of ``A`` (signatures, comments and
 docstrings left out: what a docstring says about the order is what the
-claim may have copied, not what the code does). Two uses on one line
+claim may have copied, not what the code does). An operand the claim writes
+as a comparison (``header === '*'``) is where the code writes that
+comparison, not where the name is first used (``typeof header !==
+'string'``). Two uses on one line
 cannot be told apart, except two strings: listed on one line (``for key
 in "VISUAL", "EDITOR"``), their order is the order they are tried in; and
 two operands of ``&&``, ``||``, ``and`` or ``or`` (``lvl <= STATIC_MAX_LEVEL
@@ -67,7 +70,18 @@ import re
 from collections.abc import Callable, Sequence
 
 from memvet._claims import TermKind, split_args
-from memvet._rules._common import Clause, Code, Contradiction, Rule, Word, nearest, needle, shown, words_of
+from memvet._rules._common import (
+    Clause,
+    Code,
+    Contradiction,
+    Rule,
+    Word,
+    nearest,
+    needle,
+    shown,
+    words_of,
+    written_comparison,
+)
 
 __all__ = ["RULE"]
 
@@ -158,6 +172,11 @@ def _first(code: Code, word: Word, atom: str) -> int:
     if word.term is not None and word.term.kind is TermKind.STRING:  # '__dict__': the string, not the attribute
         return next((k for k, a in enumerate(code.atoms)
                      if a.string and a.text == atom and a.line not in code.headers), -1)
+    written = written_comparison(code, word.text) if word.term is not None and word.term.kind is TermKind.CODE else -1
+    if written >= 0:  # `header === '*'`: that comparison, not the name's first use (`typeof header !== 'string'`)
+        hit = next((k for k, a in enumerate(code.atoms) if a.line == written and a.text == atom), -1)
+        if hit >= 0:
+            return hit
     i = code.first(atom)
     empty = _EMPTY_START.match(code.logical_text(code.atoms[i].line)) if i >= 0 else None
     if (empty and empty.group("name") == code.atoms[i].text) \

@@ -32,7 +32,9 @@ declares one and the type ``T`` is named by no word of it (``Self`` is the
 type the method belongs to): "to_str ... returns `String`" of ``->
 Cow<'_, str>``. Never fires on a generic ``impl Trait`` return, on a value
 (``None``, ``Ok(...)``, ``Cow::Borrowed``, ``VersionReq::STAR``,
-``ErrNotFound``) or on a negated claim.
+``ErrNotFound``, a Go composite literal ``NoPeers{}`` or a call
+``Foo(x)``: a value of a type that may implement the declared interface) or
+on a negated claim.
 
 A third reading, for Go's results: ``F ... returns (A, B)``, ``F`` an
 anchored Go function named before the verb, fires when its signature
@@ -119,7 +121,7 @@ def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
 #: "returns `Cow<str>`", "returns a `*Ticker`": a type the claim says a function returns.
 _RETURNS_TYPE = re.compile(r"\breturns?\s+(?:an?\s+|the\s+|its\s+)?(?P<type>[&*]*(?:mut\s+)?(?:[A-Za-z_]\w*::)*"
                            r"(?:[A-Z]\w*|u8|u16|u32|u64|usize|i8|i16|i32|i64|isize|f32|f64|bool|str|char)"
-                           r"(?:<(?:[^<>]|<[^<>]*>)*>)?)(?![\w<:])")
+                           r"(?:<(?:[^<>]|<[^<>]*>)*>)?)(?![\w<:{(])")
 #: A value, not a type: a variant or an associated constant (``Cow::Borrowed``, ``VersionReq::STAR``),
 #: a constant in capitals, Go's error values (``ErrDataSize``).
 _VALUE_NAMED = re.compile(r"[A-Z]\w*::[A-Z]\w*(?:<|$)|^[&*]*[A-Z][A-Z0-9_]+(?:<|$)|^[&*]*Err[A-Z]")
