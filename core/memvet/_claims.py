@@ -413,7 +413,6 @@ import difflib
 import enum
 import http
 import itertools
-import json
 import keyword
 import math
 import mimetypes
@@ -424,7 +423,7 @@ from dataclasses import dataclass
 
 from memvet._code._languages import language_for_path
 from memvet._gostd import GO_STD_PATHS, GO_STD_QUALIFIERS
-from memvet._manifests import is_manifest
+from memvet._manifests import is_manifest, package_json
 from memvet._usage import RUST_REST, languages, read_use
 
 __all__ = [
@@ -3091,12 +3090,8 @@ def _script_run(text: str, index: _Index) -> bool:
     if m is None or m.group(1) in ("install", "i", "add", "ci", "publish", "exec", "init", "link"):
         return False
     for ev in index.texts:
-        if ev.label.rsplit("/", 1)[-1] != "package.json":
-            continue
-        try:
-            scripts = json.loads(ev.text).get("scripts")
-        except (ValueError, AttributeError):
-            continue  # not a manifest JSON can read, or not an object
+        doc = package_json(ev.text) if ev.label.rsplit("/", 1)[-1] == "package.json" else None
+        scripts = doc.get("scripts") if doc else None
         if isinstance(scripts, dict) and m.group(1) in scripts:
             return True
     return False

@@ -85,6 +85,8 @@ __all__ = [
     "is_manifest",
     "manifest_home",
     "non_project_kind",
+    "npm_dependency_names",
+    "package_json",
     "parse_dependency_spec",
     "satisfies",
 ]
@@ -746,6 +748,22 @@ def _conda_environment(path: str, text: str) -> list[Declared]:
 # --------------------------------------------------------------------------- #
 
 _NPM_SECTIONS = ("dependencies", "devDependencies", "peerDependencies", "optionalDependencies")
+
+
+def package_json(text: str) -> dict[str, object] | None:
+    """A package.json's top-level object, as the write path's readings take it
+    (a script run by its name, what a script runs); None for a text JSON cannot
+    read, or one that is no object. :func:`declared` refuses such a file."""
+    try:
+        doc = json.loads(text)
+    except ValueError:
+        return None
+    return doc if isinstance(doc, dict) else None
+
+
+def npm_dependency_names(doc: Mapping[str, object]) -> set[str]:
+    """The packages a package.json object names in its dependency sections (each section an object)."""
+    return {name for section in _NPM_SECTIONS if isinstance(deps := doc.get(section), dict) for name in deps}
 
 
 def _package_json(path: str, text: str) -> list[Declared]:

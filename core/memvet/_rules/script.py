@@ -29,10 +29,10 @@ writes the one it runs in one string.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
 
+from memvet._manifests import npm_dependency_names, package_json
 from memvet._rules._common import Clause, Code, Contradiction, Rule
 
 __all__ = ["RULE"]
@@ -59,11 +59,7 @@ _OPTION = re.compile(r"(?<![\w-])(--[A-Za-z][\w-]*)(?:=|\s+)(?!-)([\w./*-]+)")
 def _manifest(code: Code) -> dict[str, object] | None:
     if not code.label.split("::", 1)[0].endswith("package.json"):
         return None
-    try:
-        data = json.loads("\n".join(code.physical))
-    except ValueError:
-        return None
-    return data if isinstance(data, dict) else None
+    return package_json("\n".join(code.physical))
 
 
 def _body(scripts: dict[str, str], name: str, seen: frozenset[str] = frozenset()) -> str:
@@ -85,14 +81,10 @@ def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     out: list[Contradiction] = []
     for code in codes:
         data = _manifest(code)
-        scripts = data.get("scripts") if data else None
-        if not isinstance(scripts, dict) or not all(isinstance(v, str) for v in scripts.values()):
+        scripts = data.get("scripts") if data is not None else None
+        if data is None or not isinstance(scripts, dict) or not all(isinstance(v, str) for v in scripts.values()):
             continue
-        known = set(_TOOLS)
-        for section in ("dependencies", "devDependencies", "peerDependencies", "optionalDependencies"):
-            deps = data.get(section) if data else None
-            if isinstance(deps, dict):
-                known |= {str(d).lower() for d in deps}
+        known = _TOOLS | {d.lower() for d in npm_dependency_names(data)}
         for m in _SCRIPT.finditer(clause.text):
             name = m.group("name")
             if name not in scripts or clause.skip(name):
