@@ -31,6 +31,12 @@ class ParsimoniousError(Exception):
 """)
 
 
+WARNING = EvidenceText("src/pyproject_hooks/_impl.py::BuildBackendWarning", """\
+class BuildBackendWarning(UserWarning):
+    \"\"\"Will be emitted for every UserWarning emitted by the hook process.\"\"\"
+""")
+
+
 FIRES = [
     # "X is a (plain) Y subclass", an aside before the verb, a built-in type in lower case
     ("Grammar is a plain dict subclass, so rule order is insertion order.", GRAMMAR),
@@ -51,6 +57,8 @@ FIRES = [
     # round 13: a built-in base, whose whole ancestry is known
     ("TooManyFields derives from RuntimeError, so `except ValueError` won't catch it.", FIELDS),
     ("TooManyFields is a subclass of KeyError.", FIELDS),
+    # round 22 (pyproject-hooks f01): "X is a Y" where both are Python's built-ins
+    ("BuildBackendWarning is a RuntimeWarning, so filters on UserWarning won't touch it.", WARNING),
 ]
 
 SILENT = [
@@ -75,6 +83,11 @@ SILENT = [
     ("TooManyFields subclasses ValueError.", FIELDS),
     ("ConnectTimeout derives from RuntimeError.", PY),
     ("Dog extends Mammal.", TS),
+    # round 22: "is a" names the base, an ancestor of it, or a class that is no built-in
+    ("BuildBackendWarning is a UserWarning.", WARNING),
+    ("BuildBackendWarning is a Warning, so except Warning catches it.", WARNING),
+    ("BuildBackendWarning is a BackendWarning.", WARNING),
+    ("TooManyFields is a Timeout.", PY),
 ]
 
 

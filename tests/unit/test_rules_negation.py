@@ -395,7 +395,33 @@ IS_TEST = EvidenceText("src/flags.ts::isTest", """\
 export const isTest: boolean = nodeENV === "test" || !!env.TEST;
 """, language="typescript")
 
+RESPONSE_LOGGER = EvidenceText("handlers.go::responseLogger.WriteHeader", """\
+func (l *responseLogger) WriteHeader(s int) {
+	l.w.WriteHeader(s)
+	l.status = s
+}
+""")
+OVERRIDE = EvidenceText("handlers.go::HTTPMethodOverrideHandler", """\
+func HTTPMethodOverrideHandler(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost {
+			om := r.FormValue(HTTPMethodOverrideFormKey)
+			if om == http.MethodPut || om == http.MethodPatch || om == http.MethodDelete {
+				r.Method = om
+			}
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+""")
+FORM_KEY = EvidenceText("handlers.go::HTTPMethodOverrideFormKey", """\
+const HTTPMethodOverrideFormKey = "_method"
+""")
+
 FIRES = [
+    # round 22: the subject is the code's own, not something indefinite
+    ("responseLogger never calls WriteHeader on the wrapped writer.", RESPONSE_LOGGER),
+    ("HTTPMethodOverrideHandler ignores HTTPMethodOverrideFormKey.", OVERRIDE),
     # round 21 (std-env f02): a setting the claim says changes nothing, which the code reads
     ("isTest only looks at NODE_ENV. Setting TEST=1 does nothing.", IS_TEST),
     ("Passing `env.TEST` has no effect on isTest.", IS_TEST),
@@ -484,6 +510,12 @@ def create_list_rule(src, pos, out):
 ]
 
 SILENT = [
+    # round 22 (handlers t23, t05): a relative clause of something indefinite; "anything else" is some values
+    ("makeLogger seeds the status with 200, so a handler that never calls WriteHeader is logged as 200.",
+     RESPONSE_LOGGER),
+    ("Any writer which doesn't call WriteHeader gets 200.", RESPONSE_LOGGER),
+    ("The override must be PUT, PATCH or DELETE; anything else (e.g. _method=GET) is silently ignored.",
+     [OVERRIDE, FORM_KEY]),
     # round 21: a setting the code never reads; one under a condition
     ("Setting CI=1 does nothing to isTest.", IS_TEST),
     ("Setting TEST=1 does nothing when NODE_ENV is set.", IS_TEST),

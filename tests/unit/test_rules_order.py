@@ -595,7 +595,51 @@ function append (header, field) {
 }
 """, language="javascript")
 
+CLI_RUN = EvidenceText("bin/cli.js::run", """\
+function run() {
+  let result = parser.parse(args);
+  let input = '';
+  if (pOpts.dataInput) {
+    input = decodeURIComponent(pOpts.dataInput);
+  }
+  let vals = JSON.parse(input);
+  return vals;
+}
+""", language="javascript")
+INCLUDE_PATH = EvidenceText("lib/esm/ejs.js::getIncludePath", """\
+function getIncludePath(path, options) {
+  let includePath;
+  let filePath;
+  let views = options.views;
+  if (options.filename) {
+    filePath = resolveInclude(path, options.filename);
+    if (exists(filePath)) {
+      includePath = filePath;
+    }
+  }
+  if (!includePath && Array.isArray(views)) {
+    includePath = resolvePaths(path, views);
+  }
+  return includePath;
+}
+""", language="javascript")
+
+FROM_VALUES = EvidenceText("src/object.ts::genObjectFromValues", """\
+export function genObjectFromValues(
+  obj: Record<string, any>,
+  indent = "",
+  options: GenObjectOptions = {},
+): string {
+  return genObjectFromRaw(obj, indent, { preserveTypes: true, ...options });
+}
+""", language="typescript")
+
 FIRES = [
+    # round 22 (knitwork f10): two entries of a literal that spreads are set in the literal's order
+    ("genObjectFromValues spreads your options first and then sets preserveTypes: true.", FROM_VALUES),
+    # round 22: the receiver's own call, and a name kept under its own name ordered by its next use
+    ("run() does JSON.parse first and then decodeURIComponent(pOpts.dataInput).", CLI_RUN),
+    ("Include lookup: each entry of views first, only then options.filename.", INCLUDE_PATH),
     # round 21 (vary t06): a comparison written out is found where the code writes it
     ("In append the `header === '*'` early return comes before the FIELD_NAME_REGEXP check.", VARY_APPEND),
     # round 20: a test is a step of the path the claim describes, whatever its body does (a guard that
@@ -688,6 +732,12 @@ FIRES = [
 ]
 
 SILENT = [
+    # round 22 (knitwork t14): the literal's order
+    ("genObjectFromValues sets preserveTypes: true first and then spreads the caller's options over it.",
+     FROM_VALUES),
+    # round 22 (ejs t24, t03): `parser.parse(args)` is no JSON.parse; `let views = options.views` is no lookup
+    ("-i takes URI-encoded JSON: run() does decodeURIComponent(pOpts.dataInput) and then JSON.parse.", CLI_RUN),
+    ("Include lookup: options.filename first, only then each entry of views.", INCLUDE_PATH),
     # round 21 (vary t06): not at the name's first use (`typeof header !== 'string'`)
     ("Order inside append: the FIELD_NAME_REGEXP check, and only then the `header === '*'` early return.", VARY_APPEND),
     # round 20: a call inside the argument list of another runs first (accepts t08); "and returns" starts a

@@ -118,6 +118,41 @@ GETINFO = EvidenceText("zipp/__init__.py::CompleteDirs.getinfo", """\
             return zipfile.ZipInfo(filename=name)
 """)
 
+# round 22: an error value thrown away (Go's `_ =`, Rust's `let _ =`)
+RESET = EvidenceText("flock.go::Flock.resetFh", """\
+func (f *Flock) resetFh() {
+	if f.fh == nil {
+		return
+	}
+
+	_ = f.fh.Close()
+
+	f.fh = nil
+}
+""")
+PROBE = EvidenceText("src/lib.rs::AutoCfg.probe_fmt", """\
+    fn probe_fmt(&self, source: Arguments<'_>) -> Result<(), Error> {
+        let status = command.status()?;
+        if status.success() {
+            let mut file = self.out_dir.join(crate_name);
+            file.set_extension("ll");
+            let _ = fs::remove_file(file);
+            Ok(())
+        } else {
+            Err(error::from_str("could not execute rustc"))
+        }
+    }
+""")
+KEPT = EvidenceText("flock.go::Flock.Close", """\
+func (f *Flock) Close() error {
+	_ = f.fh.Sync()
+	if err := f.fh.Close(); err != nil {
+		return err
+	}
+	return nil
+}
+""")
+
 
 FIRES = [
     # "catches E" where every handler names other built-in classes
@@ -134,6 +169,10 @@ FIRES = [
     ("InvalidURL propagates out of _redirect_url.", TRANSLATED),
     ("_redirect_url re-raises InvalidURL.", TRANSLATED),
     ("An InvalidURL bubbles up to the caller.", TRANSLATED),
+    # round 22: every result of the step is thrown away
+    ("resetFh returns the error from f.fh.Close() so callers can see when closing failed.", RESET),
+    ("resetFh propagates the error of `Close()`.", RESET),
+    ("If removing the generated .ll file fails, probe_fmt propagates the io error.", PROBE),
 ]
 
 SILENT = [
@@ -167,6 +206,12 @@ SILENT = [
     ("__get__ never raises AttributeError.", DESCRIPTOR),
     ("__get__ raises TypeError for objects without __dict__.", DESCRIPTOR),
     ("The wrapper swallows ValueError when the value is too large.", SWALLOWED),
+    # round 22: a negated verb, a step whose result is kept, a step the code does not take
+    ("resetFh does not return the error from f.fh.Close().", RESET),
+    ("Close returns the error from f.fh.Close().", KEPT),
+    ("If closing the handle fails, Close returns the error.", KEPT),
+    ("If writing the .ll file fails, probe_fmt propagates the io error.", PROBE),
+    ("resetFh returns the error from f.fh.Sync().", RESET),
 ]
 
 

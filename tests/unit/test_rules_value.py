@@ -388,7 +388,25 @@ fn lookup_width(c: char) -> (u8, WidthInfo) {
 """, language="rust")
 
 
+WITH_DIR = EvidenceText("src/lib.rs::AutoCfg.with_dir", """\
+    pub fn with_dir<T: Into<PathBuf>>(dir: T) -> Result<Self, Error> {
+        let mut ac = AutoCfg {
+            no_std: false,
+            edition: None,
+        };
+        if ac.probe_raw("").is_err() {
+            if ac.probe_raw("#![no_std]").is_ok() {
+                ac.no_std = true;
+            }
+        }
+        ac.retries = 3;
+        Ok(ac)
+    }
+""")
+
 FIRES = [
+    # round 22: a field set through a local (`ac.retries = 3`) is a value the code gives it
+    ("with_dir sets retries = 5 on the new AutoCfg.", WITH_DIR),
     # round 20: a verb, the name, then its value (httprouter f01)
     ("New() leaves HandleOPTIONS false, so OPTIONS replies have to be switched on.", NEW_ROUTER),
     ("New() sets `RedirectTrailingSlash` false.", NEW_ROUTER),
@@ -503,6 +521,8 @@ class Flags:
 ]
 
 SILENT = [
+    # round 22 (autocfg t04): `no_std: false` at construction, then `ac.no_std = true` through the local
+    ("If the plain probe fails it tries #![no_std] and sets no_std = true on success.", WITH_DIR),
     # round 20: the value the code gives; a width computed with shifts and masks takes any value they
     # leave (unicode-width t13, t14)
     ("New() leaves HandleOPTIONS true.", NEW_ROUTER),

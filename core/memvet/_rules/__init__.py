@@ -28,13 +28,14 @@ why), and each has a fixture of cases that must and must not fire
     value        S is V / S defaults to V / S ... V (number, variant,
                  address): assignments, class attributes, signature
                  defaults, setters
-    bases        X is only a Y / X is not a Y / X derives directly from Y:
-                 the class statement
+    bases        X is only a Y / X is not a Y / X derives directly from Y
+                 (X is a Y, both Python built-ins): the class statement
     negation     never V X / X is never V-ed / ignores X / does not define M: the code
                  does it (defines M)
     membership   only A and B / A and B included: the code's literal tests
     propagation  lets E propagate / raises E / fails with E: the code catches E
-                 and raises another or swallows it
+                 and raises another or swallows it; returns the error from
+                 f(): the code throws f's result away (`_ = f()`)
     branch       for V it does X: the branch for V does it to something else;
                  V handled "like every other": the code has a branch for V
     exclusion    K given in S overrides: the code skips exactly K
@@ -85,6 +86,11 @@ why), and each has a fixture of cases that must and must not fire
     script       `npm test` runs jest / `pnpm build` = tsup: the anchored
                  package.json's script runs another program (or gives an
                  option another value: --reporter spec)
+    noop         F is a (pure) no-op: a statement of F's body does
+                 something (an assignment, a delete, a call of its own)
+    alias        X is an alias of Y / the X alias points at Y: X's
+                 definition (its assignment, its entry, a Cargo feature,
+                 a function's body) never names Y
 
 Two readings run on manifests rather than code (``negation`` findings):
 "has no (runtime) dependencies", "dependency-free" where a dependency
@@ -113,6 +119,7 @@ from memvet._manifests import declared as manifest_declared
 from memvet._rules import (
     absence,
     accepts,
+    alias,
     always,
     arguments,
     bases,
@@ -130,6 +137,7 @@ from memvet._rules import (
     mapping,
     membership,
     negation,
+    noop,
     optin,
     order,
     passes,
@@ -184,6 +192,8 @@ RULES: tuple[Rule, ...] = (
     toggle.RULE,
     returns.RULE,
     script.RULE,
+    alias.RULE,
+    noop.RULE,
 )
 
 

@@ -18,9 +18,14 @@ subclass" is "X derives directly from Y"; an aside may stand between ``X`` and i
 ("ParsimoniousError, the base of every error, subclasses ValueError"), and Python's built-in types are
 named in lower case ("a plain dict subclass").
 
+"X is a Y" is read the same way, and only then: when ``Y`` too is one of
+Python's built-in classes ("BuildBackendWarning is a RuntimeWarning" where
+``class BuildBackendWarning(UserWarning)``).
+
 Never fires when the anchored code has no class statement for ``X`` (the
-bases of a class not anchored are not known), nor on "X is a Y" (a base of
-a base is a Y too, and this rule does not follow the project's own hierarchy).
+bases of a class not anchored are not known), nor on "X is a Y" where ``X``
+has a base of the project's own or ``Y`` is no built-in (a base of a base
+is a Y too, and this rule does not follow the project's own hierarchy).
 
 Rationale: exception hierarchies decide what an ``except`` catches; "X is
 only a Timeout, so except ConnectionError does not catch it" is false when
@@ -50,6 +55,8 @@ _DIRECT = re.compile(rf"\b([A-Z][\w$]*){_ASIDE} (?:(?:derives|inherits) (?:direc
                      rf" ?{_Y}")
 _DERIVES = re.compile(rf"\b([A-Z][\w$]*){_ASIDE} (?:derives from|inherits from|subclasses|extends|is a subclass of|"
                       rf"is derived from|is an? (?=\S+ subclass\b)) ?{_Y}")
+#: "BuildBackendWarning is a RuntimeWarning": read only when the claim's class is one of Python's built-ins.
+_IS_A = re.compile(rf"\b([A-Z][\w$]*){_ASIDE} is an? ([A-Z]\w*)\b(?![\w$.-]| subclass\b)")
 _NOT = re.compile(r"\b([A-Z][\w$]*) (?:is not an?|isn't an?|does not (?:subclass|extend|inherit from)|"
                   rf"doesn't (?:subclass|extend|inherit from)|is no) {_Y}")
 
@@ -107,7 +114,9 @@ def _builtin_ancestry(clause: Clause, codes: Sequence[Code]) -> list[Contradicti
     is one of Python's built-in classes, whose whole ancestry is known, and none of them is (or
     derives from) the claim's class."""
     out: list[Contradiction] = []
-    for m in _DERIVES.finditer(clause.text):
+    said = [*_DERIVES.finditer(clause.text),
+            *(m for m in _IS_A.finditer(clause.text) if isinstance(getattr(builtins, m.group(2), None), type))]
+    for m in said:
         cls, base = m.group(1), m.group(2).rsplit(".", 1)[-1]
         if clause.skip(cls, m.group(2)) or _DIRECT.match(clause.text, m.start()):
             continue

@@ -62,7 +62,11 @@ The code's side, by the verb:
   ``set('X-Content-Type-Options', ...)`` for "doesn't set
   X-Content-Type-Options"), or ``X`` is "anything".
 
-Never fires inside a message the claim quotes ("throws \"a default value
+Never fires in a relative clause of something indefinite ("a handler that
+never calls WriteHeader is logged as 200", "any key which isn't cached":
+what some caller or value does, not the anchored code), on "anything else
+is ignored" (some values, named by what they are not: "anything else (e.g.
+_method=GET)"), inside a message the claim quotes ("throws \"a default value
 ... is never used\""), on a value written in a list of them
 ("allow/deny/ignore"), on a conditional clause, on ``not only``, on a verb the code
 does not call, on "ignores X" where the code passes ``X`` to its calls
@@ -147,6 +151,9 @@ _INTRANSITIVE = re.compile(r"\s*(?:[.,;:!)\u2014-]|$)")
 _CALLED = re.compile(r"(?:[A-Za-z_$][\w$]*\.)*([A-Za-z_$][\w$]*)\(\)")
 #: What "never returns V" may name: a literal the code can write after ``return``.
 _RETURNED = re.compile(r"(?i:true|false|nil|null|none|undefined)|-?\d+")
+#: A negation in a relative clause of something indefinite: "a handler that never calls X", "any key
+#: which isn't cached": what some caller or value does, not what the anchored code does.
+_SOME_ONE = re.compile(r"\b(?:[Aa]n?|[Aa]ny|[Ee]very|[Ee]ach)\s+[\w-]+\s+(?:that|which|who)\s*$")
 _RAISE = re.compile(r"\b(?:raise|throw)\s+(?:new\s+)?(?P<x>[A-Za-z_$][\w$.]*)(?P<args>\([^)]*\))?")
 
 
@@ -306,6 +313,8 @@ def _negations(clause: Clause) -> list[tuple[str, list[Word], str, str]]:
         prefix = clause.text[:m.start()]
         if re.search(r"\b(?:is|are|was|were|be|gets?|got)\s*$", prefix, re.I):
             continue  # passive: read below
+        if _SOME_ONE.search(prefix):
+            continue  # "a handler that never calls WriteHeader is logged as 200": some caller, not the code
         after = m.end("verb")
         particle = ""
         nxt = re.match(r"\s+(\w+)(?![\w.(])", clause.text[after:])  # `out.flags.unset_all()` is no particle
@@ -314,8 +323,8 @@ def _negations(clause: Clause) -> list[tuple[str, list[Word], str, str]]:
             after += nxt.end()
         out.append((verb, object_words(clause, after, 1), clause.text[m.start():after].strip(), particle))
     for m in _PASSIVE.finditer(clause.text):
-        if stems(m.group("verb")) & _NEGATIVE_VERBS:
-            continue
+        if stems(m.group("verb")) & _NEGATIVE_VERBS or _SOME_ONE.search(clause.text[:m.start()]):
+            continue  # "never ignored" says it is used; "a key that isn't cached": some key, not the code
         subject = object_words(clause, m.start(), -1)  # in reading order
         if _placed(subject):
             continue  # "anything after it in the tag is never looked at": some things, named by where they are
@@ -338,10 +347,11 @@ def _negations(clause: Clause) -> list[tuple[str, list[Word], str, str]]:
 
 
 def _placed(subject: Sequence[Word]) -> bool:
-    """Whether a passive's subject (in reading order) is "anything" named by where it is: "anything
-    after it in the tag", "everything past the first `;`"."""
+    """Whether a passive's subject (in reading order) is "anything" named by where it is or by what
+    it is not: "anything after it in the tag", "everything past the first `;`", "anything else (e.g.
+    _method=GET)"."""
     return len(subject) > 1 and subject[0].text.lower() in _ANYTHING \
-        and subject[1].text.lower() in _PREPOSITIONS | {"after", "before", "past", "beyond"}
+        and subject[1].text.lower() in _PREPOSITIONS | {"after", "before", "past", "beyond", "else"}
 
 
 def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:

@@ -19,6 +19,15 @@ in "VISUAL", "EDITOR"``), their order is the order they are tried in; and
 two operands of ``&&``, ``||``, ``and`` or ``or`` (``lvl <= STATIC_MAX_LEVEL
 && lvl <= max_level()``), which a condition tests left to right.
 
+Two entries of one literal that spreads (``{ preserveTypes: true,
+...options }``, ``[...defaults, ...extra]``) are set in the literal's
+order, the later over the earlier: "spreads options first, then sets
+preserveTypes" is read against it, and a parameter spread there is an
+operand. An operand written with its owner (``JSON.parse``) is ordered by
+the first line that writes that owner's name, not by another's
+(``parser.parse(args)``), when the code writes it; a setting kept under
+its own name (``let views = options.views``) is ordered by its next use.
+
 A list announced by ``order:`` ("Default processor order: merge_contextvars,
 TimeStamper, add_log_level, ...", three names of the code or more) is read
 against the one statement of the code that writes most of them (a list
@@ -132,8 +141,10 @@ def _operand(code: Code, clause: Clause) -> Callable[[Word, str], bool]:
             return False  # "at the very top of setHeader, before ...": where the steps are, not one of them
         if atom in _KEYWORDS:
             return False  # "tries obj[key] first": `try` is the statement, not a step
-        if _plain_parameter(code, word, atom):
-            return _first_test(code, atom) >= 0
+        if _plain_parameter(code, word, atom):  # or spread into a literal: `{ preserveTypes: true, ...options }`
+            return _first_test(code, atom) >= 0 or any(
+                re.search(rf"\.\.\.\s*{re.escape(atom)}(?![\w$])", code.logical_text(i))
+                for i in code.lines_using(atom) if i not in code.headers)
         if word.plain and _qualifier_only(code, atom):
             return False  # "the first time" where the code only says time.Duration: a package, not a step
         return code.used(atom)
@@ -177,6 +188,13 @@ def _first(code: Code, word: Word, atom: str) -> int:
         hit = next((k for k, a in enumerate(code.atoms) if a.line == written and a.text == atom), -1)
         if hit >= 0:
             return hit
+    owned = _OWNED.fullmatch(word.text.strip("`")) if word.term is not None else None
+    if owned and owned.group("name") == atom:  # `JSON.parse`: that receiver's, not `parser.parse(args)` lines before
+        mine = re.compile(rf"(?<![\w$.]){re.escape(owned.group('owner'))}\s*\.\s*{re.escape(atom)}(?![\w$])")
+        hit = next((k for k, a in enumerate(code.atoms) if a.text == atom and a.line not in code.headers
+                    and mine.search(code.logical_text(a.line))), -1)
+        if hit >= 0:
+            return hit
     i = code.first(atom)
     empty = _EMPTY_START.match(code.logical_text(code.atoms[i].line)) if i >= 0 else None
     if (empty and empty.group("name") == code.atoms[i].text) \
@@ -193,6 +211,10 @@ def _first(code: Code, word: Word, atom: str) -> int:
                 -1)
 
 
+#: A name written with its owner: ``JSON.parse``, ``JSON.parse()``, ``os.fsync(fd)``.
+_OWNED = re.compile(r"(?P<owner>[A-Za-z_$][\w$]*)\.(?P<name>[A-Za-z_$][\w$]*)(?:\(.*\))?")
+
+
 #: A name declared empty: ``handler = None``, ``let err = null;``, ``var cause error = nil``.
 _EMPTY_START = re.compile(r"\s*(?:(?:let|var|const|mut)\s+)*(?P<name>[A-Za-z_$][\w$]*)"
                           r"\s*(?::[^=]+|\s+[\w*.\[\]]+)?\s*:?=\s*(?:None|null|undefined|nil)\s*;?\s*$")
@@ -200,16 +222,17 @@ _EMPTY_START = re.compile(r"\s*(?:(?:let|var|const|mut)\s+)*(?P<name>[A-Za-z_$][
 
 def _stored_as_itself(line: str, name: str) -> bool:
     """Whether ``line`` keeps a value under its own ``name``: ``var fileFilter = this.fileFilter``,
+    ``let views = options.views``,
     ``self.reserved_attrs = dict(zip(reserved_attrs, reserved_attrs))``: the name set up, not used."""
     m = re.match(rf"\s*(?:(?:var|let|const)\s+)?(?:this\.|self\.)?{re.escape(name)}\s*=(?![=>])(?P<value>.*)$", line)
     return m is not None and _copy_of(m.group("value").strip().rstrip(";").strip(), name)
 
 
 def _copy_of(value: str, name: str) -> bool:
-    """Whether ``value`` is ``name`` (``this.name``, ``self.name``), or calls whose every argument is
+    """Whether ``value`` is ``name`` (``this.name``, ``self.name``, ``options.name``), or calls whose every argument is
     (``dict(zip(name, name))``): the same value, kept or converted, nothing computed from others."""
-    if re.fullmatch(rf"(?:this\.|self\.)?{re.escape(name)}", value):
-        return True
+    if re.fullmatch(rf"(?:this\.|self\.|[A-Za-z_$][\w$]*\.)?{re.escape(name)}", value):
+        return True  # `let views = options.views`: the caller's setting, kept under its own name
     call = re.fullmatch(r"[A-Za-z_$][\w$.]*\((.*)\)", value)
     return call is not None and bool(call.group(1).strip()) \
         and all(_copy_of(arg.strip(), name) for arg in split_args(call.group(1)))
@@ -362,6 +385,34 @@ def _short_circuit(code: Code, i: int, j: int) -> bool:
                                             text[first.end():first.end() + second.start()]) is not None
 
 
+def _merged(code: Code, first: str, second: str) -> int | None:
+    """Whether ``first`` and ``second`` are two entries of one literal that spreads (``{ preserveTypes:
+    true, ...options }``, ``[...defaults, ...extra]``: a later entry is set after, and over, an earlier
+    one): the logical line where ``second`` comes first, when no such literal has them the other way
+    round; -1 when one does; None when no literal has both."""
+    found = None
+    for index in range(len(code.logical)):
+        if index in code.headers:
+            continue
+        text = code.logical_text(index)
+        if "..." not in text:
+            continue
+        for one, other in ((second, first), (first, second)):
+            a = re.search(rf"(?<![\w$]){re.escape(one)}(?![\w$])", text)
+            b = re.search(rf"(?<![\w$]){re.escape(other)}(?![\w$])", text[a.end():]) if a else None
+            if a is None or b is None:
+                continue
+            between = text[a.end():a.end() + b.start()]
+            opened = re.search(r"[{\[][^{}\[\]()]*$", text[:a.start()])
+            if opened is None or "," not in between or re.search(r"[{}\[\]()]", between) \
+                    or "..." not in text[opened.start():a.end() + b.end()]:
+                continue
+            if one == first:
+                return -1  # the claim's order, somewhere
+            found = index if found is None else found
+    return found
+
+
 #: A type's declaration: its members are listed, not done one after another.
 _DECLARATION = re.compile(r"\s*(?:(?:pub(?:\s*\([^)]*\))?|export|declare|const|public|private|protected)\s+)*"
                           r"(?:enum|struct|union|interface|type)\b")
@@ -447,7 +498,12 @@ def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
         for a, first, b, second, marker in _pairs(clause, code):
             if first == second or clause.skip(a.text, b.text):
                 continue
-            if _plain_parameter(code, a, first) or _plain_parameter(code, b, second):
+            merged = _merged(code, first, second)
+            if merged == -1:
+                continue
+            if merged is not None:  # `{ preserveTypes: true, ...options }` for "spreads options first, then ..."
+                line = merged
+            elif _plain_parameter(code, a, first) or _plain_parameter(code, b, second):
                 # a parameter named in plain words: ordered by the lines that test them
                 i, j = _line_of(code, a, first), _line_of(code, b, second)
                 if i < 0 or j < 0 or i <= j:

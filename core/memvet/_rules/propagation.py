@@ -30,6 +30,16 @@ another. Never fires on a negated or conditional verb ("does not catch
 E", "if it catches E"), on a bare ``except:``, nor when any anchor of the
 claim handles ``E``.
 
+A third reading is about errors as values (Go, Rust): "returns the error
+from ``f.fh.Close()``", "propagates the io error" after "if removing the
+.ll file fails" (``returns``, ``propagates``, ``passes back``, ``surfaces``,
+``bubbles up``, ``reports`` the error, failure or ``err``). The step is a
+call of the claim (``f.fh.Close()``) or the verb of its "if X-ing ...
+fails" (``remove_file`` for "removing"). Fires when the anchored code calls
+that step and throws every result of it away: ``_ = f.fh.Close()``,
+``let _ = fs::remove_file(file)``. Never fires on a negated verb ("does not
+return the error"), nor when one call of the step keeps its result.
+
 Rationale: "lets InvalidURL propagate" where the code turns it into
 ``RemoteProtocolError`` names only real exceptions; a caller that trusts it
 catches the wrong one. "The ValueError propagates to the caller" where the
@@ -44,7 +54,7 @@ import builtins
 import re
 from collections.abc import Sequence
 
-from memvet._rules._common import Clause, Code, Contradiction, Rule, Word, nearest
+from memvet._rules._common import Clause, Code, Contradiction, Rule, Word, nearest, split_name, stems
 
 __all__ = ["RULE"]
 
@@ -179,8 +189,44 @@ def _uncaught(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     return out
 
 
+#: "returns the error from f.fh.Close()", "propagates the io error": an error value reaches the caller.
+_RETURNS_ERROR = re.compile(r"\b(?:returns|propagates|passes\s+(?:back|on|up)|surfaces|bubbles\s+up|reports)\s+"
+                            r"(?:the|that|its|this|any)\s+(?:[\w/-]+\s+){0,2}?(?:error|err|failure)\b"
+                            r"(?:\s+(?:from|of)\s+`?(?P<x>[A-Za-z_$][\w$.]*\(\))`?)?")
+#: "if removing the generated .ll file fails": the step that fails, named by its verb.
+_STEP_FAILS = re.compile(r"\b[Ii]f\s+(?P<verb>[a-z]+ing)\b(?:[^.;]|\.(?=\w)){0,60}?\bfails\b")
+#: A statement that throws a call's result away: Go's ``_ = f()``, ``_, _ = f()``; Rust's ``let _ = f();``.
+_DISCARD = re.compile(r"^\s*(?:let\s+_\s*=|_(?:\s*,\s*_)*\s*=(?!=))")
+
+
+def _discarded(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
+    """"resetFh returns the error from f.fh.Close()" where the code says ``_ = f.fh.Close()``."""
+    m = _RETURNS_ERROR.search(clause.text)
+    if m is None or _NOT.search(re.split(r"[,;]", clause.text[:m.start()])[-1]):
+        return []
+    before = clause.claim[:max(clause.offset, 0)] + clause.text[:m.start()]
+    step = _STEP_FAILS.search(re.split(r"[.;]\s", before)[-1])  # "if X-ing fails, f propagates": its sentence
+    named = m.group("x") or ("" if step else next((t.text for t in clause.terms if t.text.endswith("()")), ""))
+    if named:  # the call the claim writes: that name
+        def wanted(name: str) -> bool:
+            return name == named[:-2].rsplit(".", 1)[-1]
+    elif step is not None:  # "if removing ... fails": a call whose name starts with the verb (remove_file)
+        verbs = {w for w in stems(step.group("verb")) if len(w) >= 4}
+
+        def wanted(name: str) -> bool:
+            return split_name(name)[:1] != [] and split_name(name)[0] in verbs
+    else:
+        return []
+    for code in codes:
+        calls = [c for c in code.calls if c.line not in code.headers and wanted(c.name)]
+        if calls and all(_DISCARD.match(code.logical_text(c.line)) for c in calls):
+            return [Contradiction("propagation", f"the claim says `{m.group(0)}`; the code throws the result away",
+                                  code.logical_text(calls[0].line).strip()[:120], code.label, ())]
+    return []
+
+
 def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
-    out: list[Contradiction] = _uncaught(clause, codes)
+    out: list[Contradiction] = _uncaught(clause, codes) + _discarded(clause, codes)
     for code in codes:
         for word, exc, said in _claimed(clause, code):
             if clause.skip(word.text):

@@ -573,10 +573,12 @@ def _sources(code: Code, name: str) -> tuple[list[tuple[str, int]], bool]:
     n = re.escape(name)
     literal: list[tuple[str, int]] = []
     open_ = False
-    # self.x, const x, a class field (private readonly x: T, static x, #x)
+    # self.x, ac.x (a field set through a local: `ac.no_std = true`), const x, a class field (private readonly x: T,
+    # static x, #x)
     private = r"(?:this\.)?" if name.startswith("#") else "#?"
     # Go's `X time.Duration = -1` (a const block's line) and Rust's `pub const X: u8 = 0` too
-    assign = re.compile(rf"^\s*(?:export\s+|pub(?:\([\w\s]*\))?\s+)?(?:(?:self|this|cls)\.|const\s+|let\s+|var\s+"
+    assign = re.compile(rf"^\s*(?:export\s+|pub(?:\([\w\s]*\))?\s+)?(?:(?:self|this|cls|[a-z_][\w$]*)\.|const\s+"
+                        r"|let\s+|var\s+"
                         r"|[\w$]+\.prototype\.|(?:(?:private|public|protected|readonly|static|declare|override)\s+)+)?"
                         rf"{private}{n}\s*(?::[^=]*|\s[A-Za-z_*\[\]][\w.*\[\]]*\s*)?=(?!=)\s*(.*?)\s*;?$")
     default = re.compile(rf"(?<![\w$.]){n}\s*(?::{_ANNOTATION})?=(?!=)\s*([^,()]+?)\s*(?=[,)])")
