@@ -30,6 +30,7 @@ import re
 from collections.abc import Sequence
 
 from memvet._rules._common import Clause, Code, Contradiction, Rule
+from memvet._rules.value import _entry
 
 __all__ = ["RULE"]
 
@@ -50,7 +51,7 @@ def _definition(code: Code, name: str, owner: str) -> tuple[str, int] | None:
     """What the anchored code defines ``name`` as (its right-hand side, or a function's body), with the
     line; under ``owner`` when the claim writes one (``charsets`` of ``mime.charsets.lookup``)."""
     n = re.escape(name)
-    entry = re.compile(rf"(?<![\w$.])[\"']?{n}[\"']?\s*:\s*(?P<rhs>[^,{{}}]+?)\s*(?=[,}}]|$)")
+    entry = _entry(name)
     if owner:
         o = re.escape(owner)
         for index in range(len(code.logical)):
@@ -59,7 +60,7 @@ def _definition(code: Code, name: str, owner: str) -> tuple[str, int] | None:
             if m:
                 e = entry.search(m.group("body"))
                 if e:
-                    return e.group("rhs"), index
+                    return e.group(1), index
     assign = re.compile(rf"^\s*(?:export\s+|pub(?:\([\w\s]*\))?\s+)?(?:(?:const|let|var|static|type|final)\s+)?"
                         rf"(?:[\w$]+\.)*{n}\s*(?::[^=]*)?=(?![=>])\s*(?P<rhs>.+?)\s*;?$")
     function = re.compile(rf"^\s*(?:export\s+|pub(?:\([\w\s]*\))?\s+)?(?:async\s+)?(?:def|fn|func|function)\s+"

@@ -377,12 +377,20 @@ def _short_circuit(code: Code, i: int, j: int) -> bool:
     across a ternary's ``?`` (``typeof res.headersSent !== 'boolean' ? Boolean(res._header) : ...``): its
     test runs before either branch."""
     text = code.logical_text(code.atoms[i].line)
-    first = re.search(rf"(?<![\w$]){re.escape(code.atoms[i].text)}(?![\w$])", text)
+    pair = _in_turn(text, code.atoms[i].text, code.atoms[j].text)
+    return pair is not None and re.search(r"&&|\|\||\band\b|\bor\b|\?(?![.?:])",
+                                          text[pair[0][1]:pair[1][0]]) is not None
+
+
+def _in_turn(text: str, one: str, other: str) -> tuple[tuple[int, int], tuple[int, int]] | None:
+    """The spans of the first whole name ``one`` in ``text`` and of the first ``other`` after it, or None."""
+    first = re.search(rf"(?<![\w$]){re.escape(one)}(?![\w$])", text)
     if first is None:
-        return False
-    second = re.search(rf"(?<![\w$]){re.escape(code.atoms[j].text)}(?![\w$])", text[first.end():])
-    return second is not None and re.search(r"&&|\|\||\band\b|\bor\b|\?(?![.?:])",
-                                            text[first.end():first.end() + second.start()]) is not None
+        return None
+    second = re.search(rf"(?<![\w$]){re.escape(other)}(?![\w$])", text[first.end():])
+    if second is None:
+        return None
+    return first.span(), (first.end() + second.start(), first.end() + second.end())
 
 
 def _merged(code: Code, first: str, second: str) -> int | None:
@@ -398,14 +406,14 @@ def _merged(code: Code, first: str, second: str) -> int | None:
         if "..." not in text:
             continue
         for one, other in ((second, first), (first, second)):
-            a = re.search(rf"(?<![\w$]){re.escape(one)}(?![\w$])", text)
-            b = re.search(rf"(?<![\w$]){re.escape(other)}(?![\w$])", text[a.end():]) if a else None
-            if a is None or b is None:
+            pair = _in_turn(text, one, other)
+            if pair is None:
                 continue
-            between = text[a.end():a.end() + b.start()]
-            opened = re.search(r"[{\[][^{}\[\]()]*$", text[:a.start()])
+            (a_start, a_end), (b_start, b_end) = pair
+            between = text[a_end:b_start]
+            opened = re.search(r"[{\[][^{}\[\]()]*$", text[:a_start])
             if opened is None or "," not in between or re.search(r"[{}\[\]()]", between) \
-                    or "..." not in text[opened.start():a.end() + b.end()]:
+                    or "..." not in text[opened.start():b_end]:
                 continue
             if one == first:
                 return -1  # the claim's order, somewhere

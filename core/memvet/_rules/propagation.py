@@ -207,16 +207,16 @@ def _discarded(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     before = clause.claim[:max(clause.offset, 0)] + clause.text[:m.start()]
     step = _STEP_FAILS.search(re.split(r"[.;]\s", before)[-1])  # "if X-ing fails, f propagates": its sentence
     named = m.group("x") or ("" if step else next((t.text for t in clause.terms if t.text.endswith("()")), ""))
-    if named:  # the call the claim writes: that name
-        def wanted(name: str) -> bool:
-            return name == named[:-2].rsplit(".", 1)[-1]
-    elif step is not None:  # "if removing ... fails": a call whose name starts with the verb (remove_file)
-        verbs = {w for w in stems(step.group("verb")) if len(w) >= 4}
-
-        def wanted(name: str) -> bool:
-            return split_name(name)[:1] != [] and split_name(name)[0] in verbs
-    else:
+    if not named and step is None:
         return []
+    # the call the claim writes, by its name; or for "if removing ... fails", a call whose name starts
+    # with the verb (remove_file)
+    callee = named[:-2].rsplit(".", 1)[-1] if named else ""
+    verbs = {w for w in stems(step.group("verb")) if len(w) >= 4} if step is not None and not named else set()
+
+    def wanted(name: str) -> bool:
+        return name == callee if callee else split_name(name)[:1] != [] and split_name(name)[0] in verbs
+
     for code in codes:
         calls = [c for c in code.calls if c.line not in code.headers and wanted(c.name)]
         if calls and all(_DISCARD.match(code.logical_text(c.line)) for c in calls):
