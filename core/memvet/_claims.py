@@ -990,8 +990,11 @@ _CAPS_PROSE = frozenset({
     "ALL", "ANY", "AND", "THE", "DON'T", "CAREFUL", "GOTCHA", "BEWARE", "NB", "WIP", "EXACTLY", "BOTH", "EVERY",
     "I", "TRUE", "FALSE", "NULL", "NO", "YES", "OR", "OFF", "ON", "ONCE", "BEFORE", "AFTER", "FIRST", "LAST",
     "HTTP", "HTTPS", "JSON", "HTML", "YAML", "TOML", "UUID", "ASCII", "UNICODE", "REST", "CORS", "POSIX", "UNIX",
-    "CRUD", "UTF", "TCP", "UDP", "DNS", "SQL", "XML", "CSV", "API", "URL", "URI",
+    "CRUD", "UTF", "TCP", "UDP", "DNS", "SQL", "XML", "CSV", "API", "URL", "URI", "LIFO", "FIFO",
 })
+#: "non-" before a term in prose (``non-.js files``, ``non-1xx``), or before a protocol's version (``non-HTTP/2``);
+#: not before a name with its number (``non-UTF-8``: a label, read with its prefix).
+_NON = re.compile(r"(?<![\w/.\\-])non-(?:(?P<protocol>HTTP/[\d.]*\d)|(?=[\w.])(?![A-Za-z]{2,}-\d))")
 #: A command-line option as a whole term: ``--help``, ``-h`` (bound where a code file of the repository writes it).
 OPTION = re.compile(r"--?[A-Za-z][\w-]*")
 #: An aside that gives an example: ``(e.g. you set 301 first)``, ``(for example 8)``.
@@ -1232,6 +1235,8 @@ def claim_terms(claim: str) -> list[Term]:
             drop(m.start(), m.end())  # `HTTP/1.x`, `SP/HTAB`: short forms, backticked or not
         elif inner:
             take(m.start(), m.end(), Term(inner, _classify(inner)))
+    for m in list(_NON.finditer(text)):  # non-.js, non-1xx: the term is what follows; non-HTTP/2 is prose
+        drop(m.start(), m.end() if m.group("protocol") else m.start() + 4)
     for m in list(_INSTALL.finditer(text)):  # pip install brotli: the package is a value, the command prose
         take(m.start("pkg"), m.end("pkg"), Term(m.group("pkg").rstrip(".,;:)"), TermKind.PACKAGE))
         drop(m.start(), m.start("pkg"))
@@ -3241,6 +3246,8 @@ def _bind_name(term: Term, ctx: _Context) -> tuple[bool, str]:
     # often looks both up), never to a variable.
     if kind is TermKind.CONSTANT and index.has_string(text):
         return True, ""
+    if re.fullmatch(r"\$[A-Z][A-Z\d_]*", text) and index.has_string(text[1:]):
+        return True, ""  # `$PORT` where the code reads os.Getenv("PORT"): the shell's way to name a variable
     if kind is TermKind.CONSTANT and _prefixed_setting(text, index):
         return True, ""  # DEBUG_HIDE_DATE where the code takes every /^debug_/i variable as a setting (hideDate)
     if _instance(text, index):

@@ -235,6 +235,23 @@ def test_comments_and_docstrings_are_not_the_code():
     assert contradictions("run binds the host to 127.0.0.1 by default.", ev) == []
 
 
+def test_a_conditional_written_over_lines_is_one_statement():
+    # round 23: `? a` and `: b` lines go on the statement above them, as `|| b` and `.then(f)` lines do
+    code = _parse(EvidenceText("index.js", "var defer = typeof setImmediate === 'function'\n"
+                                           "  ? setImmediate\n  : nextTick\nvar b = {\n  a: 1\n}\n",
+                               language="javascript"))
+    assert code.logical_text(0) == "var defer = typeof setImmediate === 'function' ? setImmediate : nextTick"
+    assert code.logical_text(1) == "var b = { a: 1 }"  # the next statement is its own, its entry `a: 1` no branch
+
+
+def test_a_call_of_a_name_fn_is_no_rust_signature():
+    # round 23: `fn(req, res, time)` in JavaScript calls the callback; only `fn name` starts a Rust function
+    code = _parse(EvidenceText("index.js::f", "function f (fn) {\n  fn(req, res, time)\n}\n", language="javascript"))
+    assert code.headers == {0}
+    rust = _parse(EvidenceText("src/lib.rs::f", "fn f(x: u8) -> u8 {\n    x\n}\n", language="rust"))
+    assert rust.headers == {0}
+
+
 @pytest.mark.parametrize("label", ["pattern:os\\.environ", "import:requests", "absent:x", "requests"])
 def test_absence_rules_dependencies_and_manifests_are_never_positive_evidence(label):
     ev = [EvidenceText(label, "def f():\n    b()\n    a()\n")]

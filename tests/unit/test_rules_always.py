@@ -92,8 +92,19 @@ func IsEastAsian() bool {
 }
 """, language="go")
 
+TEXT_PANIC = EvidenceText("recovery.go::TextPanicFormatter.FormatPanicError", """\
+func (t *TextPanicFormatter) FormatPanicError(rw http.ResponseWriter, r *http.Request, infos *PanicInformation) {
+	if rw.Header().Get("Content-Type") == "" {
+		rw.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	}
+	fmt.Fprintf(rw, panicText, infos.RecoveredPanic, infos.Stack)
+}
+""", language="go")
+
 
 FIRES = [
+    # round 23: a verb the code calls, then what it is done to (negroni f18)
+    ("TextPanicFormatter.FormatPanicError unconditionally sets Content-Type: text/plain; charset=utf-8.", TEXT_PANIC),
     # round 20: an aside that only names the subject is the subject
     ("Windows Terminal (WT_SESSION) is always treated as non-East-Asian.", WT),
     # round 19: "unconditionally", before the verb or at the clause's end
@@ -109,6 +120,8 @@ FIRES = [
 ]
 
 SILENT = [
+    # round 23: what the call is done to, used without a condition
+    ("FormatPanicError unconditionally prints infos.Stack.", TEXT_PANIC),
     # round 20 (runewidth t21): an aside naming the condition the subject is under is no operand
     ("Windows Terminal (WT_SESSION set) is always treated as non-East-Asian.", WT),
     ("format() unconditionally sets record.message.", FORMAT),

@@ -22,14 +22,31 @@ PLAIN = EvidenceText("src/sweep.ts::Sweeper.#schedule", """\
   const t = setTimeout(() => this.#sweep(index), delay)
 }
 """)
+RECORD = EvidenceText("index.js::responseTime", """\
+function responseTime (options) {
+  var fn = createSetHeader(options)
+  return function responseTime (req, res, next) {
+    onHeaders(res, function onHeaders () {
+      var time = elapsed(startAt)
+      fn(req, res, time)
+    })
+    next()
+  }
+}
+""", language="javascript")
 
 FIRES = [
+    # round 23: the same names in another order (response-time f10); a call of `fn` is no Rust signature
+    ("The recorder fn gets time first: fn(time, req, res).", RECORD),
     ("Sweeps run as `setTimeout(sweep, delay)` exactly, with no margin.", TIMER),
     # the reverse: the claim adds the offset the code does not
     ("Sweeps run as `setTimeout(sweep, delay + 1)`.", PLAIN),
 ]
 
 SILENT = [
+    ("The recorder is called as fn(req, res, time).", RECORD),
+    ("The recorder is called as fn(req, res, elapsed).", RECORD),  # an example's own name, in the code's order
+    ("onHeaders(res, time) runs the recorder.", RECORD),  # a name the code does not pass: no order to compare
     ("Sweeps run as `setTimeout(sweep, delay + 1)`.", TIMER),
     ("Sweeps run as `setTimeout(sweep, delay)`.", PLAIN),
     # a bare name the code never passes there: the example names its own variable

@@ -30,8 +30,19 @@ function open (opts) {
   return out
 }
 """, language="javascript")
+WRAP = EvidenceText("index.js::wrap", """\
+function wrap (fn) {
+  var res
+  if (asyncHooks.AsyncResource) {
+    res = new asyncHooks.AsyncResource(fn.name || 'bound-anonymous-fn')
+  }
+  return res.runInAsyncScope.bind(res, fn, null)
+}
+""", language="javascript")
 
 FIRES = [
+    # round 23: a quoted literal a dotted name falls back to (on-finished f13)
+    ("wrap() uses fn.name for the AsyncResource type, falling back to 'anonymous'.", WRAP),
     # round 20 (textwrap f18): the fallback is another variant of the same enum
     ("unfill() sets options.line_ending to LineEnding::CRLF when it can't detect any ending in the input.", UNFILL),
     ("line_ending falls back to `LineEnding::CRLF`.", UNFILL),
@@ -40,6 +51,8 @@ FIRES = [
 ]
 
 SILENT = [
+    ("wrap() uses fn.name for the AsyncResource type, falling back to 'bound-anonymous-fn'.", WRAP),
+    ("wrap() uses res.name, falling back to 'anonymous'.", WRAP),  # a name the code gives no fallback
     # the code's fallback; a value of another owner; a condition that finds something; a literal
     ("unfill() sets options.line_ending to LineEnding::LF when it can't detect any ending.", UNFILL),
     ("configure sets level to Level.WARN otherwise.", LEVEL),

@@ -31,8 +31,35 @@ STATEFUL = EvidenceText("src/cachetools/__init__.py::Cache.__setitem__", """\
         if size > self.maxsize:
             raise ValueError("value too large")
 """)
+BOUNDED = EvidenceText("src/lib.rs::bounded", """\
+pub fn bounded<T>(cap: usize) -> (Sender<T>, Receiver<T>) {
+    assert!(cap > 0, "capacity cannot be zero");
+    let channel = Arc::new(Channel { queue: ConcurrentQueue::bounded(cap) });
+    (Sender { channel: channel.clone() }, Receiver { channel })
+}
+""", language="rust")
+USE = EvidenceText("negroni.go::Negroni.Use", """\
+func (n *Negroni) Use(handler Handler) {
+	if handler == nil {
+		panic("handler cannot be nil")
+	}
+	n.handlers = append(n.handlers, handler)
+}
+""", language="go")
+MAX_OPEN = EvidenceText("src/lib.rs::WalkDir.max_open", """\
+    pub fn max_open(mut self, mut n: usize) -> Self {
+        if n == 0 {
+            n = 1;
+        }
+        self.opts.max_open = n;
+        self
+    }
+""", language="rust")
 
 FIRES = [
+    # round 23: literals passed by position, read by the parameters' names; Rust's assert!, Go's panic
+    ("bounded(0) gives you a zero-capacity rendezvous channel.", BOUNDED),
+    ("`n.Use(nil)` is harmless, it's just skipped.", USE),
     ("wait_exponential_jitter(initial=2, multiplier=3) is fine; multiplier wins.", JITTER),
     ("Passing `timeout: 0` disables the timeout (0 = no limit).", QUEUE),
     ("`new PQueue({timeout: -5})` behaves like no timeout.", QUEUE),
@@ -49,6 +76,10 @@ function split (text, { sep = "\\u{2028}", limit = 3 } = {}) {
 """)
 
 SILENT = [
+    ("bounded(1) gives you a channel of one slot.", BOUNDED),
+    ("n.Use(h) appends h.", USE),  # no literal: nothing to evaluate
+    ("`WalkDir::new(p).max_open(0)` is fine - 0 is silently turned into 1.", MAX_OPEN),  # no guard that panics
+    ("bounded(0) panics.", BOUNDED),  # the claim speaks of the failure itself
     ("wait_exponential_jitter(initial=2) is the old spelling of multiplier=2.", JITTER),
     ("wait_exponential_jitter(multiplier=3) triples the waits.", JITTER),
     ("Passing `timeout: 5000` stops a task after five seconds.", QUEUE),

@@ -418,6 +418,42 @@ FORM_KEY = EvidenceText("handlers.go::HTTPMethodOverrideFormKey", """\
 const HTTPMethodOverrideFormKey = "_method"
 """)
 
+ON_SOCKET = EvidenceText("index.js::attachFinishedListener", """\
+function attachFinishedListener (msg, callback) {
+  var finished = false
+  function onSocket (socket) {
+    msg.removeListener('socket', onSocket)
+    if (finished) return
+    if (eeMsg !== eeSocket && socket) return
+    eeSocket = first([[socket, 'error', 'close']], onFinish)
+  }
+}
+""", language="javascript")
+
+COMPLEXITY = EvidenceText("mccabe.py::get_code_complexity", """\
+def get_code_complexity(code, threshold=7, filename='stdin'):
+    try:
+        tree = compile(code, filename, "exec", ast.PyCF_ONLY_AST)
+    except SyntaxError:
+        e = sys.exc_info()[1]
+        sys.stderr.write("Unable to parse %s: %s\\n" % (filename, e))
+        return 0
+    return len(complex)
+""")
+DECODE_URI = EvidenceText("lib/utils.js::decode", """\
+var decode = function (str, defaultDecoder, charset) {
+    var strWithoutPlus = str.replace(/\\+/g, ' ');
+    if (charset === 'iso-8859-1') {
+        return strWithoutPlus.replace(/%[0-9a-f]{2}/gi, unescape);
+    }
+    try {
+        return decodeURIComponent(strWithoutPlus);
+    } catch (e) {
+        return strWithoutPlus;
+    }
+};
+""", language="javascript")
+
 FIRES = [
     # round 22: the subject is the code's own, not something indefinite
     ("responseLogger never calls WriteHeader on the wrapped writer.", RESPONSE_LOGGER),
@@ -453,6 +489,10 @@ FIRES = [
     ("next('router') calls done() synchronously - no setImmediate involved.", HANDLE),
     # round 17: "no V special-case" of a value the code compares with
     ("No HEAD special-case in send(): HEAD requests get res.end(body, 'utf8') like everything else.", SEND_HEAD),
+    # round 23: the same, said in the passive or as a verb (send f11)
+    ("HEAD isn't special-cased in send(); it still calls this.stream().", SEND_HEAD),
+    ("HEAD requests are not special-cased by send().", SEND_HEAD),
+    ("send() doesn't special-case 'HEAD'.", SEND_HEAD),
     ("parseSetCookie ignores expires.", PARSE_SET_COOKIE),
     # round 15: "never panics" of a macro named for panic; "doesn't check X Y" of a call named for it
     ("try_insert never panics: an out-of-range index comes back as Err(CapacityError).", TRY_INSERT),
@@ -500,6 +540,12 @@ def create_list_rule(src, pos, out):
     ("JSONStorage.write never calls os.fsync - durability is up to the OS.", WRITE),
     ("CachingMiddleware.close() does not flush - call flush() yourself.", CLOSE_CACHE),
     ("close() does not flush.", CLOSE_CACHE),
+    # round 23: a call the claim says no try surrounds, where every call of it sits in one (mccabe f05, qs f09)
+    ("get_code_complexity doesn't guard compile(); broken source raises SyntaxError at you.", COMPLEXITY),
+    ("utils.decode calls decodeURIComponent directly with no try/catch.", DECODE_URI),
+    # round 23: a check of a name the code tests alone (on-finished f18)
+    ("Edge case: onSocket has no finished check, so a late event still wires up listeners.", ON_SOCKET),
+    ("onSocket runs without a `finished` guard.", ON_SOCKET),
     # round 13: a nil check the code makes
     ("careful: WithStack has no nil check, WithStack(nil) gives you a non-nil error.", WITH_STACK),
     ("WithStack doesn't check for nil.", WITH_STACK),
@@ -510,6 +556,16 @@ def create_list_rule(src, pos, out):
 ]
 
 SILENT = [
+    # round 23: a call outside any try; a call the claim does say is guarded
+    ("decode calls unescape directly with no try/catch.", DECODE_URI),
+    ("get_code_complexity guards compile().", COMPLEXITY),
+    # round 23: a name the code tests only beside others, or never; a check the claim does state
+    ("onSocket has no socket check.", ON_SOCKET),
+    ("onSocket has no error check.", ON_SOCKET),
+    ("onSocket has a finished check.", ON_SOCKET),
+    # round 23: a value the code never compares with, and a special case the claim does state
+    ("GET isn't special-cased in send().", SEND_HEAD),
+    ("HEAD is special-cased in send().", SEND_HEAD),
     # round 22 (handlers t23, t05): a relative clause of something indefinite; "anything else" is some values
     ("makeLogger seeds the status with 200, so a handler that never calls WriteHeader is logged as 200.",
      RESPONSE_LOGGER),

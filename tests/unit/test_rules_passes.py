@@ -32,13 +32,23 @@ def refresh(self):
 def _load(self, path, strict=False):
     return path
 """, language="python")
+WCWIDTH = EvidenceText("wcwidth/_wcwidth.py::wcwidth", """\
+@lru_cache(maxsize=1024)
+def wcwidth(wc, unicode_version='auto'):
+    return _bisearch(ord(wc), ZERO_WIDTH)
+""")
 
 FIRES = [
+    # round 23: a decorator written with a keyword (wcwidth f01)
+    ("wcwidth() uses @lru_cache(maxsize=256); CJK-heavy text will thrash it.", WCWIDTH),
     ("godotenv.Load overrides the environment (it calls loadFile with overload=true).", [LOAD, LOAD_FILE]),
     ("refresh calls _load with strict=False.", KEYWORD),
 ]
 
 SILENT = [
+    ("the per-codepoint wcwidth() is wrapped in @lru_cache(maxsize=1024).", WCWIDTH),
+    ("wcwidth() uses @lru_cache(typed=True).", WCWIDTH),  # a keyword the code does not pass
+    ("wcwidth() uses @cache(maxsize=256).", WCWIDTH),  # another decorator
     ("Load calls loadFile with overload=false.", [LOAD, LOAD_FILE]),
     ("refresh calls _load with strict=True.", KEYWORD),
     # the value is the caller's

@@ -36,9 +36,23 @@ def add_hook(self, hook, first=False):
     else:
         self.hooks.append(hook)
 """)
+GO_APPEND = EvidenceText("alt_exit.go::RegisterExitHandler", """\
+func RegisterExitHandler(handler func()) {
+	handlers = append(handlers, handler)
+}
+""", language="go")
+GO_PREPEND = EvidenceText("alt_exit.go::DeferExitHandler", """\
+func DeferExitHandler(handler func()) {
+	handlers = append([]func(){handler}, handlers...)
+}
+""", language="go")
 
 FIRES = [
     ("add_hook appends to the list, so the first hook you register runs first.", PREPEND),
+    # round 23: Go's append, at the end or (with a literal first) at the front
+    ("RegisterExitHandler prepends to the handler list, so the most recently registered handler runs first.",
+     GO_APPEND),
+    ("DeferExitHandler appends to the handler list.", GO_PREPEND),
     ("Hooks are appended in registration order.", PREPEND),
     ("use() pushes each middleware onto the stack, so the first one added runs first.", UNSHIFT),
     ("add_hook prepends, so the last hook added runs first.", APPEND),
@@ -47,6 +61,8 @@ FIRES = [
 
 SILENT = [
     ("add_hook prepends (insert(0, ...)), so the last hook added runs first.", PREPEND),
+    ("RegisterExitHandler appends to the handler list.", GO_APPEND),
+    ("DeferExitHandler prepends to the handler list, like defer.", GO_PREPEND),
     ("add_hook appends to the list.", APPEND),
     ("use() pushes each middleware onto the stack.", PUSH),
     ("use() adds each middleware to the front of the list.", UNSHIFT),

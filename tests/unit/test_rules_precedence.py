@@ -168,7 +168,27 @@ def pick(explicit, env):
     return value
 """, language="python")
 
+DEFER = EvidenceText("index.js", """\
+'use strict'
+
+/* istanbul ignore next */
+var defer = typeof setImmediate === 'function'
+  ? setImmediate
+  : function (fn) { process.nextTick(fn.bind.apply(fn, arguments)) }
+""", language="javascript")
+HSTS = EvidenceText("index.ts::getMiddlewareFunctionsFromOptions", """\
+function getMiddlewareFunctionsFromOptions(options) {
+  const strictTransportSecurityOption =
+    options.strictTransportSecurity ?? options.hsts;
+  return [strictTransportSecurityOption];
+}
+""", language="typescript")
+
 FIRES = [
+    # round 23: "if both A and B are given, B wins" with no "over" (helmet f13)
+    ("If someone passes both `hsts` and `strictTransportSecurity`, the legacy `hsts` key takes precedence.", HSTS),
+    # round 23: a conditional over lines picks its first operand when it is there (on-finished f09)
+    ("setImmediate is only the fallback for environments without nextTick.", DEFER),
     # round 14: a parenthesis that holds a code term is no aside: its term is the operand
     (":remote-addr prefers the raw socket address (`req.connection.remoteAddress`) over `req.ip`.", GETIP),
     # an if / else-if chain: the operand tested first wins
@@ -205,6 +225,9 @@ FIRES = [
 ]
 
 SILENT = [
+    ("If someone passes both `hsts` and `strictTransportSecurity`, `strictTransportSecurity` wins.", HSTS),
+    ("If both are given, `hsts` wins.", HSTS),  # "both" names neither: no loser to compare
+    ("nextTick is only the fallback for environments without setImmediate.", DEFER),
     ("`arrayFormat` wins over `indices` when both are passed.", IF_CHAIN),
     ("explicit takes precedence over env.", ELIF),
     # the assignment's target (exports.log) is no operand of the chain

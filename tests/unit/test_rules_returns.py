@@ -111,8 +111,26 @@ func getPeers(groupName string) PeerPicker {
 }
 """, language="go")
 
+WITH = EvidenceText("negroni.go::Negroni.With", """\
+func (n *Negroni) With(handlers ...Handler) *Negroni {
+	currentHandlers := make([]Handler, len(n.handlers))
+	copy(currentHandlers, n.handlers)
+	return New(
+		append(currentHandlers, handlers...)...,
+	)
+}
+""", language="go")
+USE = EvidenceText("negroni.go::Negroni.UseFunc", """\
+func (n *Negroni) UseFunc(f HandlerFunc) *Negroni {
+	n.Use(f)
+	return n
+}
+""", language="go")
 
 FIRES = [
+    # round 23: the receiver given back, where every return gives something else (negroni f06)
+    ("n.With(h) mutates n and returns n itself, so don't reuse a base stack.", WITH),
+    ("With returns the receiver.", WITH),
     # round 21 (groupcache t25 the other way): a type the signature does not declare, written as a type
     ("getPeers returns `Peers` when nothing was registered.", GET_PEERS),
     # round 20 (async-timeout f13): a method of the anchored class, named by the claim
@@ -132,6 +150,9 @@ FIRES = [
 ]
 
 SILENT = [
+    ("UseFunc returns n itself, so calls chain.", USE),
+    ("With doesn't return n itself; it builds a new Negroni.", WITH),
+    ("Use returns n itself.", WITH),  # another function than the anchored one
     # round 21 (groupcache t25): a Go composite literal or a call is a value of a type that implements the result
     ("getPeers returns NoPeers{} if nothing was registered.", GET_PEERS),
     ("getPeers returns NoPeers(groupName) otherwise.", GET_PEERS),

@@ -51,6 +51,15 @@ app.defaultConfiguration = function defaultConfiguration() {
   this.set('trust proxy', false);
 };
 """)
+HOSTNAME = EvidenceText("lib/request.js", """\
+defineGetter(req, 'hostname', function hostname(){
+  var host = this.host;
+  var offset = host[0] === '['
+    ? host.indexOf(']') + 1
+    : 0;
+  return host.substring(offset);
+});
+""", language="javascript")
 TIMEOUT = EvidenceText("config.py::Timeout.__init__", """\
     def __init__(self, timeout=UNSET, *, pool=UNSET):
         if isinstance(timeout, tuple):
@@ -487,6 +496,7 @@ class Flags:
     # setters: a setting's key, one word or several
     ("Express generates strong ETags by default (etag setting = 'strong').", DEFAULTS),
     ("The subdomain offset defaults to 3.", DEFAULTS),
+    ("The host's offset is 2 after an IPv6 bracket.", HOSTNAME),  # the variable itself, read whole now
     ("trust proxy is true by default.", DEFAULTS),
     # a signature default behind an annotation holding literals and commas
     ('same_site defaults to "strict".', TYPED),
@@ -588,6 +598,8 @@ SILENT = [
     ("following redirects is opt-in with follow_redirects=True (default False).", INIT),
     ("Express generates weak ETags by default (etag setting = 'weak').", DEFAULTS),
     ("The subdomain offset defaults to 2 and trust proxy to false.", DEFAULTS),
+    # round 23 (express t22): "subdomain offset" is the key the code writes, not the `offset` another anchor computes
+    ("subdomain offset defaults to 2, so req.subdomains drops two parts.", [DEFAULTS, HOSTNAME]),
     ("env defaults to 'development'.", DEFAULTS),
     # an index or a bound in a comparison is not what pool is set to, and pool = timeout is open
     ("connect, read, write and pool all get 5 seconds.", TIMEOUT),

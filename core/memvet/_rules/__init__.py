@@ -41,6 +41,12 @@ why), and each has a fixture of cases that must and must not fire
     exclusion    K given in S overrides: the code skips exactly K
     always       X always does A: the code does A only under a condition
     placement    appends / prepends: the code adds at the other end only
+    direction    LIFO / in reverse / FIFO / in insertion order: the code
+                 walks the sequence the clause names the other way
+    ownership    borrows X / takes X by value / consumes X: the Rust
+                 signature takes that parameter the other way (file: File)
+    types        X is an int / a u64 (a primitive type): X's one
+                 declaration has another primitive (Written int64)
     concurrency  runs concurrently / in parallel: the code awaits in a loop
     absence      with no W it returns None / is allowed: the code raises
                  when W is missing
@@ -128,6 +134,7 @@ from memvet._rules import (
     compares,
     concurrency,
     defaults,
+    direction,
     exclusion,
     fallback,
     fixed,
@@ -140,6 +147,7 @@ from memvet._rules import (
     noop,
     optin,
     order,
+    ownership,
     passes,
     placement,
     precedence,
@@ -151,6 +159,7 @@ from memvet._rules import (
     script,
     ternary,
     toggle,
+    types,
     value,
 )
 from memvet._rules._common import Contradiction, Rule, clauses, codes
@@ -170,6 +179,9 @@ RULES: tuple[Rule, ...] = (
     exclusion.RULE,
     always.RULE,
     placement.RULE,
+    direction.RULE,
+    ownership.RULE,
+    types.RULE,
     concurrency.RULE,
     absence.RULE,
     retention.RULE,

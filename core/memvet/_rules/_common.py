@@ -118,8 +118,8 @@ _CODE_TOKEN = re.compile(rf'(?P<s>{STRING})|(?P<w>[A-Za-z_$][\w$]*)|(?P<n>\d(?:\
 _DOCSTRING = re.compile(r'^[ \t]*[rRbBuU]?("""|\'\'\')[\s\S]*?\1', re.M)
 _HASH_COMMENT = re.compile(rf'({STRING})|#[^\n]*')
 _SLASH_COMMENT = re.compile(rf'({STRING})|//[^\n]*|/\*[\s\S]*?\*/')
-_HEADER = re.compile(r"\s*(?:@|(?:export\s+)?(?:default\s+)?(?:async\s+)?(?:def|class|function|func|fn)\b"
-                     r"(?!\s*[.=\[,;)])|[\w$.]+\s*=\s*(?:async\s+)?function\b"
+_HEADER = re.compile(r"\s*(?:@|(?:export\s+)?(?:default\s+)?(?:async\s+)?(?:def|class|function|func)\b"
+                     r"(?!\s*[.=\[,;)])|fn\s+[A-Za-z_]|[\w$.]+\s*=\s*(?:async\s+)?function\b"
                      # Rust's qualified fn: `pub fn`, `pub(crate) const unsafe fn`, `pub extern "C" fn`
                      r"|pub(?:\([\w\s:]*\))?\s+(?:(?:const|async|unsafe)\s+)*(?:extern\s+\"[^\"]*\"\s+)?fn\b"
                      r"|(?:(?:const|async|unsafe)\s+)+fn\b)")
@@ -510,12 +510,12 @@ def singulars(word: str) -> list[str]:
 
 
 #: A brace-language line that ends in ``||``, ``&&``, ``??`` or ``+`` (``return a ||``), or
-#: a line that starts with one of the first three or a member call (``|| b``,
-#: ``.then(f)``): one statement over several lines, as ``return req.ip ||\n
-#: req._remoteAddress`` is. (A ternary's ``?`` and ``:`` lines are left apart:
-#: each branch is read on its own, as before.)
+#: a line that starts with one of the first three, a member call (``|| b``,
+#: ``.then(f)``) or a branch of a conditional written over lines (``? a``,
+#: ``: b``): one statement over several lines, as ``return req.ip ||\n
+#: req._remoteAddress`` is.
 _TRAILING_OPERATOR = re.compile(r"(?:\|\||&&|\?\?|\+)\s*$")
-_LEADING_OPERATOR = re.compile(r"\s*(?:\|\||&&|\?\?|\.(?!\.\.)[A-Za-z_$#])")
+_LEADING_OPERATOR = re.compile(r"\s*(?:\|\||&&|\?\?|\.(?!\.\.)[A-Za-z_$#]|\?(?=\s)|:(?=\s))")
 
 
 _DEF_NAME = re.compile(r"\s*(?:async\s+)?def\s+[A-Za-z_]\w*\s*\(")

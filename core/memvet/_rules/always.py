@@ -2,7 +2,9 @@
 
 The claim's side: ``always`` (or ``unconditionally``) followed, within
 five words and no comma, by an operand (a code term, a verb the code
-calls, or a word the code uses): "ctx.onerror always writes err.message",
+calls, or a word the code uses; after a verb the code calls, what it is
+done to: "unconditionally sets Content-Type" is about ``Content-Type``):
+"ctx.onerror always writes err.message",
 "request.host always prefers X-Forwarded-Host"; ``unconditionally`` at a
 clause's end, preceded by one ("computes record.asctime
 unconditionally"); or the passive ``X is always V-ed`` ("app.onerror is
@@ -111,6 +113,11 @@ def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
             if not found:
                 continue
             word, atom = found
+            if atom.startswith("call:"):  # "unconditionally sets Content-Type": what the call is done to
+                found = nearest(clause, word.end, 1, code, reach=3)
+                if not found:
+                    continue
+                word, atom = found
             if clause.skip(word.text) or atom.startswith("call:"):
                 continue
             if _PRESENCE_ASIDE.match(clause.text, max(0, word.start - 1)):

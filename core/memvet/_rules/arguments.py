@@ -12,7 +12,9 @@ The reverse holds as well: the claim's ``ttl + 1`` where the code passes
 ``ttl``.
 
 Fires when no call of the code agrees with the claim's arguments and one
-of them differs from it only by such an offset. Never fires when some
+of them differs from it only by such an offset, or when a call of the code
+passes the claim's bare names, each once, in another order (the claim's
+``fn(time, req, res)`` where the code calls ``fn(req, res, time)``). Never fires when some
 call agrees, when the arities differ, when the claim's argument is a
 literal or an expression other than ``name op number``, nor on a name
 the code does not pass at that position.
@@ -92,6 +94,14 @@ def _offset(said: str, passed: str) -> bool:
     return False
 
 
+def _swapped(said: list[str], passed: list[str]) -> bool:
+    """Whether the code passes the claim's bare names, each once, in another order (``fn(req, res, time)`` for the
+    claim's ``fn(time, req, res)``)."""
+    names = [_norm(p) for p in passed]
+    return len(said) >= 2 and all(_BARE.fullmatch(a) for a in said) and len(set(said)) == len(said) \
+        and sorted(said) == sorted(names) and said != names
+
+
 def _agrees(said: str, passed: str, specific: bool) -> bool:
     """Whether the code's argument is the claim's: the same text (``this.``
     aside), or any argument for a bare name the code never passes there."""
@@ -113,6 +123,13 @@ def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
             continue
         for code in codes:
             calls = [(args, line) for args, line in _calls(code, m.group("f")) if len(args) == len(said)]
+            swapped = next(((args, line) for args, line in calls if _swapped(said, args)), None)
+            if swapped is not None and not any([_norm(p) for p in args] == said for args, _ in calls):
+                args, line = swapped
+                out.append(Contradiction(
+                    "arguments", f"the claim writes `{word.term.text}`; the code passes the same names in another "
+                    f"order ({', '.join(args)})", code.show(line, m.group("f")), code.label, (word.text,)))
+                continue
             # a bare name the code passes at that position (itself or with an offset) means that name
             specific = [any(_norm(args[k]) == a or _offset(a, args[k]) for args, _ in calls)
                         for k, a in enumerate(said)]

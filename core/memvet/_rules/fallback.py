@@ -12,10 +12,16 @@ The code's side: the statements that assign ``S`` with a fallback: Rust's
 ``E.unwrap_or(W)`` (and ``unwrap_or_else(|| W)``), Python's ``E or W``,
 JavaScript's ``E ?? W`` and ``E || W``, Go's ``if ... { S = W }`` is not read.
 
+A second reading takes a quoted ``V``: "uses fn.name for the type,
+falling back to 'anonymous'" (``S`` a dotted name of the code written
+before it) against the code's ``S || 'W'`` (``S ?? 'W'``, ``S or 'W'``).
+
 Fires when some such ``W`` has ``V``'s owner (``LineEnding::LF`` for
-``LineEnding::CRLF``) and none is ``V``. Never fires on another owner's
-value (the claim may speak of another fallback), on a literal (the value
-rule reads those), nor on a name the writer declared unbound.
+``LineEnding::CRLF``) and none is ``V``; for a quoted ``V``, when every
+such ``W`` is another literal. Never fires on another owner's value (the
+claim may speak of another fallback), on a literal the claim does not say
+``S`` falls back to (the value rule reads those), nor on a name the writer
+declared unbound.
 
 Rationale: "unfill() sets options.line_ending to LineEnding::CRLF when it
 can't detect any ending" names a real field and a real variant; the code's
@@ -71,8 +77,35 @@ def _fallbacks(code: Code, subject: str) -> list[tuple[str, int]]:
     return out
 
 
-def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
+#: "uses fn.name ..., falling back to 'anonymous'": a name of the code, then the quoted literal it falls back to.
+_FALLS_TO_LITERAL = re.compile(r"`?(?P<s>[A-Za-z_$][\w$]*\.[A-Za-z_$][\w$.]*)`?[^;.]{0,60}?"
+                               r"\b(?:falls|falling)\s+back\s+to\s+(?P<v>'[^'\n]*'|\"[^\"\n]*\")")
+
+
+def _literal_fallbacks(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
+    """"wrap() uses fn.name ..., falling back to 'anonymous'": the code's ``fn.name || 'bound-anonymous-fn'``
+    falls back to another literal, and to none the claim's."""
     out: list[Contradiction] = []
+    for m in _FALLS_TO_LITERAL.finditer(clause.text):
+        subject, said = m.group("s"), m.group("v")[1:-1]
+        if clause.skip(subject, m.group("v")):
+            continue
+        owner, _, leaf = subject.rpartition(".")
+        chain = re.compile(rf"(?<![\w$.]){re.escape(owner)}\s*\.\s*{re.escape(leaf)}\s*(?:\|\||\?\?|\bor\b)\s*"
+                           r"(?P<w>'[^'\n]*'|\"[^\"\n]*\")")
+        for code in codes:
+            found = [(hit.group("w")[1:-1], i) for i in range(len(code.logical))
+                     for hit in chain.finditer(code.logical_text(i))]
+            if found and all(w != said for w, _ in found):
+                value, line = found[0]
+                out.append(Contradiction("fallback", f"the claim says `{subject}` falls back to '{said}'",
+                                         code.show(line, value), code.label, (subject,)))
+                break
+    return out
+
+
+def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
+    out: list[Contradiction] = _literal_fallbacks(clause, codes)
     for pattern in _SAID:
         for m in pattern.finditer(clause.text):
             subject, said = m.group("s"), m.group("v")

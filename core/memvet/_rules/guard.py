@@ -2,14 +2,17 @@
 
 The claim's side: an example of use (:mod:`memvet._usage`) that gives a
 keyword or a key a literal: ``wait_exponential_jitter(initial=2,
-multiplier=3)``, ``timeout: 0``, in a claim that does not itself speak
-of the example failing (no ``raise``, ``throw``, ``error``, ``reject``,
+multiplier=3)``, ``timeout: 0``, or a call of the anchored function with
+literals by position, read by its parameters' names (``bounded(0)``,
+``n.Use(nil)``), in a claim that does not itself speak of the example
+failing (no ``raise``, ``throw``, ``panic``, ``error``, ``reject``,
 ``fail``, ``invalid``, ``must``, ``cannot``, no exception class such as
 ``ValueError``).
 
 The code's side: a guard of the anchored code, a condition whose body
-raises or throws (``if initial != 1 and multiplier != 1: raise
-ValueError(...)``, ``if (options.timeout !== undefined &&
+raises, throws or panics (``if initial != 1 and multiplier != 1: raise
+ValueError(...)``, Go's ``if handler == nil { panic(...) }``, Rust's
+``assert!(cap > 0, ...)``, which panics when its condition is false, ``if (options.timeout !== undefined &&
 !(Number.isFinite(options.timeout) && options.timeout > 0)) throw ...``),
 made only of comparisons, ``and``/``or``/``not`` (``&&``, ``||``, ``!``),
 literals, ``typeof``, ``Number.isFinite``/``Number.isInteger`` and names.
@@ -42,10 +45,13 @@ from memvet._usage import languages, read_use
 __all__ = ["RULE"]
 
 #: A claim that speaks of failing: the example may be the one that fails.
-_FAILING = re.compile(r"\b(?:rais\w*|throw\w*|thrown|errors?|reject\w*|fail\w*|invalid|must|cannot|can't|not\s+allowed"
-                      r"|refus\w*|disallow\w*|forbid\w*|\w+Error|\w+Exception)\b", re.I)
+_FAILING = re.compile(r"\b(?:rais\w*|throw\w*|thrown|panic\w*|errors?|reject\w*|fail\w*|invalid|must|cannot|can't"
+                      r"|not\s+allowed|refus\w*|disallow\w*|forbid\w*|\w+Error|\w+Exception)\b", re.I)
 _JS_GUARD = re.compile(r"^(?:\}\s*else\s+)?if\s*\((?P<cond>.*)\)\s*(?:\{|(?=throw\b))")
 _PY_GUARD = re.compile(r"^(?:if|elif)\s+(?P<cond>.+?):\s*(?P<rest>.*)$")
+#: Go's ``if cond {`` and Rust's ``if cond {`` (no parentheses), and Rust's ``assert!(cond, ...)``.
+_BARE_GUARD = re.compile(r"^(?:\}\s*else\s+)?if\s+(?P<cond>[^{]+?)\s*\{\s*(?P<rest>.*)$")
+_ASSERT = re.compile(r"^(?:debug_)?assert!\s*\((?P<cond>[^,]+?)\s*(?:,.*)?\)\s*;?$")
 _LITERAL = r"-?\d+(?:\.\d+)?|None|True|False|null|undefined|true|false|\"[^\"\n]*\"|'[^'\n]*'"
 _UNKNOWN = object()
 _TYPEOF = {bool: "boolean", int: "number", float: "number", str: "string", type(None): "undefined"}
@@ -62,7 +68,7 @@ def _python(condition: str) -> str:
     text = re.sub(r"\bNumber\.isFinite\b", "_finite", text)
     text = re.sub(r"\bNumber\.isInteger\b", "_integer", text)
     text = re.sub(r"\btypeof\s+([\w$.]+)", r"_typeof(\1)", text)
-    text = re.sub(r"\b(?:undefined|null)\b", "None", text)
+    text = re.sub(r"\b(?:undefined|null|nil)\b", "None", text)
     text = re.sub(r"\btrue\b", "True", re.sub(r"\bfalse\b", "False", text))
     return re.sub(r"(?<![\w$.])(?:this|self|[a-z_$][\w$]*)\.([A-Za-z_$][\w$]*)", r"\1", text)
 
@@ -153,14 +159,37 @@ def _guards(code: Code) -> list[tuple[str, int]]:
     out = []
     for line in range(len(code.logical)):
         text = code.logical_text(line).strip()
-        m = _JS_GUARD.match(text) if code.braces else _PY_GUARD.match(text)
+        asserted = _ASSERT.match(text) if code.braces else None
+        if asserted:  # assert!(cap > 0): panics when the condition is false
+            out.append((f"not ({asserted.group('cond')})", line))
+            continue
+        m = (_JS_GUARD.match(text) or _BARE_GUARD.match(text)) if code.braces else _PY_GUARD.match(text)
         if m is None:
             continue
-        rest = text[m.end():] if code.braces else m.group("rest")
+        rest = text[m.end():] if code.braces and m.re is _JS_GUARD else m.group("rest")
         body = code.block(line)
         first = code.logical_text(body[0]).strip() if body else ""
-        if re.match(r"(?:throw|raise)\b", rest.strip()) or re.match(r"(?:throw|raise)\b", first):
+        if re.match(r"(?:throw|raise|panic!?\s*\()", rest.strip()) or re.match(r"(?:throw|raise|panic!?\s*\()", first):
             out.append((m.group("cond"), line))
+    return out
+
+
+def _positional(code: Code, callee: str, args: Sequence[str]) -> dict[str, object]:
+    """The literals an example passes by position to the anchored function ``callee``, by its
+    parameter names (``n.Use(nil)`` gives ``handler``: None for ``func (n *Negroni) Use(handler Handler)``)."""
+    if not args or code.leaf != callee or not code.headers:
+        return {}
+    head = code.logical_text(min(code.headers))
+    m = re.search(rf"\b{re.escape(callee)}\s*(?:<[^(]*>)?\s*\(([^()]*)\)", head)
+    if m is None:
+        return {}
+    names = [n for n in (re.match(r"\s*(?:&\s*)?(?:mut\s+)?\*?([A-Za-z_$][\w$]*)", p) for p in m.group(1).split(","))
+             if n and n.group(1) not in ("self", "cls", "this")]
+    out: dict[str, object] = {}
+    for name, raw in zip((n.group(1) for n in names), args, strict=False):
+        value = _literal(raw)
+        if value is not _UNKNOWN:
+            out[name] = value
     return out
 
 
@@ -175,6 +204,8 @@ def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
         for code in codes:
             use = read_use(word.term.text, languages([language_for_path(code.label.split("::", 1)[0])]))
             given = {k: v for k, raw in (use.values if use else ()) if (v := _literal(raw)) is not _UNKNOWN}
+            if not given and use and use.callees:
+                given = _positional(code, use.callees[0], use.positional)
             if not given:
                 continue
             if id(code) not in read:

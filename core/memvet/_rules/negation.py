@@ -52,6 +52,13 @@ The code's side, by the verb:
   difference"): the code reads ``K`` (``!!env.TEST``);
 * "has no nil check", "doesn't check for None": the code compares a
   value with ``nil``, ``None`` or ``null`` (``if err == nil``);
+* "no HEAD special-case", "HEAD isn't special-cased", "doesn't
+  special-case 'HEAD'" (a value in capitals or quotes): the code compares
+  a value with that literal (``req.method === 'HEAD'``);
+* "has no finished check", "without a `closed` guard" (a name): an ``if``
+  of the code tests that name alone (``if (finished) return``);
+* "doesn't guard compile()", "calls decodeURIComponent directly with no
+  try/catch": every call of it in the code sits in a ``try`` block;
 * "no path.Base trimming", "without a strings.TrimSpace call": the code
   calls that function (on that receiver);
 * any other verb ``V``: the code calls a function whose name starts with
@@ -94,6 +101,7 @@ from memvet._claims import TermKind, split_args
 from memvet._rules._common import (
     GENERIC,
     LOWERING,
+    STOP,
     UPPERING,
     Call,
     Clause,
@@ -381,6 +389,8 @@ def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
                     line, code.label,
                     tuple(w.text for w in objects)))
     out.extend(_nil_checks(clause, codes))
+    out.extend(_flag_checks(clause, codes))
+    out.extend(_unguarded(clause, codes))
     out.extend(_no_call(clause, codes))
     out.extend(_no_gerund(clause, codes))
     out.extend(_no_goroutine(clause, codes))
@@ -587,10 +597,16 @@ def _first_line(codes: Sequence[Code], pattern: re.Pattern[str]) -> tuple[Code, 
     return None
 
 
-#: "No HEAD special-case", "no 'route' check": a value the claim says the code never tells apart.
-_NO_SPECIAL_CASE = re.compile(r"\b(?:[Nn]o|[Ww]ithout(?:\s+an?|\s+any)?)\s+"
-                              r"(?P<v>[A-Z][A-Z\d_-]+|'[^'\n]+'|\"[^\"\n]+\"|`[^`\n]+`)"
-                              r"\s+(?:special[- ]?cases?|special[- ]?casing|check|handling|branch)\b")
+#: "No HEAD special-case", "no 'route' check", "HEAD isn't special-cased", "doesn't special-case 'HEAD'": a value
+#: the claim says the code never tells apart.
+_SPECIAL_VALUE = r"(?P<v>[A-Z][A-Z\d_-]+|'[^'\n]+'|\"[^\"\n]+\"|`[^`\n]+`)"
+_NO_SPECIAL_CASE = re.compile(rf"\b(?:[Nn]o|[Ww]ithout(?:\s+an?|\s+any)?)\s+{_SPECIAL_VALUE}"
+                              r"\s+(?:special[- ]?cases?|special[- ]?casing|check|handling|branch)\b"
+                              # "HEAD isn't special-cased", "doesn't special-case 'HEAD'"
+                              rf"|(?<![\w.]){_SPECIAL_VALUE.replace('<v>', '<w>')}(?:\s+\w+)?"
+                              r"\s+(?:is|are)(?:\s+not|n't)\s+(?:\w+\s+)?special[- ]?cased\b"
+                              r"|\b(?:does(?:\s+not|n't)|never)\s+special[- ]?cases?\s+"
+                              rf"{_SPECIAL_VALUE.replace('<v>', '<u>')}")
 
 
 def _no_special_case(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
@@ -598,13 +614,14 @@ def _no_special_case(clause: Clause, codes: Sequence[Code]) -> list[Contradictio
     m = _NO_SPECIAL_CASE.search(clause.text)
     if m is None or _CONDITION.search(clause.text):
         return []
-    value = re.escape(m.group("v").strip("'\"`"))
+    said = m.group("v") or m.group("w") or m.group("u")
+    value = re.escape(said.strip("'\"`"))
     literal = rf"""(['"]){value}\1"""
     hit = _first_line(codes, re.compile(rf"(?:[=!]==?|\bcase)\s*{literal}|{literal}\s*[=!]==?"))
     if hit is None:
         return []
     code, index = hit
-    return [Contradiction("negation", f"the claim says `{m.group(0)}`", code.show(index, m.group("v")), code.label, ())]
+    return [Contradiction("negation", f"the claim says `{m.group(0)}`", code.show(index, said), code.label, ())]
 
 
 def _subject_is(clause: Clause, at: int, code: Code) -> bool:
@@ -634,6 +651,55 @@ def _nil_checks(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     code, index = hit
     return [Contradiction("negation", f"the claim says `{m.group(0)}`", code.show(index, "nil", "None", "null"),
                           code.label, ())]
+
+
+#: "onSocket has no finished check", "without a `closed` guard": a name the claim says nothing tests.
+_NO_FLAG_CHECK = re.compile(r"\b(?:no|without\s+(?:a|any)|lacks?\s+(?:a|any))\s+`?(?P<v>[A-Za-z_$][\w$]*)`?\s+"
+                            r"(?:check|guard|test)s?\b")
+
+
+def _flag_checks(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
+    """"onSocket has no finished check": an ``if`` of the code tests that name alone (``if (finished) return``)."""
+    m = _NO_FLAG_CHECK.search(clause.text)
+    if m is None or clause.quoted(m.start()) or _CONDITION.search(clause.text) or m.group("v").lower() in STOP:
+        return []
+    name = re.escape(m.group("v"))
+    hit = _first_line(codes, re.compile(rf"^(?:\}}\s*)?(?:if|elif)\s*\(?\s*(?:!|not\s+)?\s*{name}\s*\)?\s*"
+                                        r"(?:\{|:|return\b|$)"))
+    if hit is None:
+        return []
+    code, index = hit
+    return [Contradiction("negation", f"the claim says `{m.group(0)}`", code.show(index, m.group("v")), code.label,
+                          (m.group("v"),))]
+
+
+#: "doesn't guard compile()", "calls decodeURIComponent directly with no try/catch": a call the claim says no
+#: ``try`` surrounds.
+_UNGUARDED = re.compile(r"\b(?:doesn't|does\s+not|never)\s+(?:guard|wrap|catch)\w*\s+(?:the\s+)?`?"
+                        r"(?P<f>[A-Za-z_$][\w.$]*)\("
+                        r"|`?(?P<g>[A-Za-z_$][\w.$]*)(?:\([^()]*\))?`?\s+(?:directly\s+)?(?:with\s+)?"
+                        r"(?:no|without(?:\s+an?|\s+any)?)\s+try\b")
+
+
+def _unguarded(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
+    """"get_code_complexity doesn't guard compile()": every call of it in the code sits in a ``try`` block."""
+    m = _UNGUARDED.search(clause.text)
+    if m is None or clause.quoted(m.start()) or _CONDITION.search(clause.text):
+        return []
+    said = m.group("f") or m.group("g")
+    name = said.rsplit(".", 1)[-1]
+    if clause.skip(said) or name.lower() in STOP:
+        return []
+    call = re.compile(rf"(?<![\w$]){re.escape(name)}\s*\(")
+    for code in codes:
+        lines = code.lines_matching(call)
+        guarded = {j for i in range(len(code.logical)) if re.match(r"(?:\}\s*)?try\b", code.logical_text(i))
+                   for j in code.block(i)}
+        if lines and all(i in guarded for i in lines):
+            text = m.group(0).replace("`", "") + (")" if m.group("f") else "")
+            return [Contradiction("negation", f"the claim says `{text}`", code.show(lines[0], name), code.label,
+                                  (said,))]
+    return []
 
 
 RULE = Rule("negation", check, __doc__ or "")

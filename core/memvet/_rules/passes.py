@@ -9,6 +9,10 @@ position ``i`` of its signature, and each call of ``F`` in the other
 anchored code passes a constant at position ``i`` (or as ``K=...``),
 none of them ``V``: ``loadFile(filename, false)``.
 
+A decorator written with keywords (``@lru_cache(maxsize=256)``) reads the
+same way against the anchored decorator lines of that name
+(``@lru_cache(maxsize=1024)``).
+
 Never fires when a call passes a variable there (the value is the
 caller's), when no anchored code calls ``F``, when ``F``'s definition is
 not anchored (its parameters unknown), nor when some call passes ``V``.
@@ -50,8 +54,40 @@ def _signature(code: Code, name: str) -> list[str]:
     return []
 
 
-def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
+#: A decorator the claim writes with keywords: ``@lru_cache(maxsize=256)``.
+_DECORATOR = re.compile(r"@(?P<f>[A-Za-z_][\w.]*)\((?P<args>[^()]*)\)")
+
+
+def _decorated(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
+    """"wcwidth() uses @lru_cache(maxsize=256)": the anchored decorator of that name gives the keyword
+    another constant (``@lru_cache(maxsize=1024)``)."""
     out: list[Contradiction] = []
+    for m in _DECORATOR.finditer(clause.text):
+        name = m.group("f").rsplit(".", 1)[-1]
+        said = dict(a.split("=", 1) for a in (x.strip() for x in split_args(m.group("args"))) if "=" in a)
+        lines = [(code, i) for code in codes for i in range(len(code.logical))
+                 if re.match(rf"\s*@(?:[\w.]+\.)?{re.escape(name)}\s*\(", code.logical_text(i))]
+        for key, value in said.items():
+            key = key.strip()
+            if not _CONSTANT.fullmatch(value.strip()) or clause.skip(m.group(0)):
+                continue
+            passed = []
+            for code, i in lines:
+                text = code.logical_text(i)
+                args = split_args(text[text.index("(") + 1:text.rindex(")")] if ")" in text else "")
+                passed += [(a.split("=", 1)[1].strip(), code, i) for a in args
+                           if re.match(rf"\s*{re.escape(key)}\s*=(?!=)", a)]
+            if passed and all(_CONSTANT.fullmatch(a) for a, _, _ in passed) \
+                    and not any(_norm(a) == _norm(value) for a, _, _ in passed):
+                arg, code, line = passed[0]
+                out.append(Contradiction(
+                    "passes", f"the claim writes `{m.group(0)}`; the code passes `{key}={arg}`",
+                    code.show(line, name), code.label, (m.group(0),)))
+    return out
+
+
+def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
+    out: list[Contradiction] = _decorated(clause, codes)
     for word in clause.words:
         if word.term is None or word.term.kind is not TermKind.KEYWORD or clause.skip(word.text):
             continue

@@ -6,8 +6,9 @@ end``) or ``prepends`` (``inserts ... at the front``, ``at the start``,
 same clause and not naming both ends.
 
 The code's side: the calls that put an item into a sequence. At the end:
-``append``, ``push``, ``extend``; at the front: ``insert(0, ...)``,
-``unshift``, ``appendleft``, ``extendleft``.
+``append``, ``push``, ``extend`` and Go's ``append(xs, x)``; at the front:
+``insert(0, ...)``, ``unshift``, ``appendleft``, ``extendleft`` and Go's
+``append([]T{x}, xs...)``.
 
 Fires when the claim names one end and the anchored code adds items only
 at the other, to a sequence the clause names (a word of the receiver's
@@ -36,8 +37,9 @@ _FRONT = re.compile(r"\b(?:prepend(?:s|ed|ing)?|unshift(?:s|ed|ing)?|"
                     r"(?:insert(?:s|ed)?|add(?:s|ed)?|put(?:s)?|push(?:es|ed)?)\b[^,;]{0,30}?"
                     r"\bat the (?:front|start|beginning|head)|to the (?:front|start|beginning|head))\b", re.I)
 _NEGATED = re.compile(r"\b(?:not|never|no longer|instead of|rather than)\b|n't\b", re.I)
-_CODE_END = re.compile(r"\.\s*(?:append|push|extend)\s*\(")
-_CODE_FRONT = re.compile(r"\.\s*(?:insert\s*\(\s*0\s*,|unshift\s*\(|appendleft\s*\(|extendleft\s*\()")
+_CODE_END = re.compile(r"\.\s*(?:append|push|extend)\s*\(|(?<![\w$.])append\s*\(\s*[A-Za-z_$][\w$.]*\s*,")
+_CODE_FRONT = re.compile(r"\.\s*(?:insert\s*\(\s*0\s*,|unshift\s*\(|appendleft\s*\(|extendleft\s*\()"
+                         r"|(?<![\w$.])append\s*\(\s*\[\][^{,]*\{")
 
 
 def _negated(text: str, said: re.Match[str]) -> bool:

@@ -4,14 +4,16 @@ The claim's side. ``A`` wins over ``B`` in ``A takes precedence over B``
 (``has``, ``gets``, ``priority``), ``A wins over B``, ``A overrides B``,
 ``A takes over from B``, ``A is preferred to B`` (``tried``, ``checked``,
 ``read``, ``consulted`` ... ``before``), ``prefers A over B``, ``A, falling
-back to B``, ``A, with B as (a) fallback``, and ``B is (only) used when no
-A``, ``B is overridden by A``, ``B is a fallback for A``. ``A`` and ``B``
+back to B``, ``A, with B as (a) fallback``, "if both A and B are given, A wins (takes
+precedence)", and ``B is (only) used when no A``, ``B is overridden by
+A``, ``B is a fallback for A``. ``A`` and ``B``
 are the operands next to the marker (see :func:`memvet._rules._common.nearest`).
 
 The code's side: which operand wins, in one of these shapes only.
 
 * A fallback chain in one statement: ``a or b``, ``a ?? b``, ``a || b``,
-  ``a if c else b``: the first operand wins.
+  ``a if c else b``, ``typeof a === 'function' ? a : b``: the first
+  operand wins.
 * A loop over candidates that stops at the first hit (``break``,
   ``return``, ``if x is None``): the earlier candidate wins.
 * A merge: ``{**a, **b}``, ``{...a, ...b}``, ``Object.assign({}, a, b)``,
@@ -86,7 +88,20 @@ _WINS_RE = tuple(re.compile(p) for p in _WINS)
 _LOSES_RE = tuple(re.compile(p) for p in _LOSES)
 _PREFERS = re.compile(r"\bprefers?\b")
 _OVER = re.compile(r"\b(?:over|to)\b")
+#: "A wins", "A takes precedence" with no "over": the other operand is named by "both A and B" before it.
+_WINS_ALONE = re.compile(r"\b(?:wins|takes\s+precedence|has\s+precedence)\b(?!\s+(?:over|from)\b)")
+_BOTH = re.compile(r"\bboth\s+(?:the\s+)?[^,;]{1,60}?(?P<and>\band\b)")
 _AS_FALLBACK = re.compile(r"\bwith (?:the )?(?P<b>.{1,40}?) as (?:a |the )?fallback\b")
+
+
+def _operand_in(clause: Clause, code: Code, start: int, end: int) -> tuple[Word, str] | None:
+    """The first word between ``start`` and ``end`` that stands for an atom of ``code``."""
+    for w in clause.words:
+        if start <= w.start and w.end <= end:
+            atom = code.resolve(w, clause.declared)
+            if atom:
+                return w, atom
+    return None
 
 
 def _claimed(clause: Clause, code: Code) -> list[tuple[Word, str, Word, str, str]]:
@@ -107,6 +122,17 @@ def _claimed(clause: Clause, code: Code) -> list[tuple[Word, str, Word, str, str
             b = nearest(clause, over.end(), 1, code)
             if a and b and a[0].end <= over.start():
                 out.append((a[0], a[1], b[0], b[1], "prefers ... over"))
+    for m in _WINS_ALONE.finditer(clause.text):  # "if both A and B are given, A wins": the loser is the other one
+        both = _BOTH.search(clause.text, 0, m.start())
+        if both is None:
+            continue
+        a = nearest(clause, m.start(), -1, code)
+        first = _operand_in(clause, code, both.start() + 4, both.start("and"))
+        second = nearest(clause, both.end("and"), 1, code)
+        if a and first and second and first[0].end <= both.start("and") < second[0].start <= a[0].start:
+            b = second if a[1] == first[1] else first if a[1] == second[1] else None
+            if b is not None and b[1] != a[1]:
+                out.append((a[0], a[1], b[0], b[1], " ".join(m.group(0).split())))
     for m in _AS_FALLBACK.finditer(clause.text):
         a = nearest(clause, m.start(), -1, code)
         b = nearest(clause, m.start("b"), 1, code)
@@ -117,7 +143,7 @@ def _claimed(clause: Clause, code: Code) -> list[tuple[Word, str, Word, str, str
 
 # ----------------------------------------------------------------- the code's side
 
-_FALLBACK = re.compile(r"\bor\b|\|\||\?\?|\belse\b")
+_FALLBACK = re.compile(r"\bor\b|\|\||\?\?|\belse\b|\s\?\s[^;]*\s:\s")  # `c ? a : b`: JavaScript's conditional
 _STOPS = re.compile(r"\b(?:break|return)\b|\bis None\b|\bis not None\b|\bif not\b|===? (?:null|undefined)\b")
 _SPREAD = re.compile(r"(?:\.\.\.|\*\*)\s*[\w$.]+")
 _MERGE_CALL = re.compile(r"\b(?:Object\.assign|dict|merge|extend)\s*\(")

@@ -36,6 +36,12 @@ Cow<'_, str>``. Never fires on a generic ``impl Trait`` return, on a value
 ``Foo(x)``: a value of a type that may implement the declared interface) or
 on a negated claim.
 
+A fourth reading, for the receiver: ``F ... returns n itself`` (``returns
+self``, ``returns this``, ``returns the receiver``; ``n`` the Go method's
+receiver), ``F`` the anchored method named in the clause: fires when it
+has ``return`` statements and none gives the receiver back (``return
+New(...)`` in negroni's ``With``).
+
 A third reading, for Go's results: ``F ... returns (A, B)``, ``F`` an
 anchored Go function named before the verb, fires when its signature
 declares another number of results ("Take(count) returns (wait
@@ -91,8 +97,37 @@ def _member(code: Code, name: str) -> list[int] | None:
     return [own[0], *code.block(own[0])] if len(own) == 1 else None
 
 
-def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
+#: "returns n itself", "returns self", "hands back the receiver": the function gives back what it was called on.
+_ITSELF = re.compile(r"\b(?:returns?|hands?\s+back|gives?\s+back)\s+(?:(?P<r>[A-Za-z_$][\w$]*)\s+itself\b"
+                     r"|(?:self|this)\b(?![.(\[])|the\s+(?:same\s+)?(?:receiver|instance)\b)")
+_GO_RECEIVER = re.compile(r"^\s*func\s*\(\s*(?P<r>[A-Za-z_]\w*)\s+\*?[A-Za-z_][\w.\[\]]*\s*\)")
+
+
+def _itself(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
+    """"n.With(h) ... returns n itself": every return of the anchored method gives something else
+    (``return New(...)``)."""
+    m = _ITSELF.search(clause.text)
+    if m is None or _NEGATED.search(clause.text[:m.start()].rsplit(",", 1)[-1]):
+        return []
     out: list[Contradiction] = []
+    for code in codes:
+        if not code.leaf or not code.headers or not re.search(rf"(?<![\w$]){re.escape(code.leaf)}\b", clause.text):
+            continue
+        go = _GO_RECEIVER.match(code.logical_text(min(code.headers)))
+        own = {go.group("r")} if go else {"self", "this", "Self"}
+        if m.group("r") and m.group("r") not in own:
+            continue
+        returns = [(i, r.group(1).strip().rstrip(";")) for i in range(len(code.logical)) if i not in code.headers
+                   and (r := re.match(r"\s*return\s+(.+)$", code.logical_text(i)))]
+        if returns and not any(re.fullmatch(r"[&*]?\s*(\w+)", e) and e.lstrip("&* ") in own for _, e in returns):
+            line, _ = returns[0]
+            out.append(Contradiction("returns", f"the claim says `{m.group(0)}`", code.show(line, "return"),
+                                     code.label, ()))
+    return out
+
+
+def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
+    out: list[Contradiction] = _itself(clause, codes)
     for m in _CLAIMED.finditer(clause.text):  # not "returns None": a function may end without a return
         if _NEGATED.search(clause.text[:m.start("which") if m.group("which") else m.end("subject")]
                            + clause.text[m.end("subject"):m.start("value")]):

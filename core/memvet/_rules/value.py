@@ -64,6 +64,12 @@ the caller's setting falls back to (``opts.S || V``, ``opts.S ?? V``,
 ``opts.S !== undefined ? opts.S : V``). It fires when every one of them is a
 literal and none is ``V``.
 
+A word that makes a key with the word before or after it, where an
+anchored code writes that key as a string ("subdomain offset defaults to
+2" beside ``set('subdomain offset', 2)``), is the setting, not a variable
+of another anchor spelled like it (express's ``var offset = host[0] ===
+'[' ? ... : 0``).
+
 A number right before a unit word that is also the name ("365.25 days"
 for ``let days = ...``) is a quantity in that unit, not the name's value
 (round 11, read on the sealed humantime after its run).
@@ -281,6 +287,8 @@ def _computed(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
             if not near or value.term is None:
                 continue
             subject, lines, computed = subjects[near[0][2]]  # one subject: the nearest the code defines
+            if _in_key(clause, subject, codes):
+                continue  # "subdomain offset defaults to 2": a setting's key the code writes, not its `offset`
             text = " ".join(code.logical_text(i) for i in lines)
             family = _family(value.term)
             if (family == "number" and computed and _as_bound(clause, value)
@@ -309,6 +317,15 @@ def _computed(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
                     code.show(lines[-1] if computed else lines[0], subject.atom), code.label,
                     (value.text, subject.text)))
     return out
+
+
+def _in_key(clause: Clause, word: Word, codes: Sequence[Code]) -> bool:
+    """Whether ``word`` and the word before or after it make a key some anchored code writes as a string
+    (``'subdomain offset'``): the words name the setting, not a variable spelled like one of them."""
+    at = word.index
+    pairs = [f"{clause.words[j].text} {clause.words[k].text}".lower()
+             for j, k in ((at - 1, at), (at, at + 1)) if j >= 0 and k < len(clause.words)]
+    return any(p in (s.lower() for s in code.strings) for p in pairs for code in codes)
 
 
 def _operand(clause: Clause, word: Word) -> bool:
