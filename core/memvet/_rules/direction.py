@@ -42,6 +42,7 @@ import re
 from collections.abc import Sequence
 
 from memvet._rules._common import Clause, Code, Contradiction, Rule, mask_strings, singulars, split_name
+from memvet._rules.placement import _CODE_END, _CODE_FRONT
 
 __all__ = ["RULE"]
 
@@ -66,10 +67,9 @@ _COUNT_UP = re.compile(rf"{_HEAD}(?:[A-Za-z_$][\w$]*\s*\+\+|\+\+\s*[A-Za-z_$]|[A
 #: A walk over a sequence as it stands.
 _IN_ORDER = re.compile(r"^\s*(?:\}\s*)?for\s*\(?\s*(?:const|let|var)?\s*[\w$, ()\[\]&*]+\s+(?:of|in)\s+\S"
                        r"|^\s*(?:\}\s*)?for\s+[\w, ]+:?=\s*range\b|\.\s*forEach\s*\(")
-#: Adding an item at the front of a sequence, and at its end.
-_ADD_FRONT = re.compile(r"\.\s*(?:unshift|appendleft|extendleft|push_front)\s*\(|\.\s*insert\s*\(\s*0\s*,"
-                        r"|\bappend\s*\(\s*\[\][^{,]*\{")
-_ADD_END = re.compile(r"\.\s*(?:push|append|push_back|extend)\s*\(|\bappend\s*\(\s*[A-Za-z_$][\w$.]*\s*,")
+#: Adding an item at the front of a sequence, and at its end: the placement rule's calls, and Rust's deque ones.
+_ADD_FRONT = re.compile(rf"{_CODE_FRONT.pattern}|\.\s*push_front\s*\(")
+_ADD_END = re.compile(rf"{_CODE_END.pattern}|\.\s*push_back\s*\(")
 
 
 #: A sort: the order it gives is no direction of a walk (``sort.Sort(byFormatTime(files))``, ``sorted(xs)``).
