@@ -51,6 +51,8 @@ _JS_GUARD = re.compile(r"^(?:\}\s*else\s+)?if\s*\((?P<cond>.*)\)\s*(?:\{|(?=thro
 _PY_GUARD = re.compile(r"^(?:if|elif)\s+(?P<cond>.+?):\s*(?P<rest>.*)$")
 #: Go's ``if cond {`` and Rust's ``if cond {`` (no parentheses), and Rust's ``assert!(cond, ...)``.
 _BARE_GUARD = re.compile(r"^(?:\}\s*else\s+)?if\s+(?P<cond>[^{]+?)\s*\{\s*(?P<rest>.*)$")
+#: A guard's body that raises, throws or panics.
+_RAISES = re.compile(r"(?:throw|raise|panic!?\s*\()")
 _ASSERT = re.compile(r"^(?:debug_)?assert!\s*\((?P<cond>[^,]+?)\s*(?:,.*)?\)\s*;?$")
 _LITERAL = r"-?\d+(?:\.\d+)?|None|True|False|null|undefined|true|false|\"[^\"\n]*\"|'[^'\n]*'"
 _UNKNOWN = object()
@@ -169,7 +171,7 @@ def _guards(code: Code) -> list[tuple[str, int]]:
         rest = text[m.end():] if code.braces and m.re is _JS_GUARD else m.group("rest")
         body = code.block(line)
         first = code.logical_text(body[0]).strip() if body else ""
-        if re.match(r"(?:throw|raise|panic!?\s*\()", rest.strip()) or re.match(r"(?:throw|raise|panic!?\s*\()", first):
+        if _RAISES.match(rest.strip()) or _RAISES.match(first):
             out.append((m.group("cond"), line))
     return out
 

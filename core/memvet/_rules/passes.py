@@ -63,13 +63,15 @@ def _decorated(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     another constant (``@lru_cache(maxsize=1024)``)."""
     out: list[Contradiction] = []
     for m in _DECORATOR.finditer(clause.text):
+        if clause.skip(m.group(0)):
+            continue
         name = m.group("f").rsplit(".", 1)[-1]
         said = dict(a.split("=", 1) for a in (x.strip() for x in split_args(m.group("args"))) if "=" in a)
         lines = [(code, i) for code in codes for i in range(len(code.logical))
                  if re.match(rf"\s*@(?:[\w.]+\.)?{re.escape(name)}\s*\(", code.logical_text(i))]
         for key, value in said.items():
             key = key.strip()
-            if not _CONSTANT.fullmatch(value.strip()) or clause.skip(m.group(0)):
+            if not _CONSTANT.fullmatch(value.strip()):
                 continue
             passed = []
             for code, i in lines:

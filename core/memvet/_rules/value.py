@@ -325,7 +325,8 @@ def _in_key(clause: Clause, word: Word, codes: Sequence[Code]) -> bool:
     at = word.index
     pairs = [f"{clause.words[j].text} {clause.words[k].text}".lower()
              for j, k in ((at - 1, at), (at, at + 1)) if j >= 0 and k < len(clause.words)]
-    return any(p in (s.lower() for s in code.strings) for p in pairs for code in codes)
+    keys = {s.lower() for code in codes for s in code.strings}
+    return any(p in keys for p in pairs)
 
 
 def _operand(clause: Clause, word: Word) -> bool:
