@@ -148,7 +148,7 @@ class Oracle:
             return gorust_segment(data, found[0], code_only) if len(found) == 1 else None
         if code_only:
             raise SystemExit(f"code_only is supported for Python, Go and Rust symbols only: {anchor}")
-        region = drift.js_region(data, name)
+        region = drift.js_region(data, name, drift._is_ts(path))
         if isinstance(region, str):
             return None
         return "\n".join(data.decode("utf-8", "replace").splitlines()[region[0] - 1: region[1]])

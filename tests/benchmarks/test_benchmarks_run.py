@@ -594,6 +594,23 @@ def test_contamination_oracle_reads_go_and_rust(repo: RepoBuilder) -> None:
     assert o.answer({"dependency": "serde"}) is True and o.answer({"dependency": "libc"}) is True
     assert o.answer({"dependency": "tokio"}) is False
 
+
+def test_contamination_oracle_reads_a_typescript_body_after_a_signature_over_several_lines(
+        repo: RepoBuilder) -> None:
+    # The probe of a .ts symbol whose parameters run over several lines reads the body, not the signature
+    # alone; the same text in a .js file keeps the JavaScript reading.
+    source = ("export async function run<T>(\n  cmd: T,\n  opts: Options,\n): Promise<void> {\n"
+              "  if (opts.usage) {\n    throw new Error(\"no command\");\n  }\n}\n")
+    repo.write("src/run.ts", source, dedent=False)
+    repo.commit("ts")
+    c = _script("contamination")
+    from memvet._git import GitRepo
+
+    o = c.Oracle(GitRepo(repo.path), "HEAD")
+    assert o.answer({"symbol": "src/run.ts::run", "contains": "no command"}) is True
+    assert o.answer({"symbol": "src/run.ts::run", "contains": "Promise"}) is True
+    assert o.answer({"symbol": "src/run.ts::run", "contains": "no usage"}) is False
+
 @pytest.mark.parametrize("review", [False, True])
 def test_contamination_writes_proposed_on_own_facts(review: bool) -> None:
     args = ["--repo", str(ROOT), "--facts", str(BENCH / "facts" / "memvet.json"), "--embedding", "hashing",
