@@ -1623,15 +1623,19 @@ def _chars(text: str) -> list[str]:
 
 def _template(content: str) -> list[str]:
     """A string's content as characters and :data:`_WILD` for each format
-    field (in quotes for a repr field, ``{name!r}`` or ``%r``: what it prints
-    for a string)."""
+    field (in quotes for a repr field, ``{name!r}`` or ``%r``, and for Go's
+    ``%q``: what it prints for a string)."""
     content = content.replace("%%", "\x02")
     out: list[str] = []
     pos = 0
     for m in _FIELD.finditer(content):
         out += _chars(content[pos:m.start()].replace("\x02", "%"))
-        # a repr field ({name!r}, %r) prints a string in its quotes: 'x'
-        out += ["'", _WILD, "'"] if re.search(r"!r\}$|%r$", m.group(0)) else [_WILD]
+        if re.search(r"!r\}$|%r$", m.group(0)):
+            out += ["'", _WILD, "'"]  # a repr field ({name!r}, %r) prints a string in its quotes: 'x'
+        elif re.fullmatch(r"%[-+ #0]*\d*q", m.group(0)):
+            out += ['"', _WILD, '"']  # and Go's %q in double quotes: "x"
+        else:
+            out.append(_WILD)
         pos = m.end()
     return out + _chars(content[pos:].replace("\x02", "%"))
 
@@ -2079,8 +2083,10 @@ class _Index:
                                           or (this and (r.endswith(receiver) or abbreviates(receiver, r)))
                                           for r in mapped):
                         continue
-                # `left_and(\n    other,\n)`: a trailing comma is layout, not an argument
-                out.append(re.sub(r",\s*([)\]}])", r"\1", " ".join(code[m.start():end].split())))
+                # `left_and(\n    other,\n)`: a trailing comma is layout, not an argument; a string continued
+                # onto the next line with `\` (Rust drops the next line's indent) is one string
+                text = re.sub(r"\\\r?\n[ \t]*", "", code[m.start():end])
+                out.append(re.sub(r",\s*([)\]}])", r"\1", " ".join(text.split())))
         return out
 
 
@@ -2369,6 +2375,10 @@ def _separator(content: str) -> bool:
     return bool(content) and not re.search(r"[^\W_]", content)
 
 
+#: An argument written as a call with its own arguments elided: ``humanize_error(...)``.
+_ELIDED_CALL = re.compile(r"([A-Za-z_$][\w$.]*)\(\s*(?:\.\.\.|\u2026)\s*\)")
+
+
 def _call_matches(args: Sequence[str], call: str) -> bool:
     """Whether each written argument occurs inside the code's call ``call``.
 
@@ -2384,6 +2394,9 @@ def _call_matches(args: Sequence[str], call: str) -> bool:
     for arg in args:
         if _placeholder(arg):
             continue
+        elided = _ELIDED_CALL.fullmatch(arg)
+        if elided and _contains(call_tokens, code_tokens(elided.group(1) + "(")):
+            continue  # Error(humanize_error(...)) for Error(humanize_error(data, e, n)): the inner call, any arguments
         kw = _KW_ARG.fullmatch(arg)
         if kw and _literal(arg) is None and _placeholder(kw.group(2)):
             arg = kw.group(1) + "="  # max_redirects=...: the keyword is passed, any value
@@ -2792,6 +2805,9 @@ def _bind_call(term: Term, ctx: _Context) -> tuple[bool, str]:
             return True, ""  # time.Duration(-1) for `NoExpiration time.Duration = -1`: Go's typed constant
     if not definitions and _instance_call(callee, args, ctx):
         return True, ""
+    if callee == "Err" and "rust" in index.languages and len(args) == 1 and (message := _literal(args[0])) \
+            and index.has_string(message) and re.search(r"\bErr\(|\.ok_or(?:_else)?\(", "".join(index.code)):
+        return True, ""  # Err("malformed pax extension") for `.ok_or_else(|| other("malformed pax extension"))`
     example = _as_example(args, ctx)
     known = all(a == "<_>" or a.endswith("=<_>") for a in example)
     # Neither defined here nor called so: an example of a callee the
@@ -3239,6 +3255,8 @@ def _bind_name(term: Term, ctx: _Context) -> tuple[bool, str]:
     # algorithms, protocols and encodings fold.
     if any(ch.isdigit() for ch in text) and (fold(text) in index.folded or index.has_sequence(text, fold=True)):
         return True, ""
+    if kind is TermKind.IDENTIFIER and _digit_word(text, index):
+        return True, ""  # base64 where the code names base64Chars, int8 of int8Type: a word of the code's names
     named = _NAMED_VERSION.fullmatch(text)
     if named and {text.split("/", 1)[0].lower(), "version"} <= index.parts():
         return True, ""  # HTTP/2 where the code reads httpVersionMajor: the protocol's version, compared
@@ -3281,6 +3299,20 @@ def _bind_name(term: Term, ctx: _Context) -> tuple[bool, str]:
     if kind is TermKind.IDENTIFIER and _abbreviated(text, index):
         return True, ""  # `prefix_len` for `prefix_length`: a name of the code, its words shortened
     return False, _nearest_word(text, index.words | index.name_segments)
+
+
+def _digit_word(text: str, index: _Index) -> bool:
+    """Whether ``text``, letters then digits (``base64``, ``int8``, ``sha256``), is two
+    neighbouring parts of a name the code (or an anchor) spells, in any case: ``base64Chars``,
+    ``toBase64``, ``int8Type``."""
+    if not re.fullmatch(r"[A-Za-z]+\d+", text):
+        return False
+    want = text.lower()
+    for word in index.code_words() | index.name_segments:
+        parts = _parts(word)
+        if any(a + b == want for a, b in itertools.pairwise(parts)):
+            return True
+    return False
 
 
 def _through_local(text: str, index: _Index) -> bool:
@@ -3440,6 +3472,10 @@ def _bind_dotted(term: Term, ctx: _Context) -> tuple[bool, str]:
         return True, ""
     if _LOCALE.fullmatch(text) and _reads_locale(index):
         return True, ""  # en_US.UTF-8 -> false: the reader's locale, for code that reads the locale
+    verb = re.search(rf"(?<![\w$.]){re.escape(text)}(?=\s+(?:the|it|its|them|that|this|each|every|a|an)\b)",
+                     ctx.claim) if re.fullmatch(r"[A-Za-z_$][\w$]*\.[a-z]\w*[a-z]s", text) else None
+    if verb and index.calls(text[:-2] if text.endswith("es") and index.calls(text[:-2]) else text[:-1]):
+        return True, ""  # "JSON.parses the rest": the call the code makes, as a verb
     rival = "" if re.search(rf"(?<![\w$.]){re.escape(text)}\s*\(", ctx.claim) else _rival_string(text, index)
     if rival:  # (a callee, `cmd.help(...)`, is a name, never a value)
         return False, rival  # `express.sid` where the code writes 'connect.sid': a value, and another one
@@ -3555,6 +3591,8 @@ def _bind_number(term: Term, ctx: _Context) -> tuple[bool, str]:
         return True, ""
     if value is not None and any(v in index.numbers for v in in_other_units(value, text, ctx.claim)):
         return True, ""
+    if re.fullmatch(r"0[0-7]{3,4}", text) and any(re.fullmatch(rf"0[oO]0*{text.lstrip('0')}", t) for t in index.code):
+        return True, ""  # mode 0644 where Rust or Python writes 0o644: the file mode in C's octal notation
     if value is not None and _bit_width(value, text, ctx):
         return True, ""
     if value is not None and _byte_count(value, text, ctx):
@@ -3895,8 +3933,10 @@ def _bind_path(term: Term, ctx: _Context) -> tuple[bool, str]:
     if len(parts) >= 2 and all(re.fullmatch(r"[A-Za-z_$][\w$]*", p) for p in parts) and any(
             not p.isalpha() or not p.islower() for p in parts) and all(
             index.has_word(p) or p.lower() in index.lower or fold(p) in index.folded or index.has_string(p)
-            or ctx.exists(Term(p, TermKind.IDENTIFIER)) for p in parts):
+            or _digit_word(p, index) or ctx.exists(Term(p, TermKind.IDENTIFIER)) for p in parts):
         return True, ""  # make_context/invoke, Windows/OS2: names side by side, each a name the code says
+    if len(parts) >= 2 and all(index.has_string(p) for p in parts):
+        return True, ""  # 1/true/yes/on: values side by side, each a string the code writes
     if len(parts) >= 2 and all(p.lower() in index.modules for p in parts):
         return True, ""  # on-headers/on-finished: packages the anchored file imports, side by side
     if len(parts) >= 2 and not ctx.exists(Term(parts[0], TermKind.PATH)) and _alternatives(parts, ctx):

@@ -106,6 +106,26 @@ def __init__(self, headers):
 """, language="python")
 
 
+ENTRY_TYPE = EvidenceText("src/entry_type.rs::EntryType.new", """\\
+    pub fn new(byte: u8) -> EntryType {
+        match byte {
+            b'\\\\x00' | b'0' => EntryType::Regular,
+            b'1' => EntryType::Link,
+            b'5' => EntryType::Directory,
+            b => EntryType::__Nonexhaustive(b),
+        }
+    }
+""", language="rust")
+LEVEL = EvidenceText("src/level.rs::Level.from_byte", """\\
+    fn from_byte(b: u8) -> Level {
+        match b {
+            b'e' => Level::Error,
+            b'w' => Level::Warn,
+            _ => Level::Info,
+        }
+    }
+""", language="rust")
+
 FIRES = [
     # round 20 (destr f16): the branch for the string returns another constant than the claim's, which
     # another branch returns
@@ -120,6 +140,9 @@ FIRES = [
     ("'strict' becomes `SameSite=Lax`.", SAME_SITE),
     ("Level 20 maps to 'debug'.", LEVELS),
     ("30 -> 'info'.", LEVELS),
+    # the fallback taken for a named case
+    ("EntryType::new(b) maps any unrecognized typeflag to EntryType::Regular.", ENTRY_TYPE),
+    ("from_byte: anything else -> Level::Error.", LEVEL),
 ]
 
 SILENT = [
@@ -144,6 +167,10 @@ SILENT = [
     ("'relaxed' maps to `SameSite=Lax`.", SAME_SITE),
     ("Level 40 maps to 'debug'.", LEVELS),
     ("Level 30 maps to 'warn'.", LEVELS),
+    ("from_byte maps any unknown byte to Level::Info.", LEVEL),
+    ("EntryType::new(b) maps b'1' to EntryType::Link.", ENTRY_TYPE),
+    # an output no arm gives: the term rules decide
+    ("from_byte: anything else -> Level::Trace.", LEVEL),
 ]
 
 

@@ -454,6 +454,35 @@ var decode = function (str, defaultDecoder, charset) {
 };
 """, language="javascript")
 
+SERIALIZE = EvidenceText("src/serialize.ts::Serializer.$object", """\\
+$object(object: any) {
+  if ("toJSON" in object && typeof object.toJSON === "function") {
+    const json = object.toJSON();
+    return this.serialize(json);
+  }
+  return this.serializeObjectEntries(object);
+}
+""", language="typescript")
+
+SERVE_STATIC = EvidenceText("index.js::serveStatic", """\\
+function serveStatic (req, res, next) {
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    return next()
+  }
+  send(req, path).pipe(res)
+}
+""", language="javascript")
+DEFU = EvidenceText("src/defu.ts::_defu", """\\
+function _defu(baseObject, defaults) {
+  for (const key in baseObject) {
+    if (key === "__proto__" || key === "constructor") {
+      continue;
+    }
+    object[key] = baseObject[key];
+  }
+}
+""", language="typescript")
+
 FIRES = [
     # round 22: the subject is the code's own, not something indefinite
     ("responseLogger never calls WriteHeader on the wrapped writer.", RESPONSE_LOGGER),
@@ -553,6 +582,12 @@ def create_list_rule(src, pos, out):
     ("A Frame formatted with plain %s prints the full path (no path.Base trimming).", FRAME_FORMAT),
     ("Format writes the file without a path.Base call.", FRAME_FORMAT),
     ("load never raises: a negative RETRIES is clamped to 0.", SETTINGS),
+    # "doesn't care about X" is "does not use X"
+    ("serialize doesn't care about toJSON -- class instances are always expanded key by key.", SERIALIZE),
+    # "treated like any other": the code compares a value with that one
+    ("Only GET is served; HEAD is treated like any other method (next() or 405).", SERVE_STATIC),
+    ("The guard only filters `__proto__`; a `constructor` key in the source is copied over like any other key.",
+     DEFU),
 ]
 
 SILENT = [
@@ -672,6 +707,11 @@ SILENT = [
     ("wrapAll never raises.", WRAP_ALL),
     # "never raises" of another function than the anchored one (marshmallow's validate, anchored _do_load)
     ("`schema.validate(data)` never raises: it returns the errors dict.", SETTINGS),
+    ("serialize doesn't care about valueOf.", SERIALIZE),
+    ("serialize cares about toJSON.", SERIALIZE),
+    ("PUT is treated like any other method: next() is called.", SERVE_STATIC),
+    ("HEAD is not treated like any other method.", SERVE_STATIC),
+    ("A `prototype` key is copied over like any other key.", DEFU),
 ]
 
 

@@ -154,6 +154,15 @@ func (f *Flock) Close() error {
 """)
 
 
+COERCE = EvidenceText("voluptuous/validators.py::Coerce.__call__", """\\
+    def __call__(self, v):
+        try:
+            return self.type(v)
+        except (ValueError, TypeError, InvalidOperation):
+            msg = self.msg or ('expected %s' % self.type_name)
+            raise CoerceInvalid(msg)
+""")
+
 FIRES = [
     # "catches E" where every handler names other built-in classes
     ("get_in catches (KeyError, IndexError, TypeError), so indexing into a scalar returns default.", GET_IN),
@@ -173,6 +182,8 @@ FIRES = [
     ("resetFh returns the error from f.fh.Close() so callers can see when closing failed.", RESET),
     ("resetFh propagates the error of `Close()`.", RESET),
     ("If removing the generated .ll file fails, probe_fmt propagates the io error.", PROBE),
+    # "leaks E" is "E reaches the caller"
+    ("Coerce only traps ValueError; Coerce(int)(None) leaks a raw TypeError out of the schema.", COERCE),
 ]
 
 SILENT = [
@@ -212,6 +223,8 @@ SILENT = [
     ("If closing the handle fails, Close returns the error.", KEPT),
     ("If writing the .ll file fails, probe_fmt propagates the io error.", PROBE),
     ("resetFh returns the error from f.fh.Sync().", RESET),
+    ("Coerce(int)(None) never leaks a TypeError: it raises CoerceInvalid.", COERCE),
+    ("Coerce leaks a KeyError from the type's constructor.", COERCE),
 ]
 
 

@@ -73,6 +73,17 @@ def get(self, key):
 """)
 
 
+UNIQUE = EvidenceText("voluptuous/validators.py::Unique.__call__", """\\
+    def __call__(self, v):
+        try:
+            set_v = set(v)
+        except TypeError as e:
+            raise TypeInvalid(self.msg or 'contains unhashable elements: {0}'.format(e))
+        if len(set_v) != len(v):
+            raise Invalid(self.msg or 'contains duplicate items: {0}'.format(v))
+        return v
+""")
+
 FIRES = [
     # round 15: two built-in classes known apart
     ("Passing a number to etag() throws a RangeError('argument entity must be string, Buffer, or fs.Stats').", ETAG),
@@ -84,6 +95,8 @@ FIRES = [
     ("Bad names throw RangeError('cookie name is invalid: <name>').", COOKIE),
     ("Bad names throw a RangeError: cookie name is invalid.", COOKIE),
     ('A long value throws TypeError "cookie value is too long".', COOKIE),
+    # an ellipsis in brackets stands for the value, brackets and all
+    ('Unique(): duplicates -> TypeInvalid("contains duplicate items: [...]").', UNIQUE),
 ]
 
 SILENT = [
@@ -104,6 +117,7 @@ SILENT = [
     ("Bad names throw RangeError('cookie name must be ASCII only').", COOKIE),
     # too short a message to tell one raise from another
     ("It throws RangeError('invalid').", COOKIE),
+    ('Unique(): duplicates -> Invalid("contains duplicate items: [...]").', UNIQUE),
 ]
 
 

@@ -127,6 +127,24 @@ func (n *Negroni) UseFunc(f HandlerFunc) *Negroni {
 }
 """, language="go")
 
+DECRYPT = EvidenceText("securecookie.go::decrypt", """\\
+func decrypt(block cipher.Block, value []byte) ([]byte, error) {
+	size := block.BlockSize()
+	if len(value) > size {
+		return value[size:], nil
+	}
+	return nil, errDecryptionFailed
+}
+""", language="go")
+OPEN_ERR = EvidenceText("ulid.go::New", """\\
+func New(ms uint64, entropy io.Reader) (id ULID, err error) {
+	if err = id.SetTime(ms); err != nil {
+		return id, err
+	}
+	return id, nil
+}
+""", language="go")
+
 FIRES = [
     # round 23: the receiver given back, where every return gives something else (negroni f06)
     ("n.With(h) mutates n and returns n itself, so don't reuse a base stack.", WITH),
@@ -147,6 +165,8 @@ FIRES = [
     ("trustNone() always returns true.", TRUST_NONE),
     ("forget returns True once the key is gone.", ALWAYS_NONE),
     ("never returns true for a hop.", ARROW),
+    # one of Go's error values by name, where every return gives nil or another
+    ("decrypt() on input not longer than the block size returns ErrMacInvalid.", DECRYPT),
 ]
 
 SILENT = [
@@ -194,6 +214,10 @@ SILENT = [
     ("trustNone never returns true.", TRUST_NONE),
     ("trustNone doesn't return true.", TRUST_NONE),
     ("compileTrust returns true for a match.", TRUST_NONE),
+    ("decrypt() on input not longer than the block size returns errDecryptionFailed.", DECRYPT),
+    ("decrypt never returns ErrMacInvalid.", DECRYPT),
+    # a return passes an error through: the value is open
+    ("New returns ErrBigTime when the time is too large.", OPEN_ERR),
 ]
 
 

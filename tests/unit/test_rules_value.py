@@ -413,6 +413,26 @@ WITH_DIR = EvidenceText("src/lib.rs::AutoCfg.with_dir", """\
     }
 """)
 
+ARCHIVE_NEW = EvidenceText("src/archive.rs::Archive.new", """\\
+    pub fn new(obj: R) -> Archive<R> {
+        Archive {
+            inner: ArchiveInner {
+                mask: u32::MIN,
+                preserve_permissions: false,
+                preserve_mtime: true,
+                obj: RefCell::new(obj),
+            },
+        }
+    }
+""", language="rust")
+
+QS_DEFAULTS = EvidenceText("lib/stringify.js", """\\
+var defaults = {
+    skipNulls: false,
+    strictNullHandling: false
+};
+""", language="javascript")
+
 FIRES = [
     # round 22: a field set through a local (`ac.retries = 3`) is a value the code gives it
     ("with_dir sets retries = 5 on the new AutoCfg.", WITH_DIR),
@@ -528,6 +548,12 @@ class Flags:
     ("bitflags enables the `std` feature by default.", NO_DEFAULT),
     ("The std feature is on by default.", NO_DEFAULT),
     ("Default features include race.", CARGO),
+    # a boolean setting said to be on or off by default
+    ("Archive::new turns preserve_permissions on by default, so setuid bits are kept.", ARCHIVE_NEW),
+    ("preserve_mtime is off by default.", ARCHIVE_NEW),
+    ("Archive::new enables preserve_permissions by default.", ARCHIVE_NEW),
+    ("stringify: null values are skipped by default (skipNulls is on); turn it off to get `a=`.", QS_DEFAULTS),
+    ("strictNullHandling defaults to on.", QS_DEFAULTS),
 ]
 
 SILENT = [
@@ -646,6 +672,12 @@ SILENT = [
     # a list the code does not give (another key), a default named of no Cargo.toml
     ('Cargo features: serde = ["dep:serde"].', CARGO),
     ("The std feature is on by default.", EvidenceText("src/lib.rs", "#![no_std]\n")),
+    ("Archive::new turns preserve_mtime on by default.", ARCHIVE_NEW),
+    ("preserve_permissions is off by default; preserve_mtime is enabled by default.", ARCHIVE_NEW),
+    # no boolean: mask is a number
+    ("mask is off by default.", ARCHIVE_NEW),
+    ("stringify keeps nulls by default (skipNulls is off).", QS_DEFAULTS),
+    ("strictNullHandling defaults to off.", QS_DEFAULTS),
 ]
 
 

@@ -26,14 +26,15 @@ why), and each has a fixture of cases that must and must not fire
                  fallback chains, stopping loops, merges, guarded fallbacks,
                  early returns; "overriding any X": the code keeps an X set
     value        S is V / S defaults to V / S ... V (number, variant,
-                 address): assignments, class attributes, signature
-                 defaults, setters
+                 address) / S is on (off) by default: assignments, class
+                 attributes, signature defaults, setters
     bases        X is only a Y / X is not a Y / X derives directly from Y
                  (X is a Y, both Python built-ins): the class statement
-    negation     never V X / X is never V-ed / ignores X / does not define M: the code
-                 does it (defines M)
+    negation     never V X / X is never V-ed / ignores X / doesn't care about X /
+                 does not define M / V is treated like any other: the code
+                 does it (defines M, compares with V)
     membership   only A and B / A and B included: the code's literal tests
-    propagation  lets E propagate / raises E / fails with E: the code catches E
+    propagation  lets E propagate / raises E / leaks E: the code catches E
                  and raises another or swallows it; returns the error from
                  f(): the code throws f's result away (`_ = f()`)
     branch       for V it does X: the branch for V does it to something else;
@@ -47,6 +48,10 @@ why), and each has a fixture of cases that must and must not fire
                  signature takes that parameter the other way (file: File)
     types        X is an int / a u64 (a primitive type): X's one
                  declaration has another primitive (Written int64)
+    separator    splits on S / joins with S (',', "; ", comma): every
+                 split (join) call of the code passes another literal
+    mutation     F is pure / never mutates P / P is left untouched: the
+                 code changes that parameter in place (obj[k] = v)
     concurrency  runs concurrently / in parallel: the code awaits in a loop
     absence      with no W it returns None / is allowed: the code raises
                  when W is missing
@@ -64,7 +69,9 @@ why), and each has a fixture of cases that must and must not fire
                  signature already defaults K to V
     mapping      V maps to S / V gives S: the switch branch for V writes
                  another case's S; N -> S for a name: the if-branch testing
-                 N writes another, a branch testing another name writes S
+                 N writes another, a branch testing another name writes S;
+                 any unknown X maps to S: the match's catch-all arm gives
+                 another, a named arm gives S
     ternary      with K: true it gives "S": the code's choice on K
                  (K ? A : B) gives S the other way
     guard        an example passing K=V as working: a guard of the code
@@ -88,7 +95,8 @@ why), and each has a fixture of cases that must and must not fire
     toggle       --X/--no-X defaults to no-X: the option's declaration
                  defaults it to the other side (default=True)
     returns      F returns true / F, which returns None: every return of
-                 F gives another constant (return false)
+                 F gives another constant (return false); Go's F returns
+                 ErrX: every return gives nil or another error value
     script       `npm test` runs jest / `pnpm build` = tsup: the anchored
                  package.json's script runs another program (or gives an
                  option another value: --reporter spec)
@@ -143,6 +151,7 @@ from memvet._rules import (
     logic,
     mapping,
     membership,
+    mutation,
     negation,
     noop,
     optin,
@@ -157,6 +166,7 @@ from memvet._rules import (
     retention,
     returns,
     script,
+    separator,
     ternary,
     toggle,
     types,
@@ -182,6 +192,8 @@ RULES: tuple[Rule, ...] = (
     direction.RULE,
     ownership.RULE,
     types.RULE,
+    separator.RULE,
+    mutation.RULE,
     concurrency.RULE,
     absence.RULE,
     retention.RULE,

@@ -39,6 +39,14 @@ return undefined as T``). Fires when every branch labelled ``V`` returns
 constants, none of them ``C``, and another label's branch returns ``C``
 (``null`` and ``undefined`` are two constants here).
 
+A fourth reading, for what is left over: "maps any unrecognized typeflag
+to S" (``unknown``, ``unsupported``, ``other``; "anything else -> S",
+"unknown values become S"), ``S`` a qualified name (``EntryType::Regular``)
+or a quoted text. The code's side: a ``match`` whose one catch-all arm
+(``_ =>``, or a name alone: ``b => EntryType::__Nonexhaustive(b)``) gives
+something other than ``S`` while another arm gives ``S``. Fires then: the
+claim took a named case for the fallback.
+
 Rationale: on jshttp/cookie, "sameSite: true maps to `SameSite=Lax`"
 names a real option, a real value and a real output; only the branch
 (``case true: case "strict": str += "; SameSite=Strict"``) says which
@@ -198,7 +206,46 @@ def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
                 code.show(line), code.label, (value, said)))
             break
     out += [c for c in _named(clause, codes) if c not in out]
+    out += [c for c in _catch_all(clause, codes) if c not in out]
     return out + [c for c in _constants(clause, codes, read) if c not in out]
+
+
+_UNKNOWN = r"(?:unrecogni[sz]ed|unknown|unsupported|unlisted|unexpected|other)"
+_OUTPUT = r"`?(?P<s>(?:[A-Z]\w*(?:::|\.))+[A-Za-z_]\w*|'[^'\n]+'|\"[^\"\n]+\")`?"
+#: "maps any unrecognized typeflag to EntryType::Regular", "unknown values become 'other'", "anything else -> X".
+_CATCH_ALL = (
+    re.compile(rf"\b(?:maps?|turns?|converts?|treats?)\s+(?:any|every|all|an?)\s+{_UNKNOWN}\s+(?:[\w-]+\s+){{0,3}}?"
+               rf"(?:to|into|as)\s+{_OUTPUT}"),
+    re.compile(rf"\b(?:(?:any|every|all|an?)\s+)?(?:{_UNKNOWN}\s+(?:[\w-]+\s+){{0,2}}?|anything\s+else\s+"
+               rf"|everything\s+else\s+)(?:maps?\s+to|becomes?|gives?|(?:is|are)\s+(?:treated\s+as|read\s+as"
+               rf"|mapped\s+to)|->|=>|\u2192)\s*{_OUTPUT}"),
+)
+#: A match arm (``b'1' => EntryType::Link,``) and its pattern; a catch-all's is ``_`` or a name alone.
+_ARM = re.compile(r"^\s*(?P<p>[^=]+?)\s*=>\s*(?P<v>.+?),?\s*$")
+
+
+def _catch_all(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
+    """"EntryType::new maps any unrecognized typeflag to EntryType::Regular": the catch-all arm of
+    the code's ``match`` (``_ =>``, ``b =>``) gives something else, and another arm gives that."""
+    out: list[Contradiction] = []
+    for m in (m for pattern in _CATCH_ALL for m in pattern.finditer(clause.text)):
+        said = m.group("s")
+        if clause.skip(said) or re.search(r"\b(?:not|never|no longer)\s*$", clause.text[:m.start()]):
+            continue
+        wanted = re.compile(rf"(?<![\w$]){re.escape(said.strip(chr(39) + chr(34)))}(?![\w$])")
+        for code in codes:
+            arms = [(i, a.group("p"), a.group("v")) for i in range(len(code.logical))
+                    if (a := _ARM.match(code.logical_text(i)))]
+            rest = [(i, v) for i, p, v in arms if re.fullmatch(r"_|[a-z_]\w*", p.strip())]
+            if len(rest) != 1 or wanted.search(rest[0][1]):
+                continue
+            if not any(wanted.search(v) for i, p, v in arms if i != rest[0][0]):
+                continue
+            out.append(Contradiction(
+                "mapping", f"the claim says `{m.group(0)}`; the code's catch-all arm gives another",
+                code.show(rest[0][0]), code.label, (said,)))
+            break
+    return out
 
 
 def _constants(clause: Clause, codes: Sequence[Code],

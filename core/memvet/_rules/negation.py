@@ -15,7 +15,7 @@ The code's side, by the verb:
 
 * a verb of use (``use``, ``call``, ``invoke``, ``read``, ``consult``,
   ``access``, ``touch``, ``go through``, ``pass through``, ``rely on``,
-  ``depend on``, ``look at``, ``check``, ``ignore``): ``X`` itself is the operand, and the code
+  ``depend on``, ``look at``, ``check``, ``ignore``, ``care about``): ``X`` itself is the operand, and the code
   uses it outside its signature (``call`` and ``invoke``: calls it;
   ``check`` also: calls a function named for every word of a plain-word
   object, ``is_char_boundary`` for "doesn't check char boundaries");
@@ -54,7 +54,10 @@ The code's side, by the verb:
   value with ``nil``, ``None`` or ``null`` (``if err == nil``);
 * "no HEAD special-case", "HEAD isn't special-cased", "doesn't
   special-case 'HEAD'" (a value in capitals or quotes): the code compares
-  a value with that literal (``req.method === 'HEAD'``);
+  a value with that literal (``req.method === 'HEAD'``); so does "HEAD
+  is treated like any other method" ("copied over like any other key",
+  "same as every other"), the value in capitals, quotes or written as
+  code, with no ``if``, ``when``, ``unless`` or negation before it;
 * "has no finished check", "without a `closed` guard" (a name): an ``if``
   of the code tests that name alone (``if (finished) return``);
 * "doesn't guard compile()", "calls decodeURIComponent directly with no
@@ -136,16 +139,16 @@ _IGNORES = re.compile(r"\b(?:ignores|ignore|ignoring|disregards?)\b", re.I)
 _IGNORED = re.compile(r"\b(?:is|are|gets?|get|was|were)\s+(?:(?:simply|always|silently)\s+)?"
                       r"(?:ignored|disregarded|unused)\b", re.I)
 _USE_VERBS = frozenset({"use", "call", "invoke", "read", "consult", "access", "touch", "go", "pass", "rely",
-                        "depend", "ignore", "look", "check"})
+                        "depend", "ignore", "look", "check", "care"})
 _CALL_VERBS = frozenset({"call", "invoke"})
 #: Verbs of definition: "does not define/implement/override M" is about the class's own members.
 _DEFINE_VERBS = frozenset({"define", "implement", "override", "overrid"})
 #: The particle a verb of use needs ("goes through X", "relies on X"); a verb not listed needs none.
 _NEEDS = {"go": ("through", "via"), "pass": ("through", "via"), "rely": ("on", "upon"), "depend": ("on", "upon"),
-          "look": ("at",)}
+          "look": ("at",), "care": ("about",)}
 _PREPOSITIONS = frozenset({"for", "with", "in", "on", "at", "from", "to", "by", "of", "into", "about", "after",
                            "before", "during", "per", "than", "like"})
-_PARTICLES = frozenset({"through", "via", "on", "upon", "at", "into", "to", "up", "out", "over"})
+_PARTICLES = frozenset({"through", "via", "on", "upon", "at", "into", "to", "up", "out", "over", "about"})
 _ANYTHING = frozenset({"anything", "everything", "any", "nothing"})
 #: Verbs that mean "not use": negated, they say the code uses the object ("never ignores X").
 _NEGATIVE_VERBS = frozenset({"ignore", "skip", "drop", "omit", "discard", "lose", "reject", "refuse", "bypass",
@@ -395,6 +398,7 @@ def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     out.extend(_no_gerund(clause, codes))
     out.extend(_no_goroutine(clause, codes))
     out.extend(_no_special_case(clause, codes))
+    out.extend(_like_any_other(clause, codes))
     out.extend(_no_build_tags(clause, codes))
     out.extend(_not_marked(clause, codes))
     out.extend(_no_warning(clause, codes))
@@ -622,6 +626,37 @@ def _no_special_case(clause: Clause, codes: Sequence[Code]) -> list[Contradictio
         return []
     code, index = hit
     return [Contradiction("negation", f"the claim says `{m.group(0)}`", code.show(index, said), code.label, ())]
+
+
+#: "HEAD is treated like any other method", "a `constructor` key is copied over like any other key".
+_LIKE_ANY_OTHER = re.compile(r"\b(?:just\s+)?(?:like|same\s+as|as\s+with)\s+(?:any|every|all)\s+others?\b")
+_SPECIAL = re.compile(_SPECIAL_VALUE.replace("<v>", "<x>"))
+
+
+def _like_any_other(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
+    """"HEAD is treated like any other method": the code compares a value with the one named before
+    (a value in capitals or quotes, or a name the claim writes as code) (``req.method !== 'HEAD'``)."""
+    m = _LIKE_ANY_OTHER.search(clause.text)
+    if m is None:
+        return []
+    before = clause.text[:m.start()]
+    if re.search(r"\b(?:if|when|whenever|unless|not|never|isn't|aren't|no\s+longer)\b", before, re.I):
+        return []  # "isn't treated like any other": it is special-cased, as the code says
+    terms = {t.text for t in clause.terms}
+    found = [v.group("x") for v in _SPECIAL.finditer(before)]
+    found += [w.text for w in clause.words if w.end <= m.start() and w.text in terms
+              and re.fullmatch(r"[A-Za-z_$][\w$-]*", w.text)]
+    said = max(found, key=lambda v: before.rfind(v), default="")
+    if not said or clause.skip(said.strip("'\"`")):
+        return []
+    value = re.escape(said.strip("'\"`"))
+    literal = rf"""(['"]){value}\1"""
+    hit = _first_line(codes, re.compile(rf"(?:[=!]==?|\bcase)\s*{literal}|{literal}\s*[=!]==?"))
+    if hit is None:
+        return []
+    code, index = hit
+    return [Contradiction("negation", f"the claim says `{said}` is handled `{m.group(0)}`", code.show(index, said),
+                          code.label, ())]
 
 
 def _subject_is(clause: Clause, at: int, code: Code) -> bool:

@@ -2,7 +2,7 @@
 
 The claim's side: ``lets E propagate``, ``E propagates`` (``bubbles up``,
 ``escapes``, ``is re-raised``, ``is passed on to the caller``), ``re-raises
-E``, and ``raises E`` / ``throws E`` / ``fails with E`` / ``rejects with E``
+E``, and ``raises E`` / ``throws E`` / ``leaks E`` / ``fails with E`` / ``rejects with E``
 for an exception class ``E`` (a name ending in ``Error`` or ``Exception``),
 where ``E`` is an operand. A clause that speaks of the handler itself
 ("catches E and raises F instead", "swallows E"), rules E out ("never
@@ -62,9 +62,9 @@ _LETS = re.compile(r"\b(?:lets?|letting|allows?)\b")
 _PROPAGATES = re.compile(r"\b(?:propagates?|propagating|bubbles? up|bubbling up|escapes?|"
                          r"(?:is|are|gets?) re-?raised|(?:is|are|gets?) passed (?:on|up|through) to the caller)\b")
 _RERAISES = re.compile(r"\bre-?raises?\b")
-#: "fails with E", "raises E", "throws E", "rejects with E": E reaches the caller.
+#: "fails with E", "raises E", "throws E", "rejects with E", "leaks E": E reaches the caller.
 _RAISES = re.compile(r"\b(?:fails?|failing|errors? out|rejects?|rejecting) with\b"
-                     r"|\b(?:raises|raising|throws|throwing)\b")
+                     r"|\b(?:raises|raising|throws|throwing|leaks|leaking)\b")
 #: A clause that speaks of the handler itself: "catches E", "turns E into F".
 _HANDLES = re.compile(r"\b(?:catch(?:es|ing)?|swallow(?:s|ing)?|suppress(?:es|ing)?|handl(?:es|ing)|"
                       r"ignor(?:es|ing)|turn(?:s|ing)?|convert(?:s|ing)?|wrap(?:s|ping)?|translat(?:es|ing)|instead)\b",

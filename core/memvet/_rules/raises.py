@@ -8,7 +8,7 @@ or ``Warning``, then a quoted message (or, after a colon, the rest of the
 clause); any capitalized name called with a quoted message
 (``BadPayload("Invalid base64-encoded data")``), which the code's side
 then has to raise or derive. The message's longest literal stretch (placeholders ``<n>``,
-``{x}``, ``%s`` and ellipses cut it) must be ten characters or more.
+``{x}``, ``%s`` and ellipses, bracketed or not: ``[...]``, cut it) must be ten characters or more.
 
 The code's side: each ``raise F(...)`` / ``throw new F(...)`` of the
 anchored code whose message holds that stretch, as a literal of the
@@ -51,7 +51,8 @@ _NAME = r"[A-Z]\w*(?:Error|Exception|Warning)"
 _CLAIMED = re.compile(rf"\b({_NAME}(?=\s*[\s(])|[A-Z]\w*(?=\())\s*(?:\(\s*|\s+(?:with\s+)?(?:(?:the\s+)?message\s+)?)"
                       r"""(?:"([^"\n]+)"|'([^'\n]+)'|`([^`\n]+)`|\u201c([^\u201d\n]+)\u201d)"""
                       rf"|\b({_NAME}):\s+([^;\n]+)")
-_CUT = re.compile(r"<[^<>\n]{1,40}>|\{[^{}\n]*\}|%[sdr]|\.\.\.|\u2026|\$\{[^{}\n]*\}")
+_CUT = re.compile(r"[\[(]\s*(?:\.\.\.|\u2026)\s*[\])]|<[^<>\n]{1,40}>|\{[^{}\n]*\}|%[sdr]|\.\.\.|\u2026"
+                  r"|\$\{[^{}\n]*\}")
 _RAISE = re.compile(r"\b(?:raise|throw\s+new|throw)\s+([A-Z][\w.]*)\s*\((.*)")
 _STRING = re.compile(STRING)
 

@@ -48,6 +48,17 @@ declares another number of results ("Take(count) returns (wait
 time.Duration, ok bool)" of ``func (tb *Bucket) Take(count int64)
 time.Duration``).
 
+A fifth reading, for Go's error values: ``F ... returns ErrX`` (``ErrX``
+or ``errX``, by name, with its package or not), ``F`` an anchored Go
+function named before the verb, the verb not negated right before it
+("never returns ErrX" is the negation rule's; "on input not longer than N
+returns ErrX" is a condition, read). Fires when every ``return`` of ``F``
+gives ``nil`` or another error value by name as its last result, one at
+least not ``nil``, and ``F``'s code never names ``ErrX`` ("decrypt() ...
+returns ErrMacInvalid" of ``return nil, errDecryptionFailed``). Never
+fires when a return passes an error through (``return id, err``) or builds
+one (``fmt.Errorf(...)``): the value is open.
+
 Rationale: "trustNone, which returns true, so every hop is trusted" names
 a real function and a real value; only the constant, the claim's whole
 point, is wrong, and the code writes it in one statement.
@@ -267,8 +278,43 @@ def _arity(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     return out
 
 
+#: "returns ErrMacInvalid", "returns errNegativeNotAllowed": one of Go's error values, by name.
+_RETURNS_ERROR = re.compile(r"\breturns?\s+`?(?P<e>(?:[a-z]\w*\.)?(?:Err|err)[A-Z]\w*)`?(?![\w(.{])")
+#: What a Go return gives as its error: nil or an error value named alone (``errDecryptionFailed``).
+_ERROR_VALUE = re.compile(r"nil|(?:[a-z]\w*\.)?(?:Err|err)[A-Z]\w*")
+
+
+def _go_errors(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
+    """"decrypt() ... returns ErrMacInvalid" of a Go function whose every ``return`` gives nil or
+    another error value by name as its last result, and whose code never names that one."""
+    out: list[Contradiction] = []
+    for m in _RETURNS_ERROR.finditer(clause.text):
+        said = m.group("e")
+        before = clause.text[:m.start()]
+        if _NEGATED.search(before) or clause.skip(said):
+            continue  # "never returns E"; not "on input not longer than N returns E": a condition
+        leaf = said.rsplit(".", 1)[-1]
+        for code in codes:
+            if language_for_path(code.label.split("::", 1)[0]) != "go" or not _named_before(code, before) \
+                    or _declared_return(code) is None:
+                continue
+            if any(re.search(rf"(?<![\w$]){re.escape(leaf)}(?![\w$])", line) for line in code.physical):
+                continue
+            lasts = []
+            for index in range(len(code.logical)):
+                for r in re.finditer(r"(?<![\w$.])return\b\s*(?P<v>[^;{}]*?)\s*;?\s*(?:\}\s*)?$",
+                                     code.logical_text(index)):
+                    results = split_args(r.group("v"))
+                    lasts.append((index, results[-1] if results else ""))
+            if lasts and all(_ERROR_VALUE.fullmatch(v) for _, v in lasts) and any(v != "nil" for _, v in lasts):
+                line, value = next((i, v) for i, v in lasts if v != "nil")
+                out.append(Contradiction("returns", f"the claim says `{m.group(0)}`", code.show(line, value),
+                                         code.label, (said,)))
+    return out
+
+
 def _check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
-    return check(clause, codes) + _types(clause, codes) + _arity(clause, codes)
+    return check(clause, codes) + _types(clause, codes) + _arity(clause, codes) + _go_errors(clause, codes)
 
 
 RULE = Rule("returns", _check, __doc__ or "")

@@ -82,6 +82,13 @@ claim writes (``matches[1]``) is an index, paired with no name. A Rust
 returns one variant gives the type's default: "Default ColorChoice is
 Never" fires for ``ColorChoice::Auto``.
 
+A boolean setting said to be on or off: "turns S on by default", "S is
+off by default", "enables (disables) S by default", "S defaults to on",
+"skipped by default (S is on)". It states ``S`` is true (false), compared
+only where every literal the code gives ``S`` is a boolean ("mask is off
+by default" says nothing of ``mask: 0``): "Archive::new turns
+preserve_permissions on by default" of ``preserve_permissions: false``.
+
 A crate's default features, against an anchored ``Cargo.toml``: "has no
 default features", "enables the ``std`` feature by default", "X is on (off)
 by default" (``X`` a feature or an optional dependency of the manifest)
@@ -443,6 +450,36 @@ def _field_entry(code: Code, name: str) -> bool:
                for i in range(len(code.logical)))
 
 
+#: "turns S on by default", "S is off by default", "enables S by default", "S defaults to on", "skipped by
+#: default (S is on)": a boolean setting's default.
+_SWITCHED = re.compile(r"\b(?:turns?|switch(?:es)?|has|leaves|keeps)\s+`?(?P<a>[A-Za-z_$][\w$]*)`?\s+(?P<x>on|off)\s+"
+                       r"by default\b"
+                       r"|(?<![\w$.])`?(?P<b>[A-Za-z_$][\w$]*)`?\s+(?:is|are)\s+(?P<y>on|off|enabled|disabled)\s+"
+                       r"by default\b"
+                       r"|\b(?P<z>enables|disables)\s+`?(?P<c>[A-Za-z_$][\w$]*)`?\s+by default\b"
+                       r"|(?<![\w$.])`?(?P<d>[A-Za-z_$][\w$]*)`?\s+defaults?\s+to\s+(?P<w>on|off|enabled|disabled)\b"
+                       r"|\bby default\b[^.;]{0,60}?\(\s*`?(?P<e>[A-Za-z_$][\w$]*)`?\s+(?:is|are)\s+(?P<v>on|off)\s*\)")
+
+
+def _switched(clause: Clause, code: Code) -> list[tuple[str, str, str]]:
+    """(subject atom, value, what the claim said) for a setting the clause says is on or off by
+    default, where every literal the code gives the setting is a boolean (a number or a string is
+    no switch: "mask is off by default" says nothing of ``mask: 0``)."""
+    out = []
+    for m in _SWITCHED.finditer(clause.text):
+        group = next(g for g in ("a", "b", "c", "d", "e") if m.group(g))
+        word = next((w for w in clause.words if w.start <= m.start(group) < w.end), None)
+        if word is None or clause.skip(word.text):
+            continue
+        atom = code.resolve(word, clause.declared, parts=False)
+        literal, open_ = _sources(code, atom) if atom else ([], True)
+        if open_ or not literal or any(v not in ("true", "false") for v, _ in literal):
+            continue
+        state = (m.group("x") or m.group("y") or m.group("z") or m.group("w") or m.group("v")).lower()
+        out.append((atom, "true" if state in ("on", "enabled", "enables") else "false", m.group(0).strip("` ")))
+    return out
+
+
 def _statements(clause: Clause, code: Code) -> list[tuple[str, str, str]]:
     """(subject atom, value, what the claim said) for each value the clause states."""
     whole = clause.claim or clause.text
@@ -453,6 +490,7 @@ def _statements(clause: Clause, code: Code) -> list[tuple[str, str, str]]:
            if m.group(1) in code.names and not clause.skip(m.group(1))
            and whole[:m.start()].count("{") <= whole[:m.start()].count("}")
            and (pattern is _KEYED or _field_entry(code, m.group(1)))]
+    out += _switched(clause, code)
     for w in clause.words:
         aside = _DEFAULT_ASIDE.match(clause.text, w.end)
         if aside and not clause.skip(w.text):  # www_redirect=True (default False): the default, beside a usage
