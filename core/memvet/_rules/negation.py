@@ -619,13 +619,19 @@ def _no_special_case(clause: Clause, codes: Sequence[Code]) -> list[Contradictio
     if m is None or _CONDITION.search(clause.text):
         return []
     said = m.group("v") or m.group("w") or m.group("u")
-    value = re.escape(said.strip("'\"`"))
-    literal = rf"""(['"]){value}\1"""
-    hit = _first_line(codes, re.compile(rf"(?:[=!]==?|\bcase)\s*{literal}|{literal}\s*[=!]==?"))
+    hit = _compared(codes, said)
     if hit is None:
         return []
     code, index = hit
     return [Contradiction("negation", f"the claim says `{m.group(0)}`", code.show(index, said), code.label, ())]
+
+
+def _compared(codes: Sequence[Code], said: str) -> tuple[Code, int] | None:
+    """The first line of ``codes`` comparing a value with the literal ``said`` (quotes aside):
+    ``req.method === 'HEAD'``, ``case "HEAD":``."""
+    value = re.escape(said.strip("'\"`"))
+    literal = rf"""(['"]){value}\1"""
+    return _first_line(codes, re.compile(rf"(?:[=!]==?|\bcase)\s*{literal}|{literal}\s*[=!]==?"))
 
 
 #: "HEAD is treated like any other method", "a `constructor` key is copied over like any other key".
@@ -649,9 +655,7 @@ def _like_any_other(clause: Clause, codes: Sequence[Code]) -> list[Contradiction
     said = max(found, key=lambda v: before.rfind(v), default="")
     if not said or clause.skip(said.strip("'\"`")):
         return []
-    value = re.escape(said.strip("'\"`"))
-    literal = rf"""(['"]){value}\1"""
-    hit = _first_line(codes, re.compile(rf"(?:[=!]==?|\bcase)\s*{literal}|{literal}\s*[=!]==?"))
+    hit = _compared(codes, said)
     if hit is None:
         return []
     code, index = hit
