@@ -73,6 +73,9 @@ FIRES = [
     ('parse_list joins the items with ", ".', PY_HEADER),
     ("parse_list splits the value on semicolons.", PY_HEADER),
     ("methods arrays get joined with `', '` -> e.g. `GET, POST`.", JS_METHODS),
+    # a receiver whose name ends like a module's (store, not re) is still read
+    ("load splits the store on ';'.", EvidenceText("app/load.py::load", "parts = store.split(',')\n",
+                                                    language="python")),
 ]
 
 SILENT = [
@@ -90,6 +93,8 @@ SILENT = [
     ("It returns the parts joined with `/`.", EvidenceText("src/_path.ts::relative", "return _to.join(\"/\");\n",
                                                              language="typescript")),
     ('setDefaults never splits the default on ",".', DEFAULTS),
+    ("tokenize splits on commas.", EvidenceText("app/tok.py::tokenize", "parts = re.split(r',\\s*', text)\n",
+                                                language="python")),
     ("setDefaults splits the key with splitSections(k, '.').", DEFAULTS),
     ("config_path joins with '/'.", EvidenceText("src/lib.rs::config_path", "let p = dir.join(\"config\");\n",
                                                   language="rust")),

@@ -107,8 +107,8 @@ def _separators(code: Code, python: bool) -> tuple[list[tuple[str | None, int]],
             if args is not None and len(args) == 2:
                 joins.append((_literal(args[1]), index))
         for m in _METHOD_SPLIT.finditer(text):
-            if text[:m.start()].endswith(("strings", "bytes", "re", "path", "os.path", "shlex")):
-                continue  # strings.Split is Go's (read above); re.split and os.path.split take no separator
+            if re.search(r"(?<![\w$.])(?:re|shlex|os\.path|path)$", text[:m.start()]):
+                continue  # re.split and os.path.split take no separator
             args = _args(text, m.end() - 1)
             if args is None:
                 continue
