@@ -55,15 +55,21 @@ _LANGUAGES = frozenset({"python", "javascript", "typescript", "tsx"})
 #: The caller's argument, named by what it is rather than by its parameter's name.
 _ARGUMENT = (r"(?:the\s+)?(?:(?:one|object|array|list|dict|dictionary|map|input|value)\s+(?:you|the\s+caller)\s+"
              r"pass(?:es)?(?:\s+in)?|input|argument|arguments|original(?:\s+\w+)?)\b|its\s+(?:argument|input)s?\b")
-_OBJECT = rf"(?:(?P<arg>{_ARGUMENT})|`?(?P<name>[A-Za-z_$][\w$]*)`?(?![\w$(]))"
+
+
+def _object(tag: str = "", *, own: bool = False) -> str:
+    """The object a verb speaks of: the caller's argument in words (group ``arg{tag}``) or a name
+    (group ``name{tag}``; with ``own``, an attribute of the receiver too: ``self.schema``)."""
+    receiver = r"(?:self\.|this\.)?" if own else ""
+    return rf"(?:(?P<arg{tag}>{_ARGUMENT})|`?(?P<name{tag}>{receiver}[A-Za-z_$][\w$]*)`?(?![\w$(]))"
+
+
 _SAID = re.compile(
     rf"(?P<pure>(?P<f>[A-Za-z_$][\w$.]*)(?:\([^()]*\))?\s+(?:is|are)\s+(?:a\s+)?pure\b)"
     rf"|\b(?:never|doesn't|does\s+not|don't|do\s+not|won't|will\s+not|without)\s+"
-    rf"(?:mutat|modif|chang|touch|alter)\w*\s+{_OBJECT}"
-    rf"|\bleaves?\s+{_OBJECT.replace('<arg>', '<arg2>').replace('<name>', '<name2>')}\s+"
-    r"(?:untouched|unmodified|unchanged)\b"
-    rf"|{_OBJECT.replace('<arg>', '<arg3>').replace('<name>', '<name3>')}\s+(?:is|are|stays?|remains?)\s+"
-    r"(?:left\s+)?(?:untouched|unmodified|unchanged)\b")
+    rf"(?:mutat|modif|chang|touch|alter)\w*\s+{_object()}"
+    rf"|\bleaves?\s+{_object('2')}\s+(?:untouched|unmodified|unchanged)\b"
+    rf"|{_object('3')}\s+(?:is|are|stays?|remains?)\s+(?:left\s+)?(?:untouched|unmodified|unchanged)\b")
 _CONDITION = re.compile(r"\b(?:if|when|whenever|unless)\b", re.I)
 #: Methods that change a list, a dict, a set or an array where it is.
 _IN_PLACE = ("push", "pop", "shift", "unshift", "splice", "sort", "reverse", "fill", "copyWithin", "append",
@@ -71,7 +77,7 @@ _IN_PLACE = ("push", "pop", "shift", "unshift", "splice", "sort", "reverse", "fi
 
 
 #: "compile() mutates the array you pass", "writes the new keys into self.schema directly", "X changes too".
-_TARGET = r"(?:(?P<arg>" + _ARGUMENT + r")|`?(?P<name>(?:self\.|this\.)?[A-Za-z_$][\w$]*)`?(?![\w$(]))"
+_TARGET = _object(own=True)
 _MUTATES = (
     re.compile(rf"\b(?:mutates|modifies|alters)\s+{_TARGET}"),
     re.compile(rf"\bwrites\s+[^.;]{{0,40}}?\binto\s+{_TARGET}\s+directly\b"),

@@ -302,9 +302,8 @@ def _go_errors(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
                 continue
             lasts = []
             for index in range(len(code.logical)):
-                for r in re.finditer(r"(?<![\w$.])return\b\s*(?P<v>[^;{}]*?)\s*;?\s*(?:\}\s*)?$",
-                                     code.logical_text(index)):
-                    results = split_args(r.group("v"))
+                for r in _RETURN.finditer(code.logical_text(index)):
+                    results = split_args(r.group("value"))
                     lasts.append((index, results[-1] if results else ""))
             if lasts and all(_ERROR_VALUE.fullmatch(v) for _, v in lasts) and any(v != "nil" for _, v in lasts):
                 line, value = next((i, v) for i, v in lasts if v != "nil")
