@@ -537,6 +537,67 @@ def _display_impl(symbols: Mapping[str, _code.Symbol], sym: _code.Symbol, langua
     return symbols.get(f"<{sym.qualname} as Display>.fmt")
 
 
+#: What a Rust brace matcher skips: a string (raw or not), a char literal, a comment.
+_RUST_SKIP = re.compile(r'r#*"|"(?:\\.|[^"\\])*"|\'(?:\\.|[^\\\'])\'|//[^\n]*|/\*[\s\S]*?\*/')
+
+
+def _rust_block_end(text: str, open_at: int) -> int:
+    """Index just past the brace closing the one at ``open_at`` in Rust source (strings, char
+    literals and comments skipped; a lifetime's ``'a`` is no quote), or -1."""
+    depth, i = 0, open_at
+    while i < len(text):
+        m = _RUST_SKIP.match(text, i)
+        if m and m.group(0).startswith("r"):
+            hashes = m.group(0)[1:-1]
+            close = text.find('"' + hashes, m.end())
+            i = close + 1 + len(hashes) if close >= 0 else len(text)
+            continue
+        if m:
+            i = m.end()
+            continue
+        if text[i] == "{":
+            depth += 1
+        elif text[i] == "}":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        i += 1
+    return -1
+
+
+def _trait_impls(data: bytes, symbols: Mapping[str, _code.Symbol], sym: _code.Symbol,
+                 language: str | None) -> list[tuple[str, str]]:
+    """``(label, text)`` of what implements an anchored Rust trait method that has no body of its
+    own, in the same file: ``<X as Trait>.method`` spans, and the ``fn method`` of each ``impl Trait
+    for $T`` a ``macro_rules!`` writes (num-integer writes every primitive's ``div_floor`` so), which
+    no parser reads as items. A claim about ``Integer.div_floor`` means what the integers do; the
+    trait's line is only the signature. At most three, for binding the claim's terms only."""
+    if language != "rust":
+        return []
+    trait, _, method = sym.qualname.rpartition(".")
+    owner = symbols.get(trait)
+    if not method or owner is None or owner.kind != "trait" \
+            or not _span_text(data, sym.start_line, sym.end_line).rstrip().endswith(";"):
+        return []  # a default body is the trait's own word: "the trait default is built on div_rem"
+    leaf = trait.rsplit(".", 1)[-1]
+    out: list[tuple[str, str]] = []
+    out += [(name, _span_text(data, other.start_line, other.end_line)) for name, other in symbols.items()
+            if name.endswith(f" as {leaf}>.{method}")]
+    impl = re.compile(rf"\bimpl\b[^{{;]*?\b{re.escape(leaf)}(?:<[^{{;]*>)?\s+for\s+[^{{;]+\{{")
+    for name, other in symbols.items():
+        if other.kind != "macro" or len(out) >= 3:
+            continue
+        text = _span_text(data, other.start_line, other.end_line)
+        for m in impl.finditer(text):
+            end = _rust_block_end(text, m.end() - 1)
+            block = text[m.start():end] if end > 0 else ""
+            fn = re.search(rf"\bfn\s+{re.escape(method)}\b[^{{;]*\{{", block)
+            close = _rust_block_end(block, fn.end() - 1) if fn else -1
+            if fn and close > 0:
+                out.append((f"{name}!::<$T as {leaf}>.{method}", block[fn.start():close]))
+    return out[:3]
+
+
 def _span_text(data: bytes, start_line: int, end_line: int) -> str:
     return "\n".join(data.decode("utf-8", errors="replace").splitlines()[start_line - 1: end_line])
 
@@ -1173,6 +1234,9 @@ class Evidence:
                                 text += _branch_condition(data, sym)
                             elif language == "go":
                                 text += _build_constraints(data)
+                            for label, impl_text in _trait_impls(data, symbols, sym, language):
+                                extra.append(_claims.EvidenceText(f"{a.path}::{label}", impl_text,
+                                                                  (f"{a.path}::{label}",), language, False, imported))
                             shown = _display_impl(symbols, sym, language)
                             if shown is not None:  # its own span: rules read one span's order at a time
                                 extra.append(_claims.EvidenceText(

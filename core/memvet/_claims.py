@@ -1224,6 +1224,10 @@ def claim_terms(claim: str) -> list[Term]:
 
     for m in list(_BIG_O.finditer(text)):
         drop(m.start(), m.end())  # O(n^2), O(log n): a cost, not a call
+    for m in list(re.finditer(r"(?<![\w%])(?:%[0-9A-F]{2}){2,}(?![\w%])", text)):
+        # é -> %C3%A9: bytes the code percent-encodes, an example of its output, in the form RFC 3986
+        # normalizes to; lower-case hex (%c3%a9) is a claim about case, and stays a term
+        drop(m.start(), m.end())
     for m in list(_BACKTICK.finditer(text)):
         inner = (m.group(1) if m.group(1) is not None else m.group(2)).strip()
         if re.fullmatch(r"@[A-Za-z_$][\w$.]*", inner) and _KEY_AFTER.match(text, m.end()):
@@ -1272,6 +1276,8 @@ def claim_terms(claim: str) -> list[Term]:
         if m.group(0)[0] in "<>=!~^" and re.search(r"[\w$)\]]\s+$", text[:m.start()]) \
                 and re.fullmatch(r"[<>=!~^]+\s*\d+|(?:[<>]=?|[!=]=)\s*\d+[a-z\u00b5\u03bc]{1,3}", m.group(0)):
             continue  # `MaxElapsedTime == 0`, `n >= 1`, `== 1000ns`: a whole number or quantity compared
+        if re.fullmatch(r"(?:[<>]=?|[!=]=)\s*\d+\.\d+", m.group(0)) and re.search(r"\)\s*$", text[:m.start()]):
+            continue  # `diff_ratio(ops, 0, 0) == 1.0`: a call's result compared with a number, no version
         if re.fullmatch(r"~\d+", m.group(0)) and not re.search(r"[\w$)\]]\s*$", text[:m.start()]):
             continue  # "(~152 days)": a number given roughly, no version range
         take(m.start(), m.end(), Term(m.group(0), TermKind.VERSION))
@@ -1976,10 +1982,11 @@ class _Index:
             self._string_runs = [_joined_strings(code) for _, code in self.code_texts]
         return self._string_runs
 
-    def assigned_string(self, name: str) -> str | None:
-        """The text a run of literals the code assigns to ``name`` joins
-        into (``msg = ("Invalid format. " "Must be ...")``), or ``None``."""
-        return next((content for runs in self._runs() for content, target, _ in runs if target == name), None)
+    def assigned_strings(self, name: str) -> list[str]:
+        """The texts the runs of literals the code assigns to ``name`` join
+        into (``msg = ("Invalid format. " "Must be ...")``), in the code's order: a
+        name such as ``msg`` is often given one message per branch."""
+        return list(dict.fromkeys(content for runs in self._runs() for content, target, _ in runs if target == name))
 
     def has_string(self, content: str) -> bool:
         """Whether the code writes a string literal ``content`` (in any case)."""
@@ -2769,7 +2776,8 @@ def _bind_call(term: Term, ctx: _Context) -> tuple[bool, str]:
         # isJunk ...): the signature's own names, in another order
         return False, f"{callee}({', '.join(p.name for p in permuted.params)})"
     signature = next((d for d in definitions if _as_signature(args, d)), None)
-    if signature is not None and not _signature_defaults(args, signature):
+    if signature is not None and not _signature_defaults(args, signature) \
+            and not (calls and index.has_sequence(text, code=True)):  # a call the code makes as written
         # get_key(path, key, encoding=None) for def get_key(dotenv_path, key_to_get, encoding="utf-8"): the
         # signature written out, its default the claim's point
         return False, f"{callee}({', '.join(p.name + ('=' + p.default if p.default else '') for p in signature.params)})"
@@ -2791,8 +2799,11 @@ def _bind_call(term: Term, ctx: _Context) -> tuple[bool, str]:
         if any(_call_matches(args, call) and not _fewer_positional(args, call)
                for call in _with_assigned_calls(calls, index)):
             return True, ""  # min(quota, logical_cpus()) for let logical = logical_cpus(); min(quota, logical)
-        if args and all(_literal(a) is not None for a in args) and _message_of_call(args, calls, ctx):
-            return True, ""  # HookCallError("... argument 'x'") for HookCallError(f"... argument {e.args[0]!r}")
+        if args and all(_literal(a) is not None for a in args) and (
+                _message_of_call(args, calls, ctx) or _message_of_call(args, _with_assigned_strings(calls, index), ctx)):
+            # HookCallError("... argument 'x'") for HookCallError(f"... argument {e.args[0]!r}"), or for
+            # msg = f"... argument {e.args[0]!r}"; HookCallError(msg)
+            return True, ""
         if args and not definitions and all(re.fullmatch(r"[a-z][a-z0-9_]*", a.strip()) for a in args) and any(
                 len(split_args(call[call.index("(") + 1: -1])) == len(args) for call in calls):
             return True, ""  # str(exc) for str(exception): the example names its own variables
@@ -2873,10 +2884,11 @@ def _with_assigned_strings(calls: Sequence[str], index: _Index) -> list[str]:
     for call in calls:
         head, inner = call[:call.index("(") + 1], call[call.index("(") + 1:-1]
         args = split_args(inner)
-        texts = [index.assigned_string(a.strip()) if re.fullmatch(r"\s*[A-Za-z_$][\w$]*\s*", a) else None
+        texts = [index.assigned_strings(a.strip())[:8] if re.fullmatch(r"\s*[A-Za-z_$][\w$]*\s*", a) else []
                  for a in args]
-        if any(t is not None for t in texts):
-            out.append(head + ", ".join(a if t is None else repr(t) for a, t in zip(args, texts, strict=True)) + ")")
+        options: list[list[str | None]] = [[*t] if t else [None] for t in texts]
+        for filled in itertools.product(*options) if any(texts) else ():
+            out.append(head + ", ".join(a if t is None else repr(t) for a, t in zip(args, filled, strict=True)) + ")")
     return out
 
 
@@ -3066,6 +3078,19 @@ def _writes(code: str, name: str, value: str) -> bool:
         or re.search(rf"[\"'`](?i:{v})[\"'`]\s*===?\s*{n}(?![\w$])", code))
 
 
+#: A Go struct field and the key its tag gives it in an encoding: ``Type string `xml:"type,attr"```.
+_TAGGED_FIELD = re.compile(r"^\s*([A-Z]\w*)\s+[^`\n]+`[^`\n]*\b(?:xml|json|yaml|toml)\s*:\s*\"([^\",]+)[^`\n]*`", re.M)
+
+
+def _tagged_field_writes(name: str, value: str, index: _Index) -> bool:
+    """Whether the anchored Go code gives a struct field whose encoding tag names ``name`` (``Version
+    string `xml:"version,attr"```) the value ``value`` (``Version: "2.0"``): ``version="2.0"`` is the
+    encoded output, written with the tag's key."""
+    fields = {m.group(1) for _, code in index.code_texts for m in _TAGGED_FIELD.finditer(code)
+              if m.group(2) == name}
+    return any(_writes(code, field, value) for field in fields for _, code in index.code_texts)
+
+
 #: What a claim writes to say an environment variable is set: ``NO_COLOR=1``, ``CI=true``.
 _SET_VALUES = frozenset({"1", "true", "yes", "on"})
 
@@ -3153,6 +3178,8 @@ def _bind_keyword(term: Term, ctx: _Context) -> tuple[bool, str]:
         for var in re.findall(rf"([A-Za-z_$][\w$]*)\s*=(?!=)[^\n;]*?(?<![\w$]){re.escape(name)}(?![\w$])", code):
             if var != name and _writes(code, var, value):
                 return True, ""
+    if "go" in index.languages and _tagged_field_writes(name, value, index):
+        return True, ""  # type="html" for `Type string `xml:"type,attr"`` and `Type: "html"`
     definitions = [d for d in index.definitions() if d.param(name) is not None]
     for d in definitions:  # passed to a parameter called name: setCharset(type, 'utf-8')
         positional = [p.name for p in d.positional()]
@@ -4305,6 +4332,8 @@ def _bind_code(term: Term, ctx: _Context) -> tuple[bool, str]:
     if _GENERIC_TYPE.fullmatch(text):
         if index.has_sequence(text, code=True):
             return True, ""
+        if "rust" in index.languages and index.has_sequence(text.replace("<", "::<", 1), code=True):
+            return True, ""  # `IdentifyDistinct<u32>` for `IdentifyDistinct::<u32>::new(...)`: the turbofish
         return False, _nearest_line(text, index, lambda tok: tok[:1].isupper())
     if "go" in index.languages and term.kind is TermKind.CODE and _GO_INSTANTIATION.search(text):
         # `lru.New[K, V](size)`: a generic function and its type arguments, then the call

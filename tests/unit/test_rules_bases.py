@@ -37,6 +37,14 @@ class BuildBackendWarning(UserWarning):
 """)
 
 
+HPACK_ERRORS = [EvidenceText("src/hpack/exceptions.py::InvalidTableIndexError", """\
+class InvalidTableIndexError(HPACKDecodingError):
+    \"\"\"An invalid table index was received.\"\"\"
+"""), EvidenceText("src/hpack/exceptions.py::InvalidTableIndex", """\
+class InvalidTableIndex(InvalidTableIndexError):  # noqa: N818
+    \"\"\"An invalid table index was received. Kept for backwards compatibility.\"\"\"
+""")]
+
 FIRES = [
     # "X is a (plain) Y subclass", an aside before the verb, a built-in type in lower case
     ("Grammar is a plain dict subclass, so rule order is insertion order.", GRAMMAR),
@@ -59,6 +67,9 @@ FIRES = [
     ("TooManyFields is a subclass of KeyError.", FIELDS),
     # round 22 (pyproject-hooks f01): "X is a Y" where both are Python's built-ins
     ("BuildBackendWarning is a RuntimeWarning, so filters on UserWarning won't touch it.", WARNING),
+    # the class the claim makes the base derives from the claim's class: a class is never its own ancestor
+    ("InvalidTableIndexError is the deprecated spelling, kept as a subclass of InvalidTableIndex.", HPACK_ERRORS),
+    ("InvalidTableIndexError derives from InvalidTableIndex.", HPACK_ERRORS),
 ]
 
 SILENT = [
@@ -88,6 +99,11 @@ SILENT = [
     ("BuildBackendWarning is a Warning, so except Warning catches it.", WARNING),
     ("BuildBackendWarning is a BackendWarning.", WARNING),
     ("TooManyFields is a Timeout.", PY),
+    ("InvalidTableIndex is the old name, kept as a subclass of InvalidTableIndexError.", HPACK_ERRORS),
+    ("get_by_index raises InvalidTableIndex (it's a subclass of InvalidTableIndexError, so either works).",
+     HPACK_ERRORS),
+    # the claim's base is not anchored: its bases are not known here
+    ("InvalidTableIndex derives from HPACKError.", HPACK_ERRORS),
 ]
 
 

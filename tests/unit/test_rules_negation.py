@@ -483,6 +483,38 @@ function _defu(baseObject, defaults) {
 }
 """, language="typescript")
 
+WRITE_JSON = EvidenceText("feed.go::Feed.WriteJSON", """\
+func (f *Feed) WriteJSON(w io.Writer) error {
+	j := &JSON{Feed: f}
+	feed := j.JSONFeed()
+	e := json.NewEncoder(w)
+	e.SetIndent("", "  ")
+	return e.Encode(feed)
+}
+""", language="go")
+WRITE_COMPACT = EvidenceText("feed.go::Feed.WriteCompact", """\
+func (f *Feed) WriteCompact(w io.Writer) error {
+	return json.NewEncoder(w).Encode(f)
+}
+""", language="go")
+MISSING_COMPONENT = EvidenceText("src/rfc3986/exceptions.py::MissingComponentError", """\
+class MissingComponentError(ValidationError):
+    def __init__(self, uri, *component_names):
+        self.uri = uri
+        self.components = sorted(component_names)
+        components = ", ".join(self.components)
+""")
+
+STRUCTLOG_CONFIG = EvidenceText("src/structlog/_config.py::configure", """\
+def configure(
+    processors=None,
+    wrapper_class=None,
+):
+    _CONFIG.is_configured = True
+    if wrapper_class is not None:
+        _CONFIG.default_wrapper_class = wrapper_class
+""")
+
 FIRES = [
     # round 22: the subject is the code's own, not something indefinite
     ("responseLogger never calls WriteHeader on the wrapped writer.", RESPONSE_LOGGER),
@@ -588,6 +620,11 @@ def create_list_rule(src, pos, out):
     ("Only GET is served; HEAD is treated like any other method (next() or 405).", SERVE_STATIC),
     ("The guard only filters `__proto__`; a `constructor` key in the source is copied over like any other key.",
      DEFU),
+    # an aside naming the call alone; Python's sorted() for "no sorting"
+    ("WriteJSON writes compact JSON (no SetIndent) - only ToJSON is pretty-printed.", WRITE_JSON),
+    ("MissingComponentError.components preserves argument order (no sorting), so the message lists them as given.",
+     MISSING_COMPONENT),
+
 ]
 
 SILENT = [
@@ -712,6 +749,12 @@ SILENT = [
     ("PUT is treated like any other method: next() is called.", SERVE_STATIC),
     ("HEAD is not treated like any other method.", SERVE_STATIC),
     ("A `prototype` key is copied over like any other key.", DEFU),
+    ("WriteCompact writes compact JSON (no SetIndent).", WRITE_COMPACT),
+    # a plain word in the aside is no call's name
+    ("WriteJSON writes every item (no limit).", WRITE_JSON),
+    ("MissingComponentError.components keeps every name (no dedup), sorted.", MISSING_COMPONENT),
+    # the reader's call left out, written with its parentheses: a condition, not the code's own
+    ("Out of the box (no configure()) the wrapper class is the filtering logger.", STRUCTLOG_CONFIG),
 ]
 
 

@@ -634,6 +634,22 @@ export function genObjectFromValues(
 }
 """, language="typescript")
 
+MULTIPARTY_PARSE = EvidenceText("index.js::Form.prototype.parse", """\
+Form.prototype.parse = function(req, cb) {
+  req.on('error', function(err) {
+    waitend = false;
+    handleError(err);
+  });
+  req.on('aborted', onReqAborted);
+
+  function onReqAborted() {
+    waitend = false;
+    self.emit('aborted');
+    handleError(new Error('Request aborted'))
+  }
+};
+""", language="javascript")
+
 FIRES = [
     # round 22 (knitwork f10): two entries of a literal that spreads are set in the literal's order
     ("genObjectFromValues spreads your options first and then sets preserveTypes: true.", FROM_VALUES),
@@ -729,6 +745,9 @@ FIRES = [
     ("res.send first checks req.fresh and answers 304, and only then generates the ETag.", SEND),
     # whose headers: the client's are self.headers, the per-request ones the parameter
     ("_merge_headers applies the per-request headers first and then the client's headers.", MERGE),
+    # the call that passes the claim's message, not an earlier call of the same function
+    ("onReqAborted calls handleError(new Error('Request aborted')) first and only then emits 'aborted'.",
+     MULTIPARTY_PARSE),
 ]
 
 SILENT = [
@@ -843,6 +862,8 @@ SILENT = [
     ("pick falls back to HS256 (unless key is a PyJWK, then the algorithm is the key's).", PICK),
     # a statement keyword is no step
     ("load tries first, then calls read_file.", LOAD),
+    ("client abort: form emits 'aborted' first, then handleError(new Error('Request aborted')) so 'error' follows.",
+     MULTIPARTY_PARSE),
 ]
 
 

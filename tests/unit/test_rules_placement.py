@@ -47,6 +47,17 @@ func DeferExitHandler(handler func()) {
 }
 """, language="go")
 
+HPACK_ENCODE_BLOCK = EvidenceText("src/hpack/hpack.py::Encoder.encode", """\
+    def encode(self, headers, huffman=True):
+        header_block = []
+        if self.header_table.resized:
+            header_block.append(self._encode_table_size_change())
+            self.header_table.resized = False
+        for header in headers:
+            header_block.append(self.add(header, sensitive, huffman))
+        return b"".join(header_block)
+""")
+
 FIRES = [
     ("add_hook appends to the list, so the first hook you register runs first.", PREPEND),
     # round 23: Go's append, at the end or (with a literal first) at the front
@@ -57,6 +68,13 @@ FIRES = [
     ("use() pushes each middleware onto the stack, so the first one added runs first.", UNSHIFT),
     ("add_hook prepends, so the last hook added runs first.", APPEND),
     ("use() inserts each middleware at the front of the list.", PUSH),
+    # the first add into a list made empty is at its front; a later one is not
+    ("Each header is prepended to the header_block.", EvidenceText("a.py::f", """\
+def f(headers):
+    header_block = [start]
+    for header in headers:
+        header_block.append(header)
+"""))
 ]
 
 SILENT = [
@@ -73,6 +91,8 @@ SILENT = [
     ("add_hook appends a suffix to the name.", PREPEND),
     # a negation after a comma is about something else
     ("add_hook appends, so a slow hook does not block registration.", APPEND),
+    ("If the table was resized, encode() first prepends the size-update bytes to the header block.",
+     HPACK_ENCODE_BLOCK),
 ]
 
 

@@ -184,6 +184,30 @@ function getMiddlewareFunctionsFromOptions(options) {
 }
 """, language="typescript")
 
+ATOM_ID = EvidenceText("atom.go::newAtomEntry", """\
+func newAtomEntry(i *Item) *AtomEntry {
+	id := i.Id
+	if len(id) == 0 {
+		if len(link.Href) > 0 && (!i.Created.IsZero() || !i.Updated.IsZero()) {
+			dateStr := anyTimeFormat("2006-01-02", i.Updated, i.Created)
+			id = fmt.Sprintf("tag:%s,%s:%s", host, dateStr, path)
+		}
+	}
+	return x
+}
+""", language="go")
+
+DOTENV_CONFIG = EvidenceText("lib/main.js::configDotenv", """\
+function configDotenv (options) {
+  const debug = Boolean(options && options.debug)
+  const quiet = options && 'quiet' in options ? options.quiet : true
+  if (debug || !quiet) {
+    _log(`injecting env (${keysCount}) from ${shortPaths.join(',')}`)
+  }
+  return { parsed: parsedAll }
+}
+""", language="javascript")
+
 FIRES = [
     # round 23: "if both A and B are given, B wins" with no "over" (helmet f13)
     ("If someone passes both `hsts` and `strictTransportSecurity`, the legacy `hsts` key takes precedence.", HSTS),
@@ -222,6 +246,8 @@ FIRES = [
     ("`default_encoding` takes precedence over the `charset`.", [GUARD]),
     # app.locals is this.locals in app.render; res.locals reaches it as opts._locals
     ("When rendering, app.locals win over res.locals.", [APP_RENDER, RES_RENDER]),
+    # one operand tested negated beside one that is not: the first still wins
+    ("quiet wins over debug for the summary line.", DOTENV_CONFIG),
 ]
 
 SILENT = [
@@ -261,6 +287,9 @@ SILENT = [
     ("B takes precedence over A.", [ACROSS]),
     # only one side is in the code
     ("NO_PROXY takes precedence over CURL_CA_BUNDLE.", [CHAIN]),
+    # a condition that tests either picks no value
+    ("The tag date prefers Updated over Created.", ATOM_ID),
+    ("debug wins over quiet for the summary line.", DOTENV_CONFIG),
 ]
 
 

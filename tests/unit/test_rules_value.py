@@ -433,6 +433,40 @@ var defaults = {
 };
 """, language="javascript")
 
+HPACK_ENCODE = [EvidenceText("src/hpack/hpack.py::Encoder.encode", """\
+    def encode(self, headers, huffman: bool = True) -> bytes:
+        header_block = []
+        for header in headers:
+            header_block.append(self.add(header, sensitive, huffman))
+        return b"".join(header_block)
+"""), EvidenceText("src/hpack/hpack.py::Encoder.add", """\
+    def add(self, to_add: tuple[bytes, bytes], sensitive: bool, huffman: bool = False) -> bytes:
+        name, value = to_add
+        return self._encode_literal(name, value, indexbit, huffman)
+""")]
+MULTIPARTY_FORM = EvidenceText("index.js::Form", """\
+function Form(options) {
+  var opts = options || {}
+  var self = this;
+  self.maxFields = opts.maxFields || 1000
+  self.maxFieldsSize = opts.maxFieldsSize || 2 * 1024 * 1024
+  self.maxFilesSize = opts.maxFilesSize || Infinity
+}
+""", language="javascript")
+ALGORITHM_DEFAULT = [EvidenceText("src/types.rs::Algorithm", """\
+pub enum Algorithm {
+    Myers,
+    Patience,
+    Lcs,
+}
+""", language="rust"), EvidenceText("src/types.rs::<Algorithm as Default>", """\
+impl Default for Algorithm {
+    fn default() -> Algorithm {
+        Algorithm::Myers
+    }
+}
+""", language="rust")]
+
 FIRES = [
     # round 22: a field set through a local (`ac.retries = 3`) is a value the code gives it
     ("with_dir sets retries = 5 on the new AutoCfg.", WITH_DIR),
@@ -554,6 +588,13 @@ class Flags:
     ("Archive::new enables preserve_permissions by default.", ARCHIVE_NEW),
     ("stringify: null values are skipped by default (skipNulls is on); turn it off to get `a=`.", QS_DEFAULTS),
     ("strictNullHandling defaults to on.", QS_DEFAULTS),
+    # a default written as constant arithmetic, "default" said before the statement
+    ("Default maxFieldsSize = 1 MB (1024 * 1024).", MULTIPARTY_FORM),
+    ("maxFields defaults to 100.", MULTIPARTY_FORM),
+    # a Default impl anchored as a whole block
+    ("Default algorithm is Patience (Algorithm::default()), Myers has to be picked explicitly.", ALGORITHM_DEFAULT),
+    # a call's keyword said of the function that declares it
+    ("Encoder.add(to_add, sensitive, huffman=True) by default.", HPACK_ENCODE),
 ]
 
 SILENT = [
@@ -678,6 +719,12 @@ SILENT = [
     ("mask is off by default.", ARCHIVE_NEW),
     ("stringify keeps nulls by default (skipNulls is off).", QS_DEFAULTS),
     ("strictNullHandling defaults to off.", QS_DEFAULTS),
+    ("Default maxFieldsSize = 2 MB (2 * 1024 * 1024).", MULTIPARTY_FORM),
+    ("maxFields defaults to 1000.", MULTIPARTY_FORM),
+    ("Algorithm::default() is Myers.", ALGORITHM_DEFAULT),
+    # encode's keyword, in a claim anchored on encode and add: add's default is not what the claim says it of
+    ("Gotcha: encode(headers, huffman=True) by default, but the lower-level Encoder.add(to_add, sensitive, "
+     "huffman=False) gives raw literals.", HPACK_ENCODE),
 ]
 
 

@@ -29,7 +29,8 @@ why), and each has a fixture of cases that must and must not fire
                  address) / S is on (off) by default: assignments, class
                  attributes, signature defaults, setters
     bases        X is only a Y / X is not a Y / X derives directly from Y
-                 (X is a Y, both Python built-ins): the class statement
+                 (X is a Y, both Python built-ins): the class statement;
+                 X derives from Y: an anchored class Y(X)
     negation     never V X / X is never V-ed / ignores X / doesn't care about X /
                  does not define M / V is treated like any other: the code
                  does it (defines M, compares with V)
@@ -48,10 +49,14 @@ why), and each has a fixture of cases that must and must not fire
                  signature takes that parameter the other way (file: File)
     types        X is an int / a u64 (a primitive type): X's one
                  declaration has another primitive (Written int64)
+    derives      X derives A, B / X only derives A / X is not Copy: the
+                 #[derive(...)] above the anchored Rust type
     separator    splits on S / joins with S (',', "; ", comma): every
                  split (join) call of the code passes another literal
     mutation     F is pure / never mutates P / P is left untouched: the
                  code changes that parameter in place (obj[k] = v)
+    status       N ('message') / N with type 'T' (N a status, 100-599):
+                 the code's call with that message passes another status
     concurrency  runs concurrently / in parallel: the code awaits in a loop
     absence      with no W it returns None / is allowed: the code raises
                  when W is missing
@@ -142,6 +147,7 @@ from memvet._rules import (
     compares,
     concurrency,
     defaults,
+    derives,
     direction,
     exclusion,
     fallback,
@@ -167,6 +173,7 @@ from memvet._rules import (
     returns,
     script,
     separator,
+    status,
     ternary,
     toggle,
     types,
@@ -192,8 +199,10 @@ RULES: tuple[Rule, ...] = (
     direction.RULE,
     ownership.RULE,
     types.RULE,
+    derives.RULE,
     separator.RULE,
     mutation.RULE,
+    status.RULE,
     concurrency.RULE,
     absence.RULE,
     retention.RULE,

@@ -22,6 +22,13 @@ named in lower case ("a plain dict subclass").
 Python's built-in classes ("BuildBackendWarning is a RuntimeWarning" where
 ``class BuildBackendWarning(UserWarning)``).
 
+Fires on "X derives from Y" (any verb above, or "X, the old name, is kept
+as a subclass of Y" further on in the sentence) when the anchored class
+statement of ``Y`` names ``X`` among its bases: ``Y`` derives from ``X``,
+and no class is its own ancestor (hpack: "InvalidTableIndexError ... kept
+as a subclass of InvalidTableIndex" where ``class
+InvalidTableIndex(InvalidTableIndexError)``).
+
 Never fires when the anchored code has no class statement for ``X`` (the
 bases of a class not anchored are not known), nor on "X is a Y" where ``X``
 has a base of the project's own or ``Y`` is no built-in (a base of a base
@@ -85,10 +92,32 @@ def _said(clause: Clause, m: re.Match[str]) -> str:
     return m.group(0) + (" subclass" if clause.text.startswith(" subclass", m.end()) else "")
 
 
+#: "X, the deprecated spelling, is kept as a subclass of Y": a class, then (in the same sentence) "a subclass of".
+_SUBCLASS_OF = re.compile(r"\b([A-Z][\w$]*)\b[^.;:()]{0,80}?\ban? (?:sub-?class|child class) of `?([A-Z][\w$.]*)")
+
+
+def _reversed(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
+    """"X derives from Y" where the anchored class statement of ``Y`` names ``X`` as its base: ``Y``
+    derives from ``X``, and a class is never its own ancestor."""
+    out: list[Contradiction] = []
+    for m in [*_DERIVES.finditer(clause.text), *_SUBCLASS_OF.finditer(clause.text)]:
+        cls, base = m.group(1), m.group(2).rsplit(".", 1)[-1]
+        if cls == base or clause.skip(cls, m.group(2)):
+            continue
+        for code in codes:
+            found = class_bases(code, base)
+            if found is not None and cls in found[0]:
+                out.append(Contradiction("bases", f"the claim says `{_said(clause, m)}`; `{base}` derives from "
+                                                  f"`{cls}`", found[1][:120], code.label, (cls, m.group(2))))
+                break
+    return out[:1]
+
+
 def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     out: list[Contradiction] = []
     only: bool | None
     out.extend(_builtin_ancestry(clause, codes))
+    out.extend(_reversed(clause, codes))
     for pattern, only in ((_ONLY, True), (_NOT, False), (_DIRECT, None)):
         for m in pattern.finditer(clause.text):
             cls, base = m.group(1), m.group(2).rsplit(".", 1)[-1]

@@ -36,8 +36,9 @@ The code's side, by the verb:
   (``panic_oob!``) or one that panics by what it is for (``assert!``,
   ``unreachable!``, ``todo!``);
 * "no sorting", "no lowercasing" (a verb's noun, bare): the code calls a
-  function named for the verb (``sort()``), or for a change of case one
-  that lowercases or uppercases (``toLocaleLowerCase()``);
+  function named for the verb (``sort()``, or its participle: Python's
+  ``sorted()``, ``reversed()``), or for a change of case one that
+  lowercases or uppercases (``toLocaleLowerCase()``);
 * "has no build tags": the anchored Go file has a ``//go:build`` line;
 * "isn't marked final", "is not decorated with ``@final``": the anchored
   definition carries that decorator, annotation or attribute (Java's
@@ -62,8 +63,11 @@ The code's side, by the verb:
   of the code tests that name alone (``if (finished) return``);
 * "doesn't guard compile()", "calls decodeURIComponent directly with no
   try/catch": every call of it in the code sits in a ``try`` block;
-* "no path.Base trimming", "without a strings.TrimSpace call": the code
-  calls that function (on that receiver);
+* "no path.Base trimming", "without a strings.TrimSpace call", and an
+  aside naming the call alone, "(no SetIndent)" (a name shaped like
+  code: in camel or Pascal case, maybe dotted; not "(no configure())",
+  the reader's call left out): the code calls that function (on that
+  receiver);
 * any other verb ``V``: the code calls a function whose name starts with
   ``V`` (``set``/``setHeader``, ``close``, ``encodeUrl`` for "encode",
   ``removeHeader`` for "remove", ``_send_single_request`` for "send"), or
@@ -539,7 +543,11 @@ def _swallowed(code: Code, name: str) -> bool:
 #: involved": a call named as a noun (a name of one word only when shaped like code: ``setImmediate``).
 _NO_CALL = re.compile(r"\b(?:no|without(?:\s+an?|\s+any)?)\s+`?"
                       r"(?P<call>(?:[A-Za-z_]\w*\.)+[A-Za-z_]\w*|[A-Za-z_]\w*\(\)|[a-z_$][a-z\d$]*(?:[A-Z_][\w$]*)+)`?"
-                      r"\s+(?:\w+ing|calls?|step|involved)\b")
+                      r"\s+(?:\w+ing|calls?|step|involved)\b"
+                      # "writes compact JSON (no SetIndent)": an aside naming the call alone, Go's PascalCase too
+                      # ("(no configure())" is the reader's call left out, not the code's)
+                      r"|\(\s*(?:no|without(?:\s+an?|\s+any)?)\s+`?(?P<aside>"
+                      r"(?:[A-Za-z_]\w*\.)*(?:[a-z_$][a-z\d$]*|[A-Z][a-z\d]+)(?:[A-Z_][\w$]*)+)`?\s*\)")
 #: "no sorting, just a join": a verb's noun, bare (no object after it), that the code does by a call.
 _NO_GERUND = re.compile(r"\b(?:no|without(?:\s+any)?)\s+(?P<g>[a-z]{3,}ing)\b(?=\s*(?:[,;:.)\u2014]|-\s|$)"
                         r"|\s+of\s+(?:the\s+|its\s+)?(?P<o>[A-Za-z_]\w*)\s*(?:[,;:.)\u2014]|-\s|$))")
@@ -548,14 +556,16 @@ _NO_GERUND = re.compile(r"\b(?:no|without(?:\s+any)?)\s+(?P<g>[a-z]{3,}ing)\b(?=
 def _no_call(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     """"prints the full path (no path.Base trimming)": the code calls that function on that receiver."""
     m = _NO_CALL.search(clause.text)
-    if m is None or clause.quoted(m.start()) or _CONDITION.search(clause.text) or clause.skip(m.group("call")):
+    called = (m.group("call") or m.group("aside")) if m else ""
+    if m is None or clause.quoted(m.start()) or _CONDITION.search(clause.text) or clause.skip(called):
         return []
-    *receiver, name = m.group("call").removesuffix("()").split(".")
+    *receiver, name = called.removesuffix("()").split(".")
+    said = m.group(0) if m.group("call") else f"no {called}"
     for code in codes:
         for call in code.calls:
             if call.name == name and (not receiver or call.receiver.split(".")[-1:] == receiver[-1:]):
-                return [Contradiction("negation", f"the claim says `{m.group(0)}`", code.show(call.line, name),
-                                      code.label, (m.group("call"),))]
+                return [Contradiction("negation", f"the claim says `{said}`", code.show(call.line, name), code.label,
+                                      (called,))]
     return []
 
 
@@ -568,8 +578,11 @@ def _no_gerund(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
         return []
     cased = {"lowercasing": LOWERING, "uppercasing": UPPERING}.get(m.group("g"), ())
     of = fold(m.group("o") or "")  # "no trimming of the prefix": a call on the prefix, or passed it
+    # Python's sorted() and reversed(): the verb's participle is the function
+    participles = {f"{s}ed" for s in stems(m.group("g")) if not s.endswith("e")}
     return _first_call(m, codes, lambda code: next(
-        (c for c in (code.calls if cased else code.calls_named(m.group("g")))
+        (c for c in (code.calls if cased else [*code.calls_named(m.group("g")),
+                                               *(c for c in code.calls if c.name in participles)])
          if (named_one_of(c.name, cased) if cased else len(c.name) >= 3) and (not of or of in c.tokens())), None))
 
 

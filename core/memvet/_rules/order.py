@@ -25,7 +25,10 @@ order, the later over the earlier: "spreads options first, then sets
 preserveTypes" is read against it, and a parameter spread there is an
 operand. An operand written with its owner (``JSON.parse``) is ordered by
 the first line that writes that owner's name, not by another's
-(``parser.parse(args)``), when the code writes it; a setting kept under
+(``parser.parse(args)``), when the code writes it; a call written with a
+quoted argument (``handleError(new Error('Request aborted'))``) by the
+first line that calls it with that string, not by another call of the same
+function (``handleError(err)``); a setting kept under
 its own name (``let views = options.views``) is ordered by its next use.
 
 A list announced by ``order:`` ("Default processor order: merge_contextvars,
@@ -193,6 +196,14 @@ def _first(code: Code, word: Word, atom: str) -> int:
         mine = re.compile(rf"(?<![\w$.]){re.escape(owned.group('owner'))}\s*\.\s*{re.escape(atom)}(?![\w$])")
         hit = next((k for k, a in enumerate(code.atoms) if a.text == atom and a.line not in code.headers
                     and mine.search(code.logical_text(a.line))), -1)
+        if hit >= 0:
+            return hit
+    said = word.text.strip("`")
+    quoted = re.findall(r"""['"]([^'"\n]{3,})['"]""", said[said.find("("):]) if said.endswith(")") else []
+    if quoted:  # handleError(new Error('Request aborted')): the call that passes that message, not another
+        strings = {(b.text, b.line) for b in code.atoms if b.string}
+        hit = next((k for k, a in enumerate(code.atoms) if a.text == atom and a.line not in code.headers
+                    and all((q, a.line) in strings for q in quoted)), -1)
         if hit >= 0:
             return hit
     i = code.first(atom)

@@ -15,7 +15,10 @@ at the other, to a sequence the clause names (a word of the receiver's
 name, or list, stack, queue, array, chain: "appends a slash" is about a
 string, not a list) (it has a call of the other kind and none of the claimed
 kind). Never fires when the code adds at both ends, at neither, or at
-another position (``insert(i, ...)``).
+another position (``insert(i, ...)``). The first add into a sequence the
+code made empty above it (``header_block = []`` then
+``header_block.append(x)``) puts that item at the front: a claim that it
+is prepended does not fire.
 
 Rationale: "registered in order, so the first is outermost" is the natural
 guess about a list of hooks or middleware; a library that prepends (so the
@@ -60,6 +63,25 @@ def _named(clause: Clause, text: str, call: re.Pattern[str]) -> bool:
     return any(w.text.lower() in parts or any(s in parts for s in singulars(w.text.lower())) for w in clause.words)
 
 
+def _onto_empty(code: Code, line: int) -> bool:
+    """Whether the add on ``line`` is the first into a sequence the code made empty above it
+    (``header_block = []`` then ``header_block.append(x)``): that item goes in at the front."""
+    m = re.search(r"([A-Za-z_$][\w$]*)\s*\.\s*(?:append|push|extend)\s*\(", code.logical_text(line))
+    if m is None:
+        return False
+    name = re.escape(m.group(1))
+    made = re.compile(rf"^\s*(?:(?:let|var|const)\s+)?(?:mut\s+)?{name}\s*(?::[^=]*)?:?=\s*(?:\[\]|list\(\)"
+                      rf"|Vec::new\(\)|vec!\[\]|new Array\(\)|\[\][\w.*]*\{{\}})\s*;?\s*$")
+    added = re.compile(rf"(?<![\w$.]){name}\s*\.\s*(?:append|push|extend|insert|unshift)\s*\(")
+    for i in range(line - 1, -1, -1):
+        text = code.logical_text(i)
+        if made.match(text):
+            return True
+        if added.search(text):
+            return False
+    return False
+
+
 def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     front = _FRONT.search(clause.text)
     end = None if front else _END.search(clause.text)  # "pushes it to the front" names the front
@@ -71,6 +93,8 @@ def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     out: list[Contradiction] = []
     for code in codes:
         hits = [i for i in code.lines_matching(other) if _named(clause, code.logical_text(i), other)]
+        if front and any(_onto_empty(code, i) for i in hits):
+            continue  # header_block = [] ... header_block.append(first): the first item is at the front
         if hits and not code.lines_matching(claimed):
             out.append(Contradiction(
                 "placement", f"the claim says items are added {where} ({said.group(0)})",

@@ -13,7 +13,11 @@ The code's side: which operand wins, in one of these shapes only.
 
 * A fallback chain in one statement: ``a or b``, ``a ?? b``, ``a || b``,
   ``a if c else b``, ``typeof a === 'function' ? a : b``: the first
-  operand wins.
+  operand wins. Not in an ``if`` or ``while`` condition whose operands
+  are tested alike, where ``or`` and ``||`` test either and pick no value
+  (``if !i.Created.IsZero() || !i.Updated.IsZero() {``); one tested
+  negated beside one that is not still lets the first win (``if (debug
+  || !quiet)``: debug wins over quiet).
 * A loop over candidates that stops at the first hit (``break``,
   ``return``, ``if x is None``): the earlier candidate wins.
 * A merge: ``{**a, **b}``, ``{...a, ...b}``, ``Object.assign({}, a, b)``,
@@ -169,6 +173,19 @@ def _loop_stops(code: Code, line: int) -> bool:
     return bool(_STOPS.search(body))
 
 
+def _negated(text: str, at: int) -> bool:
+    """Whether the operand at ``at`` (inside a term such as ``i.Created.IsZero()``) is tested negated:
+    ``!`` or ``not`` right before its term."""
+    start = at
+    while start > 0 and (text[start - 1].isalnum() or text[start - 1] in "_$."):
+        start -= 1
+    return bool(re.search(r"(?:!|\bnot\s+)\s*$", text[:start]))
+
+
+#: A statement that tests a condition: ``if``, ``elif``, ``else if``, ``while``.
+_CONDITION_HEAD = re.compile(r"\s*(?:\}\s*)?(?:else\s+)?(?:if|elif|while)\b")
+
+
 def _in_statement(code: Code, a: str, b: str) -> list[tuple[str, int]]:
     """(winner, line) for each statement holding both ``a`` and ``b`` in a shape that picks one."""
     out = []
@@ -183,6 +200,11 @@ def _in_statement(code: Code, a: str, b: str) -> list[tuple[str, int]]:
             continue
         first, last = (a, b) if pa[0] < pb[0] else (b, a)
         between = text[min(pa[0], pb[0]):max(pa[-1], pb[-1])]
+        if _CONDITION_HEAD.match(text) and not re.search(r"\?\?|\s\?\s", between) \
+                and _negated(text, pa[0]) == _negated(text, pb[0]):
+            # `if !i.Created.IsZero() || !i.Updated.IsZero() {`: a test of either, no value picked (while
+            # `if (debug || !quiet)` lets debug win over quiet)
+            continue
         if _later_wins(text) and not _FALLBACK.search(between.replace("...", "")):
             out.append((last, line))
         elif _FALLBACK.search(between) or _loop_stops(code, line):

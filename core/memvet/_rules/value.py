@@ -61,8 +61,16 @@ and a number the claim writes with a unit is also its value in the units
 code keeps (``10 s`` is ``10000`` ms). When the claim calls ``V`` the default
 and nothing assigns ``S`` a literal, the code's values are what a read of
 the caller's setting falls back to (``opts.S || V``, ``opts.S ?? V``,
-``opts.S !== undefined ? opts.S : V``). It fires when every one of them is a
+``opts.S !== undefined ? opts.S : V``; ``V`` may be constant arithmetic,
+``2 * 1024 * 1024``, read as its value), and "default" may come before the
+name ("Default maxFieldsSize = 1 MB"). It fires when every one of them is a
 literal and none is ``V``.
+
+A keyword a call of the claim writes (``Encoder.add(to_add, sensitive,
+huffman=False)``) is stated of the function the call names: read against an
+anchor that declares another function, where another anchor of the claim
+declares the callee, it is not stated ("encode(headers, huffman=True) by
+default, but ... add(..., huffman=False)" anchored on both).
 
 A word that makes a key with the word before or after it, where an
 anchored code writes that key as a string ("subdomain offset defaults to
@@ -78,7 +86,8 @@ A plain lower-case word written with its value (``reset: false``) is a
 key only where the anchored code writes it as an entry with a literal
 (``reset: true,`` in a struct it builds). A number inside a subscript the
 claim writes (``matches[1]``) is an index, paired with no name. A Rust
-``Default`` impl anchored (``<ColorChoice as Default>.default``) that
+``Default`` impl anchored (``<ColorChoice as Default>.default``, or the
+whole ``<ColorChoice as Default>`` block) that
 returns one variant gives the type's default: "Default ColorChoice is
 Never" fires for ``ColorChoice::Auto``.
 
@@ -480,6 +489,12 @@ def _switched(clause: Clause, code: Code) -> list[tuple[str, str, str]]:
     return out
 
 
+def _declares(code: Code, name: str) -> bool:
+    """Whether one of the code's signatures declares ``name`` (``def name(``, ``fn name<``)."""
+    pattern = re.compile(rf"(?<![\w$.]){re.escape(name)}\s*[(<]")
+    return any(pattern.search(code.logical_text(i)) for i in code.headers)
+
+
 def _statements(clause: Clause, code: Code) -> list[tuple[str, str, str]]:
     """(subject atom, value, what the claim said) for each value the clause states."""
     whole = clause.claim or clause.text
@@ -504,6 +519,9 @@ def _statements(clause: Clause, code: Code) -> list[tuple[str, str, str]]:
         # defaults (" - default is" opens the next clause: read on into it)
         if not value and w.term is not None and w.term.kind is TermKind.CALL and (_says_default(
                 clause.claim[max(0, clause.offset):] if clause.claim else clause.text, w) or _js_signature(w, code)):
+            callee = re.split(r"[.:]", w.text[:w.text.index("(")])[-1]
+            if not _declares(code, callee) and any(_declares(other, callee) for other in code.siblings):
+                continue  # encode(headers, huffman=True) of a claim anchored on encode and add: encode's default
             for keyword in (_CODE_STATEMENT.match(a.strip()) for a in split_args(_call_args(w.text))):
                 atom = keyword.group(1) if keyword else ""
                 if keyword and "." not in atom and atom in code.names and not clause.skip(atom):
@@ -784,7 +802,7 @@ def _option_defaults(code: Code, name: str) -> list[tuple[str, int]]:
     ``opts.depth ?? 32``, ``options.x or 5``): the setting's default (value, line)."""
     n = re.escape(name)
     read = rf"(?<![\w$.])(?:[\w$]+\??\.)+{n}(?![\w$])"  # opts.name, this.opts.name, options?.name
-    forms = re.compile(rf"{read}\s*(?:\|\||\?\?|\bor\b)\s*({_LIT})(?![\w$.(])"
+    forms = re.compile(rf"{read}\s*(?:\|\||\?\?|\bor\b)\s*({_PRODUCT}|{_LIT})(?![\w$.(])"
                        rf"|{read}\s*!==?\s*(?:undefined|null)\s*\?\s*{read}\s*:\s*({_LIT})(?![\w$.(])"
                        rf"|{read}\s*===?\s*(?:undefined|null)\s*\?\s*({_LIT})\s*:\s*{read}")
     out: list[tuple[str, int]] = []
@@ -792,8 +810,20 @@ def _option_defaults(code: Code, name: str) -> list[tuple[str, int]]:
         text, j = code.logical_text(i), i + 1
         while j < len(code.logical) and re.match(r"\s*(?:\?(?!\.)|:)", code.logical_text(j)):
             text, j = f"{text} {code.logical_text(j)}", j + 1  # a conditional's branches on lines of their own
-        out += [(_norm(next(g for g in m.groups() if g is not None)), i) for m in forms.finditer(text)]
+        out += [(_norm(_folded(next(g for g in m.groups() if g is not None))), i) for m in forms.finditer(text)]
     return out
+
+
+#: Constant arithmetic a default is written as: ``2 * 1024 * 1024``, ``1 << 20``, ``60 * 1000``.
+_PRODUCT = r"\d[\d_]*(?:\s*(?:\*|<<)\s*\d[\d_]*)+(?!\s*[-+/%])"
+
+
+def _folded(literal: str) -> str:
+    """A default written as constant arithmetic, as its value (``2 * 1024 * 1024``: ``2097152``)."""
+    if not re.fullmatch(_PRODUCT, literal):
+        return literal
+    value = arithmetic(literal, {})
+    return f"{value:g}" if value is not None else literal
 
 
 def _stated(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
@@ -804,7 +834,10 @@ def _stated(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
             tabled = _tabled(code, subject) if re.search(r"\bdefault", clause.text, re.I) else []
             if tabled:  # "depth defaults to 10" of `var defaults = { depth: 5 }`, whatever else sets depth
                 literal, open_ = tabled, False
-            options = _option_defaults(code, subject) if not literal and re.search(r"\bdefault", said) else []
+            # "Default maxFieldsSize = 1 MB": the clause says it of the default before the statement
+            defaulted = re.search(r"\bdefault", said) or re.search(r"\bdefault\w*\s+(?:\w+\s+){0,2}$", clause.text[
+                :clause.text.find(said)] if said in clause.text else "", re.I)
+            options = _option_defaults(code, subject) if not literal and defaulted else []
             if options:  # "dotfiles defaults to 'deny'" of `opts.dotfiles !== undefined ? opts.dotfiles : 'ignore'`
                 literal, open_ = options, False
             fallback = _fallback(code, subject, value) if re.search(r"\bdefault", said) else None
@@ -880,8 +913,8 @@ def _named(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
 #: "Default ColorChoice is Never", "ColorChoice defaults to `ColorChoice::Never`".
 _DEFAULT_VARIANT = re.compile(r"(?i:\bdefaults?\b)[^.;]{0,40}?\b(?:is|to|returns|=)\s+"
                               r"`?(?:[A-Za-z_]\w*::)?([A-Z]\w*)`?")
-#: The impl a label names: ``src/lib.rs::<ColorChoice as Default>.default``.
-_DEFAULT_IMPL = re.compile(r"::<(?:\w+::)*(\w+)(?:<[^<>]*>)? as Default>\.default$")
+#: The impl a label names: ``src/lib.rs::<ColorChoice as Default>.default``, or the whole impl block.
+_DEFAULT_IMPL = re.compile(r"::<(?:\w+::)*(\w+)(?:<[^<>]*>)? as Default>(?:\.default)?$")
 
 
 def _default_variant(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
