@@ -540,7 +540,7 @@ def _migration_truth(snap_from: Any, snap_to: Any, case: Case, candidates: list[
 def js_truth(root: Path, rev_from: str, rev_to: str, snap_from: Any, snap_to: Any, case: Case,
              candidates: list[str], migration: bool = False) -> tuple[str, str]:
     src_from = snap_from.read(case.path)
-    region = js_region(src_from, case.qualname)
+    region = js_region(src_from, case.qualname, _is_ts(case.path))
     if isinstance(region, str):
         return "", f"--from: {region}"
     old_lines = src_from.decode("utf-8", "replace").splitlines()[region[0] - 1: region[1]]  # type: ignore[union-attr]

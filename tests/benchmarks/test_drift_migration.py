@@ -110,3 +110,36 @@ def test_a_commonjs_export_rewritten_in_typescript_is_moved_with_migration(tmp_p
     # A function that is really gone stays deleted, for both.
     gone = runs[True]["module.exports.gone"]
     assert gone["truth"] == "deleted" and gone["memvet"] == "deleted"
+
+
+FETCH_TS = """\
+export function fetchAll(
+  urls: string[],
+  options: Options,
+): Promise<Response[]> {
+  const out = urls.map((u) => fetch(u, options))
+  return Promise.all(out)
+}
+
+export function other(x: number): number {
+  return x + 1
+}
+"""
+
+
+def test_a_typescript_function_with_parameters_on_several_lines_is_read_whole_on_both_sides(tmp_path: Path) -> None:
+    # The old side was read without the TypeScript flag: its region was the signature alone, so an
+    # untouched function read "changed" against the whole body on the new side.
+    b = RepoBuilder(tmp_path / "repo")
+    b.write("src/fetch.ts", FETCH_TS)
+    b.commit("fetch")
+    b.write("src/fetch.ts", FETCH_TS.replace("return x + 1", "return x + 2"))
+    b.commit("other changes")
+    env = {**os.environ, "ORT_DISABLE_TELEMETRY": "1", "ANONYMIZED_TELEMETRY": "False"}
+    out = subprocess.run([sys.executable, str(BENCH / "drift.py"), "--repo", str(b.path), "--sample", "10",
+                          "--from", "HEAD~1", "--to", "HEAD", "--per-file", "10", "--json"],
+                         capture_output=True, text=True, env=env, cwd=ROOT, timeout=110)
+    assert out.returncode == 0, out.stderr[-3000:]
+    cases = {c["qualname"]: c for c in json.loads(out.stdout)["cases"]}
+    assert cases["fetchAll"]["truth"] == "unchanged"
+    assert cases["other"]["truth"] == "changed"
