@@ -580,9 +580,8 @@ def _trait_impls(data: bytes, symbols: Mapping[str, _code.Symbol], sym: _code.Sy
             or not _span_text(data, sym.start_line, sym.end_line).rstrip().endswith(";"):
         return []  # a default body is the trait's own word: "the trait default is built on div_rem"
     leaf = trait.rsplit(".", 1)[-1]
-    out: list[tuple[str, str]] = []
-    out += [(name, _span_text(data, other.start_line, other.end_line)) for name, other in symbols.items()
-            if name.endswith(f" as {leaf}>.{method}")]
+    out = [(name, _span_text(data, other.start_line, other.end_line)) for name, other in symbols.items()
+           if name.endswith(f" as {leaf}>.{method}")]
     impl = re.compile(rf"\bimpl\b[^{{;]*?\b{re.escape(leaf)}(?:<[^{{;]*>)?\s+for\s+[^{{;]+\{{")
     for name, other in symbols.items():
         if other.kind != "macro" or len(out) >= 3:

@@ -2879,7 +2879,9 @@ def _message_of_call(args: Sequence[str], calls: Sequence[str], ctx: _Context) -
 def _with_assigned_strings(calls: Sequence[str], index: _Index) -> list[str]:
     """The calls among ``calls`` that pass a name the code assigns a string
     to, that name replaced by the string (``ValueError(msg)`` ->
-    ``ValueError("Invalid format. ...")``)."""
+    ``ValueError("Invalid format. ...")``): one call for each string the name
+    is given (``msg`` is often given one per branch; eight at most), format
+    fields kept, so a message read as a template still has them."""
     out = []
     for call in calls:
         head, inner = call[:call.index("(") + 1], call[call.index("(") + 1:-1]
