@@ -2794,13 +2794,13 @@ def _bind_call(term: Term, ctx: _Context) -> tuple[bool, str]:
             return True, ""
         if any(_renamed(args, call, ctx) for call in calls):
             return True, ""  # FormatFloat(x, 'f', 6, 64) for FormatFloat(num, 'f', 6, 64): the claim's own name for num
-        if any(_call_matches(args, call) for call in _with_assigned_strings(calls, index)):
+        with_strings = _with_assigned_strings(calls, index)
+        if any(_call_matches(args, call) for call in with_strings):
             return True, ""  # ValueError("Invalid format. ...") for msg = ("Invalid format. " ...); ValueError(msg)
         if any(_call_matches(args, call) and not _fewer_positional(args, call)
                for call in _with_assigned_calls(calls, index)):
             return True, ""  # min(quota, logical_cpus()) for let logical = logical_cpus(); min(quota, logical)
-        if args and all(_literal(a) is not None for a in args) and (
-                _message_of_call(args, calls, ctx) or _message_of_call(args, _with_assigned_strings(calls, index), ctx)):
+        if args and all(_literal(a) is not None for a in args) and _message_of_call(args, [*calls, *with_strings], ctx):
             # HookCallError("... argument 'x'") for HookCallError(f"... argument {e.args[0]!r}"), or for
             # msg = f"... argument {e.args[0]!r}"; HookCallError(msg)
             return True, ""

@@ -37,7 +37,7 @@ import re
 from collections.abc import Sequence
 
 from memvet._claims import balanced, split_args
-from memvet._rules._common import Clause, Code, Contradiction, Rule
+from memvet._rules._common import STRING, Clause, Code, Contradiction, Rule
 
 __all__ = ["RULE"]
 
@@ -50,7 +50,6 @@ _ASIDE = re.compile(r"\b(?:not|never|no|rather\s+than|instead\s+of|than|except|u
 #: A call's status argument: a number alone, ``status=400``, ``status_code=400``, ``http.StatusBadRequest``.
 _ARG_STATUS = re.compile(r"(?:(?:status(?:_?code)?|code)\s*[=:]\s*)?(?:(?P<n>[1-5]\d\d)|http\.Status(?P<go>[A-Z]\w+))",
                          re.I)
-_STRING = re.compile(r"'((?:\\.|[^'\\\n])*)'|\"((?:\\.|[^\"\\\n])*)\"|`((?:\\.|[^`\\])*)`")
 
 
 def _go_status(name: str) -> int | None:
@@ -65,7 +64,7 @@ def _go_status(name: str) -> int | None:
 def _chains(arg: str) -> list[list[str]]:
     """The strings an argument writes: its literals in order as one chain (a concatenation), or each
     literal alone in an object or a list."""
-    pieces = [next(g for g in m.groups() if g is not None) for m in _STRING.finditer(arg)]
+    pieces = [m.group(0)[1:-1] for m in re.finditer(STRING, arg)]
     pieces = [re.sub(r"\$\{[^{}]*\}|\{[^{}]*\}|%[sdrv]", "\x00", p) for p in pieces]
     if arg.lstrip().startswith(("{", "[", "(")):
         return [[p] for p in pieces]
@@ -109,6 +108,7 @@ def _status(arg: str) -> int | None:
 
 def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     out: list[Contradiction] = []
+    passed: list[tuple[Code, list[tuple[int, list[list[str]], int]]]] | None = None  # read once, when needed
     for m in clause.spanning(_SAID):
         text = clause.claim or clause.text
         said, message = int(m.group("n")), m.group("s")
@@ -116,7 +116,8 @@ def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
             continue  # "not 400"; "400 or 413 ('...')": which goes with the message is not said
         if clause.skip(m.group("n"), message):
             continue
-        found = [(status, code, line) for code in codes for status, chains, line in _calls(code)
+        passed = [(code, _calls(code)) for code in codes] if passed is None else passed
+        found = [(status, code, line) for code, calls in passed for status, chains, line in calls
                  if any(_matches(chain, message) for chain in chains)]
         if not found or any(status == said for status, _, _ in found):
             continue

@@ -834,19 +834,21 @@ def _stated(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
             tabled = _tabled(code, subject) if re.search(r"\bdefault", clause.text, re.I) else []
             if tabled:  # "depth defaults to 10" of `var defaults = { depth: 5 }`, whatever else sets depth
                 literal, open_ = tabled, False
+            said_default = re.search(r"\bdefault", said) is not None
+            at = clause.text.find(said)
             # "Default maxFieldsSize = 1 MB": the clause says it of the default before the statement
-            defaulted = re.search(r"\bdefault", said) or re.search(r"\bdefault\w*\s+(?:\w+\s+){0,2}$", clause.text[
-                :clause.text.find(said)] if said in clause.text else "", re.I)
+            defaulted = said_default or (at >= 0 and re.search(r"\bdefault\w*\s+(?:\w+\s+){0,2}$", clause.text[:at],
+                                                               re.I) is not None)
             options = _option_defaults(code, subject) if not literal and defaulted else []
             if options:  # "dotfiles defaults to 'deny'" of `opts.dotfiles !== undefined ? opts.dotfiles : 'ignore'`
                 literal, open_ = options, False
-            fallback = _fallback(code, subject, value) if re.search(r"\bdefault", said) else None
+            fallback = _fallback(code, subject, value) if said_default else None
             if fallback is not None:  # maxEntrySize = 0 in the signature, then maxEntrySize || maxSize
                 out.append(Contradiction(
                     "value", f"the claim says `{said}`; the code falls back to `{fallback[0]}` for that value",
                     code.show(fallback[1], subject), code.label, (subject,)))
                 continue
-            unset = _unset(code, subject) if re.search(r"\bdefault", said) and value == "true" else None
+            unset = _unset(code, subject) if said_default and value == "true" else None
             if unset is not None:  # "extended defaults to true" for extended = Boolean(options.extended)
                 out.append(Contradiction(
                     "value", f"the claim says `{said}`; the code makes `{subject}` a boolean of what is passed, "
