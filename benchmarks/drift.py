@@ -14,7 +14,11 @@ derived without tree-sitter:
   class) and ends at the first closing-brace line at the declaration's
   indentation; ``git log -L`` over that range says whether any commit between
   the two revisions touched it, and a comment- and whitespace-free comparison
-  of the two texts separates ``cosmetic`` from ``changed``.
+  of the two texts separates ``cosmetic`` from ``changed``. A method
+  assigned to a constructor's prototype (``A.prototype.m = function`` or
+  ``Object.assign(A.prototype, {m: function ...})``) that the file rewrote
+  as a class (``class A { m() {...} }``) is located as the class's ``m``:
+  ECMAScript defines the same property of ``A.prototype`` either way.
 * Not at its path any more: the same qualified name in another file (rename
   targets first, then every changed file) is ``moved``; for Python, the same
   body under another name also counts as ``moved``; otherwise ``deleted``.
@@ -546,6 +550,11 @@ def js_truth(root: Path, rev_from: str, rev_to: str, snap_from: Any, snap_to: An
     old_lines = src_from.decode("utf-8", "replace").splitlines()[region[0] - 1: region[1]]  # type: ignore[union-attr]
     src_to = snap_to.read(case.path)
     now = js_region(src_to, case.qualname, _is_ts(case.path)) if src_to is not None else "no file"
+    if isinstance(now, str) and src_to is not None and ".prototype." in case.qualname:
+        # `A.prototype.m = function` rewritten as `class A { m() {...} }`:
+        # ECMAScript defines the one property of A.prototype either way.
+        twin = js_region(src_to, case.qualname.replace(".prototype.", ".", 1), _is_ts(case.path))
+        now = now if isinstance(twin, str) else twin
     if not isinstance(now, str):
         log = _bench.git(root, "log", "--format=%H", "-s", f"-L{now[0]},{now[1]}:{case.path}",
                          f"{rev_from}..{rev_to}", check=False)

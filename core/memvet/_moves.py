@@ -146,12 +146,15 @@ GENERATED = re.compile(
 )
 
 #: Code kept in the repository that is not the project's own: vendored
-#: packages, test data and fixtures, versioned whole-library builds.
+#: packages, test data and fixtures, versioned whole-library builds, and
+#: TypeScript declaration files (``index.d.ts``, ``index.d.cts``: the
+#: signatures of code that lives elsewhere, no body a function can move to).
 COPIES = re.compile(
     r"(^|/)(vendor|vendors|vendored|_vendor|third_party|third-party|thirdparty|bower_components"
     r"|jspm_packages|testdata|__fixtures__|__snapshots__)/"
     r"|(^|/)(test|tests|spec|specs|__tests__)/(data|fixtures?|resources)/"
     r"|(^|/)[A-Za-z][A-Za-z0-9_.]*-v?\d+(\.\d+)+[A-Za-z0-9.-]*\.(m?js|cjs)$"
+    r"|\.d\.[cm]?ts$"
 )
 #: The preserved licence banner of a JavaScript build, with a version:
 #: ``/*! jQuery v3.7.1 | ...`` or ``/*!\n * Vue.js v2.6.14``.

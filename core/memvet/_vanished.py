@@ -172,7 +172,7 @@ def tokens(data: bytes, language: str, sym: _code.Symbol) -> list[str]:
     """The code tokens of a symbol's span, comments dropped and its own name
     masked (a rename alone changes nothing)."""
     lines = _code.source_text(data).splitlines()[sym.start_line - 1 : sym.end_line]
-    own = set(_leaf(sym.qualname).split("(")[:1])
+    own = {_leaf(sym.qualname).split("(")[0], _leaf(sym.name)}  # `A.static m` is `m` in its code
     return ["\x00" if t in own else t for t in _claims.code_tokens("\n".join(lines), language, drop_comments=True)]
 
 
@@ -181,9 +181,12 @@ def follow(old: _code.SymbolTable, new: _code.SymbolTable, qualname: str,
     """:func:`memvet._code.follow`, less a Java method that would follow to
     a new signature across ``static``: one that was an instance method and is
     now static (or the reverse) is the same method only if its code tokens
-    are still :data:`SIMILARITY_FLOOR` alike. The two files' texts
-    (``old_data()``, ``new_data()``) are read only for a Java method that
-    took a new signature.
+    are still :data:`SIMILARITY_FLOOR` alike. A JavaScript/TypeScript member
+    whose name took or lost ``static`` is held to the same test (an
+    ``Object.assign(A, {m: function () {...}})`` member, static in all but
+    name, that became ``static m()`` keeps its code). The two files' texts
+    (``old_data()``, ``new_data()``) are read only for a method that took a
+    new name in its file.
 
     A new signature alone keeps a method: the 86 signature changes of
     CodeTracker's oracle that the follow takes, in 11 repositories, are
@@ -196,16 +199,29 @@ def follow(old: _code.SymbolTable, new: _code.SymbolTable, qualname: str,
     keeps the body, and the method.
     """
     sym = _code.follow(old, new, qualname)
-    if sym is None or old.language != "java":
+    if sym is None or old.language not in ("java", *_JS):
         return sym
     was = old.lookup(qualname)[0]  # follow found exactly one
     if sym.qualname == was.qualname:
         return sym
-    before, after = tokens(old_data(), "java", was), tokens(new_data(), "java", sym)
-    if is_static(before) == is_static(after):
-        return sym
+    if old.language in _JS:  # the keyword is in the name: `A.static m`
+        if _js_static(was.qualname) == _js_static(sym.qualname):
+            return sym
+        before, after = tokens(old_data(), old.language, was), tokens(new_data(), new.language, sym)
+    else:
+        before, after = tokens(old_data(), "java", was), tokens(new_data(), "java", sym)
+        if is_static(before) == is_static(after):
+            return sym
     ratio = difflib.SequenceMatcher(None, before, after, autojunk=False).ratio()
     return sym if ratio >= SIMILARITY_FLOOR else None
+
+
+_JS = ("javascript", "typescript", "tsx")
+
+
+def _js_static(qualname: str) -> bool:
+    """Whether a JavaScript/TypeScript member's name says ``static``."""
+    return _leaf(qualname).startswith("static ")
 
 
 def is_static(code: list[str]) -> bool:

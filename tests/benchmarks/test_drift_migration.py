@@ -143,3 +143,78 @@ def test_a_typescript_function_with_parameters_on_several_lines_is_read_whole_on
     cases = {c["qualname"]: c for c in json.loads(out.stdout)["cases"]}
     assert cases["fetchAll"]["truth"] == "unchanged"
     assert cases["other"]["truth"] == "changed"
+
+
+HEADERS_JS = """\
+function AxiosHeaders(headers) {
+  headers && this.set(headers);
+}
+
+Object.assign(AxiosHeaders.prototype, {
+  set: function(header, value) {
+    const key = normalizeHeader(header);
+    this[key] = normalizeValue(value);
+    return this;
+  },
+
+  clear: function() {
+    const keys = Object.keys(this);
+    keys.forEach((key) => delete this[key]);
+    return true;
+  }
+});
+
+Object.assign(AxiosHeaders, {
+  accessor: function(header) {
+    const accessors = this.accessors || (this.accessors = {});
+    accessors[normalizeHeader(header)] = true;
+    return this;
+  }
+});
+
+export default AxiosHeaders;
+"""
+
+HEADERS_CLASS = """\
+class AxiosHeaders {
+  constructor(headers) {
+    headers && this.set(headers);
+  }
+
+  set(header, value) {
+    const key = normalizeHeader(header);
+    this[key] = normalizeValue(value, key);
+    return this;
+  }
+
+  static accessor(header) {
+    const accessors = this.accessors || (this.accessors = {});
+    accessors[normalizeHeader(header)] = header;
+    return this;
+  }
+}
+
+export default AxiosHeaders;
+"""
+
+
+def test_prototype_and_static_members_rewritten_as_a_class_are_the_same_members(tmp_path: Path) -> None:
+    # axios 6ac574e0: the truth located `AxiosHeaders.accessor` in the class but not
+    # `AxiosHeaders.prototype.set`, and MemVet followed neither (the second read "deleted", the first
+    # "moved" into a declaration file).
+    b = RepoBuilder(tmp_path / "repo")
+    b.write("lib/AxiosHeaders.js", HEADERS_JS)
+    b.commit("constructor function")
+    b.write("lib/AxiosHeaders.js", HEADERS_CLASS)
+    b.write("index.d.cts", "export class AxiosHeaders {\n  static accessor(header: string): AxiosHeaders;\n}\n")
+    b.commit("class")
+    env = {**os.environ, "ORT_DISABLE_TELEMETRY": "1", "ANONYMIZED_TELEMETRY": "False"}
+    out = subprocess.run([sys.executable, str(BENCH / "drift.py"), "--repo", str(b.path), "--sample", "10",
+                          "--from", "HEAD~1", "--to", "HEAD", "--per-file", "10", "--json"],
+                         capture_output=True, text=True, env=env, cwd=ROOT, timeout=110)
+    assert out.returncode == 0, out.stderr[-3000:]
+    cases = {c["qualname"]: c for c in json.loads(out.stdout)["cases"]}
+    for name in ("AxiosHeaders.prototype.set", "AxiosHeaders.accessor"):
+        assert (cases[name]["truth"], cases[name]["memvet"]) == ("changed", "changed"), cases[name]
+    gone = cases["AxiosHeaders.prototype.clear"]
+    assert (gone["truth"], gone["memvet"]) == ("deleted", "deleted"), gone

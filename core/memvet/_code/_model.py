@@ -453,8 +453,12 @@ def follow(old: SymbolTable, new: SymbolTable, qualname: str) -> Symbol | None:
     changed (a Java parameter added, a type changed: the qualified name
     carries the signature), the one symbol of the same kind and bare name
     that ``new`` has and ``old`` did not (if a new overload came too, the
-    one of them with as many parameters). A recorded name from older naming
-    rules is found in ``old`` by its bare name first.
+    one of them with as many parameters). A JavaScript/TypeScript member
+    that took ``static``, ``get`` or ``set`` (``Object.assign(AxiosHeaders,
+    {accessor: function () {...}})`` rewritten as ``static accessor() {...}``
+    in the class) is followed the same way: its name without the keywords is
+    its bare name. A recorded name from older naming rules is found in
+    ``old`` by its bare name first.
 
     Returns:
         The symbol, or ``None``: gone from the file, or too ambiguous to say
@@ -467,7 +471,7 @@ def follow(old: SymbolTable, new: SymbolTable, qualname: str) -> Symbol | None:
     same = new.symbols.get(was.qualname)
     if same is not None:
         return same
-    if was.name == was.qualname:  # no signature to have changed
+    if was.name == was.qualname and old.language not in _SUFFIXED:  # no signature to have changed
         return None
     fresh = [s for s in new.lookup(was.name) if s.kind == was.kind and s.qualname not in old.symbols]
     arity = _arity(was.qualname)
