@@ -574,6 +574,8 @@ def _trait_impls(data: bytes, symbols: Mapping[str, _code.Symbol], sym: _code.Sy
     trait's line is only the signature. At most three, for binding the claim's terms only."""
     if language != "rust":
         return []
+    if sym.kind == "trait":
+        return _whole_trait_impls(data, symbols, sym)
     trait, _, method = sym.qualname.rpartition(".")
     owner = symbols.get(trait)
     if not method or owner is None or owner.kind != "trait" \
@@ -595,6 +597,35 @@ def _trait_impls(data: bytes, symbols: Mapping[str, _code.Symbol], sym: _code.Sy
             if fn and close > 0:
                 out.append((f"{name}!::<$T as {leaf}>.{method}", block[fn.start():close]))
     return out[:3]
+
+
+def _whole_trait_impls(data: bytes, symbols: Mapping[str, _code.Symbol], sym: _code.Symbol) -> list[tuple[str, str]]:
+    """``(label, text)`` of the impls of an anchored Rust trait in the same file: each ``impl Trait
+    for X`` block, and each one a ``macro_rules!`` writes for its ``$T`` (num-traits implements
+    ``Signed``, ``PrimInt``, ``MulAdd`` for every primitive so). A claim about the trait as a whole
+    says what its implementations do. At most eight, for binding the claim's terms only."""
+    leaf = sym.qualname.rsplit(".", 1)[-1]
+    text = data.decode("utf-8", errors="replace")
+    impl = re.compile(rf"\bimpl\b[^{{;]*?\b{re.escape(leaf)}(?:<[^{{;]*>)?\s+for\s+[^{{;]+\{{")
+    # A macro that takes the trait as an argument: `mul_add_impl!(MulAdd for isize i8 ...)` over
+    # `impl $trait_name for $t {...}`.
+    passed = {m.group(1) for m in re.finditer(rf"\b(\w+)!\s*[(\[{{][^;]*?\b{re.escape(leaf)}\b", text)}
+    given = re.compile(r"\bimpl\b[^{;]*?\$\w+\s+for\s+[^{;]+\{")
+    out: list[tuple[str, str]] = []
+    blocks = [(m, text) for m in impl.finditer(text)]
+    for name in sorted(passed):
+        macro = symbols.get(name)
+        if macro is not None and macro.kind == "macro":
+            body = _span_text(data, macro.start_line, macro.end_line)
+            blocks += [(m, body) for m in given.finditer(body)]
+    for m, where in blocks:
+        end = _rust_block_end(where, m.end() - 1)
+        if end > 0:
+            head = " ".join(where[m.start():m.end() - 1].split())
+            out.append((f"<{head}>", where[m.start():end]))
+        if len(out) >= 8:
+            break
+    return out
 
 
 def _span_text(data: bytes, start_line: int, end_line: int) -> str:

@@ -2750,6 +2750,11 @@ def _as_example(args: Sequence[str], ctx: _Context) -> list[str]:
     return out
 
 
+#: A call's argument described in words: two or more lower-case words (``path with forward slashes``).
+_PROSE_ARGUMENT = re.compile(r"(?!.*\b(?:for|in|not|is|and|or|if|else|lambda|await|new|typeof|yield|async|as|of|"
+                             r"instanceof|void|delete|mut|dyn|impl|ref|move|go|chan|func)\b)[a-z]{2,}(?: [a-z]+)+")
+
+
 def _bind_call(term: Term, ctx: _Context) -> tuple[bool, str]:
     text = re.sub(r"^(?:new\s+|await\s+|[.@])", "", term.text)
     index = ctx.index
@@ -2758,6 +2763,11 @@ def _bind_call(term: Term, ctx: _Context) -> tuple[bool, str]:
         return True, ""  # `Some(..)` of `Some(self.key.get())`: Rust's rest, any arguments
     callee = text[: text.index("(")]
     args = split_args(text[text.index("(") + 1: -1])
+    if any(_PROSE_ARGUMENT.fullmatch(a.strip()) for a in args):
+        # `encodeURI(path with forward slashes)`, `Connection(resolved path, timeout=60)`: an argument
+        # described in words is a placeholder
+        described = [f"<{a.strip()}>" if _PROSE_ARGUMENT.fullmatch(a.strip()) else a.strip() for a in args]
+        return _bind_call(Term(f"{callee}({', '.join(described)})", term.kind), ctx)
     if "." in callee:
         callee_ok, _ = _bind_dotted(Term(callee, TermKind.DOTTED), ctx)
     else:
@@ -3297,8 +3307,8 @@ def _bind_name(term: Term, ctx: _Context) -> tuple[bool, str]:
         return True, ""  # `$PORT` where the code reads os.Getenv("PORT"): the shell's way to name a variable
     if kind is TermKind.CONSTANT and _prefixed_setting(text, index):
         return True, ""  # DEBUG_HIDE_DATE where the code takes every /^debug_/i variable as a setting (hideDate)
-    if _instance(text, index):
-        return True, ""
+    if _instance(text, index) or _numbered_instance(text, index):
+        return True, ""  # `q00000` of f"q{number:05d}": a name the code formats
     if kind is TermKind.IDENTIFIER and text in _PY_BUILTINS and "python" in index.languages:
         return True, ""  # KeyboardInterrupt, SystemExit: the language's own names, named in prose
     if kind is TermKind.IDENTIFIER and any(text in _LANGUAGE_NAMES.get(lang, ()) for lang in index.languages):
@@ -4320,6 +4330,42 @@ def _concatenated(content: str, index: _Index) -> bool:
 _GO_INSTANTIATION = re.compile(r"(?<=[\w])\[(?:[A-Za-z_*][\w.*\[\]]*\s*,\s*)*[A-Za-z_*][\w.*\[\]]*\](?=\()")
 
 
+#: A format field a number fills: ``%d``, ``%05d``, ``%x``, ``{:05d}``, ``{number:05d}``, and an
+#: untyped ``{}``, ``{0}``, ``{n}`` (Rust's, Python's ``format``).
+_NUMBER_FIELD = re.compile(r"%[-+ #0]*\d*(?P<p>[diuxX])|\{[\w.]*:[#0]*\d*(?P<b>[dxXbo])\}|\{[\w.]*\}")
+
+
+def _numbered_instance(text: str, index: _Index) -> bool:
+    """Whether ``text`` is a string the code formats with its number fields
+    filled by numbers and every other character as written: ``q00000`` of
+    ``f"q{number:05d}"``, ``Stream<id=3, weight=8>`` of ``"Stream<id=%d,
+    weight=%d>"``, ``'_26`` of ``"'_{}"``. A field takes digits only (hex
+    digits for ``x``), so the example is the code's own output."""
+    if not re.search(r"\d", text) or len(text) > 200:
+        return False
+    for content in index.strings():
+        if ("%" not in content and "{" not in content) or len(content) > 200:
+            continue
+        pattern, pos, literal = "", 0, ""
+        for m in _NUMBER_FIELD.finditer(content):
+            kind = m.group("p") or m.group("b") or "d"
+            pattern += re.escape(content[pos:m.start()]) + ("-?[0-9a-fA-F]+" if kind in "xX" else "-?\\d+")
+            literal += content[pos:m.start()]
+            pos = m.end()
+        literal += content[pos:]
+        if not pattern or "{" in content[pos:] or "%" in content[pos:]:
+            continue
+        # the code's own characters: a letter, or two others (`'_` of "'_{}"; never "{}.{}" alone)
+        if (re.search(r"[A-Za-z]", literal) or len(literal.strip()) >= 2) \
+                and re.fullmatch(pattern + re.escape(content[pos:]), text):
+            return True
+    return False
+
+
+#: A tuple written out: ``(leaf.val, true)``, ``(key, value)``.
+_TUPLE = re.compile(r"\(\s*([^()\[\]{}]+?,\s*[^()\[\]{}]+?)\s*\)")
+
+
 def _bind_code(term: Term, ctx: _Context) -> tuple[bool, str]:
     """Code spans, addresses and versions: the tokens in order, in the code; ``...`` stands for anything."""
     text = term.text
@@ -4331,6 +4377,8 @@ def _bind_code(term: Term, ctx: _Context) -> tuple[bool, str]:
         if hostport and _HOSTPORT.fullmatch(text) and index.has_sequence(hostport.group(1), code=True) \
                 and float(hostport.group(2)) in index.numbers:
             return True, ""  # 127.0.0.1:8000 for host="127.0.0.1", port=8000
+    if _numbered_instance(text.strip(), index):
+        return True, ""  # `Stream<id=3, weight=8>` of "Stream<id=%d, weight=%d>": a string the code formats, filled
     if _GENERIC_TYPE.fullmatch(text):
         if index.has_sequence(text, code=True):
             return True, ""
@@ -4357,6 +4405,9 @@ def _bind_code(term: Term, ctx: _Context) -> tuple[bool, str]:
         return True, ""
     if (_PLACEHOLDER.search(text) or _BRACE_FIELD.search(text)) and _template_binds(text, ctx):
         return True, ""  # `{parent prefix}_{INFO_NAME}`: the fields of a name the code formats
+    tupled = _TUPLE.fullmatch(text.strip())
+    if tupled and index.languages & {"go", "python"} and index.has_sequence(f"return {tupled.group(1)}", code=True):
+        return True, ""  # `(nil, false)` for Go's `return nil, false`: the values a function returns, as a tuple
     if len(text.strip()) >= 4 and any(text.strip() in written for written in index.filled()):
         return True, ""  # `; samesite=strict` for "; samesite=" + (this.sameSite === true ? 'strict' : ...)
     floor = re.fullmatch(r">=\s*v?(\d+(?:\.\d+)*)", text.strip()) if term.kind is TermKind.VERSION else None

@@ -159,7 +159,24 @@ pub fn retain<F>(&mut self, mut f: F) where F: FnMut(&T) -> bool {
 """, language="rust")
 
 
+UPDATE_EDGE = EvidenceText("radix.go::node.updateEdge", """\
+func (n *node) updateEdge(label byte, node *node) {
+	num := len(n.edges)
+	idx := sort.Search(num, func(i int) bool {
+		return n.edges[i].label >= label
+	})
+	if idx < num && n.edges[idx].label == label {
+		n.edges[idx].node = node
+		return
+	}
+	panic("replacing missing edge")
+}
+""", language="go")
+
 FIRES = [
+    # round 26 (go-radix f05): "falls back to" a function the subject never mentions
+    ("node.updateEdge falls back to addEdge if there's no edge with that label yet, so it's an upsert.", UPDATE_EDGE),
+    ("updateEdge falls back on calling `addEdge` for a new label.", UPDATE_EDGE),
     # round 21 (bumpalo f18): built on / implemented with / backed by, as verbs of calling
     ("Heads up: bumpalo Vec::retain is built on swap_remove, so the survivors can be reordered.", RETAIN),
     ("Vec::retain is implemented with `swap_remove`.", RETAIN),
@@ -184,6 +201,13 @@ FIRES = [
 ]
 
 SILENT = [
+    # round 26: what it falls back to is in its code, or is no call ("falls back to panicking")
+    ("node.updateEdge falls back to panic(\"replacing missing edge\") when no edge has the label.", UPDATE_EDGE),
+    ("updateEdge falls back to `sort.Search` over the edges.", UPDATE_EDGE),
+    # (rfc3986 t01) no anchored function is the subject, and a type is no callee
+    ("So a missing label falls back to addEdge instead of panicking.", UPDATE_EDGE),
+    ("updateEdge falls back to the u8 path for labels.", UPDATE_EDGE),
+    ("It calls `updateEdge(label, node)`, so a missing label falls back to addEdge.", UPDATE_EDGE),
     # round 21: what the function is built on, written so
     ("Vec::retain is built on drain_filter, so the order is kept.", RETAIN),
     ("Vec::retain is implemented on top of `drain_filter`.", RETAIN),

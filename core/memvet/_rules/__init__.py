@@ -83,7 +83,7 @@ why), and each has a fixture of cases that must and must not fire
                  raises on it (if initial != 1 and multiplier != 1: raise)
     raises       E("message"): the code raises that message as another
                  class, and raises E elsewhere
-    calls        A calls / triggers / uses B: A's code (and the anchored
+    calls        A calls / triggers / uses / falls back to B: A's code (and the anchored
                  functions it calls) never mentions B; an absence, so
                  never certain
     passes       F gets K=V: each anchored call of F passes another

@@ -3,7 +3,9 @@
 The claim's side, in a clause that is not negated: a verb of calling in
 the third person (``calls``, ``invokes``, ``triggers``, ``fires``,
 ``runs``, ``delegates to``, ``hands off to``, ``defers to``, ``dispatches
-to``, ``goes through``, ``wraps``, ``uses``, ``relies on``, ``is built on``,
+to``, ``falls back to`` (its subject the code term right before it, one
+the anchors hold, never a type such as ``i64`` after it), ``goes
+through``, ``wraps``, ``uses``, ``relies on``, ``is built on``,
 ``is implemented with`` (``on top of``, ``in terms of``, ``using``,
 ``via``), ``is backed by``; ``does`` and
 ``via`` only before a call written out: "always does F(x)", "builds it via
@@ -71,7 +73,7 @@ __all__ = ["RULE"]
 
 _VERB = re.compile(r"\b(?:calls|invokes|triggers|fires|runs|delegates\s+to|hands\s+(?:it\s+|them\s+)?(?:off|over)"
                    r"\s+to|hands\s+(?:it|them)\s+to|defers\s+to|dispatches\s+to|goes\s+through|wraps|uses|"
-                   r"relies\s+on|does|via|is\s+built\s+(?:on(?:\s+top\s+of)?|around)|"
+                   r"relies\s+on|falls?\s+back\s+(?:to|on)(?:\s+calling)?|does|via|is\s+built\s+(?:on(?:\s+top\s+of)?|around)|"
                    r"is\s+implemented\s+(?:on\s+top\s+of|in\s+terms\s+of|with|using|via)|is\s+backed\s+by)\b", re.I)
 #: Verbs that name a call only with the call written out: "always does NewRandomFromReader(rander)",
 #: "builds the cache via New(size)" (not "does nothing", "via the janitor").
@@ -83,6 +85,10 @@ _READER = frozenset({"you", "your", "caller", "callers", "user", "users", "reade
 _LEAD = frozenset({"the", "a", "an", "its", "their", "each", "every", "then", "also", "just", "only", "directly"})
 _ADVERBS = frozenset({"always", "then", "immediately", "deliberately", "simply", "just", "also", "instead"})
 _OBJECT_KINDS = (TermKind.IDENTIFIER, TermKind.CALL, TermKind.DOTTED, TermKind.CONSTANT)
+#: Types a path may be named after ("falls back to the i64 path"): never a callee.
+_TYPE_NAMES = frozenset({"i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16", "u32", "u64", "u128", "usize",
+                         "f32", "f64", "str", "String", "bool", "char", "int", "float", "bytes", "int64",
+                         "uint64", "float64", "string"})
 
 
 def _object(clause: Clause, end: int) -> Word | None:
@@ -95,6 +101,15 @@ def _object(clause: Clause, end: int) -> Word | None:
             return None
         return word
     return None
+
+
+def _right_before(clause: Clause, word: Word | None, at: int) -> bool:
+    """Whether ``word`` is the last code term before ``at``, at most three words and no comma away."""
+    if word is None:
+        return False
+    between = clause.text[word.end:at]
+    later = [w for w in clause.words if word.end <= w.start and w.end <= at and w.term is not None and not w.plain]
+    return not later and not re.search(r"[,;:]", between) and len(between.split()) <= 3
 
 
 def _last(atom: str) -> str:
@@ -218,6 +233,9 @@ def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
                       and not _OBJECT_OF.search(clause.text[:w.start])), None)
         subjects = [code for code in codes if first is not None and code.leaf
                     and fold(code.leaf) == fold(_last(first.atom))]
+        if verb.group(0).lower().startswith("fall") and (not subjects or name in _TYPE_NAMES
+                                                         or not _right_before(clause, first, verb.start())):
+            continue  # "a bad authority falls back to X", "falls back to the i64 path": no function named, no call
         if not subjects:
             if first is not None and not any(_mentions(code, _last(first.atom)) for code in codes):
                 continue  # the subject is code no anchor holds
