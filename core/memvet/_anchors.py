@@ -584,7 +584,7 @@ def _trait_impls(data: bytes, symbols: Mapping[str, _code.Symbol], sym: _code.Sy
     leaf = trait.rsplit(".", 1)[-1]
     out = [(name, _span_text(data, other.start_line, other.end_line)) for name, other in symbols.items()
            if name.endswith(f" as {leaf}>.{method}")]
-    impl = re.compile(rf"\bimpl\b[^{{;]*?\b{re.escape(leaf)}(?:<[^{{;]*>)?\s+for\s+[^{{;]+\{{")
+    impl = _impl_of(leaf)
     for name, other in symbols.items():
         if other.kind != "macro" or len(out) >= 3:
             continue
@@ -599,6 +599,12 @@ def _trait_impls(data: bytes, symbols: Mapping[str, _code.Symbol], sym: _code.Sy
     return out[:3]
 
 
+def _impl_of(trait: str) -> re.Pattern[str]:
+    """The header of an ``impl Trait for X {`` (``impl<T: Bounded> Bounded for Wrapping<T> {``, ``impl
+    MulAdd<f32, f32> for f32 {``) of the trait named ``trait``, up to its brace."""
+    return re.compile(rf"\bimpl\b[^{{;]*?\b{re.escape(trait)}(?:<[^{{;]*>)?\s+for\s+[^{{;]+\{{")
+
+
 def _whole_trait_impls(data: bytes, symbols: Mapping[str, _code.Symbol], sym: _code.Symbol) -> list[tuple[str, str]]:
     """``(label, text)`` of the impls of an anchored Rust trait in the same file: each ``impl Trait
     for X`` block, and each one a ``macro_rules!`` writes for its ``$T`` (num-traits implements
@@ -606,7 +612,7 @@ def _whole_trait_impls(data: bytes, symbols: Mapping[str, _code.Symbol], sym: _c
     says what its implementations do. At most eight, for binding the claim's terms only."""
     leaf = sym.qualname.rsplit(".", 1)[-1]
     text = data.decode("utf-8", errors="replace")
-    impl = re.compile(rf"\bimpl\b[^{{;]*?\b{re.escape(leaf)}(?:<[^{{;]*>)?\s+for\s+[^{{;]+\{{")
+    impl = _impl_of(leaf)
     # A macro that takes the trait as an argument: `mul_add_impl!(MulAdd for isize i8 ...)` over
     # `impl $trait_name for $t {...}`.
     passed = {m.group(1) for m in re.finditer(rf"\b(\w+)!\s*[(\[{{][^;]*?\b{re.escape(leaf)}\b", text)}

@@ -67,6 +67,16 @@ def _drift() -> Any:
     return importlib.import_module("drift")
 
 
+def _cases(repo: Path, *flags: str) -> dict[str, dict[str, Any]]:
+    """``drift.py`` over the last commit of ``repo``, every symbol sampled: the cases by qualified name."""
+    env = {**os.environ, "ORT_DISABLE_TELEMETRY": "1", "ANONYMIZED_TELEMETRY": "False"}
+    out = subprocess.run([sys.executable, str(BENCH / "drift.py"), "--repo", str(repo), "--sample", "10",
+                          "--from", "HEAD~1", "--to", "HEAD", "--per-file", "10", *flags, "--json"],
+                         capture_output=True, text=True, env=env, cwd=ROOT, timeout=110)
+    assert out.returncode == 0, out.stderr[-3000:]
+    return {c["qualname"]: c for c in json.loads(out.stdout)["cases"]}
+
+
 def test_typescript_overloads_give_way_to_the_implementation() -> None:
     drift = _drift()
     assert drift.js_region(STORE_TS, "createStore", True) == (5, 19)
@@ -94,14 +104,7 @@ def test_a_commonjs_export_rewritten_in_typescript_is_moved_with_migration(tmp_p
             .replace("constructor(error, options)", "constructor(error: Error, options: Options)")
             .replace("};\n\nmodule.exports.gone", "}\n\nconst unused").replace("'use strict';\n", ""))
     b.commit("typescript")
-    env = {**os.environ, "ORT_DISABLE_TELEMETRY": "1", "ANONYMIZED_TELEMETRY": "False"}
-    runs = {}
-    for flag in ([], ["--migration"]):
-        out = subprocess.run([sys.executable, str(BENCH / "drift.py"), "--repo", str(b.path), "--sample", "10",
-                              "--from", "HEAD~1", "--to", "HEAD", "--per-file", "10", *flag, "--json"],
-                             capture_output=True, text=True, env=env, cwd=ROOT, timeout=110)
-        assert out.returncode == 0, out.stderr[-3000:]
-        runs[bool(flag)] = {c["qualname"]: c for c in json.loads(out.stdout)["cases"]}
+    runs = {False: _cases(b.path), True: _cases(b.path, "--migration")}
     name = "module.exports.ReadError.constructor"
     assert runs[False][name]["truth"] == "deleted"
     case = runs[True][name]
@@ -135,12 +138,7 @@ def test_a_typescript_function_with_parameters_on_several_lines_is_read_whole_on
     b.commit("fetch")
     b.write("src/fetch.ts", FETCH_TS.replace("return x + 1", "return x + 2"))
     b.commit("other changes")
-    env = {**os.environ, "ORT_DISABLE_TELEMETRY": "1", "ANONYMIZED_TELEMETRY": "False"}
-    out = subprocess.run([sys.executable, str(BENCH / "drift.py"), "--repo", str(b.path), "--sample", "10",
-                          "--from", "HEAD~1", "--to", "HEAD", "--per-file", "10", "--json"],
-                         capture_output=True, text=True, env=env, cwd=ROOT, timeout=110)
-    assert out.returncode == 0, out.stderr[-3000:]
-    cases = {c["qualname"]: c for c in json.loads(out.stdout)["cases"]}
+    cases = _cases(b.path)
     assert cases["fetchAll"]["truth"] == "unchanged"
     assert cases["other"]["truth"] == "changed"
 
@@ -208,12 +206,7 @@ def test_prototype_and_static_members_rewritten_as_a_class_are_the_same_members(
     b.write("lib/AxiosHeaders.js", HEADERS_CLASS)
     b.write("index.d.cts", "export class AxiosHeaders {\n  static accessor(header: string): AxiosHeaders;\n}\n")
     b.commit("class")
-    env = {**os.environ, "ORT_DISABLE_TELEMETRY": "1", "ANONYMIZED_TELEMETRY": "False"}
-    out = subprocess.run([sys.executable, str(BENCH / "drift.py"), "--repo", str(b.path), "--sample", "10",
-                          "--from", "HEAD~1", "--to", "HEAD", "--per-file", "10", "--json"],
-                         capture_output=True, text=True, env=env, cwd=ROOT, timeout=110)
-    assert out.returncode == 0, out.stderr[-3000:]
-    cases = {c["qualname"]: c for c in json.loads(out.stdout)["cases"]}
+    cases = _cases(b.path)
     for name in ("AxiosHeaders.prototype.set", "AxiosHeaders.accessor"):
         assert (cases[name]["truth"], cases[name]["memvet"]) == ("changed", "changed"), cases[name]
     gone = cases["AxiosHeaders.prototype.clear"]

@@ -15,15 +15,8 @@ from memvet import Status, _code, _moves, _vanished
 
 PATH = "lib/core/AxiosHeaders.js"
 
-ASSIGNED = """\
-class AxiosHeaders {
-  constructor(headers) {
-    headers && this.set(headers);
-  }
-}
-
-Object.assign(AxiosHeaders, {
-  accessor: function(header) {
+# The method's own code, the same in both forms.
+BODY = """\
     const internals = this.internals = (this.internals = {accessors: {}});
     const accessors = internals.accessors;
     const prototype = this.prototype;
@@ -36,6 +29,18 @@ Object.assign(AxiosHeaders, {
     }
     utils.isArray(header) ? header.forEach(defineAccessor) : defineAccessor(header);
     return this;
+"""
+
+ASSIGNED = """\
+class AxiosHeaders {
+  constructor(headers) {
+    headers && this.set(headers);
+  }
+}
+
+Object.assign(AxiosHeaders, {
+  accessor: function(header) {
+""" + BODY + """\
   }
 });
 
@@ -49,18 +54,7 @@ class AxiosHeaders {
   }
 
   static accessor(header) {
-    const internals = this.internals = (this.internals = {accessors: {}});
-    const accessors = internals.accessors;
-    const prototype = this.prototype;
-    function defineAccessor(_header) {
-      const lHeader = normalizeHeader(_header);
-      if (!accessors[lHeader]) {
-        buildAccessors(prototype, _header);
-        accessors[lHeader] = true;
-      }
-    }
-    utils.isArray(header) ? header.forEach(defineAccessor) : defineAccessor(header);
-    return this;
+""" + BODY + """\
   }
 }
 
