@@ -1873,6 +1873,7 @@ class _Index:
         # "code"/"tokens" -> the same without layout (_layout_free), joined; None when there is none to set aside
         self._layout: dict[str, str | None] = {}
         self._templates: list[list[str]] | None = None
+        self._numbered: list[re.Pattern[str]] | None = None
         self._filled: list[str] | None = None
         self._definitions: list[_Definition] | None = None
         self._code_parts: list[str] | None = None
@@ -2043,6 +2044,13 @@ class _Index:
         if self._templates is None:
             self._templates = [t for _, code in self.code_texts for t in _templates(code)]
         return self._templates
+
+    def numbered(self) -> list[re.Pattern[str]]:
+        """The strings the code formats with number fields, each as the pattern of its output (see
+        :func:`_numbered_instance`), built once."""
+        if self._numbered is None:
+            self._numbered = [p for p in map(_number_template, self.strings()) if p is not None]
+        return self._numbered
 
     def definitions(self, callee: str = "") -> list[_Definition]:
         """The functions the code defines (named ``callee``'s last part, when given)."""
@@ -4343,23 +4351,28 @@ def _numbered_instance(text: str, index: _Index) -> bool:
     digits for ``x``), so the example is the code's own output."""
     if not re.search(r"\d", text) or len(text) > 200:
         return False
-    for content in index.strings():
-        if ("%" not in content and "{" not in content) or len(content) > 200:
-            continue
-        pattern, pos, literal = "", 0, ""
-        for m in _NUMBER_FIELD.finditer(content):
-            kind = m.group("p") or m.group("b") or "d"
-            pattern += re.escape(content[pos:m.start()]) + ("-?[0-9a-fA-F]+" if kind in "xX" else "-?\\d+")
-            literal += content[pos:m.start()]
-            pos = m.end()
-        literal += content[pos:]
-        if not pattern or "{" in content[pos:] or "%" in content[pos:]:
-            continue
-        # the code's own characters: a letter, or two others (`'_` of "'_{}"; never "{}.{}" alone)
-        if (re.search(r"[A-Za-z]", literal) or len(literal.strip()) >= 2) \
-                and re.fullmatch(pattern + re.escape(content[pos:]), text):
-            return True
-    return False
+    return any(p.fullmatch(text) for p in index.numbered())
+
+
+def _number_template(content: str) -> re.Pattern[str] | None:
+    """The output of a string with number fields as a pattern (each field digits, hex digits for
+    ``x``; every other character as written), or None: no number field, another field after the
+    last, too long, or too few characters of the code's own (a letter, or two others: `'_` of
+    "'_{}"; never "{}.{}" alone)."""
+    if ("%" not in content and "{" not in content) or len(content) > 200:
+        return None
+    pattern, pos, literal = "", 0, ""
+    for m in _NUMBER_FIELD.finditer(content):
+        kind = m.group("p") or m.group("b") or "d"
+        pattern += re.escape(content[pos:m.start()]) + ("-?[0-9a-fA-F]+" if kind in "xX" else "-?\\d+")
+        literal += content[pos:m.start()]
+        pos = m.end()
+    literal += content[pos:]
+    if not pattern or "{" in content[pos:] or "%" in content[pos:]:
+        return None
+    if not (re.search(r"[A-Za-z]", literal) or len(literal.strip()) >= 2):
+        return None
+    return re.compile(pattern + re.escape(content[pos:]))
 
 
 #: A tuple written out: ``(leaf.val, true)``, ``(key, value)``.
