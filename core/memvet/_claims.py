@@ -2559,6 +2559,52 @@ def _renamed(args: Sequence[str], call: str, ctx: _Context) -> bool:
     return bool(renamed)
 
 
+def _stood_for(said: Sequence[str], have: Sequence[str]) -> bool:
+    """Whether the claim's arguments ``said`` are the code's ``have`` one by one, in order, as people
+    shorten them: the same tokens with the receivers left out and names in any case (``path+"/"`` for
+    ``r.URL.Path+"/"``, ``maxAge`` for ``cookie.maxAge``), a name for a call of that name
+    (``handle`` for ``windows.Handle(f.Fd())``), a call of the same callee whose arguments are so in
+    turn, and one ellipsis for any run of them (``http.Redirect(..., path+"/", http.StatusFound)``).
+    Literals are compared as written; at least one argument is no ellipsis."""
+    said = [a.strip() for a in said]
+    if not said or all(_ELLIPSIS.fullmatch(a) for a in said):
+        return False
+    gaps = [i for i, a in enumerate(said) if _ELLIPSIS.fullmatch(a)]
+    if len(gaps) > 1:
+        return False
+    if gaps:
+        head, tail = said[:gaps[0]], said[gaps[0] + 1:]
+        if len(head) + len(tail) >= len(have) + 1:
+            return False
+        pairs = list(zip(head, have[:len(head)], strict=True)) + list(
+            zip(tail, have[len(have) - len(tail):], strict=True))
+    elif len(said) == len(have):
+        pairs = list(zip(said, have, strict=True))
+    else:
+        return False
+    return all(_argument_stands_for(a, b.strip()) for a, b in pairs)
+
+
+def _argument_stands_for(said: str, have: str) -> bool:
+    """One argument of :func:`_stood_for`."""
+    if said == have:
+        return True
+    if _literal(said) is not None or number_value(said) is not None or said in _LITERAL_WORDS:
+        return False  # a value is the code's as written (an equal one matched above)
+    mine, theirs = code_tokens(said), code_tokens(have)
+    while (at := next((i for i in range(len(theirs) - 2) if _WORD.fullmatch(theirs[i]) and theirs[i + 1] == "."
+                       and _WORD.fullmatch(theirs[i + 2]) and (not i or theirs[i - 1] != ".")), None)) is not None:
+        theirs = theirs[:at] + theirs[at + 2:]  # r.URL.Path: Path, every receiver left out
+    if [t.lower() for t in mine] == [t.lower() for t in theirs] and any(_WORD.fullmatch(t) for t in mine):
+        return True
+    callee = re.fullmatch(r"(?:[A-Za-z_$][\w$]*\s*(?:\.|::)\s*)*([A-Za-z_$][\w$]*)\s*\((.*)\)", have, re.S)
+    if callee and re.fullmatch(r"[A-Za-z_$][\w$]*", said):
+        return fold(said) == fold(callee.group(1))  # handle for windows.Handle(f.fh.Fd())
+    inner = re.fullmatch(r"(?:[A-Za-z_$][\w$]*\s*(?:\.|::)\s*)*([A-Za-z_$][\w$]*)\s*\((.*)\)", said, re.S)
+    return bool(callee and inner and inner.group(1) == callee.group(1)
+                and _stood_for(split_args(inner.group(2)), split_args(callee.group(2))))
+
+
 #: A token of a call's arguments: a name, a number, a string literal, or one other character.
 _ARG_TOKEN = re.compile(r"""[A-Za-z_$][\w$]*|\d[\w.]*|"(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*'|\S""")
 
@@ -2812,6 +2858,8 @@ def _bind_call(term: Term, ctx: _Context) -> tuple[bool, str]:
             return True, ""
         if any(_renamed(args, call, ctx) for call in calls):
             return True, ""  # FormatFloat(x, 'f', 6, 64) for FormatFloat(num, 'f', 6, 64): the claim's own name for num
+        if any(_stood_for(args, _arguments(call)) for call in calls):
+            return True, ""  # Math.min(maxAge, LIMIT) for Math.min(cookie.maxAge, LIMIT): the receiver left out
         with_strings = _with_assigned_strings(calls, index)
         if any(_call_matches(args, call) for call in with_strings):
             return True, ""  # ValueError("Invalid format. ...") for msg = ("Invalid format. " ...); ValueError(msg)
@@ -3327,8 +3375,9 @@ def _bind_name(term: Term, ctx: _Context) -> tuple[bool, str]:
         return True, ""  # the `maxAge` option where the code calls configureMaxAge(options)
     if kind is TermKind.IDENTIFIER and text.lower() in _CASE_STYLES:
         return True, ""  # "camelCase maxAge wins": the name of a way to write names, in prose
-    if kind is TermKind.IDENTIFIER and text in _JS_GLOBALS and index.languages & {"javascript", "typescript", "tsx"}:
-        return True, ""  # setTimeout, queueMicrotask: the runtime's own functions, named in prose
+    if kind is TermKind.IDENTIFIER and text in _JS_GLOBALS | _JS_OBJECT_MEMBERS \
+            and index.languages & {"javascript", "typescript", "tsx"}:
+        return True, ""  # setTimeout, queueMicrotask, __proto__: the runtime's own names, named in prose
     # BadParameter beside UsageError: a neighbour named in prose binds where
     # the anchored file (or its imports) defines it; what the code raises is
     # the raises rule's to say.
@@ -3417,6 +3466,14 @@ _JS_GLOBALS = frozenset({
     "setTimeout", "clearTimeout", "setInterval", "clearInterval", "setImmediate", "clearImmediate",
     "queueMicrotask", "structuredClone", "encodeURIComponent", "decodeURIComponent", "encodeURI", "decodeURI",
     "parseInt", "parseFloat", "isNaN", "isFinite", "globalThis", "undefined", "null", "NaN", "Infinity",
+})
+
+#: The members every JavaScript object inherits from ``Object.prototype`` (``constructor``, ``toString``,
+#: ``__proto__``): named in prose when a claim says why a map must have no prototype, whether or not
+#: the code spells them.
+_JS_OBJECT_MEMBERS = frozenset({
+    "__proto__", "constructor", "prototype", "toString", "toLocaleString", "valueOf", "hasOwnProperty",
+    "isPrototypeOf", "propertyIsEnumerable",
 })
 
 

@@ -31,11 +31,21 @@ func NewLRU(size int) (*LRU, error) {
 	return &LRU{size: size}, nil
 }
 """, language="go")
+BITS = EvidenceText("src/mem.rs::Compress.new_window", """\
+    pub fn new_window(level: u32, bits: u8) -> Compress {
+        assert!(bits > 8 && bits < 16, "bits must be within 9 ..= 15");
+        Compress { inner: make(level, bits) }
+    }
+""", language="rust")
 
 FIRES = [
     ("smart_truncate early-returns when len(string) <= max_length.", TRUNCATE),
     ("parse() caps input at 99 chars: anything with length > 99 throws.", PARSE),
     ("NewLRU errors when size < 0.", SIZE),
+    # round 27: a number written first, and a chain read as its two bounds
+    ("new_window asserts 8 <= bits <= 15 (8 is allowed).", BITS),
+    ("new_window accepts 9 <= bits <= 16.", BITS),
+    ("NewLRU errors when 0 > size.", SIZE),
 ]
 
 SILENT = [
@@ -56,6 +66,11 @@ SILENT = [
     ("smart_truncate cuts when len(string) >= max_length.", TRUNCATE),
     # a bound that is no whole number
     ("anything with length > Infinity throws.", PARSE),
+    # round 27: the chain the code writes, another way; a bound written as arithmetic is not a number
+    ("new_window asserts 9 <= bits <= 15.", BITS),
+    ("new_window asserts 8 < bits < 16.", BITS),
+    ("NewLRU errors when 0 >= size.", SIZE),
+    ("new_window requires 9 <= bits <= 2^4-1.", BITS),
 ]
 
 

@@ -55,8 +55,52 @@ MAX_OPEN = EvidenceText("src/lib.rs::WalkDir.max_open", """\
         self
     }
 """, language="rust")
+VALID_NAME = EvidenceText("lex.go::validName", """\
+func validName(raw string) bool {
+	if raw == "" {
+		return false
+	}
+	return strings.IndexFunc(raw, isBad) < 0
+}
+""", language="go")
+TIDY = EvidenceText("src/path.ts::tidy", """\
+export const tidy: typeof path.tidy = function (input: string) {
+  if (input.length === 0) {
+    return ".";
+  }
+  return collapse(input);
+};
+""")
+LOOKUP = EvidenceText("src/traits.rs::Flags.lookup", """\
+    fn lookup(name: &str) -> Option<Self> {
+        if name.is_empty() {
+            return None;
+        }
+        Self::FLAGS.iter().find(|f| f.name() == name).map(|f| f.value())
+    }
+""", language="rust")
+TRIMMED = EvidenceText("util.py::clean", """\
+def clean(text):
+    text = text.strip()
+    if not text:
+        return "-"
+    return text.lower()
+""")
+TWO_GUARDS = EvidenceText("util.py::label", """\
+def label(n):
+    if n < 0:
+        raise ValueError("negative")
+    if n == 0:
+        return "none"
+    return str(n)
+""")
 
 FIRES = [
+    # round 27: the anchored function's first guard returns another literal for the example at once
+    ('validName("") is true, so an empty name slips through.', VALID_NAME),
+    ("tidy('') gives back '' (empty).", TIDY),
+    ('`Flags::lookup("")` returns Some(Self::empty()).', LOOKUP),
+    ('label(0) returns "zero".', TWO_GUARDS),  # a guard that raises for other values comes first
     # round 23: literals passed by position, read by the parameters' names; Rust's assert!, Go's panic
     ("bounded(0) gives you a zero-capacity rendezvous channel.", BOUNDED),
     ("`n.Use(nil)` is harmless, it's just skipped.", USE),
@@ -92,6 +136,13 @@ SILENT = [
     ("`cache.__setitem__(key, value, maxsize=1)` stores it.", STATEFUL),
     # a guard in a spelling the rule does not evaluate (instanceof), a default no literal of Python can hold
     ("`split(text, { limit: 3 })` splits in three.", ODD),
+    # round 27: what the guard returns is the claim's, or the guard is not the first thing that decides
+    ('validName("") returns false straight away.', VALID_NAME),
+    ("tidy('') returns '.'.", TIDY),
+    ('`Flags::lookup("")` returns None.', LOOKUP),
+    ('validName("a") is true.', VALID_NAME),  # the guard is false for it, and what follows is no literal
+    ('clean("") returns "".', TRIMMED),  # the parameter is reassigned before the guard
+    ('label(0) returns "none".', TWO_GUARDS),
 ]
 
 

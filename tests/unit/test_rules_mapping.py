@@ -138,6 +138,9 @@ FIRES = [
     ("sameSite: true maps to `SameSite=Lax`, the browser default.", SAME_SITE),
     ("`sameSite: true` gives SameSite=None.", SAME_SITE),
     ("'strict' becomes `SameSite=Lax`.", SAME_SITE),
+    # round 27: "emits", "is treated like"
+    ("`sameSite: true` is treated like 'lax' and emits `SameSite=Lax`.", SAME_SITE),
+    ("'none' emits `SameSite=Strict`.", SAME_SITE),
     ("Level 20 maps to 'debug'.", LEVELS),
     ("30 -> 'info'.", LEVELS),
     # the fallback taken for a named case
@@ -146,6 +149,9 @@ FIRES = [
 ]
 
 SILENT = [
+    # round 27: the branch for the value writes the claim's output
+    ("`sameSite: true` is treated like 'strict' and emits `SameSite=Strict`.", SAME_SITE),
+    ("'lax' emits `SameSite=Lax`.", SAME_SITE),
     # round 21 (h11 t11): the output names the word, which is its subject, no key of a branch
     ("Two Host headers -> \"Found multiple Host: headers\".", HOST),
     # the branch returns the claim's constant; a constant no branch returns; a string no label names

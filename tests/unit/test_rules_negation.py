@@ -515,6 +515,24 @@ def configure(
         _CONFIG.default_wrapper_class = wrapper_class
 """)
 
+SET_LOW = EvidenceText("src/hint.rs::Hint.set_low", """\
+    pub fn set_low(&mut self, value: u64) {
+        assert!(value <= self.high.unwrap_or(u64::MAX));
+        self.low = value;
+    }
+""", language="rust")
+BOUNDED = EvidenceText("src/lib.rs::bounded", """\
+pub fn bounded<T: PartialOrd>(input: T, lo: T, hi: T) -> T {
+    debug_assert!(lo <= hi, "lo must not exceed hi");
+    if input < lo { lo } else if input > hi { hi } else { input }
+}
+""", language="rust")
+WRAP = EvidenceText("src/lib.rs::Folded.wrap", """\
+    pub const fn wrap(s: S) -> Folded<S> {
+        Folded(Kind::Ascii(s))
+    }
+""", language="rust")
+
 FIRES = [
     # round 22: the subject is the code's own, not something indefinite
     ("responseLogger never calls WriteHeader on the wrapped writer.", RESPONSE_LOGGER),
@@ -609,6 +627,10 @@ def create_list_rule(src, pos, out):
     ("onSocket runs without a `finished` guard.", ON_SOCKET),
     # round 13: a nil check the code makes
     ("careful: WithStack has no nil check, WithStack(nil) gives you a non-nil error.", WITH_STACK),
+    # round 27: a check of nothing named, where the code asserts
+    ("set_low doesn't check anything - low may end up above high.", SET_LOW),
+    ("set_low: no assertion on the bounds.", SET_LOW),
+    ("bounded() doesn't validate its bounds at all, not even in debug builds.", BOUNDED),
     ("WithStack doesn't check for nil.", WITH_STACK),
     # round 13: a call named as a noun
     ("A Frame formatted with plain %s prints the full path (no path.Base trimming).", FRAME_FORMAT),
@@ -736,6 +758,11 @@ SILENT = [
     ("close() does not flush twice.", CLOSE_CACHE),
     # round 13: no nil test in the code; a condition of the claim's own
     ("wrapAll has no nil check.", WRAP_ALL),
+    # round 27: no assertion in the code; a check of something named is another reading's; a condition
+    ("`Folded::wrap(s)` just wraps s - no check, so non-ASCII letters compare byte by byte.", WRAP),
+    ("wrap doesn't check anything.", WRAP),
+    ("set_low doesn't check for overflow of the total.", SET_LOW),
+    ("If the hint is exact, set_low does no validation.", SET_LOW),
     ("WithStack has no nil check when err is a withStack already.", WITH_STACK),
     ("Format prints the full path (no filepath.Rel trimming).", FRAME_FORMAT),
     ("Format prints the full path (no strings.Base trimming).", FRAME_FORMAT),

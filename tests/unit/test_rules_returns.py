@@ -145,7 +145,22 @@ func New(ms uint64, entropy io.Reader) (id ULID, err error) {
 }
 """, language="go")
 
+END_STREAM = EvidenceText("src/lib.rs::Body.is_end_stream", """\
+    fn is_end_stream(&self) -> bool {
+        false
+    }
+""", language="rust")
+HINT = EvidenceText("src/lib.rs::Body.is_ready", """\
+    fn is_ready(&self) -> bool {
+        self.state.ready()
+    }
+""", language="rust")
+
 FIRES = [
+    # round 27: "has a default of", "defaults to"; a Rust body that is one constant returns it
+    ("Body::is_end_stream has a default of `true`; implementors override it.", END_STREAM),
+    ("is_end_stream defaults to true.", END_STREAM),
+    ("is_end_stream returns true unless overridden.", END_STREAM),
     # round 23: the receiver given back, where every return gives something else (negroni f06)
     ("n.With(h) mutates n and returns n itself, so don't reuse a base stack.", WITH),
     ("With returns the receiver.", WITH),
@@ -170,6 +185,9 @@ FIRES = [
 ]
 
 SILENT = [
+    # round 27: the constant the body is; a body that is no constant
+    ("Body::is_end_stream has a default of `false`.", END_STREAM),
+    ("is_ready defaults to true.", HINT),
     ("UseFunc returns n itself, so calls chain.", USE),
     ("With doesn't return n itself; it builds a new Negroni.", WITH),
     ("Use returns n itself.", WITH),  # another function than the anchored one

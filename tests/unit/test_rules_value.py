@@ -467,6 +467,27 @@ impl Default for Algorithm {
 }
 """, language="rust")]
 
+LEVEL_TABLE = EvidenceText("src/constants.ts::LogLevels", """\
+export const LogLevels: Record<LogType, number> = {
+  fatal: 0,
+  warn: 1,
+  success: 3,
+  debug: 4,
+};
+""", language="typescript")
+SERIALIZE = EvidenceText("src/serialize.ts::serialize", """\
+export function serialize(name: string, value: string, options?: Options): string {
+  const enc = options?.encode || encodeURIComponent;
+  return name + "=" + enc(value);
+}
+""", language="typescript")
+PLATFORM = EvidenceText("src/index.ts::Minimatch.constructor", """\
+  constructor(pattern: string, options: MinimatchOptions = {}) {
+    this.platform = options.platform || defaultPlatform
+  }
+""", language="typescript")
+PRINTER = EvidenceText("printer.py::DEFAULT_PRINTER", "DEFAULT_PRINTER = colorStderrPrint\n")
+
 FIRES = [
     # round 22: a field set through a local (`ac.retries = 3`) is a value the code gives it
     ("with_dir sets retries = 5 on the new AutoCfg.", WITH_DIR),
@@ -582,6 +603,17 @@ class Flags:
     ("bitflags enables the `std` feature by default.", NO_DEFAULT),
     ("The std feature is on by default.", NO_DEFAULT),
     ("Default features include race.", CARGO),
+    # round 27: the default feature set written as a list or one name; "X support is on by default"; opt-in
+    ('The default feature set is ["std", "race"].', CARGO),
+    # round 27: a noun between the verb and the number, a word of the code's names
+    ("`warn`/`success` are level 4 in LogLevels, so they need debug.", LEVEL_TABLE),
+    ("success is level 2.", LEVEL_TABLE),
+    # round 27: a default that is a name: a read of the setting falls back to it, a DEFAULT_ name is given it
+    ("serialize's default `encode` is encodeURI, not encodeURIComponent.", SERIALIZE),
+    ("By default output goes to stdout - DEFAULT_PRINTER is colorStdoutPrint.", PRINTER),
+    ("once_cell's default feature is `alloc`.", CARGO),
+    ("std is opt-in.", CARGO),
+    ("The crate has a default `std` feature.", NO_DEFAULT),
     # a boolean setting said to be on or off by default
     ("Archive::new turns preserve_permissions on by default, so setuid bits are kept.", ARCHIVE_NEW),
     ("preserve_mtime is off by default.", ARCHIVE_NEW),
@@ -710,6 +742,23 @@ SILENT = [
     ("bitflags has no default features.", NO_DEFAULT),
     # a dependency taken without its default features is no word on the crate's own
     ('The optional `serde` dependency is `package = "serde_core"` (version 1.0.220, no default features).', CARGO),
+    # round 27: the list and the name the manifest gives; a feature that is off by default, said opt-in
+    ('The default feature set is ["std"].', CARGO),
+    # round 27: the level the table gives; a word that is no part of the code's names; a comparison
+    ("success is level 3 in LogLevels.", LEVEL_TABLE),
+    ("success is priority 4.", LEVEL_TABLE),
+    ("success is above 2.", LEVEL_TABLE),
+    # round 27: the default name the code gives, the other one ruled out
+    ("serialize's default `encode` is encodeURIComponent, not encodeURI.", SERIALIZE),
+    ("DEFAULT_PRINTER is colorStderrPrint.", PRINTER),
+    # a plain word is no name the claim gives ("the default platform" of options.platform || defaultPlatform)
+    ("`platform` falls back to the default, which is process.platform.", PLATFORM),
+    ("once_cell's default feature is `std`.", CARGO),
+    ("std support is on by default.", CARGO),
+    ("alloc is on by default.", CARGO),  # std turns it on, and std is a default feature
+    ("bitflags' default features are empty.", NO_DEFAULT),
+    ("Default features are disabled in our build.", NO_DEFAULT),
+    ("The crate has a default `std` feature.", CARGO),
     # a list the code does not give (another key), a default named of no Cargo.toml
     ('Cargo features: serde = ["dep:serde"].', CARGO),
     ("The std feature is on by default.", EvidenceText("src/lib.rs", "#![no_std]\n")),

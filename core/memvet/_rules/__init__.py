@@ -26,14 +26,16 @@ why), and each has a fixture of cases that must and must not fire
                  fallback chains, stopping loops, merges, guarded fallbacks,
                  early returns; "overriding any X": the code keeps an X set
     value        S is V / S defaults to V / S ... V (number, variant,
-                 address) / S is on (off) by default: assignments, class
-                 attributes, signature defaults, setters
+                 address) / S is level V / S is on (off) by default / the
+                 default X is F (a name): assignments, class attributes,
+                 signature defaults, setters, fallbacks (opts.X || G)
     bases        X is only a Y / X is not a Y / X derives directly from Y
                  (X is a Y, both Python built-ins): the class statement;
                  X derives from Y: an anchored class Y(X)
     negation     never V X / X is never V-ed / ignores X / doesn't care about X /
-                 does not define M / V is treated like any other: the code
-                 does it (defines M, compares with V)
+                 does not define M / V is treated like any other / doesn't
+                 check anything: the code does it (defines M, compares with
+                 V, asserts)
     membership   only A and B / A and B included: the code's literal tests
     propagation  lets E propagate / raises E / leaks E: the code catches E
                  and raises another or swallows it; returns the error from
@@ -72,7 +74,7 @@ why), and each has a fixture of cases that must and must not fire
                  V's owner (unwrap_or(LineEnding::LF), E or W, E ?? W)
     optin        pass K=V / opt in with K=V / unless you pass K=V: the
                  signature already defaults K to V
-    mapping      V maps to S / V gives S: the switch branch for V writes
+    mapping      V maps to S / V gives S / V emits S: the switch branch for V writes
                  another case's S; N -> S for a name: the if-branch testing
                  N writes another, a branch testing another name writes S;
                  any unknown X maps to S: the match's catch-all arm gives
@@ -80,7 +82,9 @@ why), and each has a fixture of cases that must and must not fire
     ternary      with K: true it gives "S": the code's choice on K
                  (K ? A : B) gives S the other way
     guard        an example passing K=V as working: a guard of the code
-                 raises on it (if initial != 1 and multiplier != 1: raise)
+                 raises on it (if initial != 1 and multiplier != 1: raise);
+                 F(L) returns V: F's first guard returns another literal
+                 for L (if raw == "" { return false })
     raises       E("message"): the code raises that message as another
                  class, and raises E elsewhere
     calls        A calls / triggers / uses / falls back to B: A's code (and the anchored
@@ -90,17 +94,18 @@ why), and each has a fixture of cases that must and must not fire
                  constant in K's place (loadFile(filename, false))
     accepts      'S' returns NaN / is rejected / doesn't parse: an anchored
                  pattern of the code (^...$) matches all of S
-    compares     X op Y written out (len(s) <= max_length, length > 99):
-                 the code compares the same operands with another operator
-                 or bound
+    compares     X op Y written out (len(s) <= max_length, length > 99,
+                 8 <= bits <= 15): the code compares the same operands with
+                 another operator or bound
     logic        N = A or B written out: the code assigns N the same names
                  joined by other boolean operators (A and B)
     formula      N = E written out (acc = rol27(acc)): every assignment of
                  N in the code differs, one by a token or two (rol31(acc))
     toggle       --X/--no-X defaults to no-X: the option's declaration
                  defaults it to the other side (default=True)
-    returns      F returns true / F, which returns None: every return of
-                 F gives another constant (return false); Go's F returns
+    returns      F returns true / F has a default of true: every return of
+                 F gives another constant (return false, a Rust body that is
+                 one constant); Go's F returns
                  ErrX: every return gives nil or another error value
     script       `npm test` runs jest / `pnpm build` = tsup: the anchored
                  package.json's script runs another program (or gives an

@@ -255,12 +255,17 @@ class Code:
 
     @cached_property
     def _parts(self) -> dict[str, set[str]]:
+        """The names of the code by each of their lower-case word parts (``levels`` -> ``LogLevels``)."""
         out: dict[str, set[str]] = {}
         for name in self.names:
             if re.fullmatch(r"[A-Za-z_$][\w$]*", name):
                 for part in split_name(name):
                     out.setdefault(part, set()).add(name)
         return out
+
+    def has_part(self, word: str) -> bool:
+        """Whether ``word`` (lower case) is a word part of one of the code's names."""
+        return word in self._parts
 
     @cached_property
     def compounds(self) -> dict[str, str]:

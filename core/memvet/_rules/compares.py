@@ -3,7 +3,9 @@
 The claim's side: ``X op Y`` written out in the clause (``len(string) <=
 max_length``, ``length > 99``), ``op`` one of ``<``, ``<=``, ``>``, ``>=``,
 ``==``, ``!=`` (``===`` and ``!==`` alike), ``X`` a name or a call, ``Y``
-a name, a call or a number.
+a name, a call or a number; a number written first is read the other way
+round (``8 <= window_bits`` is ``window_bits >= 8``), and a chain (``8 <=
+window_bits <= 15``) as its two bounds.
 
 The code's side: the anchored code's comparisons of the same ``X`` (the
 same tokens, a receiver either side leaves out aside: ``length`` for
@@ -77,14 +79,38 @@ def _comparisons(text: str) -> list[tuple[tuple[str, ...], str, str, str, tuple[
     return out
 
 
+#: A range written as one chain, ``8 <= window_bits <= 15``, ``200 <= status < 300``: two bounds of one name.
+_NUMBER = r"-?\d+(?:\.\d+)?(?![\w$(.^*/+-])"
+_CHAIN = re.compile(rf"(?<![\w$.^*/+-])(?P<a>{_NUMBER})\s*(?P<p><=|<)\s*(?P<x>{_OPERAND})\s*(?P<q><=|<)\s*"
+                    rf"(?P<b>{_NUMBER})")
+
+
+def _claimed(text: str) -> list[tuple[str, str, str, str]]:
+    """(X, op, Y, as written) of each comparison the claim writes with a name on one side; a number
+    written first is read the other way round (``8 <= x`` is ``x >= 8``), and a chain as its two
+    bounds."""
+    out = []
+    for m in _CHAIN.finditer(text):
+        out += [(m.group("x"), _FLIP[m.group("p")], m.group("a"), m.group(0)),
+                (m.group("x"), m.group("q"), m.group("b"), m.group(0))]
+    chained = [(m.start(), m.end()) for m in _CHAIN.finditer(text)]
+    for m in _COMPARISON.finditer(text):
+        if any(a <= m.start() < b for a, b in chained):
+            continue
+        x, op, y = m.group("x"), m.group("op"), m.group("y")
+        if number_value(x) is not None and number_value(y) is None:
+            x, op, y = y, _FLIP[_STRICT.get(op, op)], x
+        out.append((x, op, y, m.group(0)))
+    return out
+
+
 def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     out: list[Contradiction] = []
-    for m in _COMPARISON.finditer(clause.text):
-        x, y = m.group("x"), m.group("y")
+    for x, claimed_op, y, said in _claimed(clause.text):
         if number_value(x) is not None or clause.skip(x, y) or not re.search(r"[A-Za-z_$]", x):
             continue
         key = _key(x)
-        op, value = _normal(m.group("op"), y)
+        op, value = _normal(claimed_op, y)
         numeric = value.startswith("n:")
         for code in codes:
             seen: list[tuple[str, int]] = []
@@ -102,7 +128,7 @@ def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
                         seen.append((written, index))
             if seen and not same:
                 out.append(Contradiction(
-                    "compares", f"the claim says `{m.group(0)}`; the code compares `{seen[0][0]}`",
+                    "compares", f"the claim says `{said}`; the code compares `{seen[0][0]}`",
                     code.show(seen[0][1]), code.label, (x,)))
     return out
 

@@ -25,6 +25,23 @@ neither (the guard may depend on state the claim does not give), on
 anything but these operators (a call, an attribute of another object, an
 ``in`` test), nor on a value the writer declared unbound.
 
+A second reading, for what a call gives: "``F(L)`` returns V" (``is``,
+``gives``, ``gives back``, ``yields``, ``==``, ``->``), ``F`` the anchored
+function called with literals by position, ``V`` a literal (the ways to
+write nothing, ``None``, ``null``, ``undefined``, ``nil``, are one value)
+or ``Some(...)``, ``Ok(...)``, ``Err(...)``. The code's side: the
+function's first guard that names a parameter, each guard before it false
+for the example and leaving when true (a ``return`` or a raise), nothing
+before it returning or assigning the parameters; emptiness is evaluated
+too (``path.length === 0``, ``len(s) == 0``, ``name.is_empty()``,
+``not s``). Fires when that guard is true for the example and its body
+returns a literal other than ``V``: "``isCookieNameValid("")`` is true"
+of ``if raw == "" { return false }``, "``CleanPath("")`` returns ``"."``"
+of ``return "/"``. Never fires when the guard's return is no literal, when
+the guard is false (what follows decides), or when a condition is one the
+rule does not evaluate. This reading needs no silence about failing: the
+guard returns, it does not raise.
+
 Rationale: on tenacity, "`wait_exponential_jitter(initial=2,
 multiplier=3)` is fine - multiplier silently takes precedence" names two
 real parameters with plausible values; the code refuses exactly that
@@ -70,6 +87,10 @@ def _python(condition: str) -> str:
     text = re.sub(r"\bNumber\.isFinite\b", "_finite", text)
     text = re.sub(r"\bNumber\.isInteger\b", "_integer", text)
     text = re.sub(r"\btypeof\s+([\w$.]+)", r"_typeof(\1)", text)
+    # path.length, len(path), name.len(), name.is_empty(): the length of a string or a list
+    text = re.sub(r"(?<![\w$.])([A-Za-z_$][\w$]*)\.is_empty\(\)", r"(_len(\1) == 0)", text)
+    text = re.sub(r"(?<![\w$.])([A-Za-z_$][\w$]*)\.(?:length\b|len\(\))", r"_len(\1)", text)
+    text = re.sub(r"(?<![\w$.])len\(\s*([A-Za-z_$][\w$]*)\s*\)", r"_len(\1)", text)
     text = re.sub(r"\b(?:undefined|null|nil)\b", "None", text)
     text = re.sub(r"\btrue\b", "True", re.sub(r"\bfalse\b", "False", text))
     return re.sub(r"(?<![\w$.])(?:this|self|[a-z_$][\w$]*)\.([A-Za-z_$][\w$]*)", r"\1", text)
@@ -105,8 +126,12 @@ def _evaluate(node: ast.AST, names: dict[str, object]) -> object:
             left = right
         return True
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and len(node.args) == 1 \
-            and node.func.id in ("_finite", "_integer", "_typeof"):
+            and node.func.id in ("_finite", "_integer", "_typeof", "_len"):
         value = _evaluate(node.args[0], names)
+        if node.func.id == "_len":
+            if not isinstance(value, (str, list, tuple, dict)):
+                raise _Unknown("length of a non-sequence")
+            return len(value)
         number = isinstance(value, (int, float)) and not isinstance(value, bool)
         if node.func.id == "_typeof":
             return _TYPEOF.get(type(value), "object")
@@ -179,10 +204,14 @@ def _guards(code: Code) -> list[tuple[str, int]]:
 def _positional(code: Code, callee: str, args: Sequence[str]) -> dict[str, object]:
     """The literals an example passes by position to the anchored function ``callee``, by its
     parameter names (``n.Use(nil)`` gives ``handler``: None for ``func (n *Negroni) Use(handler Handler)``)."""
-    if not args or code.leaf != callee or not code.headers:
+    if not args or code.leaf != callee or not code.logical:
         return {}
-    head = code.logical_text(min(code.headers))
-    m = re.search(rf"\b{re.escape(callee)}\s*(?:<[^(]*>)?\s*\(([^()]*)\)", head)
+    # export const normalize: typeof path.normalize = function (path: string) {: no signature the parser
+    # marks, its first line then
+    head = code.logical_text(min(code.headers) if code.headers else 0)
+    name = re.escape(callee)
+    m = re.search(rf"\b{name}\s*(?:<[^(]*>)?\s*\(([^()]*)\)", head) or re.search(
+        rf"\b{name}\s*(?::[^=]*)?=\s*(?:async\s+)?(?:function\b\s*\w*\s*)?\(([^()]*)\)", head)  # = function (p)
     if m is None:
         return {}
     names = [n for n in (re.match(r"\s*(?:&\s*)?(?:mut\s+)?\*?([A-Za-z_$][\w$]*)", p) for p in m.group(1).split(","))
@@ -195,9 +224,93 @@ def _positional(code: Code, callee: str, args: Sequence[str]) -> dict[str, objec
     return out
 
 
+#: What a claim says a call gives: "`isCookieNameValid("")` is true", "CleanPath("") returns ".".
+_GIVES = re.compile(r"`?\s*(?:returns|gives(?:\s+back)?|is|==|===|yields|evaluates\s+to|->|=>|\u2192)\s+"
+                    r"(?:literally\s+|just\s+|simply\s+|still\s+)?`?(?P<v>Some\(|Ok\(|Err\("
+                    rf"|(?:{_LITERAL}|nil|NULL)(?![\w$.(]))")
+#: The ways languages write "nothing", one value here: a claim says null where the code returns undefined.
+_NOTHING = frozenset({"None", "null", "undefined", "nil"})
+
+
+def _given(text: str) -> str:
+    """A claimed or returned value as one comparable text: its literal, or ``Some(`` for any ``Some(x)``."""
+    text = text.strip().rstrip(";").strip()
+    if text in _NOTHING:
+        return "nothing"
+    if text.endswith("(") or re.fullmatch(r"(?:Some|Ok|Err)\(.*\)", text):
+        return text[:text.index("(") + 1]
+    value = _literal(text)
+    return repr(value) if value is not _UNKNOWN else ""
+
+
+def _early_return(code: Code, names: dict[str, object]) -> tuple[str, int] | None:
+    """``(value, line)`` the anchored function returns at once for the parameters ``names``: its first
+    guard that tests one of them, when every guard before it is false for them, nothing before it
+    returns or assigns them, and its body is ``return`` of a literal. None when that is not known."""
+    assigned = re.compile(rf"(?<![\w$.])(?:{'|'.join(map(re.escape, names))})\s*(?:[-+*/]?=(?!=)|:=)")
+    passed: set[int] = set()  # the bodies of the guards read so far
+    for line in range(len(code.logical)):
+        if line in code.headers or (line == 0 and not code.headers) or line in passed:
+            continue
+        text = code.logical_text(line).strip()
+        m = (_JS_GUARD.match(text) or _BARE_GUARD.match(text)) if code.braces else _PY_GUARD.match(text)
+        if m is None:
+            if re.match(r"(?:return|raise|throw|panic)\b", text) or assigned.search(text):
+                return None
+            continue
+        python = _python(m.group("cond"))
+        if not any(re.search(rf"(?<![\w$]){re.escape(k)}(?![\w$])", python) for k in names):
+            return None
+        try:
+            tripped = _evaluate(ast.parse(python.strip(), mode="eval"), names)
+        except (_Unknown, SyntaxError):
+            return None
+        rest = (text[m.end():] if code.braces and m.re is _JS_GUARD else m.group("rest")).strip().strip("{}").strip()
+        body = code.block(line)
+        first = rest or (code.logical_text(body[0]).strip() if body else "")
+        returned = re.fullmatch(r"return\s+(.+?)\s*;?\s*\}?", first)
+        if not tripped:
+            if returned is None and not _RAISES.match(first):
+                return None  # a guard that does more than leave: what follows may not run as read
+            passed.update(body)
+            continue
+        value = _given(returned.group(1)) if returned else ""
+        return (value, line) if value else None
+    return None
+
+
+def _returns(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
+    """The second reading: "`F(L)` returns V" where the anchored ``F``'s first guard catches ``L``
+    and returns another literal at once."""
+    out: list[Contradiction] = []
+    for word in clause.words:
+        if word.term is None or "(" not in word.term.text or clause.skip(word.text):
+            continue
+        gives = _GIVES.match(clause.text, word.end)
+        if gives is None:
+            continue
+        said = _given(gives.group("v"))
+        for code in codes:
+            use = read_use(word.term.text, languages([language_for_path(code.label.split("::", 1)[0])]))
+            given = _positional(code, use.callees[0], use.positional) if use and use.callees and not use.values \
+                else {}
+            if not said or not given or len(given) != len(use.positional if use else ()):
+                continue
+            early = _early_return(code, given)
+            if early is None or early[0] == said:
+                continue
+            out.append(Contradiction(
+                "guard", f"the claim says `{word.term.text}` gives `{gives.group('v').rstrip('(')}`; the code "
+                         f"returns another value for it at once", code.show(early[1], *given), code.label,
+                (word.text,)))
+            return out
+    return out
+
+
 def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
-    if _FAILING.search(clause.claim or clause.text):
-        return []
+    early = _returns(clause, codes)
+    if early or _FAILING.search(clause.claim or clause.text):
+        return early
     out: list[Contradiction] = []
     read: dict[int, tuple[list[tuple[str, int]], dict[str, object]]] = {}  # per anchor, once it is needed
     for word in clause.words:

@@ -1,7 +1,8 @@
 """mapping: the claim maps a value to an output; the code's branch for that value writes another case's output.
 
 The claim's side: ``V maps to S`` (``gives``, ``becomes``, ``yields``,
-``produces``, ``turns into``, ``is written as``, ``->``, ``=>``), ``V`` a
+``produces``, ``emits``, ``outputs``, ``turns into``, ``is written as``,
+``is treated like``, ``->``, ``=>``), ``V`` a
 literal (``true``, ``false``, ``null``, a number, a quoted string;
 ``sameSite: true`` counts as ``true``) and ``S`` a quoted or backticked
 text, or a ``Key=Value`` the claim writes bare.
@@ -65,7 +66,8 @@ __all__ = ["RULE"]
 
 _VALUE = r"true|false|null|undefined|None|True|False|-?\d+(?:\.\d+)?|'[^'\n]*'|\"[^\"\n]*\""
 _MAPS = re.compile(rf"`?(?:[A-Za-z_$][\w$]*\s*:\s*)?(?P<v>{_VALUE})`?\s*"
-                   r"(?:maps?\s+to|gives|becomes|yields|produces|turns\s+into|is\s+written\s+as|->|=>|\u2192)\s*"
+                   r"(?:maps?\s+to|gives|becomes|yields|produces|emits|outputs|turns\s+into|is\s+written\s+as"
+                   r"|is\s+treated\s+(?:like|as)|->|=>|\u2192)\s*"
                    r"(?P<s>`[^`\n]+`|\"[^\"\n]+\"|'[^'\n]+'|[A-Za-z][\w-]*=[\w-]+)")
 _CASE = re.compile(rf"^\s*case\s+(?P<v>{_VALUE})\s*:")
 _OTHER_LABEL = re.compile(r"^\s*(?:case\b|default\s*:)")

@@ -53,6 +53,10 @@ The code's side, by the verb:
   difference"): the code reads ``K`` (``!!env.TEST``);
 * "has no nil check", "doesn't check for None": the code compares a
   value with ``nil``, ``None`` or ``null`` (``if err == nil``);
+* "doesn't check anything", "no assertion on lengths", "doesn't validate
+  its bounds", "no validation" (a check of nothing named): the code
+  asserts (Rust's ``assert!``, ``assert_eq!``, ``debug_assert!``,
+  Python's ``assert``, Node's ``assert(...)``);
 * "no HEAD special-case", "HEAD isn't special-cased", "doesn't
   special-case 'HEAD'" (a value in capitals or quotes): the code compares
   a value with that literal (``req.method === 'HEAD'``); so does "HEAD
@@ -396,6 +400,7 @@ def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
                     line, code.label,
                     tuple(w.text for w in objects)))
     out.extend(_nil_checks(clause, codes))
+    out.extend(_no_assertion(clause, codes))
     out.extend(_flag_checks(clause, codes))
     out.extend(_unguarded(clause, codes))
     out.extend(_no_call(clause, codes))
@@ -703,6 +708,31 @@ def _nil_checks(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     code, index = hit
     return [Contradiction("negation", f"the claim says `{m.group(0)}`", code.show(index, "nil", "None", "null"),
                           code.label, ())]
+
+
+#: "no assertion on lengths", "doesn't check anything", "doesn't validate its bounds": the claim says the
+#: function checks nothing at all (a check of something named is another reading's).
+_NO_ASSERTION = re.compile(r"\b(?:no|without\s+(?:a|an|any)|lacks?\s+(?:a|an|any))\s+"
+                           r"(?:assert(?:ion)?s?|sanity\s+checks?|validation|checks?)(?=\s*(?:[.;,)]|$|\s+on\s+(?:its\s+|the\s+)?\w+\s*(?:[.;,)]|$)))"
+                           rf"|\b(?:{_AUX})\s+(?:check|validate|verify|assert)\s+(?:anything|(?:its|the)\s+(?:bounds|"
+                           r"arguments?|inputs?|lengths?|parameters?|values?|range))\b", re.I)
+#: What checks a function's input by what it is for: Rust's assert macros (debug builds' too), Python's
+#: ``assert`` statement, Node's ``assert(...)``.
+_ASSERTS = re.compile(r"\b(?:debug_)?assert(?:_eq|_ne)?!\s*\(|^\s*assert\b(?!\s*[.(=])|(?<![\w$.])(?:console\.)?"
+                      r"assert(?:\.\w+)?\s*\(")
+
+
+def _no_assertion(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
+    """"set_lower doesn't check anything", "no assertion on lengths": the anchored code asserts
+    (``assert!(value <= upper)``, ``debug_assert!(min <= max)``, Python's ``assert x``)."""
+    m = _NO_ASSERTION.search(clause.text)
+    if m is None or clause.quoted(m.start()) or _CONDITION.search(clause.text):
+        return []
+    hit = _first_line(codes, _ASSERTS)
+    if hit is None:
+        return []
+    code, index = hit
+    return [Contradiction("negation", f"the claim says `{m.group(0)}`", code.show(index, "assert"), code.label, ())]
 
 
 #: "onSocket has no finished check", "without a `closed` guard": a name the claim says nothing tests.

@@ -1,7 +1,8 @@
 """returns: the claim says a function returns a constant; every return of the code gives another.
 
 The claim's side: ``F returns V``, ``F, which returns V``, ``F always
-returns V``, ``F just returns V`` (``gives back``, ``evaluates to``), where
+returns V``, ``F just returns V`` (``gives back``, ``evaluates to``,
+``defaults to``, ``has a default of``, said of a trait's default method), where
 ``F`` is the anchored function's own name, written right before the verb
 (or before ``, which``), or a method the anchored class defines once
 ("the legacy ``__aexit__`` returns True" anchored on ``Timeout``), and
@@ -11,15 +12,17 @@ range" still says the function can return true. "Returns None" is not
 read: a function may end without a ``return``, which no statement shows.
 
 The code's side: the anchored function's ``return`` statements (an arrow
-function's expression body counts as one), when every one of them returns
-a constant alone (``return false``, ``return None``; a bare ``return`` is
-``None``/``undefined``).
+function's expression body counts as one, and so does a Rust body that is
+one constant: ``fn is_end_stream(&self) -> bool { false }``), when every
+one of them returns a constant alone (``return false``, ``return None``; a
+bare ``return`` is ``None``/``undefined``).
 
 Fires when none of those constants is ``V``. Never fires on a negated
 claim ("never returns true": the negation rule's), on a subject that is not
 the anchored function, when a return gives anything but a constant
 (``return ok``, ``return x > 0``, ``return f()``: the value is open), or on
-code with no return at all (Rust's tail expression, a Go named result).
+code with no return at all (Rust's tail expression other than one
+constant, a Go named result).
 
 A second reading, for a type: ``F ... returns `T` `` (``returns a
 `Vec<u8>` ``, ``returns `Option<E>` ``), ``T`` backticked and shaped like a
@@ -77,7 +80,8 @@ __all__ = ["RULE"]
 
 _CLAIMED = re.compile(r"(?P<subject>[A-Za-z_$][\w$.]*(?:\(\))?)(?P<which>\s*,\s*which)?\s+"
                       r"(?:(?:always|just|simply|only|then|now|still)\s+)?"
-                      r"(?:returns|gives back|evaluates to)\s+(?P<value>true|false)\b", re.I)
+                      r"(?:returns|gives back|evaluates to|defaults to|has a default of)\s+`?(?P<value>true|false)\b",
+                      re.I)
 _NEGATED = re.compile(r"\b(?:not|never|no longer|doesn't|does not|won't|cannot|can't)\s*$", re.I)
 #: The constants a return may give alone (a bare ``return`` is ``none``).
 _CONSTANTS = frozenset({"true", "false", "none", "null", "nil", "undefined"})
@@ -96,6 +100,12 @@ def _returned(code: Code, lines: Sequence[int] | None = None) -> list[tuple[int,
             if value not in _CONSTANTS:
                 return None
             out.append((index, value))
+    if not out and language_for_path(code.label.split("::", 1)[0]) == "rust":
+        body = [i for i in (range(len(code.logical)) if lines is None else lines) if i not in code.headers
+                and code.logical_text(i).strip("{} \t")]
+        tail = code.logical_text(body[0]).strip("{} \t") if len(body) == 1 else ""
+        if tail in ("true", "false"):
+            out.append((body[0], tail))  # fn is_end_stream(&self) -> bool { false }: a body of one constant
     return out
 
 

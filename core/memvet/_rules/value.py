@@ -27,7 +27,9 @@ of an expression, no value of the name beside it.
 Stated values. ``S is V``, ``S = V``, ``S defaults to V``, ``S is set to
 V``, ``S is always V``, ``S starts (at, as, out as) V``, ``S is initialized to V`` (up
 to two words between ``S`` and the verb:
-"etag setting = 'strong'"; a code name written ``S: V`` as in an object or a struct, "(case_sensitive:
+"etag setting = 'strong'"; a noun may stand between the verb and a number when it is a word
+of the code's names: "`success` is level 4" of ``LogLevels``; a code name written ``S: V`` as in an
+object or a struct, "(case_sensitive:
 false)", even across the ``: `` that ends a clause, but not inside braces: ``f({ S: V })`` is what a
 caller passes), where ``V`` is ``True``/``False``, ``None``/
 ``null``/``undefined``, a quoted string or a number, and ``S`` is an
@@ -91,6 +93,15 @@ whole ``<ColorChoice as Default>`` block) that
 returns one variant gives the type's default: "Default ColorChoice is
 Never" fires for ``ColorChoice::Auto``.
 
+A default that is a name: "decodeURI is the default `decode`" where the
+code gives ``decode`` another of the same family (one name starts the
+other, or both share their first six characters): a signature's or an
+unpacking's default (``decode = decodeURIComponent``), what a read of the
+caller's setting falls back to (``options?.encode ||
+encodeURIComponent``), or the assignment of a name that says it is a
+default (``DEFAULT_OUTPUT_FUNCTION = colorizedStderrPrint``). A name the
+claim rules out ("encodeURI, not encodeURIComponent") is not one it gives.
+
 A boolean setting said to be on or off: "turns S on by default", "S is
 off by default", "enables (disables) S by default", "S defaults to on",
 "skipped by default (S is on)". It states ``S`` is true (false), compared
@@ -99,11 +110,14 @@ by default" says nothing of ``mask: 0``): "Archive::new turns
 preserve_permissions on by default" of ``preserve_permissions: false``.
 
 A crate's default features, against an anchored ``Cargo.toml``: "has no
-default features", "enables the ``std`` feature by default", "X is on (off)
-by default" (``X`` a feature or an optional dependency of the manifest)
-against ``default = [...]`` (none when the line is missing, Cargo's rule),
-and "the X feature turns on Y" against X's own list (``Y``, ``dep:Y`` or
-``Y/...``).
+default features", "enables the ``std`` feature by default", "has a default
+``std`` feature", "the default feature is X", "the default feature set is
+``["std", "serde"]``", "X is on (off) by default", "X support is on by
+default", "X is opt-in" (``X`` a feature or an optional dependency of the
+manifest) against ``default = [...]`` (none when the line is missing,
+Cargo's rule; "X is on by default" also where a listed feature turns ``X``
+on in turn: ``default = ["std"]``, ``std = ["alloc"]``), and "the X feature
+turns on Y" against X's own list (``Y``, ``dep:Y`` or ``Y/...``).
 
 Never fires when the code gives ``S`` no value of the claim's kind, when
 some assignment of ``S`` is not a literal (``self.pool = timeout`` leaves
@@ -389,6 +403,12 @@ _STATES = re.compile(r"^\s*(?:[\w$-]+\s+){0,2}?(?:=|==|is|are|is set to|are set 
                      r"is by default|are by default|is always|are always|"
                      r"starts?(?: out| off)?(?: at| as)?|begins?(?: at| as)?|"
                      r"(?:is|are) initiali[sz]ed to|(?:is|are) initially)\s+(?:always\s+|all\s+|both\s+|still\s+)?$")
+#: "`success` is level 3", "the cap is size 64": a noun between the verb and the value, which must be a
+#: word of the code's own names (``LogLevels``) to be read as naming what the value measures.
+_STATES_NOUN = re.compile(r"^\s*(?:[\w$-]+\s+){0,2}?(?:is|are|defaults?\s+to|starts?\s+at)\s+(?P<noun>[a-z]{3,})\s+$")
+_NOT_NOUNS = frozenset({"not", "never", "only", "also", "above", "below", "under", "over", "less", "more", "about",
+                        "around", "roughly", "approximately", "after", "before", "within", "least", "most", "than",
+                        "just", "exactly", "still", "always", "all", "both", "now", "then", "set", "the"})
 _WORD_VALUES = {"true": "true", "false": "false", "none": "none", "null": "none", "undefined": "none",
                 "nil": "none"}
 #: A default given in an aside right after a name or a usage: ``www_redirect=True (default False)``.
@@ -552,6 +572,7 @@ def _statements(clause: Clause, code: Code) -> list[tuple[str, str, str]]:
         for x in left:
             gap = clause.text[x.end:w.start].rstrip("'\"")
             if is_boundary(gap) or not (_STATES.match(gap + (" " if not gap.endswith(" ") else ""))
+                                        or _noun_state(gap, value, code)
                                         or (_TO.fullmatch(gap) and _DEFAULTS_VERB.search(clause.text[:x.start])
                                             and not _anothers(clause, x, code))
                                         or (not gap.strip("` ") and not x.plain
@@ -575,6 +596,15 @@ def _statements(clause: Clause, code: Code) -> list[tuple[str, str, str]]:
                 out.append((subject, value, clause.text[x.start:end]))
                 break
     return out
+
+
+def _noun_state(gap: str, value: str, code: Code) -> bool:
+    """Whether ``gap`` states a number with a noun between the verb and it ("are level 4") and the noun,
+    or its plural, is a word part of the code's names (``LogLevels``)."""
+    m = _STATES_NOUN.match(gap + (" " if not gap.endswith(" ") else ""))
+    if m is None or not value.startswith("n:") or m.group("noun") in _NOT_NOUNS:
+        return False
+    return code.has_part(m.group("noun")) or code.has_part(m.group("noun") + "s")
 
 
 def _anothers(clause: Clause, name: Word, code: Code) -> bool:
@@ -865,14 +895,23 @@ def _stated(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
 
 def _named_defaults(code: Code, name: str) -> list[tuple[str, int]]:
     """``(name, line)`` for each default the code gives ``name`` that is a
-    name itself: a function or a constant (``decode = decodeURIComponent``)."""
+    name itself: a function or a constant (``decode = decodeURIComponent``),
+    what a read of the caller's setting falls back to (``options?.encode ||
+    encodeURIComponent``), or, for a name that says it is a default
+    (``DEFAULT_OUTPUT_FUNCTION = colorizedStderrPrint``), its assignment."""
     n = re.escape(name)
-    default = re.compile(rf"(?<![\w$.]){n}\s*(?::{_ANNOTATION})?=(?![=>])\s*([A-Za-z_$][\w$.]*)\s*(?=[,)}}]|$)")
+    bare = r"([A-Za-z_$][\w$.]*)"
+    default = re.compile(rf"(?<![\w$.]){n}\s*(?::{_ANNOTATION})?=(?![=>])\s*{bare}\s*(?=[,)}}]|$)")
+    fallback = re.compile(rf"(?<![\w$.])(?:[\w$]+\??\.)+{n}\s*(?:\|\||\?\?|\bor\b)\s*{bare}\s*(?=[,;)}}]|$)")
+    assign = re.compile(rf"^\s*(?:export\s+)?(?:const\s+|let\s+|var\s+)?{n}\s*(?::[^=]*)?=(?![=>])\s*{bare}\s*;?$")
     out = []
     for i in range(len(code.logical)):
         text = code.logical_text(i)
         if i in code.headers or _UNPACKING.match(text) or _own_line_default(text, name) is not None:
             out += [(m.group(1), i) for m in default.finditer(text) if not _LIT_RE.fullmatch(m.group(1))]
+        out += [(m.group(1), i) for m in fallback.finditer(text) if not _LIT_RE.fullmatch(m.group(1))]
+        if "default" in name.lower() and (m := assign.match(text)) and not _LIT_RE.fullmatch(m.group(1)):
+            out.append((m.group(1), i))
     return out
 
 
@@ -883,15 +922,20 @@ def _siblings(a: str, b: str) -> bool:
     return a != b and (a.startswith(b) or b.startswith(a) or (len(a) >= 6 and a[:6] == b[:6]))
 
 
+_RULED_OUT = re.compile(r"(?:\bnot|\brather\s+than|\binstead\s+of)\s*[`'\"]?$", re.I)
+
+
 def _named(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     """A default the clause names as a function or constant that is a sibling
     of the one the code gives: "decodeURI is the default `decode`" for
-    ``decode = decodeURIComponent``."""
-    if not re.search(r"\bdefaults?\b", clause.text, re.I):
+    ``decode = decodeURIComponent``; "DEFAULT_OUTPUT_FUNCTION is colorizedStdoutPrint" for
+    ``DEFAULT_OUTPUT_FUNCTION = colorizedStderrPrint``."""
+    if "default" not in clause.text.lower():
         return []
     names = [w for w in clause.words if re.fullmatch(r"[A-Za-z_$][\w$.]*", w.atom or w.text)
              and not clause.skip(w.text)]
-    said = {w.text for w in names}
+    # "is encodeURI, not encodeURIComponent": a name the claim rules out is not one it gives
+    said = {w.text for w in names if not _RULED_OUT.search(clause.text[:w.start])}
     out: list[Contradiction] = []
     for code in codes:
         for word in names:
@@ -902,7 +946,7 @@ def _named(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
             if not given or any(g in said or g.rsplit(".", 1)[-1] in said for g, _ in given):
                 continue
             for other in names:
-                if other is word or not all(_siblings(other.text, g) for g, _ in given):
+                if other is word or other.term is None or not all(_siblings(other.text, g) for g, _ in given):
                     continue
                 out.append(Contradiction(
                     "value", f"the claim gives `{other.text}` as the default `{subject}`; the code defaults it to "
@@ -952,17 +996,25 @@ def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
 #: "serde (version 1.0, no default features)": a dependency taken without its own).
 _NO_DEFAULTS = re.compile(r"\b(?:has|have|ships|ships\s+with|comes\s+with|with)\s+no\s+default\s+features\b"
                           r"|\bdefault\s+features\s+(?:are|is)\s+(?:empty|none)\b", re.I)
-#: "enables the `std` feature by default", "std is on by default", "default features include std".
+#: "enables the `std` feature by default", "std is on by default", "default features include std", "has a
+#: default `std` feature".
 _ON_BY_DEFAULT = re.compile(r"\benables?\s+(?:the\s+)?[`'\"]?(?P<a>[\w-]+)[`'\"]?\s+feature\s+by\s+default"
                             r"|(?:the\s+)?[`'\"]?(?P<b>[\w-]+)[`'\"]?\s+feature\s+is\s+(?:on|enabled)\s+by\s+default"
-                            r"|\bdefault\s+features?\s+(?:include|includes|contain|contains)\s+[`'\"]?(?P<c>[\w-]+)",
+                            r"|\bha(?:s|ve)\s+an?\s+default\s+[`'\"]?(?P<e>[\w-]+)[`'\"]?\s+feature\b"
+                            r"|\bdefault\s+features?(?:\s+set)?\s+(?:include|includes|contain|contains|is|are)\s+"
+                            r"(?:just\s+|only\s+)?[`'\"]?(?!(?:empty|none|disabled|enabled|off|on|all|not|the|an?)\b)"
+                            r"(?P<c>[\w-]+)",
                             re.I)
+#: "the default feature set is ["std", "serde"]": the whole list, each of it a default feature.
+_DEFAULT_LIST = re.compile(r"\bdefault\s+features?(?:\s+set)?\s+(?:is|are|=)\s+(?:just\s+|only\s+)?"
+                           r"`?\[(?P<l>[^\]\n]*)\]", re.I)
 
 
 #: "terminal_size is on by default", "smawk is off by default": a name the manifest must declare as a feature
 #: (or an optional dependency, which is one) for the words to be about one.
-_BARE_BY_DEFAULT = re.compile(r"[`'\"]?(?P<x>[A-Za-z][\w-]*)[`'\"]?\s+(?:feature\s+)?(?:is|are)\s+(?P<no>not\s+)?"
-                              r"(?P<state>on|off|enabled|disabled)\s+by\s+default\b", re.I)
+_BARE_BY_DEFAULT = re.compile(r"[`'\"]?(?P<x>[A-Za-z][\w-]*)[`'\"]?\s+(?:feature\s+|support\s+)?(?:is|are)\s+"
+                              r"(?P<no>not\s+)?(?:(?P<state>on|off|enabled|disabled)\s+by\s+default\b"
+                              r"|opt-(?P<opt>in|out)\b)", re.I)
 #: "the `unicode-linebreak` feature turns on the unicode-linebreak crate": what a feature's own list enables.
 _ENABLES = re.compile(r"[`'\"]?(?P<f>[A-Za-z][\w-]*)[`'\"]?\s+(?:Cargo\s+)?feature\s+(?:turns\s+on|enables|activates"
                       r"|pulls\s+in)\s+(?:(?:the|an?|its)\s+)?(?:optional\s+)?[`'\"]?(?P<d>[A-Za-z][\w-]*)", re.I)
@@ -991,13 +1043,16 @@ def _default_features(clause: Clause, codes: Sequence[Code]) -> list[Contradicti
     """What a crate's default features are, against its anchored ``Cargo.toml``: ``default = [...]``
     under ``[features]``, or none at all when that line is missing (Cargo's rule). "has no default
     features" where the list has some; "enables the `std` feature by default" where it lacks ``std``;
-    "terminal_size is on (off) by default" where a feature or optional dependency of that name is
-    not (is) in the list. And "the X feature turns on Y" where X's own list does not name Y."""
+    "terminal_size is on (off) by default" ("X support is on by default", "X is opt-in") where a feature or
+    optional dependency of that name is not (is) in the list or turned on by what it lists; "the default
+    feature is X" or "the default feature set is [...]" where the list lacks one. And "the X feature
+    turns on Y" where X's own list does not name Y."""
     empty = _NO_DEFAULTS.search(clause.text)
-    on = _ON_BY_DEFAULT.search(clause.text)
+    whole = _DEFAULT_LIST.search(clause.text)
+    on = _ON_BY_DEFAULT.search(clause.text) if whole is None else None
     bare = _BARE_BY_DEFAULT.search(clause.text) if on is None else None
     enables = _ENABLES.search(clause.text)
-    if empty is None and on is None and bare is None and enables is None:
+    if empty is None and whole is None and on is None and bare is None and enables is None:
         return []
     out: list[Contradiction] = []
     for code in codes:
@@ -1005,17 +1060,26 @@ def _default_features(clause: Clause, codes: Sequence[Code]) -> list[Contradicti
             continue
         features, optional, table = _cargo_features(code)
         line, default = features.get("default", (-1, set()))
-        named = on.group("a") or on.group("b") or on.group("c") if on else ""
+        # "X is on by default" holds of what the list turns on in turn; "default features include X" of the list
+        if not ((on and on.group("c")) or whole):
+            default = _enabled(default, features)
+        said = on
+        named = on.group("a") or on.group("b") or on.group("c") or on.group("e") if on else ""
+        if whole is not None:  # the default feature set is ["std", "serde"]: its first member the code's lacks
+            named = next((x for x in re.findall(r"""["'`]?([\w-]+)["'`]?""", whole.group("l")) if x not in default),
+                         "")
+            said = whole
         if empty is not None and default and not clause.skip(empty.group(0)):
             out.append(Contradiction("value", f"the claim says `{empty.group(0)}`; the crate's default features are "
                                      f"{', '.join(sorted(default))}", code.show(line, "default"), code.label, ()))
         elif named and named not in default and not clause.skip(named):
-            out.append(Contradiction("value", f"the claim says `{on.group(0) if on else ''}`; the crate's default "
+            out.append(Contradiction("value", f"the claim says `{said.group(0) if said else ''}`; the crate's default "
                                      f"features do not include `{named}`" + ("" if line >= 0 else
                                                                            " (its [features] has no `default`)"),
                                      code.show(line if line >= 0 else table, "default"), code.label, (named,)))
         elif bare and line >= 0 and (x := bare.group("x")) in features.keys() | optional and not clause.skip(x):
-            said_on = (bare.group("state").lower() in ("on", "enabled")) != bool(bare.group("no"))
+            state = (bare.group("state") or "").lower()
+            said_on = (state in ("on", "enabled") or bare.group("opt") == "out") != bool(bare.group("no"))
             if (x in default or f"dep:{x}" in default) != said_on:
                 out.append(Contradiction("value", f"the claim says `{bare.group(0)}`; the crate's default features "
                                          f"{'do not include' if said_on else 'include'} `{x}`",
@@ -1026,6 +1090,18 @@ def _default_features(clause: Clause, codes: Sequence[Code]) -> list[Contradicti
             if not any(item in (wanted, f"dep:{wanted}") or item.startswith(f"{wanted}/") for item in listed):
                 out.append(Contradiction("value", f"the claim says `{enables.group(0)}`; the feature's list does not "
                                          f"name `{wanted}`", code.show(own), code.label, (wanted,)))
+    return out
+
+
+def _enabled(listed: set[str], features: dict[str, tuple[int, set[str]]]) -> set[str]:
+    """``listed`` with every feature its features turn on in turn: ``default = ["std"]`` and ``std =
+    ["alloc"]`` turn ``alloc`` on by default too."""
+    out, todo = set(listed), list(listed)
+    while todo:
+        for item in features.get(todo.pop(), (0, set()))[1]:
+            if item not in out:
+                out.add(item)
+                todo.append(item)
     return out
 
 
