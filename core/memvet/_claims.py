@@ -1205,6 +1205,11 @@ _BOUND = re.compile(r"(?<![\w`:'\"<,])[A-Z]:[ \t]?[A-Z]\w*(?:\([^()]*\))?(?:[ \t
                     r"(?![\w<(:])")
 
 
+#: A JavaScript regular expression literal written in prose, anchored at its start (``/^\.git$/``,
+#: ``/^\d+$/i``): a pattern, not a path.
+_PROSE_PATTERN = re.compile(r"(?<![\w/`])/\^(?:\\.|[^/\s`\\])*/[dgimsuy]*(?![\w/])")
+
+
 def claim_terms(claim: str) -> list[Term]:
     """The code-like terms of a claim, in the order they appear.
 
@@ -1253,6 +1258,8 @@ def claim_terms(claim: str) -> list[Term]:
     for m in list(_SHELL_VAR.finditer(text)):  # $EDITOR: the variable EDITOR, as code looks it up
         take(m.start(), m.end(), Term(m.group(1), TermKind.CONSTANT))
     for m in list(_FLAG.finditer(text)):
+        take(m.start(), m.end(), Term(m.group(0), TermKind.CODE))
+    for m in list(_PROSE_PATTERN.finditer(text)):  # /^\.git$/ in prose: a pattern, as code writes it
         take(m.start(), m.end(), Term(m.group(0), TermKind.CODE))
     for m in list(_QUERY_EXAMPLE.finditer(text)):
         drop(m.start(), m.end())

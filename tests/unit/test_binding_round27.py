@@ -82,3 +82,18 @@ def test_arguments_that_are_not_the_codes_stay_unbound():
     assert unbound("it calls windows.LockFileEx(flag, handle, 0, 1, 0, &windows.Overlapped{}).", LOCK) \
         == ["windows.LockFileEx(flag, handle, 0, 1, 0, &windows.Overlapped{})"]
 
+
+# ------------------------------------------------------ a regular expression literal written in prose
+
+FIND_OPTIONS = ev("src/resolve/utils.ts::defaultFindOptions", """\
+    const defaultFindOptions = {
+      startingFrom: ".",
+      rootPattern: /^node_modules$/,
+    };
+""", "typescript")
+
+
+def test_a_pattern_written_in_prose_is_a_term_of_the_code():
+    assert unbound("the search stops at /^node_modules$/ by default.", FIND_OPTIONS) == []
+    assert unbound("the default rootPattern is /^\\.git$/, so the search halts at the repo.", FIND_OPTIONS) \
+        == ["/^\\.git$/"]

@@ -636,6 +636,8 @@ def create_list_rule(src, pos, out):
     ("A Frame formatted with plain %s prints the full path (no path.Base trimming).", FRAME_FORMAT),
     ("Format writes the file without a path.Base call.", FRAME_FORMAT),
     ("load never raises: a negative RETRIES is clamped to 0.", SETTINGS),
+    # round 27: a double hyphen ends a clause, as a single dash does: the condition after it is another's
+    ("load never raises -- if the file is missing it just returns the defaults.", SETTINGS),
     # "doesn't care about X" is "does not use X"
     ("serialize doesn't care about toJSON -- class instances are always expanded key by key.", SERIALIZE),
     # "treated like any other": the code compares a value with that one

@@ -636,7 +636,7 @@ STOP = frozenset({
 _WORDS = re.compile(r"[A-Za-z_$][\w$]*|\d[\w.]*")
 #: A capitalized hyphenated name, one word: a header (``Retry-After``, ``X-RateLimit-Reset``).
 _COMPOUND = re.compile(r"(?<![\w$-])(?=[A-Za-z0-9-]*[A-Z])[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z][A-Za-z0-9]*)+(?![\w$-])")
-_SPLIT = re.compile(r";|(?<!\be\.g)(?<!\bi\.e)(?<!\bvs)(?<!\bcf)\.(?:\s|$)|:\s|\s[-\u2013\u2014]\s")
+_SPLIT = re.compile(r";|(?<!\be\.g)(?<!\bi\.e)(?<!\bvs)(?<!\bcf)\.(?:\s|$)|:\s|\s(?:--|[-\u2013\u2014])\s")
 _QUOTED = re.compile(r'`[^`\n]*`|"[^"\n]*"')
 #: Words that start a new part of a sentence: an operand is never looked for across them.
 BOUNDARY_WORDS = frozenset({"so", "which", "because", "since", "while", "but", "although", "though", "unless",
@@ -748,8 +748,8 @@ class Clause:
 
 def clauses(claim: str, terms: Sequence[Term], declared: Iterable[str] = ()) -> list[Clause]:
     """The claim cut at ``;``, sentence ends (not the dot of ``e.g.``,
-    ``i.e.``, ``vs.``, ``cf.``), ``: `` and dashes (never inside backticks or
-    double quotes), each with its words."""
+    ``i.e.``, ``vs.``, ``cf.``), ``: `` and dashes (`` - ``, `` -- ``, en and em
+    dashes; never inside backticks or double quotes), each with its words."""
     masked = _QUOTED.sub(lambda m: m.group(0)[0] + "x" * (len(m.group(0)) - 2) + m.group(0)[-1], claim)
     cuts = [0]
     for m in _SPLIT.finditer(masked):
