@@ -2592,6 +2592,11 @@ def _stood_for(said: Sequence[str], have: Sequence[str]) -> bool:
     return all(_argument_stands_for(a, b.strip()) for a, b in pairs)
 
 
+#: A call, its callee maybe qualified (``windows.Handle(f.fh.Fd())``, ``Math::min(a, b)``): the callee's last
+#: name and the arguments' text.
+_QUALIFIED_CALL = re.compile(r"(?:[A-Za-z_$][\w$]*\s*(?:\.|::)\s*)*([A-Za-z_$][\w$]*)\s*\((.*)\)", re.S)
+
+
 def _argument_stands_for(said: str, have: str) -> bool:
     """One argument of :func:`_stood_for`."""
     if said == have:
@@ -2604,10 +2609,10 @@ def _argument_stands_for(said: str, have: str) -> bool:
         theirs = theirs[:at] + theirs[at + 2:]  # r.URL.Path: Path, every receiver left out
     if [t.lower() for t in mine] == [t.lower() for t in theirs] and any(_WORD.fullmatch(t) for t in mine):
         return True
-    callee = re.fullmatch(r"(?:[A-Za-z_$][\w$]*\s*(?:\.|::)\s*)*([A-Za-z_$][\w$]*)\s*\((.*)\)", have, re.S)
+    callee = _QUALIFIED_CALL.fullmatch(have)
     if callee and re.fullmatch(r"[A-Za-z_$][\w$]*", said):
         return fold(said) == fold(callee.group(1))  # handle for windows.Handle(f.fh.Fd())
-    inner = re.fullmatch(r"(?:[A-Za-z_$][\w$]*\s*(?:\.|::)\s*)*([A-Za-z_$][\w$]*)\s*\((.*)\)", said, re.S)
+    inner = _QUALIFIED_CALL.fullmatch(said)
     return bool(callee and inner and inner.group(1) == callee.group(1)
                 and _stood_for(split_args(inner.group(2)), split_args(callee.group(2))))
 

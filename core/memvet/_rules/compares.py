@@ -90,10 +90,11 @@ def _claimed(text: str) -> list[tuple[str, str, str, str]]:
     written first is read the other way round (``8 <= x`` is ``x >= 8``), and a chain as its two
     bounds."""
     out = []
-    for m in _CHAIN.finditer(text):
+    chains = list(_CHAIN.finditer(text))
+    for m in chains:
         out += [(m.group("x"), _FLIP[m.group("p")], m.group("a"), m.group(0)),
                 (m.group("x"), m.group("q"), m.group("b"), m.group(0))]
-    chained = [(m.start(), m.end()) for m in _CHAIN.finditer(text)]
+    chained = [(m.start(), m.end()) for m in chains]
     for m in _COMPARISON.finditer(text):
         if any(a <= m.start() < b for a, b in chained):
             continue

@@ -697,23 +697,30 @@ _NIL_TEST = re.compile(r"(?:[=!]==?|\bis(?:\s+not)?)\s*(?:nil|None|null|undefine
                        r"|\b(?:nil|None|null)\s*[=!]==?")
 
 
-def _nil_checks(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
-    """"WithStack has no nil check": the code compares a value with nil (``if err == nil``)."""
-    m = _NO_NIL_CHECK.search(clause.text)
+def _said_yet_found(clause: Clause, codes: Sequence[Code], said: re.Pattern[str], found: re.Pattern[str],
+                    *needles: str) -> list[Contradiction]:
+    """The claim says ``said`` (outside a quote, in a clause with no condition), and a line of the
+    code, outside signatures, has ``found``: one finding, on that line."""
+    m = said.search(clause.text)
     if m is None or clause.quoted(m.start()) or _CONDITION.search(clause.text):
         return []
-    hit = _first_line(codes, _NIL_TEST)
+    hit = _first_line(codes, found)
     if hit is None:
         return []
     code, index = hit
-    return [Contradiction("negation", f"the claim says `{m.group(0)}`", code.show(index, "nil", "None", "null"),
-                          code.label, ())]
+    return [Contradiction("negation", f"the claim says `{m.group(0)}`", code.show(index, *needles), code.label, ())]
+
+
+def _nil_checks(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
+    """"WithStack has no nil check": the code compares a value with nil (``if err == nil``)."""
+    return _said_yet_found(clause, codes, _NO_NIL_CHECK, _NIL_TEST, "nil", "None", "null")
 
 
 #: "no assertion on lengths", "doesn't check anything", "doesn't validate its bounds": the claim says the
 #: function checks nothing at all (a check of something named is another reading's).
 _NO_ASSERTION = re.compile(r"\b(?:no|without\s+(?:a|an|any)|lacks?\s+(?:a|an|any))\s+"
-                           r"(?:assert(?:ion)?s?|sanity\s+checks?|validation|checks?)(?=\s*(?:[.;,)]|$|\s+on\s+(?:its\s+|the\s+)?\w+\s*(?:[.;,)]|$)))"
+                           r"(?:assert(?:ion)?s?|sanity\s+checks?|validation|checks?)"
+                           r"(?=\s*(?:[.;,)]|$|\s+on\s+(?:its\s+|the\s+)?\w+\s*(?:[.;,)]|$)))"
                            rf"|\b(?:{_AUX})\s+(?:check|validate|verify|assert)\s+(?:anything|(?:its|the)\s+(?:bounds|"
                            r"arguments?|inputs?|lengths?|parameters?|values?|range))\b", re.I)
 #: What checks a function's input by what it is for: Rust's assert macros (debug builds' too), Python's
@@ -725,14 +732,7 @@ _ASSERTS = re.compile(r"\b(?:debug_)?assert(?:_eq|_ne)?!\s*\(|^\s*assert\b(?!\s*
 def _no_assertion(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     """"set_lower doesn't check anything", "no assertion on lengths": the anchored code asserts
     (``assert!(value <= upper)``, ``debug_assert!(min <= max)``, Python's ``assert x``)."""
-    m = _NO_ASSERTION.search(clause.text)
-    if m is None or clause.quoted(m.start()) or _CONDITION.search(clause.text):
-        return []
-    hit = _first_line(codes, _ASSERTS)
-    if hit is None:
-        return []
-    code, index = hit
-    return [Contradiction("negation", f"the claim says `{m.group(0)}`", code.show(index, "assert"), code.label, ())]
+    return _said_yet_found(clause, codes, _NO_ASSERTION, _ASSERTS, "assert")
 
 
 #: "onSocket has no finished check", "without a `closed` guard": a name the claim says nothing tests.
