@@ -2603,10 +2603,7 @@ def _argument_stands_for(said: str, have: str) -> bool:
         return True
     if _literal(said) is not None or number_value(said) is not None or said in _LITERAL_WORDS:
         return False  # a value is the code's as written (an equal one matched above)
-    mine, theirs = code_tokens(said), code_tokens(have)
-    while (at := next((i for i in range(len(theirs) - 2) if _WORD.fullmatch(theirs[i]) and theirs[i + 1] == "."
-                       and _WORD.fullmatch(theirs[i + 2]) and (not i or theirs[i - 1] != ".")), None)) is not None:
-        theirs = theirs[:at] + theirs[at + 2:]  # r.URL.Path: Path, every receiver left out
+    mine, theirs = code_tokens(said), _last_names(code_tokens(have))
     if [t.lower() for t in mine] == [t.lower() for t in theirs] and any(_WORD.fullmatch(t) for t in mine):
         return True
     callee = _QUALIFIED_CALL.fullmatch(have)
@@ -3047,6 +3044,21 @@ def _top_level(text: str) -> tuple[list[str], list[str]]:
         i += 1
     operands.append(text[start:].strip())
     return operands, operators
+
+
+def _last_names(tokens: Sequence[str]) -> list[str]:
+    """``tokens`` with every receiver of a chain of names left out (``r . URL . Path`` → ``Path``); a
+    chain after a ``.`` (a member of what a call gives, ``f() . a . b``) is kept. Unlike
+    :func:`_drop_receivers`, which leaves out the first receiver only."""
+    out: list[str] = []
+    i = 0
+    while i < len(tokens):
+        if _WORD.fullmatch(tokens[i]) and (not i or tokens[i - 1] != "."):
+            while i + 2 < len(tokens) and tokens[i + 1] == "." and _WORD.fullmatch(tokens[i + 2]):
+                i += 2
+        out.append(tokens[i])
+        i += 1
+    return out
 
 
 def _drop_receivers(tokens: Sequence[str]) -> list[str]:

@@ -53,7 +53,7 @@ from __future__ import annotations
 import ast
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from memvet._code._languages import language_for_path
 from memvet._rules._common import Clause, Code, Contradiction, Rule
@@ -181,6 +181,26 @@ def _defaults(code: Code) -> dict[str, object]:
     return out
 
 
+def _guard(code: Code, text: str) -> tuple[str, str] | None:
+    """``(condition, what follows it on its line)`` when the stripped logical line ``text`` opens an
+    ``if`` (``elif``, ``else if``) of the code, else None."""
+    m = (_JS_GUARD.match(text) or _BARE_GUARD.match(text)) if code.braces else _PY_GUARD.match(text)
+    if m is None:
+        return None
+    return m.group("cond"), text[m.end():] if code.braces and m.re is _JS_GUARD else m.group("rest")
+
+
+def _tripped(python: str, keys: Iterable[str], names: dict[str, object]) -> bool | None:
+    """Whether the condition ``python`` holds for ``names``; None when it names none of ``keys`` or
+    holds something :func:`_evaluate` does not read."""
+    if not any(re.search(rf"(?<![\w$]){re.escape(k)}(?![\w$])", python) for k in keys):
+        return None
+    try:
+        return bool(_evaluate(ast.parse(python.strip(), mode="eval"), names))
+    except (_Unknown, SyntaxError):
+        return None
+
+
 def _guards(code: Code) -> list[tuple[str, int]]:
     """``(condition, line)`` for each condition of the code whose body raises or throws."""
     out = []
@@ -190,14 +210,13 @@ def _guards(code: Code) -> list[tuple[str, int]]:
         if asserted:  # assert!(cap > 0): panics when the condition is false
             out.append((f"not ({asserted.group('cond')})", line))
             continue
-        m = (_JS_GUARD.match(text) or _BARE_GUARD.match(text)) if code.braces else _PY_GUARD.match(text)
-        if m is None:
+        guard = _guard(code, text)
+        if guard is None:
             continue
-        rest = text[m.end():] if code.braces and m.re is _JS_GUARD else m.group("rest")
         body = code.block(line)
         first = code.logical_text(body[0]).strip() if body else ""
-        if _RAISES.match(rest.strip()) or _RAISES.match(first):
-            out.append((m.group("cond"), line))
+        if _RAISES.match(guard[1].strip()) or _RAISES.match(first):
+            out.append((guard[0], line))
     return out
 
 
@@ -253,19 +272,15 @@ def _early_return(code: Code, names: dict[str, object]) -> tuple[str, int] | Non
         if line in code.headers or (line == 0 and not code.headers) or line in passed:
             continue
         text = code.logical_text(line).strip()
-        m = (_JS_GUARD.match(text) or _BARE_GUARD.match(text)) if code.braces else _PY_GUARD.match(text)
-        if m is None:
+        guard = _guard(code, text)
+        if guard is None:
             if re.match(r"(?:return|raise|throw|panic)\b", text) or assigned.search(text):
                 return None
             continue
-        python = _python(m.group("cond"))
-        if not any(re.search(rf"(?<![\w$]){re.escape(k)}(?![\w$])", python) for k in names):
+        tripped = _tripped(_python(guard[0]), names, names)
+        if tripped is None:
             return None
-        try:
-            tripped = _evaluate(ast.parse(python.strip(), mode="eval"), names)
-        except (_Unknown, SyntaxError):
-            return None
-        rest = (text[m.end():] if code.braces and m.re is _JS_GUARD else m.group("rest")).strip().strip("{}").strip()
+        rest = guard[1].strip().strip("{}").strip()
         body = code.block(line)
         first = rest or (code.logical_text(body[0]).strip() if body else "")
         returned = re.fullmatch(r"return\s+(.+?)\s*;?\s*\}?", first)
@@ -328,14 +343,7 @@ def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
             guards, defaults = read[id(code)]
             names = {**defaults, **given}
             for condition, line in guards:
-                python = _python(condition)
-                if not any(re.search(rf"(?<![\w$]){re.escape(k)}(?![\w$])", python) for k in given):
-                    continue
-                try:
-                    tripped = _evaluate(ast.parse(python.strip(), mode="eval"), names)
-                except (_Unknown, SyntaxError):
-                    continue
-                if tripped:
+                if _tripped(_python(condition), given, names):
                     out.append(Contradiction(
                         "guard", f"the claim presents `{word.term.text}` as working; the code raises on it",
                         code.show(line, *given), code.label, (word.text,)))
