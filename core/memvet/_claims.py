@@ -2826,6 +2826,8 @@ def _bind_call(term: Term, ctx: _Context) -> tuple[bool, str]:
         return True, ""  # `Some(..)` of `Some(self.key.get())`: Rust's rest, any arguments
     callee = text[: text.index("(")]
     args = split_args(text[text.index("(") + 1: -1])
+    if _protocol_call(callee, args, ctx):
+        return True, ""  # str(err) of an anchored ParseError.__str__: the builtin that calls the method
     if any(_PROSE_ARGUMENT.fullmatch(a.strip()) for a in args):
         # `encodeURI(path with forward slashes)`, `Connection(resolved path, timeout=60)`: an argument
         # described in words is a placeholder
@@ -4719,6 +4721,8 @@ def _in_use(text: str, ctx: _Context) -> bool:
         return False  # require('../package.json').version: the code's own file, not a package a reader uses
     if re.match(r"\s*super\s*\(", text):
         return False  # super().__init__(deadline, loop): a class's call of its parent, which no reader makes
+    if re.match(r"\s*(?:self|this)\s*\.", text):
+        return False  # `self._enabled = True`: a statement of the class's own body, which no reader writes
     if any(len(c) < 2 or _EXCEPTION_NAME.fullmatch(c) for c in use.callees):
         return False
     if _STRING_TOKEN.search(text) and any(_FAILS_WITH.search(before) for before in _lead_ins(text, ctx.claim)):
@@ -5008,6 +5012,19 @@ _DUNDERS = {"+": "add", "-": "sub", "*": "mul", "/": "truediv", "//": "floordiv"
 
 def _defines_method(name: str, ctx: _Context) -> bool:
     return any(name in d.names for d in ctx.index.definitions()) or name in ctx.index.leaves()
+
+
+#: Python's builtins that call a protocol method of their one argument: ``str(err)`` is ``err.__str__()``.
+_PROTOCOL = {"str": "__str__", "repr": "__repr__", "iter": "__iter__", "len": "__len__", "hash": "__hash__",
+             "bool": "__bool__", "next": "__next__", "reversed": "__reversed__", "abs": "__abs__",
+             "bytes": "__bytes__"}
+
+
+def _protocol_call(callee: str, args: Sequence[str], ctx: _Context) -> bool:
+    """Whether ``callee(arg)`` is a Python builtin on one named value whose protocol method the anchored
+    code defines (``str(err)`` with ``ParseError.__str__`` anchored, ``iter(ini)`` with ``__iter__``)."""
+    return "python" in ctx.index.languages and callee in _PROTOCOL and len(args) == 1 \
+        and re.fullmatch(r"[A-Za-z_]\w*", args[0].strip()) is not None and _defines_method(_PROTOCOL[callee], ctx)
 
 
 def _overloaded(text: str, ctx: _Context) -> bool:

@@ -37,8 +37,25 @@ const payloadMethods = new Set(
 );
 """)
 
+RC_PARSE = EvidenceText("src/index.ts::parse", """\
+export function parse(contents: string): RC {
+  const config: RC = {};
+  for (const line of contents.split(RE_LINES)) {
+    const key = line.split("=")[0];
+    if (!key || key === "__proto__" || key === "constructor") {
+      continue;
+    }
+    config[key] = line.slice(key.length + 1);
+  }
+  return config;
+}
+""")
+
 
 FIRES = [
+    # round 28 (rc9 f14): the subject first ("Only X is ..."), a verb of leaving out, keys of one shape
+    ("Only `__proto__` is blocked in parse(); a `constructor=...` line is kept as a normal key.", RC_PARSE),
+    ("parse() only skips `__proto__` keys.", RC_PARSE),
     # round 15: an exclusive list against the definition of the name the claim gives
     ("`payloadMethods` is only POST, PUT and PATCH -- DELETE is treated like GET.", PAYLOAD_METHODS),
     ("req.fresh only considers GET and HEAD; any other method is never fresh.", FRESH),
@@ -48,6 +65,9 @@ FIRES = [
 ]
 
 SILENT = [
+    # round 28: both of the code's literals, and a list of prose words
+    ("parse() only skips `__proto__` and `constructor` keys.", RC_PARSE),
+    ("Only empty keys are skipped.", RC_PARSE),
     # round 15: the definition's own members; a list said of another name
     ("`payloadMethods` is only PATCH, POST, PUT and DELETE.", PAYLOAD_METHODS),
     ("retries go only to POST, PUT and PATCH.", PAYLOAD_METHODS),

@@ -533,7 +533,46 @@ WRAP = EvidenceText("src/lib.rs::Folded.wrap", """\
     }
 """, language="rust")
 
+PTY_READ = EvidenceText("ptyprocess/ptyprocess.py::PtyProcess.read", """\
+    def read(self, size=1024):
+        try:
+            s = self.fileobj.read1(size)
+        except (OSError, IOError) as err:
+            if err.args[0] == errno.EIO:
+                self.flag_eof = True
+                raise EOFError('End Of File (EOF). Exception style platform.')
+            raise
+        return s
+""")
+TREE_ADD_ROUTE = EvidenceText("tree.go::node.addRoute", """\
+func (n *node) addRoute(path string, handle Handle) {
+	if n.handle != nil {
+		panic("a handle is already registered for path '" + path + "'")
+	}
+	n.handle = handle
+}
+""", language="go")
+CLIP = EvidenceText("wcwidth/_clip.py::clip", """\
+def clip(text, start, end):
+    start = max(start, 0)
+    if end <= start:
+        return ''
+    return text[start:end]
+""")
+
+PING_RESPONSE = EvidenceText("src/wsproto/events.py::Ping.response", """\
+    def response(self) -> Pong:
+        return Pong(payload=self.payload)
+""")
+
 FIRES = [
+    # round 28 (ptyprocess f13, httprouter f19, wsproto f03): failing in no way at all, against a raise or a panic
+    ("At EOF read() returns b''; you check for it yourself, nothing is raised.", PTY_READ),
+    ("read() hands back whatever the pty gives, no exception.", PTY_READ),
+    ("Registering the same path twice overwrites the handle, no panic.", TREE_ADD_ROUTE),
+    ("addRoute raises nothing for a taken path.", TREE_ADD_ROUTE),
+    # round 28: the verb itself, without a prefix of manner, is still read
+    ("Ping.response never pongs.", PING_RESPONSE),
     # round 22: the subject is the code's own, not something indefinite
     ("responseLogger never calls WriteHeader on the wrapped writer.", RESPONSE_LOGGER),
     ("HTTPMethodOverrideHandler ignores HTTPMethodOverrideFormKey.", OVERRIDE),
@@ -652,6 +691,12 @@ def create_list_rule(src, pos, out):
 ]
 
 SILENT = [
+    # round 28: the code raises nothing, or the claim says it of a case it names as a condition
+    ("clip() clamps a negative start to 0 and gives '' for an empty range -- no exception.", CLIP),
+    ("Nothing is raised when the range is empty.", CLIP),
+    # round 28 (wsproto t21): a prefix of manner or repetition; the code's one pong is handed to the caller
+    ("wsproto never auto-pongs: send event.response() back yourself.", PING_RESPONSE),
+    ("The Pong is never re-sent.", PING_RESPONSE),
     # round 23: a call outside any try; a call the claim does say is guarded
     ("decode calls unescape directly with no try/catch.", DECODE_URI),
     ("get_code_complexity guards compile().", COMPLEXITY),

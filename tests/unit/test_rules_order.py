@@ -650,7 +650,22 @@ Form.prototype.parse = function(req, cb) {
 };
 """, language="javascript")
 
+TERMINATE = EvidenceText("ptyprocess/ptyprocess.py::PtyProcess.terminate", """\
+    def terminate(self, force=False):
+        if not self.isalive():
+            return True
+        self.kill(signal.SIGHUP)
+        time.sleep(self.delayafterterminate)
+        if not self.isalive():
+            return True
+        self.kill(signal.SIGINT)
+        time.sleep(self.delayafterterminate)
+        return not self.isalive()
+""")
+
 FIRES = [
+    # round 28: two steps named once each are still ordered by their first uses
+    ("terminate sleeps before it first checks isalive().", TERMINATE),
     # round 22 (knitwork f10): two entries of a literal that spreads are set in the literal's order
     ("genObjectFromValues spreads your options first and then sets preserveTypes: true.", FROM_VALUES),
     # round 22: the receiver's own call, and a name kept under its own name ordered by its next use
@@ -751,6 +766,9 @@ FIRES = [
 ]
 
 SILENT = [
+    # round 28 (ptyprocess t11): a step that follows each of a repeated other is no order of first uses
+    ("terminate() sends SIGHUP then SIGINT, checking isalive() after each sleep.", TERMINATE),
+    ("terminate() checks isalive() before every kill.", TERMINATE),
     # round 22 (knitwork t14): the literal's order
     ("genObjectFromValues sets preserveTypes: true first and then spreads the caller's options over it.",
      FROM_VALUES),

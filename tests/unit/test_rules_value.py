@@ -488,7 +488,14 @@ PLATFORM = EvidenceText("src/index.ts::Minimatch.constructor", """\
 """, language="typescript")
 PRINTER = EvidenceText("printer.py::DEFAULT_PRINTER", "DEFAULT_PRINTER = colorStderrPrint\n")
 
+COMMENT_CHARS = EvidenceText("src/iniconfig/_parse.py::COMMENTCHARS", """\
+COMMENTCHARS = "#;"
+""")
+
 FIRES = [
+    # round 28 (iniconfig f13): a string of no word characters is a value too, beside a backticked twin
+    ('Only `#` is a comment char (COMMENTCHARS = "#"); a `;` line is parsed like any other.', COMMENT_CHARS),
+    ("COMMENTCHARS = '#'.", COMMENT_CHARS),
     # round 22: a field set through a local (`ac.retries = 3`) is a value the code gives it
     ("with_dir sets retries = 5 on the new AutoCfg.", WITH_DIR),
     # round 20: a verb, the name, then its value (httprouter f01)
@@ -630,6 +637,9 @@ class Flags:
 ]
 
 SILENT = [
+    # round 28: the code's own string, and a punctuation string the claim gives no name
+    ('`#` and `;` start comments (COMMENTCHARS = "#;").', COMMENT_CHARS),
+    ('A line starting with "#" is a comment.', COMMENT_CHARS),
     # round 22 (autocfg t04): `no_std: false` at construction, then `ac.no_std = true` through the local
     ("If the plain probe fails it tries #![no_std] and sets no_std = true on success.", WITH_DIR),
     # round 20: the value the code gives; a width computed with shifts and masks takes any value they

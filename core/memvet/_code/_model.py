@@ -57,6 +57,9 @@ Still 6: a Rust ``impl Trait for Type`` block is a symbol of its own,
 their names (``<Type as Trait>.fmt``, named ``Type.fmt``), and two blocks
 of one name (one per ``#[cfg]``) stay scopes only, so no existing name or
 hash changed (the table format did).
+Still 6: the branches of a Rust ``cfg_if::cfg_if!( ... );``, which the
+parser reads as a statement around the call, are opened as those of
+``cfg_if! { ... }`` are; their items are new names, none renamed or rehashed.
 """
 
 _RENORMALIZED: dict[int, frozenset[str]] = {
@@ -89,9 +92,11 @@ def hash_is_current(version: int, language: str) -> bool:
     return all(language not in _RENORMALIZED.get(v, frozenset({language}))
                for v in range(version + 1, HASH_VERSION + 1))
 
-_JSON_FORMAT = 6  # 4: aliases; 5: JS/TS named callbacks are symbols; 6: Rust `impl Trait for Type`
-#                    blocks are symbols (`<Type as Trait>`). No name or hash changed either time, so
-#                    HASH_VERSION stays: tables kept by an older format lack them and are parsed again
+_JSON_FORMAT = 7  # 4: aliases; 5: JS/TS named callbacks are symbols; 6: Rust `impl Trait for Type`
+#                    blocks are symbols (`<Type as Trait>`); 7: the items of a Rust `cfg_if!( ... );`
+#                    written as a statement (getrandom) are symbols, as those of `cfg_if! { ... }` were.
+#                    No name or hash changed any time, so HASH_VERSION stays: tables kept by an older
+#                    format lack them and are parsed again
 _GO_METHOD_EXPR = re.compile(r"^\(\s*\*?\s*(\w+)\s*(?:\[[^\]]*\])?\s*\)\.")
 # Languages whose older names may carry a parameter or `#n` suffix that the
 # current rules dropped (see SymbolTable.lookup).

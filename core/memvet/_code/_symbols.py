@@ -1019,6 +1019,9 @@ def _export_names(d: _Def) -> list[str]:
 _RUST_TRY = re.compile(rb"(?<![\w#])try(?=\s*!\s*[(\[{])")
 # Where an item-level `cfg_if!` can stand: a module, inline (`mod x { ... }`) or the file.
 _RUST_ITEM_HOLDERS = frozenset({"mod_item", "declaration_list"})
+# An item-level macro call as parsed: `cfg_if! { ... }` is a macro_invocation;
+# `cfg_if::cfg_if!( ... );` (getrandom writes its cfg_if so) an expression_statement around one.
+_RUST_MACRO_STATEMENT = frozenset({"macro_invocation", "expression_statement"})
 
 
 def parse_input(data: bytes, language: str) -> bytes:
@@ -1099,7 +1102,7 @@ def _items_opened(data: bytes) -> tuple[bytes, tuple[tuple[int, int], ...]]:
                 found.append(node)
             else:
                 stack.extend(c for c in node.named_children
-                             if c.type in _RUST_ITEM_HOLDERS or c.type == "macro_invocation")
+                             if c.type in _RUST_ITEM_HOLDERS or c.type in _RUST_MACRO_STATEMENT)
         opened = False
         for node in found:
             inner = _cfg_if_branches(node)

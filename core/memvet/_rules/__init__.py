@@ -34,9 +34,10 @@ why), and each has a fixture of cases that must and must not fire
                  X derives from Y: an anchored class Y(X)
     negation     never V X / X is never V-ed / ignores X / doesn't care about X /
                  does not define M / V is treated like any other / doesn't
-                 check anything: the code does it (defines M, compares with
-                 V, asserts)
-    membership   only A and B / A and B included: the code's literal tests
+                 check anything / nothing is raised: the code does it
+                 (defines M, compares with V, asserts, raises)
+    membership   only A and B / Only A is skipped / A and B included: the
+                 code's literal tests
     propagation  lets E propagate / raises E / leaks E: the code catches E
                  and raises another or swallows it; returns the error from
                  f(): the code throws f's result away (`_ = f()`)
@@ -124,8 +125,11 @@ names that package as the manifest writes it ("the only dependency is
 winapi-util; none on Unix"). And "a runtime dependency" where the
 dependency anchor resolved to a development section (``devDependencies``,
 ``dev-dependencies``, an optional or test group); not when the claim
-speaks of development or tests too. A dependency anchor's evidence names
-its section on its third line.
+speaks of development or tests too. And "the only (runtime, direct,
+external) dependency is X" where a manifest anchored as a file ships with
+a package the claim does not name (a Go ``// indirect`` requirement is
+none), or "X is a devDep" of a package it ships with. A dependency anchor's
+evidence names its section on its third line.
 
 :func:`contradictions` runs every rule over every clause of the claim and
 returns what they found, each once.
@@ -251,7 +255,8 @@ def contradictions(claim: str, evidence: Sequence[EvidenceText], *, declared: It
         One :class:`Contradiction` per disagreement (empty: none found).
     """
     out: list[Contradiction] = [*_without_dependencies(claim, evidence, declared),
-                                *_development_only(claim, evidence, declared)]
+                                *_development_only(claim, evidence, declared),
+                                *_only_dependency(claim, evidence, declared)]
     code = codes(evidence)
     if not code:
         return out
@@ -312,6 +317,17 @@ def _without_dependencies(claim: str, evidence: Sequence[EvidenceText], declared
     if m is None or m.group(0) in set(declared):
         return []
     found = [d for d in _dependency_anchors(evidence) if not d.section or _runtime(d.section)]
+    found += _shipped(evidence)
+    # named as the manifest writes it: "Regex rules use the stdlib re" names a class, not the package regex
+    if not found or any(_names(claim, d.name) for d in found):
+        return []  # "the only dependency is winapi-util, none on Unix": the claim names the one it has
+    return [Contradiction("negation", f"the claim says `{m.group(0)}`", found[0].line, found[0].where, (m.group(0),))]
+
+
+def _shipped(evidence: Sequence[EvidenceText]) -> list[_Dependency]:
+    """The runtime dependencies each manifest anchored as a file declares; a Go module's ``// indirect``
+    requirement is none the module asks for itself."""
+    found = []
     for ev in evidence:
         if ev.absent or not is_manifest(ev.label):
             continue
@@ -320,12 +336,45 @@ def _without_dependencies(claim: str, evidence: Sequence[EvidenceText], declared
         except ManifestError:
             continue
         lines = ev.text.splitlines()
-        found += [_Dependency(d.name, lines[d.line - 1].strip()[:120] if 0 < d.line <= len(lines) else d.name,
-                              d.section, ev.label) for d in shipped]
-    # named as the manifest writes it: "Regex rules use the stdlib re" names a class, not the package regex
-    if not found or any(re.search(rf"(?<![\w-]){re.escape(d.name)}(?![\w-])", claim) for d in found):
-        return []  # "the only dependency is winapi-util, none on Unix": the claim names the one it has
-    return [Contradiction("negation", f"the claim says `{m.group(0)}`", found[0].line, found[0].where, (m.group(0),))]
+        for d in shipped:
+            line = lines[d.line - 1] if 0 < d.line <= len(lines) else d.name
+            if not re.search(r"//\s*indirect\b", line):
+                found.append(_Dependency(d.name, line.strip()[:120], d.section, ev.label))
+    return found
+
+
+def _names(claim: str, package: str) -> bool:
+    """Whether ``claim`` names ``package`` as the manifest writes it."""
+    return re.search(rf"(?<![\w-]){re.escape(package)}(?![\w-])", claim) is not None
+
+
+#: "the only runtime dependency is defu", "only external dep: X", "pulls in X as its only dependency".
+_ONLY_DEPENDENCY = re.compile(r"\bonly\s+(?:(?:runtime|production|prod|direct|external|third[- ]party|npm|pypi)\s+)?"
+                              r"(?:dep|dependency)\b", re.I)
+
+
+def _only_dependency(claim: str, evidence: Sequence[EvidenceText], declared: Iterable[str]) -> list[Contradiction]:
+    """The claim names the project's only dependency; a manifest anchored as a file declares another
+    one the project ships with, which the claim does not name ("destr is a devDep ...; the only
+    runtime dependency is defu" of ``"dependencies": {"defu": ..., "destr": ...}``)."""
+    m = _ONLY_DEPENDENCY.search(claim)
+    if m is None or m.group(0) in set(declared):
+        return []
+    shipped = _shipped(evidence)
+    if not any(_names(claim, d.name) for d in shipped):
+        return []  # the claim names none of them: its one dependency is spelled otherwise, or read elsewhere
+    others = [d for d in shipped if not _names(claim, d.name)]
+    if others:
+        other = others[0]
+        return [Contradiction("negation", f"the claim says `{m.group(0)}`; the manifest also declares `{other.name}`",
+                              other.line, other.where, (m.group(0),))]
+    # "destr is a devDep": a package the claim puts among development ones, which the manifest ships with
+    for d in shipped:
+        if re.search(rf"(?<![\w-]){re.escape(d.name)}`?\s+is\s+(?:only\s+)?an?\s+dev(?:elopment)?[- ]?(?:only\s+)?"
+                     r"dep(?:endency)?\b", claim, re.I):
+            return [Contradiction("negation", f"the claim calls `{d.name}` a development dependency; the manifest "
+                                              f"declares it in `{d.section}`", d.line, d.where, (d.name,))]
+    return []
 
 
 #: "a runtime dependency", "production dep": what the project ships with.

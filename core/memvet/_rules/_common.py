@@ -769,6 +769,12 @@ def clauses(claim: str, terms: Sequence[Term], declared: Iterable[str] = ()) -> 
 def words_of(clause: str, terms: Sequence[Term]) -> list[Word]:
     """The clause's words, each term and each capitalized hyphenated name kept whole."""
     spans: list[tuple[int, int, Term | None]] = []
+    for term in terms:  # a string of no word given as a value: `COMMENTCHARS = "#"` beside a backticked `#`
+        if term.kind is TermKind.STRING and not _WORDS.search(term.text):
+            spans += [(m.start(1), m.end(1), term)
+                      for m in re.finditer(rf"[=:]\s?[\"']({re.escape(term.text)})[\"']", clause)
+                      if not any(s < m.end(1) and m.start(1) < e for s, e, _ in spans)]
+    values = {s for s, _, _ in spans}
     for term in sorted(terms, key=lambda t: -len(t.text)):
         shell = r"\$\{?" + re.escape(term.text) + r"\}?|" if term.kind is TermKind.CONSTANT else ""
         # whole words only: the term `b` is not the b of "before" (a number keeps its glued unit: 60s)
@@ -782,19 +788,22 @@ def words_of(clause: str, terms: Sequence[Term]) -> list[Word]:
         if not any(s < m.end() and m.start() < e for s, e, _ in spans if (s, e, _) not in inside):
             spans = [x for x in spans if x not in inside] + [(m.start(), m.end(), None)]
     spans.sort(key=lambda s: s[0])
+    # such a string (`COMMENTCHARS = "#"`) is a word too: it is a value
+    starts = {m.start(): m.group(0) for m in _WORDS.finditer(clause)}
+    starts.update(dict.fromkeys(values, ""))
     out: list[Word] = []
     pos = 0
-    for m in _WORDS.finditer(clause):
-        if m.start() < pos:
+    for start in sorted(starts):
+        if start < pos:
             continue
-        hit = next((s for s in spans if s[0] <= m.start() < s[1]), None)
+        hit = next((s for s in spans if s[0] <= start < s[1]), None)
         if hit is not None:
             text = clause[hit[0]:hit[1]] if hit[2] is None else hit[2].text
             out.append(Word(text, hit[0], hit[1], len(out), hit[2], text))
             pos = hit[1]
         else:
-            out.append(Word(m.group(0), m.start(), m.end(), len(out), None, m.group(0)))
-            pos = m.end()
+            out.append(Word(starts[start], start, start + len(starts[start]), len(out), None, starts[start]))
+            pos = start + len(starts[start])
     return out
 
 

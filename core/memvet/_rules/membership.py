@@ -3,7 +3,8 @@
 The claim's side: a list of words the code has as string literals
 (``GET and HEAD``, ``'socks5', 'socks5h'``), said as
 
-* exclusive: ``only (considers|accepts|handles|allows|for ...) A and B``;
+* exclusive: ``only (considers|accepts|handles|allows|skips|blocks|for ...) A and B``,
+  the subject first too ("Only `__proto__` is blocked");
 * inclusive: ``A and B included``, ``including A and B``, ``A and B too``.
 
 The code's side: a test of one expression against literals of the same
@@ -22,7 +23,9 @@ claim (``if ... self.method in ("POST", "PUT", "PATCH"): ...
 "Content-Length"`` against "Content-Length: 0 ... GET and HEAD included").
 
 Never fires when a listed word is no string literal of the code (a list of
-prose words), nor when the literals differ in shape from the claim's.
+prose words), nor when the literals differ in shape from the claim's (a
+name's leading underscores do not count: ``__proto__`` and ``constructor``
+are keys of one shape).
 
 Rationale: which methods, schemes or statuses a branch covers is a fact
 people state with confidence and copy from older versions ("only GET and
@@ -40,8 +43,9 @@ __all__ = ["RULE"]
 
 _ITEM = r"['\"]?[\w$./-]+['\"]?"
 _LIST = rf"({_ITEM}(?:\s*,\s*{_ITEM})*(?:,?\s+(?:and|or)\s+{_ITEM})?)"
-_ONLY = re.compile(rf"\bonly\s+(?:(?:considers?|accepts?|handles?|allows?|supports?|covers?|matches?|treats?|"
-                   rf"applies to|checks?|for|on|with|to)\s+)?(?:the\s+)?{_LIST}")
+_ONLY = re.compile(rf"\b[Oo]nly\s+(?:(?:considers?|accepts?|handles?|allows?|supports?|covers?|matches?|treats?|"
+                   rf"applies to|checks?|for|on|with|to|skips?|blocks?|rejects?|ignores?|excludes?)\s+)?"
+                   rf"(?:the\s+)?{_LIST}")
 _INCLUDED = re.compile(rf"(?:{_LIST}\s+(?:are\s+|is\s+)?(?:included|too|as well)\b)|(?:\b(?:including|even)\s+{_LIST})")
 _TEST = re.compile(r"\bin\b|[!=]==?|\bincludes\s*\(|\bcase\b|\bnot in\b")
 
@@ -49,8 +53,8 @@ _TEST = re.compile(r"\bin\b|[!=]==?|\bincludes\s*\(|\bcase\b|\bnot in\b")
 def _shape(text: str) -> str:
     if re.fullmatch(r"[A-Z][A-Z0-9_-]*", text):
         return "upper"
-    if re.fullmatch(r"[a-z][a-z0-9_.-]*", text):
-        return "lower"
+    if re.fullmatch(r"_*[a-z][a-z0-9_.-]*", text):
+        return "lower"  # `__proto__` and `constructor` are two keys of one shape
     return ""
 
 

@@ -80,7 +80,13 @@ The code's side, by the verb:
   ``set('X-Content-Type-Options', ...)`` for "doesn't set
   X-Content-Type-Options"), or ``X`` is "anything".
 
-Never fires in a relative clause of something indefinite ("a handler that
+"Nothing is raised", "no exception", "no error is thrown", "raises
+nothing", "no panic" (the function fails in no way at all): the code has a
+``raise``/``throw`` statement or a ``panic!``-like call anywhere.
+
+Never fires on a verb with a prefix of manner or repetition ("never
+auto-pongs", "never re-runs": the code's one pong or run is no
+contradiction), in a relative clause of something indefinite ("a handler that
 never calls WriteHeader is logged as 200", "any key which isn't cached":
 what some caller or value does, not the anchored code), on "anything else
 is ignored" (some values, named by what they are not: "anything else (e.g.
@@ -140,6 +146,9 @@ _AUX = (r"never|no longer|doesn't|does not|don't|do not|won't|will not|cannot|ca
         r"wouldn't|would not|shouldn't|should not|must not")
 _ACTIVE = re.compile(rf"\b(?:{_AUX})\s+(?:(?:ever|even|actually|itself|always|really)\s+)?(?P<verb>[A-Za-z][\w-]*)",
                      re.I)
+#: A verb's prefix that says how or how often, not what: "never auto-pongs" (wsproto builds a Pong for the
+#: caller to send), "never re-runs", "doesn't self-register".
+_MANNER = re.compile(r"(?:auto|re|self)-", re.I)
 _PASSIVE = re.compile(r"\b(?:(?:is|are|was|were|be|gets?|got)\s+(?:never|not|no longer)|isn't|aren't|wasn't|weren't)\s+"
                       r"(?:(?:ever|even|actually|itself|always|really)\s+)?(?P<verb>[A-Za-z][\w-]*)"
                       r"(?:\s+(?P<by>through|via|on|upon|at))?", re.I)
@@ -329,6 +338,8 @@ def _negations(clause: Clause) -> list[tuple[str, list[Word], str, str]]:
             continue
         if stems(verb) & _NEGATIVE_VERBS:
             continue  # "never ignores X": a double negation says the code uses X
+        if _MANNER.match(verb):
+            continue  # "never auto-pongs", "never re-runs": one pong or run in the code says nothing against it
         prefix = clause.text[:m.start()]
         if re.search(r"\b(?:is|are|was|were|be|gets?|got)\s*$", prefix, re.I):
             continue  # passive: read below
@@ -401,6 +412,7 @@ def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
                     tuple(w.text for w in objects)))
     out.extend(_nil_checks(clause, codes))
     out.extend(_no_assertion(clause, codes))
+    out.extend(_nothing_raised(clause, codes))
     out.extend(_flag_checks(clause, codes))
     out.extend(_unguarded(clause, codes))
     out.extend(_no_call(clause, codes))
@@ -709,6 +721,22 @@ def _said_yet_found(clause: Clause, codes: Sequence[Code], said: re.Pattern[str]
         return []
     code, index = hit
     return [Contradiction("negation", f"the claim says `{m.group(0)}`", code.show(index, *needles), code.label, ())]
+
+
+#: "nothing is raised", "no exception", "no error is thrown", "no panic", "raises nothing": the claim says
+#: the function fails in no way at all (a named exception is the active reading's).
+_NOTHING_RAISED = re.compile(r"\b(?:nothing|no\s+(?:exception|error)s?)\s+(?:is|are|gets?|will\s+be)\s+(?:ever\s+)?"
+                             r"(?:raised|thrown)\b|\b(?:raises|throws)\s+nothing\b"
+                             r"|\bno\s+(?:exception|panic)s?(?=\s*(?:[.;,)\u2014]|$|\s+-))", re.I)
+#: What fails out of a function: a ``raise``/``throw`` statement, Rust's ``panic!`` and its kin.
+_FAILS = re.compile(r"(?:^|[;{}:]\s*|\belse\s+)(?:raise|throw)\b(?!\s*[;)]|\s*$)"
+                    r"|\b(?:panic|unreachable|unimplemented|todo)!\s*\(|(?<![\w.])panic\s*\(")
+
+
+def _nothing_raised(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
+    """"At EOF read() returns b''; nothing is raised": the anchored code raises (``raise EOFError(...)``),
+    throws or panics. A bare re-``raise`` of what a callee raised counts as the callee's."""
+    return _said_yet_found(clause, codes, _NOTHING_RAISED, _FAILS, "raise", "throw", "panic")
 
 
 def _nil_checks(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:

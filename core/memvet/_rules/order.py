@@ -52,7 +52,9 @@ Never fires: when either side has no operand, when both stand for the same
 atom, or on a temporal remark that is not about the code's order ("..., so
 clients can't be reused after close()": nothing on the left of ``after``
 is an operand before the comma); on a count ("gives up after NUM_RETRIES =
-65536 attempts", "follows at most 20 redirects before it rejects"); on
+65536 attempts", "follows at most 20 redirects before it rejects"); on a
+step repeated with another ("checking isalive() after each sleep", "a
+space before every argument": first uses cannot order those); on
 the ``then`` of a condition ("unless key is a PyJWK, then ..."); on a place in
 a text ("the part after the last '@'", "before the first colon"); on a
 marker inside a term the claim quotes (`` `stopped after \\d+ redirects` ``);
@@ -364,7 +366,11 @@ def _counted(text: str, m: re.Match[str]) -> bool:
 
 def _one_after_another(text: str, m: re.Match[str]) -> bool:
     """Whether ``after`` at ``m`` says things are done in turn ("deletes files one after another", "one
-    after the other"): a sequence of like steps, not two steps of the code."""
+    after the other"), or ``after``/``before`` says a step repeats with another ("checking isalive() after
+    each sleep", "a space before every argument"): a sequence of like steps, which first uses cannot order
+    (the code may check once before the first sleep too)."""
+    if m.group(0) in ("after", "before") and re.match(r"\s+(?:each|every)\b", text[m.end():]):
+        return True
     return m.group(0) == "after" and re.search(r"\bone\s*$", text[:m.start()]) is not None \
         and re.match(r"\s+(?:another|the\s+other)\b", text[m.end():]) is not None
 

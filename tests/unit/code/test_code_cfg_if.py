@@ -122,3 +122,39 @@ def test_the_items_of_pin_project_are_symbols_and_no_configuration():
     # a macro of another name with a body of items stays tokens
     other = PINNED.replace(b"pin_project!", b"easy_wrapper!")
     assert "Receiver" not in symbol_table(other, "rust").symbols
+
+
+# Round 28: getrandom writes `cfg_if::cfg_if!( ... );`, which the parser reads as a
+# statement around the macro call; its branches' items were no symbols, and an
+# anchor on `error.rs::RawOsError` was refused although both branches define it.
+PARENTHESIZED = b"""\
+use core::fmt;
+
+cfg_if::cfg_if!(
+    if #[cfg(target_os = "uefi")] {
+        pub type RawOsError = usize;
+        const UEFI_ERROR_FLAG: RawOsError = 1 << (RawOsError::BITS - 1);
+    } else {
+        pub type RawOsError = i32;
+    }
+);
+
+pub struct Error(u32);
+"""
+
+
+def test_a_parenthesized_cfg_if_statement_opens_too():
+    table = symbol_table(PARENTHESIZED, "rust")
+    aliases = [s for s in table.symbols.values() if s.name == "RawOsError"]
+    assert [(s.start_line, s.end_line) for s in aliases] == [(5, 5), (8, 8)]
+    assert {"UEFI_ERROR_FLAG", "Error"} <= {s.name for s in table.symbols.values()}
+    assert cfg_if_branches(PARENTHESIZED) == [(4, 7), (7, 9)]
+    opened = parse_input(PARENTHESIZED, "rust")
+    assert len(opened) == len(PARENTHESIZED) and b"cfg_if" not in opened
+
+
+def test_a_statement_that_is_no_macro_call_stays_as_it_is():
+    # a function-like macro called with a semicolon, but not cfg_if, keeps its body as tokens
+    data = b"// cfg_if is named in this comment only\nitems!(\n    pub type Alias = u8;\n);\nfn f() {}\n"
+    assert parse_input(data, "rust") == data
+    assert [s.name for s in symbol_table(data, "rust").symbols.values()] == ["f"]
