@@ -55,36 +55,44 @@ def test_a_builtin_stays_unbound_without_its_method_or_on_an_expression():
 
 # ------------------------------------------- the one dependency a claim names, against the manifest's list
 
+def _findings(ledger, claim: str, anchor: str) -> tuple[str, ...]:
+    return ledger.record(claim, [anchor]).decision.findings
+
+
+def _commit(repo, files: dict[str, str]) -> None:
+    for path, text in files.items():
+        repo.write(path, text)
+    repo.commit("files")
+
+
 def test_the_only_dependency_is_read_against_what_the_manifest_ships_with(repo, ledger) -> None:
-    repo.write("package.json", '{\n  "name": "rc9",\n  "dependencies": {\n    "defu": "^6.1.7",\n'
-                               '    "destr": "^2.0.5"\n  },\n  "devDependencies": {\n    "flat": "^6.0.1"\n  }\n}\n')
-    repo.write("src/index.ts", "export function parse(s: string) { return s }\n")
-    repo.commit("package")
-    rec = ledger.record("The only runtime dependency is defu.", ["package.json"])
-    assert rec.decision.findings == ("the claim says `only runtime dependency`; the manifest also declares `destr`, "
-                                     'but package.json says `"destr": "^2.0.5"`',)
-    rec = ledger.record("destr is a devDep that gets inlined; the only runtime dependency is defu.", ["package.json"])
-    assert rec.decision.findings == ("the claim calls `destr` a development dependency; the manifest declares it in "
-                                     '`dependencies`, but package.json says `"destr": "^2.0.5"`',)
+    _commit(repo, {"package.json": '{\n  "name": "rc9",\n  "dependencies": {\n    "defu": "^6.1.7",\n'
+                                   '    "destr": "^2.0.5"\n  },\n'
+                                   '  "devDependencies": {\n    "flat": "^6.0.1"\n  }\n}\n',
+                   "src/index.ts": "export function parse(s: string) { return s }\n"})
+    assert _findings(ledger, "The only runtime dependency is defu.", "package.json") == (
+        "the claim says `only runtime dependency`; the manifest also declares `destr`, "
+        'but package.json says `"destr": "^2.0.5"`',)
+    assert _findings(ledger, "destr is a devDep that gets inlined; the only runtime dependency is defu.",
+                     "package.json") == (
+        "the claim calls `destr` a development dependency; the manifest declares it in "
+        '`dependencies`, but package.json says `"destr": "^2.0.5"`',)
     for claim in ("The only runtime dependencies are defu and destr.",
                   "defu is the only dependency besides destr.",
                   "flat is a devDep; the only runtime deps are defu and destr.",
                   # a name the manifest does not write: the claim's one dependency is spelled otherwise
                   "The only dependency is Defu."):
-        assert ledger.record(claim, ["package.json"]).decision.findings == (), claim
+        assert _findings(ledger, claim, "package.json") == (), claim
+
+
+GO_MOD = "module example.com/g\n\ngo 1.21\n\nrequire (\n\tgithub.com/golang/protobuf v1.5.4\n\t{}\n)\n"
 
 
 def test_an_indirect_go_requirement_is_no_dependency_of_the_module(repo, ledger) -> None:
-    repo.write("go.mod", "module example.com/g\n\ngo 1.21\n\nrequire (\n\tgithub.com/golang/protobuf v1.5.4\n"
-                         "\tgoogle.golang.org/protobuf v1.33.0 // indirect\n)\n")
-    repo.write("g.go", "package g\n")
-    repo.commit("module")
-    rec = ledger.record("The only direct dependency is github.com/golang/protobuf.", ["go.mod"])
-    assert rec.decision.findings == ()
-    repo.write("go.mod", "module example.com/g\n\ngo 1.21\n\nrequire (\n\tgithub.com/golang/protobuf v1.5.4\n"
-                         "\tgoogle.golang.org/protobuf v1.33.0\n)\n")
-    repo.commit("direct")
-    rec = ledger.record("The only direct dependency is github.com/golang/protobuf.", ["go.mod"])
-    assert rec.decision.findings == ("the claim says `only direct dependency`; the manifest also declares "
-                                     "`google.golang.org/protobuf`, but go.mod says "
-                                     "`google.golang.org/protobuf v1.33.0`",)
+    claim = "The only direct dependency is github.com/golang/protobuf."
+    _commit(repo, {"go.mod": GO_MOD.format("google.golang.org/protobuf v1.33.0 // indirect"), "g.go": "package g\n"})
+    assert _findings(ledger, claim, "go.mod") == ()
+    _commit(repo, {"go.mod": GO_MOD.format("google.golang.org/protobuf v1.33.0")})
+    assert _findings(ledger, claim, "go.mod") == (
+        "the claim says `only direct dependency`; the manifest also declares "
+        "`google.golang.org/protobuf`, but go.mod says `google.golang.org/protobuf v1.33.0`",)
