@@ -5681,7 +5681,8 @@ def bind(claim: str, evidence: Sequence[EvidenceText], *, exists: Callable[[Term
                           for flag, key, prefix in derived):
             ok = True  # "drops `no-`, so `--no-color-output` is stored as `colorOutput`": the example of it
         manifest_key = re.fullmatch(r"((?:dev|peer|optional|bundled?)Dependenc)(?:y|ies)", term.text)
-        if not ok and manifest_key and any(ctx.index.has_string(manifest_key.group(1) + end) for end in ("y", "ies")):
+        if not ok and manifest_key and any(ctx.index.has_string(key) or key in ctx.index.words
+                                           for key in (manifest_key.group(1) + end for end in ("y", "ies"))):
             ok = True  # "obuild is a devDependency": one of the manifest's devDependencies, its key in the singular
         if not ok and term.kind is TermKind.STRING and _epoch(term.text, ctx.index):
             ok = True  # "reads 1970-01-01 00:00:00 UTC" for time.Unix(0, 0): the epoch, named by its date

@@ -103,6 +103,8 @@ func (t *TextPanicFormatter) FormatPanicError(rw http.ResponseWriter, r *http.Re
 
 
 FIRES = [
+    # round 29: a case the clause names after the verb is none of its own
+    ("ctx.onerror always writes err.message on an error.", ONERROR),
     # round 23: a verb the code calls, then what it is done to (negroni f18)
     ("TextPanicFormatter.FormatPanicError unconditionally sets Content-Type: text/plain; charset=utf-8.", TEXT_PANIC),
     # round 20: an aside that only names the subject is the subject
@@ -120,6 +122,8 @@ FIRES = [
 ]
 
 SILENT = [
+    # round 29 (rs-cors t12): the clause opens on the case it is about
+    ("On an exposed error it always writes err.message.", ONERROR),
     # round 23: what the call is done to, used without a condition
     ("FormatPanicError unconditionally prints infos.Stack.", TEXT_PANIC),
     # round 20 (runewidth t21): an aside naming the condition the subject is under is no operand

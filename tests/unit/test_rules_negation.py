@@ -565,7 +565,41 @@ PING_RESPONSE = EvidenceText("src/wsproto/events.py::Ping.response", """\
         return Pong(payload=self.payload)
 """)
 
+FACTORY = EvidenceText("src/index.ts::createContext", """\
+export function createContext<T = any>(opts: ContextOptions = {}): UseContext<T> {
+  let currentInstance: T | undefined;
+  const checkConflict = (instance: T | undefined) => {
+    if (currentInstance && currentInstance !== instance) {
+      throw new Error("Context conflict");
+    }
+  };
+  return {
+    set: (instance: T | undefined, replace?: boolean) => {
+      if (!replace) {
+        checkConflict(instance);
+      }
+      currentInstance = instance;
+    },
+    unset: () => {
+      currentInstance = undefined;
+    },
+    call: (instance: T, callback) => {
+      checkConflict(instance);
+      currentInstance = instance;
+      return callback();
+    },
+    async callAsync(instance: T, callback) {
+      currentInstance = instance;
+      return await callback();
+    },
+  };
+}
+""")
+
 FIRES = [
+    # round 29 (unctx f03): a member the subject names, read with the helpers of the same code it calls
+    ("ctx.set() never throws: it replaces whatever instance is there.", FACTORY),
+    ("call() doesn't go through checkConflict.", FACTORY),
     # round 28 (ptyprocess f13, httprouter f19, wsproto f03): failing in no way at all, against a raise or a panic
     ("At EOF read() returns b''; you check for it yourself, nothing is raised.", PTY_READ),
     ("read() hands back whatever the pty gives, no exception.", PTY_READ),
@@ -691,6 +725,9 @@ def create_list_rule(src, pos, out):
 ]
 
 SILENT = [
+    # round 29 (unctx t06): the subject is one member of the anchored factory; another member does the call
+    ("Unlike call(), callAsync doesn't go through checkConflict; it just overwrites currentInstance.", FACTORY),
+    ("unset() never throws.", FACTORY),
     # round 28: the code raises nothing, or the claim says it of a case it names as a condition
     ("clip() clamps a negative start to 0 and gives '' for an empty range -- no exception.", CLIP),
     ("Nothing is raised when the range is empty.", CLIP),

@@ -663,7 +663,41 @@ TERMINATE = EvidenceText("ptyprocess/ptyprocess.py::PtyProcess.terminate", """\
         return not self.isalive()
 """)
 
+TRANSFORM = EvidenceText("src/transform.ts::transformCall", """\
+function transformCall(node: CallExpression) {
+  const lastArgument = node.arguments[node.arguments.length - 1];
+  if (lastArgument) {
+    s.appendRight(lastArgument.end, ",1");
+  }
+  for (const argument of node.arguments) {
+    visit(argument);
+  }
+}
+""")
+
+DECLARED = EvidenceText("src/handle.ts::handle", """\
+function handle(req: Request): Result {
+  let result: Result;
+  validate(req);
+  result = compute(req);
+  return result;
+}
+""")
+SLOTTED = EvidenceText("async_timeout/__init__.py::Timeout", """\
+class Timeout:
+    __slots__ = ("_deadline", "_state", "_task")
+
+    def _on_timeout(self) -> None:
+        self._task.cancel()
+        self._state = _State.TIMEOUT
+""")
+
 FIRES = [
+    # round 29: their next use still orders them
+    ("handle computes the result first, then validates.", DECLARED),
+    ("_on_timeout sets `_state` first and only then calls `self._task.cancel()`.", SLOTTED),
+    # round 29: the name two words spell with a qualifier still orders
+    ("The transformer appends `,1` before the last argument is read.", TRANSFORM),
     # round 28: two steps named once each are still ordered by their first uses
     ("terminate sleeps before it first checks isalive().", TERMINATE),
     # round 22 (knitwork f10): two entries of a literal that spreads are set in the literal's order
@@ -766,6 +800,11 @@ FIRES = [
 ]
 
 SILENT = [
+    # round 29: a name declared with no value (`let result: Result;`), a string of `__slots__`: set up, no step
+    ("handle validates first, then computes the result.", DECLARED),
+    ("_on_timeout calls `self._task.cancel()` first and only then sets `_state` to TIMEOUT.", SLOTTED),
+    # round 29 (unctx t21): "the last argument" is the code's lastArgument, not the loop's argument
+    ("The transformer appends `,1` after the last argument.", TRANSFORM),
     # round 28 (ptyprocess t11): a step that follows each of a repeated other is no order of first uses
     ("terminate() sends SIGHUP then SIGINT, checking isalive() after each sleep.", TERMINATE),
     ("terminate() checks isalive() before every kill.", TERMINATE),

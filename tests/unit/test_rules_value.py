@@ -492,7 +492,32 @@ COMMENT_CHARS = EvidenceText("src/iniconfig/_parse.py::COMMENTCHARS", """\
 COMMENTCHARS = "#;"
 """)
 
+CONFIGURATION = EvidenceText("lib/yargs-parser.ts::YargsParser.parse", """\
+  parse(argsInput: ArgsInput, options?: Partial<Options>): DetailedArguments {
+    const configuration: Configuration = Object.assign({
+      'boolean-negation': true,
+      'duplicate-arguments-array': true,
+      'halt-at-non-option': false,
+      'parse-positional-numbers': true,
+    }, opts.configuration)
+    return parseArgs(configuration)
+  }
+""")
+
+CARGO_EDITION = EvidenceText("Cargo.toml", """\
+[package]
+name = "httpdate"
+version = "1.0.3"
+edition = "2021"
+rust-version = "1.56"
+""")
+
 FIRES = [
+    # round 29: the name's own value right after it is still read
+    ("MSRV per Cargo.toml is rust 1.56 (edition 2018).", CARGO_EDITION),
+    # round 29 (yargs-parser f01, f02): a setting's key quoted as the code quotes it, or written bare with hyphens
+    ("argv._ never gets numbers unless you opt in: 'parse-positional-numbers' is false by default.", CONFIGURATION),
+    ("Repeating a flag just overwrites -- duplicate-arguments-array defaults to false.", CONFIGURATION),
     # round 28 (iniconfig f13): a string of no word characters is a value too, beside a backticked twin
     ('Only `#` is a comment char (COMMENTCHARS = "#"); a `;` line is parsed like any other.', COMMENT_CHARS),
     ("COMMENTCHARS = '#'.", COMMENT_CHARS),
@@ -637,6 +662,11 @@ class Flags:
 ]
 
 SILENT = [
+    # round 29 (httpdate t21, same-file t24): a value before a name that has its own value right after it
+    ("MSRV per Cargo.toml is rust 1.56 (edition 2021).", CARGO_EDITION),
+    # round 29: the same keys with the code's values
+    ("'parse-positional-numbers' is true by default.", CONFIGURATION),
+    ("halt-at-non-option defaults to false.", CONFIGURATION),
     # round 28: the code's own string, and a punctuation string the claim gives no name
     ('`#` and `;` start comments (COMMENTCHARS = "#;").', COMMENT_CHARS),
     ('A line starting with "#" is a comment.', COMMENT_CHARS),

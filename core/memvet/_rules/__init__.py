@@ -35,7 +35,8 @@ why), and each has a fixture of cases that must and must not fire
     negation     never V X / X is never V-ed / ignores X / doesn't care about X /
                  does not define M / V is treated like any other / doesn't
                  check anything / nothing is raised: the code does it
-                 (defines M, compares with V, asserts, raises)
+                 (defines M, compares with V, asserts, raises; a member
+                 the subject names: that member and its helpers)
     membership   only A and B / Only A is skipped / A and B included: the
                  code's literal tests
     propagation  lets E propagate / raises E / leaks E: the code catches E

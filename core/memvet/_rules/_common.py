@@ -342,6 +342,56 @@ class Code:
                 out.update(split_name(segment))
         return out - {"base", "abstract", "default", "mixin", "impl"}
 
+    def member(self, name: str) -> Code | None:
+        """The code of ``name`` as this anchor defines it inside itself (a method of the anchored
+        class, a nested function, an object's function property: ``call: (x) => {``, ``async
+        callAsync(x) {``), header and body, followed by the bodies of the members of this anchor it
+        calls (one level: what it does through a helper of the same code); None when the anchor
+        defines no such member or ``name`` is the anchored symbol itself."""
+        if not name or fold(name) == fold(self.leaf):
+            return None
+        lines = self._member_lines(name)
+        if lines is None:
+            return None
+        part = _parse(EvidenceText(self.label, "\n".join(lines)))
+        for callee in dict.fromkeys(c.name for c in part.calls if c.name != name):
+            helper = self._member_lines(callee)
+            if helper is not None:
+                lines += helper
+        out = _parse(EvidenceText(self.label, "\n".join(lines)))
+        out.siblings = self.siblings
+        return out
+
+    def _member_lines(self, name: str) -> list[str] | None:
+        """The physical lines of the first definition of ``name`` inside this code (its header
+        from the name on, at the header's indentation, then every line indented under it)."""
+        n = re.escape(name)
+        definition = re.compile(_MEMBER_DEFINITION.pattern.replace("NAME", n))
+        for index in range(1 if self.headers and 0 in self.headers else 0, len(self.logical)):
+            if not definition.search(self.logical_text(index)):
+                continue
+            first, last = self.logical[index]
+            at = next((k for k in range(first, last + 1) if definition.search(self.physical[k])), first)
+            head = self.physical[at]  # `}, call: (x) => {` after the member before it: from the name on
+            indent = len(head) - len(head.lstrip())
+            m = definition.search(head)
+            lines = [" " * indent + head[m.start("def"):].strip()] if m else [head]
+            lines += self.physical[at + 1:last + 1]
+            body = -1
+            for line in self.physical[last + 1:]:
+                if not line.strip():
+                    continue
+                depth = len(line) - len(line.lstrip())
+                if body < 0:
+                    if depth <= indent:
+                        break
+                    body = depth
+                if depth < body:
+                    break
+                lines.append(line)
+            return lines
+        return None
+
     def used(self, atom: str) -> bool:
         """Whether ``atom`` occurs outside signatures."""
         return self.first(atom) >= 0
@@ -451,6 +501,19 @@ class Code:
         wanted = stems(verb)
         return [call for call in self.calls
                 if (parts := split_name(call.name)) and (parts[0] in wanted or call.name.lower() in wanted)]
+
+
+#: A definition of the member ``NAME`` (the placeholder is the escaped name): after a keyword of
+#: definition (``def``, ``fn``, ``func (r *T)``, ``function``), a method's shorthand (``async
+#: name(x) {``), or a property or variable given a function (``name: (x) => {``, ``const name =
+#: function``); at a line's start or after ``{``, ``,`` or ``;`` (``}, call: (x) => {``).
+_MEMBER_DEFINITION = re.compile(
+    r"(?:^\s*|[{,;]\s*)(?P<def>(?:[\w()*&]+\s+)*?(?:def|fn|func(?:\s*\([^()]*\))?|function\*?)\s+NAME\s*[<(]"
+    r"|(?:(?:static|async|get|set|public|private|protected|override|readonly)\s+)*\*?#?NAME\s*(?:<[^<>]*>)?"
+    r"\((?:[^()]|\([^()]*\))*\)\s*(?::\s*[^{;=]+)?\{"
+    r"|(?:(?:export|const|let|var|static|readonly|private|public|protected)\s+)*#?NAME\s*(?::\s*[^=]+?)?\s*[:=]\s*"
+    r"(?:async\s+)?(?:function\b|(?:<[^<>]*>)?\((?:[^()]|\([^()]*\))*\)\s*(?::\s*[^=]+?)?\s*=>"
+    r"|[A-Za-z_$][\w$]*\s*=>))")
 
 
 #: The names code changes a string's case with: "lowercases" is a toLowerCase, lower, ToLower or casefold call.
@@ -846,6 +909,9 @@ def nearest(clause: Clause, at: int, step: int, code: Code, *, reach: int = 6,
               and all(w.plain for w in clause.words if m.start() < w.start < m.end())]
     side = [w for w in clause.words if (w.end <= at if step < 0 else w.start >= at)
             and not any(start < w.start < end for start, end in asides)]
+    text = clause.text  # an aside passed over is no boundary either: "A first (so it can ...), then B"
+    for start, end in asides:
+        text = text[:start] + " " * (end - start) + text[end:]
     if step < 0:
         side.reverse()
     terms: list[tuple[Word, str]] = []
@@ -853,7 +919,7 @@ def nearest(clause: Clause, at: int, step: int, code: Code, *, reach: int = 6,
     plain: list[tuple[Word, str]] = []
     edge = at
     for w in side[:reach]:
-        gap = clause.text[w.end:edge] if step < 0 else clause.text[edge:w.start]
+        gap = text[w.end:edge] if step < 0 else text[edge:w.start]
         if edge == at and step < 0:
             gap = gap.rstrip().removesuffix(",")  # "A, falling back to B": the marker's own comma
         if is_boundary(gap) or w.text.lower() in BOUNDARY_WORDS:
@@ -884,16 +950,21 @@ def _possessed(clause: Clause, word: Word, atom: str, code: Code) -> str:
     return member if code.lines_using(member) else ""
 
 
+#: Words of :data:`STOP` that qualify a noun into a name of their own: "the last argument" is ``lastArgument``.
+_QUALIFIERS = frozenset({"first", "last", "default", "new"})
+
+
 def _spelled(clause: Clause, word: Word, code: Code) -> str:
     """The name ``word`` spells with a plain word next to it ("the retry
-    delay" is ``retryDelay``, "base URL" ``baseUrl``), or ''."""
+    delay" is ``retryDelay``, "base URL" ``baseUrl``, "the last argument"
+    ``lastArgument``), or ''."""
     if not word.plain or word.text.lower() in STOP or clause.skip(word.text):
         return ""
     for a, b in ((word.index - 1, word.index), (word.index, word.index + 1)):
         if a < 0 or b >= len(clause.words):
             continue
         left, right = clause.words[a], clause.words[b]
-        if not (left.plain and right.plain) or left.text.lower() in STOP or right.text.lower() in STOP \
+        if not (left.plain and right.plain) or left.text.lower() in STOP - _QUALIFIERS or right.text.lower() in STOP \
                 or not re.fullmatch(r"\s+", clause.text[left.end:right.start]):
             continue
         name = code.compounds.get(fold(left.text + right.text))

@@ -84,6 +84,14 @@ The code's side, by the verb:
 nothing", "no panic" (the function fails in no way at all): the code has a
 ``raise``/``throw`` statement or a ``panic!``-like call anywhere.
 
+A subject written as code that names a member the anchored code defines
+inside itself (a method of the anchored class, a nested function, an
+object's function property: ``call: (x) => {``, ``async callAsync(x) {``)
+is read against that member alone, with the bodies of the helpers of the
+same code it calls: "callAsync doesn't go through checkConflict" says
+nothing of ``call``, which does; "`ctx.set()` never throws" is read against
+``set`` and the ``checkConflict`` it calls, which throws.
+
 Never fires on a verb with a prefix of manner or repetition ("never
 auto-pongs", "never re-runs": the code's one pong or run is no
 contradiction), in a relative clause of something indefinite ("a handler that
@@ -402,9 +410,10 @@ def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
                 continue  # "invalid Expires is ignored": some values of X are, not X
             if ignores and any(_swallowed(code, w.atom) for w in objects):
                 continue  # "ignoring AttributeError" of `except AttributeError: pass`: the code does ignore it
-            if bare and stems(verb) & {"raise", "throw"} and not _subject_is(clause, at, code):
+            part = _subject_member(clause, at, code)
+            if bare and stems(verb) & {"raise", "throw"} and part is None and not _subject_is(clause, at, code):
                 continue  # "`schema.validate(data)` doesn't raise" read against the anchored _do_load: not its subject
-            line = _does(code, verb, objects, clause, particle)
+            line = _does(part or code, verb, objects, clause, particle)
             if line is not None:
                 out.append(Contradiction(
                     "negation", f"the claim says `{said}` of `{named}`" if named else f"the claim says `{said}`",
@@ -691,6 +700,17 @@ def _like_any_other(clause: Clause, codes: Sequence[Code]) -> list[Contradiction
     code, index = hit
     return [Contradiction("negation", f"the claim says `{said}` is handled `{m.group(0)}`", code.show(index, said),
                           code.label, ())]
+
+
+def _subject_member(clause: Clause, at: int, code: Code) -> Code | None:
+    """The code of the member of ``code`` that the word right before ``at`` names, written as code
+    ("callAsync doesn't go through checkConflict", "`ctx.set()` never throws" against the anchored
+    factory that defines both ``call`` and ``callAsync``): what that member does, not the whole
+    anchor; None when the word is prose or names no member."""
+    lead = [w for w in clause.words if w.end <= at]
+    if not lead or lead[-1].plain:
+        return None
+    return code.member(lead[-1].atom.rsplit(".", 1)[-1])
 
 
 def _subject_is(clause: Clause, at: int, code: Code) -> bool:

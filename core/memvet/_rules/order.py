@@ -63,7 +63,13 @@ two arms of a match on variants (``Self::A => ...``; a switch's ``case``
 lines are tried in turn and do order). A
 quoted operand (``'__dict__'``) is ordered by the code's first string of
 that text, not by a name spelled alike (``cls.__dict__``); a name declared
-empty (``handler = None``) is ordered by its next use. A
+empty (``handler = None``, ``let runError: unknown;``, an entry
+``config: undefined``, a string of ``__slots__``) is ordered by its next
+use. "The last argument" is the code's ``lastArgument`` where the code
+has it (a qualifier, ``first``, ``last``, ``default`` or ``new``, spells a
+name with the noun after it), and a parenthetical aside passed over
+between an operand and its marker ("A first (so it can ...), then B") is
+no boundary. A
 statement keyword (``try``, ``if`` ...) is no step, and neither is the
 anchored function's own qualified name ("AnsiToWin32.write resets first
 and then writes": its steps are the verbs). ``A ... first, B ... second``
@@ -209,8 +215,7 @@ def _first(code: Code, word: Word, atom: str) -> int:
         if hit >= 0:
             return hit
     i = code.first(atom)
-    empty = _EMPTY_START.match(code.logical_text(code.atoms[i].line)) if i >= 0 else None
-    if (empty and empty.group("name") == code.atoms[i].text) \
+    if (i >= 0 and _declared_empty(code.logical_text(code.atoms[i].line), code.atoms[i].text)) \
             or (i >= 0 and _stored_as_itself(code.logical_text(code.atoms[i].line), code.atoms[i].text)):
         # `handler = None`: a name declared empty is not a step; its next use is (so for a value kept
         # under its own name: `var fileFilter = this.fileFilter`, `self.attrs = dict(zip(attrs, attrs))`)
@@ -231,6 +236,22 @@ _OWNED = re.compile(r"(?P<owner>[A-Za-z_$][\w$]*)\.(?P<name>[A-Za-z_$][\w$]*)(?:
 #: A name declared empty: ``handler = None``, ``let err = null;``, ``var cause error = nil``.
 _EMPTY_START = re.compile(r"\s*(?:(?:let|var|const|mut)\s+)*(?P<name>[A-Za-z_$][\w$]*)"
                           r"\s*(?::[^=]+|\s+[\w*.\[\]]+)?\s*:?=\s*(?:None|null|undefined|nil)\s*;?\s*$")
+
+
+#: A name declared with no value: ``let runError: unknown;``, ``var cause error`` (Go's zero value).
+_UNSET_START = re.compile(r"\s*(?:let|var)\s+(?P<name>[A-Za-z_$][\w$]*)\s*(?::[^=;]+|\s+[\w*.\[\]]+)?\s*;?\s*$")
+
+
+def _declared_empty(line: str, name: str) -> bool:
+    """Whether ``line`` declares ``name`` with nothing in it yet: ``handler = None``, ``let runError:
+    unknown;``, an entry ``config: undefined,`` of a literal, a string of ``__slots__ = ("_state", ...)``:
+    the name set up, not a step."""
+    empty = _EMPTY_START.match(line) or _UNSET_START.match(line)
+    if empty and empty.group("name") == name:
+        return True
+    if re.match(r"\s*__slots__\s*=", line):
+        return True
+    return re.search(rf"(?<![\w$.]){re.escape(name)}\s*:\s*(?:undefined|null|None|nil)\s*(?:[,}}]|$)", line) is not None
 
 
 def _stored_as_itself(line: str, name: str) -> bool:

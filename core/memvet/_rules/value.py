@@ -33,7 +33,9 @@ object or a struct, "(case_sensitive:
 false)", even across the ``: `` that ends a clause, but not inside braces: ``f({ S: V })`` is what a
 caller passes), where ``V`` is ``True``/``False``, ``None``/
 ``null``/``undefined``, a quoted string or a number, and ``S`` is an
-operand (or a setting's key, "subdomain offset"). A backticked ``S = V``
+operand (or a setting's key, "subdomain offset", quoted as the code
+quotes it, "'parse-numbers' is false", or written bare with its hyphens,
+"duplicate-arguments-array defaults to false"). A backticked ``S = V``
 (or a keyword ``S=V``) counts too when the claim calls it the default
 right beside it ("defaults to `S=V`", "`S=V` by default", "(S=V)" after
 "by default"), and so does a JavaScript or TypeScript function's signature
@@ -79,6 +81,9 @@ anchored code writes that key as a string ("subdomain offset defaults to
 2" beside ``set('subdomain offset', 2)``), is the setting, not a variable
 of another anchor spelled like it (express's ``var offset = host[0] ===
 '[' ? ... : 0``).
+
+A value right before a name that has a value of its own right after it
+("rust 1.56 (edition 2021)") is not that name's.
 
 A number right before a unit word that is also the name ("365.25 days"
 for ``let days = ...``) is a quantity in that unit, not the name's value
@@ -317,6 +322,8 @@ def _computed(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
             if not near or value.term is None:
                 continue
             subject, lines, computed = subjects[near[0][2]]  # one subject: the nearest the code defines
+            if subject.index > value.index and any(v.index == subject.index + 1 for v in values):
+                continue  # "rust 1.56 (edition 2021)": the name after the value has its own value right after it
             if _in_key(clause, subject, codes):
                 continue  # "subdomain offset defaults to 2": a setting's key the code writes, not its `offset`
             text = " ".join(code.logical_text(i) for i in lines)
@@ -571,6 +578,8 @@ def _statements(clause: Clause, code: Code) -> list[tuple[str, str, str]]:
         left = [x for x in clause.words if x.end <= w.start][::-1][:4]
         for x in left:
             gap = clause.text[x.end:w.start].rstrip("'\"")
+            if x.term is not None and x.term.kind is TermKind.STRING:
+                gap = gap.removeprefix(clause.text[x.start - 1:x.start])  # 'parse-numbers' is false: its closing quote
             if is_boundary(gap) or not (_STATES.match(gap + (" " if not gap.endswith(" ") else ""))
                                         or _noun_state(gap, value, code)
                                         or (_TO.fullmatch(gap) and _DEFAULTS_VERB.search(clause.text[:x.start])
@@ -579,6 +588,10 @@ def _statements(clause: Clause, code: Code) -> list[tuple[str, str, str]]:
                                             and _LEAVES.search(clause.text[:x.start]))):
                 continue
             if re.search(r"\w-$", clause.text[:x.start]):
+                key = _key(clause, x, code)  # duplicate-arguments-array defaults to false: a key the code writes
+                if "-" in key:
+                    begin = clause.text.lower().rfind(key.lower(), 0, x.end)
+                    out.append((key, value, clause.text[begin:w.end]))
                 break  # rust-version = "1.65": the key is the compound, not its last word (version)
             before = (clause.claim[:max(0, clause.offset)] if clause.claim else "") + clause.text[:x.start]
             if _UNLIKE.search(before):
@@ -593,7 +606,8 @@ def _statements(clause: Clause, code: Code) -> list[tuple[str, str, str]]:
                 unit = re.match(r"\s*[A-Za-z\u00b5]+\b", clause.text[end:])
                 if value.startswith("n:") and unit and in_other_units(1.0, "1", "1" + unit.group(0)):
                     end += unit.end()  # 10 s: the unit is part of the value
-                out.append((subject, value, clause.text[x.start:end]))
+                quote = x.term is not None and x.term.kind is TermKind.STRING and x.start > 0
+                out.append((subject, value, clause.text[x.start - quote:end]))
                 break
     return out
 
@@ -651,12 +665,14 @@ def _opens_clause(clause: Clause, word: Word) -> bool:
 
 
 def _key(clause: Clause, word: Word, code: Code) -> str:
-    """A setting's key the words ending at ``word`` spell (``subdomain offset``), if the code has it."""
+    """A setting's key the words ending at ``word`` spell (``subdomain offset``, ``duplicate-arguments-array``
+    written bare), if the code has it."""
     before = [x for x in clause.words if x.end <= word.end][::-1][:3]
     for n in range(len(before), 0, -1):
         phrase = " ".join(x.text for x in reversed(before[:n]))
+        written = clause.text[before[n - 1].start:word.end]  # duplicate-arguments-array: the words as written
         for s in code.strings:
-            if s.lower() == phrase.lower():
+            if s.lower() in (phrase.lower(), written.lower()):
                 return s
     return ""
 
