@@ -367,7 +367,7 @@ class Code:
         from the name on, at the header's indentation, then every line indented under it)."""
         n = re.escape(name)
         definition = re.compile(_MEMBER_DEFINITION.pattern.replace("NAME", n))
-        for index in range(1 if self.headers and 0 in self.headers else 0, len(self.logical)):
+        for index in range(1 if 0 in self.headers else 0, len(self.logical)):  # not the anchor's own header
             if not definition.search(self.logical_text(index)):
                 continue
             first, last = self.logical[index]

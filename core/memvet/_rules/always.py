@@ -25,8 +25,9 @@ always/auto/never"), when the claim names
 a condition of its own after ``always`` (``if``, ``when``, ``unless``,
 ``only``, ``except`` ...; a condition on the operand's own presence, "when
 present", "if set", is none) or opens the clause on the case it is about
-("on a preflight it always writes ...", "for a HEAD request ..."), when the operand is used once without a
-condition, or when the code does not use it at all (the term rules decide).
+("on a preflight it always writes ...", "for a HEAD request ..."), when
+the operand is used once without a condition, or when the code does not
+use it at all (the term rules decide).
 
 Rationale: "always" is how false facts overstate code that branches: koa
 writes ``err.message`` to the client only when ``err.expose``, reads
