@@ -371,10 +371,11 @@ class Code:
             if not definition.search(self.logical_text(index)):
                 continue
             first, last = self.logical[index]
-            at = next((k for k in range(first, last + 1) if definition.search(self.physical[k])), first)
-            head = self.physical[at]  # `}, call: (x) => {` after the member before it: from the name on
+            # `}, call: (x) => {` after the member before it: its own physical line, from the name on
+            at, m = next(((k, found) for k in range(first, last + 1)
+                          if (found := definition.search(self.physical[k])) is not None), (first, None))
+            head = self.physical[at]
             indent = len(head) - len(head.lstrip())
-            m = definition.search(head)
             lines = [" " * indent + head[m.start("def"):].strip()] if m else [head]
             lines += self.physical[at + 1:last + 1]
             body = -1

@@ -702,22 +702,27 @@ def _like_any_other(clause: Clause, codes: Sequence[Code]) -> list[Contradiction
                           code.label, ())]
 
 
+def _subject(clause: Clause, at: int) -> Word | None:
+    """The word right before ``at``: the subject of a negation there ("`ctx.set()` never throws")."""
+    return next((w for w in reversed(clause.words) if w.end <= at), None)
+
+
 def _subject_member(clause: Clause, at: int, code: Code) -> Code | None:
-    """The code of the member of ``code`` that the word right before ``at`` names, written as code
-    ("callAsync doesn't go through checkConflict", "`ctx.set()` never throws" against the anchored
-    factory that defines both ``call`` and ``callAsync``): what that member does, not the whole
-    anchor; None when the word is prose or names no member."""
-    lead = [w for w in clause.words if w.end <= at]
-    if not lead or lead[-1].plain:
+    """The code of the member of ``code`` that the subject names, written as code ("callAsync
+    doesn't go through checkConflict", "`ctx.set()` never throws" against the anchored factory that
+    defines both ``call`` and ``callAsync``): what that member does, not the whole anchor; None when
+    the subject is prose or names no member."""
+    lead = _subject(clause, at)
+    if lead is None or lead.plain:
         return None
-    return code.member(lead[-1].atom.rsplit(".", 1)[-1])
+    return code.member(lead.atom.rsplit(".", 1)[-1])
 
 
 def _subject_is(clause: Clause, at: int, code: Code) -> bool:
-    """Whether the word right before ``at`` names ``code``'s anchored symbol (its last part)."""
-    lead = [w for w in clause.words if w.end <= at]
+    """Whether the subject names ``code``'s anchored symbol (its last part)."""
+    lead = _subject(clause, at)
     own = code.symbol.rsplit(".", 1)[-1]
-    return bool(lead and own) and fold((lead[-1].atom or lead[-1].text).rsplit(".", 1)[-1]) == fold(own)
+    return lead is not None and bool(own) and fold((lead.atom or lead.text).rsplit(".", 1)[-1]) == fold(own)
 
 
 #: "has no nil check", "without a None check", "doesn't check for nil", "never checks for null".

@@ -577,9 +577,10 @@ def _statements(clause: Clause, code: Code) -> list[tuple[str, str, str]]:
             continue
         left = [x for x in clause.words if x.end <= w.start][::-1][:4]
         for x in left:
+            quoted = x.term is not None and x.term.kind is TermKind.STRING and x.start > 0  # 'parse-numbers' is false
             gap = clause.text[x.end:w.start].rstrip("'\"")
-            if x.term is not None and x.term.kind is TermKind.STRING:
-                gap = gap.removeprefix(clause.text[x.start - 1:x.start])  # 'parse-numbers' is false: its closing quote
+            if quoted:
+                gap = gap.removeprefix(clause.text[x.start - 1:x.start])  # the subject's closing quote
             if is_boundary(gap) or not (_STATES.match(gap + (" " if not gap.endswith(" ") else ""))
                                         or _noun_state(gap, value, code)
                                         or (_TO.fullmatch(gap) and _DEFAULTS_VERB.search(clause.text[:x.start])
@@ -606,8 +607,7 @@ def _statements(clause: Clause, code: Code) -> list[tuple[str, str, str]]:
                 unit = re.match(r"\s*[A-Za-z\u00b5]+\b", clause.text[end:])
                 if value.startswith("n:") and unit and in_other_units(1.0, "1", "1" + unit.group(0)):
                     end += unit.end()  # 10 s: the unit is part of the value
-                quote = x.term is not None and x.term.kind is TermKind.STRING and x.start > 0
-                out.append((subject, value, clause.text[x.start - quote:end]))
+                out.append((subject, value, clause.text[x.start - quoted:end]))
                 break
     return out
 
