@@ -830,6 +830,33 @@ def _local_function(table: _code.SymbolTable, name: str) -> list[_code.Symbol]:
     return found if len(found) == 1 else []
 
 
+#: The head of a Rust ``impl`` block and the type it is for, as written: ``impl<T> crate::Inner<T> {``.
+_RUST_IMPL_HEAD = re.compile(r"^[ \t]*(?:unsafe[ \t]+)?impl\b(?:[ \t]*<[^{\n]*?>)?[ \t]+(?:[^{\n]*?[ \t]for[ \t]+)?"
+                             r"&?(?:'\w+[ \t]+)?(?:mut[ \t]+)?([\w:]+)")
+
+
+def _own_type_methods(matches: list[_code.Symbol], data: bytes) -> list[_code.Symbol]:
+    """The one Rust method among ``matches`` whose ``impl`` is for the file's own type, when the
+    others are for a type of the same name reached by a path (``impl<T> crate::Inner<T>`` beside
+    ``impl<T> Inner<T>``): ``Inner.notify`` names what Rust's own ``Inner::notify`` would in that
+    file, the local type's. Empty when that does not single one out."""
+    lines = data.decode("utf-8", "replace").splitlines()
+
+    def impl_type(sym: _code.Symbol) -> str:
+        first = lines[sym.start_line - 1] if sym.start_line <= len(lines) else ""
+        indent = len(first) - len(first.lstrip())
+        for i in range(min(sym.start_line, len(lines)) - 2, -1, -1):
+            head = _RUST_IMPL_HEAD.match(lines[i])
+            if head and len(lines[i]) - len(lines[i].lstrip()) < indent:  # not an `impl` in a body above it
+                return head.group(1)
+        return ""
+
+    types = [impl_type(m) for m in matches]
+    own = [m for m, t in zip(matches, types, strict=True) if t and "::" not in t]
+    pathed = [m for m, t in zip(matches, types, strict=True) if "::" in t]
+    return own if len(own) == 1 and len(own) + len(pathed) == len(matches) else []
+
+
 #: The kinds of a Go or Rust type whose methods are written outside its body (in `impl` blocks, `func (t T)`).
 _OUTSIDE_MEMBERS = frozenset({"struct", "enum", "union", "type"})
 
@@ -1127,6 +1154,8 @@ class Evidence:
         matches = table.lookup(name)
         per_module = not matches and len(matches := _in_inline_module(table, name)) > 1
         matches = matches or _local_function(table, name)
+        if len(matches) > 1 and language == "rust":
+            matches = _own_type_methods(matches, data) or matches
         if whole and len(matches) == 1 and language == "python":  # `Timeout` for `Timeout` and `Timeout#2`
             twins = table.named(matches[0].name)
             matches = twins if _branch_variants(twins, data, language) else matches
@@ -1357,6 +1386,8 @@ class Evidence:
             return _code_says(re.compile(re.escape(text.encode()), re.I), snap)  # a header, in any case
         if term.kind is not _claims.TermKind.DOTTED:
             return False
+        if any(p == text or p.endswith("/" + text) for p in paths):
+            return True  # go.sum, setup.cfg: a file of the repository, named by its name
         segments = text.split(".")
         if len(segments) == 2 and segments[0][:1].islower():
             # result.exception: an instance's member, its class named by the receiver (Result.exception)

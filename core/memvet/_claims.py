@@ -722,6 +722,8 @@ def closest_lines(quote: str, text: str, first_line: int = 1, n: int = 2) -> lis
 # ======================================================================= numbers and folds
 
 _NUMBER = re.compile(r"(?<![\w$])(?:(?<=\.\.)|(?<!\.))-?(?:0[xX][0-9a-fA-F]+|0[oO][0-7]+|0[bB][01]+|\d+(?:_\d+)*(?:\.\d+)?(?:[eE][+-]?\d+)?)(?![\w$]|\.\d)")
+#: A number written with thousands separators the way prose writes it (``1,000,000``, ``65,535``): one number.
+_THOUSANDS = re.compile(r"(?<![\w$.,])-?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\w$]|[.,]\d)")
 _STRING_TOKEN = re.compile(
     r'[rRbBuUfF]{0,2}(?:"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'|"(?:\\[\s\S]|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\''
     r'|`(?:\\.|[^`\\])*`)')
@@ -763,7 +765,7 @@ def fold(text: str) -> str:
 def number_value(text: str) -> float | None:
     """The value of a number as a claim or code writes it (``1_000``, ``0x1F``, ``0o644``, ``0b11``, ``5.0``)."""
     try:
-        cleaned = text.replace("_", "")
+        cleaned = text.replace("_", "").replace(",", "") if _THOUSANDS.fullmatch(text) else text.replace("_", "")
         radix = {"0x": 16, "0o": 8, "0b": 2}.get(cleaned.lower().lstrip("-")[:2])
         return float(int(cleaned, radix)) if radix else float(cleaned)
     except ValueError:
@@ -1401,6 +1403,8 @@ def claim_terms(claim: str) -> list[Term]:
     for m in list(_EXAMPLE_ASIDE.finditer(text)):  # (e.g. you set 301 first): the example's own numbers
         for number in _NUMBER.finditer(m.group(0)):
             drop(m.start() + number.start(), m.start() + number.end())
+    for m in list(_THOUSANDS.finditer(text)):  # 1,000,000: one number, not 1 and two 000s
+        take(m.start(), m.end(), Term(m.group(0), TermKind.NUMBER))
     for m in list(_NUMBER.finditer(text)):
         if _label(claim, m.start(), m.end()):
             drop(m.start(), m.end())
@@ -1689,7 +1693,8 @@ def _unescape(content: str) -> str:
     """A literal's content with its escapes read: a line continued with ``\\`` joined (Rust drops the next
     line's indent too), quotes and backslashes as themselves, a newline, return or tab a space."""
     content = re.sub(r"\\\r?\n[ \t]*", "", content)
-    return re.sub(r"\\[nrt]", " ", re.sub(r"\\([\"'`\\])", r"\1", content))
+    # one pass, so that `\\t` (a backslash, then t) stays the two characters a pattern reads as a tab
+    return re.sub(r"\\([\"'`\\])|\\[nrt]", lambda m: m.group(1) or " ", content)
 
 
 #: Calls that print their arguments joined by spaces: Go's Println family, Python's print, console.log.
@@ -3163,6 +3168,9 @@ def _writes(code: str, name: str, value: str) -> bool:
     """Whether ``code`` writes ``name`` with ``value``: assigns it, defaults it,
     maps it, sets it in a table or the environment, or compares it."""
     n, v = re.escape(name), re.escape(value)
+    if _parallel_writes(code, name, value):
+        return True
+    code = _PARALLEL.sub("", code)  # `t.root, t.length = nil, 0` says `length = nil` only to a pattern
     quote = r"[\"'`]?"
     # an annotation, its brackets maybe holding literals: ``same_site: Literal["lax", "strict"] = "lax"``
     annotation = r"(?:\s*:\s*(?:[\w.|, \]]|\[[^\[\]=\n]*(?:\[[^\[\]=\n]*\][^\[\]=\n]*)*\])*?)?"
@@ -3170,6 +3178,30 @@ def _writes(code: str, name: str, value: str) -> bool:
         rf"(?<![\w$]){quote}{n}{quote}\s*[\])]?{annotation}\s*(?:=(?!=)|:|===?|\bis\b)\s*[rbuRBU]?{quote}(?i:{v})"
         rf"{quote}(?![\w$.-]*\w)", code)
         or re.search(rf"[\"'`](?i:{v})[\"'`]\s*===?\s*{n}(?![\w$])", code))
+
+
+#: One statement that assigns several names at once: ``t.root, t.length = nil, 0``, ``a, b := 1, 2``; spaced
+#: around its ``=``, as formatters write one (``json, ensure_ascii=False,`` is a call's arguments going on).
+_PARALLEL = re.compile(r"^[ \t]*((?:[A-Za-z_$][\w$.]*[ \t]*,[ \t]*)+[A-Za-z_$][\w$.]*)[ \t]+:?=(?!=)[ \t]+([^\n;]+)", re.M)
+
+
+def _parallel_target(code: str, name: str) -> bool:
+    """Whether one statement of ``code`` that assigns several names at once assigns ``name``: its
+    tokens (``t.length = nil, 0``) then say nothing of which value is ``name``'s."""
+    return any(name in (t.strip().rsplit(".", 1)[-1] for t in m.group(1).split(",")) for m in _PARALLEL.finditer(code))
+
+
+def _parallel_writes(code: str, name: str, value: str) -> bool:
+    """Whether one statement of ``code`` that assigns several names at once gives ``name`` the
+    ``value`` in its place: ``root=nil`` of ``t.root, t.length = nil, 0``."""
+    for m in _PARALLEL.finditer(code):
+        targets = [t.strip() for t in m.group(1).split(",")]
+        values = split_args(m.group(2).strip())
+        if len(values) == len(targets):
+            for target, given in zip(targets, values, strict=True):
+                if target.rsplit(".", 1)[-1] == name and _unquote(given.strip()).lower() == value.lower():
+                    return True
+    return False
 
 
 #: A Go struct field and the key its tag gives it in an encoding: ``Type string `xml:"type,attr"```.
@@ -3251,7 +3283,8 @@ def _bind_keyword(term: Term, ctx: _Context) -> tuple[bool, str]:
     index = ctx.index
     name, _, raw = text.partition("=")
     value = _unquote(raw)
-    if index.has_sequence(text, code=True) or _debug_namespace(text, index):
+    paired = any(_parallel_target(code, name) for _, code in index.code_texts)
+    if (index.has_sequence(text, code=True) and not paired) or _debug_namespace(text, index):
         return True, ""  # DEBUG=finalhandler: the debug namespace the code creates, written bare
     number = number_value(value) if _literal(raw) is None else None
     glued = _GLUED_UNIT.fullmatch(value) if _literal(raw) is None else None
@@ -4462,6 +4495,10 @@ def _number_template(content: str) -> re.Pattern[str] | None:
 _TUPLE = re.compile(r"\(\s*([^()\[\]{}]+?,\s*[^()\[\]{}]+?)\s*\)")
 
 
+#: One entry written the way an object literal or a header line writes it: ``secure: false``, ``content-length: 0``.
+_ENTRY = re.compile(r"""([A-Za-z_$][\w$]*(?:-[\w$]+)*)\s*:\s+(true|false|null|None|True|False|-?\d+(?:\.\d+)?|'[^'\n]*'|"[^"\n]*")""")
+
+
 def _bind_code(term: Term, ctx: _Context) -> tuple[bool, str]:
     """Code spans, addresses and versions: the tokens in order, in the code; ``...`` stands for anything."""
     text = term.text
@@ -4493,6 +4530,8 @@ def _bind_code(term: Term, ctx: _Context) -> tuple[bool, str]:
         # `StatusCode::from_u16`, `byteorder::BE`: a path, backticked, read as one in prose; a variant
         # (`VersionReq::Star`) is a value, found in the anchored code only
         return True, ""
+    if "\\" in text and text.strip() in index.strings():
+        return True, ""  # `\b\w+\b` for '\\b\\w+\\b': a pattern the code writes as a string, its escapes read
     spread = RUST_REST.sub("...", text) if "rust" in index.languages else text  # `Some(..)`: any arguments
     parts = [p for p in _ELLIPSIS.split(_PLACEHOLDER.sub("...", spread)) if p.strip()]
     if parts and all(index.has_sequence(p, code=True) for p in parts):
@@ -4506,6 +4545,9 @@ def _bind_code(term: Term, ctx: _Context) -> tuple[bool, str]:
         return True, ""  # `(nil, false)` for Go's `return nil, false`: the values a function returns, as a tuple
     if len(text.strip()) >= 4 and any(text.strip() in written for written in index.filled()):
         return True, ""  # `; samesite=strict` for "; samesite=" + (this.sameSite === true ? 'strict' : ...)
+    tagged = re.fullmatch(r"v(\d+(?:\.\d+)+)", text.strip()) if term.kind is TermKind.VERSION else None
+    if tagged and (index.has_string(tagged.group(1)) or index.has_sequence(tagged.group(1), code=True)):
+        return True, ""  # v2.5.0 for `version = 2.5.0`: the release, named the way its tag is
     floor = re.fullmatch(r">=\s*v?(\d+(?:\.\d+)*)", text.strip()) if term.kind is TermKind.VERSION else None
     if floor and any(index.has_string(f"{op}{floor.group(1)}") for op in ("", "^", "~", ">=")):
         return True, ""  # `>= 1.0.220` for Cargo's version = "1.0.220" (or npm's "^1.0.220"): the requirement's floor
@@ -4570,6 +4612,9 @@ def _bind_code(term: Term, ctx: _Context) -> tuple[bool, str]:
         return True, ""  # `default=`: the keyword, no value given, a parameter of the code
     if re.fullmatch(r"[A-Za-z_]\w*=(?!=)\S.*", text, re.S) and _bind_keyword(term, ctx)[0]:
         return True, ""  # `allow_methods=["*"]`: a keyword, its value in brackets
+    entry = _ENTRY.fullmatch(text.strip()) if term.kind is TermKind.CODE else None
+    if entry and _bind_keyword(Term(f"{entry.group(1)}={entry.group(2)}", TermKind.KEYWORD), ctx)[0]:
+        return True, ""  # `secure: false`, `content-length: 0`: one entry of an options object or a header, a keyword
     keyed = re.fullmatch(r"([A-Za-z_$][\w$.]*\(\))\.([A-Za-z_$][\w$]*)", text)
     if keyed and re.search(rf"(?<![\w-])--{re.escape(keyed.group(2))}(?![\w-])", ctx.claim) \
             and _bind_call(Term(keyed.group(1), TermKind.CALL), ctx)[0]:

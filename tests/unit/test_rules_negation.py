@@ -596,7 +596,114 @@ export function createContext<T = any>(opts: ContextOptions = {}): UseContext<T>
 }
 """)
 
+ITEMS_FIND = EvidenceText("btree_generic.go::items.find", """\
+func (s items[T]) find(item T, less func(T, T) bool) (index int, found bool) {
+	i := sort.Search(len(s), func(i int) bool {
+		return less(item, s[i])
+	})
+	if i > 0 && !less(s[i-1], item) {
+		return i - 1, true
+	}
+	return i, false
+}
+""")
+ITEMS_SCAN = EvidenceText("btree_generic.go::items.find", """\
+func (s items[T]) find(item T, less func(T, T) bool) (index int, found bool) {
+	for i := range s {
+		if !less(s[i], item) {
+			return i, !less(item, s[i])
+		}
+	}
+	return len(s), false
+}
+""")
+SET_TIMER = EvidenceText("pytest_timeout.py::pytest_timeout_set_timer", """\
+def pytest_timeout_set_timer(item, settings):
+    timer = threading.Timer(settings.timeout, timeout_timer, (item, settings))
+    timer.name = "%s %s" % (__name__, item.nodeid)
+
+    def cancel():
+        timer.cancel()
+        timer.join()
+
+    item.cancel_timeout = cancel
+    timer.start()
+""")
+SET_TIMER_NO_JOIN = EvidenceText("pytest_timeout.py::pytest_timeout_set_timer", """\
+def pytest_timeout_set_timer(item, settings):
+    timer = threading.Timer(settings.timeout, timeout_timer, (item, settings))
+
+    def cancel():
+        timer.cancel()
+
+    item.cancel_timeout = cancel
+    timer.start()
+""")
+
+BEFORE = EvidenceText("src/server.ts::ProxyServer.before", """\
+  before(type, passName, cb) {
+    const passes = this._getPasses(type);
+    let i = false;
+    for (const [idx, v] of passes.entries()) {
+      if (v.name === passName) {
+        i = idx;
+      }
+    }
+    if (i === false) {
+      throw new Error("No such pass");
+    }
+    passes.splice(i, 0, cb);
+  }
+""")
+STRINGIFY = EvidenceText("src/index.ts::stringifyCookie", """\
+export function stringifyCookie(cookie, options) {
+  const cookieStrings = [];
+  for (const name of Object.keys(cookie)) {
+    const val = cookie[name];
+    if (val === undefined) continue;
+    if (!cookieNameRegExp.test(name)) {
+      throw new TypeError(`cookie name is invalid: ${name}`);
+    }
+    cookieStrings.push(`${name}=${val}`);
+  }
+  return cookieStrings.join("; ");
+}
+""")
+
+FILL_UNINIT = EvidenceText("src/lib.rs::fill_uninit", """\
+pub fn fill_uninit(dest: &mut [MaybeUninit<u8>]) -> Result<&mut [u8], Error> {
+    if !dest.is_empty() {
+        backends::fill_inner(dest)?;
+    }
+    Ok(unsafe { slice_assume_init_mut(dest) })
+}
+""", language="rust")
+FILL_ALWAYS = EvidenceText("src/lib.rs::fill_uninit", """\
+pub fn fill_uninit(dest: &mut [MaybeUninit<u8>]) -> Result<&mut [u8], Error> {
+    backends::fill_inner(dest)?;
+    Ok(unsafe { slice_assume_init_mut(dest) })
+}
+""", language="rust")
+STRING_PUSH = EvidenceText("src/collections/string.rs::String.push", """\
+    pub fn push(&mut self, ch: char) {
+        match ch.len_utf8() {
+            1 => self.vec.push(ch as u8),
+            _ => self.vec.extend_from_slice(ch.encode_utf8(&mut [0; 4]).as_bytes()),
+        }
+    }
+""", language="rust")
+
 FIRES = [
+    # round 30 (getrandom f01, bumpalo f16): "no zero-length shortcut" where the code tests for the edge size
+    ("fill_uninit always calls into the backend, even for an empty slice - there's no zero-length shortcut.",
+     FILL_UNINIT),
+    ("String::push always encodes into a 4-byte buffer; there's no single-byte special case.", STRING_PUSH),
+    ("fill_uninit has no zero-size check.", FILL_UNINIT),
+    # round 30 (httpxy f15): "no error" closing the case the claim describes, where the code throws
+    ("server.before('web', 'nope', fn) with an unknown pass name just splices fn in -- no error.", BEFORE),
+    # round 30 (btree f06): an aside naming a dotted call alone; (pytest-timeout f11) a verb written as its call
+    ("items.find is a plain linear scan over the node (no sort.Search) - nodes are small enough.", ITEMS_FIND),
+    ("cancel for the thread method is just timer.cancel(); it never join()s, so the thread can linger.", SET_TIMER),
     # round 29 (unctx f03): a member the subject names, read with the helpers of the same code it calls
     ("ctx.set() never throws: it replaces whatever instance is there.", FACTORY),
     ("call() doesn't go through checkConflict.", FACTORY),
@@ -725,6 +832,26 @@ def create_list_rule(src, pos, out):
 ]
 
 SILENT = [
+    # round 30: the code tests for no such size
+    ("fill_uninit always calls into the backend - there's no zero-length shortcut.", FILL_ALWAYS),
+    ("String::push has no zero-length special case.", STRING_PUSH),
+    ("abs has no zero special case.", EvidenceText("src/lib.rs::abs", """\
+fn abs(n: i64) -> i64 {
+    if n < 0 {
+        return -n;
+    }
+    n
+}
+""", language="rust")),
+    # round 30 (cookie t06): a TypeError refuses an argument before the claim's case; the claim names a throw
+    # itself; "no errors ->" is a case of a table, not the claim's
+    ("stringifyCookie({ a: 'x', b: undefined }) -> `a=x`; undefined values are just skipped, no error.", STRINGIFY),
+    ("before() with a known pass splices fn in (no error), but an unknown one throws.", BEFORE),
+    ("before(): no errors -> the pass is spliced in.", BEFORE),
+    # round 30: the code does not make the call the aside or the verb names
+    ("items.find is a plain linear scan over the node (no sort.Search).", ITEMS_SCAN),
+    ("cancel for the thread method is just timer.cancel(); it never join()s, so the thread can linger.",
+     SET_TIMER_NO_JOIN),
     # round 29 (unctx t06): the subject is one member of the anchored factory; another member does the call
     ("Unlike call(), callAsync doesn't go through checkConflict; it just overwrites currentInstance.", FACTORY),
     ("unset() never throws.", FACTORY),

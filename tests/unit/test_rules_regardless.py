@@ -29,13 +29,36 @@ def send(self, request, stream=False, **kwargs):
     return r
 """)
 
+WRITE_STATUS = EvidenceText("src/web-outgoing.ts::writeStatusCode", """\
+export const writeStatusCode = (req, res, proxyRes) => {
+  res.statusCode = proxyRes.statusCode;
+  if (proxyRes.statusMessage && req.httpVersionMajor < 2) {
+    res.statusMessage = proxyRes.statusMessage;
+  }
+};
+""")
+WRITE_STATUS_ALWAYS = EvidenceText("src/web-outgoing.ts::writeStatusCode", """\
+export const writeStatusCode = (req, res, proxyRes) => {
+  res.statusCode = proxyRes.statusCode;
+  if (proxyRes.statusMessage) {
+    res.statusMessage = proxyRes.statusMessage;
+  }
+};
+""")
+
 FIRES = [
+    # round 30 (httpxy f20): a setting named in prose, its words folded to the name the code branches on
+    ("writeStatusCode mirrors statusCode and statusMessage from upstream regardless of HTTP version.", WRITE_STATUS),
     ("Session.send always downloads the whole body, even with stream=True.", SEND),
     ("The body is read regardless of `stream`.", SEND),
     ("useColor returns whether NO_COLOR is unset, even when `force` is true.", JS),
 ]
 
 SILENT = [
+    # round 30: the code branches on no such name; words that say something other than a setting
+    ("writeStatusCode mirrors statusCode and statusMessage regardless of HTTP version.", WRITE_STATUS_ALWAYS),
+    ("writeStatusCode copies the status regardless of what the proxy message says.", WRITE_STATUS),
+    ("writeStatusCode copies the status regardless of the response encoding.", WRITE_STATUS),
     # the code does not test the setting
     ("Session.send always downloads the whole body, even with stream=True.", UNTESTED),
     # a setting the code does not name, or no "even"

@@ -156,7 +156,17 @@ HINT = EvidenceText("src/lib.rs::Body.is_ready", """\
     }
 """, language="rust")
 
+# a trait method's evidence: its body, then the head of the `impl` block it is in
+IS_ADDITIONAL = EvidenceText("src/notify.rs::<Notify as NotificationPrivate>.is_additional", """\
+    fn is_additional(&self, _: Internal) -> bool {
+        false
+    }
+impl NotificationPrivate for Notify {
+""", language="rust")
+
 FIRES = [
+    # round 30 (event-listener f06): the head of the impl after the body is no line of the body
+    ("A bare number is treated as additional (Notify::is_additional returns true).", IS_ADDITIONAL),
     # round 27: "has a default of", "defaults to"; a Rust body that is one constant returns it
     ("Body::is_end_stream has a default of `true`; implementors override it.", END_STREAM),
     ("is_end_stream defaults to true.", END_STREAM),
@@ -185,6 +195,7 @@ FIRES = [
 ]
 
 SILENT = [
+    ("Notify::is_additional returns false: a count is never additional.", IS_ADDITIONAL),
     # round 27: the constant the body is; a body that is no constant
     ("Body::is_end_stream has a default of `false`.", END_STREAM),
     ("is_ready defaults to true.", HINT),

@@ -512,7 +512,60 @@ edition = "2021"
 rust-version = "1.56"
 """)
 
+# round 30: a setting registered by its name, with its default (pytest's addini, argparse's add_argument)
+ADDOPTION = EvidenceText("pytest_timeout.py::pytest_addoption", """\
+def pytest_addoption(parser):
+    group = parser.getgroup("timeout", "Interrupt test run and dump stacks of all threads")
+    group.addoption("--timeout-method", type=str, default=None, help=METHOD_DESC)
+    parser.addini("timeout_func_only", FUNC_ONLY_DESC, type="bool", default=False)
+    parser.addini(
+        "timeout_disable_debugger_detection",
+        DISABLE_DEBUGGER_DETECTION_DESC,
+        type="bool",
+        default=False,
+    )
+""")
+DRY_RUN = EvidenceText("cli.py::main", """\
+def main(argv=None):
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--dry-run", action="store_true", default=False)
+    args = parser.parse_args(argv)
+    if args.dry_run:
+        return 0
+""")
+
+CARGO_BENCH = EvidenceText("Cargo.toml", """\
+[features]
+default = ["std"]
+std = ["parking"]
+
+[dev-dependencies.criterion]
+version = "0.5"
+features = ["cargo_bench_support"]
+""", language="toml")
+
+COOKIE = EvidenceText("index.js::Cookie", """\
+function Cookie(name, value, attrs) {
+  this.name = name
+  this.value = value || ""
+}
+Cookie.prototype.httpOnly = true;
+""")
+SOFT = EvidenceText("src/filelock/_soft.py", """\
+_MALFORMED_LOCK_AGE_THRESHOLD: Final[float] = 2.0
+_UNLINK_MAX_RETRIES: Final[int] = 10
+""")
+
 FIRES = [
+    # round 30 (filelock f09): a value, then the name of what holds it in an aside
+    ("Malformed markers are only cleaned up after they're 10 seconds old (_MALFORMED_LOCK_AGE_THRESHOLD).", SOFT),
+    # round 30: the crate's default features, written as a list, are still read as the crate's
+    ('default features = ["parking"], and `std` turns on the optional parking dep.', CARGO_BENCH),
+    # round 30 (pytest-timeout f10): the default the registering call gives the setting's name
+    ("timeout_func_only ini defaults to True, i.e. fixture setup isn't counted.", ADDOPTION),
+    ("timeout_disable_debugger_detection defaults to True.", ADDOPTION),
+    ("The --timeout-method option defaults to 'signal'.", ADDOPTION),
+    ("dry_run defaults to True.", DRY_RUN),
     # round 29: the name's own value right after it is still read
     ("MSRV per Cargo.toml is rust 1.56 (edition 2018).", CARGO_EDITION),
     # round 29 (yargs-parser f01, f02): a setting's key quoted as the code quotes it, or written bare with hyphens
@@ -662,6 +715,21 @@ class Flags:
 ]
 
 SILENT = [
+    # round 30 (wcwidth t05, markupsafe t19, cookies t02): a case the clause puts on the name, and what a
+    # caller passes, state no value of the code's
+    ("The ambiguous table is only consulted when `_MALFORMED_LOCK_AGE_THRESHOLD == 10`.", SOFT),
+    ("if the env var _UNLINK_MAX_RETRIES is 3 the loop stops early.", SOFT),
+    ("Cookies are httpOnly by default: you have to pass `httpOnly: false` if client JS needs them.", COOKIE),
+    # round 30: the value the named constant holds; a number with no name in an aside
+    ("Malformed markers are cleaned up once they're 2 seconds old (_MALFORMED_LOCK_AGE_THRESHOLD).", SOFT),
+    ("unlink is retried 10 times (_UNLINK_MAX_RETRIES) before giving up.", SOFT),
+    ("unlink is retried up to 10 times (see the loop) before giving up.", SOFT),
+    # round 30 (event-listener t02): "default features = [...]" is the crate's list, no `features` key's
+    ('default features = ["std"], and `std` just turns on the optional `parking` dep.', CARGO_BENCH),
+    # round 30: the registered default itself; an option's dashes are its name's underscores
+    ("timeout_func_only ini defaults to False.", ADDOPTION),
+    ("The --timeout-method option defaults to None.", ADDOPTION),
+    ("dry_run defaults to False.", DRY_RUN),
     # round 29 (httpdate t21, same-file t24): a value before a name that has its own value right after it
     ("MSRV per Cargo.toml is rust 1.56 (edition 2021).", CARGO_EDITION),
     # round 29: the same keys with the code's values

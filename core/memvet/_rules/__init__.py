@@ -27,16 +27,18 @@ why), and each has a fixture of cases that must and must not fire
                  early returns; "overriding any X": the code keeps an X set
     value        S is V / S defaults to V / S ... V (number, variant,
                  address) / S is level V / S is on (off) by default / the
-                 default X is F (a name): assignments, class attributes,
-                 signature defaults, setters, fallbacks (opts.X || G)
+                 default X is F (a name) / V (S): assignments, class
+                 attributes, signature defaults, setters, registering calls
+                 (addini("S", default=V)), fallbacks (opts.X || G)
     bases        X is only a Y / X is not a Y / X derives directly from Y
                  (X is a Y, both Python built-ins): the class statement;
                  X derives from Y: an anchored class Y(X)
     negation     never V X / X is never V-ed / ignores X / doesn't care about X /
                  does not define M / V is treated like any other / doesn't
-                 check anything / nothing is raised: the code does it
-                 (defines M, compares with V, asserts, raises; a member
-                 the subject names: that member and its helpers)
+                 check anything / nothing is raised / no error / no
+                 zero-length shortcut: the code does it (defines M, compares
+                 with V, asserts, raises, tests the size; a member the
+                 subject names: that member and its helpers)
     membership   only A and B / Only A is skipped / A and B included: the
                  code's literal tests
     propagation  lets E propagate / raises E / leaks E: the code catches E
@@ -65,7 +67,8 @@ why), and each has a fixture of cases that must and must not fire
     absence      with no W it returns None / is allowed: the code raises
                  when W is missing
     retention    K is kept on every ...: the code deletes K
-    regardless   even with K=V / regardless of K: the code tests K
+    regardless   even with K=V / regardless of K (or of words folding to a
+                 name: HTTP version): the code tests K
     arguments    f(a, x): the code's call passes x with an offset (x + 1)
     fixed        unless K / only if K: the code passes K to its calls as a
                  constant (f({ K: true }))

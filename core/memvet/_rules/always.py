@@ -25,7 +25,8 @@ always/auto/never"), when the claim names
 a condition of its own after ``always`` (``if``, ``when``, ``unless``,
 ``only``, ``except`` ...; a condition on the operand's own presence, "when
 present", "if set", is none) or opens the clause on the case it is about
-("on a preflight it always writes ...", "for a HEAD request ..."), when
+("on a preflight it always writes ...", "for a HEAD request ...", "true ->
+always adds ..."), when
 the operand is used once without a condition, or when the code does not
 use it at all (the term rules decide).
 
@@ -52,6 +53,8 @@ _OWN_CONDITION = re.compile(r"\b(?:if|when|whenever|unless|until|while|once|exce
                             r"there|passed|supplied)\b)", re.I)
 #: "on a preflight it always writes ...", "for a HEAD request ... always": the clause opens on the case it is about.
 _CASE = re.compile(r"\s*(?:on|for|with|in|during)\s+an?\s+[\w-]+", re.I)
+#: "true -> always adds ...": the clause maps a case to what the code then does, each case its own condition.
+_CASE_ARROW = re.compile(r"[\w`'\")\]]\s*(?:->|=>|\u2192)\s*$")
 #: "(WT_SESSION set)": an aside naming the condition a subject is under, not the subject.
 _PRESENCE_ASIDE = re.compile(r"\(\s*`?[\w.$-]+`?\s+(?:is\s+)?(?:set|present|given|defined|enabled|exists)\s*\)")
 _IF_LINE = re.compile(r"(?:\}\s*)?(?:if|elif|else|case|default)\b")
@@ -103,7 +106,8 @@ def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
                 or "/" in clause.text[max(0, m.start() - 1):m.end() + 1]:
             continue  # (`always/auto/never`: a value among others, no adverb)
         rest = re.split(r"[,;]", clause.text[m.end():], maxsplit=1)[0]
-        if _OWN_CONDITION.search(rest) or _CASE.match(clause.text[:m.start()]):
+        if _OWN_CONDITION.search(rest) or _CASE.match(clause.text[:m.start()]) \
+                or _CASE_ARROW.search(clause.text[:m.start()]):
             continue
         passive = _PASSIVE.search(clause.text, max(0, m.start() - 12))
         for code in codes:

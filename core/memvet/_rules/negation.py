@@ -31,7 +31,8 @@ The code's side, by the verb:
 * an object written as a call (``UTC()``, ``os.fsync()``) after a verb
   of use: the code calls a function of that name, on any receiver;
 * a verb with no object, the clause ending right after it ("close() does
-  not flush"): the code calls a function of the verb's own name;
+  not flush"; the verb may be written as the call it makes, "it never
+  join()s"): the code calls a function of the verb's own name;
 * "never panics": the code calls ``panic``, a macro named for it
   (``panic_oob!``) or one that panics by what it is for (``assert!``,
   ``unreachable!``, ``todo!``);
@@ -57,6 +58,10 @@ The code's side, by the verb:
   its bounds", "no validation" (a check of nothing named): the code
   asserts (Rust's ``assert!``, ``assert_eq!``, ``debug_assert!``,
   Python's ``assert``, Node's ``assert(...)``);
+* "no zero-length shortcut", "no empty special case", "no single-byte
+  special case" (an edge size): the code tests for it (``is_empty()``, a
+  comparison with 0, or with 1 for a single one, a ``0 =>`` or ``1 =>``
+  match arm, a ``case 0:``);
 * "no HEAD special-case", "HEAD isn't special-cased", "doesn't
   special-case 'HEAD'" (a value in capitals or quotes): the code compares
   a value with that literal (``req.method === 'HEAD'``); so does "HEAD
@@ -68,8 +73,8 @@ The code's side, by the verb:
 * "doesn't guard compile()", "calls decodeURIComponent directly with no
   try/catch": every call of it in the code sits in a ``try`` block;
 * "no path.Base trimming", "without a strings.TrimSpace call", and an
-  aside naming the call alone, "(no SetIndent)" (a name shaped like
-  code: in camel or Pascal case, maybe dotted; not "(no configure())",
+  aside naming the call alone, "(no SetIndent)", "(no sort.Search)" (a
+  name shaped like code: dotted, or in camel or Pascal case; not "(no configure())",
   the reader's call left out): the code calls that function (on that
   receiver);
 * any other verb ``V``: the code calls a function whose name starts with
@@ -82,7 +87,11 @@ The code's side, by the verb:
 
 "Nothing is raised", "no exception", "no error is thrown", "raises
 nothing", "no panic" (the function fails in no way at all): the code has a
-``raise``/``throw`` statement or a ``panic!``-like call anywhere.
+``raise``/``throw`` statement or a ``panic!``-like call anywhere. A bare
+"no error" closing the clause ("just pushes fn to the end -- no error")
+reads the same, except that a thrown ``TypeError`` (an argument refused
+before the claim's case) does not count, and a claim that names a failure
+of its own ("... but an empty one throws") says it of its other case only.
 
 A subject written as code that names a member the anchored code defines
 inside itself (a method of the anchored class, a nested function, an
@@ -354,6 +363,9 @@ def _negations(clause: Clause) -> list[tuple[str, list[Word], str, str]]:
         if _SOME_ONE.search(prefix):
             continue  # "a handler that never calls WriteHeader is logged as 200": some caller, not the code
         after = m.end("verb")
+        called = re.match(r"\(\)(?:e?s|e?d|ing)?(?![\w(])", clause.text[after:])
+        if called:
+            after += called.end()  # "never join()s": the verb written as the call it makes
         particle = ""
         nxt = re.match(r"\s+(\w+)(?![\w.(])", clause.text[after:])  # `out.flags.unset_all()` is no particle
         if nxt and nxt.group(1).lower() in _PARTICLES:
@@ -422,12 +434,14 @@ def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     out.extend(_nil_checks(clause, codes))
     out.extend(_no_assertion(clause, codes))
     out.extend(_nothing_raised(clause, codes))
+    out.extend(_no_error(clause, codes))
     out.extend(_flag_checks(clause, codes))
     out.extend(_unguarded(clause, codes))
     out.extend(_no_call(clause, codes))
     out.extend(_no_gerund(clause, codes))
     out.extend(_no_goroutine(clause, codes))
     out.extend(_no_special_case(clause, codes))
+    out.extend(_no_edge_case(clause, codes))
     out.extend(_like_any_other(clause, codes))
     out.extend(_no_build_tags(clause, codes))
     out.extend(_not_marked(clause, codes))
@@ -570,10 +584,10 @@ def _swallowed(code: Code, name: str) -> bool:
 _NO_CALL = re.compile(r"\b(?:no|without(?:\s+an?|\s+any)?)\s+`?"
                       r"(?P<call>(?:[A-Za-z_]\w*\.)+[A-Za-z_]\w*|[A-Za-z_]\w*\(\)|[a-z_$][a-z\d$]*(?:[A-Z_][\w$]*)+)`?"
                       r"\s+(?:\w+ing|calls?|step|involved)\b"
-                      # "writes compact JSON (no SetIndent)": an aside naming the call alone, Go's PascalCase too
-                      # ("(no configure())" is the reader's call left out, not the code's)
-                      r"|\(\s*(?:no|without(?:\s+an?|\s+any)?)\s+`?(?P<aside>"
-                      r"(?:[A-Za-z_]\w*\.)*(?:[a-z_$][a-z\d$]*|[A-Z][a-z\d]+)(?:[A-Z_][\w$]*)+)`?\s*\)")
+                      # "writes compact JSON (no SetIndent)", "(no sort.Search)": an aside naming the call alone,
+                      # Go's PascalCase or dotted ("(no configure())" is the reader's call left out, not the code's)
+                      r"|\(\s*(?:no|without(?:\s+an?|\s+any)?)\s+`?(?P<aside>(?:[A-Za-z_]\w*\.)+[A-Za-z_]\w*"
+                      r"|(?:[a-z_$][a-z\d$]*|[A-Z][a-z\d]+)(?:[A-Z_][\w$]*)+)`?\s*\)")
 #: "no sorting, just a join": a verb's noun, bare (no object after it), that the code does by a call.
 _NO_GERUND = re.compile(r"\b(?:no|without(?:\s+any)?)\s+(?P<g>[a-z]{3,}ing)\b(?=\s*(?:[,;:.)\u2014]|-\s|$)"
                         r"|\s+of\s+(?:the\s+|its\s+)?(?P<o>[A-Za-z_]\w*)\s*(?:[,;:.)\u2014]|-\s|$))")
@@ -663,6 +677,34 @@ def _no_special_case(clause: Clause, codes: Sequence[Code]) -> list[Contradictio
         return []
     code, index = hit
     return [Contradiction("negation", f"the claim says `{m.group(0)}`", code.show(index, said), code.label, ())]
+
+
+#: "no zero-length shortcut", "no single-byte special case": the claim says the code treats an edge size like
+#: any other.
+_NO_EDGE_CASE = re.compile(r"\b(?:[Nn]o|[Ww]ithout(?:\s+an?|\s+any)?)\s+(?P<e>zero(?:-[a-z]+)?|empty"
+                           r"|single(?:-byte|-char(?:acter)?|-element)?|one-byte)\s+"
+                           r"(?:special[- ]?cases?|special[- ]?casing|shortcut|fast[- ]path|check)\b")
+#: What tests for the edge: a comparison with 0 (or 1 for a single one), ``is_empty()``, a match arm or case of it.
+_EDGE_TEST = {
+    # `n > 0` tests for emptiness too; `n < 0` for a sign, another edge
+    "0": re.compile(r"\bis_empty\(\)|(?:[=!]==?|>|<=)\s*0(?![\w.])|(?<![\w.])0\s*(?:[=!]==?|<(?!<)|>=)(?!=)"
+                    r"|^\s*0\s*=>|\bcase\s+0\s*:"),
+    "1": re.compile(r"[=!]==?\s*1(?![\w.])|(?<![\w.])1\s*[=!]==?|^\s*1\s*=>|\bcase\s+1\s*:"),
+}
+
+
+def _no_edge_case(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
+    """"fill_uninit always calls into the backend - there's no zero-length shortcut": the code tests for that
+    size (``if !dest.is_empty()``, ``if n == 0``, a ``1 =>`` arm for "no single-byte special case")."""
+    m = _NO_EDGE_CASE.search(clause.text)
+    if m is None or clause.quoted(m.start()) or _CONDITION.search(clause.text):
+        return []
+    edge = "1" if m.group("e").startswith(("single", "one")) else "0"
+    hit = _first_line(codes, _EDGE_TEST[edge])
+    if hit is None:
+        return []
+    code, index = hit
+    return [Contradiction("negation", f"the claim says `{m.group(0)}`", code.show(index, edge), code.label, ())]
 
 
 def _compared(codes: Sequence[Code], said: str) -> tuple[Code, int] | None:
@@ -762,6 +804,31 @@ def _nothing_raised(clause: Clause, codes: Sequence[Code]) -> list[Contradiction
     """"At EOF read() returns b''; nothing is raised": the anchored code raises (``raise EOFError(...)``),
     throws or panics. A bare re-``raise`` of what a callee raised counts as the callee's."""
     return _said_yet_found(clause, codes, _NOTHING_RAISED, _FAILS, "raise", "throw", "panic")
+
+
+#: "... just pushes fn to the end -- no error": the claim's case ends in no failure at all.
+_NO_ERROR = re.compile(r"\bno\s+errors?(?=\s*(?:[.;,)\u2014]|$|\s+-(?!>)))", re.I)
+#: A failure the claim itself names elsewhere: then "no error" is said of its other case only.
+_FAILURE_NAMED = re.compile(r"\b(?:throw|raise|panic|reject)\w*", re.I)
+#: A throw of a type error: the code refusing an argument of the wrong kind, before the case a claim describes.
+_TYPE_ERROR = re.compile(r"\b(?:throw|raise)\s+(?:new\s+)?TypeError\b")
+
+
+def _no_error(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
+    """"an unknown pass name just pushes fn to the end -- no error": the anchored code raises, throws or
+    panics, other than a ``TypeError`` (an argument refused before the case the claim describes), and the
+    claim names no failure of its own."""
+    m = _NO_ERROR.search(clause.text)
+    if m is None or clause.quoted(m.start()) or _CONDITION.search(clause.text) \
+            or _FAILURE_NAMED.search(clause.text):
+        return []
+    for code in codes:
+        for index in range(len(code.logical)):
+            text = code.logical_text(index)
+            if index not in code.headers and _FAILS.search(text) and not _TYPE_ERROR.search(text):
+                return [Contradiction("negation", f"the claim says `{m.group(0)}`",
+                                      code.show(index, "raise", "throw", "panic"), code.label, ())]
+    return []
 
 
 def _nil_checks(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:

@@ -89,6 +89,10 @@ _RETURN = re.compile(r"(?<![\w$.])return\b\s*(?P<value>[^;{}]*?)\s*;?\s*(?:\}\s*
 _ARROW_BODY = re.compile(r"=>\s*(?P<value>true|false|null|undefined)\s*[;,)]?\s*$")
 
 
+#: The head of the ``impl`` block a Rust method's evidence carries after its body, for context.
+_IMPL_HEAD = re.compile(r"\s*(?:unsafe\s+)?impl\b")
+
+
 def _returned(code: Code, lines: Sequence[int] | None = None) -> list[tuple[int, str]] | None:
     """(line, constant) of every return of the code (of its logical ``lines``, when given),
     lower-cased; None when one returns anything else."""
@@ -102,7 +106,7 @@ def _returned(code: Code, lines: Sequence[int] | None = None) -> list[tuple[int,
             out.append((index, value))
     if not out and language_for_path(code.label.split("::", 1)[0]) == "rust":
         body = [i for i in (range(len(code.logical)) if lines is None else lines) if i not in code.headers
-                and code.logical_text(i).strip("{} \t")]
+                and code.logical_text(i).strip("{} \t") and not _IMPL_HEAD.match(code.logical_text(i))]
         tail = code.logical_text(body[0]).strip("{} \t") if len(body) == 1 else ""
         if tail in ("true", "false"):
             out.append((body[0], tail))  # fn is_end_stream(&self) -> bool { false }: a body of one constant

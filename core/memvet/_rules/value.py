@@ -44,7 +44,9 @@ no argument by name); a default the clause names for another name does not make
 it one ("... defaults to X, unless declared with S=V"). A default given in
 an aside right after a name or a keyword is stated too: "opt in with
 ``S=V`` (default W)" states ``S`` defaults to ``W``, and so do "S is opt-in
-(W by default)" and "S is opt-in (defaults to W)". The code's values for ``S``:
+(W by default)" and "S is opt-in (defaults to W)". So is a value followed, up to two words on, by
+the code's name for it in parentheses: "cleaned up after 10 seconds (_MALFORMED_LOCK_AGE_THRESHOLD)"
+states ``_MALFORMED_LOCK_AGE_THRESHOLD`` is 10 s. The code's values for ``S``:
 assignments (``self.S = V``, class-body attributes and fields ``S = V``,
 Go's typed ``S T = V`` and Rust's ``pub const S: T = V``,
 ``private readonly S = V``, ``#S = V``; a claim's ``#S`` is that private
@@ -53,7 +55,9 @@ defaults (``S: bool = V``, ``S: Literal["a", "b"] = V``), dict and object entrie
 setter calls (``set("S", V)``, ``get("S", V)``, ``getattr(o, "S", V)`` and ``getattr(o, "S", lambda:
 V)``; Go's ``flag.StringVar(&v, "S", V, ...)``, pflag's ``StringP`` and getopt's ``StringLong`` with a
 short form before ``V``, where "the -S flag defaults to V" names ``S``, and a bare word the code spells as
-a string is ``V`` too: "the --format flag defaults to rfc3339"). "F defaults S to V" states ``S``
+a string is ``V`` too: "the --format flag defaults to rfc3339"; a setting registered by its name with
+``default=V``: pytest's ``addini("S", ...)`` and ``addoption("--S", ...)``, argparse's ``add_argument``,
+click's ``option``, an option's dashes its name's underscores). "F defaults S to V" states ``S``
 (not when ``F`` is another anchored function than the code read: "unescape() defaults magicalBraces to
 true, while escape() ..."), and "opens it with ``S=V`` unless you pass something else" calls ``S=V`` the
 default. "leaves (sets, keeps) S V" states ``S`` too ("New() leaves HandleOPTIONS false"), and nothing
@@ -68,7 +72,10 @@ the caller's setting falls back to (``opts.S || V``, ``opts.S ?? V``,
 ``opts.S !== undefined ? opts.S : V``; ``V`` may be constant arithmetic,
 ``2 * 1024 * 1024``, read as its value), and "default" may come before the
 name ("Default maxFieldsSize = 1 MB"). It fires when every one of them is a
-literal and none is ``V``.
+literal and none is ``V``. A statement the clause makes a condition of ("only
+consulted when ``S == V``", "if the env var S is V") states nothing of the
+code's ``S``, and neither does a key a caller passes ("you have to pass
+``S: V``").
 
 A keyword a call of the claim writes (``Encoder.add(to_add, sensitive,
 huffman=False)``) is stated of the function the call names: read against an
@@ -522,6 +529,19 @@ def _declares(code: Code, name: str) -> bool:
     return any(pattern.search(code.logical_text(i)) for i in code.headers)
 
 
+#: A value's aside naming the code's name for it, up to two words after it: "10 seconds old
+#: (_MALFORMED_LOCK_AGE_THRESHOLD)", "70 chars (DEFAULT_LINE_WRAP_WIDTH)".
+_NAME_ASIDE = re.compile(r"[`'\"]?(?:\s+[A-Za-z\u00b5]+){0,2}\s*\(\s*`?"
+                         r"(?P<n>[A-Z_][A-Z0-9_]{2,}|_?[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[a-z]+[A-Z][\w$]*)`?\s*\)")
+
+
+#: What a caller passes, not what the code gives: "you have to pass `httpOnly: false`".
+_PASSED = re.compile(r"\b(?:pass|passing|passes|supply|provide)\s+(?:an?\s+|the\s+)?[`'\"]?$", re.I)
+#: A condition the clause puts on the name, not a value it states: "when `ambiguous_width == 2`",
+#: "if env var CIBUILDWHEEL is "1"".
+_CONDITIONED = re.compile(r"\b(?:if|when|whenever|unless|while|once)\s+(?:[\w$.-]+\s+){0,3}[`'\"]?$", re.I)
+
+
 def _statements(clause: Clause, code: Code) -> list[tuple[str, str, str]]:
     """(subject atom, value, what the claim said) for each value the clause states."""
     whole = clause.claim or clause.text
@@ -531,6 +551,7 @@ def _statements(clause: Clause, code: Code) -> list[tuple[str, str, str]]:
            for m in clause.spanning(pattern)
            if m.group(1) in code.names and not clause.skip(m.group(1))
            and whole[:m.start()].count("{") <= whole[:m.start()].count("}")
+           and not _PASSED.search(whole[:m.start()])
            and (pattern is _KEYED or _field_entry(code, m.group(1)))]
     out += _switched(clause, code)
     for w in clause.words:
@@ -571,6 +592,13 @@ def _statements(clause: Clause, code: Code) -> list[tuple[str, str, str]]:
             continue
         if clause.skip(w.text):
             continue
+        named = _NAME_ASIDE.match(clause.text, w.end)
+        if named:  # "10 seconds old (_MALFORMED_LOCK_AGE_THRESHOLD)": the value, then the name of what holds it
+            word = next((x for x in clause.words if x.start <= named.start("n") < x.end), None)
+            atom = code.resolve(word, clause.declared, parts=False) if word is not None else ""
+            if atom and not clause.skip(word.text if word else ""):
+                out.append((atom, value, " ".join(clause.text[w.start:named.end()].split())))
+                continue
         flag = _FLAG_SUBJECT.search(clause.text[:w.start].rstrip("'\""))
         if flag and flag.group(1) in code.strings:  # the -f flag (of the command) defaults to ".env"
             out.append((flag.group(1), value, " ".join(clause.text[flag.start():w.end + 1].split())))
@@ -691,6 +719,7 @@ def _sources(code: Code, name: str) -> tuple[list[tuple[str, int]], bool]:
     """The literal values the code gives ``name`` (value, line), and whether
     some other source leaves it open."""
     n = re.escape(name)
+    dashed = n.replace("_", "[-_]")  # --func-only is the func_only setting
     literal: list[tuple[str, int]] = []
     open_ = False
     # self.x, ac.x (a field set through a local: `ac.no_std = true`), const x, a class field (private readonly x: T,
@@ -711,7 +740,11 @@ def _sources(code: Code, name: str) -> tuple[list[tuple[str, int]], bool]:
                         rf"""|[\w)]\.(?:String|Bool|Int|Int64|Uint|Uint64|Float64|Duration)(?:Var)?(?:P|Long)\(\s*"""
                         rf"""(?:&[\w.]+\s*,\s*)?"{n}"\s*,\s*(?:'[^']*'|"[^"]*")\s*,\s*([^,()]+?)\s*,"""
                         # Python's getattr(obj, "name", default), a callable default read as what it gives
-                        rf"""|\bgetattr\(\s*[\w.]+\s*,\s*["']{n}["']\s*,\s*(?:lambda\s*:\s*)?([^()]+?)\s*\)""")
+                        rf"""|\bgetattr\(\s*[\w.]+\s*,\s*["']{n}["']\s*,\s*(?:lambda\s*:\s*)?([^()]+?)\s*\)"""
+                        # a setting registered by its name with its default: pytest's parser.addini("S", ...,
+                        # default=V) and addoption("--S", ...), argparse's add_argument, click's option
+                        rf"""|\.\s*(?:addini|addoption|add_argument|option)\(\s*["'](?:--)?{dashed}["']"""
+                        rf"""[^()]*?\bdefault\s*=\s*([^,()]+?)\s*[,)]""")
     # const { S = V, ... } = options: a default the body gives a setting it unpacks
     unpacked = re.compile(rf"(?<![\w$.]){n}\s*=(?![=>])\s*([^,(){{}}]+?)\s*(?=[,}}])")
     for i in range(len(code.logical)):
@@ -876,12 +909,14 @@ def _stated(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     out: list[Contradiction] = []
     for code in codes:
         for subject, value, said in _statements(clause, code):
+            at = clause.text.find(said)
+            if at >= 0 and _CONDITIONED.search(clause.text[:at]):
+                continue  # "... only consulted when `ambiguous_width == 2`": a case, not the default
             literal, open_ = _sources(code, subject)
             tabled = _tabled(code, subject) if re.search(r"\bdefault", clause.text, re.I) else []
             if tabled:  # "depth defaults to 10" of `var defaults = { depth: 5 }`, whatever else sets depth
                 literal, open_ = tabled, False
             said_default = re.search(r"\bdefault", said) is not None
-            at = clause.text.find(said)
             # "Default maxFieldsSize = 1 MB": the clause says it of the default before the statement
             defaulted = said_default or (at >= 0 and re.search(r"\bdefault\w*\s+(?:\w+\s+){0,2}$", clause.text[:at],
                                                                re.I) is not None)
@@ -1137,8 +1172,8 @@ def _arrays(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     for m in _ARRAY.finditer(clause.text):
         key = m.group(1)
         said = _entries(m)
-        if clause.skip(key):
-            continue
+        if clause.skip(key) or re.search(r"\bdefault[\s-]+$", clause.text[:m.start()], re.I):
+            continue  # "default features = [...]": the crate's default feature set, read above
         for code in codes:
             lines = [(i, own) for i in range(len(code.logical))
                      for own in [_ARRAY.match(code.logical_text(i).strip())] if own and own.group(1) == key]
