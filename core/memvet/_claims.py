@@ -418,7 +418,7 @@ import math
 import mimetypes
 import re
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from memvet._code._languages import language_for_path
@@ -3185,23 +3185,26 @@ def _writes(code: str, name: str, value: str) -> bool:
 _PARALLEL = re.compile(r"^[ \t]*((?:[A-Za-z_$][\w$.]*[ \t]*,[ \t]*)+[A-Za-z_$][\w$.]*)[ \t]+:?=(?!=)[ \t]+([^\n;]+)", re.M)
 
 
+def _parallel_statements(code: str) -> Iterator[tuple[list[str], list[str]]]:
+    """Each statement of ``code`` that assigns several names at once: its targets' own names
+    (``length`` of ``t.length``) and the values it gives, in order."""
+    for m in _PARALLEL.finditer(code):
+        yield [t.strip().rsplit(".", 1)[-1] for t in m.group(1).split(",")], split_args(m.group(2).strip())
+
+
 def _parallel_target(code: str, name: str) -> bool:
     """Whether one statement of ``code`` that assigns several names at once assigns ``name``: its
     tokens (``t.length = nil, 0``) then say nothing of which value is ``name``'s."""
-    return any(name in (t.strip().rsplit(".", 1)[-1] for t in m.group(1).split(",")) for m in _PARALLEL.finditer(code))
+    return any(name in targets for targets, _ in _parallel_statements(code))
 
 
 def _parallel_writes(code: str, name: str, value: str) -> bool:
     """Whether one statement of ``code`` that assigns several names at once gives ``name`` the
     ``value`` in its place: ``root=nil`` of ``t.root, t.length = nil, 0``."""
-    for m in _PARALLEL.finditer(code):
-        targets = [t.strip() for t in m.group(1).split(",")]
-        values = split_args(m.group(2).strip())
-        if len(values) == len(targets):
-            for target, given in zip(targets, values, strict=True):
-                if target.rsplit(".", 1)[-1] == name and _unquote(given.strip()).lower() == value.lower():
-                    return True
-    return False
+    return any(len(values) == len(targets) and any(
+        target == name and _unquote(given.strip()).lower() == value.lower()
+        for target, given in zip(targets, values, strict=True))
+        for targets, values in _parallel_statements(code))
 
 
 #: A Go struct field and the key its tag gives it in an encoding: ``Type string `xml:"type,attr"```.
@@ -3283,8 +3286,8 @@ def _bind_keyword(term: Term, ctx: _Context) -> tuple[bool, str]:
     index = ctx.index
     name, _, raw = text.partition("=")
     value = _unquote(raw)
-    paired = any(_parallel_target(code, name) for _, code in index.code_texts)
-    if (index.has_sequence(text, code=True) and not paired) or _debug_namespace(text, index):
+    if (index.has_sequence(text, code=True) and not any(_parallel_target(code, name) for _, code in index.code_texts)) \
+            or _debug_namespace(text, index):
         return True, ""  # DEBUG=finalhandler: the debug namespace the code creates, written bare
     number = number_value(value) if _literal(raw) is None else None
     glued = _GLUED_UNIT.fullmatch(value) if _literal(raw) is None else None

@@ -787,6 +787,10 @@ class Clause:
         """Whether one of ``words`` was declared unbound."""
         return any(w in self.declared for w in words)
 
+    def word_at(self, at: int) -> Word | None:
+        """The word of the clause that covers offset ``at``, if any."""
+        return next((w for w in self.words if w.start <= at < w.end), None)
+
     @property
     def offset(self) -> int:
         """Where the clause starts in the whole claim (-1 for a blank clause or none found)."""

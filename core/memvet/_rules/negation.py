@@ -645,11 +645,14 @@ def _no_goroutine(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     return [Contradiction("negation", f"the claim says `{m.group(0)}`", code.show(index, "go "), code.label, ())]
 
 
-def _first_line(codes: Sequence[Code], pattern: re.Pattern[str]) -> tuple[Code, int] | None:
-    """The first logical line outside signatures, in any of ``codes``, that ``pattern`` finds."""
+def _first_line(codes: Sequence[Code], pattern: re.Pattern[str],
+                unless: re.Pattern[str] | None = None) -> tuple[Code, int] | None:
+    """The first logical line outside signatures, in any of ``codes``, that ``pattern`` finds
+    (and ``unless``, when given, does not)."""
     for code in codes:
         for index in range(len(code.logical)):
-            if index not in code.headers and pattern.search(code.logical_text(index)):
+            text = code.logical_text(index)
+            if index not in code.headers and pattern.search(text) and not (unless and unless.search(text)):
                 return code, index
     return None
 
@@ -777,13 +780,13 @@ _NIL_TEST = re.compile(r"(?:[=!]==?|\bis(?:\s+not)?)\s*(?:nil|None|null|undefine
 
 
 def _said_yet_found(clause: Clause, codes: Sequence[Code], said: re.Pattern[str], found: re.Pattern[str],
-                    *needles: str) -> list[Contradiction]:
+                    *needles: str, unless: re.Pattern[str] | None = None) -> list[Contradiction]:
     """The claim says ``said`` (outside a quote, in a clause with no condition), and a line of the
-    code, outside signatures, has ``found``: one finding, on that line."""
+    code, outside signatures, has ``found`` (and not ``unless``): one finding, on that line."""
     m = said.search(clause.text)
     if m is None or clause.quoted(m.start()) or _CONDITION.search(clause.text):
         return []
-    hit = _first_line(codes, found)
+    hit = _first_line(codes, found, unless)
     if hit is None:
         return []
     code, index = hit
@@ -818,17 +821,9 @@ def _no_error(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     """"an unknown pass name just pushes fn to the end -- no error": the anchored code raises, throws or
     panics, other than a ``TypeError`` (an argument refused before the case the claim describes), and the
     claim names no failure of its own."""
-    m = _NO_ERROR.search(clause.text)
-    if m is None or clause.quoted(m.start()) or _CONDITION.search(clause.text) \
-            or _FAILURE_NAMED.search(clause.text):
+    if _FAILURE_NAMED.search(clause.text):
         return []
-    for code in codes:
-        for index in range(len(code.logical)):
-            text = code.logical_text(index)
-            if index not in code.headers and _FAILS.search(text) and not _TYPE_ERROR.search(text):
-                return [Contradiction("negation", f"the claim says `{m.group(0)}`",
-                                      code.show(index, "raise", "throw", "panic"), code.label, ())]
-    return []
+    return _said_yet_found(clause, codes, _NO_ERROR, _FAILS, "raise", "throw", "panic", unless=_TYPE_ERROR)
 
 
 def _nil_checks(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:

@@ -35,10 +35,15 @@ _EVEN = re.compile(r"\b(?:even\s+(?:with|when|if|for)|regardless\s+of)\s+(?:the\
                    r"(?P<k>[A-Za-z_$][\w$]*)", re.I)
 
 
+#: The head of a line that branches: ``if``, ``elif``, ``} else if``, ``while``.
+_BRANCH = r"^(?:\}\s*)?(?:if|elif|else\s+if|while)"
+_BRANCH_HEAD = re.compile(_BRANCH + r"\b")
+
+
 def _tested(code: Code, key: str) -> int | None:
     k = re.escape(key)
     name = rf"(?<![\w$.])(?:(?:self|this)\s*\.\s*)?{k}(?![\w$])"
-    guard = re.compile(rf"^(?:\}}\s*)?(?:if|elif|else\s+if|while)\s*\(?\s*(?:not\s+|!\s*)?{name}"
+    guard = re.compile(rf"{_BRANCH}\s*\(?\s*(?:not\s+|!\s*)?{name}"
                        rf"(?:\s+is\s+(?:not\s+)?None|\s*[!=]==?\s*\w+)?\s*\)?\s*[:{{]"
                        rf"|{name}\s*\?[^?.]|\bif\s+(?:not\s+)?{name}\s+else\b")
     return next(iter(code.lines_matching(guard)), None)
@@ -48,7 +53,6 @@ def _tested(code: Code, key: str) -> int | None:
 #: folded from them (``httpVersionMajor``).
 _REGARDLESS_PROSE = re.compile(r"\bregardless\s+of\s+(?:the\s+|its\s+|their\s+)?"
                                r"(?P<k>[A-Za-z][A-Za-z0-9]*(?:\s+[A-Za-z][A-Za-z0-9]*){1,2})(?=\s*(?:[,;.)]|$))", re.I)
-_BRANCH_HEAD = re.compile(r"^(?:\}\s*)?(?:if|elif|else\s+if|while)\b")
 
 
 def _tested_folded(code: Code, folded: str) -> tuple[int, str] | None:
@@ -87,7 +91,7 @@ def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     out: list[Contradiction] = _prose_setting(clause, codes)
     for m in _EVEN.finditer(clause.text):
         key = m.group("k")
-        word = next((w for w in clause.words if w.start <= m.start("k") < w.end), None)
+        word = clause.word_at(m.start("k"))
         if word is None or word.term is None or clause.skip(key, word.text) or len(key) < 3:
             continue  # a prose word ("even when the request fails") is not a setting
         for code in codes:

@@ -511,7 +511,7 @@ def _switched(clause: Clause, code: Code) -> list[tuple[str, str, str]]:
     out = []
     for m in _SWITCHED.finditer(clause.text):
         group = next(g for g in ("a", "b", "c", "d", "e") if m.group(g))
-        word = next((w for w in clause.words if w.start <= m.start(group) < w.end), None)
+        word = clause.word_at(m.start(group))
         if word is None or clause.skip(word.text):
             continue
         atom = code.resolve(word, clause.declared, parts=False)
@@ -594,9 +594,9 @@ def _statements(clause: Clause, code: Code) -> list[tuple[str, str, str]]:
             continue
         named = _NAME_ASIDE.match(clause.text, w.end)
         if named:  # "10 seconds old (_MALFORMED_LOCK_AGE_THRESHOLD)": the value, then the name of what holds it
-            word = next((x for x in clause.words if x.start <= named.start("n") < x.end), None)
+            word = clause.word_at(named.start("n"))
             atom = code.resolve(word, clause.declared, parts=False) if word is not None else ""
-            if atom and not clause.skip(word.text if word else ""):
+            if word is not None and atom and not clause.skip(word.text):
                 out.append((atom, value, " ".join(clause.text[w.start:named.end()].split())))
                 continue
         flag = _FLAG_SUBJECT.search(clause.text[:w.start].rstrip("'\""))
