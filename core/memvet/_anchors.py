@@ -1353,7 +1353,8 @@ class Evidence:
         """Whether a path or dotted name names a file, folder, module or
         symbol of the repository at ``snap`` (claims may name code they do
         not anchor, if it exists; a package's name re-exported from its
-        ``__init__`` or ``index`` counts), a package is the repository's own, a call fits a definition of its
+        ``__init__`` or ``index`` counts; a Go standard package, ``encoding/json``, where a Go file of the
+        repository imports it), a package is the repository's own, a call fits a definition of its
         callee there (see :meth:`_call_fits`), or a number is the value of
         a constant the anchored code names (see :meth:`_imported_constant`)."""
         text = term.text.strip()
@@ -1368,7 +1369,11 @@ class Evidence:
                 return True
             # github.com/rs/xid/b: a package of the repository, by the import path Go gives it
             if "." not in wanted.split("/", 1)[0]:
-                return False  # no host: no Go import path, and no go.mod to read
+                # math/big, encoding/json: a package of Go's standard library, which a Go file of the
+                # repository imports (no host, so no go.mod to read and nothing of the repository's own)
+                imported = re.compile(rb'\bimport\s*(?:\([^)]*)?(?:[\w.]+\s+)?"' + re.escape(wanted.encode()) + rb'"')
+                return "/" in wanted and any(p.endswith(".go") and imported.search(snap.read(p) or b"") is not None
+                                             for p in paths)
             folders = {p.rsplit("/", 1)[0] + "/" if "/" in p else "" for p in paths if p.endswith(".go")}
             return any(_go_import_path(f, snap) == wanted for f in folders)
         if term.kind is _claims.TermKind.IDENTIFIER:

@@ -118,6 +118,10 @@ Binding classes, each a small rule below (``_BINDERS``), the way people write::
                 "set" (``NO_COLOR=1``, ``CI=true``) where the code tests
                 the variable for being set and compares it with no value
                 (``!env.NO_COLOR``).
+                A keyword set to ``None`` (``nil``, ``null``,
+                ``undefined``) binds where the code tests the name against
+                it (``if attempts is not None``) or a parameter of that
+                name is typed to hold it (``attempts: int | None``).
                 A keyword written as what a caller passes ("pass
                 ``status_code=303``", "call it with ``x=1``") needs the
                 parameter only; one the claim calls the default needs
@@ -378,7 +382,11 @@ Binding classes, each a small rule below (``_BINDERS``), the way people write::
                 (``case 36 + 9``), constants set by arithmetic of constants
                 (``const y = d * 365.25``) and Go ``iota`` blocks
                 (:func:`constant_values`); a keyword ``FgRed=31`` binds to
-                the constant's computed value.
+                the constant's computed value. A Rust literal's type suffix
+                is no part of its value (``64u8`` is 64). "2 spaces"
+                ("4 tabs") binds where the code writes a string of exactly
+                that many; a number a colour sequence of a string takes as
+                a parameter binds (``32`` of ``"\x1B[32m"``).
     inputs      a string an anchored regular expression of the code takes
                 whole (:func:`anchored_patterns`: ``'2 Days'`` for
                 ``/^...(days?|...)?$/i``; not a pattern that is one set of
@@ -721,7 +729,11 @@ def closest_lines(quote: str, text: str, first_line: int = 1, n: int = 2) -> lis
 
 # ======================================================================= numbers and folds
 
-_NUMBER = re.compile(r"(?<![\w$])(?:(?<=\.\.)|(?<!\.))-?(?:0[xX][0-9a-fA-F]+|0[oO][0-7]+|0[bB][01]+|\d+(?:_\d+)*(?:\.\d+)?(?:[eE][+-]?\d+)?)(?![\w$]|\.\d)")
+#: A number as code writes it, with Rust's type suffix if any (``64u8``, ``1.5f32``, ``0xFF_u8``).
+_NUMBER = re.compile(r"(?<![\w$])(?:(?<=\.\.)|(?<!\.))-?(?:0[xX][0-9a-fA-F]+|0[oO][0-7]+|0[bB][01]+|\d+(?:_\d+)*(?:\.\d+)?(?:[eE][+-]?\d+)?)"
+                     r"(?:_?(?:[ui](?:8|16|32|64|128|size)|f(?:32|64)))?(?![\w$]|\.\d)")
+_TYPE_SUFFIX = re.compile(r"(?<=[\d_])_?(?:[ui](?:8|16|32|64|128|size)|f(?:32|64))$")
+_HEX_TYPE_SUFFIX = re.compile(r"(?<=[\da-fA-F_])_?[ui](?:8|16|32|64|128|size)$")
 #: A number written with thousands separators the way prose writes it (``1,000,000``, ``65,535``): one number.
 _THOUSANDS = re.compile(r"(?<![\w$.,])-?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\w$]|[.,]\d)")
 _STRING_TOKEN = re.compile(
@@ -765,8 +777,9 @@ def fold(text: str) -> str:
 def number_value(text: str) -> float | None:
     """The value of a number as a claim or code writes it (``1_000``, ``0x1F``, ``0o644``, ``0b11``, ``5.0``)."""
     try:
+        radix = {"0x": 16, "0o": 8, "0b": 2}.get(text.lower().lstrip("-")[:2])
+        text = (_HEX_TYPE_SUFFIX if radix == 16 else _TYPE_SUFFIX).sub("", text)  # 64u8: Rust's type suffix
         cleaned = text.replace("_", "").replace(",", "") if _THOUSANDS.fullmatch(text) else text.replace("_", "")
-        radix = {"0x": 16, "0o": 8, "0b": 2}.get(cleaned.lower().lstrip("-")[:2])
         return float(int(cleaned, radix)) if radix else float(cleaned)
     except ValueError:
         return None
@@ -782,7 +795,7 @@ def _string_content(literal: str) -> str:
 def numbers_in(code: str, *, in_strings: bool = False) -> set[float]:
     """The values of the numbers code writes.
 
-    Literals count (``1_000``, ``0x1F``, ``-1``), sums, products and powers of
+    Literals count (``1_000``, ``0x1F``, ``-1``, Rust's ``64u8``), sums, products and powers of
     literals (``36 + 9``, ``60 * 1000``, ``Math.pow(2, 8)``, ``1 << 8``), and strings that hold only
     a number (``"0"``, ``b"0"``); digits inside names never do, and digits
     inside other strings (``"ISO-8859-1"``, ``"max 20"``) only with
@@ -3352,6 +3365,8 @@ def _bind_keyword(term: Term, ctx: _Context) -> tuple[bool, str]:
         if any("bool" in p.annotation or p.default.lower() in _BOOL for p in params) or any(
                 _branches_on(code, name) for _, code in index.code_texts):
             return True, ""
+    if value in ("None", "nil", "null", "undefined") and _tests_none(name, value, definitions, index):
+        return True, ""  # attempts=None for `if attempts is not None:`: a case the code tests for
     if _usage(ctx.claim, text) and definitions:
         return True, ""  # "pass status_code=303": what a caller passes, to a parameter the code defines
     if _attribute_pair(text, index):
@@ -3361,6 +3376,19 @@ def _bind_keyword(term: Term, ctx: _Context) -> tuple[bool, str]:
         if m:
             return False, " ".join(m.group(0).split())[:80]
     return False, ""
+
+
+def _tests_none(name: str, value: str, definitions: Sequence[_Definition], index: _Index) -> bool:
+    """Whether the code tests ``name`` against ``value`` (None, nil, null, undefined) itself
+    (``if attempts is not None:``, ``timeout == nil``) or a parameter ``name`` of the code is
+    typed to hold it (``attempts: int | None``, ``Optional[int]``, ``timeout?: number``)."""
+    test = re.compile(rf"(?<![\w$.]){re.escape(name)}\s*(?:is(?:\s+not)?\s+{value}|[!=]==?\s*{value})(?![\w$])"
+                      rf"|(?<![\w$]){value}\s*[!=]==?\s*{re.escape(name)}(?![\w$])")
+    if any(test.search(code) for _, code in index.code_texts):
+        return True
+    typed = {"None": r"\bNone\b|\bOptional\[", "null": r"\bnull\b", "undefined": r"\bundefined\b"}.get(value)
+    return typed is not None and any(
+        (p := d.param(name)) is not None and re.search(typed, p.annotation) is not None for d in definitions)
 
 
 #: An instruction to the caller right before a keyword: "pass `x=1`", "passing x=1", "call it with x=1".
@@ -3771,6 +3799,10 @@ def _bind_number(term: Term, ctx: _Context) -> tuple[bool, str]:
         return True, ""  # "listenerCount('error') is 0" where the code tests !this.listenerCount('error')
     if value is not None and _stepped(value, text, ctx):
         return True, ""  # "9229 -> 9230" of "port+1": the claim's own arithmetic on a number of the code
+    if value is not None and value.is_integer() and 0 < value <= 16 and _blank_string(int(value), text, ctx):
+        return True, ""  # Indent: "  " (2 spaces): a string of that many spaces, counted
+    if value is not None and value.is_integer() and re.fullmatch(r"\d{1,3}", text) and _sgr_parameter(text, ctx.index):
+        return True, ""  # "strings green 32" for "\x1B[32m": a parameter of a terminal colour sequence
     if value is not None and _computed_by_claim(value, text, ctx):
         return True, ""  # "_MAX_SIZE / 2 keys, i.e. 64": the claim works out an expression of the code's
     if _code_point(text, ctx):
@@ -3818,6 +3850,26 @@ def _strict_bound(value: float, text: str, ctx: _Context) -> bool:
         return False
     bound = re.compile(rf"(?<![<>=!-])(?:{'|'.join(sorted(signs))})(?![\w.])")
     return any(bound.search(code) for _, code in ctx.index.code_texts)
+
+
+#: A terminal's select-graphic-rendition sequence in a string, escape read or not: ``\x1b[1;36m``.
+_SGR = re.compile(r"(?:\x1b|\\x1[bB]|\\033|\\u001[bB]|\\e)\[(?P<p>\d+(?:;\d+)*)m")
+
+
+def _sgr_parameter(text: str, index: _Index) -> bool:
+    """Whether ``text`` is a parameter of a colour sequence a string of the code writes (``32`` of
+    ``"\x1B[32m"``, ``36`` of ``"\x1b[1;36m"``)."""
+    return any(text in m.group("p").split(";") for s in index.strings() for m in _SGR.finditer(s))
+
+
+def _blank_string(n: int, text: str, ctx: _Context) -> bool:
+    """Whether the claim counts ``text`` spaces or tabs ("indented 2 spaces", "(4 tabs)") and the
+    code writes a string of exactly that many."""
+    said = re.search(rf"(?<![\w.]){re.escape(text)}\s+(?P<what>spaces?|tabs?)\b", ctx.claim)
+    if said is None:
+        return False
+    blank = (" " if said.group("what").startswith("space") else "\t") * n
+    return blank in ctx.index.strings()
 
 
 def _zeros_left_out(version: str) -> re.Pattern[str]:
@@ -4758,6 +4810,8 @@ def _in_use(text: str, ctx: _Context) -> bool:
     if use.settings and not any(_SETTING_USED.search(ctx.claim[:m.start()]) or _SETTING_DOES.match(ctx.claim[m.end():])
                                 for m in re.finditer(re.escape(text), ctx.claim)):
         return False  # "the options are `retries: 5`", "gives `{ a: 1 }`": what the code has, not what a caller sets
+    if re.match(r"\s*\{?\s*([A-Za-z_$][\w$]*)\s*:[^,;]*?(?<![\w$])\1\s*(?:\?\?|\|\|)", text):
+        return False  # `corepack: options.corepack ?? false`: the code's own fallback for the key, no caller's value
     body = " ".join(code for _, code in index.code_texts)
     if any(_one_of(key, body) and not _bound_value(value, ctx) for key, value in use.values
            if value.lower() not in _BOOL):
@@ -5801,8 +5855,10 @@ def _go_std_strays(claim: str, ctx: _Context, declared: Iterable[str]) -> list[T
     """The Go standard-library packages a claim about Go code names by
     their import path (``encoding/json``, ``os/exec``) that the anchored
     code does not use: no member reached through the package's name
-    (``json.NewEncoder``) and no import of it. A claim may say the code
-    writes JSON "(encoding/json)" only where it does."""
+    (``json.NewEncoder``) and no import of it, nor any other Go file of the
+    repository imports it. A claim may say the code writes JSON
+    "(encoding/json)" only where it does; "stdlib only (bytes,
+    encoding/json)" of an anchored ``go.mod`` names what the package's files import."""
     if "go" not in ctx.index.languages:
         return []
     out: list[Term] = []
@@ -5814,7 +5870,7 @@ def _go_std_strays(claim: str, ctx: _Context, declared: Iterable[str]) -> list[T
         if ctx.index.has_sequence(qualifier + ".", code=True) or ctx.index.has_string(path):
             continue
         term = Term(path, TermKind.PATH)
-        if term not in out:
+        if term not in out and not ctx.exists(term):
             out.append(term)
     return out
 

@@ -102,7 +102,24 @@ func (t *TextPanicFormatter) FormatPanicError(rw http.ResponseWriter, r *http.Re
 """, language="go")
 
 
+# round 31 (pretty t03): the newline is appended only when something was written
+PRETTY_OPTIONS = EvidenceText("pretty.go::PrettyOptions", """\
+func PrettyOptions(json []byte, opts *Options) []byte {
+    buf := make([]byte, 0, len(json))
+    if len(opts.Prefix) != 0 {
+        buf = append(buf, opts.Prefix...)
+    }
+    buf, _, _, _ = appendPrettyAny(buf, json, 0, true, opts.Width, opts.Prefix, opts.Indent, opts.SortKeys, 0, 0, -1, 0)
+    if len(buf) > 0 {
+        buf = append(buf, '\\n')
+    }
+    return buf
+}
+""")
+
 FIRES = [
+    # round 31: no exception named
+    ("Output always ends in '\\n', so you can write it straight to stdout.", PRETTY_OPTIONS),
     # round 29: a case the clause names after the verb is none of its own
     ("ctx.onerror always writes err.message on an error.", ONERROR),
     # round 23: a verb the code calls, then what it is done to (negroni f18)
@@ -122,6 +139,8 @@ FIRES = [
 ]
 
 SILENT = [
+    # round 31 (pretty t03): the exception set apart in the next clause
+    ("Output always ends in '\\n' -- except when nothing was produced -> you get an empty slice.", PRETTY_OPTIONS),
     # round 30 (untyped t03): a case mapped to what the code then does
     ("expose is tri-state: true -> always writes err.message; false -> never.", ONERROR),
     # round 29 (rs-cors t12): the clause opens on the case it is about

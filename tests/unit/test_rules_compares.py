@@ -38,7 +38,34 @@ BITS = EvidenceText("src/mem.rs::Compress.new_window", """\
     }
 """, language="rust")
 
+# round 31 (python-rsa t05): a validation written as the test that refuses, beside another bound of the name
+NEWKEYS = EvidenceText("rsa/key.py::newkeys", """\
+def newkeys(nbits, accurate=True, poolsize=1, exponent=DEFAULT_EXPONENT):
+    if nbits < 16:
+        raise ValueError("Key too small")
+    if poolsize < 1:
+        raise ValueError("Pool size (%i) should be >= 1" % poolsize)
+    if poolsize > 1:
+        from rsa import parallel
+""")
+
+# round 31 (rs/cors f03): the complement does not refuse, and the code tells 0 apart
+CORS_NEW = EvidenceText("cors.go::New", """\
+func New(options Options) *Cors {
+    if options.MaxAge > 0 {
+        c.maxAge = []string{strconv.Itoa(options.MaxAge)}
+    } else if options.MaxAge < 0 {
+        c.maxAge = []string{"0"}
+    }
+    return c
+}
+""")
+
 FIRES = [
+    # round 31 (rs/cors f03): a complement that does not refuse is no reading of the claim's test
+    ("MaxAge <= 0 just means the Access-Control-Max-Age header is omitted.", CORS_NEW),
+    # round 31: neither the code's test nor its complement
+    ("newkeys validates poolsize >= 3 before doing any work.", NEWKEYS),
     ("smart_truncate early-returns when len(string) <= max_length.", TRUNCATE),
     ("parse() caps input at 99 chars: anything with length > 99 throws.", PARSE),
     ("NewLRU errors when size < 0.", SIZE),
@@ -49,6 +76,8 @@ FIRES = [
 ]
 
 SILENT = [
+    # round 31 (python-rsa t05): the complement of the claim's test is the code's (`poolsize < 1` raises)
+    ("newkeys validates poolsize >= 1 before doing any work.", NEWKEYS),
     ("smart_truncate early-returns when len(string) < max_length.", TRUNCATE),
     ("smart_truncate returns the string when max_length > len(string).", TRUNCATE),
     ("anything with length > 100 throws.", PARSE),

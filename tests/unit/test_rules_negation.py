@@ -693,7 +693,66 @@ STRING_PUSH = EvidenceText("src/collections/string.rs::String.push", """\
     }
 """, language="rust")
 
+# round 31 (nypm f13, ftfy f12): one value counted in with all the others, which the code singles out
+RUN_SCRIPT = EvidenceText("src/api.ts::runScript", """\
+export async function runScript(name: string, options: RunScriptOptions = {}) {
+  const resolvedOptions = await resolveOperationOptions(options);
+  const args = [resolvedOptions.packageManager.name === "deno" ? "task" : "run", name];
+  await executeCommand(resolvedOptions.packageManager.command, args, resolvedOptions);
+}
+""")
+RUN_SCRIPT_PLAIN = EvidenceText("src/api.ts::runScript", """\
+export async function runScript(name: string, options: RunScriptOptions = {}) {
+  const resolvedOptions = await resolveOperationOptions(options);
+  await executeCommand(resolvedOptions.packageManager.command, ["run", name], resolvedOptions);
+}
+""")
+# round 31 (crc f02, f19): a piece of code the claim says is not there
+CRC_LIB = EvidenceText("src/lib.rs", """\
+#![no_std]
+#![forbid(unsafe_code)]
+
+pub use crc_catalog::algorithm::*;
+mod crc32;
+""")
+CI_YAML = EvidenceText(".github/workflows/ci.yaml", """\
+jobs:
+  lint:
+    steps:
+      - run: cargo fmt -- --check
+      - run: cargo clippy -- -D warnings
+""")
+# round 31 (linked-hash-map t08): the subject names two of three anchored functions
+POP_FRONT = EvidenceText("src/lib.rs::LinkedHashMap.pop_front", """\
+    pub fn pop_front(&mut self) -> Option<(K, V)> {
+        let lru = unsafe { (*self.head).prev };
+        self.detach(lru);
+        self.map.remove(&KeyRef { k: unsafe { &(*lru).key } })
+            .map(|e| { let e = *unsafe { Box::from_raw(e) }; (e.key, e.value) })
+    }
+""")
+REMOVE = EvidenceText("src/lib.rs::LinkedHashMap.remove", """\
+    pub fn remove(&mut self, k: &Q) -> Option<V> {
+        let removed = self.map.remove(k);
+        removed.map(|node| {
+            self.detach(node);
+            unsafe {
+                (*node).next = self.free;
+                self.free = node;
+            }
+        })
+    }
+""")
+
 FIRES = [
+    # round 31 (nypm f13, f15; ftfy f12): a value counted in with all the others, which the code singles out
+    ("runScript is uniform: `<pm> run <name>` for every PM, deno included.", RUN_SCRIPT),
+    ("runScript runs `<pm> run <name>` for every PM incl. deno (after resolving options).", RUN_SCRIPT),
+    # round 31 (crc f02, f19): a piece of code the claim says is not there
+    ("crc links std (no `#![no_std]` attribute), so for embedded you'd have to fork it.", CRC_LIB),
+    ("CI's clippy step is advisory only - plain `cargo clippy`, no `-D warnings`, so lints don't fail.", CI_YAML),
+    # round 31: the subject names the function that does it
+    ("Unlike pop_front(), remove() doesn't touch the free list.", [POP_FRONT, REMOVE]),
     # round 30 (getrandom f01, bumpalo f16): "no zero-length shortcut" where the code tests for the edge size
     ("fill_uninit always calls into the backend, even for an empty slice - there's no zero-length shortcut.",
      FILL_UNINIT),
@@ -832,6 +891,16 @@ def create_list_rule(src, pos, out):
 ]
 
 SILENT = [
+    # round 31: the code does not single the value out
+    ("runScript is uniform: `<pm> run <name>` for every PM, deno included.", RUN_SCRIPT_PLAIN),
+    ("runScript runs for any manager, even empty names.", RUN_SCRIPT),
+    # round 31: the code lacks it, the claim asks it under a condition, or it is only a name
+    ("crc links std (no `#![no_std]` attribute).", CI_YAML),
+    ("If there's no `#![no_std]` attribute, the crate links std.", CRC_LIB),
+    ("The crate has no `crc32` attribute.", CRC_LIB),
+    # round 31 (linked-hash-map t08): what remove() does says nothing of pop_front()
+    ("Unlike remove(), pop_front()/pop_back() don't touch the free list - they Box::from_raw the node.",
+     [POP_FRONT, REMOVE]),
     # round 30: the code tests for no such size
     ("fill_uninit always calls into the backend - there's no zero-length shortcut.", FILL_ALWAYS),
     ("String::push has no zero-length special case.", STRING_PUSH),

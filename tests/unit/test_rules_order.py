@@ -692,7 +692,49 @@ class Timeout:
         self._state = _State.TIMEOUT
 """)
 
+# round 31 (ftfy t17): the function names "sloppy" before "latin-1"; the anchored list says the claim's order
+CHARMAP_ENCODINGS = EvidenceText("ftfy/chardata.py::CHARMAP_ENCODINGS", """\
+CHARMAP_ENCODINGS = [
+    "latin-1",
+    "sloppy-windows-1252",
+    "sloppy-windows-1251",
+    "macroman",
+]
+""")
+ONE_STEP = EvidenceText("ftfy/__init__.py::_fix_encoding_one_step_and_explain", """\
+def _fix_encoding_one_step_and_explain(text, config):
+    for encoding in chardata.CHARMAP_ENCODINGS:
+        if config.replace_lossy_sequences and encoding.startswith("sloppy"):
+            encoded_bytes = fixes.replace_lossy_sequences(encoded_bytes)
+    if "latin-1" in possible_1byte_encodings:
+        return text.encode("latin-1").decode("windows-1252")
+""")
+
+# round 31 (prettytable f09): option names an __init__ lists are no order of steps
+TABLE_INIT = EvidenceText("src/prettytable/prettytable.py::PrettyTable.__init__", """\
+    def __init__(self, field_names=None, **kwargs):
+        self._options = ["title", "start", "end", "sortby", "oldsortslice"]
+        self._oldsortslice = kwargs["oldsortslice"] or False
+""")
+GET_ROWS = EvidenceText("src/prettytable/prettytable.py::PrettyTable._get_rows", """\
+    def _get_rows(self, options):
+        if options["oldsortslice"]:
+            rows = copy.deepcopy(self._rows[options["start"] : options["end"]])
+        else:
+            rows = copy.deepcopy(self._rows)
+        if options["sortby"]:
+            rows = self._sort(rows)
+        if not options["oldsortslice"]:
+            rows = rows[options["start"] : options["end"]]
+        return rows
+""")
+
 FIRES = [
+    # round 31 (prettytable f09): the other anchor lists option names inside a method, not an order
+    ("By default PrettyTable slices rows to start/end first and sorts afterwards (oldsortslice defaults to True "
+     "in __init__).", [TABLE_INIT, GET_ROWS]),
+    # round 31: the function alone, which names "sloppy" first
+    ("CHARMAP_ENCODINGS is tried in order: latin-1 first, then sloppy-windows-1252, then macroman.", ONE_STEP),
     # round 29: their next use still orders them
     ("handle computes the result first, then validates.", DECLARED),
     ("_on_timeout sets `_state` first and only then calls `self._task.cancel()`.", SLOTTED),
@@ -800,6 +842,9 @@ FIRES = [
 ]
 
 SILENT = [
+    # round 31 (ftfy t17): another anchor, the list itself, writes them in the claim's order
+    ("CHARMAP_ENCODINGS is tried in order: latin-1 first, then sloppy-windows-1252, then macroman.",
+     [CHARMAP_ENCODINGS, ONE_STEP]),
     # round 29: a name declared with no value (`let result: Result;`), a string of `__slots__`: set up, no step
     ("handle validates first, then computes the result.", DECLARED),
     ("_on_timeout calls `self._task.cancel()` first and only then sets `_state` to TIMEOUT.", SLOTTED),

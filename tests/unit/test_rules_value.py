@@ -556,7 +556,19 @@ _MALFORMED_LOCK_AGE_THRESHOLD: Final[float] = 2.0
 _UNLINK_MAX_RETRIES: Final[int] = 10
 """)
 
+# round 31 (ftfy f02): a list of the defaults, a statement further on in it
+TEXT_FIXER_CONFIG = EvidenceText("ftfy/__init__.py::TextFixerConfig", """\
+class TextFixerConfig(NamedTuple):
+    unescape_html: str | bool = "auto"
+    remove_terminal_escapes: bool = True
+    fix_encoding: bool = True
+    normalization: Literal["NFC", "NFD", "NFKC", "NFKD"] | None = "NFC"
+""")
+
 FIRES = [
+    # round 31 (ftfy f02): a statement further on in a list of the defaults
+    ("TextFixerConfig defaults: everything True, including unescape_html=True, so entities always get decoded.",
+     TEXT_FIXER_CONFIG),
     # round 30 (filelock f09): a value, then the name of what holds it in an aside
     ("Malformed markers are only cleaned up after they're 10 seconds old (_MALFORMED_LOCK_AGE_THRESHOLD).", SOFT),
     # round 30: the crate's default features, written as a list, are still read as the crate's
@@ -715,6 +727,9 @@ class Flags:
 ]
 
 SILENT = [
+    # round 31: the list of defaults goes on to what a caller passes; or the default is the code's
+    ("TextFixerConfig defaults: everything True, but pass unescape_html=True to force it.", TEXT_FIXER_CONFIG),
+    ("TextFixerConfig defaults: fix_encoding=True, including unescape_html=\"auto\".", TEXT_FIXER_CONFIG),
     # round 30 (wcwidth t05, markupsafe t19, cookies t02): a case the clause puts on the name, and what a
     # caller passes, state no value of the code's
     ("The ambiguous table is only consulted when `_MALFORMED_LOCK_AGE_THRESHOLD == 10`.", SOFT),

@@ -34,11 +34,13 @@ why), and each has a fixture of cases that must and must not fire
                  (X is a Y, both Python built-ins): the class statement;
                  X derives from Y: an anchored class Y(X)
     negation     never V X / X is never V-ed / ignores X / doesn't care about X /
-                 does not define M / V is treated like any other / doesn't
-                 check anything / nothing is raised / no error / no
-                 zero-length shortcut: the code does it (defines M, compares
-                 with V, asserts, raises, tests the size; a member the
-                 subject names: that member and its helpers)
+                 does not define M / V is treated like any other / every
+                 X, V included / doesn't check anything / nothing is
+                 raised / no error / no zero-length shortcut / no `code`:
+                 the code does it (defines M, compares with V, asserts,
+                 raises, tests the size, writes the code; a member the
+                 subject names: that member and its helpers; not a
+                 function the claim contrasts, "unlike X")
     membership   only A and B / Only A is skipped / A and B included: the
                  code's literal tests
     propagation  lets E propagate / raises E / leaks E: the code catches E
@@ -132,8 +134,10 @@ dependency anchor resolved to a development section (``devDependencies``,
 speaks of development or tests too. And "the only (runtime, direct,
 external) dependency is X" where a manifest anchored as a file ships with
 a package the claim does not name (a Go ``// indirect`` requirement is
-none), or "X is a devDep" of a package it ships with. A dependency anchor's
-evidence names its section on its third line.
+none), or "X is a devDep" of a package it ships with. And "pulls in (requires,
+depends on) M" of a Go module path ``M`` that an anchored ``go.mod`` does not
+require (nor one ending in ``M``: ``tidwall/gjson``); not under a negation.
+A dependency anchor's evidence names its section on its third line.
 
 :func:`contradictions` runs every rule over every clause of the claim and
 returns what they found, each once.
@@ -260,7 +264,8 @@ def contradictions(claim: str, evidence: Sequence[EvidenceText], *, declared: It
     """
     out: list[Contradiction] = [*_without_dependencies(claim, evidence, declared),
                                 *_development_only(claim, evidence, declared),
-                                *_only_dependency(claim, evidence, declared)]
+                                *_only_dependency(claim, evidence, declared),
+                                *_undeclared_module(claim, evidence, declared)]
     code = codes(evidence)
     if not code:
         return out
@@ -378,6 +383,38 @@ def _only_dependency(claim: str, evidence: Sequence[EvidenceText], declared: Ite
                      r"dep(?:endency)?\b", claim, re.I):
             return [Contradiction("negation", f"the claim calls `{d.name}` a development dependency; the manifest "
                                               f"declares it in `{d.section}`", d.line, d.where, (d.name,))]
+    return []
+
+
+#: "pulls in github.com/pkg/errors", "depends on tidwall/gjson": a Go module the claim says the module requires.
+_REQUIRES_MODULE = re.compile(r"\b(?:requires?|pulls?\s+in|depends?\s+on|(?:dependency|dep)\s+on)\s+`?"
+                              r"(?P<m>[a-z0-9][\w.-]*(?:/[\w.-]+)+)`?", re.I)
+_NEGATED_BEFORE = re.compile(r"\b(?:no|not|never|without|nothing|none|zero)\b|n't\b", re.I)
+
+
+def _undeclared_module(claim: str, evidence: Sequence[EvidenceText], declared: Iterable[str]) -> list[Contradiction]:
+    """The claim says the module requires a Go module (``pulls in github.com/pkg/errors``, ``depends on
+    tidwall/gjson``); an anchored ``go.mod`` declares no requirement of that path, or ending in it
+    (``tidwall/gjson`` for ``github.com/tidwall/gjson``). Not under a negation ("doesn't pull in ...")."""
+    said = set(declared)
+    for ev in evidence:
+        if ev.absent or ev.label.split("::", 1)[0].rsplit("/", 1)[-1] != "go.mod":
+            continue
+        try:
+            required = [d.name for d in manifest_declared(ev.label, ev.text.encode())]
+        except ManifestError:
+            continue
+        for m in _REQUIRES_MODULE.finditer(claim):
+            module = m.group("m").rstrip(".")
+            clause_start = max(claim.rfind(c, 0, m.start()) for c in ".;(")
+            if module in said or _NEGATED_BEFORE.search(claim[clause_start + 1:m.start()]):
+                continue
+            if any(r == module or r.endswith("/" + module) or module.startswith(r + "/") for r in required):
+                continue
+            return [Contradiction("negation", f"the claim says the module requires `{module}`, which go.mod does "
+                                              f"not list ({len(required)} requirements)",
+                                  next((line for line in ev.text.splitlines() if line.startswith("module ")), "go.mod"),
+                                  ev.label, (module,))]
     return []
 
 

@@ -700,7 +700,7 @@ STOP = frozenset({
 _WORDS = re.compile(r"[A-Za-z_$][\w$]*|\d[\w.]*")
 #: A capitalized hyphenated name, one word: a header (``Retry-After``, ``X-RateLimit-Reset``).
 _COMPOUND = re.compile(r"(?<![\w$-])(?=[A-Za-z0-9-]*[A-Z])[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z][A-Za-z0-9]*)+(?![\w$-])")
-_SPLIT = re.compile(r";|(?<!\be\.g)(?<!\bi\.e)(?<!\bvs)(?<!\bcf)\.(?:\s|$)|:\s|\s(?:--|[-\u2013\u2014])\s")
+_SPLIT = re.compile(r";|(?<!\be\.g)(?<!\bi\.e)(?<!\bvs)(?<!\bcf)(?<!\bincl)\.(?:\s|$)|:\s|\s(?:--|[-\u2013\u2014])\s")
 _QUOTED = re.compile(r'`[^`\n]*`|"[^"\n]*"')
 #: Words that start a new part of a sentence: an operand is never looked for across them.
 BOUNDARY_WORDS = frozenset({"so", "which", "because", "since", "while", "but", "although", "though", "unless",

@@ -24,7 +24,8 @@ claim quotes, on a value written in a list of them ("quote_mode is one of
 always/auto/never"), when the claim names
 a condition of its own after ``always`` (``if``, ``when``, ``unless``,
 ``only``, ``except`` ...; a condition on the operand's own presence, "when
-present", "if set", is none) or opens the clause on the case it is about
+present", "if set", is none), or in the clause right after it ("always ends
+in '\n' -- except when nothing was produced"), or opens the clause on the case it is about
 ("on a preflight it always writes ...", "for a HEAD request ...", "true ->
 always adds ..."), when
 the operand is used once without a condition, or when the code does not
@@ -57,6 +58,8 @@ _CASE = re.compile(r"\s*(?:on|for|with|in|during)\s+an?\s+[\w-]+", re.I)
 _CASE_ARROW = re.compile(r"[\w`'\")\]]\s*(?:->|=>|\u2192)\s*$")
 #: "(WT_SESSION set)": an aside naming the condition a subject is under, not the subject.
 _PRESENCE_ASIDE = re.compile(r"\(\s*`?[\w.$-]+`?\s+(?:is\s+)?(?:set|present|given|defined|enabled|exists)\s*\)")
+#: The next clause names the exception: "-- except when ...", "; unless ...", "(except ...)".
+_EXCEPT_NEXT = re.compile(r"\s*(?:--|[-\u2013\u2014;,(])?\s*(?:except|unless|but\s+not|other\s+than)\b", re.I)
 _IF_LINE = re.compile(r"(?:\}\s*)?(?:if|elif|else|case|default)\b")
 _PASSIVE = re.compile(r"\b(?:is|are|gets?|was|were)\s+always\s+\w+(?:ed|en|t)\b", re.I)
 
@@ -106,6 +109,9 @@ def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
                 or "/" in clause.text[max(0, m.start() - 1):m.end() + 1]:
             continue  # (`always/auto/never`: a value among others, no adverb)
         rest = re.split(r"[,;]", clause.text[m.end():], maxsplit=1)[0]
+        after = (clause.claim or "")[clause.offset + len(clause.text):] if clause.offset >= 0 else ""
+        if _EXCEPT_NEXT.match(after):
+            continue  # "always ends in '\n' -- except when nothing was produced": the exception, set apart
         if _OWN_CONDITION.search(rest) or _CASE.match(clause.text[:m.start()]) \
                 or _CASE_ARROW.search(clause.text[:m.start()]):
             continue
@@ -131,7 +137,8 @@ def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
             if _PRESENCE_ASIDE.match(clause.text, max(0, word.start - 1)):
                 continue  # "Windows Terminal (WT_SESSION set) is always ...": the condition, not the subject
             if word.term is not None and word.text.count(".") >= 1:
-                owned = ".".join(word.text.split(".")[-2:])  # err.message, not statuses.message
+                called = re.sub(r"\(.*\)$", "", word.text)  # res.flush(): the name, its call left out
+                owned = ".".join(called.split(".")[-2:])  # err.message, not statuses.message
                 atom = owned if code.lines_using(owned) else atom
             line = _only_under_condition(code, atom)
             if line >= 0:

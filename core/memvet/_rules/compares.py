@@ -13,7 +13,12 @@ same tokens, a receiver either side leaves out aside: ``length`` for
 number, with another number by the same operator, read either way round (``Y > X`` is ``X < Y``); for
 whole numbers ``> N`` is ``>= N+1`` and ``< N`` is ``<= N-1``; a test and
 its complement are one test ("``X == 0`` disables it" for ``if X != 0 {
-check }``; ``<`` and ``>=``).
+check }``; ``<`` and ``>=``); a complement written with a whole number
+another way round (``poolsize < 1`` for ``>= 1``) only where it refuses: it
+or the line after it raises, throws, panics or returns an error ("validates
+``poolsize >= 1``" of ``if poolsize < 1: raise ...`` beside ``if poolsize >
+1:``; not ``MaxAge <= 0`` of ``if MaxAge > 0 {...} else if MaxAge < 0
+{...}``, which tells 0 apart).
 
 Fires when the code compares ``X`` so and none of its comparisons is the
 claim's (``if len(string) < max_length`` for "``len(string) <=
@@ -105,6 +110,16 @@ def _claimed(text: str) -> list[tuple[str, str, str, str]]:
     return out
 
 
+#: A line that refuses what fails a test: ``raise``, ``throw``, a panic, an error returned.
+_REFUSES = re.compile(r"\b(?:raise|throw|panic!?|return\s+(?:Err\b|err\b|errors\.New|fmt\.Errorf|nil,\s*\w*[Ee]rr))")
+
+
+def _refuses(code: Code, index: int) -> bool:
+    """Whether the test on logical line ``index`` refuses: it or the line after it raises, throws,
+    panics or returns an error (``if poolsize < 1: raise ValueError(...)``)."""
+    return any(_REFUSES.search(code.logical_text(i)) for i in (index, index + 1) if i < len(code.logical))
+
+
 def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     out: list[Contradiction] = []
     for x, claimed_op, y, said in _claimed(clause.text):
@@ -120,13 +135,13 @@ def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
                 if index in code.headers:
                     continue
                 for their_key, their_op, their_value, written, other in _comparisons(code.logical_text(index)):
-                    if their_key != key or (their_value != value and not (
-                            numeric and their_value.startswith("n:") and their_op == op)):
-                        continue  # a number: the same bound another way, or another bound the same way
-                    if (op, value) in ((their_op, their_value), other):
-                        same = True
-                    else:
-                        seen.append((written, index))
+                    if their_key != key:
+                        continue
+                    if (op, value) == (their_op, their_value) or ((op, value) == other and (
+                            their_value == value or _refuses(code, index))):
+                        same = True  # the claim's test, its complement, or one that refuses (``poolsize < 1: raise``)
+                    elif their_value == value or (numeric and their_value.startswith("n:") and their_op == op):
+                        seen.append((written, index))  # a number: the same bound another way, or another the same way
             if seen and not same:
                 out.append(Contradiction(
                     "compares", f"the claim says `{said}`; the code compares `{seen[0][0]}`",

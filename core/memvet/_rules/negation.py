@@ -68,6 +68,14 @@ The code's side, by the verb:
   is treated like any other method" ("copied over like any other key",
   "same as every other"), the value in capitals, quotes or written as
   code, with no ``if``, ``when``, ``unless`` or negation before it;
+* "for every PM, deno included", "every candidate, including macroman",
+  "any PM (npm/yarn too)" (a value counted in with all the others): the
+  code compares a value with that literal (``name === "deno"``), which is
+  how code singles one out;
+* "(no `#![no_std]` attribute)", "plain `cargo clippy`, no `-D warnings`"
+  (a piece of code more than a name, backticked, the clause going on with
+  punctuation or a noun such as "attribute" or "flag", not under a
+  condition): a line of the anchored code, a header too, writes it;
 * "has no finished check", "without a `closed` guard" (a name): an ``if``
   of the code tests that name alone (``if (finished) return``);
 * "doesn't guard compile()", "calls decodeURIComponent directly with no
@@ -99,7 +107,10 @@ object's function property: ``call: (x) => {``, ``async callAsync(x) {``)
 is read against that member alone, with the bodies of the helpers of the
 same code it calls: "callAsync doesn't go through checkConflict" says
 nothing of ``call``, which does; "`ctx.set()` never throws" is read against
-``set`` and the ``checkConflict`` it calls, which throws.
+``set`` and the ``checkConflict`` it calls, which throws. An anchored
+function the clause sets its subject against ("Unlike remove(),
+pop_front()/pop_back() don't touch the free list", the three anchored) is
+not read: what ``remove`` does, the claim says it does.
 
 Never fires on a verb with a prefix of manner or repetition ("never
 auto-pongs", "never re-runs": the code's one pong or run is no
@@ -414,7 +425,7 @@ def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
         span = sorted(objects, key=lambda w: w.start)
         named = clause.text[span[0].start:span[-1].end] if span else ""
         ignores = bool(_IGNORES.fullmatch(said) or _IGNORED.fullmatch(said))
-        for code in codes:
+        for code in _subject_codes(clause, codes):
             if ignores and any((atom := code.resolve(w, clause.declared, parts=False))
                                and fixed_by_call(code, atom) is not None for w in objects[:1]):
                 continue  # f({ X: true }): the code fixes X itself, which is how it ignores the caller's X
@@ -443,6 +454,8 @@ def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     out.extend(_no_special_case(clause, codes))
     out.extend(_no_edge_case(clause, codes))
     out.extend(_like_any_other(clause, codes))
+    out.extend(_included(clause, codes))
+    out.extend(_no_code(clause, codes))
     out.extend(_no_build_tags(clause, codes))
     out.extend(_not_marked(clause, codes))
     out.extend(_no_warning(clause, codes))
@@ -747,9 +760,81 @@ def _like_any_other(clause: Clause, codes: Sequence[Code]) -> list[Contradiction
                           code.label, ())]
 
 
+#: "(no `#![no_std]` attribute)", "plain `cargo clippy`, no `-D warnings`": a piece of code, more than a name,
+#: that the claim says is not there.
+_NO_BEFORE = re.compile(r"(?:^|[(,;]\s*|\s)[Nn]o\s+$")
+_NO_AFTER = re.compile(r"\s*(?:[,;.)]|$|\s+(?:attribute|flag|option|line|directive|setting|block|entry|section|"
+                       r"pragma)s?\b)")
+
+
+def _no_code(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
+    """"no `#![no_std]` attribute": a line of the anchored code (a header too) writes that code as it
+    stands. Only code that is more than a name (``-D warnings``, ``#![no_std]``), and not in a
+    condition ("if there's no `x-forwarded-for` header")."""
+    for w in clause.words:
+        if w.term is None or w.term.kind is not TermKind.CODE or len(w.text) < 4 \
+                or re.fullmatch(r"[\w.$]+(?:\(\))?", w.text) or clause.skip(w.text):
+            continue
+        before = clause.text[:w.start]
+        if not _NO_BEFORE.search(before) or not _NO_AFTER.match(clause.text, w.end) or _CONDITION.search(before):
+            continue
+        found = re.compile(rf"(?<![\w$-]){re.escape(w.text)}(?![\w$])")
+        for code in codes:
+            for index in range(len(code.logical)):
+                if found.search(code.logical_text(index)):
+                    return [Contradiction("negation", f"the claim says `no {w.text}`", code.show(index, w.text),
+                                          code.label, (w.text,))]
+    return []
+
+
+#: "for every PM, deno included", "every arch (incl. x86)", "regardless of PM (npm/yarn too)": one value said
+#: to go the way of all the others.
+_INCLUDED = re.compile(r"\b(?:every|all|any|regardless|uniform(?:ly)?)\b[^.;]{0,60}?"
+                       r"(?:(?:,\s*|\(\s*|\s+)(?:incl\.|including|even)\s+[`'\"]?(?P<a>[\w.-]+)[`'\"]?"
+                       r"(?=\s*[,;.()]|\s*$)"
+                       r"|(?:,\s*|\(\s*)(?P<b>[`'\"]?[\w.-]+[`'\"]?(?:/[`'\"]?[\w.-]+[`'\"]?)*)\s+(?:included|too)\b)",
+                       re.I)
+
+
+def _included(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
+    """"for every PM, deno included": the code compares a value with the one the claim counts in
+    (``name === "deno" ? "task" : "run"``), which is how code singles a value out."""
+    m = _INCLUDED.search(clause.text)
+    if m is None:
+        return []
+    named = [m.group("a")] if m.group("a") else [v.strip("`'\"") for v in m.group("b").split("/")]
+    for said in named:
+        if said.lower() in STOP or clause.skip(said):
+            continue
+        hit = _compared(codes, said)
+        if hit is not None:
+            break
+    else:
+        return []
+    code, index = hit
+    return [Contradiction("negation", f"the claim counts `{said}` in (`{' '.join(m.group(0).split())}`)",
+                          code.show(index, said), code.label, ())]
+
+
 def _subject(clause: Clause, at: int) -> Word | None:
     """The word right before ``at``: the subject of a negation there ("`ctx.set()` never throws")."""
     return next((w for w in reversed(clause.words) if w.end <= at), None)
+
+
+#: "Unlike remove(), ...", "as opposed to pop()": code the claim sets its subject against.
+_CONTRAST = re.compile(r"\b(?:unlike|as\s+opposed\s+to|in\s+contrast\s+to|contrary\s+to)\s+$", re.I)
+
+
+def _subject_codes(clause: Clause, codes: Sequence[Code]) -> Sequence[Code]:
+    """``codes`` without the anchored functions the clause sets its subject against ("Unlike
+    remove(), pop_front()/pop_back() don't touch the free list", the three anchored: remove does,
+    and the claim says so); all of them when that would leave none."""
+    against = {fold((w.atom or w.text).rsplit(".", 1)[-1]) for w in clause.words
+               if not w.plain and _CONTRAST.search(clause.text[:w.start])}
+    if not against:
+        return codes
+    kept = [c for c in codes if fold(c.symbol.rsplit(".", 1)[-1]) not in against]
+    return kept or codes
 
 
 def _subject_member(clause: Clause, at: int, code: Code) -> Code | None:

@@ -48,6 +48,13 @@ the filter, then the negotiation). A plain word the
 code only uses to qualify a name (``time`` of ``time.Duration``) is a
 package, not a step: "the first time" orders nothing.
 
+Never fires when another anchor of the claim is a list constant that
+writes the two as strings in the claim's order (``CHARMAP_ENCODINGS =
+["latin-1", "sloppy-windows-1252", ...]`` anchored beside a function that
+tests ``startswith("sloppy")`` first; a string starting with the operand's
+word stands for it): a list of values is the order they are tried in. A
+list inside a method (an ``__init__``'s option names) is no such anchor.
+
 Never fires: when either side has no operand, when both stand for the same
 atom, or on a temporal remark that is not about the code's order ("..., so
 clients can't be reused after close()": nothing on the left of ``after``
@@ -534,6 +541,31 @@ def _without_glosses(clause: Clause) -> Clause:
                                                                             if t.text in text])))
 
 
+#: An anchor that is a list constant: ``CHARMAP_ENCODINGS = [``, ``export const ORDER: string[] = [``.
+_LIST_CONSTANT = re.compile(r"\s*(?:export\s+)?(?:pub(?:\([\w:]+\))?\s+)?(?:const|let|var|static)?\s*"
+                            r"[A-Za-z_$][\w$]*\s*(?::[^=\n]+)?=\s*[\[(]")
+
+
+def _in_order(code: Code, a: Word, first: str, b: Word, second: str) -> bool:
+    """Whether ``code``, another anchor of the claim that is a list constant, writes ``first``
+    before ``second`` as strings (a string starting with the operand's word counts:
+    ``"sloppy-windows-1252"`` for ``sloppy``): one anchor listing the claim's order is enough for
+    the order of the claim. A list inside a method (an ``__init__``'s option names) is no such list."""
+    if _declaration(code) or not code.logical or not _LIST_CONSTANT.match(code.logical_text(0)):
+        return False
+
+    def at(word: Word, atom: str) -> int:
+        hit = _first(code, word, atom)
+        if hit >= 0:
+            return hit
+        return next((k for k, x in enumerate(code.atoms) if x.string and x.line not in code.headers
+                     and re.match(rf"{re.escape(atom)}(?![\w$])", x.text)), -1)
+
+    i, j = at(a, first), at(b, second)
+    return 0 <= i < j and code.atoms[i].string and code.atoms[j].string \
+        and (code.atoms[i].line != code.atoms[j].line or _listed(code, i, j))
+
+
 def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     out: list[Contradiction] = []
     clause = _without_glosses(clause)
@@ -565,6 +597,8 @@ def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
                 if all(_ARM.match(code.logical_text(code.atoms[k].line)) for k in (i, j)):
                     continue  # two arms of a match: the cases are told apart, not done in turn
                 line = code.atoms[j].line
+            if any(_in_order(other, a, first, b, second) for other in codes if other is not code):
+                continue  # CHARMAP_ENCODINGS = ["latin-1", "sloppy-windows-1252", ...] anchored too: said in order
             out.append(Contradiction(
                 "order", f"the claim puts `{shown(a, first)}` before `{shown(b, second)}` ({marker})",
                 code.show(line, needle(second)), code.label, (a.text, b.text)))

@@ -38,7 +38,9 @@ quotes it, "'parse-numbers' is false", or written bare with its hyphens,
 "duplicate-arguments-array defaults to false"). A backticked ``S = V``
 (or a keyword ``S=V``) counts too when the claim calls it the default
 right beside it ("defaults to `S=V`", "`S=V` by default", "(S=V)" after
-"by default"), and so does a JavaScript or TypeScript function's signature
+"by default", or further on in a list of the defaults: "defaults: everything
+True, including S=V", not past a caller's verb such as "but pass S=V"), and
+so does a JavaScript or TypeScript function's signature
 written out (``addRoute(ctx, method = "GET", path)``: those languages pass
 no argument by name); a default the clause names for another name does not make
 it one ("... defaults to X, unless declared with S=V"). A default given in
@@ -460,16 +462,24 @@ def _claimed_value(word: Word) -> str:
     return ""
 
 
-def _says_default(text: str, word: Word, lead: str = "") -> bool:
+#: "defaults: everything True, including `S=V`": a statement further on in a list of the defaults, no verb of
+#: a caller's between ("defaults: ..., but pass S=V").
+_DEFAULTS_LISTED = re.compile(r"\bdefaults\s*(?::|\u2014|--?)\s+(?:(?!\b(?:but|unless|if|when|pass|passing|set|"
+                              r"setting|use|call|except|not)\b)[^.;:!?])*?,\s*(?:including|incl\.|and|plus)?\s*\(?$")
+
+
+def _says_default(text: str, word: Word, lead: str = "", *, earlier: str = "") -> bool:
     """Whether the claim calls the backticked or keyword statement ``word``
     the default: "defaults to `verify=True`", "default: `x = 1`",
     "by default - x=1", "`clamp=False` by default", "`x = 1` (the default)". A default named
     elsewhere in the clause is another name's ("no_args_is_help defaults
     to ..., unless declared with invoke_without_command=True"). ``lead``
-    is the claim before the clause ("default options: `x=1`" splits there)."""
+    is the claim before the clause ("default options: `x=1`" splits there), and so is ``earlier``, read
+    only for a list of the defaults the clause goes on ("defaults: everything True, including `x=1`")."""
     before, after = (lead + text[:word.start]).rstrip("`'\" "), text[word.end:].lstrip("`'\"")
     return (re.search(r"\b(?:defaults?|by default)(?:\s+(?:to|is|of|value))?\s*(?:[:=]|--?|\u2013|\u2014)?\s*"
                       r"(?:[\w$]+(?::|\s)\s*){0,1}\(?$", before) is not None
+            or _DEFAULTS_LISTED.search(earlier + text[:word.start].rstrip("`'\" ")) is not None
             or re.match(r"\s*(?:\(\s*(?:the\s+)?default\s*\)|by default\b|is the default\b|as the default\b"
                         r"|(?:--?|\u2013|\u2014)\s*(?:the\s+)?default\b(?!\s+(?:to|for|of)\b)"
                         r"|unless\s+(?:you|the\s+caller|callers?)\s+(?:pass(?:es)?|give[sn]?|set|sets|specif(?:y|ies))"
@@ -585,7 +595,7 @@ def _statements(clause: Clause, code: Code) -> list[tuple[str, str, str]]:
             m = _CODE_STATEMENT.match(w.text) if w.term is not None and w.term.kind in (
                 TermKind.CODE, TermKind.KEYWORD) else None
             lead = clause.claim[:max(0, clause.offset)] if m and _opens_clause(clause, w) else ""
-            if m and _says_default(clause.text, w, lead):
+            if m and _says_default(clause.text, w, lead, earlier=(clause.claim or "")[:max(0, clause.offset)]):
                 atom = m.group(1).rsplit(".", 1)[-1]
                 if atom in code.names and not clause.skip(w.text):
                     out.append((atom, _norm(m.group(2)), w.text))
