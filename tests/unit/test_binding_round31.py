@@ -123,19 +123,21 @@ GO_MOD = "module github.com/tidwall/pretty\n\ngo 1.16\n"
 PRETTY_GO = 'package pretty\n\nimport (\n\t"bytes"\n\t"encoding/json"\n\t"sort"\n)\n\nfunc Pretty() {}\n'
 
 
-def test_a_standard_package_a_go_file_imports_binds(repo, ledger) -> None:
+def _pretty_module(repo) -> None:
     repo.write("go.mod", GO_MOD, dedent=False)
     repo.write("pretty.go", PRETTY_GO, dedent=False)
     repo.commit("module")
+
+
+def test_a_standard_package_a_go_file_imports_binds(repo, ledger) -> None:
+    _pretty_module(repo)
     _, status = person_write(ledger, "go.mod: `go 1.16`, no require block -- stdlib only (bytes, encoding/json).",
                              ["go.mod"])
     assert status is memvet.Status.VERIFIED
 
 
 def test_a_standard_package_no_go_file_imports_stays_unbound(repo, ledger) -> None:
-    repo.write("go.mod", GO_MOD, dedent=False)
-    repo.write("pretty.go", PRETTY_GO, dedent=False)
-    repo.commit("module")
+    _pretty_module(repo)
     decision, status = person_write(ledger, "go.mod: `go 1.16`, no require block -- stdlib only (bytes, encoding/xml).",
                                     ["go.mod"])
     assert status is not memvet.Status.VERIFIED
@@ -148,9 +150,7 @@ GO_MOD_REQUIRES = "module example.com/g\n\ngo 1.21\n\nrequire github.com/mattn/g
 
 
 def test_a_module_go_mod_does_not_list_is_a_finding(repo, ledger) -> None:
-    repo.write("go.mod", GO_MOD, dedent=False)
-    repo.write("pretty.go", PRETTY_GO, dedent=False)
-    repo.commit("module")
+    _pretty_module(repo)
     decision = ledger.record("pretty depends on tidwall/gjson (listed in go.mod) for walking the JSON.",
                              ["go.mod"]).decision
     assert decision.findings == ("the claim says the module requires `tidwall/gjson`, which go.mod does not list "
