@@ -659,13 +659,14 @@ def _no_goroutine(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
 
 
 def _first_line(codes: Sequence[Code], pattern: re.Pattern[str],
-                unless: re.Pattern[str] | None = None) -> tuple[Code, int] | None:
-    """The first logical line outside signatures, in any of ``codes``, that ``pattern`` finds
-    (and ``unless``, when given, does not)."""
+                unless: re.Pattern[str] | None = None, *, headers: bool = False) -> tuple[Code, int] | None:
+    """The first logical line outside signatures (``headers``: or one of them), in any of ``codes``,
+    that ``pattern`` finds (and ``unless``, when given, does not)."""
     for code in codes:
         for index in range(len(code.logical)):
             text = code.logical_text(index)
-            if index not in code.headers and pattern.search(text) and not (unless and unless.search(text)):
+            if (headers or index not in code.headers) and pattern.search(text) \
+                    and not (unless and unless.search(text)):
                 return code, index
     return None
 
@@ -778,12 +779,11 @@ def _no_code(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
         before = clause.text[:w.start]
         if not _NO_BEFORE.search(before) or not _NO_AFTER.match(clause.text, w.end) or _CONDITION.search(before):
             continue
-        found = re.compile(rf"(?<![\w$-]){re.escape(w.text)}(?![\w$])")
-        for code in codes:
-            for index in range(len(code.logical)):
-                if found.search(code.logical_text(index)):
-                    return [Contradiction("negation", f"the claim says `no {w.text}`", code.show(index, w.text),
-                                          code.label, (w.text,))]
+        hit = _first_line(codes, re.compile(rf"(?<![\w$-]){re.escape(w.text)}(?![\w$])"), headers=True)
+        if hit is not None:
+            code, index = hit
+            return [Contradiction("negation", f"the claim says `no {w.text}`", code.show(index, w.text),
+                                  code.label, (w.text,))]
     return []
 
 
