@@ -2846,6 +2846,8 @@ def _bind_call(term: Term, ctx: _Context) -> tuple[bool, str]:
     args = split_args(text[text.index("(") + 1: -1])
     if _protocol_call(callee, args, ctx):
         return True, ""  # str(err) of an anchored ParseError.__str__: the builtin that calls the method
+    if not args and _go_error_text(callee, ctx):
+        return True, ""  # ErrCorrupt.Error() of `ErrCorrupt = errors.New("...")`: every Go error's method
     if any(_PROSE_ARGUMENT.fullmatch(a.strip()) for a in args):
         # `encodeURI(path with forward slashes)`, `Connection(resolved path, timeout=60)`: an argument
         # described in words is a placeholder
@@ -3428,6 +3430,29 @@ def _prefixed_setting(name: str, index: _Index) -> bool:
     return False
 
 
+def _declared_arg(option: str, index: _Index) -> bool:
+    """Whether the anchored code declares ``option`` (``--cwd``, ``--force-clean``) as a key of an
+    arguments table, each entry an object with its ``type`` (``cwd: { type: "string", ... }``; the key
+    written ``forceClean``, ``force_clean`` or quoted ``"force-clean"``)."""
+    name = option.lstrip("-").split("=", 1)[0]
+    if not name:
+        return False
+    words = name.split("-")
+    keys = {name, "_".join(words), words[0] + "".join(w[:1].upper() + w[1:] for w in words[1:])}
+    entry = re.compile(r"(?<![\w$.])[\"']?(?:" + "|".join(map(re.escape, sorted(keys))) + r")[\"']?\s*:\s*\{[^{}]*?"
+                       r"\btype\s*:")
+    return any(entry.search(code) for _, code in index.code_texts)
+
+
+def _crate_named(text: str, index: _Index) -> bool:
+    """Whether an anchored Cargo manifest declares a dependency ``text`` names with its dashes written as
+    underscores (``no_panic`` for ``no-panic = { version = "0.1", optional = true }``)."""
+    dashed = re.escape(text.replace("_", "-"))
+    declared = re.compile(rf"^\s*(?:{dashed}\s*=|\[(?:[\w.'()-]+\.)?dependencies\.{dashed}\])", re.M)
+    return any(any(n.rsplit("/", 1)[-1] == "Cargo.toml" for n in (ev.label.split("::", 1)[0], *ev.names))
+               and declared.search(ev.text) for ev in index.texts)
+
+
 def _bind_name(term: Term, ctx: _Context) -> tuple[bool, str]:
     text, kind = term.text, term.kind
     index = ctx.index
@@ -3455,6 +3480,8 @@ def _bind_name(term: Term, ctx: _Context) -> tuple[bool, str]:
         return True, ""  # DEBUG_HIDE_DATE where the code takes every /^debug_/i variable as a setting (hideDate)
     if _instance(text, index) or _numbered_instance(text, index):
         return True, ""  # `q00000` of f"q{number:05d}": a name the code formats
+    if kind is TermKind.IDENTIFIER and "_" in text and _crate_named(text, index):
+        return True, ""  # #[no_panic] of the no-panic dependency: Rust writes a crate's dashes as underscores
     if kind is TermKind.IDENTIFIER and text in _PY_BUILTINS and "python" in index.languages:
         return True, ""  # KeyboardInterrupt, SystemExit: the language's own names, named in prose
     if kind is TermKind.IDENTIFIER and any(text in _LANGUAGE_NAMES.get(lang, ()) for lang in index.languages):
@@ -3639,6 +3666,11 @@ def _reads_locale(index: _Index) -> bool:
     return any(_READS_LOCALE.search(code) for _, code in index.code_texts)
 
 
+#: A file's name: lower-case words joined by dots, ending in a file extension (``untyped.schema.json``).
+_FILE_NAME = re.compile(r"[a-z][a-z0-9_-]*(?:\.[a-z0-9_-]+)*\.(?:json|jsonc|json5|ya?ml|toml|ini|lock|md|txt|cfg"
+                        r"|mjs|cjs|mts|cts)")
+
+
 def _bind_dotted(term: Term, ctx: _Context) -> tuple[bool, str]:
     text = term.text
     index = ctx.index
@@ -3680,6 +3712,8 @@ def _bind_dotted(term: Term, ctx: _Context) -> tuple[bool, str]:
     if _EXCEPTION_NAME.fullmatch(segments[-1]):
         if index.handles(segments[-1]):
             return True, ""
+    elif _FILE_NAME.fullmatch(text) and not ctx.exists(term):
+        pass  # `untyped.schema.json`: a file's name is a value, bound as a string (below), not by its words
     elif (all(index.has_word(seg) for seg in segments) or ctx.exists(term) or _option_path(segments, index)
           or _reached(segments, index)):
         return True, ""
@@ -3878,12 +3912,13 @@ def _zeros_left_out(version: str) -> re.Pattern[str]:
 
 
 def _version_tested(text: str, index: _Index) -> bool:
-    """Whether ``text`` (``3.9``, ``>= 3.7``) is a Python version the code
-    tests ``sys.version_info`` against as a tuple (``(3, 9)``) on one line."""
-    m = re.fullmatch(r"(?:[<>]=?|[!=]=)?\s*(\d+)\.(\d+)\+?", text.strip())
+    """Whether ``text`` (``3.9``, ``>= 3.7``, ``3.12.1``) is a Python version the code
+    tests ``sys.version_info`` against as a tuple (``(3, 9)``, ``(3, 12, 1)``) on one line."""
+    m = re.fullmatch(r"(?:[<>]=?|[!=]=)?\s*(\d+)\.(\d+)(?:\.(\d+))?\+?", text.strip())
     if m is None or "python" not in index.languages:
         return False
-    tested = re.compile(rf"version_info\b[^\n]*\(\s*{m.group(1)}\s*,\s*{m.group(2)}\s*[,)]")
+    micro = rf"\s*,\s*{m.group(3)}\s*\)" if m.group(3) else r"\s*[,)]"
+    tested = re.compile(rf"version_info\b[^\n]*\(\s*{m.group(1)}\s*,\s*{m.group(2)}{micro}")
     return any(tested.search(code) for _, code in index.code_texts)
 
 
@@ -4167,9 +4202,29 @@ def _bind_path(term: Term, ctx: _Context) -> tuple[bool, str]:
         if any(s.startswith("~/") for s in index.strings()) and rest and all(
                 index.has_string(part) or index.has_word(part.lstrip(".")) for part in rest.split("/")):
             return True, ""  # ~/.netrc of expanduser(f"~/{name}") over NETRC_FILES = (".netrc", ...)
+        if rest and _home_joined(rest, index):
+            return True, ""  # ~/.cache/giget for resolve(homedir(), ".cache/giget")
     if _ELLIPSIS.match(text) and all(w.lower() in ctx.examples for w in re.findall(r"[A-Za-z0-9]+", text)):
         return True, ""  # .../v1/users: the end of the claim's example address
     return False, _nearest_word(text, {n for n in index.names if "/" in n})
+
+
+#: The user's home directory, as code asks for it.
+_HOME = re.compile(r"\b(?:homedir|home_dir|UserHomeDir)\s*\(|\bPath\.home\s*\(|\bexpanduser\s*\(\s*[\"']~[\"']\s*\)")
+
+
+def _home_joined(rest: str, index: _Index) -> bool:
+    """Whether the code joins the home directory it asks for (``homedir()``, ``Path.home()``,
+    ``os.UserHomeDir()``) with ``rest`` as one string (``".cache/giget"``) or its segments as strings
+    in order (``".cache", "giget"``), on one line."""
+    segments = rest.split("/")
+    quoted = r"\s*,\s*".join(rf"[\"'`]{re.escape(s)}[\"'`]" for s in segments)
+    whole = re.compile(rf"[\"'`]{re.escape(rest)}[\"'`]")
+    for _, code in index.code_texts:
+        for line in code.splitlines():
+            if _HOME.search(line) and (whole.search(line) or re.search(quoted, line)):
+                return True
+    return False
 
 
 def _alternatives(parts: Sequence[str], ctx: _Context) -> bool:
@@ -4610,6 +4665,8 @@ def _bind_code(term: Term, ctx: _Context) -> tuple[bool, str]:
         return True, ""  # ">= 3.7" for `if sys.version_info[:2] >= (3, 7):`
     if OPTION.fullmatch(text) and ctx.exists(term):
         return True, ""  # --help: an option the program declares, wherever it does
+    if OPTION.fullmatch(text) and _declared_arg(text, index):
+        return True, ""  # --cwd for citty's `args: { cwd: { type: "string" } }`: an option declared by its key
     if _cargo_feature_flag(text, index):
         return True, ""  # --no-default-features: cargo's own flag, for the features the anchored Cargo.toml declares
     pair = re.fullmatch(r"\(\s*([^()]+,[^()]+?)\s*,?\s*\)", text)
@@ -5127,6 +5184,16 @@ def _protocol_call(callee: str, args: Sequence[str], ctx: _Context) -> bool:
     code defines (``str(err)`` with ``ParseError.__str__`` anchored, ``iter(ini)`` with ``__iter__``)."""
     return "python" in ctx.index.languages and callee in _PROTOCOL and len(args) == 1 \
         and re.fullmatch(r"[A-Za-z_]\w*", args[0].strip()) is not None and _defines_method(_PROTOCOL[callee], ctx)
+
+
+def _go_error_text(callee: str, ctx: _Context) -> bool:
+    """Whether ``callee`` is ``X.Error`` and the anchored Go code makes ``X`` an error value
+    (``X = errors.New(...)``, ``X = fmt.Errorf(...)``): the method of Go's error interface."""
+    m = re.fullmatch(r"(?:[a-z]\w*\.)?([A-Za-z_]\w*)\.Error", callee)
+    if m is None or "go" not in ctx.index.languages:
+        return False
+    made = re.compile(rf"(?<![\w.]){re.escape(m.group(1))}\s*(?:error\s*)?:?=\s*(?:errors\.New|fmt\.Errorf)\(")
+    return any(made.search(code) for _, code in ctx.index.code_texts)
 
 
 def _overloaded(text: str, ctx: _Context) -> bool:
@@ -5782,10 +5849,12 @@ def bind(claim: str, evidence: Sequence[EvidenceText], *, exists: Callable[[Term
         if not ok and any(term.text in (flag, key) and _BINDERS[prefix.kind](prefix, ctx)[0]
                           for flag, key, prefix in derived):
             ok = True  # "drops `no-`, so `--no-color-output` is stored as `colorOutput`": the example of it
-        manifest_key = re.fullmatch(r"((?:dev|peer|optional|bundled?)Dependenc)(?:y|ies)", term.text)
+        manifest_key = re.fullmatch(r"((?:dev|peer|optional|bundled?)Dependenc)(?:y|ies)|((?:dev|peer|optional|"
+                                    r"bundled?))Deps?", term.text)
         if not ok and manifest_key and any(ctx.index.has_string(key) or key in ctx.index.words
-                                           for key in (manifest_key.group(1) + end for end in ("y", "ies"))):
-            ok = True  # "obuild is a devDependency": one of the manifest's devDependencies, its key in the singular
+                                           for key in ((manifest_key.group(1) or manifest_key.group(2) + "Dependenc")
+                                                       + end for end in ("y", "ies"))):
+            ok = True  # "obuild is a devDependency", "devDeps": the manifest's devDependencies, singular or shortened
         if not ok and term.kind is TermKind.STRING and _epoch(term.text, ctx.index):
             ok = True  # "reads 1970-01-01 00:00:00 UTC" for time.Unix(0, 0): the epoch, named by its date
         if not ok and term.kind is TermKind.STRING and _MEDIA_TYPE.fullmatch(term.text) \
@@ -5812,6 +5881,11 @@ def bind(claim: str, evidence: Sequence[EvidenceText], *, exists: Callable[[Term
             ok = True  # 'no "dependencies" block': a key the claim says the file lacks, and it does
         if not ok:
             out.append(UnboundTerm(term, looked, nearest if nearest != term.text else ""))
+    bound = [t for t in terms if t.text not in declared and not any(u.term is t for u in out)]
+    # `.nuxtrc` of the template `.${name}rc` the claim writes too, and `'nuxt'`, the word that fills it
+    fills = {fill for t in terms for b in bound for fill in (_template_fills(t.text, b.text) or ())}
+    out = [u for u in out if u.term.text not in fills
+           and not any(_template_fills(u.term.text, b.text) is not None for b in bound)]
     if not out and not declared:
         words = unsupported(claim, terms, ctx.index)
         if words:
@@ -5822,6 +5896,30 @@ def bind(claim: str, evidence: Sequence[EvidenceText], *, exists: Callable[[Term
         if not any(re.search(rf"(?<![\w$-]){re.escape(stray.text)}(?![\w$-])", u.term.text) for u in out):
             out.append(UnboundTerm(stray, looked, _nearest_word(stray.text, ctx.index.strings())))
     return out
+
+
+#: A placeholder of a template the claim writes: ``${name}``, ``<name>``, ``{name}``.
+_TEMPLATE_FIELD = re.compile(r"\$\{[^{}\s]+\}|<[A-Za-z_][\w-]*>|\{[A-Za-z_]\w*\}")
+
+
+def _template_fills(text: str, template: str) -> tuple[str, ...] | None:
+    """The words that fill ``template``'s placeholders to give ``text`` (``nuxt`` for ``.nuxtrc`` of
+    ``.${name}rc``, and for ``nuxt.config`` of ``${name}.config``), or None when it does not: the
+    claim's example of a template it also writes, and which binds. The template keeps two characters
+    of its own at least."""
+    fields = list(_TEMPLATE_FIELD.finditer(template))
+    if not fields or text == template:
+        return None
+    literal = _TEMPLATE_FIELD.sub("", template)
+    if len(literal.strip()) < 2:
+        return None
+    pattern, at = "", 0
+    for m in fields:
+        pattern += re.escape(template[at:m.start()]) + r"([\w-]+(?:\.[\w-]+)*?)"
+        at = m.end()
+    pattern += re.escape(template[at:])
+    m = re.fullmatch(pattern, text)
+    return m.groups() if m else None
 
 
 #: The words that name what something is done with: "through gettext", "via asyncio", "using threading".

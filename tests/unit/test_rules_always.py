@@ -117,7 +117,16 @@ func PrettyOptions(json []byte, opts *Options) []byte {
 }
 """)
 
+FORMATTING = EvidenceText("src/exceptiongroup/_formatting.py", """\
+traceback_exception_original_format = traceback.TracebackException.format
+if sys.excepthook is sys.__excepthook__:
+    traceback.TracebackException.format = PatchedTracebackException.format
+    sys.excepthook = exceptiongroup_excepthook
+""")
+
 FIRES = [
+    # round 32 (exceptiongroup f18): a patch is an assignment; a read of the name is no patch
+    ("On import, _formatting unconditionally patches TracebackException and replaces sys.excepthook.", FORMATTING),
     # round 31: no exception named
     ("Output always ends in '\\n', so you can write it straight to stdout.", PRETTY_OPTIONS),
     # round 29: a case the clause names after the verb is none of its own
@@ -139,6 +148,8 @@ FIRES = [
 ]
 
 SILENT = [
+    # round 32: the read outside the condition, said as a read
+    ("_formatting always reads TracebackException.format first.", FORMATTING),
     # round 31 (pretty t03): the exception set apart in the next clause
     ("Output always ends in '\\n' -- except when nothing was produced -> you get an empty slice.", PRETTY_OPTIONS),
     # round 30 (untyped t03): a case mapped to what the code then does

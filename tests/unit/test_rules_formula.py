@@ -37,6 +37,16 @@ fn extend_sign(val: u64, nbytes: usize) -> i64 {
     (val << shift) as i64 >> shift
 }
 """, language="rust")
+DIVMOD = EvidenceText("src/lib.rs::divmod100", """\
+fn divmod100(value: u32) -> (u32, u32) {
+    const EXP: u32 = 19;
+    const SIG: u32 = (1 << EXP) / 100 + 1;
+    let div = (value * SIG) >> EXP;
+    (div, value - div * 100)
+}
+""", language="rust")
+MAGIC = [EvidenceText("snappy.go::magicChunk", 'magicChunk = "\\xff\\x06\\x00\\x00" + magicBody\n', language="go"),
+         EvidenceText("snappy.go::magicBody", 'magicBody = "sNaPpY"\n', language="go")]
 PY = EvidenceText("fields.py::Boolean.__init__", """\
     def __init__(self, *, truthy=None, **kwargs):
         if truthy is not None:
@@ -46,6 +56,8 @@ PY = EvidenceText("fields.py::Boolean.__init__", """\
 """)
 
 FIRES = [
+    # round 32: a constant's value is no stand-in for another
+    ("divmod100: div = (value * SIG) >> 18.", DIVMOD),
     # another function, the same argument
     ("round(acc, input): acc += input*prime2; acc = rol27(acc); acc *= prime1.", ROUND),
     # another compound operator
@@ -62,6 +74,10 @@ FIRES = [
 ]
 
 SILENT = [
+    # round 32 (itoa t15, snappy t02): a constant of the anchored code written as its value
+    ("divmod100: div = (value * SIG) >> 19 with SIG = (1 << 19) / 100 + 1.", DIVMOD),
+    ("divmod100: div = (value * SIG) >> 0x13.", DIVMOD),
+    ('magicChunk = "\\xff\\x06\\x00\\x00" + "sNaPpY" - chunk type 0xff, then the magic body.', MAGIC),
     # the code's own formulas, receivers and layout aside
     ("round(acc, input): acc += input*prime2; acc = rol31(acc); acc *= prime1.", ROUND),
     ("Lane init: v1 = seed + prime1 + prime2, v2 = seed + prime2, v3 = seed, v4 = seed - prime1.", RESET),
@@ -85,3 +101,11 @@ SILENT = [
 ]
 
 fired, test_fires, test_does_not_fire = rule_cases(RULE, FIRES, SILENT)
+
+
+def test_a_number_token_is_compared_by_its_value_in_any_base():
+    from memvet._rules.formula import _literal
+    assert _literal("0x13") == _literal("19") == _literal("0b10011") == "19"
+    assert _literal("1_0000") == _literal("1e4") == "10000"
+    assert _literal("0777") == "0777"  # no number Python reads (a C octal): kept as written
+    assert _literal("SIG") == "SIG"

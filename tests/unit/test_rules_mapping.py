@@ -126,7 +126,23 @@ LEVEL = EvidenceText("src/level.rs::Level.from_byte", """\\
     }
 """, language="rust")
 
+DECODED_LEN = EvidenceText("decode.go::decodedLen", """\
+func decodedLen(src []byte) (blockLen, headerLen int, err error) {
+	v, n := binary.Uvarint(src)
+	if n <= 0 || v > 0xffffffff {
+		return 0, 0, ErrCorrupt
+	}
+	const wordSize = 32 << (^uint(0) >> 32 & 1)
+	if wordSize == 32 && v > 0x7fffffff {
+		return 0, 0, ErrTooLarge
+	}
+	return int(v), n, nil
+}
+""", language="go")
+
 FIRES = [
+    # round 32 (snappy f15): a bound mapped to the error another branch gives
+    ("decodedLen: a length header > 0xffffffff -> ErrTooLarge; ErrCorrupt is only for a broken varint.", DECODED_LEN),
     # round 20 (destr f16): the branch for the string returns another constant than the claim's, which
     # another branch returns
     ('"undefined" is normalised to `null` (JSON has no undefined).', DESTR),
@@ -149,6 +165,11 @@ FIRES = [
 ]
 
 SILENT = [
+    # round 32: the branch's own error; a bound no branch tests; an error the code never names
+    ("decodedLen: a length header > 0xffffffff -> ErrCorrupt.", DECODED_LEN),
+    ("decodedLen: on 32-bit, > 0x7fffffff -> ErrTooLarge.", DECODED_LEN),
+    ("decodedLen: > 100 -> ErrTooLarge.", DECODED_LEN),
+    ("decodedLen: > 0xffffffff -> ErrOverflow.", DECODED_LEN),
     # round 27: the branch for the value writes the claim's output
     ("`sameSite: true` is treated like 'strict' and emits `SameSite=Strict`.", SAME_SITE),
     ("'lax' emits `SameSite=Lax`.", SAME_SITE),
@@ -192,3 +213,9 @@ def test_the_finding_names_the_value_the_output_and_the_label():
 def test_a_declared_output_is_not_compared():
     assert contradictions("sameSite: true maps to `SameSite=Lax`.", [SAME_SITE], declared=["SameSite=Lax"],
                           rules=[RULE]) == []
+
+
+def test_a_bound_no_base_reads_is_no_number():
+    from memvet._rules.mapping import _whole
+    assert _whole("0xffffffff") == 0xFFFFFFFF and _whole("1_000") == 1000
+    assert _whole("08") is None  # a leading zero Python's int() refuses

@@ -51,8 +51,30 @@ export function parse(contents: string): RC {
 }
 """)
 
+EXTENSIONS = EvidenceText("src/loader.ts::SUPPORTED_EXTENSIONS", """\
+export const SUPPORTED_EXTENSIONS = Object.freeze([
+  ".js",
+  ".ts",
+  ".json",
+  ".yaml",
+  ".toml",
+] as const);
+""")
+ESCAPES = EvidenceText("src/tomli/_parser.py", """\
+BASIC_STR_ESCAPE_REPLACEMENTS: Final = MappingProxyType(
+    {
+        "\\\\b": "\\u0008",  # backspace
+        "\\\\e": "\\u001b",  # escape
+    }
+)
+""")
+
 
 FIRES = [
+    # round 32 (c12 f10, pkg-types f07, tomli f12): a word the claim says a named collection lacks, which it has
+    ("TOML isn't in SUPPORTED_EXTENSIONS (only js/ts variants, json, yaml) -- need a custom import.", EXTENSIONS),
+    ("the newer `.toml` is not listed in `SUPPORTED_EXTENSIONS`.", EXTENSIONS),
+    ("tomli is strict: `\\e` isn't in BASIC_STR_ESCAPE_REPLACEMENTS, so it raises.", ESCAPES),
     # round 28 (rc9 f14): the subject first ("Only X is ..."), a verb of leaving out, keys of one shape
     ("Only `__proto__` is blocked in parse(); a `constructor=...` line is kept as a normal key.", RC_PARSE),
     ("parse() only skips `__proto__` keys.", RC_PARSE),
@@ -65,6 +87,12 @@ FIRES = [
 ]
 
 SILENT = [
+    # round 32: a word the collection lacks, a condition, a pronoun, a name written as prose
+    ("INI isn't in SUPPORTED_EXTENSIONS.", EXTENSIONS),
+    ("if the extension isn't in SUPPORTED_EXTENSIONS the file is skipped, e.g. TOML.", EXTENSIONS),
+    ("toml is supported; it isn't in the docs though.", EXTENSIONS),
+    ("TOML is not in there.", EXTENSIONS),
+    ("`\\x` isn't in BASIC_STR_ESCAPE_REPLACEMENTS, so it raises.", ESCAPES),
     # round 28: both of the code's literals, and a list of prose words
     ("parse() only skips `__proto__` and `constructor` keys.", RC_PARSE),
     ("Only empty keys are skipped.", RC_PARSE),
@@ -90,3 +118,9 @@ def test_the_finding_names_the_other_literals():
     assert line == ("the claim says `only considers GET and HEAD`; the code's test also names `QUERY`, but "
                     "lib/request.js says `if ('GET' !== method && 'HEAD' !== method && 'QUERY' !== method) "
                     "return false;`")
+
+
+def test_the_absent_word_s_finding_names_the_literal():
+    [line] = fired("TOML isn't in SUPPORTED_EXTENSIONS.", EXTENSIONS)
+    assert line == ("the claim says `TOML isn't in SUPPORTED_EXTENSIONS`; the code's `SUPPORTED_EXTENSIONS` has "
+                    "`.toml`, but src/loader.ts::SUPPORTED_EXTENSIONS says `\".toml\",`")

@@ -166,6 +166,114 @@ pub fn try_insert(&mut self, index: usize, element: T) -> Result<(), CapacityErr
     Ok(())
 }
 """, language="rust")
+TINY_TRY_INSERT = EvidenceText("src/arrayvec.rs::ArrayVec.try_insert", """\
+pub fn try_insert(
+    &mut self, index: usize, mut item: A::Item,
+) -> Option<A::Item> {
+    assert!(
+        index <= self.len as usize,
+        "ArrayVec::try_insert> index {} is out of bounds {}",
+        index,
+        self.len
+    );
+    if (self.len as usize) < A::CAPACITY {
+        self.len += 1;
+    } else {
+        return Some(item);
+    }
+    None
+}
+""", language="rust")
+EXTEND_FROM_SLICE = EvidenceText("src/arrayvec.rs::ArrayVec.extend_from_slice", """\
+pub fn extend_from_slice(&mut self, sli: &[A::Item]) {
+    let new_len = self.len as usize + sli.len();
+    assert!(new_len <= A::CAPACITY, "ArrayVec::extend_from_slice> total length {} exceeds capacity", new_len);
+    self.set_len(new_len);
+}
+""", language="rust")
+RESOLVE_IGNORE = EvidenceText("src/giget.ts::resolveIgnore", """\
+function resolveIgnore(ignore) {
+  if (typeof ignore === "function") {
+    return ignore;
+  }
+  const matchesGlob = globalThis.process.getBuiltinModule?.("node:path")?.matchesGlob;
+  if (!matchesGlob) {
+    throw new TypeError("ignore as string[] needs path.matchesGlob");
+  }
+  return (path) => ignore.some((pattern) => matchesGlob(path, pattern));
+}
+""")
+RESOLVE_IGNORE_PLAIN = EvidenceText("src/giget.ts::resolveFilter", """\
+function resolveFilter(filter) {
+  const matchesGlob = globalThis.process.getBuiltinModule?.("node:path")?.matchesGlob;
+  return (path) => filter.some((pattern) => matchesGlob(path, pattern));
+}
+""")
+SLICE_REF = EvidenceText("src/bytes.rs::Bytes.slice_ref", """\
+pub fn slice_ref(&self, subset: &[u8]) -> Self {
+    if subset.is_empty() {
+        return Bytes::new();
+    }
+    let bytes_p = self.as_ptr() as usize;
+    assert!(
+        subset.as_ptr() as usize >= bytes_p,
+        "subset pointer is smaller than self pointer",
+    );
+    self.slice(0..subset.len())
+}
+""", language="rust")
+NEW_TICKER = EvidenceText("clockwork.go::FakeClock.NewTicker", """\
+func (fc *FakeClock) NewTicker(d time.Duration) Ticker {
+	if d <= 0 {
+		panic(errors.New("non-positive interval for NewTicker"))
+	}
+	return newFakeTicker(fc, d)
+}
+""", language="go")
+SET_LEN = EvidenceText("src/arrayvec.rs::ArrayVec.set_len", """\
+pub fn set_len(&mut self, new_len: usize) {
+    debug_assert!(new_len <= A::CAPACITY);
+    self.len = new_len as u16;
+}
+""", language="rust")
+WATCH = EvidenceText("src/watch.ts::watchConfig", """\
+export async function watchConfig(options) {
+  const _onChange = async (event, path) => {
+    if (options.acceptHMR) {
+      const changeCtx = { getDiff: () => diff(oldConfig, newConfig) };
+      if (await options.acceptHMR(changeCtx)) {
+        return;
+      }
+    }
+    await options.onUpdate(changeCtx);
+  };
+}
+""")
+WRITE_USER_CONFIG = EvidenceText("src/index.ts::writeUserConfig", """\
+export function writeUserConfig(config, options) {
+  options = withDefaults(options);
+  options.dir = process.env.XDG_CONFIG_HOME || resolve(homedir(), ".config");
+  return write(config, options);
+}
+""")
+SET_OPTIONS = EvidenceText("sjson.go::SetOptions", """\
+func SetOptions(json, path string, value interface{}, opts *Options) (string, error) {
+	if opts != nil {
+		if opts.ReplaceInPlace {
+			nopts := *opts
+			opts = &nopts
+			opts.ReplaceInPlace = false
+		}
+	}
+	return string(SetBytesOptions([]byte(json), path, value, opts))
+}
+""", language="go")
+OPTIONS_STRUCT = EvidenceText("sjson.go::Options", """\
+type Options struct {
+	Optimistic bool
+	ReplaceInPlace bool
+}
+""", language="go")
 POP = EvidenceText("src/arrayvec.rs::ArrayVec.pop", """\
 pub fn pop(&mut self) -> Option<T> {
     if self.len() == 0 {
@@ -745,6 +853,17 @@ REMOVE = EvidenceText("src/lib.rs::LinkedHashMap.remove", """\
 """)
 
 FIRES = [
+    # round 32 (clockwork f03): a case of the function that the code does not return on first
+    ("NewTicker(0) on the fake clock doesn't panic; it ticks once immediately.", NEW_TICKER),
+    ("slice_ref(&[1]) never panics.", SLICE_REF),
+    # round 32: "ignores X" where the code has no name `ignore` is still the verb
+    ("resolveFilter ignores matchesGlob and compares the strings itself.", RESOLVE_IGNORE_PLAIN),
+    # round 32 (tinyvec f04, f12): Rust's assert! panics in every build, written over several lines too
+    ("ArrayVec::try_insert never panics: bad index or full vec, you just get Some(item) back.", TINY_TRY_INSERT),
+    ("extend_from_slice copies what fits and silently drops the rest - no panic.", EXTEND_FROM_SLICE),
+    # round 32 (rc9 f12): an aside that sets another subject against the claim's is no condition
+    ("writeUserConfig always writes into ~/.config; it doesn't look at $XDG_CONFIG_HOME (only the read side does).",
+     WRITE_USER_CONFIG),
     # round 31 (nypm f13, f15; ftfy f12): a value counted in with all the others, which the code singles out
     ("runScript is uniform: `<pm> run <name>` for every PM, deno included.", RUN_SCRIPT),
     ("runScript runs `<pm> run <name>` for every PM incl. deno (after resolving options).", RUN_SCRIPT),
@@ -891,6 +1010,18 @@ def create_list_rule(src, pos, out):
 ]
 
 SILENT = [
+    # round 32: debug_assert! panics in debug builds only; an imperative and its outcome is a condition
+    ("set_len never panics.", SET_LEN),
+    # round 32 (giget t15): the code's option `ignore`, named by the claim
+    ("ignore as string[] needs `path.matchesGlob`; without it resolveIgnore throws a TypeError.", RESOLVE_IGNORE),
+    # round 32 (bytes t02): the function's empty case, which the code returns on before it can panic
+    ("slice_ref(&[]) never panics: an empty subset just yields Bytes::new().", SLICE_REF),
+    ("acceptHMR runs before onUpdate; return true from it and onUpdate is never called for that change.", WATCH),
+    ("writeUserConfig doesn't look at $XDG_CONFIG_HOME (only when options.dir is passed).", WRITE_USER_CONFIG),
+    # round 32 (sjson t15): the code sets the field itself, and a type that only declares a field
+    ("ReplaceInPlace is ignored for the string API: SetOptions copies *opts and sets ReplaceInPlace=false.",
+     SET_OPTIONS),
+    ("ReplaceInPlace is ignored by the string API.", [SET_OPTIONS, OPTIONS_STRUCT]),
     # round 31: the code does not single the value out
     ("runScript is uniform: `<pm> run <name>` for every PM, deno included.", RUN_SCRIPT_PLAIN),
     ("runScript runs for any manager, even empty names.", RUN_SCRIPT),

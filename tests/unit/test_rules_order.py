@@ -729,7 +729,21 @@ GET_ROWS = EvidenceText("src/prettytable/prettytable.py::PrettyTable._get_rows",
         return rows
 """)
 
+STRINGIFY_YAML = EvidenceText("src/yaml.ts::stringifyYAML", """\
+export function stringifyYAML(value: any, options?: YAMLStringifyOptions): string {
+  const format = getFormat(value, { preserveIndentation: false });
+  const str = dump(value, {
+    indent: format.indent,
+    ...options,
+  });
+  return str;
+}
+""")
+
 FIRES = [
+    # round 32 (confbox f04): a spread written with its dots; the later step's verb after "and"
+    ("stringifyYAML spreads `...options` first and sets `indent` afterwards, so the detected indent wins.",
+     STRINGIFY_YAML),
     # round 31 (prettytable f09): the other anchor lists option names inside a method, not an order
     ("By default PrettyTable slices rows to start/end first and sorts afterwards (oldsortslice defaults to True "
      "in __init__).", [TABLE_INIT, GET_ROWS]),
@@ -842,6 +856,9 @@ FIRES = [
 ]
 
 SILENT = [
+    # round 32: the literal's own order
+    ("stringifyYAML sets `indent` first and spreads `...options` afterwards, so options.indent wins.",
+     STRINGIFY_YAML),
     # round 31 (ftfy t17): another anchor, the list itself, writes them in the claim's order
     ("CHARMAP_ENCODINGS is tried in order: latin-1 first, then sloppy-windows-1252, then macroman.",
      [CHARMAP_ENCODINGS, ONE_STEP]),

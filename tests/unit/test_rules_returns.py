@@ -164,7 +164,16 @@ IS_ADDITIONAL = EvidenceText("src/notify.rs::<Notify as NotificationPrivate>.is_
 impl NotificationPrivate for Notify {
 """, language="rust")
 
+FORMAT = EvidenceText("src/lib.rs::Buffer.format", """\
+pub fn format<I: Integer>(&mut self, i: I) -> &str {
+    let string = i.write(unsafe { &mut *(&mut self.bytes as *mut [MaybeUninit<u8>; i128::MAX_STR_LEN]) });
+    string
+}
+""", language="rust")
+
 FIRES = [
+    # round 32 (itoa f07): a call written out, then the type after an arrow
+    ("buffer.format(x) -> String (owned), so the Buffer can be dropped right after.", FORMAT),
     # round 30 (event-listener f06): the head of the impl after the body is no line of the body
     ("A bare number is treated as additional (Notify::is_additional returns true).", IS_ADDITIONAL),
     # round 27: "has a default of", "defaults to"; a Rust body that is one constant returns it
@@ -195,6 +204,13 @@ FIRES = [
 ]
 
 SILENT = [
+    # round 32: the declared type after the arrow; an arrow of prose
+    ("buffer.format(x) -> &str borrowed from the buffer.", FORMAT),
+    ("format the number -> String via to_owned() if you need to keep it.", FORMAT),
+    # round 32 (logrus t02, spin t20, fallible-iterator t18): fields a constructor sets; a type written out
+    ("buffer.format(x) -> String: the digits, Buffer: reused.", FORMAT),
+    ('buffer.format(x) -> String "42" for 42.', FORMAT),
+    ("format takes `impl Fn(&I::Item) -> bool` for the filter.", FORMAT),
     ("Notify::is_additional returns false: a count is never additional.", IS_ADDITIONAL),
     # round 27: the constant the body is; a body that is no constant
     ("Body::is_end_stream has a default of `false`.", END_STREAM),

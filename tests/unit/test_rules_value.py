@@ -297,6 +297,20 @@ default = ["std"]
 std = ["alloc"]
 alloc = ["race"]
 """)
+PYPROJECT = EvidenceText("pyproject.toml", """\
+[project]
+name = "exceptiongroup"
+requires-python = ">=3.7"
+""")
+CI_WORKFLOW = EvidenceText(".github/workflows/ci.yml", """\
+jobs:
+  ci:
+    steps:
+      - uses: actions/setup-node@v6
+        with:
+          node-version: 22
+          cache: "pnpm"
+""")
 RESERVE = EvidenceText("src/header/map.rs::HeaderMap.try_reserve_one", """\
 fn try_reserve_one(&mut self) -> Result<(), MaxSizeReached> {
     if len == 0 {
@@ -566,6 +580,10 @@ class TextFixerConfig(NamedTuple):
 """)
 
 FIRES = [
+    # round 32 (exceptiongroup f06, confbox f19): a manifest's hyphenated key, a version as its string, a bare
+    # number right after the key
+    ('requires-python is ">=3.8" -- 3.7 support was dropped.', PYPROJECT),
+    ("ci.yml pins setup-node to node-version 20.", CI_WORKFLOW),
     # round 31 (ftfy f02): a statement further on in a list of the defaults
     ("TextFixerConfig defaults: everything True, including unescape_html=True, so entities always get decoded.",
      TEXT_FIXER_CONFIG),
@@ -727,6 +745,10 @@ class Flags:
 ]
 
 SILENT = [
+    # round 32: the manifest's own values
+    ('requires-python is ">=3.7".', PYPROJECT),
+    ("ci.yml pins setup-node to node-version 22.", CI_WORKFLOW),
+    ("setup-node runs on 22 nodes.", CI_WORKFLOW),
     # round 31: the list of defaults goes on to what a caller passes; or the default is the code's
     ("TextFixerConfig defaults: everything True, but pass unescape_html=True to force it.", TEXT_FIXER_CONFIG),
     ("TextFixerConfig defaults: fix_encoding=True, including unescape_html=\"auto\".", TEXT_FIXER_CONFIG),

@@ -42,7 +42,8 @@ why), and each has a fixture of cases that must and must not fire
                  subject names: that member and its helpers; not a
                  function the claim contrasts, "unlike X")
     membership   only A and B / Only A is skipped / A and B included: the
-                 code's literal tests
+                 code's literal tests; A isn't in NAME: NAME's definition
+                 has the literal A (".toml" for TOML)
     propagation  lets E propagate / raises E / leaks E: the code catches E
                  and raises another or swallows it; returns the error from
                  f(): the code throws f's result away (`_ = f()`)
@@ -85,7 +86,8 @@ why), and each has a fixture of cases that must and must not fire
                  another case's S; N -> S for a name: the if-branch testing
                  N writes another, a branch testing another name writes S;
                  any unknown X maps to S: the match's catch-all arm gives
-                 another, a named arm gives S
+                 another, a named arm gives S; > N -> E: the branch testing
+                 that bound gives another error
     ternary      with K: true it gives "S": the code's choice on K
                  (K ? A : B) gives S the other way
     guard        an example passing K=V as working: a guard of the code
@@ -107,13 +109,15 @@ why), and each has a fixture of cases that must and must not fire
     logic        N = A or B written out: the code assigns N the same names
                  joined by other boolean operators (A and B)
     formula      N = E written out (acc = rol27(acc)): every assignment of
-                 N in the code differs, one by a token or two (rol31(acc))
+                 N in the code differs, one by a token or two (rol31(acc));
+                 a constant the code names may be written as its value
     toggle       --X/--no-X defaults to no-X: the option's declaration
                  defaults it to the other side (default=True)
     returns      F returns true / F has a default of true: every return of
                  F gives another constant (return false, a Rust body that is
                  one constant); Go's F returns
-                 ErrX: every return gives nil or another error value
+                 ErrX: every return gives nil or another error value;
+                 F returns `T` / F(x) -> T: the signature declares another type
     script       `npm test` runs jest / `pnpm build` = tsup: the anchored
                  package.json's script runs another program (or gives an
                  option another value: --reporter spec)
@@ -123,7 +127,7 @@ why), and each has a fixture of cases that must and must not fire
                  definition (its assignment, its entry, a Cargo feature,
                  a function's body) never names Y
 
-Two readings run on manifests rather than code (``negation`` findings):
+Readings that run on manifests rather than code (``negation`` findings):
 "has no (runtime) dependencies", "dependency-free" where a dependency
 anchor of the claim resolved to a section the project ships with, or a
 manifest anchored as a file declares a package there; not when the claim
@@ -137,6 +141,13 @@ a package the claim does not name (a Go ``// indirect`` requirement is
 none), or "X is a devDep" of a package it ships with. And "pulls in (requires,
 depends on) M" of a Go module path ``M`` that an anchored ``go.mod`` does not
 require (nor one ending in ``M``: ``tidwall/gjson``); not under a negation.
+And "a hard (non-optional) dep", "always compiled in" where the
+manifest declares the dependency anchor ``optional = true``, or "keeps
+default features" where it declares ``default-features = false`` (an
+inline table, or a ``[dependencies.X]`` table read from a manifest anchored
+as a file). And "F uses it" (imports, calls, relies on X) of a source file
+anchored as a file that imports other packages but not the dependency the
+claim anchors ("sjson.go uses it" of ``dep:github.com/tidwall/pretty``).
 A dependency anchor's evidence names its section on its third line.
 
 :func:`contradictions` runs every rule over every clause of the claim and
@@ -265,7 +276,9 @@ def contradictions(claim: str, evidence: Sequence[EvidenceText], *, declared: It
     out: list[Contradiction] = [*_without_dependencies(claim, evidence, declared),
                                 *_development_only(claim, evidence, declared),
                                 *_only_dependency(claim, evidence, declared),
-                                *_undeclared_module(claim, evidence, declared)]
+                                *_undeclared_module(claim, evidence, declared),
+                                *_dependency_attributes(claim, evidence, declared),
+                                *_unimported_dependency(claim, evidence, declared)]
     code = codes(evidence)
     if not code:
         return out
@@ -415,6 +428,108 @@ def _undeclared_module(claim: str, evidence: Sequence[EvidenceText], declared: I
                                               f"not list ({len(required)} requirements)",
                                   next((line for line in ev.text.splitlines() if line.startswith("module ")), "go.mod"),
                                   ev.label, (module,))]
+    return []
+
+
+#: "a hard (non-optional) dependency", "always compiled in", "not optional": a package the claim says every build
+#: pulls in ("a regular dependency" is no such claim: it sets a dependency apart from development ones).
+_REQUIRED_DEPENDENCY = re.compile(r"\b(?:hard|non-optional|mandatory|unconditional)\s+"
+                                  r"(?:\(non-optional\)\s+)?(?:runtime\s+)?dep(?:endency)?\b"
+                                  r"|\balways\s+(?:compiled|built|pulled)\b|\bnot\s+optional\b", re.I)
+#: "keeps default features", "with its default features on": the package's own default features enabled.
+_DEFAULT_FEATURES_KEPT = re.compile(r"\bkeeps?\s+(?:its\s+|the\s+)?default[- ]features\b"
+                                    r"|\bwith\s+(?:its\s+|the\s+)?default[- ]features\s+(?:on|enabled)\b"
+                                    r"|\bdefault[- ]features\s+(?:are\s+)?(?:left\s+)?(?:on|enabled|kept)\b", re.I)
+
+
+def _declaration(dependency: _Dependency, evidence: Sequence[EvidenceText]) -> str:
+    """The manifest's declaration of ``dependency``: its line, or for a table of its own (Cargo's
+    ``[dependencies.spin]``) the table's lines joined, read from a manifest anchored as a file."""
+    if not dependency.line.startswith("["):
+        return dependency.line
+    for ev in evidence:
+        if ev.absent or not is_manifest(ev.label):
+            continue
+        lines = ev.text.splitlines()
+        for i, line in enumerate(lines):
+            if line.strip() == dependency.line:
+                body = []
+                for following in lines[i + 1:]:
+                    if following.lstrip().startswith("["):
+                        break
+                    body.append(following.strip())
+                return " ".join([dependency.line, *filter(None, body)])[:200]
+    return dependency.line
+
+
+def _dependency_attributes(claim: str, evidence: Sequence[EvidenceText],
+                           declared: Iterable[str]) -> list[Contradiction]:
+    """The claim says a dependency is pulled into every build ("generic-array is always compiled in", "spin
+    is a hard (non-optional) dependency") or keeps its default features ("serde dep keeps default
+    features"); the manifest's line that declares its dependency anchor says ``optional = true`` or
+    ``default-features = false``. The claim must name the package, or anchor only the one; not under a
+    negation ("isn't always compiled")."""
+    said = set(declared)
+    anchors = [d._replace(line=_declaration(d, evidence)) for d in _dependency_anchors(evidence)]
+    out = []
+    for pattern, attribute in ((_REQUIRED_DEPENDENCY, r"\boptional\s*=\s*true\b"),
+                               (_DEFAULT_FEATURES_KEPT, r"\bdefault[-_]features\s*=\s*false\b")):
+        for m in pattern.finditer(claim):
+            clause_start = max(claim.rfind(c, 0, m.start()) for c in ".;(:")
+            before = claim[clause_start + 1:m.start()]
+            if m.group(0) in said or (_NEGATED_BEFORE.search(before) and "not optional" not in m.group(0).lower()):
+                continue
+            for d in anchors:
+                if (len(anchors) == 1 or _names(claim, d.name)) and re.search(attribute, d.line):
+                    written = re.search(attribute, d.line)
+                    out.append(Contradiction("negation", f"the claim says `{m.group(0)}`; the manifest declares "
+                                                         f"`{d.name}` with `{written.group(0) if written else ''}`",
+                                             d.line, d.where, (m.group(0),)))
+                    break
+            if out and out[-1].operands == (m.group(0),):
+                break  # one finding for each reading: "a hard dependency, always compiled" says it twice
+    return out
+
+
+#: "sjson.go uses it", "client.ts imports ofetch": a file of the repository the claim says uses a package.
+_FILE_USES = re.compile(r"(?<![\w./-])(?P<file>[\w./-]+\.(?:go|py|js|mjs|cjs|ts|mts|rs))`?\s+(?:uses|imports|calls|"
+                        r"relies\s+on|pulls\s+in|wraps|needs)\s+(?P<what>it|them|`?[@\w./-]+`?)", re.I)
+
+
+def _imported(package: str, imports: Sequence[str]) -> bool:
+    """Whether a file importing ``imports`` imports ``package`` (a Go module or a package of it, an npm
+    package or a subpath of it, a Python or Rust name spelled with ``_`` for ``-``)."""
+    spelled = package.lower().replace("-", "_")
+    return any(i == package or i.startswith(package + "/") or i.lower().replace("-", "_").split(".")[0] == spelled
+               for i in imports)
+
+
+def _unimported_dependency(claim: str, evidence: Sequence[EvidenceText],
+                           declared: Iterable[str]) -> list[Contradiction]:
+    """The claim says a file it anchors uses a dependency it anchors ("sjson.go uses it", of
+    ``dep:github.com/tidwall/pretty``); the file imports other packages, but not that one."""
+    said = set(declared)
+    anchors = _dependency_anchors(evidence)
+    if not anchors:
+        return []
+    for m in _FILE_USES.finditer(claim):
+        what = m.group("what").strip("`")
+        used = anchors if what.lower() in ("it", "them") and len(anchors) == 1 else \
+            [d for d in anchors if d.name == what or d.name.endswith("/" + what)]
+        clause_start = max(claim.rfind(c, 0, m.start()) for c in ".;(")
+        if not used or m.group(0) in said or _NEGATED_BEFORE.search(claim[clause_start + 1:m.start()]):
+            continue
+        for ev in evidence:
+            path = ev.label.split("::", 1)[0]
+            if ev.absent or "::" in ev.label or not ev.imports or not (path == m.group("file")
+                                                                       or path.endswith("/" + m.group("file"))):
+                continue
+            for d in used:
+                if not _imported(d.name, ev.imports):
+                    line = next((x.strip() for x in ev.text.splitlines() if ev.imports[-1] in x), ev.imports[-1])
+                    return [Contradiction("negation", f"the claim says `{m.group(0)}`; {path} imports "
+                                                      + ", ".join(f"`{i}`" for i in ev.imports[:6])
+                                                      + f", not `{d.name}`", line[:120], ev.label, (m.group(0),))]
     return []
 
 

@@ -401,6 +401,15 @@ class Code:
         """The logical lines outside signatures whose text ``pattern`` finds, in order."""
         return [i for i in range(len(self.logical)) if i not in self.headers and pattern.search(self.logical_text(i))]
 
+    def declares_only(self, atom: str) -> bool:
+        """Whether every line outside signatures where ``atom`` occurs declares it as a field of a type
+        (Go's ``ReplaceInPlace bool``, TypeScript's ``strict?: boolean;``, Rust's ``pub len: u16,``): a
+        type that only declares a field does nothing with it."""
+        lines = self.lines_using(atom)
+        field = re.compile(rf"\s*(?:(?:pub(?:\([\w\s]*\))?|readonly|public|private|protected)\s+)*{re.escape(atom)}"
+                           rf"\??\s*(?::\s*[^=;,]+|\s+[\w.*\[\]]+(?:\s+`[^`]*`)?)\s*[,;]?\s*$")
+        return bool(lines) and all(field.match(self.logical_text(i)) for i in lines)
+
     def lines_using(self, atom: str) -> list[int]:
         """The logical lines outside signatures where ``atom`` (see :meth:`first`) occurs, in order."""
         return sorted({a.line for a in self.atoms if a.line not in self.headers and _matches(a, atom)})
@@ -482,7 +491,7 @@ class Code:
             masked = mask_strings(text)
             for m in _CALL.finditer(masked):
                 name = m.group("name")
-                if name in _NOT_CALLS:
+                if name in _NOT_CALLS and not masked.startswith("!", m.end("name")):  # Rust's assert!( is a call
                     continue
                 end = balanced(text, m.end() - 1, limit=None)
                 args = text[m.end():end - 1] if end > 0 else text[m.end():]
@@ -737,12 +746,14 @@ class Word:
             text = text.split("=", 1)[0]
         if self.term is not None and self.term.kind is TermKind.CODE:
             # `case error`, `except KeyError`, `throw new RangeError`: the name the statement is about
-            m = _STATEMENT_NAME.fullmatch(text) or _COMPARISON.fullmatch(text)
+            m = _STATEMENT_NAME.fullmatch(text) or _COMPARISON.fullmatch(text) or _SPREAD.fullmatch(text)
             if m:
                 text = m.group(1).rsplit(".", 1)[-1]
         return text
 
 
+#: A spread of one name: ``...options`` is ``options``.
+_SPREAD = re.compile(r"\.\.\.([A-Za-z_$][\w$.]*)")
 #: A keyword and the one name it is about: ``case fmt.Stringer``, ``except KeyError:``, ``throw new Error``.
 #: A comparison and the name it tests: ``attempt >= max``, ``n < 1``, ``value === null``.
 _COMPARISON = re.compile(r"([A-Za-z_$][\w$.]*)\s*(?:[<>]=?|[!=]==?)\s*[^=<>\s][^<>]*")
@@ -1139,8 +1150,27 @@ def stems(word: str) -> set[str]:
     return out
 
 
+_FIXED_END = r"(?=\s*[,})])"
 _FIXED_LITERAL = (r"(?:true|false|True|False|None|null|undefined|-?\d+(?:\.\d+)?|\"[^\"\n]*\"|'[^'\n]*')"
-                  r"(?=\s*[,})])")
+                  + _FIXED_END)
+
+
+def overwritten(code: Code, name: str) -> int | None:
+    """The first line where the code sets the field ``name`` of a value to a constant (``opts.ReplaceInPlace =
+    false``, ``self.strict = False``), after a line that reads it: the code then decides ``name`` itself,
+    whatever the caller set; else None."""
+    n = re.escape(name)
+    use = re.compile(rf"(?<![\w$#])[\w$]+\.{n}(?![\w$])")
+    assigned = re.compile(rf"^\s*[\w$]+\.{n}\s*=(?!=)\s*{_FIXED_LITERAL.removesuffix(_FIXED_END)}\s*;?\s*$")
+    read = False
+    for index in range(len(code.logical)):
+        if index in code.headers:
+            continue
+        text = code.logical_text(index)
+        if read and assigned.match(text):
+            return index
+        read = read or use.search(text) is not None
+    return None
 
 
 def fixed_by_call(code: Code, name: str) -> int | None:

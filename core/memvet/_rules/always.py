@@ -15,7 +15,10 @@ a condition: on an ``if``/``elif``/``else``/``case`` line, in the block
 of one, in a branch of a conditional expression (``c ? x : y``, ``x if
 c else y``) or after a guard (``proxy && this.get(...)``, ``c and x``).
 A dotted operand is the name with its owner (``err.message``, not
-``statuses.message``).
+``statuses.message``). After a verb of patching ("unconditionally patches
+X", "always replaces sys.excepthook", "overrides", "installs"), the uses
+are the lines that assign ``X`` or a member of it, when there are any: a
+read of ``X`` outside the condition is no patch.
 
 Never fires on ``not always`` (``isn't always`` ...), on an operand in an
 aside that names a condition ("Windows Terminal (WT_SESSION set) is always
@@ -89,9 +92,19 @@ def _in_expression_branch(text: str, pattern: re.Pattern[str]) -> bool:
     return True
 
 
-def _only_under_condition(code: Code, atom: str) -> int:
-    """The first logical line using ``atom`` when every use is under a condition, else -1."""
+#: "unconditionally patches X", "always replaces sys.excepthook": a verb whose deed is an assignment to X.
+_ASSIGNING = re.compile(r"\s*(?:patches|monkey-?patches|replaces|overrides|overwrites|assigns|installs)\s+"
+                        r"(?:the\s+)?`?$", re.I)
+
+
+def _only_under_condition(code: Code, atom: str, *, assigned: bool = False) -> int:
+    """The first logical line using ``atom`` when every use is under a condition, else -1. With
+    ``assigned``, the uses are the lines that assign ``atom`` or a member of it (``sys.excepthook = hook``,
+    ``traceback.TracebackException.format = ...``), when there are any: what a patch is."""
     lines = code.lines_using(atom)
+    if assigned:
+        target = re.compile(rf"^\s*(?:[\w$]+\.)*{re.escape(atom)}(?:\.[\w$]+)*\s*=(?!=)")
+        lines = [i for i in lines if target.match(code.logical_text(i))] or lines
     if not lines:
         return -1
     guarded = _conditional_lines(code)
@@ -140,7 +153,8 @@ def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
                 called = re.sub(r"\(.*\)$", "", word.text)  # res.flush(): the name, its call left out
                 owned = ".".join(called.split(".")[-2:])  # err.message, not statuses.message
                 atom = owned if code.lines_using(owned) else atom
-            line = _only_under_condition(code, atom)
+            patched = _ASSIGNING.match(clause.text[m.end():word.start]) is not None
+            line = _only_under_condition(code, atom, assigned=patched)
             if line >= 0:
                 out.append(Contradiction(
                     "always", f"the claim says `{word.text}` always applies; the code has it only under a condition",

@@ -21,6 +21,11 @@ or writes its own arithmetic, which the term binder reads), nor when the
 only differences are names the claim shortens or renames (``n`` for
 ``nbytes``, ``delay`` for ``config.delay``): a name counts as another only
 when it has three characters at least and does not abbreviate the code's.
+A number is its value however written (``0x13`` and ``19``, ``1e16`` and
+``1_0000_0000_0000_0000``), and a name the anchored code gives one literal
+(``const EXP: u32 = 19``, ``magicBody = "sNaPpY"`` in another anchor) may
+be written as that literal: "div = (value * SIG) >> 19" is the code's
+``(value * SIG) >> EXP``.
 
 Rationale: "acc = rol27(acc)" names real functions (``rol27`` is defined
 beside ``round``), so every term binds; only the code's ``rol31`` says it
@@ -144,6 +149,30 @@ def _renamed(said: str, own: str) -> bool:
     return a.lower() == b.lower() or len(a) < 3 or abbreviates(a, b)
 
 
+def _literal(token: str) -> str:
+    """A number token as its value (``0xff`` and ``255``, ``1_000u32`` and ``1000``), other tokens as written."""
+    m = re.fullmatch(r"(0[xXbBoO][0-9a-fA-F_]+|\d[\d_]*)(?:[ui](?:8|16|32|64|128|size))?", token)
+    if m:
+        try:
+            return str(int(m.group(1).replace("_", ""), 0))
+        except ValueError:
+            return token
+    m = re.fullmatch(r"(\d+)[eE]\+?(\d{1,2})", token)  # 1e16: a whole number written as a power of ten
+    return str(int(m.group(1)) * 10 ** int(m.group(2))) if m else token
+
+
+def _constants(codes: Sequence[Code]) -> dict[str, str]:
+    """The names the anchored code gives one literal (``const EXP: u32 = 19``, ``magicBody = "sNaPpY"``):
+    a claim may write the value where the code writes the name."""
+    out: dict[str, str] = {}
+    for code in codes:
+        for index in range(len(code.logical)):
+            for name, op, own, _, _ in _assignments(code.logical_text(index), typed=True):
+                if op in ("=", ":=") and len(own) == 1 and re.match(r"[\d\"']", own[0]):
+                    out.setdefault(name, _literal(own[0]))
+    return out
+
+
 def _distance(said: Sequence[str], own: Sequence[str], limit: int = 2) -> int:
     """Token edit distance (a rename of a name costs nothing), or ``limit + 1`` past ``limit``."""
     prev = list(range(len(own) + 1))
@@ -193,6 +222,7 @@ def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
         return out
     written = [[(index, own) for index in range(len(code.logical)) if index not in code.headers
                 for own in _assignments(code.logical_text(index), typed=True)] for code in codes]
+    constants = _constants(codes)
     for name, op, said, start, end in claimed:
         for code, assigned in zip(codes, written, strict=True):
             same, near = False, -1
@@ -200,7 +230,10 @@ def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
                 if own_name != name:
                     continue
                 # Go's := declares what = assigns: the same formula
-                distance = _distance([op.replace(":=", "="), *said], [own_op.replace(":=", "="), *own])
+                said_values = [op.replace(":=", "="), *map(_literal, said)]
+                distance = min(_distance(said_values, [own_op.replace(":=", "="), *map(_literal, own)]),
+                               _distance(said_values, [own_op.replace(":=", "="),  # (1 << 19) for (1 << EXP)
+                                                       *(constants.get(t, _literal(t)) for t in own)]))
                 if distance == 0:
                     same = True
                 elif distance <= 2 and near < 0:

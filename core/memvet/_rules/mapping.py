@@ -48,6 +48,14 @@ or a quoted text. The code's side: a ``match`` whose one catch-all arm
 something other than ``S`` while another arm gives ``S``. Fires then: the
 claim took a named case for the fallback.
 
+A fifth reading, for bounds: "> 0xffffffff -> ErrTooLarge" (``gives``,
+``returns``, ``raises``, ``throws``), a comparison with a whole number and
+an error value or class of the code. The code's side: the ``if`` branch
+whose condition compares with the same operator and number (written in
+any base) and the errors it returns, raises or throws. Fires when that
+branch gives other errors only (``if n <= 0 || v > 0xffffffff { return
+0, 0, ErrCorrupt }``) and the code names the claim's error elsewhere.
+
 Rationale: on jshttp/cookie, "sameSite: true maps to `SameSite=Lax`"
 names a real option, a real value and a real output; only the branch
 (``case true: case "strict": str += "; SameSite=Strict"``) says which
@@ -209,7 +217,50 @@ def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
             break
     out += [c for c in _named(clause, codes) if c not in out]
     out += [c for c in _catch_all(clause, codes) if c not in out]
+    out += [c for c in _bound_errors(clause, codes) if c not in out]
     return out + [c for c in _constants(clause, codes, read) if c not in out]
+
+
+#: "a length header > 0xffffffff -> ErrTooLarge": a bound the claim maps to the error it gives.
+_BOUND_ERROR = re.compile(r"(?P<op>[<>]=?)\s*(?P<n>0[xX][0-9a-fA-F_]+|\d[\d_]*)\s*(?:->|=>|\u2192|gives|returns|"
+                          r"raises|throws)\s*`?(?P<e>(?:[a-z]\w*\.)?(?:Err[A-Z]\w*|[A-Z]\w*Error))`?(?![\w.(])")
+#: The error a line of the code gives back: returned (Go's ``return 0, 0, ErrCorrupt``), raised or thrown.
+_GIVES_ERROR = re.compile(r"\b(?:return|raise|throw(?:\s+new)?)\b[^;{}]*?(?<![\w.])((?:[a-z]\w*\.)?(?:Err[A-Z]\w*|"
+                          r"[A-Z]\w*Error))\b")
+
+
+def _whole(number: str) -> int | None:
+    try:
+        return int(number.replace("_", ""), 0)
+    except ValueError:
+        return None
+
+
+def _bound_errors(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
+    """"> 0xffffffff -> ErrTooLarge": the branch whose condition writes the same bound (``v > 0xffffffff``)
+    gives back other errors only (``return 0, 0, ErrCorrupt``), while the code names the claim's error
+    elsewhere."""
+    out: list[Contradiction] = []
+    for m in _BOUND_ERROR.finditer(clause.text):
+        said, bound = m.group("e"), _whole(m.group("n"))
+        if bound is None or clause.skip(said):
+            continue
+        tested = re.compile(rf"{re.escape(m.group('op'))}(?!=)\s*(0[xX][0-9a-fA-F_]+|\d[\d_]*)\b")
+        for code in codes:
+            if said.rsplit(".", 1)[-1] not in code.names:
+                continue  # an error the code never names: the term rules decide
+            for index in range(len(code.logical)):
+                branch = _CONDITION.match(code.logical_text(index))
+                if branch is None or not any(_whole(t.group(1)) == bound for t in tested.finditer(branch.group("c"))):
+                    continue
+                given = {e.group(1).rsplit(".", 1)[-1] for i in [index, *code.block(index)][:4]
+                         for e in _GIVES_ERROR.finditer(code.logical_text(i))}
+                if given and said.rsplit(".", 1)[-1] not in given:
+                    out.append(Contradiction(
+                        "mapping", f"the claim maps `{m.group(0)}`; the code's branch gives "
+                        + ", ".join(f"`{g}`" for g in sorted(given)), code.show(index), code.label, (said,)))
+                    break
+    return out
 
 
 _UNKNOWN = r"(?:unrecogni[sz]ed|unknown|unsupported|unlisted|unexpected|other)"

@@ -5,7 +5,10 @@ The claim's side: a list of words the code has as string literals
 
 * exclusive: ``only (considers|accepts|handles|allows|skips|blocks|for ...) A and B``,
   the subject first too ("Only `__proto__` is blocked");
-* inclusive: ``A and B included``, ``including A and B``, ``A and B too``.
+* inclusive: ``A and B included``, ``including A and B``, ``A and B too``;
+* absent: ``A isn't in NAME`` (``is not in``, ``aren't among``, ``is not
+  listed in``), where NAME is written as code (an underscore, an inner
+  capital, or backticks).
 
 The code's side: a test of one expression against literals of the same
 shape (all upper case, or all lower case): ``method in ("POST", "PUT")``,
@@ -21,6 +24,13 @@ exactly them; for an inclusive list, when none of ``A, B`` is in any test,
 and a test of literals of their shape guards code that names a term of the
 claim (``if ... self.method in ("POST", "PUT", "PATCH"): ...
 "Content-Length"`` against "Content-Length: 0 ... GET and HEAD included").
+
+For an absent word, fires when the code defines NAME (``NAME = [...]``,
+``const NAME = Object.freeze([...])``, ``NAME: Final = MappingProxyType({...})``)
+with a string literal that is the word, compared without case, with a
+file extension's dot and a backslash escape read through (``TOML`` and
+``".toml"``, and an escape the code writes with its backslash doubled); never under a condition ("if the
+suffix isn't in the table") or of a pronoun ("it's not in FIXERS").
 
 Never fires when a listed word is no string literal of the code (a list of
 prose words), nor when the literals differ in shape from the claim's (a
@@ -97,6 +107,53 @@ _DEFINED = re.compile(r"\s*(?:(?:export|const|let|var|static|pub|final|private|p
                       r"Object\.freeze\s*\(|[\[({])")
 
 
+#: "A isn't in NAME": the word and the name, each bare or backticked.
+_NOT_IN = re.compile(r"(?P<x>`[^`\n]+`|[\\\w.+-]+)\s+(?:(?:is|are)\s+not|isn't|aren't)\s+"
+                     r"(?:listed\s+|included\s+)?(?:in|among|part\s+of)\s+(?:the\s+)?"
+                     r"(?P<name>`[A-Za-z_$][\w$.]*`|[A-Za-z_$][\w$]*)")
+_CODE_NAME = re.compile(r"`.+`|.*_|.[a-z0-9]*[A-Z]")
+_PRONOUN = frozenset({"it", "this", "that", "which", "they", "these", "those", "one"})
+_NOT_IN_CONDITION = re.compile(r"\b(?:if|when|whenever|unless|once|a|an|any)\s", re.I)
+
+
+def _definition(code: Code, name: str) -> int | None:
+    """The logical line that defines ``name`` as a value (``name = ...``, ``name := ...``, ``name: T = ...``)."""
+    pattern = re.compile(rf"\s*(?:(?:export|const|let|var|static|pub|final|private|public|readonly)\s+)*"
+                         rf"{re.escape(name)}\s*(?::[^=\n]+)?:?=(?!=)")
+    for index in range(len(code.logical)):
+        if pattern.match(code.logical_text(index)):
+            return index
+    return None
+
+
+def _literal_forms(literal: str) -> set[str]:
+    """A string literal's text as a word may name it: itself, read through a
+    backslash escape, without a file extension's dot, all folded to lower case."""
+    read = literal.replace("\\\\", "\\")
+    return {form.lower() for form in (literal, read, literal.removeprefix("."))}
+
+
+def _absent(clause: Clause, code: Code) -> list[Contradiction]:
+    """"A isn't in NAME" where the code defines NAME with the literal A."""
+    out = []
+    for m in _NOT_IN.finditer(clause.text):
+        word, name = m.group("x").strip("`"), m.group("name").strip("`")
+        if (word.lower() in _PRONOUN or not _CODE_NAME.match(m.group("name")) or clause.quoted(m.start("name"))
+                or _NOT_IN_CONDITION.search(clause.text[:m.start()]) or clause.skip(word)):
+            continue
+        index = _definition(code, name.rsplit(".", 1)[-1])
+        if index is None:
+            continue
+        text = code.logical_text(index)
+        literals = [s.group(0)[1:-1] for s in re.finditer(STRING, text)]
+        found = next((lit for lit in literals if word.lower() in _literal_forms(lit)), None)
+        if found is not None:
+            out.append(Contradiction(
+                "membership", f"the claim says `{m.group(0)}`; the code's `{name}` has `{found}`",
+                code.show(index, found), code.label, (word,)))
+    return out
+
+
 def _terms(clause: Clause) -> set[str]:
     """The claim's hyphenated and code-like words, folded (what a guarded body may name)."""
     out = {fold(c) for c in re.findall(r"[\w$]+(?:-[\w$]+)+", clause.claim)}
@@ -107,6 +164,7 @@ def _terms(clause: Clause) -> set[str]:
 def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     out: list[Contradiction] = []
     for code in codes:
+        out.extend(_absent(clause, code))
         for m in _ONLY.finditer(clause.text):
             members = _members(m.group(1), code, leading=True)
             if not members or clause.skip(*members):

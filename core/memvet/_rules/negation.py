@@ -35,7 +35,9 @@ The code's side, by the verb:
   join()s"): the code calls a function of the verb's own name;
 * "never panics": the code calls ``panic``, a macro named for it
   (``panic_oob!``) or one that panics by what it is for (``assert!``,
-  ``unreachable!``, ``todo!``);
+  ``unreachable!``, ``todo!``); said of the function's empty case
+  ("slice_ref(&[]) never panics"), only when the code does not return on
+  an empty value first (``if subset.is_empty() { return ... }``);
 * "no sorting", "no lowercasing" (a verb's noun, bare): the code calls a
   function named for the verb (``sort()``, or its participle: Python's
   ``sorted()``, ``reversed()``), or for a change of case one that
@@ -95,7 +97,9 @@ The code's side, by the verb:
 
 "Nothing is raised", "no exception", "no error is thrown", "raises
 nothing", "no panic" (the function fails in no way at all): the code has a
-``raise``/``throw`` statement or a ``panic!``-like call anywhere. A bare
+``raise``/``throw`` statement or a ``panic!``-like call anywhere (Rust's
+``assert!``, ``assert_eq!`` and ``assert_ne!`` too, which panic in every
+build; ``debug_assert!`` does only in debug builds). A bare
 "no error" closing the clause ("just pushes fn to the end -- no error")
 reads the same, except that a thrown ``TypeError`` (an argument refused
 before the claim's case) does not count, and a claim that names a failure
@@ -120,10 +124,17 @@ what some caller or value does, not the anchored code), on "anything else
 is ignored" (some values, named by what they are not: "anything else (e.g.
 _method=GET)"), inside a message the claim quotes ("throws \"a default value
 ... is never used\""), on a value written in a list of them
-("allow/deny/ignore"), on a conditional clause, on ``not only``, on a verb the code
+("allow/deny/ignore"), on a conditional clause (an imperative and its outcome
+too: "return true from it and onUpdate is never called"; an aside that sets
+another subject against the claim's, "(only the read side does)", is no
+condition), on ``not only``, on a verb the code
 does not call, on "ignores X" where the code passes ``X`` to its calls
 only as a constant (``f({ X: true })``: that is how code ignores the
-caller's ``X``), on "ignores invalid X" (some values of ``X``: ``invalid``,
+caller's ``X``) or sets the field ``X`` to a constant after reading it
+(``opts.ReplaceInPlace = false``), on a verb of use where every line that
+names ``X`` declares it as a field of a type (``ReplaceInPlace bool`` in a
+Go struct, ``strict?: boolean;``: a declaration does nothing with it), on
+"ignores invalid X" (some values of ``X``: ``invalid``,
 ``unknown``, ``empty`` ...), on "ignoring X" where the code catches the
 exception ``X`` and does nothing with it (``except AttributeError: pass``)
 or drops what ``X`` gives ("an unlink failure is ignored" of Rust's ``let _ =
@@ -160,6 +171,7 @@ from memvet._rules._common import (
     named_one_of,
     object_tokens,
     object_words,
+    overwritten,
     singulars,
     split_name,
     stems,
@@ -168,8 +180,19 @@ from memvet._rules._common import (
 __all__ = ["RULE"]
 
 _CONDITION = re.compile(r"\b(?:if|when|whenever|unless|until|while|once|except|only|otherwise|instead|"
-                        r"by default|in case|as long as|provided|(?:true|false|nil|null|none|zero|empty)\s+means)\b",
-                        re.I)
+                        r"by default|in case|as long as|provided|(?:true|false|nil|null|none|zero|empty)\s+means)\b"
+                        # "return true from it and onUpdate is never called": an imperative and its outcome
+                        r"|^\W*(?:return|pass|set|give|throw|raise)\s[^;]*?\band\s", re.I)
+#: A call written with an empty value, the subject of a clause: the function's empty case (``slice_ref(&[])``,
+#: ``parse('')``, ``f(b"")``).
+_EMPTY_CASE = re.compile(r"[\w$]\(\s*(?:&|b)?(?:\[\s*\]|\"\"|''|vec!\[\s*\])\s*\)")
+#: A test for emptiness: ``is_empty()``, a length compared with 0, a comparison with an empty literal.
+_EMPTINESS = re.compile(r"\bis_empty\(\)|\.len\(\)\s*==\s*0|\.length\s*===?\s*0|\blen\([^()]*\)\s*==\s*0"
+                        r"|==\s*(?:\"\"|''|\[\s*\])|^\s*if\s+not\s+\w+\s*:")
+#: An aside in parentheses that sets another subject against the claim's, no condition in it: "it doesn't
+#: look at $XDG_CONFIG_HOME (only the read side does)" is said of every call.
+_CONTRAST_ASIDE = re.compile(r"\((?![^()]*\b(?:if|when|whenever|unless|until|while|once|except|by default)\b)"
+                             r"\s*only\b[^()]*\)", re.I)
 _AUX = (r"never|no longer|doesn't|does not|don't|do not|won't|will not|cannot|can't|can not|didn't|did not|"
         r"wouldn't|would not|shouldn't|should not|must not")
 _ACTIVE = re.compile(rf"\b(?:{_AUX})\s+(?:(?:ever|even|actually|itself|always|really)\s+)?(?P<verb>[A-Za-z][\w-]*)",
@@ -257,6 +280,8 @@ def _does(code: Code, verb: str, objects: list[Word], clause: Clause, particle: 
             if base & _CALL_VERBS:
                 hit = next((c for c in code.calls if c.name == atom), None)
                 return code.show(hit.line, hit.name) if hit is not None else None
+            if code.declares_only(atom):
+                return None  # "ReplaceInPlace is ignored" of `type Options struct { ReplaceInPlace bool }`
             return code.show(code.atoms[code.first(atom)].line, atom) if code.used(atom) else None
         if "check" in base:  # "doesn't check char boundaries": the code calls is_char_boundary(...)
             hit = _checked_by_call(code, objects)
@@ -297,7 +322,7 @@ def _does(code: Code, verb: str, objects: list[Word], clause: Clause, particle: 
     tokens |= _named_calls(clause, verb)
     if not objects and "panic" in base:  # "try_insert never panics": panic!, a macro that wraps it, an assert!
         hit = next((c for c in code.calls if "panic" in c.name.lower() or c.name in _PANICKING), None)
-        if hit is not None:
+        if hit is not None and not _empty_case_returns(clause, verb, code, hit.line):
             return code.show(hit.line, hit.name)
     if not objects:  # "close() does not flush": the verb is the call, by its own name
         named = {fold(b) for b in base}
@@ -310,6 +335,20 @@ def _does(code: Code, verb: str, objects: list[Word], clause: Clause, particle: 
         if anything or tokens & call.tokens():
             return code.show(call.line, call.name + "(", call.name)
     return None
+
+
+def _empty_case_returns(clause: Clause, verb: str, code: Code, line: int) -> bool:
+    """Whether the clause says it of the function's empty case ("slice_ref(&[]) never panics") and the code
+    returns early on an empty value before ``line`` (``if subset.is_empty() { return Bytes::new(); }``)."""
+    if not _EMPTY_CASE.search(clause.text[:clause.text.find(verb)]):
+        return False
+    for index in range(min(line, len(code.logical))):
+        text = code.logical_text(index)
+        if (re.match(r"\s*(?:\}\s*)?(?:else\s+)?if\b", text) and _EMPTINESS.search(text) and any(
+                re.match(r"\s*return\b", code.logical_text(j)) for j in [index, *code.block(index)][:3])) \
+                or (re.search(r"\breturn\b", text) and _EMPTINESS.search(text)):
+            return True
+    return False
 
 
 #: What wraps a returned value: Rust's ``Err(``/``Ok(``/``Some(``/``Box::new(``, JavaScript's ``new``, a reference.
@@ -357,7 +396,7 @@ def _defines(code: Code, objects: list[Word]) -> str | None:
 
 def _negations(clause: Clause) -> list[tuple[str, list[Word], str, str]]:
     """(verb, object words nearest first, what the claim said, particle) for each negation of the clause."""
-    if _CONDITION.search(clause.text):
+    if _CONDITION.search(_CONTRAST_ASIDE.sub("", clause.text)):
         return []
     out = []
     for m in _ACTIVE.finditer(clause.text):
@@ -423,12 +462,15 @@ def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
         if (not objects and not bare) or clause.skip(*(w.text for w in objects)) or clause.quoted(at):
             continue
         span = sorted(objects, key=lambda w: w.start)
-        named = clause.text[span[0].start:span[-1].end] if span else ""
+        named = clause.text[span[0].start:span[-1].end].split(" (", 1)[0] if span else ""  # not the aside
         ignores = bool(_IGNORES.fullmatch(said) or _IGNORED.fullmatch(said))
+        if said.lower() == "ignore" and any("ignore" in code.names for code in codes):
+            continue  # "ignore as string[] needs path.matchesGlob": the code's option `ignore`, named, no verb
         for code in _subject_codes(clause, codes):
             if ignores and any((atom := code.resolve(w, clause.declared, parts=False))
-                               and fixed_by_call(code, atom) is not None for w in objects[:1]):
-                continue  # f({ X: true }): the code fixes X itself, which is how it ignores the caller's X
+                               and (fixed_by_call(code, atom) is not None or overwritten(code, atom) is not None)
+                               for w in objects[:1]):
+                continue  # f({ X: true }), `opts.X = false`: the code fixes X itself, how it ignores the caller's X
             if ignores and any(w.text.lower() in _SOME_VALUES for w in objects):
                 continue  # "invalid Expires is ignored": some values of X are, not X
             if ignores and any(_swallowed(code, w.atom) for w in objects):
@@ -883,9 +925,11 @@ def _said_yet_found(clause: Clause, codes: Sequence[Code], said: re.Pattern[str]
 _NOTHING_RAISED = re.compile(r"\b(?:nothing|no\s+(?:exception|error)s?)\s+(?:is|are|gets?|will\s+be)\s+(?:ever\s+)?"
                              r"(?:raised|thrown)\b|\b(?:raises|throws)\s+nothing\b"
                              r"|\bno\s+(?:exception|panic)s?(?=\s*(?:[.;,)\u2014]|$|\s+-))", re.I)
-#: What fails out of a function: a ``raise``/``throw`` statement, Rust's ``panic!`` and its kin.
+#: What fails out of a function: a ``raise``/``throw`` statement, Rust's ``panic!`` and its kin (``assert!``
+#: panics in every build; ``debug_assert!`` only in debug builds, so it is left out).
 _FAILS = re.compile(r"(?:^|[;{}:]\s*|\belse\s+)(?:raise|throw)\b(?!\s*[;)]|\s*$)"
-                    r"|\b(?:panic|unreachable|unimplemented|todo)!\s*\(|(?<![\w.])panic\s*\(")
+                    r"|\b(?:panic|unreachable|unimplemented|todo)!\s*\(|(?<![\w.])panic\s*\("
+                    r"|(?<![\w.])assert(?:_eq|_ne)?!\s*\(")
 
 
 def _nothing_raised(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:

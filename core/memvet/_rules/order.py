@@ -23,7 +23,9 @@ Two entries of one literal that spreads (``{ preserveTypes: true,
 ...options }``, ``[...defaults, ...extra]``) are set in the literal's
 order, the later over the earlier: "spreads options first, then sets
 preserveTypes" is read against it, and a parameter spread there is an
-operand. An operand written with its owner (``JSON.parse``) is ordered by
+operand (written bare or with its dots: `` `...options` ``). In ``A first and
+sets B afterwards`` the verb after ``and`` is the later step's, not an operand.
+An operand written with its owner (``JSON.parse``) is ordered by
 the first line that writes that owner's name, not by another's
 (``parser.parse(args)``), when the code writes it; a call written with a
 quoted argument (``handleError(new Error('Request aborted'))``) by the
@@ -344,7 +346,8 @@ def _pairs(clause: Clause, code: Code) -> list[tuple[Word, str, Word, str, str]]
             out.append((a[0], a[1], b[0], b[1], "first, ... second"))
     for m in _FIRST_LATER.finditer(clause.text):
         before = nearest(clause, m.start(), -1, code, accept=accept, actions=True)
-        lead = re.match(r"[\s,]*(?:and\s+)?", m.group("mid"))  # "A first, and B later": the marker's own comma
+        # "A first, and B later": the marker's own comma; "A first and sets B afterwards": the verb of B's step
+        lead = re.match(r"[\s,]*(?:and\s+(?:(?:sets|calls|writes|applies|adds|merges)\s+(?=\S))?)?", m.group("mid"))
         after = nearest(clause, m.start("mid") + (lead.end() if lead else 0), 1, code, accept=accept, actions=True)
         if before and after and after[0].end <= m.end("mid"):  # A ... first and B ... afterwards
             out.append((before[0], before[1], after[0], after[1], "first ... afterwards"))

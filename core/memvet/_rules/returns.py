@@ -28,7 +28,9 @@ A second reading, for a type: ``F ... returns `T` `` (``returns a
 `Vec<u8>` ``, ``returns `Option<E>` ``), ``T`` backticked and shaped like a
 type (a capitalized name, a reference or pointer to one, with or without
 type arguments, or a Rust primitive), ``F`` an anchored Rust or Go
-function named anywhere before the verb. The code's side: the return type
+function named anywhere before the verb; or a call written out and the
+type after an arrow, ``buffer.format(x) -> String``, backticked or not
+(the arrow after a call's parentheses is a signature's notation). The code's side: the return type
 its signature declares (``fn to_str(&self) -> Cow<'_, str>``, ``func (m
 *Mock) Ticker(d time.Duration) *Ticker``). Fires when the signature
 declares one and the type ``T`` is named by no word of it (``Self`` is the
@@ -179,9 +181,10 @@ def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
 
 
 #: "returns `Cow<str>`", "returns a `*Ticker`": a type the claim says a function returns.
-_RETURNS_TYPE = re.compile(r"\breturns?\s+(?:an?\s+|the\s+|its\s+)?(?P<type>[&*]*(?:mut\s+)?(?:[A-Za-z_]\w*::)*"
-                           r"(?:[A-Z]\w*|u8|u16|u32|u64|usize|i8|i16|i32|i64|isize|f32|f64|bool|str|char)"
-                           r"(?:<(?:[^<>]|<[^<>]*>)*>)?)(?![\w<:{(])")
+#: A type's shape: a capitalized name or a Rust primitive, behind references and paths, with type arguments.
+_TYPE = (r"(?P<type>[&*]*(?:mut\s+)?(?:[A-Za-z_]\w*::)*(?:[A-Z]\w*|u8|u16|u32|u64|usize|i8|i16|i32|i64|isize|f32|f64"
+         r"|bool|str|char)(?:<(?:[^<>]|<[^<>]*>)*>)?)(?![\w<:{(])")
+_RETURNS_TYPE = re.compile(r"\breturns?\s+(?:an?\s+|the\s+|its\s+)?" + _TYPE)
 #: A value, not a type: a variant or an associated constant (``Cow::Borrowed``, ``VersionReq::STAR``),
 #: a constant in capitals, Go's error values (``ErrDataSize``).
 _VALUE_NAMED = re.compile(r"[A-Z]\w*::[A-Z]\w*(?:<|$)|^[&*]*[A-Z][A-Z0-9_]+(?:<|$)|^[&*]*Err[A-Z]")
@@ -236,12 +239,16 @@ def _assigned(name: str, codes: Sequence[Code]) -> bool:
                for code in (*codes, *(s for c in codes for s in c.siblings)))
 
 
+#: "format(x) -> String": a call written out, then the type it returns after an arrow (a signature's notation).
+_ARROW_TYPE = re.compile(r"\)\s*->\s*" + _TYPE)
+
+
 def _types(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     out: list[Contradiction] = []
     written = {t.text for t in clause.terms}
-    for m in _RETURNS_TYPE.finditer(clause.text):
+    for m in [*_RETURNS_TYPE.finditer(clause.text), *_ARROW_TYPE.finditer(clause.text)]:
         said = m.group("type")
-        if said not in written or _VALUE_NAMED.search(said):
+        if (said not in written and m.re is _RETURNS_TYPE) or _VALUE_NAMED.search(said):
             continue  # a type the claim writes as code (`String`), not prose, nor a value (`Cow::Borrowed`)
         before = clause.text[:m.start()]
         if _negated_before(before):
@@ -249,7 +256,14 @@ def _types(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
         head = re.sub(r"^[&*]*(?:mut\s+)?(?:[A-Za-z_]\w*::)*", "", said).split("<", 1)[0]
         if head in _VALUES or _assigned(head, codes):
             continue  # a value the code assigns (Go's `ErrX = errors.New(...)`), not a type
+        arrow = m.re is _ARROW_TYPE
+        after = clause.claim[clause.offset + m.end():] if clause.claim and clause.offset >= 0 else clause.text[m.end():]
+        if arrow and not re.match(r"\s*(?:$|[(,;.)\u2014-])(?!\S)|\s*\(", after):
+            continue  # "New() -> Out: os.Stderr", "NewStatic(dir) -> Prefix \"\"": fields it sets, not a type
         for code in codes:
+            called = re.search(r"([A-Za-z_]\w*)\s*\([^()]*\)\s*$", clause.text[:m.start() + 1]) if arrow else None
+            if arrow and (called is None or called.group(1) != code.leaf):
+                continue  # `F = fn() -> T`, `impl Fn(&I::Item) -> bool`: a type written out, not the anchored call
             if not _named_before(code, before):
                 continue  # the function the claim says it of, named before the verb
             found = _declared_return(code)
@@ -260,7 +274,7 @@ def _types(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
             if "Self" in words:
                 words |= {seg for seg in re.split(r"[.:<> ]+", code.symbol)[:-1] if seg}
             if head not in words and not ("error" in words and head.endswith("Error")):  # Go: any error type
-                out.append(Contradiction("returns", f"the claim says `{m.group(0)}`",
+                out.append(Contradiction("returns", f"the claim says `{m.group(0).lstrip(') ')}`",
                                          code.show(line, declared), code.label, (said,)))
     return out
 

@@ -35,7 +35,10 @@ caller passes), where ``V`` is ``True``/``False``, ``None``/
 ``null``/``undefined``, a quoted string or a number, and ``S`` is an
 operand (or a setting's key, "subdomain offset", quoted as the code
 quotes it, "'parse-numbers' is false", or written bare with its hyphens,
-"duplicate-arguments-array defaults to false"). A backticked ``S = V``
+"duplicate-arguments-array defaults to false", or a manifest's bare key
+``K = V``, ``K: V``: 'requires-python is ">=3.8"', a version quoted as the
+manifest's string; "node-version 20", a number right after such a key,
+no verb between). A backticked ``S = V``
 (or a keyword ``S=V``) counts too when the claim calls it the default
 right beside it ("defaults to `S=V`", "`S=V` by default", "(S=V)" after
 "by default", or further on in a list of the defaults: "defaults: everything
@@ -573,6 +576,15 @@ def _statements(clause: Clause, code: Code) -> list[tuple[str, str, str]]:
                 out.append((atom, _norm(aside.group(1) or aside.group(2)), f"{w.text}{aside.group(0)}".strip()))
                 continue
         value = _claimed_value(w)
+        if not value and w.term is not None and w.term.kind is TermKind.VERSION and w.start > 0 \
+                and clause.text[w.start - 1:w.start] in ("'", '"') and clause.text[w.end:w.end + 1] == clause.text[
+                    w.start - 1]:
+            value = "s:" + w.text  # requires-python is ">=3.8": a version written as the string the manifest has
+        if not value and w.term is None and re.fullmatch(r"\d+(?:\.\d+)?", w.text) and w.index > 0:
+            x = clause.words[w.index - 1]  # node-version 20: a bare number right after a manifest's key
+            if not clause.text[x.end:w.start].strip() and re.search(r"\w-$", clause.text[:x.start]) \
+                    and "-" in _key(clause, x, code):
+                value = f"n:{float(w.text):g}"
         # `with_pattern(pattern, regex_group_count=0)` - default is 0: a signature written out with its
         # defaults (" - default is" opens the next clause: read on into it)
         if not value and w.term is not None and w.term.kind is TermKind.CALL and (_says_default(
@@ -619,7 +631,9 @@ def _statements(clause: Clause, code: Code) -> list[tuple[str, str, str]]:
             gap = clause.text[x.end:w.start].rstrip("'\"")
             if quoted:
                 gap = gap.removeprefix(clause.text[x.start - 1:x.start])  # the subject's closing quote
+            keyed = not gap.strip() and re.search(r"\w-$", clause.text[:x.start]) is not None
             if is_boundary(gap) or not (_STATES.match(gap + (" " if not gap.endswith(" ") else ""))
+                                        or (keyed and "-" in _key(clause, x, code))
                                         or _noun_state(gap, value, code)
                                         or (_TO.fullmatch(gap) and _DEFAULTS_VERB.search(clause.text[:x.start])
                                             and not _anothers(clause, x, code))
@@ -630,7 +644,8 @@ def _statements(clause: Clause, code: Code) -> list[tuple[str, str, str]]:
                 key = _key(clause, x, code)  # duplicate-arguments-array defaults to false: a key the code writes
                 if "-" in key:
                     begin = clause.text.lower().rfind(key.lower(), 0, x.end)
-                    out.append((key, value, clause.text[begin:w.end]))
+                    end = w.end + (1 if clause.text[w.end:w.end + 1] in ("'", '"') else 0)
+                    out.append((key, value, clause.text[begin:end]))
                 break  # rust-version = "1.65": the key is the compound, not its last word (version)
             before = (clause.claim[:max(0, clause.offset)] if clause.claim else "") + clause.text[:x.start]
             if _UNLIKE.search(before):
@@ -712,6 +727,10 @@ def _key(clause: Clause, word: Word, code: Code) -> str:
         for s in code.strings:
             if s.lower() in (phrase.lower(), written.lower()):
                 return s
+        if "-" in written and n > 1:  # requires-python, node-version: a manifest's bare key, `K = V` or `K: V`
+            line = re.compile(rf"\s*(?:-\s+)?{re.escape(written)}\s*[=:](?![=:])", re.I)
+            if any(line.match(code.logical_text(i)) for i in range(len(code.logical))):
+                return written
     return ""
 
 
