@@ -405,6 +405,13 @@ _REQUIRES_MODULE = re.compile(r"\b(?:requires?|pulls?\s+in|depends?\s+on|(?:depe
 _NEGATED_BEFORE = re.compile(r"\b(?:no|not|never|without|nothing|none|zero)\b|n't\b", re.I)
 
 
+def _negated_before(claim: str, at: int, stops: str) -> bool:
+    """Whether the claim negates what it says at ``at``: a negation between it and the start of its clause
+    (the last of ``stops`` before it)."""
+    start = max(claim.rfind(c, 0, at) for c in stops)
+    return _NEGATED_BEFORE.search(claim[start + 1:at]) is not None
+
+
 def _undeclared_module(claim: str, evidence: Sequence[EvidenceText], declared: Iterable[str]) -> list[Contradiction]:
     """The claim says the module requires a Go module (``pulls in github.com/pkg/errors``, ``depends on
     tidwall/gjson``); an anchored ``go.mod`` declares no requirement of that path, or ending in it
@@ -419,8 +426,7 @@ def _undeclared_module(claim: str, evidence: Sequence[EvidenceText], declared: I
             continue
         for m in _REQUIRES_MODULE.finditer(claim):
             module = m.group("m").rstrip(".")
-            clause_start = max(claim.rfind(c, 0, m.start()) for c in ".;(")
-            if module in said or _NEGATED_BEFORE.search(claim[clause_start + 1:m.start()]):
+            if module in said or _negated_before(claim, m.start(), ".;("):
                 continue
             if any(r == module or r.endswith("/" + module) or module.startswith(r + "/") for r in required):
                 continue
@@ -475,9 +481,8 @@ def _dependency_attributes(claim: str, evidence: Sequence[EvidenceText],
     for pattern, attribute in ((_REQUIRED_DEPENDENCY, r"\boptional\s*=\s*true\b"),
                                (_DEFAULT_FEATURES_KEPT, r"\bdefault[-_]features\s*=\s*false\b")):
         for m in pattern.finditer(claim):
-            clause_start = max(claim.rfind(c, 0, m.start()) for c in ".;(:")
-            before = claim[clause_start + 1:m.start()]
-            if m.group(0) in said or (_NEGATED_BEFORE.search(before) and "not optional" not in m.group(0).lower()):
+            if m.group(0) in said or (_negated_before(claim, m.start(), ".;(:")
+                                      and "not optional" not in m.group(0).lower()):
                 continue
             for d in anchors:
                 if (len(anchors) == 1 or _names(claim, d.name)) and re.search(attribute, d.line):
@@ -516,8 +521,7 @@ def _unimported_dependency(claim: str, evidence: Sequence[EvidenceText],
         what = m.group("what").strip("`")
         used = anchors if what.lower() in ("it", "them") and len(anchors) == 1 else \
             [d for d in anchors if d.name == what or d.name.endswith("/" + what)]
-        clause_start = max(claim.rfind(c, 0, m.start()) for c in ".;(")
-        if not used or m.group(0) in said or _NEGATED_BEFORE.search(claim[clause_start + 1:m.start()]):
+        if not used or m.group(0) in said or _negated_before(claim, m.start(), ".;("):
             continue
         for ev in evidence:
             path = ev.label.split("::", 1)[0]
