@@ -2848,6 +2848,9 @@ def _bind_call(term: Term, ctx: _Context) -> tuple[bool, str]:
         return True, ""  # str(err) of an anchored ParseError.__str__: the builtin that calls the method
     if not args and _go_error_text(callee, ctx):
         return True, ""  # ErrCorrupt.Error() of `ErrCorrupt = errors.New("...")`: every Go error's method
+    scoped = re.fullmatch(r"[a-z][\w-]*", callee) and len(args) == 1 and re.fullmatch(r"[a-z][\w-]*", args[0].strip())
+    if scoped and not index.definitions(callee) and index.has_string(callee) and index.has_string(args[0].strip()):
+        return True, ""  # `chore(deps)`: a commit's type and scope, as the code tests them: c.type === "chore"
     if any(_PROSE_ARGUMENT.fullmatch(a.strip()) for a in args):
         # `encodeURI(path with forward slashes)`, `Connection(resolved path, timeout=60)`: an argument
         # described in words is a placeholder
@@ -3441,7 +3444,13 @@ def _declared_arg(option: str, index: _Index) -> bool:
     keys = {name, "_".join(words), words[0] + "".join(w[:1].upper() + w[1:] for w in words[1:])}
     entry = re.compile(r"(?<![\w$.])[\"']?(?:" + "|".join(map(re.escape, sorted(keys))) + r")[\"']?\s*:\s*\{[^{}]*?"
                        r"\btype\s*:")
-    return any(entry.search(code) for _, code in index.code_texts)
+    if any(entry.search(code) for _, code in index.code_texts):
+        return True
+    short = re.fullmatch(r"-([A-Za-z])", option)
+    alias = re.compile(rf"""\balias\s*:\s*(?:\[[^\]]*?)?["']{short.group(1)}["']""") if short else None
+    # -d for `declaration: { type: "boolean", alias: ["d"] }`: an option's short form, declared beside its type
+    return alias is not None and any(alias.search(block) and re.search(r"\btype\s*:", block)
+                                     for _, code in index.code_texts for block in re.findall(r"\{[^{}]*\}", code))
 
 
 def _crate_named(text: str, index: _Index) -> bool:
@@ -3458,6 +3467,8 @@ def _bind_name(term: Term, ctx: _Context) -> tuple[bool, str]:
     index = ctx.index
     if index.has_word(text) or index.has_name(text):
         return True, ""
+    if re.fullmatch(r"x[2-9]|x[1-9]\d", text) and re.search(rf"\(\s*{text}\b|\b{text}\s*\)", ctx.claim):
+        return True, ""  # "(x4, once per Send/Sync variant)": how many times, a count in an aside
     # Redis ~ redis, NaN ~ allow_nan, a module the file imports: names ignore case.
     if kind is TermKind.IDENTIFIER and (text.lower() in index.lower or text.lower() in index.modules):
         return True, ""
@@ -3801,9 +3812,49 @@ def _status_named(value: float, index: _Index) -> bool:
                for w in words if w.startswith("Status") or (python and w.isupper()))
 
 
+#: Units a number is restated in: each a dimension and its size in that dimension's base (bytes, seconds).
+_RESTATE_UNITS: dict[str, tuple[str, tuple[float, ...]]] = {
+    "b": ("size", (1,)), "byte": ("size", (1,)), "bytes": ("size", (1,)),
+    "kb": ("size", (1e3, 2 ** 10)), "kib": ("size", (2 ** 10,)), "mb": ("size", (1e6, 2 ** 20)),
+    "mib": ("size", (2 ** 20,)), "gb": ("size", (1e9, 2 ** 30)), "gib": ("size", (2 ** 30,)),
+    "ns": ("time", (1e-9,)), "us": ("time", (1e-6,)), "\u00b5s": ("time", (1e-6,)), "ms": ("time", (1e-3,)),
+    "s": ("time", (1,)), "sec": ("time", (1,)), "secs": ("time", (1,)), "second": ("time", (1,)),
+    "seconds": ("time", (1,)), "min": ("time", (60,)), "mins": ("time", (60,)), "minute": ("time", (60,)),
+    "minutes": ("time", (60,)), "h": ("time", (3600,)), "hour": ("time", (3600,)), "hours": ("time", (3600,)),
+    "day": ("time", (86400,)), "days": ("time", (86400,)), "week": ("time", (604800,)),
+    "weeks": ("time", (604800,)),
+}
+_UNIT = r"(?:" + "|".join(sorted((re.escape(u) for u in _RESTATE_UNITS), key=len, reverse=True)) + r")(?![\w])"
+#: "65536 KiB (64 MiB)", "2628000 s (~30.4 days)": a number, then the same quantity in another unit.
+_RESTATED = re.compile(rf"(?P<a>\d[\d_,]*(?:\.\d+)?)\s*(?P<ua>{_UNIT})?\s*\(\s*(?P<approx>[~\u2248]|about\s+)?"
+                       rf"(?P<b>\d[\d_,]*(?:\.\d+)?)\s*(?P<ub>{_UNIT})\s*\)", re.I)
+
+
+def _restated(text: str, claim: str) -> bool:
+    """Whether ``text`` is a number the claim gives in parentheses as another's restatement in another unit:
+    ``64`` of "65536 KiB (64 MiB)", ``~30.4`` of "2628000 s (~30.4 days)" (the first number bare takes
+    the base unit of the second's dimension: bytes, seconds). An approximate one agrees to 5 %, any
+    other to 0.5 %; the first number is a term of its own, which binds or not."""
+    said = text.lstrip("~\u2248")
+    for m in _RESTATED.finditer(claim):
+        if m.group("b") != said:
+            continue
+        dim_b, sizes_b = _RESTATE_UNITS[m.group("ub").lower()]
+        dim_a, sizes_a = _RESTATE_UNITS[m.group("ua").lower()] if m.group("ua") else (dim_b, (1.0,))
+        if dim_a != dim_b:
+            continue
+        a, b = float(m.group("a").replace("_", "").replace(",", "")), float(said.replace("_", "").replace(",", ""))
+        tolerance = 0.05 if m.group("approx") or text != said else 0.005
+        if any(abs(a * x - b * y) <= tolerance * max(a * x, b * y) for x in sizes_a for y in sizes_b):
+            return True
+    return False
+
+
 def _bind_number(term: Term, ctx: _Context) -> tuple[bool, str]:
     text = term.text
     index = ctx.index
+    if _restated(text, ctx.claim):
+        return True, ""  # 65536 KiB (64 MiB): the same quantity, restated in another unit
     if _STATUS_CLASS.fullmatch(text):
         digit = int(text[0])
         if (any(digit * 100 <= n < digit * 100 + 100 for n in index.numbers)
@@ -4609,6 +4660,26 @@ _TUPLE = re.compile(r"\(\s*([^()\[\]{}]+?,\s*[^()\[\]{}]+?)\s*\)")
 _ENTRY = re.compile(r"""([A-Za-z_$][\w$]*(?:-[\w$]+)*)\s*:\s+(true|false|null|None|True|False|-?\d+(?:\.\d+)?|'[^'\n]*'|"[^"\n]*")""")
 
 
+def _object_written(text: str, index: _Index) -> bool:
+    """Whether ``text`` is an object the code builds, written as its keys: ``{ status: "manual", url }`` of
+    ``return { status: "manual", url: githubNewReleaseURL(config, release) }``. Each entry is a key the code
+    says, alone (any value, as JavaScript's shorthand writes it) or with a literal the code writes after that
+    key; one entry at least has its value."""
+    m = re.fullmatch(r"\{\s*(.+?)\s*,?\s*\}", text.strip(), re.S)
+    if m is None:
+        return False
+    valued = 0
+    for item in (i.strip() for i in split_args(m.group(1))):
+        if re.fullmatch(r"[A-Za-z_$][\w$]*", item):
+            if not index.has_word(item):
+                return False
+        elif _ELLIPSIS.fullmatch(item) is None:
+            if _ENTRY.fullmatch(item) is None or not index.has_sequence(item, code=True):
+                return False
+            valued += 1
+    return valued > 0
+
+
 def _bind_code(term: Term, ctx: _Context) -> tuple[bool, str]:
     """Code spans, addresses and versions: the tokens in order, in the code; ``...`` stands for anything."""
     text = term.text
@@ -4655,6 +4726,8 @@ def _bind_code(term: Term, ctx: _Context) -> tuple[bool, str]:
         return True, ""  # `(nil, false)` for Go's `return nil, false`: the values a function returns, as a tuple
     if len(text.strip()) >= 4 and any(text.strip() in written for written in index.filled()):
         return True, ""  # `; samesite=strict` for "; samesite=" + (this.sameSite === true ? 'strict' : ...)
+    if term.kind is TermKind.VERSION and _restated(text.strip(), ctx.claim):
+        return True, ""  # 2628000 s (~30.4 days): the same time, restated in days
     tagged = re.fullmatch(r"v(\d+(?:\.\d+)+)", text.strip()) if term.kind is TermKind.VERSION else None
     if tagged and (index.has_string(tagged.group(1)) or index.has_sequence(tagged.group(1), code=True)):
         return True, ""  # v2.5.0 for `version = 2.5.0`: the release, named the way its tag is
@@ -4716,6 +4789,8 @@ def _bind_code(term: Term, ctx: _Context) -> tuple[bool, str]:
     shorthand = re.fullmatch(r"\{\s*([A-Za-z_$][\w$]*(?:\s*,\s*[A-Za-z_$][\w$]*)*)\s*,?\s*\}", text)
     if shorthand and all(index.has_word(k) for k in re.split(r"\s*,\s*", shorthand.group(1))):
         return True, ""  # { exitCode, code }: the keys the code reads
+    if term.kind is TermKind.CODE and _object_written(text, index):
+        return True, ""  # `{ status: "manual", url }`: an object the code builds, its literal values as written
     if _without_receivers(text, index):
         return True, ""  # seconds_since_start + upcoming_sleep for retry_state.seconds_since_start + ...
     bare = re.fullmatch(r"([A-Za-z_]\w*)\s*=", text)

@@ -35,12 +35,22 @@ function responseTime (options) {
 }
 """, language="javascript")
 
+MAKEREPORT = EvidenceText("src/pytest_rerunfailures.py::pytest_runtest_makereport", """\
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    result = outcome.get_result()
+""")
+
+
 FIRES = [
     # round 23: the same names in another order (response-time f10); a call of `fn` is no Rust signature
     ("The recorder fn gets time first: fn(time, req, res).", RECORD),
     ("Sweeps run as `setTimeout(sweep, delay)` exactly, with no margin.", TIMER),
     # the reverse: the claim adds the offset the code does not
     ("Sweeps run as `setTimeout(sweep, delay + 1)`.", PLAIN),
+    # round 33: a decorator's keyword the anchored function's decorator of that name does not pass
+    ("pytest_runtest_makereport is `@pytest.hookimpl(tryfirst=True)` and builds the report itself.", MAKEREPORT),
 ]
 
 SILENT = [
@@ -55,6 +65,10 @@ SILENT = [
     ("Sweeps run as `setTimeout(sweep)`.", TIMER),
     # the other call agrees
     ("The clock resets with `setTimeout(reset, resolution)`.", TIMER),
+    # round 33: the decorator's own keyword; a decorator the code does not have; a negated one
+    ("pytest_runtest_makereport is `@pytest.hookimpl(hookwrapper=True)`: it wraps the report.", MAKEREPORT),
+    ("pytest_runtest_makereport could use `@pytest.fixture(autouse=True)`.", MAKEREPORT),
+    ("pytest_runtest_makereport is not `@pytest.hookimpl(tryfirst=True)`.", MAKEREPORT),
 ]
 
 

@@ -45,6 +45,12 @@ class InvalidTableIndex(InvalidTableIndexError):  # noqa: N818
     \"\"\"An invalid table index was received. Kept for backwards compatibility.\"\"\"
 """)]
 
+VERIFY_MISMATCH = EvidenceText("src/argon2/exceptions.py::VerifyMismatchError", """\
+class VerifyMismatchError(VerificationError):
+    \"\"\"The secret does not match the hash.\"\"\"
+""")
+
+
 FIRES = [
     # "X is a (plain) Y subclass", an aside before the verb, a built-in type in lower case
     ("Grammar is a plain dict subclass, so rule order is insertion order.", GRAMMAR),
@@ -70,6 +76,8 @@ FIRES = [
     # the class the claim makes the base derives from the claim's class: a class is never its own ancestor
     ("InvalidTableIndexError is the deprecated spelling, kept as a subclass of InvalidTableIndex.", HPACK_ERRORS),
     ("InvalidTableIndexError derives from InvalidTableIndex.", HPACK_ERRORS),
+    # round 33: the adverb after the base
+    ("VerifyMismatchError subclasses Argon2Error directly (sibling of VerificationError).", VERIFY_MISMATCH),
 ]
 
 SILENT = [
@@ -104,6 +112,7 @@ SILENT = [
      HPACK_ERRORS),
     # the claim's base is not anchored: its bases are not known here
     ("InvalidTableIndex derives from HPACKError.", HPACK_ERRORS),
+    ("VerifyMismatchError subclasses VerificationError directly.", VERIFY_MISMATCH),
 ]
 
 

@@ -50,6 +50,32 @@ RETRY = EvidenceText("src/core/Ky.ts::Ky.#calculateRetryDelay", """\
   }
 """)
 
+WALK_STRUCT = EvidenceText("reflectwalk.go::walkStruct", """\
+func walkStruct(v reflect.Value, w interface{}) (err error) {
+	skip := false
+	if sw, ok := w.(StructWalker); ok {
+		err = sw.Struct(v)
+		if err == SkipEntry {
+			skip = true
+			err = nil
+		}
+	}
+	if !skip {
+		for i := 0; i < vt.NumField(); i++ {
+			if sw, ok := w.(StructWalker); ok {
+				err = sw.StructField(sf, f)
+				if err == SkipEntry {
+					continue
+				}
+			}
+			err = walk(f, w)
+		}
+	}
+	return nil
+}
+""")
+
+
 FIRES = [
     # uniform treatment: the code has a branch for the value
     ("413 Payload Too Large is retried like every other code in retry.statusCodes.", RETRY),
@@ -57,6 +83,9 @@ FIRES = [
     ("For 205 Reset Content res.send removes Content-Length and Content-Type, exactly like for 204 and 304.", SEND),
     ("for 205 it removes Content-Length.", SEND),
     ("For 'HEAD' rebuild pops Transfer-Encoding.", METHOD),
+    # round 33: the work is said to end on a value whose branch only goes on with the next one
+    ("Return SkipEntry from StructField and walkStruct bails out of the struct: all following fields are skipped.",
+     WALK_STRUCT),
 ]
 
 SILENT = [
@@ -74,6 +103,10 @@ SILENT = [
     ("For 'HEAD' rebuild pops Content-Length.", METHOD),
     # no call of the verb anywhere names the object
     ("For 205 res.send removes the ETag.", SEND),
+    # round 33: the branch after the call the claim names sets state; "goes on" is what the code does
+    ("Return SkipEntry from Struct and walkStruct stops: no field of it is walked.", WALK_STRUCT),
+    ("Return SkipEntry from StructField and walkStruct skips that field and goes on.", WALK_STRUCT),
+    ("Returning SkipEntry from StructField does not stop the walk of the struct.", WALK_STRUCT),
 ]
 
 

@@ -852,6 +852,113 @@ REMOVE = EvidenceText("src/lib.rs::LinkedHashMap.remove", """\
     }
 """)
 
+GLOB_SCAN = EvidenceText("src/make.ts::mkdist", """\
+export async function mkdist(options) {
+  const filePaths = await glob(options.pattern || "**", {
+    absolute: false,
+    ignore: ["**/node_modules", "**/coverage", "**/.git"],
+    cwd: options.srcDir,
+    dot: true,
+  });
+}
+""")
+SERVER_STATUS = EvidenceText("src/pytest_rerunfailures.py::ServerStatusDB.__init__", """\
+    def __init__(self):
+        super().__init__()
+        self.sock.bind(("localhost", 0))
+        t = threading.Thread(target=self.run_server, daemon=True)
+        t.start()
+""")
+NPM_PUBLISH = EvidenceText("src/package.ts::npmPublish", """\
+export async function npmPublish(config) {
+  const args = [...config.publish.args];
+  if (!config.publish.private && !pkg.private) {
+    args.push("--access", "public");
+  }
+  return execCommand(`npm publish ${args.join(" ")}`, config.cwd);
+}
+""")
+
+
+AUTHORS = EvidenceText("src/markdown.ts::generateMarkDown", """\
+export async function generateMarkDown(commits, config) {
+  for (const commit of commits) {
+    if (!commit.author) {
+      continue;
+    }
+    const name = formatName(commit.author.name);
+    if (!name || name.includes("[bot]")) {
+      continue;
+    }
+    _authors.set(name, { email: new Set([commit.author.email]) });
+  }
+}
+""")
+
+
+SEMVER_CHANGE = EvidenceText("src/semver.ts::determineSemverChange", """\
+export function determineSemverChange(commits, config) {
+  let [hasMajor, hasMinor, hasPatch] = [false, false, false];
+  return hasMajor ? "major" : hasMinor ? "minor" : hasPatch ? "patch" : null;
+}
+""")
+LOOKUP_KEY = EvidenceText("store.py::lookup_key", """\
+def lookup_key(key):
+    return {"key": key, "value": None}
+""")
+
+
+LEVEL_FROM_STRING = EvidenceText("logger.go::LevelFromString", """\
+func LevelFromString(levelStr string) Level {
+	levelStr = strings.ToLower(strings.TrimSpace(levelStr))
+	switch levelStr {
+	case "trace":
+		return Trace
+	default:
+		return NoLevel
+	}
+}
+""")
+STRICT_EQUAL = EvidenceText("index.js::isOriginAllowed", """\
+function isOriginAllowed(origin, allowedOrigin) {
+  if (typeof allowedOrigin === 'string') {
+    return origin === allowedOrigin;
+  }
+  return !!allowedOrigin;
+}
+""")
+
+
+RESET_OUTPUT = EvidenceText("intlogger.go::intLogger.ResetOutput", """\
+func (l *intLogger) ResetOutput(opts *LoggerOptions) error {
+	if opts.Output == nil {
+		return errors.New("given output is nil")
+	}
+	return l.resetOutput(opts)
+}
+""")
+OR_COMPOSE = EvidenceText("decode_hooks.go::OrComposeDecodeHookFunc", """\
+func OrComposeDecodeHookFunc(ff ...DecodeHookFunc) DecodeHookFunc {
+	for _, f := range ff {
+		if out, err := DecodeHookExec(f, a, b); err == nil {
+			return out, nil
+		}
+	}
+	return nil, errors.New(allErrs)
+}
+""")
+
+
+SPLIT_WORD = EvidenceText("unquote.go::splitWord", """\
+func splitWord(input string, buf *bytes.Buffer) (word string, remainder string, err error) {
+	if len(input) == 0 {
+		return "", "", UnterminatedEscapeError
+	}
+	return buf.String(), input, nil
+}
+""")
+
+
 FIRES = [
     # round 32 (clockwork f03): a case of the function that the code does not return on first
     ("NewTicker(0) on the fake clock doesn't panic; it ticks once immediately.", NEW_TICKER),
@@ -1007,6 +1114,23 @@ def create_list_rule(src, pos, out):
     ("MissingComponentError.components preserves argument order (no sorting), so the message lists them as given.",
      MISSING_COMPONENT),
 
+    # round 33: a flag the code turns on; an option the code writes
+    ("ServerStatusDB's server thread isn't a daemon (plain threading.Thread(target=self.run_server)).",
+     SERVER_STATUS),
+    ("The server runs in a non-daemon thread.", SERVER_STATUS),
+    ("npmPublish never passes `--access`; put `--access public` into publish.args yourself.", NPM_PUBLISH),
+    ("npmPublish doesn't use --access.", NPM_PUBLISH),
+    # round 33: a loop's guard that goes on with the next one leaves the object out
+    ("generateMarkDown doesn't filter bots -- renovate[bot] ends up in the Contributors list.", AUTHORS),
+    # round 33: a conditional's last branch returns it
+    ("determineSemverChange never returns null -- with only chore commits it still reports patch.", SEMVER_CHANGE),
+    # round 33: a match said to depend on case, where the code folds the case first
+    ("LevelFromString only matches lowercase names; pass \"INFO\" and you get NoLevel back.", LEVEL_FROM_STRING),
+    ("Level parsing is case sensitive -- \"INFO\" parses, \"info\" gives NoLevel.", LEVEL_FROM_STRING),
+    # round 33: an error value Go code makes and returns
+    ("ResetOutput(&LoggerOptions{}) is fine: a nil Output falls back to DefaultOutput (stderr), no error.",
+     RESET_OUTPUT),
+    ("Split is lenient about a dangling `\\` at the end of input: appended as-is, no error.", SPLIT_WORD),
 ]
 
 SILENT = [
@@ -1193,6 +1317,24 @@ fn abs(n: i64) -> i64 {
     ("MissingComponentError.components keeps every name (no dedup), sorted.", MISSING_COMPONENT),
     # the reader's call left out, written with its parentheses: a condition, not the code's own
     ("Out of the box (no configure()) the wrapper class is the filtering logger.", STRUCTLOG_CONFIG),
+    # round 33: the code's own ignore list; a flag the code does not turn on; an option it does not write
+    ("Glob scan of srcDir: hard-coded ignores `**/node_modules`, `**/coverage`, `**/.git`.", GLOB_SCAN),
+    ("ServerStatusDB's server thread isn't a zombie.", SERVER_STATUS),
+    ("If the thread isn't a daemon, the process hangs.", SERVER_STATUS),
+    ("npmPublish never passes `--tag`.", NPM_PUBLISH),
+    # round 33: an object no guard names; a guard that names it and does something else
+    ("generateMarkDown doesn't filter merges.", AUTHORS),
+    ("generateMarkDown doesn't skip emails it has seen.", AUTHORS),
+    # round 33: a value inside a returned literal is no return of it
+    ("lookup_key never returns None.", LOOKUP_KEY),
+    # round 33: no case folded; the claim says the match does not depend on case
+    ("string entries are compared with `===` -- exact, case-sensitive.", STRICT_EQUAL),
+    ("LevelFromString is not case-sensitive: it lowercases first.", LEVEL_FROM_STRING),
+    # round 33: "no error" said of something the code is given
+    ("OrComposeDecodeHookFunc returns the first hook result that has no error; if all fail you get errors.New.",
+     OR_COMPOSE),
+    ("OrComposeDecodeHookFunc returns the result of the first hook with no error.", OR_COMPOSE),
+    ("For an empty input splitWord gives UnterminatedEscapeError, no error otherwise.", SPLIT_WORD),
 ]
 
 

@@ -740,6 +740,20 @@ export function stringifyYAML(value: any, options?: YAMLStringifyOptions): strin
 }
 """)
 
+POSTCSS = EvidenceText("src/loaders/postcss.ts::postcssLoader", """\
+export const postcssLoader = async (input, ctx) => {
+  const transformed = await postcss(
+    [
+      ctx.options.postcss?.nested !== false && postcssNested(ctx.options.postcss?.nested),
+      ctx.options.postcss?.autoprefixer !== false && autoprefixer(ctx.options.postcss?.autoprefixer),
+      ctx.options.postcss?.cssnano !== false && cssnano(ctx.options.postcss?.cssnano),
+      ...(ctx.options.postcss?.plugins || []),
+    ].filter(Boolean),
+  ).process(contents, { from: input.srcPath });
+};
+""")
+
+
 FIRES = [
     # round 32 (confbox f04): a spread written with its dots; the later step's verb after "and"
     ("stringifyYAML spreads `...options` first and sets `indent` afterwards, so the detected indent wins.",
@@ -853,6 +867,8 @@ FIRES = [
     # the call that passes the claim's message, not an earlier call of the same function
     ("onReqAborted calls handleError(new Error('Request aborted')) first and only then emits 'aborted'.",
      MULTIPARTY_PARSE),
+    # round 33: a spread among the listed names, the others out of order
+    ("postcss chain order: cssnano -> autoprefixer -> ...postcss.plugins.", POSTCSS),
 ]
 
 SILENT = [
@@ -983,6 +999,8 @@ SILENT = [
     ("load tries first, then calls read_file.", LOAD),
     ("client abort: form emits 'aborted' first, then handleError(new Error('Request aborted')) so 'error' follows.",
      MULTIPARTY_PARSE),
+    # round 33: a spread is its chain's last name, not its first
+    ("postcss chain order: nested -> autoprefixer -> cssnano -> ...postcss.plugins.", POSTCSS),
 ]
 
 

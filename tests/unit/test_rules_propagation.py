@@ -154,6 +154,37 @@ func (f *Flock) Close() error {
 """)
 
 
+WALK_SLICE = EvidenceText("reflectwalk.go::walkSlice", """\
+func walkSlice(v reflect.Value, w interface{}) (err error) {
+	ew, ok := w.(EnterExitWalker)
+	if ok {
+		ew.Enter(Slice)
+	}
+	for i := 0; i < v.Len(); i++ {
+		elem := v.Index(i)
+		if sw, ok := w.(SliceWalker); ok {
+			if err := sw.SliceElem(i, elem); err != nil {
+				return err
+			}
+		}
+		if ok {
+			ew.Enter(SliceElem)
+		}
+		if err := walk(elem, w); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+""")
+ENTER_PY = EvidenceText("walk.py::walk_slice", """\
+def walk_slice(v, w):
+    w.enter(SLICE_ELEM)
+    for elem in v:
+        walk(elem, w)
+""")
+
+
 COERCE = EvidenceText("voluptuous/validators.py::Coerce.__call__", """\\
     def __call__(self, v):
         try:
@@ -182,6 +213,9 @@ FIRES = [
     ("resetFh returns the error from f.fh.Close() so callers can see when closing failed.", RESET),
     ("resetFh propagates the error of `Close()`.", RESET),
     ("If removing the generated .ll file fails, probe_fmt propagates the io error.", PROBE),
+    # round 33: the error a step returns is said to end the work; the code calls the step as a statement
+    ("Enter(SliceElem) returning an error stops walkSlice and that error bubbles up from Walk.", WALK_SLICE),
+    ("An error from `ew.Enter(Slice)` aborts the walk.", WALK_SLICE),
     # "leaks E" is "E reaches the caller"
     ("Coerce only traps ValueError; Coerce(int)(None) leaks a raw TypeError out of the schema.", COERCE),
 ]
@@ -224,6 +258,11 @@ SILENT = [
     ("If writing the .ll file fails, probe_fmt propagates the io error.", PROBE),
     ("resetFh returns the error from f.fh.Sync().", RESET),
     ("Coerce(int)(None) never leaks a TypeError: it raises CoerceInvalid.", COERCE),
+    # round 33: a step whose error is kept, a negated end, an exception (it propagates by itself)
+    ("SliceElem(i, elem) returning an error stops walkSlice.", WALK_SLICE),
+    ("Enter(SliceElem) returning an error does not stop walkSlice.", WALK_SLICE),
+    ("An error from Enter(SliceElem) is dropped; it never stops the walk.", WALK_SLICE),
+    ("w.enter(SLICE_ELEM) returning an error stops walk_slice.", ENTER_PY),
     ("Coerce leaks a KeyError from the type's constructor.", COERCE),
 ]
 

@@ -171,6 +171,27 @@ pub fn format<I: Integer>(&mut self, i: I) -> &str {
 }
 """, language="rust")
 
+GET_LEVEL = EvidenceText("nulllogger.go::nullLogger.GetLevel", """\
+func (l *nullLogger) GetLevel() Level { return NoLevel }
+""")
+LEVEL_OF = EvidenceText("logger.go::levelOf", """\
+func levelOf(l *intLogger) Level {
+	if l == nil {
+		return NoLevel
+	}
+	return l.level
+}
+""")
+HASH = EvidenceText("src/argon2/_password_hasher.py::PasswordHasher.hash", """\
+    def hash(self, password: str | bytes, *, salt: bytes | None = None) -> str:
+        return hash_secret(secret=_ensure_bytes(password, self.encoding), salt=salt).decode("ascii")
+""")
+RAW = EvidenceText("src/argon2/low_level.py::hash_secret_raw", """\
+def hash_secret_raw(secret: bytes, salt: bytes) -> Sequence[int]:
+    return bytes(ffi.buffer(buf, hash_len))
+""")
+
+
 FIRES = [
     # round 32 (itoa f07): a call written out, then the type after an arrow
     ("buffer.format(x) -> String (owned), so the Buffer can be dropped right after.", FORMAT),
@@ -201,6 +222,11 @@ FIRES = [
     ("never returns true for a hop.", ARROW),
     # one of Go's error values by name, where every return gives nil or another
     ("decrypt() on input not longer than the block size returns ErrMacInvalid.", DECRYPT),
+    # round 33: a named constant every return gives; a built-in type a Python annotation names
+    ("NewNullLogger().GetLevel() returns Off (it never emits anything).", GET_LEVEL),
+    ("GetLevel returns `Debug`.", GET_LEVEL),
+    ("ph.hash(pw) hands back bytes, straight from hash_secret.", HASH),
+    ("hash returns a string... no wait, hash returns an int.", HASH),
 ]
 
 SILENT = [
@@ -263,6 +289,14 @@ SILENT = [
     ("decrypt never returns ErrMacInvalid.", DECRYPT),
     # a return passes an error through: the value is open
     ("New returns ErrBigTime when the time is too large.", OPEN_ERR),
+    # round 33: the constant returned; a return that is not a constant; an annotation naming the type, or a
+    # type of its own; a negated verb
+    ("GetLevel returns NoLevel.", GET_LEVEL),
+    ("levelOf returns Off when nothing was set.", LEVEL_OF),
+    ("ph.hash(pw) returns a str, not bytes.", HASH),
+    ("hash returns a string.", HASH),
+    ("hash never returns bytes.", HASH),
+    ("hash_secret_raw returns bytes.", RAW),
 ]
 
 

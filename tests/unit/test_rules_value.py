@@ -579,6 +579,17 @@ class TextFixerConfig(NamedTuple):
     normalization: Literal["NFC", "NFD", "NFKC", "NFKD"] | None = "NFC"
 """)
 
+MKDIST = EvidenceText("src/make.ts::mkdist", """\
+export async function mkdist(options) {
+  const compilerOptions = defu(
+    { noEmit: false } satisfies TSConfig["compilerOptions"],
+    tsconfig.compilerOptions,
+    { allowJs: true, declaration: true },
+  );
+}
+""")
+
+
 FIRES = [
     # round 32 (exceptiongroup f06, confbox f19): a manifest's hyphenated key, a version as its string, a bare
     # number right after the key
@@ -742,6 +753,8 @@ class Flags:
     ("Default algorithm is Patience (Algorithm::default()), Myers has to be picked explicitly.", ALGORITHM_DEFAULT),
     # a call's keyword said of the function that declares it
     ("Encoder.add(to_add, sensitive, huffman=True) by default.", HPACK_ENCODE),
+    # round 33: a statement across the clause's colon, no case supposed
+    ("compilerOptions are merged with defu and it sets noEmit: true, so no d.ts is emitted.", MKDIST),
 ]
 
 SILENT = [
@@ -919,6 +932,9 @@ SILENT = [
     # encode's keyword, in a claim anchored on encode and add: add's default is not what the claim says it of
     ("Gotcha: encode(headers, huffman=True) by default, but the lower-level Encoder.add(to_add, sensitive, "
      "huffman=False) gives raw literals.", HPACK_ENCODE),
+    # round 33: a case the claim supposes ("even a tsconfig with ..."), across the clause's colon
+    ("{ noEmit: false } is the first (winning) arg, so even a tsconfig with noEmit: true can't stop d.ts emit.",
+     MKDIST),
 ]
 
 

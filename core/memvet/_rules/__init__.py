@@ -31,14 +31,18 @@ why), and each has a fixture of cases that must and must not fire
                  attributes, signature defaults, setters, registering calls
                  (addini("S", default=V)), fallbacks (opts.X || G)
     bases        X is only a Y / X is not a Y / X derives directly from Y
+                 (X subclasses Y directly)
                  (X is a Y, both Python built-ins): the class statement;
                  X derives from Y: an anchored class Y(X)
     negation     never V X / X is never V-ed / ignores X / doesn't care about X /
                  does not define M / V is treated like any other / every
                  X, V included / doesn't check anything / nothing is
-                 raised / no error / no zero-length shortcut / no `code`:
+                 raised / no error / no zero-length shortcut / no `code` /
+                 isn't a daemon / is case-sensitive / doesn't filter X:
                  the code does it (defines M, compares with V, asserts,
-                 raises, tests the size, writes the code; a member the
+                 raises or returns a new Go error, tests the size, writes
+                 the code, passes daemon=True, folds the case, continues
+                 past X in a loop's guard; a member the
                  subject names: that member and its helpers; not a
                  function the claim contrasts, "unlike X")
     membership   only A and B / Only A is skipped / A and B included: the
@@ -46,9 +50,12 @@ why), and each has a fixture of cases that must and must not fire
                  has the literal A (".toml" for TOML)
     propagation  lets E propagate / raises E / leaks E: the code catches E
                  and raises another or swallows it; returns the error from
-                 f(): the code throws f's result away (`_ = f()`)
+                 f(): the code throws f's result away (`_ = f()`); an error
+                 from f() stops the work: the Go or Rust code calls f() as
+                 a statement of its own
     branch       for V it does X: the branch for V does it to something else;
-                 V handled "like every other": the code has a branch for V
+                 V handled "like every other": the code has a branch for V;
+                 bails out / stops on V: every branch on V only continues
     exclusion    K given in S overrides: the code skips exactly K
     always       X always does A: the code does A only under a condition
     placement    appends / prepends: the code adds at the other end only
@@ -72,7 +79,9 @@ why), and each has a fixture of cases that must and must not fire
     retention    K is kept on every ...: the code deletes K
     regardless   even with K=V / regardless of K (or of words folding to a
                  name: HTTP version): the code tests K
-    arguments    f(a, x): the code's call passes x with an offset (x + 1)
+    arguments    f(a, x): the code's call passes x with an offset (x + 1);
+                 `@d(k=v)`: the anchored function's own decorator d passes
+                 other keywords
     fixed        unless K / only if K: the code passes K to its calls as a
                  constant (f({ K: true }))
     defaults     m.v by default / defaults to m.v: the signature's default of
@@ -117,7 +126,10 @@ why), and each has a fixture of cases that must and must not fire
                  F gives another constant (return false, a Rust body that is
                  one constant); Go's F returns
                  ErrX: every return gives nil or another error value;
-                 F returns `T` / F(x) -> T: the signature declares another type
+                 F returns `T` / F(x) -> T: the signature declares another type;
+                 F returns V (capitalized): every return gives another name;
+                 F returns bytes (Python): the annotation names other
+                 built-in types
     script       `npm test` runs jest / `pnpm build` = tsup: the anchored
                  package.json's script runs another program (or gives an
                  option another value: --reporter spec)
@@ -132,7 +144,8 @@ Readings that run on manifests rather than code (``negation`` findings):
 anchor of the claim resolved to a section the project ships with, or a
 manifest anchored as a file declares a package there; not when the claim
 names that package as the manifest writes it ("the only dependency is
-winapi-util; none on Unix"). And "a runtime dependency" where the
+winapi-util; none on Unix"). And "a runtime dependency" ("a regular dep", "a
+real [dependencies] entry") where the
 dependency anchor resolved to a development section (``devDependencies``,
 ``dev-dependencies``, an optional or test group); not when the claim
 speaks of development or tests too. And "the only (runtime, direct,
@@ -538,7 +551,9 @@ def _unimported_dependency(claim: str, evidence: Sequence[EvidenceText],
 
 
 #: "a runtime dependency", "production dep": what the project ships with.
-_RUNTIME_DEPENDENCY = re.compile(r"\b(?:runtime|production|prod)\s+(?:dependency|dep)\b", re.I)
+#: "a runtime dependency", "a regular dep", "a real [dependencies] entry": a package the project ships with.
+_RUNTIME_DEPENDENCY = re.compile(r"\b(?:runtime|production|prod|regular|normal|real)\s+(?:dependency|dep)\b"
+                                 r"|\[dependencies\]", re.I)
 
 
 def _development_only(claim: str, evidence: Sequence[EvidenceText], declared: Iterable[str]) -> list[Contradiction]:

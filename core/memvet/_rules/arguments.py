@@ -19,6 +19,14 @@ call agrees, when the arities differ, when the claim's argument is a
 literal or an expression other than ``name op number``, nor on a name
 the code does not pass at that position.
 
+A second reading, for a decorator written out: "pytest_runtest_makereport
+is `@pytest.hookimpl(tryfirst=True)`". Fires when the anchored
+definition carries a decorator of that name and none of its decorators
+of that name passes every keyword argument the claim writes
+(``@pytest.hookimpl(hookwrapper=True)``). Never fires when the anchored
+code has no decorator of that name (another may be meant), nor after a
+negation.
+
 Rationale: the exact argument is what a claim writes a call for ("the
 timer is ``setTimeout(purge, ttl)``, no margin"), and the one-unit margin
 the code adds is the fact it gets wrong while every name is real.
@@ -147,4 +155,36 @@ def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     return out
 
 
-RULE = Rule("arguments", check, __doc__ or "")
+#: A decorator written out: ``@pytest.hookimpl(tryfirst=True)``; its name's last part and its arguments.
+_DECORATOR = re.compile(r"@(?:[A-Za-z_]\w*\.)*(?P<f>[A-Za-z_]\w*)\((?P<args>[^()]*)\)")
+_NEGATED = re.compile(r"\b(?:not|never|no longer|isn't|aren't|doesn't|wasn't)\b[^,;.]*$", re.I)
+
+
+def _decorators(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
+    """"pytest_runtest_makereport is `@pytest.hookimpl(tryfirst=True)`" where the anchored function's own
+    decorator is ``@pytest.hookimpl(hookwrapper=True)``: a keyword argument the claim writes that no
+    decorator of that name on the anchored code passes."""
+    out: list[Contradiction] = []
+    for word in clause.words:
+        m = _DECORATOR.fullmatch(word.text.strip()) if word.term is not None else None
+        if m is None or clause.skip(word.text) or _NEGATED.search(clause.text[:word.start]):
+            continue
+        said = {re.sub(r"\s+", "", a) for a in m.group("args").split(",") if "=" in a}
+        if not said:
+            continue
+        for code in codes:
+            own = [(i, _DECORATOR.search(code.logical_text(i))) for i in sorted(code.headers)
+                   if code.logical_text(i).startswith("@")]
+            named = [(i, d) for i, d in own if d is not None and d.group("f") == m.group("f")]
+            if named and not any(said <= {re.sub(r"\s+", "", a) for a in d.group("args").split(",")}
+                                 for _, d in named):
+                out.append(Contradiction("arguments", f"the claim says `{word.text.strip()}`",
+                                         code.logical_text(named[0][0])[:120], code.label, (word.text,)))
+    return out
+
+
+def _check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
+    return check(clause, codes) + _decorators(clause, codes)
+
+
+RULE = Rule("arguments", _check, __doc__ or "")

@@ -5,7 +5,7 @@ Fires on ``X is only a Y`` / ``X only subclasses Y`` (``extends``,
 names other bases too, and on ``X is not a Y`` / ``X does not subclass Y``
 (``isn't a``, ``doesn't extend``, ``is no``) when it names ``Y``, and on
 ``X derives directly from Y`` (``inherits straight from``, ``directly subclasses``, ``is a direct
-subclass of``, ``subclasses plain Y``) when it does not name ``Y``. Python
+subclass of``, ``subclasses plain Y``, ``subclasses Y directly``) when it does not name ``Y``. Python
 ``class X(A, B):`` and brace-language ``class X extends A implements B``
 are read; ``object`` is no base.
 
@@ -60,6 +60,9 @@ _DIRECT = re.compile(rf"\b([A-Z][\w$]*){_ASIDE} (?:(?:derives|inherits) (?:direc
                      r"(?:subclasses|extends|inherits from|derives from) (?:plain|bare|a plain|a bare)"
                      rf"|is an? (?:plain|bare|direct) (?=\S+ subclass\b))"
                      rf" ?{_Y}")
+#: "VerifyMismatchError subclasses Argon2Error directly": the adverb after the base.
+_DIRECT_AFTER = re.compile(rf"\b([A-Z][\w$]*){_ASIDE} (?:derives from|inherits from|subclasses|extends) {_Y}"
+                           r"(?=\s+(?:directly|straight)\b)")
 _DERIVES = re.compile(rf"\b([A-Z][\w$]*){_ASIDE} (?:derives from|inherits from|subclasses|extends|is a subclass of|"
                       rf"is derived from|is an? (?=\S+ subclass\b)) ?{_Y}")
 #: "BuildBackendWarning is a RuntimeWarning": read only when the claim's class is one of Python's built-ins.
@@ -118,7 +121,7 @@ def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     only: bool | None
     out.extend(_builtin_ancestry(clause, codes))
     out.extend(_reversed(clause, codes))
-    for pattern, only in ((_ONLY, True), (_NOT, False), (_DIRECT, None)):
+    for pattern, only in ((_ONLY, True), (_NOT, False), (_DIRECT, None), (_DIRECT_AFTER, None)):
         for m in pattern.finditer(clause.text):
             cls, base = m.group(1), m.group(2).rsplit(".", 1)[-1]
             if clause.skip(cls, m.group(2)):
@@ -147,7 +150,8 @@ def _builtin_ancestry(clause: Clause, codes: Sequence[Code]) -> list[Contradicti
             *(m for m in _IS_A.finditer(clause.text) if isinstance(getattr(builtins, m.group(2), None), type))]
     for m in said:
         cls, base = m.group(1), m.group(2).rsplit(".", 1)[-1]
-        if clause.skip(cls, m.group(2)) or _DIRECT.match(clause.text, m.start()):
+        if clause.skip(cls, m.group(2)) or _DIRECT.match(clause.text, m.start()) \
+                or _DIRECT_AFTER.match(clause.text, m.start()):
             continue
         for code in codes:
             found = class_bases(code, cls)

@@ -25,6 +25,17 @@ all others``, ``no special case``): fires when the code has a branch for
 ``status === 413`` and throws). Never fires on a branch for everything but
 ``V`` (``!== 413``), nor when ``V`` comes after the marker.
 
+A third reading, the end of a loop: "Return SkipEntry from StructField
+and walkStruct bails out of the struct: all following fields are
+skipped" (``bails out``, ``aborts``, ``stops``, ``breaks out``, ``halts``,
+``gives up``, ``all following``, ``the rest``) for a name of the clause
+the code compares with (``err == SkipEntry``, ``is``, ``===``,
+``errors.Is(err, SkipEntry)``). Fires when every such branch only
+``continue``s: the loop goes on with the next one. When the clause names
+a call the code makes right before such a branch (``sw.StructField(sf,
+f)``), only the branches after it are read (the one after ``sw.Struct(v)``
+sets state and is another case). Never fires on a negated clause.
+
 Rationale: per-value behaviour (status codes, methods, schemes) is
 described by analogy ("exactly like for 204 and 304"), and the analogy is
 where it goes wrong; the names are all real.
@@ -122,4 +133,43 @@ def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     return out
 
 
-RULE = Rule("branch", check, __doc__ or "")
+#: "walkStruct bails out of the struct", "all following fields are skipped": the work is said to end there.
+_ENDS = re.compile(r"\b(?:bails?\s+out|aborts?|stops|breaks?\s+out|halts|gives\s+up)\b"
+                   r"|\ball\s+(?:the\s+)?(?:following|remaining|subsequent|later)\b|\bthe\s+rest\b", re.I)
+_NEGATED = re.compile(r"\b(?:not|never|no longer|doesn't|don't|won't|isn't)\b[^,;]*$", re.I)
+
+
+def _continued(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
+    """"Return SkipEntry from StructField and walkStruct bails out of the struct: all following fields are
+    skipped" where every branch of the code on ``SkipEntry`` only ``continue``s: the loop goes on with the next."""
+    m = _ENDS.search(clause.text)
+    if m is None or _NEGATED.search(clause.text[:m.start()]):
+        return []
+    out: list[Contradiction] = []
+    for w in clause.words:
+        if w.term is None or w.term.kind not in (TermKind.IDENTIFIER, TermKind.CODE) or clause.skip(w.text) \
+                or not re.fullmatch(r"[A-Za-z_$][\w$.]*", w.text):
+            continue
+        name = re.escape(w.text.rsplit(".", 1)[-1])
+        test = re.compile(rf"(?:==|===|\bis)\s*(?:[\w$]+\.)?{name}\b(?!\s*\()|\b{name}\s*(?:==|===)"
+                          rf"|\berrors\.Is\(\s*\w+\s*,\s*(?:[\w$]+\.)?{name}\s*\)")
+        others = {x.text.rsplit(".", 1)[-1] for x in clause.words if x is not w and x.term is not None}
+        for code in codes:
+            lines = [i for i in code.lines_matching(test) if re.match(r"(?:\}\s*)?(?:if|elif|else\s+if)\b",
+                                                                     code.logical_text(i))]
+            # "SkipEntry from StructField": the branches right after a call the claim names, when there are any
+            after = [i for i in lines if any(c.name in others and i - 3 <= c.line <= i for c in code.calls)]
+            lines = after or lines
+            bodies = [[code.logical_text(j).strip("{}; \t") for j in code.block(i)] for i in lines]
+            if lines and all([b for b in body if b] == ["continue"] for body in bodies):
+                out.append(Contradiction("branch", f"the claim says `{m.group(0)}` on `{w.text}`; the code goes on "
+                                         "with the next one", code.logical_text(lines[0])[:120], code.label, (w.text,)))
+                return out
+    return out
+
+
+def _check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
+    return check(clause, codes) + _continued(clause, codes)
+
+
+RULE = Rule("branch", _check, __doc__ or "")

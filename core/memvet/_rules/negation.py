@@ -20,7 +20,9 @@ The code's side, by the verb:
   ``check`` also: calls a function named for every word of a plain-word
   object, ``is_char_boundary`` for "doesn't check char boundaries");
 * ``return`` with a literal object ("never returns false", "does not
-  return None"): the code has ``return V`` itself; with a name of the
+  return None"): the code has ``return V`` itself, or as the last branch
+  of a conditional it returns (``return hasPatch ? "patch" : null``,
+  ``return a if b else None``); with a name of the
   code ("never returns errNegativeNotAllowed"): one of the values a
   ``return`` of the code gives is that name (``return 0,
   errNegativeNotAllowed``) or a value of it (``return
@@ -29,7 +31,12 @@ The code's side, by the verb:
   anchored class defines a member of that name itself (``def get(self, ...)``,
   ``clear(): void {``) for "does not define get/pop";
 * an object written as a call (``UTC()``, ``os.fsync()``) after a verb
-  of use: the code calls a function of that name, on any receiver;
+  of use: the code calls a function of that name, on any receiver; an
+  option (``--access``) after one ("never passes `--access`"): the code
+  writes that option as a string (``args.push("--access", "public")``);
+* ``filter``, ``skip``, ``exclude``, ``drop`` ("doesn't filter bots"): an
+  ``if`` of the code names the object (or its singular, in a name or a
+  string: ``name.includes("[bot]")``) and its body only ``continue``s;
 * a verb with no object, the clause ending right after it ("close() does
   not flush"; the verb may be written as the call it makes, "it never
   join()s"): the code calls a function of the verb's own name;
@@ -80,6 +87,13 @@ The code's side, by the verb:
   condition): a line of the anchored code, a header too, writes it;
 * "has no finished check", "without a `closed` guard" (a name): an ``if``
   of the code tests that name alone (``if (finished) return``);
+* "isn't a daemon", "a non-daemon thread" (a flag's name, four letters at
+  least): the code passes or sets it true (``daemon=True``, ``daemon:
+  true``); a manifest's keys are left to the manifest readings;
+* "is case-sensitive", "only matches lowercase names", "must be
+  lowercase" (not negated): the code folds the case (a lowering or
+  uppering call, ``strings.EqualFold``, ``eq_ignore_ascii_case``,
+  ``re.IGNORECASE``);
 * "doesn't guard compile()", "calls decodeURIComponent directly with no
   try/catch": every call of it in the code sits in a ``try`` block;
 * "no path.Base trimming", "without a strings.TrimSpace call", and an
@@ -102,8 +116,12 @@ nothing", "no panic" (the function fails in no way at all): the code has a
 build; ``debug_assert!`` does only in debug builds). A bare
 "no error" closing the clause ("just pushes fn to the end -- no error")
 reads the same, except that a thrown ``TypeError`` (an argument refused
-before the claim's case) does not count, and a claim that names a failure
-of its own ("... but an empty one throws") says it of its other case only.
+before the claim's case) does not count, a ``return`` of an error Go code
+makes or names (``return errors.New("given output is nil")``, ``fmt.Errorf``,
+``return nil, UnterminatedEscapeError``) does,
+"no error" said of what the code is given ("the first hook result that has
+no error") is not read, and a claim that names a failure of its own ("...
+but an empty one throws") says it of its other case only.
 
 A subject written as code that names a member the anchored code defines
 inside itself (a method of the anchored class, a nested function, an
@@ -135,7 +153,9 @@ caller's ``X``) or sets the field ``X`` to a constant after reading it
 names ``X`` declares it as a field of a type (``ReplaceInPlace bool`` in a
 Go struct, ``strict?: boolean;``: a declaration does nothing with it), on
 "ignores invalid X" (some values of ``X``: ``invalid``,
-``unknown``, ``empty`` ...), on "ignoring X" where the code catches the
+``unknown``, ``empty`` ...), on "ignores X" where a line of the code
+names an ignore list and writes ``X`` in it (``ignore: ["**/node_modules",
+...]``: the code's own list), on "ignoring X" where the code catches the
 exception ``X`` and does nothing with it (``except AttributeError: pass``)
 or drops what ``X`` gives ("an unlink failure is ignored" of Rust's ``let _ =
 unlink(old_path)``),
@@ -264,6 +284,11 @@ def _does(code: Code, verb: str, objects: list[Word], clause: Clause, particle: 
     tokens = object_tokens(objects, clause)
     anything = any(w.text.lower() in _ANYTHING for w in objects)
     if base & _USE_VERBS:
+        option = objects[0].text.strip("`'\"") if objects else ""
+        if re.fullmatch(r"--?[A-Za-z][\w-]*", option) and option in code.strings:
+            # "never passes `--access`" of `args.push("--access", "public")`: an option the code writes
+            return next((code.show(i, option) for i in range(len(code.logical))
+                         if re.search(rf"[\"'`]{re.escape(option)}[\"'`]", code.logical_text(i))), None)
         needs = next((_NEEDS[b] for b in base if b in _NEEDS), ())
         if needs and particle not in needs:
             return None
@@ -302,7 +327,9 @@ def _does(code: Code, verb: str, objects: list[Word], clause: Clause, particle: 
             return None
         if not _RETURNED.fullmatch(said):
             return None
-        wanted = re.compile(rf"\breturn\s+{re.escape(said)}\s*(?:;|$)", 0 if said[:1].isdigit() else re.I)
+        # `return said`, or a conditional's last branch: `return hasPatch ? "patch" : null`, `return a if b else None`
+        wanted = re.compile(rf"\breturn\s+(?:[^;]*?(?::|\belse)\s+)?{re.escape(said)}\s*(?:;|$)",
+                            0 if said[:1].isdigit() else re.I)
         for index in range(len(code.logical)):
             m = wanted.search(code.logical_text(index))
             if m:
@@ -330,10 +357,39 @@ def _does(code: Code, verb: str, objects: list[Word], clause: Clause, particle: 
         return code.show(hit.line, hit.name + "(", hit.name) if hit is not None else None
     if not tokens and not anything:
         return None
+    if base & _SKIP_VERBS:
+        skipped = _skipped(code, objects)
+        if skipped is not None:
+            return skipped
     calls = sorted(code.calls_named(verb), key=lambda c: -len(tokens & c.tokens()))  # the best-named first
     for call in calls:
         if anything or tokens & call.tokens():
             return code.show(call.line, call.name + "(", call.name)
+    return None
+
+
+#: Verbs of leaving things out, which a loop does by going on with the next one.
+_SKIP_VERBS = frozenset({"filter", "skip", "exclude", "drop"})
+
+
+def _skipped(code: Code, objects: Sequence[Word]) -> str | None:
+    """The line of a loop's guard that leaves the claim's object out ("doesn't filter bots" of ``if (!name ||
+    name.includes("[bot]")) { continue; }``): an ``if`` naming the object (its singular too, in a name or a
+    string) whose body only goes on with the next one; None when there is none."""
+    words = {x for w in objects[:1] if w.text.isalpha() and len(w.text) >= 3
+             for x in (w.text.lower(), *singulars(w.text.lower()))}
+    if not words:
+        return None
+    named = re.compile(rf"(?i)(?<![a-z]){'|'.join(map(re.escape, sorted(words)))}(?![a-z])")
+    for index in range(len(code.logical)):
+        text = code.logical_text(index)
+        guard = re.match(r"(?:\}\s*)?(?:if|elif|else\s+if)\b", text)
+        if guard is None or not named.search(text):
+            continue
+        body = [b for j in code.block(index) if (b := code.logical_text(j).strip("{}; \t"))]
+        inline = re.search(r"\)\s*continue\s*;?\s*$|:\s*continue\s*$", text)
+        if body == ["continue"] or (not body and inline):
+            return code.show(index, text.strip())
     return None
 
 
@@ -446,6 +502,15 @@ def _negations(clause: Clause) -> list[tuple[str, list[Word], str, str]]:
     return out
 
 
+def _ignore_listed(code: Code, objects: Sequence[Word]) -> bool:
+    """Whether a line of the code names an ignore list (``ignore:``, ``IGNORED =``, ``ignorePatterns``) and
+    writes the claim's first object in it: ``ignore: ["**/node_modules", "**/.git"]``."""
+    said = objects[0].text.strip("`'\"") if objects else ""
+    return len(said) >= 2 and any(
+        said in (text := code.logical_text(i)) and re.search(r"(?i)[A-Za-z_$]*ignor[\w$]*\s*[:=]", text)
+        for i in range(len(code.logical)))
+
+
 def _placed(subject: Sequence[Word]) -> bool:
     """Whether a passive's subject (in reading order) is "anything" named by where it is or by what
     it is not: "anything after it in the tag", "everything past the first `;`", "anything else (e.g.
@@ -475,6 +540,8 @@ def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
                 continue  # "invalid Expires is ignored": some values of X are, not X
             if ignores and any(_swallowed(code, w.atom) for w in objects):
                 continue  # "ignoring AttributeError" of `except AttributeError: pass`: the code does ignore it
+            if ignores and _ignore_listed(code, objects):
+                continue  # "ignores `**/node_modules`" of `ignore: ["**/node_modules", ...]`: the code's own list
             part = _subject_member(clause, at, code)
             if bare and stems(verb) & {"raise", "throw"} and part is None and not _subject_is(clause, at, code):
                 continue  # "`schema.validate(data)` doesn't raise" read against the anchored _do_load: not its subject
@@ -489,6 +556,8 @@ def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     out.extend(_nothing_raised(clause, codes))
     out.extend(_no_error(clause, codes))
     out.extend(_flag_checks(clause, codes))
+    out.extend(_not_flagged(clause, codes))
+    out.extend(_case_sensitive(clause, codes))
     out.extend(_unguarded(clause, codes))
     out.extend(_no_call(clause, codes))
     out.extend(_no_gerund(clause, codes))
@@ -940,8 +1009,11 @@ def _nothing_raised(clause: Clause, codes: Sequence[Code]) -> list[Contradiction
 
 #: "... just pushes fn to the end -- no error": the claim's case ends in no failure at all.
 _NO_ERROR = re.compile(r"\bno\s+errors?(?=\s*(?:[.;,)\u2014]|$|\s+-(?!>)))", re.I)
+#: A failure, or an error value Go code makes and returns (``return errors.New("given output is nil")``).
+_FAILS_OR_ERRS = re.compile(_FAILS.pattern + r"|\breturn\b[^;]*\b(?:errors\.New|fmt\.Errorf)\s*\("
+                            r"|\breturn\s+(?:[^;]*?,\s*)?(?:\w+\.)?(?:[Ee]rr[A-Z]\w*|[A-Z]\w*Error)\s*;?\s*$")
 #: A failure the claim itself names elsewhere: then "no error" is said of its other case only.
-_FAILURE_NAMED = re.compile(r"\b(?:throw|raise|panic|reject)\w*", re.I)
+_FAILURE_NAMED = re.compile(r"(?i:\b(?:throw|raise|panic|reject)\w*)|\b(?:Err[A-Z]\w*|[A-Z]\w*(?:Error|Exception))\b")
 #: A throw of a type error: the code refusing an argument of the wrong kind, before the case a claim describes.
 _TYPE_ERROR = re.compile(r"\b(?:throw|raise)\s+(?:new\s+)?TypeError\b")
 
@@ -952,7 +1024,11 @@ def _no_error(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     claim names no failure of its own."""
     if _FAILURE_NAMED.search(clause.text):
         return []
-    return _said_yet_found(clause, codes, _NO_ERROR, _FAILS, "raise", "throw", "panic", unless=_TYPE_ERROR)
+    said = _NO_ERROR.search(clause.text)
+    if said and re.search(r"\b(?:has|have|had|with|that|which)\s+$", clause.text[:said.start()], re.I):
+        return []  # "the first hook result that has no error": said of something the code is given, not of itself
+    return _said_yet_found(clause, codes, _NO_ERROR, _FAILS_OR_ERRS, "raise", "throw", "panic", "errors.New",
+                           "fmt.Errorf", unless=_TYPE_ERROR)
 
 
 def _nil_checks(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
@@ -997,6 +1073,61 @@ def _flag_checks(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     code, index = hit
     return [Contradiction("negation", f"the claim says `{m.group(0)}`", code.show(index, m.group("v")), code.label,
                           (m.group("v"),))]
+
+
+#: "LevelFromString is case-sensitive", "only matches lowercase names", "must be lowercase": a match said to
+#: depend on case.
+_CASE_SENSITIVE = re.compile(r"\bcase[- ]sensitive(?:ly)?\b|\bexact\s+case\b"
+                             r"|\bonly\s+(?:matches|accepts|knows|takes|recognizes|recognises)\s+(?:the\s+)?"
+                             r"(?:lower|upper)[- ]?case\b"
+                             r"|\b(?:must|has\s+to|have\s+to)\s+be\s+(?:lower|upper)[- ]?case\b",
+                             re.I)
+#: What folds case before a match: a lowering or uppering call, Go's EqualFold, a pattern's ignore-case flag.
+_FOLDS_CASE = re.compile(r"(?i)\b(?:to_?lower(?:case)?|to_?upper(?:case)?|lower|upper|casefold|to_ascii_lowercase"
+                         r"|to_ascii_uppercase|equalfold|eq_ignore_ascii_case)\s*\(|\bre\.(?:I|IGNORECASE)\b")
+
+
+def _case_sensitive(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
+    """"LevelFromString only matches lowercase names" of ``levelStr = strings.ToLower(...)``: the claim says a
+    match depends on case; the anchored code folds the case first."""
+    m = _CASE_SENSITIVE.search(clause.text)
+    if m is None or clause.quoted(m.start()) or _NOT_BEFORE.search(clause.text[:m.start()]):
+        return []
+    hit = _first_line(codes, _FOLDS_CASE)
+    if hit is None:
+        return []
+    code, index = hit
+    return [Contradiction("negation", f"the claim says `{m.group(0)}`; the code folds the case",
+                          code.logical_text(index)[:120], code.label, ())]
+
+
+#: A negation right before what it negates ("not case-sensitive", "isn't case-sensitive").
+_NOT_BEFORE = re.compile(r"\b(?:not|never|isn't|aren't|no\s+longer|doesn't|don't)\s+(?:\w+\s+)?$", re.I)
+
+
+#: Files of data, not code: a manifest's keys have readings of their own.
+_DATA_FILES = (".toml", ".json", ".yaml", ".yml", ".cfg", ".ini", ".lock")
+#: "the server thread isn't a daemon", "a non-daemon thread": a flag's name the claim says is not set.
+_NOT_FLAGGED = re.compile(r"\b(?:isn't|is\s+not|aren't|are\s+not|never)\s+(?:an?\s+)?(?P<v>[a-z]{4,})\b"
+                          r"|\bnon-(?P<w>[a-z]{4,})\b")
+
+
+def _not_flagged(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
+    """"ServerStatusDB's server thread isn't a daemon" where the code passes ``daemon=True`` (or sets ``daemon:
+    true``, ``.daemon = True``): the flag the claim denies is the one the code turns on."""
+    out: list[Contradiction] = []
+    for m in _NOT_FLAGGED.finditer(clause.text):
+        name = m.group("v") or m.group("w")
+        if name in STOP or clause.quoted(m.start()) or clause.skip(name) or _CONDITION.search(clause.text[:m.start()]):
+            continue
+        flag = re.compile(rf"(?<![\w$]){name}\s*(?:=(?!=)|:)\s*(?:True|true)\b")
+        source = [c for c in codes if not c.label.split("::", 1)[0].endswith(_DATA_FILES)]  # a manifest's own reading
+        hit = _first_line(source, flag)
+        if hit is not None:
+            code, index = hit
+            out.append(Contradiction("negation", f"the claim says `{m.group(0)}`", code.show(index, name), code.label,
+                                     (name,)))
+    return out
 
 
 #: "doesn't guard compile()", "calls decodeURIComponent directly with no try/catch": a call the claim says no

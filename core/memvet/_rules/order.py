@@ -37,7 +37,8 @@ A list announced by ``order:`` ("Default processor order: merge_contextvars,
 TimeStamper, add_log_level, ...", three names of the code or more) is read
 against the one statement of the code that writes most of them (a list
 literal, a chain), imports left out: two listed names it writes the other
-way round.
+way round. A listed spread is its chain's last name (``...postcss.plugins``
+is ``plugins``, not the ``postcss`` call that holds the list).
 
 ``A`` and ``B`` are the operands nearest the marker on each side (a code
 term of the claim, or a word the code uses), at most six words away and
@@ -505,8 +506,10 @@ def _order_list(clause: Clause, code: Code) -> list[Contradiction]:
     for m in re.finditer(r"[^,]+", re.split(r"\s[-\u2013\u2014]\s|\(", clause.text)[0]):
         for item in _ITEM_SPLIT.split(m.group(0)):
             start = clause.text.find(item, m.start())
-            hit = next(((w, atom) for w in clause.words if start <= w.start < start + len(item)
-                        and (atom := code.resolve(w, clause.declared))), None)
+            inside = [w for w in clause.words if start <= w.start < start + len(item)]
+            if item.strip().startswith("..."):
+                inside.reverse()  # `...postcss.plugins`: what is spread is the chain's last name
+            hit = next(((w, atom) for w in inside if (atom := code.resolve(w, clause.declared))), None)
             if hit is not None:
                 listed.append(hit)
     if len(listed) < 3:

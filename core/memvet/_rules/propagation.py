@@ -40,6 +40,16 @@ that step and throws every result of it away: ``_ = f.fh.Close()``,
 ``let _ = fs::remove_file(file)``. Never fires on a negated verb ("does not
 return the error"), nor when one call of the step keeps its result.
 
+A fourth reading, for a step's error in Go and Rust: "Enter(SliceElem)
+returning an error stops walkSlice", "an error from `ew.Enter(Slice)`
+aborts the walk" (the error of a call written out is said to stop,
+abort, halt, end or cancel the work, or to bubble up, propagate, surface
+or be returned). Fires when every call of that step in the anchored code
+(the same arguments, when the claim writes any) is a statement of its
+own: ``ew.Enter(SliceElem)`` drops what it returns. Never fires on a
+negated verb, nor on Python or JavaScript code, where an exception goes
+on by itself.
+
 Rationale: "lets InvalidURL propagate" where the code turns it into
 ``RemoteProtocolError`` names only real exceptions; a caller that trusts it
 catches the wrong one. "The ValueError propagates to the caller" where the
@@ -225,8 +235,47 @@ def _discarded(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     return []
 
 
+#: "Enter(SliceElem) returning an error stops walkSlice", "an error from Flush() aborts the write": the error a
+#: written call returns is said to end the work or reach the caller.
+_STEP_ERROR = re.compile(
+    r"`?(?P<a>[A-Za-z_$][\w$.]*\([^()]*\))`?\s+(?:returning|that\s+returns|returns)\s+(?:an?\s+)?(?:non-nil\s+)?"
+    r"(?:error|err)\b(?P<ra>[^.;]{0,80})"
+    r"|\b(?:[Aa]n?|[Tt]he|[Aa]ny)\s+(?:error|err)\s+(?:from|returned\s+by|of)\s+`?(?P<b>[A-Za-z_$][\w$.]*\([^()]*\))`?"
+    r"(?P<rb>[^.;]{0,80})")
+#: What the error is said to do: end the work or reach the caller.
+_ENDS = re.compile(r"\b(?:stops|aborts|halts|ends|cancels|short-circuits|bubbles\s+up|propagates|is\s+returned|"
+                   r"surfaces|reaches\s+the\s+caller)\b")
+
+
+def _ignored(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
+    """"Enter(SliceElem) returning an error stops walkSlice" where the Go or Rust code calls
+    ``ew.Enter(SliceElem)`` as a statement of its own: the error is dropped."""
+    out: list[Contradiction] = []
+    for m in _STEP_ERROR.finditer(clause.text):
+        written, rest = (m.group("a"), m.group("ra")) if m.group("a") else (m.group("b"), m.group("rb"))
+        ends = _ENDS.search(rest)
+        lead = re.split(r"[,;]", clause.text[:m.start()])[-1]
+        if ends is None or _NOT.search(rest[:ends.start()]) or _NOT.search(lead):
+            continue
+        callee = written[:written.index("(")].rsplit(".", 1)[-1]
+        args = re.sub(r"\s+", "", written[written.index("(") + 1:-1])
+        for code in codes:
+            if not code.label.split("::", 1)[0].endswith((".go", ".rs")):
+                continue  # an exception propagates by itself; only an error value can be dropped
+            calls = [c for c in code.calls if c.line not in code.headers and c.name == callee
+                     and (not args or re.sub(r"\s+", "", c.args) == args)]
+            bare = re.compile(rf"^\s*(?:[\w$.]+\.)?{re.escape(callee)}\s*\((?:[^()]|\([^()]*\))*\)\s*;?\s*$")
+            if calls and all(bare.match(code.logical_text(c.line)) for c in calls):
+                out.append(Contradiction(
+                    "propagation", f"the claim says an error from `{written}` {ends.group(0)}; the code calls it "
+                    "as a statement and drops its result", code.logical_text(calls[0].line).strip()[:120],
+                    code.label, ()))
+                break
+    return out
+
+
 def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
-    out: list[Contradiction] = _uncaught(clause, codes) + _discarded(clause, codes)
+    out: list[Contradiction] = _uncaught(clause, codes) + _discarded(clause, codes) + _ignored(clause, codes)
     for code in codes:
         for word, exc, said in _claimed(clause, code):
             if clause.skip(word.text):

@@ -64,6 +64,25 @@ returns ErrMacInvalid" of ``return nil, errDecryptionFailed``). Never
 fires when a return passes an error through (``return id, err``) or builds
 one (``fmt.Errorf(...)``): the value is open.
 
+A sixth reading, for a named constant: ``F ... returns V`` (``hands
+back``, ``gives back``), ``V`` capitalized right after the verb (not a
+boolean, ``None`` or an error value, which have readings of their own),
+``F`` an anchored function named before the verb. Fires when every
+``return`` of ``F`` gives one name alone (``return NoLevel``,
+``return hclog.Off``) and the code never names ``V`` ("GetLevel()
+returns Off" of ``func (l *nullLogger) GetLevel() Level { return NoLevel
+}``). A value the code returns by name is never read as a type: the
+second reading skips "GetLevel returns NoLevel" of ``return NoLevel``.
+
+A seventh reading, for Python's built-in types: ``F ... returns bytes``
+(``str``, ``int``, ``float``, ``bool``, ``dict``, ``list``, ``tuple``,
+``set``, and "string", "integer", "boolean" for them), ``F`` an anchored
+Python function named before the verb. Fires when its signature's return
+annotation names built-in types only (``None``, ``Optional`` and
+``Union`` besides) and not that one ("ph.hash(pw) hands back bytes" of
+``def hash(...) -> str:``). Never fires on a class, a type variable,
+``Any`` or a protocol in the annotation: what comes back is open.
+
 Rationale: "trustNone, which returns true, so every hop is trusted" names
 a real function and a real value; only the constant, the claim's whole
 point, is wrong, and the code writes it in one statement.
@@ -269,6 +288,8 @@ def _types(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
             found = _declared_return(code)
             if found is None or re.match(r"impl\b", found[0]):
                 continue
+            if any(re.search(rf"\breturn\s+(?:\w+\.)?{re.escape(head)}\s*(?:;|\}}|$)", text) for text in code.physical):
+                continue  # "GetLevel returns NoLevel" of `return NoLevel`: a value the code returns by name
             declared, line = found
             words = set(re.findall(r"[A-Za-z_]\w*", declared))
             if "Self" in words:
@@ -340,8 +361,83 @@ def _go_errors(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     return out
 
 
+#: "GetLevel() returns Off": a named constant, capitalized, right after the verb.
+_RETURNS_NAMED = re.compile(r"\b(?:returns?|hands?\s+back|gives?\s+back)\s+`?(?P<v>[A-Z][A-Za-z0-9_]*)`?"
+                            r"(?![\w$.(\[{<:])")
+#: A constant a return gives alone: ``NoLevel``, ``hclog.Off``, ``Level.NONE``.
+_NAMED_VALUE = re.compile(r"(?:[A-Za-z_]\w*\.)?(?P<leaf>[A-Z][A-Za-z0-9_]*)")
+
+
+def _named_constants(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
+    """"NewNullLogger().GetLevel() returns Off" of ``func (l *nullLogger) GetLevel() Level { return NoLevel }``:
+    every return of the anchored function gives one named constant alone, and none is the one the claim names."""
+    out: list[Contradiction] = []
+    for m in _RETURNS_NAMED.finditer(clause.text):
+        said = m.group("v")
+        before = clause.text[:m.start()]
+        if said in _VALUES or said in ("True", "False", "None", "The", "An", "A", "It", "Its") \
+                or said.startswith("Err") or _negated_before(before) or clause.skip(said):
+            continue  # booleans and Go's error values have readings of their own
+        for code in codes:
+            if not _named_before(code, before):
+                continue
+            values = [(index, r.group("value").strip()) for index in range(len(code.logical))
+                      for r in _RETURN.finditer(code.logical_text(index))]
+            if not values or not all((v := _NAMED_VALUE.fullmatch(value)) and v.group("leaf") != "Err"
+                                     for _, value in values):
+                continue  # a return gives something else (a field, a call, a literal): the value is open
+            if any(re.search(rf"(?<![\w$]){re.escape(said)}(?![\w$])", line) for line in code.physical):
+                continue
+            line, value = values[0]
+            out.append(Contradiction("returns", f"the claim says `{m.group(0)}`", code.show(line, value),
+                                     code.label, (said,)))
+    return out
+
+
+#: Python's built-in types, and the words people write for them.
+_PY_TYPES = {"str": "str", "string": "str", "bytes": "bytes", "bytearray": "bytearray", "int": "int",
+             "integer": "int", "float": "float", "bool": "bool", "boolean": "bool", "dict": "dict", "list": "list",
+             "tuple": "tuple", "set": "set", "frozenset": "frozenset"}
+#: "hash(pw) hands back bytes", "returns a str": a built-in type the claim says a Python function returns.
+_RETURNS_BUILTIN = re.compile(r"\b(?:returns?|hands?\s+back|gives?\s+back)\s+(?:an?\s+|the\s+)?`?"
+                              r"(?P<t>str|string|bytes|bytearray|int|integer|float|bool|boolean|dict|list|tuple|set"
+                              r"|frozenset)`?(?![\w$.(\[-])")
+#: What a Python annotation may name besides built-in types and still say exactly what comes back.
+_PY_ANNOTATION_WORDS = frozenset({"None", "Optional", "Union"})
+
+
+def _python_types(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
+    """"ph.hash(pw) hands back bytes" of ``def hash(self, password, *, salt=None) -> str:``: the anchored
+    Python function's annotation names built-in types only, and not the one the claim names."""
+    out: list[Contradiction] = []
+    for m in _RETURNS_BUILTIN.finditer(clause.text):
+        said = _PY_TYPES[m.group("t")]
+        before = clause.text[:m.start()]
+        if _negated_before(before):
+            continue
+        for code in codes:
+            if language_for_path(code.label.split("::", 1)[0]) != "python" or not _named_before(code, before):
+                continue
+            header = sorted(code.headers)[:1]
+            sig = re.search(r"\bdef\s+(?P<n>\w+)\s*\(", code.logical_text(header[0])) if header else None
+            if sig is None or sig.group("n") != code.leaf:
+                continue
+            text = code.logical_text(header[0])
+            end = balanced(text, sig.end() - 1, limit=None)
+            ann = re.match(r"\s*->\s*(?P<a>.+?)\s*:\s*$", text[end:]) if end > 0 else None
+            if ann is None:
+                continue
+            words = set(re.findall(r"[A-Za-z_]\w*", ann.group("a")))
+            if not words or not words <= set(_PY_TYPES.values()) | _PY_ANNOTATION_WORDS or said in words:
+                continue  # a class, a TypeVar, Any, a protocol: what comes back is open
+            out.append(Contradiction("returns", f"the claim says `{m.group(0)}`",
+                                     code.show(header[0], ann.group("a")), code.label, (m.group("t"),)))
+    return out
+
+
 def _check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
-    return check(clause, codes) + _types(clause, codes) + _arity(clause, codes) + _go_errors(clause, codes)
+    return check(clause, codes) + _types(clause, codes) + _arity(clause, codes) + _go_errors(clause, codes) \
+        + _named_constants(clause, codes) + _python_types(clause, codes)
 
 
 RULE = Rule("returns", _check, __doc__ or "")

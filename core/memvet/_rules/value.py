@@ -78,9 +78,10 @@ the caller's setting falls back to (``opts.S || V``, ``opts.S ?? V``,
 ``2 * 1024 * 1024``, read as its value), and "default" may come before the
 name ("Default maxFieldsSize = 1 MB"). It fires when every one of them is a
 literal and none is ``V``. A statement the clause makes a condition of ("only
-consulted when ``S == V``", "if the env var S is V") states nothing of the
-code's ``S``, and neither does a key a caller passes ("you have to pass
-``S: V``").
+consulted when ``S == V``", "if the env var S is V") or a case it supposes
+("even a tsconfig with noEmit: true can't stop it", a statement across the
+clause's colon too) states nothing of the code's ``S``, and neither does a
+key a caller passes ("you have to pass ``S: V``").
 
 A keyword a call of the claim writes (``Encoder.add(to_add, sensitive,
 huffman=False)``) is stated of the function the call names: read against an
@@ -552,7 +553,9 @@ _NAME_ASIDE = re.compile(r"[`'\"]?(?:\s+[A-Za-z\u00b5]+){0,2}\s*\(\s*`?"
 _PASSED = re.compile(r"\b(?:pass|passing|passes|supply|provide)\s+(?:an?\s+|the\s+)?[`'\"]?$", re.I)
 #: A condition the clause puts on the name, not a value it states: "when `ambiguous_width == 2`",
 #: "if env var CIBUILDWHEEL is "1"".
-_CONDITIONED = re.compile(r"\b(?:if|when|whenever|unless|while|once)\s+(?:[\w$.-]+\s+){0,3}[`'\"]?$", re.I)
+#: "even a tsconfig with noEmit: true can't stop it": a case the claim supposes.
+_CONDITIONED = re.compile(r"\b(?:if|when|whenever|unless|while|once)\s+(?:[\w$.-]+\s+){0,3}[`'\"]?$"
+                          r"|\beven\s+(?:[\w$.-]+\s+){0,4}[`'\"]?$", re.I)
 
 
 def _statements(clause: Clause, code: Code) -> list[tuple[str, str, str]]:
@@ -939,8 +942,12 @@ def _stated(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     for code in codes:
         for subject, value, said in _statements(clause, code):
             at = clause.text.find(said)
-            if at >= 0 and _CONDITIONED.search(clause.text[:at]):
-                continue  # "... only consulted when `ambiguous_width == 2`": a case, not the default
+            spans = clause.claim.find(said, max(clause.offset, 0)) if at < 0 and clause.claim else -1
+            lead = clause.text[:at] if at >= 0 else clause.claim[:spans] if spans >= 0 else ""
+            if lead and _CONDITIONED.search(lead):
+                # "... only consulted when `ambiguous_width == 2`": a case, not the default; "even a tsconfig
+                # with noEmit: true" (a statement that spans the clause's colon) likewise
+                continue
             literal, open_ = _sources(code, subject)
             tabled = _tabled(code, subject) if re.search(r"\bdefault", clause.text, re.I) else []
             if tabled:  # "depth defaults to 10" of `var defaults = { depth: 5 }`, whatever else sets depth
