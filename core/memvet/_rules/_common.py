@@ -222,6 +222,11 @@ class Code:
         head = self.physical[self.logical[index][0]]
         return len(head) - len(head.lstrip())
 
+    def body(self, index: int) -> list[str]:
+        """The statements of line ``index``'s block (:meth:`block`), braces and semicolons left out, blank
+        ones dropped: ``["continue"]`` for ``if (x) {\n  continue;\n}``."""
+        return [text for j in self.block(index) if (text := self.logical_text(j).strip("{}; \t"))]
+
     def block(self, index: int) -> list[int]:
         """The logical lines indented under line ``index`` (its body)."""
         out = []

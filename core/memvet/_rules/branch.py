@@ -160,8 +160,7 @@ def _continued(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
             # "SkipEntry from StructField": the branches right after a call the claim names, when there are any
             after = [i for i in lines if any(c.name in others and i - 3 <= c.line <= i for c in code.calls)]
             lines = after or lines
-            bodies = [[code.logical_text(j).strip("{}; \t") for j in code.block(i)] for i in lines]
-            if lines and all([b for b in body if b] == ["continue"] for body in bodies):
+            if lines and all(code.body(i) == ["continue"] for i in lines):
                 out.append(Contradiction("branch", f"the claim says `{m.group(0)}` on `{w.text}`; the code goes on "
                                          "with the next one", code.logical_text(lines[0])[:120], code.label, (w.text,)))
                 return out

@@ -386,7 +386,7 @@ def _skipped(code: Code, objects: Sequence[Word]) -> str | None:
         guard = re.match(r"(?:\}\s*)?(?:if|elif|else\s+if)\b", text)
         if guard is None or not named.search(text):
             continue
-        body = [b for j in code.block(index) if (b := code.logical_text(j).strip("{}; \t"))]
+        body = code.body(index)
         inline = re.search(r"\)\s*continue\s*;?\s*$|:\s*continue\s*$", text)
         if body == ["continue"] or (not body and inline):
             return code.show(index, text.strip())

@@ -333,6 +333,17 @@ _RETURNS_ERROR = re.compile(r"\breturns?\s+`?(?P<e>(?:[a-z]\w*\.)?(?:Err|err)[A-
 _ERROR_VALUE = re.compile(r"nil|(?:[a-z]\w*\.)?(?:Err|err)[A-Z]\w*")
 
 
+def _return_values(code: Code) -> list[tuple[int, str]]:
+    """(logical line, what it returns) for each ``return`` statement of the code, in order."""
+    return [(index, r.group("value").strip()) for index in range(len(code.logical))
+            for r in _RETURN.finditer(code.logical_text(index))]
+
+
+def _names(code: Code, name: str) -> bool:
+    """Whether a line of the code, signatures included, writes ``name`` as a whole word."""
+    return any(re.search(rf"(?<![\w$]){re.escape(name)}(?![\w$])", line) for line in code.physical)
+
+
 def _go_errors(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     """"decrypt() ... returns ErrMacInvalid" of a Go function whose every ``return`` gives nil or
     another error value by name as its last result, and whose code never names that one."""
@@ -347,13 +358,10 @@ def _go_errors(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
             if language_for_path(code.label.split("::", 1)[0]) != "go" or not _named_before(code, before) \
                     or _declared_return(code) is None:
                 continue
-            if any(re.search(rf"(?<![\w$]){re.escape(leaf)}(?![\w$])", line) for line in code.physical):
+            if _names(code, leaf):
                 continue
-            lasts = []
-            for index in range(len(code.logical)):
-                for r in _RETURN.finditer(code.logical_text(index)):
-                    results = split_args(r.group("value"))
-                    lasts.append((index, results[-1] if results else ""))
+            lasts = [(index, results[-1] if (results := split_args(value)) else "")
+                     for index, value in _return_values(code)]
             if lasts and all(_ERROR_VALUE.fullmatch(v) for _, v in lasts) and any(v != "nil" for _, v in lasts):
                 line, value = next((i, v) for i, v in lasts if v != "nil")
                 out.append(Contradiction("returns", f"the claim says `{m.group(0)}`", code.show(line, value),
@@ -381,12 +389,11 @@ def _named_constants(clause: Clause, codes: Sequence[Code]) -> list[Contradictio
         for code in codes:
             if not _named_before(code, before):
                 continue
-            values = [(index, r.group("value").strip()) for index in range(len(code.logical))
-                      for r in _RETURN.finditer(code.logical_text(index))]
+            values = _return_values(code)
             if not values or not all((v := _NAMED_VALUE.fullmatch(value)) and v.group("leaf") != "Err"
                                      for _, value in values):
                 continue  # a return gives something else (a field, a call, a literal): the value is open
-            if any(re.search(rf"(?<![\w$]){re.escape(said)}(?![\w$])", line) for line in code.physical):
+            if _names(code, said):
                 continue
             line, value = values[0]
             out.append(Contradiction("returns", f"the claim says `{m.group(0)}`", code.show(line, value),
