@@ -806,10 +806,13 @@ def _in_inline_module(table: _code.SymbolTable, name: str) -> list[_code.Symbol]
     One per module that defines it: once_cell's ``Lazy.force`` is ``sync.Lazy.force`` and
     ``unsync.Lazy.force``, one API written twice, and the name names both (see :meth:`Evidence.resolve_all`)."""
     found = []
-    for qualname in table.symbols:
-        if not qualname.endswith("." + name):
+    for qualname, sym in table.symbols.items():
+        # A trait impl's member is found by its name as well: uuid's `ContextV1.generate_sequence` is
+        # `context.v1_support.<ContextV1 as ClockSequence>.generate_sequence`, named without the trait.
+        spelled = next((n for n in (qualname, sym.name) if n.endswith("." + name)), None)
+        if spelled is None:
             continue
-        parts = qualname[: -len(name) - 1].split(".")  # every enclosing scope, outermost first
+        parts = spelled[: -len(name) - 1].split(".")  # every enclosing scope, outermost first
         if all(getattr(table.symbols.get(".".join(parts[:k])), "kind", None) == "module"
                for k in range(1, len(parts) + 1)):
             found.append(qualname)

@@ -2851,6 +2851,11 @@ def _bind_call(term: Term, ctx: _Context) -> tuple[bool, str]:
     scoped = re.fullmatch(r"[a-z][\w-]*", callee) and len(args) == 1 and re.fullmatch(r"[a-z][\w-]*", args[0].strip())
     if scoped and not index.definitions(callee) and index.has_string(callee) and index.has_string(args[0].strip()):
         return True, ""  # `chore(deps)`: a commit's type and scope, as the code tests them: c.type === "chore"
+    if any(a.strip() in ("*", "/") for a in args):
+        # `resetall(*, return_value=False)`: a Python signature written out; its markers of keyword-only and
+        # positional-only parameters pass nothing, so the rest is read as written
+        kept = ", ".join(a.strip() for a in args if a.strip() not in ("*", "/"))
+        return _bind_call(Term(f"{callee}({kept})", term.kind), ctx)
     if any(_PROSE_ARGUMENT.fullmatch(a.strip()) for a in args):
         # `encodeURI(path with forward slashes)`, `Connection(resolved path, timeout=60)`: an argument
         # described in words is a placeholder

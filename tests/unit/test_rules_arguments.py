@@ -43,6 +43,16 @@ def pytest_runtest_makereport(item, call):
 """)
 
 
+# round 34 (pytest-randomly f15): a decorator written without its `@`
+MODIFYITEMS = EvidenceText("src/pytest_randomly/__init__.py::pytest_collection_modifyitems", """\
+@hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config, items):
+    if not config.getoption("randomly_reorganize"):
+        return
+    seed = _reseed(config)
+""")
+
+
 FIRES = [
     # round 23: the same names in another order (response-time f10); a call of `fn` is no Rust signature
     ("The recorder fn gets time first: fn(time, req, res).", RECORD),
@@ -51,6 +61,8 @@ FIRES = [
     ("Sweeps run as `setTimeout(sweep, delay + 1)`.", PLAIN),
     # round 33: a decorator's keyword the anchored function's decorator of that name does not pass
     ("pytest_runtest_makereport is `@pytest.hookimpl(tryfirst=True)` and builds the report itself.", MAKEREPORT),
+    # round 34: the decorator written without its `@`
+    ("randomly's modifyitems hook is `hookimpl(trylast=True)` -- it runs after everyone else.", MODIFYITEMS),
 ]
 
 SILENT = [
@@ -69,6 +81,9 @@ SILENT = [
     ("pytest_runtest_makereport is `@pytest.hookimpl(hookwrapper=True)`: it wraps the report.", MAKEREPORT),
     ("pytest_runtest_makereport could use `@pytest.fixture(autouse=True)`.", MAKEREPORT),
     ("pytest_runtest_makereport is not `@pytest.hookimpl(tryfirst=True)`.", MAKEREPORT),
+    # round 34: the decorator's own keyword, with or without its `@`
+    ("randomly's modifyitems hook is `hookimpl(tryfirst=True)`, so it runs before the others.", MODIFYITEMS),
+    ("the hook is `@hookimpl(tryfirst=True)`.", MODIFYITEMS),
 ]
 
 

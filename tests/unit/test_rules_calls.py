@@ -173,6 +173,19 @@ func (n *node) updateEdge(label byte, node *node) {
 }
 """, language="go")
 
+# round 34 (anymap t25): a caller named that is neither anchor, and the callee is one
+MAP_NEW = EvidenceText("src/lib.rs::Map.new", """\
+pub fn new() -> Map<A> {
+    Map { raw: RawMap::with_hasher(Default::default()) }
+}
+""")
+MAP_WITH_CAPACITY = EvidenceText("src/lib.rs::Map.with_capacity", """\
+pub fn with_capacity(capacity: usize) -> Map<A> {
+    Map { raw: RawMap::with_capacity_and_hasher(capacity, Default::default()) }
+}
+""")
+
+
 FIRES = [
     # round 26 (go-radix f05): "falls back to" a function the subject never mentions
     ("node.updateEdge falls back to addEdge if there's no edge with that label yet, so it's an upsert.", UPDATE_EDGE),
@@ -198,6 +211,8 @@ FIRES = [
     ("autoload's init() calls godotenv.Overload(), so the file wins.", AUTOLOAD),
     ("Load calls os.Unsetenv for each key.", [LOAD, LOAD_FILE]),
     ("flush invokes on_evict for each item.", COMMENTED),
+    # round 34: the callee is anchored, but no caller is named ("It" names no code)
+    ("It just calls Map::new().", [MAP_NEW, MAP_WITH_CAPACITY]),
 ]
 
 SILENT = [
@@ -243,6 +258,9 @@ SILENT = [
     ("Set runs in constant time.", SET),
     # the subject is code no anchor holds
     ("The janitor's DeleteExpired calls onEvicted for each expired item.", SET),
+    # round 34: a caller named (a name of the code, no term) that is neither anchor; the callee anchored
+    ("Default for Map just calls Map::new(), which is RawMap::with_hasher(Default::default()).",
+     [MAP_NEW, MAP_WITH_CAPACITY]),
 ]
 
 

@@ -959,6 +959,58 @@ func splitWord(input string, buf *bytes.Buffer) (word string, remainder string, 
 """)
 
 
+# round 34 (sprig t02): Go's `map` keyword is no use of "the package-level map"
+GENERIC_FUNC_MAP = EvidenceText("functions.go::GenericFuncMap", """\
+func GenericFuncMap() map[string]interface{} {
+	gfm := make(map[string]interface{}, len(genericMap))
+	for k, v := range genericMap {
+		gfm[k] = v
+	}
+	return gfm
+}
+""")
+# round 34 (pytest-mock t08): the warning runs only under a setting the claim turns off
+START_PATCH = EvidenceText("src/pytest_mock/plugin.py::MockerFixture._Patcher._start_patch", """\
+def _start_patch(self, mock_func, warn_on_mock_enter, *args, **kwargs):
+    p = mock_func(*args, **kwargs)
+    mocked = p.start()
+    if hasattr(mocked, "reset_mock"):
+        if hasattr(mocked, "__enter__") and warn_on_mock_enter:
+            mocked.__enter__.side_effect = lambda: warnings.warn("Mocks do not need a with block")
+    return mocked
+""")
+
+
+# round 34 (pytest-cov f06): argparse's parser.error() is a usage error
+VALIDATE_MARKDOWN = EvidenceText("src/pytest_cov/plugin.py::StoreReport._validate_markdown_dest_files", """\
+def _validate_markdown_dest_files(self, cov_report_options, parser):
+    markdown_file = cov_report_options['markdown']
+    markdown_append_file = cov_report_options['markdown-append']
+    if markdown_file == markdown_append_file:
+        error_message = f"markdown and markdown-append options cannot point to the same file: {markdown_file}."
+        parser.error(error_message)
+""")
+
+
+# round 34 (uuid f15): "never fails" of Rust code that returns an error
+TRY_FROM_SYSTEM_TIME = EvidenceText("src/timestamp.rs::<Timestamp as TryFrom<SystemTime>>.try_from", """\
+fn try_from(st: std::time::SystemTime) -> Result<Self, Self::Error> {
+    let dur = st.duration_since(std::time::UNIX_EPOCH).map_err(|_| {
+        crate::Error(crate::error::ErrorKind::InvalidSystemTime("unable to convert"))
+    })?;
+    Ok(Self::from_unix_time(dur.as_secs(), dur.subsec_nanos(), 0, 0))
+}
+""")
+POD_COLLECT = EvidenceText("src/allocation.rs::pod_collect_to_vec", """\
+pub fn pod_collect_to_vec<A: NoUninit, B: NoUninit + AnyBitPattern>(src: &[A]) -> Vec<B> {
+    let src_size = core::mem::size_of_val(src);
+    let dst_count = src_size / size_of::<B>() + if src_size % size_of::<B>() != 0 { 1 } else { 0 };
+    let mut dst = vec![B::zeroed(); dst_count];
+    dst
+}
+""")
+
+
 FIRES = [
     # round 32 (clockwork f03): a case of the function that the code does not return on first
     ("NewTicker(0) on the fake clock doesn't panic; it ticks once immediately.", NEW_TICKER),
@@ -1131,6 +1183,17 @@ def create_list_rule(src, pos, out):
     ("ResetOutput(&LoggerOptions{}) is fine: a nil Output falls back to DefaultOutput (stderr), no error.",
      RESET_OUTPUT),
     ("Split is lenient about a dangling `\\` at the end of input: appended as-is, no error.", SPLIT_WORD),
+    # round 34: a name of the code the claim says is not touched; a warning with the setting on
+    ("GenericFuncMap doesn't touch genericMap.", GENERIC_FUNC_MAP),
+    ("patch() passes warn_on_mock_enter=True to _start_patch, so no warning.", START_PATCH),
+    ("_start_patch issues no warning.", START_PATCH),
+    # round 34: argparse's parser.error()
+    ("Giving markdown and markdown-append the same file is allowed - append just runs after, no error.",
+     VALIDATE_MARKDOWN),
+    # round 34: "never fails" of code that returns an error
+    ("Timestamp::try_from(SystemTime) never really fails: anything before UNIX_EPOCH is clamped to 0s.",
+     TRY_FROM_SYSTEM_TIME),
+    ("try_from can't fail.", TRY_FROM_SYSTEM_TIME),
 ]
 
 SILENT = [
@@ -1335,6 +1398,18 @@ fn abs(n: i64) -> i64 {
      OR_COMPOSE),
     ("OrComposeDecodeHookFunc returns the result of the first hook with no error.", OR_COMPOSE),
     ("For an empty input splitWord gives UnterminatedEscapeError, no error otherwise.", SPLIT_WORD),
+    # round 34: Go's `map` keyword; a warning under a setting the claim turns off
+    ("Edits to what you get back don't touch the package-level map.", GENERIC_FUNC_MAP),
+    ("context_manager passes warn_on_mock_enter=False to _start_patch, so no warning.", START_PATCH),
+    # round 34: the claim names the failure itself
+    ("Same file for markdown and markdown-append -> parser.error, the run stops with a usage error.",
+     VALIDATE_MARKDOWN),
+    # round 34: code that fails in no way; another sense of "fails"; a failure the claim names itself
+    ("pod_collect_to_vec never fails: dst_count is rounded up.", POD_COLLECT),
+    ("try_from never fails to convert a time after the epoch.", TRY_FROM_SYSTEM_TIME),
+    ("try_from never fails spuriously.", TRY_FROM_SYSTEM_TIME),
+    ("try_from never fails silently: a time before the epoch gives InvalidSystemTime... an Err.",
+     TRY_FROM_SYSTEM_TIME),
 ]
 
 

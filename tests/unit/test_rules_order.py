@@ -754,6 +754,20 @@ export const postcssLoader = async (input, ctx) => {
 """)
 
 
+# round 34 (version_check t12): "a comma split" is the split with that separator
+SUPPORTS_FEATURE = EvidenceText("src/lib.rs::supports_feature", """\
+pub fn supports_feature(feature: &str) -> Option<bool> {
+    let rustflags = flags.to_string_lossy();
+    let allow_features = rustflags.split(delim)
+        .filter(|flag| flag.starts_with(ALLOW_FEATURES));
+    if let Some(allow_features) = allow_features.last() {
+        return Some(allow_features.split(',').any(|f| f.trim() == feature));
+    }
+    Some(true)
+}
+""")
+
+
 FIRES = [
     # round 32 (confbox f04): a spread written with its dots; the later step's verb after "and"
     ("stringifyYAML spreads `...options` first and sets `indent` afterwards, so the detected indent wins.",
@@ -869,6 +883,10 @@ FIRES = [
      MULTIPARTY_PARSE),
     # round 33: a spread among the listed names, the others out of order
     ("postcss chain order: cssnano -> autoprefixer -> ...postcss.plugins.", POSTCSS),
+    # round 34: a split with no separator named, or one the code never splits on after it
+    ("Only the last flag counts (`allow_features.last()`), then it's a split with exact name match.",
+     SUPPORTS_FEATURE),
+    ("Only the last flag counts (`allow_features.last()`), then it's a space split.", SUPPORTS_FEATURE),
 ]
 
 SILENT = [
@@ -1001,6 +1019,9 @@ SILENT = [
      MULTIPARTY_PARSE),
     # round 33: a spread is its chain's last name, not its first
     ("postcss chain order: nested -> autoprefixer -> cssnano -> ...postcss.plugins.", POSTCSS),
+    # round 34: the split the claim names by its separator comes after
+    ("Only the last flag counts (`allow_features.last()`), then it's a comma split with exact name match.",
+     SUPPORTS_FEATURE),
 ]
 
 

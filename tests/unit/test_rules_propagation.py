@@ -194,6 +194,21 @@ COERCE = EvidenceText("voluptuous/validators.py::Coerce.__call__", """\\
             raise CoerceInvalid(msg)
 """)
 
+# round 34 (pytest-mock f05): "catches E only" where the handler catches a base of E
+SPY_WRAPPER = EvidenceText("src/pytest_mock/plugin.py::MockerFixture.spy", """\
+def spy(self, obj, name, duplicate_iterators=False):
+    def wrapper(*args, **kwargs):
+        spy_obj.spy_exception = None
+        try:
+            r = method(*args, **kwargs)
+        except BaseException as e:
+            spy_obj.spy_exception = e
+            raise
+        return r
+    return wrapper
+""")
+
+
 FIRES = [
     # "catches E" where every handler names other built-in classes
     ("get_in catches (KeyError, IndexError, TypeError), so indexing into a scalar returns default.", GET_IN),
@@ -218,6 +233,9 @@ FIRES = [
     ("An error from `ew.Enter(Slice)` aborts the walk.", WALK_SLICE),
     # "leaks E" is "E reaches the caller"
     ("Coerce only traps ValueError; Coerce(int)(None) leaks a raw TypeError out of the schema.", COERCE),
+    # round 34: "only" and a handler of a base class
+    ("spy wrapper catches `Exception` only, so SystemExit/KeyboardInterrupt never show up.", SPY_WRAPPER),
+    ("the spy wrapper only catches Exception.", SPY_WRAPPER),
 ]
 
 SILENT = [
@@ -264,6 +282,9 @@ SILENT = [
     ("An error from Enter(SliceElem) is dropped; it never stops the walk.", WALK_SLICE),
     ("w.enter(SLICE_ELEM) returning an error stops walk_slice.", ENTER_PY),
     ("Coerce leaks a KeyError from the type's constructor.", COERCE),
+    # round 34: without "only", a handler of a base catches E too; the handler's own class
+    ("the spy wrapper catches Exception and records it.", SPY_WRAPPER),
+    ("the spy wrapper catches BaseException only, so even SystemExit is recorded.", SPY_WRAPPER),
 ]
 
 

@@ -590,6 +590,30 @@ export async function mkdist(options) {
 """)
 
 
+# round 34 (listhen f04, f17): a default after a dash that ends the clause; a list of one string
+LISTHEN = EvidenceText("src/listen.ts::listen", """\
+export async function listen(handle, _options = {}) {
+  const listhenOptions = defu(_options, {
+    name: "",
+    autoClose: true,
+  });
+  const staticDirs = (listhenOptions.staticDirs || ["public"]).filter(Boolean);
+}
+""")
+# round 34 (uuid f01): the default features listed with a plus
+UUID_CARGO = EvidenceText("Cargo.toml", """\
+[package]
+name = "uuid"
+
+[features]
+default = ["std"]
+std = []
+v4 = ["rng"]
+v7 = ["rng"]
+rng = []
+""")
+
+
 FIRES = [
     # round 32 (exceptiongroup f06, confbox f19): a manifest's hyphenated key, a version as its string, a bare
     # number right after the key
@@ -755,6 +779,12 @@ class Flags:
     ("Encoder.add(to_add, sensitive, huffman=True) by default.", HPACK_ENCODE),
     # round 33: a statement across the clause's colon, no case supposed
     ("compilerOptions are merged with defu and it sets noEmit: true, so no d.ts is emitted.", MKDIST),
+    # round 34: "S is opt-in -- defaults to V", its dash ending the clause; a default list of one string
+    ("autoClose is opt-in -- defaults to false, so you must pass `autoClose: true` for cleanup.", LISTHEN),
+    ("autoClose is opt-in, defaults to false.", LISTHEN),
+    ('default staticDirs is ["static"] (relative to cwd).', LISTHEN),
+    # round 34: each feature the claim lists after the first
+    ("uuid's default features are std + v4, so new_v4() works out of the box.", UUID_CARGO),
 ]
 
 SILENT = [
@@ -935,6 +965,13 @@ SILENT = [
     # round 33: a case the claim supposes ("even a tsconfig with ..."), across the clause's colon
     ("{ noEmit: false } is the first (winning) arg, so even a tsconfig with noEmit: true can't stop d.ts emit.",
      MKDIST),
+    # round 34: the code's own default after a dash; its own list; a list not of one string
+    ("autoClose is opt-in -- defaults to true.", LISTHEN),
+    ('default staticDirs is ["public"].', LISTHEN),
+    ('staticDirs defaults to ["public", "static"].', LISTHEN),
+    # round 34: the features listed are the defaults, or a word after them names no feature
+    ("Default features are just std, so nothing generates out of the box.", UUID_CARGO),
+    ("default features are std and nothing else.", UUID_CARGO),
 ]
 
 

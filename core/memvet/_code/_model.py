@@ -60,6 +60,9 @@ hash changed (the table format did).
 Still 6: the branches of a Rust ``cfg_if::cfg_if!( ... );``, which the
 parser reads as a statement around the call, are opened as those of
 ``cfg_if! { ... }`` are; their items are new names, none renamed or rehashed.
+Still 6: the items a Rust ``macro_rules!`` body writes (anymap's whole API:
+``Map``, ``Map.insert``) are symbols, read from the body on its own; a name
+the file itself defines stays the file's, so they are new names only.
 """
 
 _RENORMALIZED: dict[int, frozenset[str]] = {
@@ -92,9 +95,10 @@ def hash_is_current(version: int, language: str) -> bool:
     return all(language not in _RENORMALIZED.get(v, frozenset({language}))
                for v in range(version + 1, HASH_VERSION + 1))
 
-_JSON_FORMAT = 7  # 4: aliases; 5: JS/TS named callbacks are symbols; 6: Rust `impl Trait for Type`
+_JSON_FORMAT = 8  # 4: aliases; 5: JS/TS named callbacks are symbols; 6: Rust `impl Trait for Type`
 #                    blocks are symbols (`<Type as Trait>`); 7: the items of a Rust `cfg_if!( ... );`
-#                    written as a statement (getrandom) are symbols, as those of `cfg_if! { ... }` were.
+#                    written as a statement (getrandom) are symbols, as those of `cfg_if! { ... }` were;
+#                    8: the items a Rust `macro_rules!` body writes are symbols.
 #                    No name or hash changed any time, so HASH_VERSION stays: tables kept by an older
 #                    format lack them and are parsed again
 _GO_METHOD_EXPR = re.compile(r"^\(\s*\*?\s*(\w+)\s*(?:\[[^\]]*\])?\s*\)\.")

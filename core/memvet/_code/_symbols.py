@@ -1121,6 +1121,59 @@ def _items_opened(data: bytes) -> tuple[bytes, tuple[tuple[int, int], ...]]:
     return data, tuple(branches)
 
 
+def macro_items_view(data: bytes) -> bytes | None:
+    """``data`` with everything blanked (newlines kept, so every byte and
+    line stays where it was) but the bodies of the ``macro_rules!`` rules
+    that write items, or ``None`` when no rule's transcriber is a braced
+    body that writes one under a name of its own (see
+    :func:`_names_an_item`). anymap writes its whole API so (``macro_rules! everything { (...)
+    => { pub struct Map<A> ... impl Map<A> { pub fn insert ... } } }``,
+    called once for std's ``HashMap`` and once for hashbrown's): the parser
+    reads a macro's body as tokens, so ``Map.insert`` was no symbol at all.
+    Read on its own, a transcriber parses as the module it expands to; its
+    metavariables (``$t``) parse where an expression or a type may stand."""
+    if b"macro_rules" not in data:
+        return None
+    tree = parse(parse_input(data, "rust"), "rust")
+    view = bytearray(re.sub(rb"[^\n]", b" ", data))
+    opened = False
+    stack = [tree.root_node]
+    while stack:
+        node = stack.pop()
+        if node.type != "macro_definition":
+            stack.extend(node.named_children)
+            continue
+        for rule in node.named_children:
+            body = rule.child_by_field_name("right") if rule.type == "macro_rule" else None
+            inner = data[body.start_byte + 1 : body.end_byte - 1] if body is not None else b""
+            if body is not None and body.children and body.children[0].type == "{" and _names_an_item(inner):
+                view[body.start_byte + 1 : body.end_byte - 1] = inner
+                opened = True
+    return bytes(view) if opened else None
+
+
+#: An item a macro's body writes under a name of its own (``pub struct Map<A>``), not under a metavariable
+#: (``fn $name()``), which names no item.
+_NAMED_ITEM = re.compile(rb"(?m)^\s*(?:pub(?:\([\w\s:]*\))?\s+)?(?:(?:unsafe|async|const)\s+)*"
+                         rb"(?:fn|struct|enum|union|trait|type|mod)\s+[A-Za-z_]")
+#: The header of an ``impl`` block up to its brace: ``impl<A: ?Sized> Map<A> {``, ``impl Zero for $t {``.
+_IMPL_HEADER = re.compile(rb"(?m)^\s*(?:unsafe\s+)?impl\b(?:\s*<[^{;]*?>)?\s+([^{;]*)\{")
+
+
+def _names_an_item(body: bytes) -> bool:
+    """Whether a macro's ``body`` writes an item under a name of its own: a definition, or an ``impl``
+    whose type is a name (``impl<A> Map<A>``, ``impl Clone for Map<A>``); ``impl Zero for $t``, the
+    common macro that implements a trait for every primitive, writes none. Only such a body is worth
+    a parse of its own."""
+    if _NAMED_ITEM.search(body):
+        return True
+    for m in _IMPL_HEADER.finditer(body):
+        target = m.group(1).rsplit(b" for ", 1)[-1].strip()
+        if target[:1].isalpha() or target[:1] == b"_":
+            return True
+    return False
+
+
 def cfg_if_branches(data: bytes) -> list[tuple[int, int]]:
     """The line ranges (1-based, inclusive) of the ``cfg_if!`` branches in
     the Rust source ``data``: an item defined in one is configured, as one
@@ -1172,7 +1225,32 @@ class CodeFile(ParsedFile):
         self._outline: SymbolTable | None = None
         self._done: dict[str, Symbol] = {}
         self._walked = 0  # bytes of spans walked one at a time so far
+        self._macros: CodeFile | bool | None = language == "rust"  # built on first use: see _expanded
         super().__init__(language, self._tree.root_node.has_error)
+
+    def _expanded(self) -> CodeFile | None:
+        """The items written in this Rust file's ``macro_rules!`` bodies, as
+        a file of their own (see :func:`macro_items_view`), or ``None``. A
+        name the file itself defines is the file's; one with a metavariable
+        in it (``<$t as Foo>``) names no item and is left out."""
+        if self._macros is True:
+            view = macro_items_view(self._data)
+            self._macros = CodeFile(view, "rust") if view is not None else None
+        return self._macros if isinstance(self._macros, CodeFile) else None
+
+    def _with_macros(self, own: list[Symbol], inner: Callable[[CodeFile], Iterable[Symbol]]) -> dict[str, Symbol]:
+        """``own`` (in document order) and those of ``inner``'s symbols of
+        the file's macro bodies (see :meth:`_expanded`) that the file does
+        not name, each after the file's own symbols of its first line;
+        ``own`` keeps its order."""
+        expanded = self._expanded()
+        if expanded is None:
+            return {sym.qualname: sym for sym in own}
+        added = [sym for sym in inner(expanded) if sym.qualname not in self._entries and "$" not in sym.qualname]
+        rows = [(sym.start_line, 0, k, sym) for k, sym in enumerate(own)]
+        rows += [(sym.start_line, 1, k, sym) for k, sym in enumerate(added)]
+        rows.sort(key=lambda row: row[:3])
+        return {sym.qualname: sym for *_, sym in rows}
 
     @property
     def _entries(self) -> dict[str, _Entry]:
@@ -1223,7 +1301,8 @@ class CodeFile(ParsedFile):
             return None
         entry = self._entry(qualname)
         if entry is None:
-            return None
+            inner = self._expanded() if "$" not in qualname else None
+            return inner.symbol(qualname) if inner is not None else None
         first, last = entry.span()
         size = last.end_byte - first.start_byte
         if self._walked + size > len(self._data):
@@ -1259,7 +1338,8 @@ class CodeFile(ParsedFile):
                 if sym is not None:
                     found.append((first.start_byte, -last.end_byte, sym))
         found.sort(key=lambda f: (f[0], f[1]))
-        return [sym for _, _, sym in found]
+        own = [sym for _, _, sym in found]
+        return list(self._with_macros(own, lambda inner: inner.containing(words, kind_ok)).values())
 
     def property_of(self, qualname: str) -> str:
         """See :meth:`ParsedFile.property_of` (before :meth:`table`, which lets the tree go)."""
@@ -1317,8 +1397,8 @@ class CodeFile(ParsedFile):
                     start_line=first.start_point.row + 1, end_line=end_line(first, last),
                     has_error=overlaps_error(errors, first.start_byte, last.end_byte))))
             rows.sort(key=lambda r: (r[0], r[1]))
-            self._outline = SymbolTable(self.language, {sym.qualname: sym for _, _, sym in rows}, self.has_errors,
-                                        self._aliases())
+            symbols = self._with_macros([sym for _, _, sym in rows], lambda inner: inner.outline().symbols.values())
+            self._outline = SymbolTable(self.language, symbols, self.has_errors, self._aliases())
         return self._outline
 
     def _aliases(self) -> dict[str, str]:
@@ -1335,7 +1415,7 @@ class CodeFile(ParsedFile):
             done = [e.symbol(stream, self._data) for e in self._entries.values()]
             starts = {q: e.span()[0].start_byte for q, e in self._entries.items()}
             done.sort(key=lambda sym: (starts[sym.qualname], -sym.end_line))  # document order
-            symbols = {sym.qualname: sym for sym in done}
+            symbols = self._with_macros(done, lambda inner: inner.table().symbols.values())
             self._table = SymbolTable(self.language, symbols, self.has_errors, self._aliases())
             # The table answers everything now; let the tree (tens of times
             # the file's size) go.

@@ -21,15 +21,19 @@ why), and each has a fixture of cases that must and must not fire
 (``tests/unit/test_rules_<rule>.py``)::
 
     order        A before B / B after A / A, then B / A first, B afterwards:
-                 first uses in the code
+                 first uses in the code ("a comma split": the split with
+                 that separator)
     precedence   A takes precedence over / overrides / falls back to B:
                  fallback chains, stopping loops, merges, guarded fallbacks,
                  early returns; "overriding any X": the code keeps an X set
     value        S is V / S defaults to V / S ... V (number, variant,
                  address) / S is level V / S is on (off) by default / the
-                 default X is F (a name) / V (S): assignments, class
-                 attributes, signature defaults, setters, registering calls
-                 (addini("S", default=V)), fallbacks (opts.X || G)
+                 default X is F (a name) / V (S) / S is opt-in -- defaults
+                 to V / S is ["V"]: assignments, class attributes,
+                 signature defaults, setters, registering calls
+                 (addini("S", default=V)), fallbacks (opts.X || G,
+                 opts.X || ["G"]); default features are A + B: Cargo's
+                 default list
     bases        X is only a Y / X is not a Y / X derives directly from Y
                  (X subclasses Y directly)
                  (X is a Y, both Python built-ins): the class statement;
@@ -37,19 +41,23 @@ why), and each has a fixture of cases that must and must not fire
     negation     never V X / X is never V-ed / ignores X / doesn't care about X /
                  does not define M / V is treated like any other / every
                  X, V included / doesn't check anything / nothing is
-                 raised / no error / no zero-length shortcut / no `code` /
-                 isn't a daemon / is case-sensitive / doesn't filter X:
-                 the code does it (defines M, compares with V, asserts,
-                 raises or returns a new Go error, tests the size, writes
+                 raised / no error / never fails / no zero-length
+                 shortcut / no `code` / isn't a daemon / is case-sensitive /
+                 doesn't filter X: the code does it (defines M, compares
+                 with V, asserts, raises or returns a new Go error or a
+                 Rust Err, calls parser.error, tests the size, writes
                  the code, passes daemon=True, folds the case, continues
                  past X in a loop's guard; a member the
                  subject names: that member and its helpers; not a
-                 function the claim contrasts, "unlike X")
+                 function the claim contrasts, "unlike X"; not a line
+                 under `if K` when the claim passes K=False)
     membership   only A and B / Only A is skipped / A and B included: the
                  code's literal tests; A isn't in NAME: NAME's definition
                  has the literal A (".toml" for TOML)
     propagation  lets E propagate / raises E / leaks E: the code catches E
-                 and raises another or swallows it; returns the error from
+                 and raises another or swallows it; catches E (only): no
+                 handler names E (or, without "only", a base of it);
+                 returns the error from
                  f(): the code throws f's result away (`_ = f()`); an error
                  from f() stops the work: the Go or Rust code calls f() as
                  a statement of its own
@@ -62,7 +70,9 @@ why), and each has a fixture of cases that must and must not fire
     direction    LIFO / in reverse / FIFO / in insertion order: the code
                  walks the sequence the clause names the other way
     ownership    borrows X / takes X by value / consumes X: the Rust
-                 signature takes that parameter the other way (file: File)
+                 signature takes that parameter the other way (file: File);
+                 F() is unsafe / is safe: the signature is not (is)
+                 `unsafe fn`
     types        X is an int / a u64 (a primitive type): X's one
                  declaration has another primitive (Written int64)
     derives      X derives A, B / X only derives A / X is not Copy: the
@@ -80,8 +90,8 @@ why), and each has a fixture of cases that must and must not fire
     regardless   even with K=V / regardless of K (or of words folding to a
                  name: HTTP version): the code tests K
     arguments    f(a, x): the code's call passes x with an offset (x + 1);
-                 `@d(k=v)`: the anchored function's own decorator d passes
-                 other keywords
+                 `@d(k=v)` (or `d(k=v)`): the anchored function's own
+                 decorator d passes other keywords
     fixed        unless K / only if K: the code passes K to its calls as a
                  constant (f({ K: true }))
     defaults     m.v by default / defaults to m.v: the signature's default of
@@ -137,7 +147,8 @@ why), and each has a fixture of cases that must and must not fire
                  something (an assignment, a delete, a call of its own)
     alias        X is an alias of Y / the X alias points at Y: X's
                  definition (its assignment, its entry, a Cargo feature,
-                 a function's body) never names Y
+                 a function's body) never names Y; X = pkg.Y: function X's
+                 body never names Y, another anchor does
 
 Readings that run on manifests rather than code (``negation`` findings):
 "has no (runtime) dependencies", "dependency-free" where a dependency
@@ -161,7 +172,11 @@ inline table, or a ``[dependencies.X]`` table read from a manifest anchored
 as a file). And "F uses it" (imports, calls, relies on X) of a source file
 anchored as a file that imports other packages but not the dependency the
 claim anchors ("sjson.go uses it" of ``dep:github.com/tidwall/pretty``).
-A dependency anchor's evidence names its section on its third line.
+And the license ("License in Cargo.toml: plain `MIT`", "license: MIT") where a
+manifest anchored as a file declares one lacking an SPDX identifier the
+claim names (``license.text = "MPL-2.0"``), or one with more when the claim
+calls its own the whole license ("plain", "only", "single"): a ``value``
+finding. A dependency anchor's evidence names its section on its third line.
 
 :func:`contradictions` runs every rule over every clause of the claim and
 returns what they found, each once.
@@ -291,7 +306,8 @@ def contradictions(claim: str, evidence: Sequence[EvidenceText], *, declared: It
                                 *_only_dependency(claim, evidence, declared),
                                 *_undeclared_module(claim, evidence, declared),
                                 *_dependency_attributes(claim, evidence, declared),
-                                *_unimported_dependency(claim, evidence, declared)]
+                                *_unimported_dependency(claim, evidence, declared),
+                                *_other_license(claim, evidence, declared)]
     code = codes(evidence)
     if not code:
         return out
@@ -566,6 +582,43 @@ def _development_only(claim: str, evidence: Sequence[EvidenceText], declared: It
     return [Contradiction("negation", f"the claim says `{m.group(0)}`; the manifest declares it in `{d.section}`",
                           d.line, d.where, (m.group(0),))
             for d in _dependency_anchors(evidence) if d.section and not _runtime(d.section)]
+
+
+#: An SPDX license identifier as manifests and people write them: ``MIT``, ``Apache-2.0``, ``BSD-3-Clause``.
+_LICENSE_ID = re.compile(r"(?<![\w-])(?:MIT|ISC|0BSD|Unlicense|Zlib|CC0-1\.0|BSL-1\.0|WTFPL"
+                         r"|(?:Apache|MPL|L?GPL|AGPL|EPL|BSD|BlueOak|Artistic|PSF|Python)-\d[\w.-]*\w)(?![\w-])")
+#: A manifest's license field: Cargo's and pyproject's ``license = "..."``, ``license.text = "..."``, ``license =
+#: {text = "..."}``, setup.cfg's ``license = ...``, package.json's ``"license": "..."``.
+_LICENSE_FIELD = re.compile(r"^[ \t]*(?:\"license\"\s*:\s*\"(?P<json>[^\"\n]+)\""
+                            r"|license(?:\.text|\s*=\s*\{\s*text)?\s*=\s*[\"']?(?P<toml>[^\"'\n}]+))", re.M)
+#: A claim that gives its identifiers as the whole license: "plain `MIT`", "MIT only", "single license".
+_LICENSE_WHOLE = re.compile(r"\b(?:plain|only|just|solely|single|sole|purely)\b", re.I)
+
+
+def _other_license(claim: str, evidence: Sequence[EvidenceText], declared: Iterable[str]) -> list[Contradiction]:
+    """The claim gives the project's license ("License in Cargo.toml: plain `MIT`", "license: MIT");
+    a manifest anchored as a file declares one that lacks an identifier the claim names (``license.text =
+    "MPL-2.0"``), or has more than the claim names when the claim calls its own the whole license ("plain",
+    "only", "single"). An identifier under a negation ("no Apache-2.0 option") is not claimed."""
+    if not re.search(r"\blicen[cs]", claim, re.I):
+        return []
+    said = set(declared)
+    claimed = {m.group(0) for m in _LICENSE_ID.finditer(claim)
+               if m.group(0) not in said and not _negated_before(claim, m.start(), ".;(,")}
+    if not claimed:
+        return []
+    for ev in evidence:
+        if ev.absent or "::" in ev.label or not is_manifest(ev.label):
+            continue
+        field = _LICENSE_FIELD.search(ev.text)
+        declared_ids = set(_LICENSE_ID.findall(field.group("json") or field.group("toml"))) if field else set()
+        if not declared_ids:
+            continue
+        if field and (claimed - declared_ids or (declared_ids - claimed and _LICENSE_WHOLE.search(claim))):
+            line = ev.text[field.start():].split("\n", 1)[0].strip()
+            return [Contradiction("value", "the claim says the license is " + " and ".join(
+                f"`{i}`" for i in sorted(claimed)), line, ev.label, tuple(sorted(claimed)))]
+    return []
 
 
 def render_refusal(unbound: Sequence[UnboundTerm], contrary: Sequence[Contradiction]) -> str:

@@ -12,6 +12,10 @@ under (``exports.charsets = { lookup: charset }`` for
 ``mime.charsets.lookup``), a manifest's key (a Cargo feature ``std =
 []``), or the body of a function ``X``.
 
+The same for ``X = Y`` with ``Y`` a qualified name ("merge =
+mergo.MergeWithOverwrite"), read only against an anchored function ``X``:
+fires when its body never names ``Y`` and another anchor of the claim does.
+
 Fires when that definition names something else and never ``Y``, and the
 anchored code names ``Y`` somewhere (the alias points elsewhere, or ``X``
 is a value of its own). Never fires when the code has no definition of
@@ -43,6 +47,9 @@ _ALIAS = re.compile(_NAME.format("x") + r"\s+(?:is|are)\s+"
 #: "the legacy `preferredEncoding` alias points at `encodings`".
 _POINTS = re.compile(_NAME.format("x") + r"\s+alias\s+(?:points|refers|resolves)\s+(?:at|to)\s+(?:the\s+)?"
                      + _NAME.format("y"))
+#: "merge = mergo.MergeWithOverwrite": a function written as another package's, with an equals sign.
+_EQUALS = re.compile(r"(?<![\w$.=!<>])" + _NAME.format("x") + r"\s*=(?![=>])\s*"
+                     + r"`?(?P<y>[A-Za-z_$][\w$]*(?:\.|::)[A-Za-z_$][\w$]*)(?:\(\))?`?(?![\w$.(])")
 #: A negation right before the claim's name: "it is not true that X is an alias of Y".
 _NOT = re.compile(r"\b(?:not|never|no longer|isn't|aren't)\s+(?:\w+\s+){0,3}$", re.I)
 
@@ -97,6 +104,35 @@ def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
                 continue
             out.append(Contradiction("alias", f"the claim says `{m.group(0)}`", code.show(line, name),
                                      code.label, (x, y)))
+    return out + _equals(clause, codes)
+
+
+def _equals(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
+    """"merge = mergo.MergeWithOverwrite" of an anchored function ``merge`` whose body never names
+    ``MergeWithOverwrite``, where another anchor of the claim does (``mergeOverwrite`` calls it): the
+    claim gives the one function what the other does."""
+    out: list[Contradiction] = []
+    for m in _EQUALS.finditer(clause.text):
+        x, y = m.group("x"), m.group("y")
+        target = re.split(r"\.|::", y)[-1]
+        if clause.skip(x, y) or _NOT.search(clause.text[:m.start()]) or x == target:
+            continue
+        names_target = re.compile(rf"(?<![\w$]){re.escape(target)}(?![\w$])")
+        if not any(names_target.search(code.logical_text(i)) for code in codes for i in range(len(code.logical))):
+            continue  # the target is no name of the anchored code: nothing to set against
+        for code in codes:
+            if code.leaf != x:
+                continue
+            found = _definition(code, x, "")
+            if found is None or not re.match(r"\s*(?:export\s+|pub(?:\([\w\s]*\))?\s+)?(?:async\s+)?"
+                                             r"(?:def|fn|func|function)\b", code.logical_text(found[1])):
+                continue  # only a function's body: an assignment's value is the value rule's
+            # the anchored code is the function: every line of it but its signature (a Rust `where` clause
+            # and a brace on lines of their own included)
+            if not any(names_target.search(code.logical_text(i)) for i in range(len(code.logical))
+                       if i not in code.headers):
+                out.append(Contradiction("alias", f"the claim says `{m.group(0)}`", code.show(found[1], x),
+                                         code.label, (x, y)))
     return out
 
 

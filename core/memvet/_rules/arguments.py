@@ -157,16 +157,19 @@ def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
 
 #: A decorator written out: ``@pytest.hookimpl(tryfirst=True)``; its name's last part and its arguments.
 _DECORATOR = re.compile(r"@(?:[A-Za-z_]\w*\.)*(?P<f>[A-Za-z_]\w*)\((?P<args>[^()]*)\)")
+#: A decorator as a claim writes it, its ``@`` left out or not: "the hook is `hookimpl(trylast=True)`".
+_WRITTEN_DECORATOR = re.compile(r"@?(?:[A-Za-z_]\w*\.)*(?P<f>[A-Za-z_]\w*)\((?P<args>[^()]*)\)")
 _NEGATED = re.compile(r"\b(?:not|never|no longer|isn't|aren't|doesn't|wasn't)\b[^,;.]*$", re.I)
 
 
 def _decorators(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     """"pytest_runtest_makereport is `@pytest.hookimpl(tryfirst=True)`" where the anchored function's own
     decorator is ``@pytest.hookimpl(hookwrapper=True)``: a keyword argument the claim writes that no
-    decorator of that name on the anchored code passes."""
+    decorator of that name on the anchored code passes. The claim may leave the ``@`` out ("the hook is
+    `hookimpl(trylast=True)`"): only a decorator of that name on the anchored function is read either way."""
     out: list[Contradiction] = []
     for word in clause.words:
-        m = _DECORATOR.fullmatch(word.text.strip()) if word.term is not None else None
+        m = _WRITTEN_DECORATOR.fullmatch(word.text.strip()) if word.term is not None else None
         if m is None or clause.skip(word.text) or _NEGATED.search(clause.text[:word.start]):
             continue
         said = {re.sub(r"\s+", "", a) for a in m.group("args").split(",") if "=" in a}

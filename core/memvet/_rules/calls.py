@@ -240,6 +240,12 @@ def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
             if first is not None and not any(_mentions(code, _last(first.atom)) for code in codes):
                 continue  # the subject is code no anchor holds
             named = {fold(n) for n in re.findall(r"[A-Za-z_$][\w$]*", target.text)}
+            leaves = {fold(code.leaf) for code in codes}
+            caller = first is not None or any(w.text[:1].isupper() and fold(w.text) not in leaves
+                                              and any(_mentions(code, w.text) for code in codes) for w in before)
+            if caller and any(fold(code.leaf) in named for code in codes):
+                continue  # "Default for Map just calls Map::new()" of Map.new and Map.with_capacity: the caller
+                #           named (a name of the code, a term or not) is neither anchor, and the callee is one
             subjects = [code for code in codes if fold(code.leaf) not in named]  # not the call's own names
         if not subjects or any(fold(code.leaf) == fold(name) for code in subjects):
             continue

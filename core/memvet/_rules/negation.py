@@ -118,10 +118,14 @@ build; ``debug_assert!`` does only in debug builds). A bare
 reads the same, except that a thrown ``TypeError`` (an argument refused
 before the claim's case) does not count, a ``return`` of an error Go code
 makes or names (``return errors.New("given output is nil")``, ``fmt.Errorf``,
-``return nil, UnterminatedEscapeError``) does,
-"no error" said of what the code is given ("the first hook result that has
+``return nil, UnterminatedEscapeError``) does, and so does argparse's
+``parser.error(msg)``, which exits the command with a usage error.
+"No error" said of what the code is given ("the first hook result that has
 no error") is not read, and a claim that names a failure of its own ("...
-but an empty one throws") says it of its other case only.
+but an empty one throws") says it of its other case only. "Never fails"
+("can't fail") reads as "no error" does, and a Rust error value counts too
+(``Err(...)``, ``.map_err(...)``); "fails to X" and "fails spuriously" are
+not read.
 
 A subject written as code that names a member the anchored code defines
 inside itself (a method of the anchored class, a nested function, an
@@ -226,6 +230,8 @@ _PASSIVE = re.compile(r"\b(?:(?:is|are|was|were|be|gets?|got)\s+(?:never|not|no 
 _IGNORES = re.compile(r"\b(?:ignores|ignore|ignoring|disregards?)\b", re.I)
 _IGNORED = re.compile(r"\b(?:is|are|gets?|get|was|were)\s+(?:(?:simply|always|silently)\s+)?"
                       r"(?:ignored|disregarded|unused)\b", re.I)
+#: Go's words for kinds of type: ``make(map[string]T)`` names no value a claim could say is used.
+_GO_TYPE_WORDS = frozenset({"map", "chan", "struct", "interface", "func"})
 _USE_VERBS = frozenset({"use", "call", "invoke", "read", "consult", "access", "touch", "go", "pass", "rely",
                         "depend", "ignore", "look", "check", "care"})
 _CALL_VERBS = frozenset({"call", "invoke"})
@@ -300,8 +306,9 @@ def _does(code: Code, verb: str, objects: list[Word], clause: Clause, particle: 
                 hit = next((c for c in code.calls if c.name == written.group(1)), None)
                 return code.show(hit.line, hit.name) if hit is not None else None
             atom = code.resolve(w, clause.declared, parts=False)
-            if not atom or w.text.lower() in GENERIC:
-                continue
+            if not atom or w.text.lower() in GENERIC or (atom in _GO_TYPE_WORDS and code.label.split("::")[0]
+                                                         .endswith(".go")):
+                continue  # "doesn't touch the package-level map": Go's `map[string]T` is a type, no use of it
             if base & _CALL_VERBS:
                 hit = next((c for c in code.calls if c.name == atom), None)
                 return code.show(hit.line, hit.name) if hit is not None else None
@@ -555,6 +562,7 @@ def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     out.extend(_no_assertion(clause, codes))
     out.extend(_nothing_raised(clause, codes))
     out.extend(_no_error(clause, codes))
+    out.extend(_never_fails(clause, codes))
     out.extend(_flag_checks(clause, codes))
     out.extend(_not_flagged(clause, codes))
     out.extend(_case_sensitive(clause, codes))
@@ -605,7 +613,33 @@ def _no_warning(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     m = _NO_WARNING.search(clause.text)
     if m is None or clause.quoted(m.start()) or _CONDITION.search(clause.text):
         return []
-    return _first_call(m, codes, lambda code: next((c for c in code.calls if c.name in ("warn", "warning")), None))
+    off = set(_TURNED_OFF.findall(clause.claim or clause.text))
+    return _first_call(m, codes, lambda code: next((c for c in code.calls if c.name in ("warn", "warning")
+                                                    and not _guarded_by(code, c.line, off)), None))
+
+
+#: A setting the claim turns off: "passes warn_on_mock_enter=False", "`{ strict: false }`".
+_TURNED_OFF = re.compile(r"(?<![\w$.])([A-Za-z_][\w$]*)\s*[=:]\s*(?:False|false|None|null|0)(?![\w$.])")
+
+
+def _guarded_by(code: Code, index: int, names: set[str]) -> bool:
+    """Whether logical line ``index`` of ``code`` runs only under an ``if`` that tests one of ``names``
+    as it is, alone or as one side of an ``and`` (``if hasattr(m, "__enter__") and warn_on_mock_enter:``):
+    with the claim's setting off, that line is not reached ("passes warn_on_mock_enter=False ..., so no
+    warning")."""
+    if not names:
+        return False
+    indent = code.indent(index)
+    for j in range(index - 1, -1, -1):
+        if code.indent(j) >= indent or not code.logical_text(j).strip():
+            continue
+        indent = code.indent(j)
+        test = re.match(r"\s*(?:if|elif|else\s+if)\b\s*(.*?)\s*[:{]?\s*$", code.logical_text(j))
+        sides = re.split(r"\s+and\s+|\s*&&\s*", test.group(1).strip("() ")) if test else []
+        if any(re.fullmatch(r"\(?\s*(?:self\.|this\.)?([A-Za-z_][\w$]*)\s*\)?", side) and
+               re.sub(r"^\(?\s*(?:self\.|this\.)?|\s*\)?$", "", side) in names for side in sides):
+            return True
+    return False
 
 
 def _first_call(m: re.Match[str], codes: Sequence[Code], pick: Callable[[Code], Call | None]) -> list[Contradiction]:
@@ -744,10 +778,12 @@ def _no_gerund(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     of = fold(m.group("o") or "")  # "no trimming of the prefix": a call on the prefix, or passed it
     # Python's sorted() and reversed(): the verb's participle is the function
     participles = {f"{s}ed" for s in stems(m.group("g")) if not s.endswith("e")}
+    off = set(_TURNED_OFF.findall(clause.claim or clause.text))
     return _first_call(m, codes, lambda code: next(
         (c for c in (code.calls if cased else [*code.calls_named(m.group("g")),
                                                *(c for c in code.calls if c.name in participles)])
-         if (named_one_of(c.name, cased) if cased else len(c.name) >= 3) and (not of or of in c.tokens())), None))
+         if (named_one_of(c.name, cased) if cased else len(c.name) >= 3) and (not of or of in c.tokens())
+         and not _guarded_by(code, c.line, off)), None))
 
 
 #: "no goroutine", "without a goroutine", "never spawns a goroutine": the code runs nothing concurrently.
@@ -1011,7 +1047,9 @@ def _nothing_raised(clause: Clause, codes: Sequence[Code]) -> list[Contradiction
 _NO_ERROR = re.compile(r"\bno\s+errors?(?=\s*(?:[.;,)\u2014]|$|\s+-(?!>)))", re.I)
 #: A failure, or an error value Go code makes and returns (``return errors.New("given output is nil")``).
 _FAILS_OR_ERRS = re.compile(_FAILS.pattern + r"|\breturn\b[^;]*\b(?:errors\.New|fmt\.Errorf)\s*\("
-                            r"|\breturn\s+(?:[^;]*?,\s*)?(?:\w+\.)?(?:[Ee]rr[A-Z]\w*|[A-Z]\w*Error)\s*;?\s*$")
+                            r"|\breturn\s+(?:[^;]*?,\s*)?(?:\w+\.)?(?:[Ee]rr[A-Z]\w*|[A-Z]\w*Error)\s*;?\s*$"
+                            # argparse's parser.error(msg): a usage error, the command exits with status 2
+                            r"|(?<![\w$.])(?:self\.)?parser\.error\s*\(")
 #: A failure the claim itself names elsewhere: then "no error" is said of its other case only.
 _FAILURE_NAMED = re.compile(r"(?i:\b(?:throw|raise|panic|reject)\w*)|\b(?:Err[A-Z]\w*|[A-Z]\w*(?:Error|Exception))\b")
 #: A throw of a type error: the code refusing an argument of the wrong kind, before the case a claim describes.
@@ -1028,7 +1066,24 @@ def _no_error(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     if said and re.search(r"\b(?:has|have|had|with|that|which)\s+$", clause.text[:said.start()], re.I):
         return []  # "the first hook result that has no error": said of something the code is given, not of itself
     return _said_yet_found(clause, codes, _NO_ERROR, _FAILS_OR_ERRS, "raise", "throw", "panic", "errors.New",
-                           "fmt.Errorf", unless=_TYPE_ERROR)
+                           "fmt.Errorf", "parser.error", unless=_TYPE_ERROR)
+
+
+#: "never fails", "never really fails", "can't fail": the function fails in no way ("fails to X", "fails
+#: spuriously" say something else).
+_NEVER_FAILS = re.compile(r"\b(?:never\s+(?:really\s+|actually\s+)?fails|can(?:'t|not)\s+(?:really\s+)?fail)\b"
+                          r"(?!\s+(?:to\b|spuriously|silently|quietly|loudly))", re.I)
+#: A failure as a Rust function returns it: ``Err(...)``, an error mapped in (``.map_err(|_| ...)``).
+_FAILS_OR_ERR_VALUES = re.compile(_FAILS_OR_ERRS.pattern + r"|(?<![\w$.])Err\s*\(|\.map_err\s*\(")
+
+
+def _never_fails(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
+    """"Timestamp::try_from(SystemTime) never really fails": the anchored code raises, throws, panics or
+    returns an error (``Err(...)``, ``.map_err(...)``, Go's ``errors.New``)."""
+    if _FAILURE_NAMED.search(clause.text):
+        return []
+    return _said_yet_found(clause, codes, _NEVER_FAILS, _FAILS_OR_ERR_VALUES, "Err", "map_err", "raise", "throw",
+                           "panic", "errors.New", "fmt.Errorf")
 
 
 def _nil_checks(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:

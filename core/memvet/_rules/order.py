@@ -311,6 +311,24 @@ def _used_after(code: Code, word: Word, atom: str, start: int) -> bool:
                if k > start or (k < start and code.atoms[k].line == code.atoms[start].line))
 
 
+#: A separator named in words before a plain operand: "then it's a comma split".
+_SEPARATORS = {"comma": ",", "semicolon": ";", "colon": ":", "pipe": "|", "slash": "/", "dot": ".", "space": " ",
+               "newline": "\\n", "tab": "\\t", "dash": "-", "whitespace": " "}
+
+
+def _separated_after(code: Code, clause: Clause, word: Word, atom: str, start: int) -> bool:
+    """Whether ``word``, a plain word the clause qualifies with a separator ("a comma split"), is a call of
+    ``atom`` with that separator written as its argument after atom index ``start``: ``.split(',')`` after
+    ``.last()``, though ``rustflags.split(delim)`` came first. The claim names which split it means."""
+    before = clause.words[word.index - 1] if word.term is None and word.index > 0 else None
+    sep = _SEPARATORS.get(before.text.lower()) if before is not None else None
+    if sep is None:
+        return False
+    written = re.compile(rf"(?<![\w$]){re.escape(atom)}\s*\(\s*['\"]{re.escape(sep)}['\"]")
+    return any(a.text == atom and a.line not in code.headers and written.search(code.logical_text(a.line))
+               for a in code.atoms[start:])
+
+
 def _line_of(code: Code, word: Word, atom: str) -> int:
     """The logical line that orders ``atom``: its first test for a parameter
     named by a plain word, else its first use."""
@@ -598,7 +616,7 @@ def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
                 if i < 0 or j < 0 or i <= j or (code.atoms[i].line == code.atoms[j].line
                                                 and not _listed(code, i, j) and not _short_circuit(code, j, i)):
                     continue  # in order, or one statement: first uses cannot tell (strings listed on a line can)
-                if _used_after(code, b, second, i):
+                if _used_after(code, b, second, i) or _separated_after(code, clause, b, second, i):
                     continue  # the later step comes after the earlier one too, on another path
                 if all(_ARM.match(code.logical_text(code.atoms[k].line)) for k in (i, j)):
                     continue  # two arms of a match: the cases are told apart, not done in turn

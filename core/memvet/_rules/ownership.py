@@ -18,6 +18,14 @@ a function that is not Rust, on a word naming no parameter or two of
 them, on a negated verb ("doesn't consume the iterator"), nor on a name
 the writer declared unbound.
 
+A second reading, for ``unsafe``: "``F()`` is unsafe" (``F`` an anchored
+Rust function, named right before the verb, a parenthesis of remarks
+allowed between: "``as_raw()`` (shared ref) is safe") says its signature is
+``unsafe fn``; "is safe" and "is not unsafe" say it is not. Fires when the
+signature says the other ("into_raw() is unsafe" of ``pub fn into_raw(self)``).
+An ``unsafe { ... }`` block inside a safe function does not make it unsafe
+to call, so only the signature is read.
+
 Rationale: whether a call gives up its argument is what a Rust reader plans
 around ("you can keep using file afterwards"), and the claim is easy to get
 wrong from the call site alone: ``Handle::from_file(&file)`` reads like a
@@ -90,4 +98,32 @@ def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     return out
 
 
-RULE = Rule("ownership", check, __doc__ or "")
+#: "into_raw() is unsafe", "`as_raw()` (shared ref) is safe", "set_len is not unsafe".
+_SAFETY = re.compile(r"`?(?P<f>[A-Za-z_]\w*)(?:\(\))?`?(?:\s*\([^()]*\))?\s+(?:is|are)\s+(?P<no>not\s+)?`?"
+                     r"(?P<s>unsafe|safe)\b`?(?!\s+(?:to|for|from|against|on|with|in)\b)", re.I)
+
+
+def _safety(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
+    """"F() is unsafe" of an anchored Rust ``F`` declared ``fn`` (or "is safe" of one declared
+    ``unsafe fn``)."""
+    out: list[Contradiction] = []
+    for m in _SAFETY.finditer(clause.text):
+        if clause.skip(m.group("f")) or _NEGATED.search(re.split(r"[,;(]", clause.text[:m.start()])[-1]):
+            continue
+        said_unsafe = (m.group("s").lower() == "unsafe") != bool(m.group("no"))
+        for code in codes:
+            if code.leaf != m.group("f") or not code.label.split("::", 1)[0].endswith(".rs") or not code.headers:
+                continue
+            head = " ".join(code.logical_text(i) for i in sorted(code.headers))
+            own = re.search(rf"\b(?P<u>unsafe\s+)?(?:extern\s+\"\w+\"\s+)?fn\s+{re.escape(m.group('f'))}\b", head)
+            if own is not None and bool(own.group("u")) != said_unsafe:
+                out.append(Contradiction("ownership", f"the claim says `{' '.join(m.group(0).split())}`",
+                                         code.show(min(code.headers), "fn"), code.label, (m.group("f"),)))
+    return out
+
+
+def _check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
+    return check(clause, codes) + _safety(clause, codes)
+
+
+RULE = Rule("ownership", _check, __doc__ or "")

@@ -24,7 +24,9 @@ A second reading runs the other way, for Python's built-in exceptions:
 "catches E" ("swallows E", "suppresses E", a list of them: "catches
 (KeyError, IndexError, TypeError)") where the anchored code has handlers,
 every one names its types, and none names ``E`` or a built-in class ``E``
-derives from (``except (KeyError, IndexError):`` for ``TypeError``). A
+derives from (``except (KeyError, IndexError):`` for ``TypeError``); with
+"only" ("catches `Exception` only"), a handler of a base class of ``E``
+(``except BaseException``) does not count either: it catches more. A
 class of the project's own may not catch a built-in one, so it counts as
 another. Never fires on a negated or conditional verb ("does not catch
 E", "if it catches E"), on a bare ``except:``, nor when any anchor of the
@@ -146,9 +148,9 @@ def _translated(code: Code, exc: str) -> int | None:
 
 
 #: "catches E", "swallows (E, F)": a handler the claim says the code has, and the classes it names.
-_CATCHES = re.compile(r"\b(?:catch(?:es|ing)?|swallow(?:s|ing)?|suppress(?:es|ing)?)\s+(?P<list>\(?\s*"
-                      r"[A-Z]\w*(?:Error|Exception|Warning)(?:\s*(?:,|/|\||\band\b|\bor\b)\s*"
-                      r"[A-Z]\w*(?:Error|Exception|Warning))*\s*\)?)")
+_CATCHES = re.compile(r"\b(?:catch(?:es|ing)?|swallow(?:s|ing)?|suppress(?:es|ing)?)\s+(?P<list>\(?\s*`?"
+                      r"(?:[A-Z]\w*(?:Error|Exception|Warning)|Exception)`?(?:\s*(?:,|/|\||\band\b|\bor\b)\s*`?"
+                      r"(?:[A-Z]\w*(?:Error|Exception|Warning)|Exception)`?)*\s*\)?)(?P<only>\s*\bonly\b)?")
 
 
 def _builtin_exception(name: str) -> type[BaseException] | None:
@@ -184,17 +186,20 @@ def _uncaught(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
         before = re.split(r"[,;]", clause.text[:m.start()])[-1]
         if _NOT.search(before) or _IF.search(before):
             continue
-        for name in re.findall(r"[A-Z]\w*(?:Error|Exception|Warning)", m.group("list")):
+        only = bool(m.group("only")) or re.search(r"\bonly\s+$", clause.text[:m.start()]) is not None
+        for name in re.findall(r"[A-Z]\w*(?:Error|Exception|Warning)|\bException\b", m.group("list")):
             exc = _builtin_exception(name)
             if exc is None or clause.skip(name):
                 continue
-            if any(name in caught or any(k is not None and issubclass(exc, k) for k in map(_builtin_exception, caught))
+            if any(name in caught or (not only and any(k is not None and issubclass(exc, k)
+                                                       for k in map(_builtin_exception, caught)))
                    for _, _, caught in handled):
-                continue
+                continue  # "catches E only" of `except BaseException`: a base of E catches more than E
             code, line, caught = handled[0]
             out.append(Contradiction(
-                "propagation", f"the claim says the code catches `{name}`; its handlers catch "
-                f"{', '.join(f'`{k}`' for k in sorted(caught))} only", code.logical_text(line)[:120],
+                "propagation", f"the claim says the code catches `{name}`{' only' if only else ''}; its handlers "
+                f"catch {', '.join(f'`{k}`' for k in sorted(caught))}{'' if only else ' only'}",
+                code.logical_text(line)[:120],
                 code.label, (name,)))
     return out
 

@@ -434,6 +434,9 @@ _WORD_VALUES = {"true": "true", "false": "false", "none": "none", "null": "none"
 #: A default given in an aside right after a name or a usage: ``www_redirect=True (default False)``.
 _DEFAULT_ASIDE = re.compile(rf"(?:\s+(?:is|are)\s+opt-(?:in|out))?\s*\(\s*(?:(?:the\s+)?defaults?(?:\s+(?:is|to))?"
                             rf"\s*:?\s*({_LIT})|({_LIT})\s+by\s+default)\s*\)")
+#: The same default after a dash or a comma, which ends the clause: "suffix is opt-in -- defaults to false".
+_OPT_DEFAULT = re.compile(rf"\s+(?:is|are)\s+opt-(?:in|out)\s*(?:--|\u2014|\u2013|,|;)\s*(?:it\s+)?"
+                          rf"defaults?\s+(?:is\s+|to\s+)?({_LIT})(?![\w-])")
 _CODE_STATEMENT = re.compile(rf"^([A-Za-z_$][\w$.]*)\s*=\s*({_LIT})$")
 
 
@@ -572,11 +575,14 @@ def _statements(clause: Clause, code: Code) -> list[tuple[str, str, str]]:
     out += _switched(clause, code)
     for w in clause.words:
         aside = _DEFAULT_ASIDE.match(clause.text, w.end)
+        if aside is None and clause.offset >= 0:
+            aside = _OPT_DEFAULT.match(whole, clause.offset + w.end)
         if aside and not clause.skip(w.text):  # www_redirect=True (default False): the default, beside a usage
             atom = w.atom if w.term is not None and w.term.kind in (TermKind.KEYWORD, TermKind.CODE) else ""
             atom = atom if atom in code.names else code.resolve(w, clause.declared, parts=False)
             if atom:
-                out.append((atom, _norm(aside.group(1) or aside.group(2)), f"{w.text}{aside.group(0)}".strip()))
+                given = next(g for g in aside.groups() if g)
+                out.append((atom, _norm(given), f"{w.text}{aside.group(0)}".strip()))
                 continue
         value = _claimed_value(w)
         if not value and w.term is not None and w.term.kind is TermKind.VERSION and w.start > 0 \
@@ -634,6 +640,9 @@ def _statements(clause: Clause, code: Code) -> list[tuple[str, str, str]]:
             gap = clause.text[x.end:w.start].rstrip("'\"")
             if quoted:
                 gap = gap.removeprefix(clause.text[x.start - 1:x.start])  # the subject's closing quote
+            listed = gap.endswith("[") and re.match(r"""["']?\]""", clause.text[w.end:]) is not None
+            if listed:
+                gap = gap[:-1]  # staticDirs is ["static"]: a list of one string, read as that string
             keyed = not gap.strip() and re.search(r"\w-$", clause.text[:x.start]) is not None
             if is_boundary(gap) or not (_STATES.match(gap + (" " if not gap.endswith(" ") else ""))
                                         or (keyed and "-" in _key(clause, x, code))
@@ -663,6 +672,7 @@ def _statements(clause: Clause, code: Code) -> list[tuple[str, str, str]]:
                 unit = re.match(r"\s*[A-Za-z\u00b5]+\b", clause.text[end:])
                 if value.startswith("n:") and unit and in_other_units(1.0, "1", "1" + unit.group(0)):
                     end += unit.end()  # 10 s: the unit is part of the value
+                end += int(listed and clause.text[end:end + 1] == "]")
                 out.append((subject, value, clause.text[x.start - quoted:end]))
                 break
     return out
@@ -913,7 +923,7 @@ def _option_defaults(code: Code, name: str) -> list[tuple[str, int]]:
     ``opts.depth ?? 32``, ``options.x or 5``): the setting's default (value, line)."""
     n = re.escape(name)
     read = rf"(?<![\w$.])(?:[\w$]+\??\.)+{n}(?![\w$])"  # opts.name, this.opts.name, options?.name
-    forms = re.compile(rf"{read}\s*(?:\|\||\?\?|\bor\b)\s*({_PRODUCT}|{_LIT})(?![\w$.(])"
+    forms = re.compile(rf"{read}\s*(?:\|\||\?\?|\bor\b)\s*({_PRODUCT}|{_LIT}|{_STRINGS})(?![\w$.(])"
                        rf"|{read}\s*!==?\s*(?:undefined|null)\s*\?\s*{read}\s*:\s*({_LIT})(?![\w$.(])"
                        rf"|{read}\s*===?\s*(?:undefined|null)\s*\?\s*({_LIT})\s*:\s*{read}")
     out: list[tuple[str, int]] = []
@@ -921,8 +931,17 @@ def _option_defaults(code: Code, name: str) -> list[tuple[str, int]]:
         text, j = code.logical_text(i), i + 1
         while j < len(code.logical) and re.match(r"\s*(?:\?(?!\.)|:)", code.logical_text(j)):
             text, j = f"{text} {code.logical_text(j)}", j + 1  # a conditional's branches on lines of their own
-        out += [(_norm(_folded(next(g for g in m.groups() if g is not None))), i) for m in forms.finditer(text)]
+        for m in forms.finditer(text):
+            given = next(g for g in m.groups() if g is not None)
+            # `options.staticDirs || ["public"]`: a list of strings gives each of them
+            out += [(_norm(x), i) for x in _STRING.findall(given)] if given.startswith("[") else \
+                [(_norm(_folded(given)), i)]
     return out
+
+
+#: A list of string literals a setting falls back to: ``["public"]``, ``['br', 'gzip']``.
+_STRING = re.compile(r""""[^"\n]*"|'[^'\n]*'""")
+_STRINGS = rf"\[\s*(?:{_STRING.pattern})(?:\s*,\s*(?:{_STRING.pattern}))*\s*,?\s*\]"
 
 
 #: Constant arithmetic a default is written as: ``2 * 1024 * 1024``, ``1 << 20``, ``60 * 1000``.
@@ -1090,7 +1109,7 @@ _ON_BY_DEFAULT = re.compile(r"\benables?\s+(?:the\s+)?[`'\"]?(?P<a>[\w-]+)[`'\"]
                             r"|\bha(?:s|ve)\s+an?\s+default\s+[`'\"]?(?P<e>[\w-]+)[`'\"]?\s+feature\b"
                             r"|\bdefault\s+features?(?:\s+set)?\s+(?:include|includes|contain|contains|is|are)\s+"
                             r"(?:just\s+|only\s+)?[`'\"]?(?!(?:empty|none|disabled|enabled|off|on|all|not|the|an?)\b)"
-                            r"(?P<c>[\w-]+)",
+                            r"(?P<c>[\w-]+)[`'\"]?(?P<more>(?:\s*(?:\+|,|&|\band\b)\s*[`'\"]?[\w-]+[`'\"]?)*)",
                             re.I)
 #: "the default feature set is ["std", "serde"]": the whole list, each of it a default feature.
 _DEFAULT_LIST = re.compile(r"\bdefault\s+features?(?:\s+set)?\s+(?:is|are|=)\s+(?:just\s+|only\s+)?"
@@ -1152,6 +1171,10 @@ def _default_features(clause: Clause, codes: Sequence[Code]) -> list[Contradicti
             default = _enabled(default, features)
         said = on
         named = on.group("a") or on.group("b") or on.group("c") or on.group("e") if on else ""
+        if on and on.group("c") and named in default:  # "default features are std + v4": each of the manifest's
+            more = re.findall(r"[\w-]+", on.group("more") or "")  # features the claim lists after the first
+            named = next((x for x in more if x != "and" and x in features.keys() | optional and x not in default),
+                         named)
         if whole is not None:  # the default feature set is ["std", "serde"]: its first member the code's lacks
             named = next((x for x in re.findall(r"""["'`]?([\w-]+)["'`]?""", whole.group("l")) if x not in default),
                          "")
@@ -1160,7 +1183,10 @@ def _default_features(clause: Clause, codes: Sequence[Code]) -> list[Contradicti
             out.append(Contradiction("value", f"the claim says `{empty.group(0)}`; the crate's default features are "
                                      f"{', '.join(sorted(default))}", code.show(line, "default"), code.label, ()))
         elif named and named not in default and not clause.skip(named):
-            out.append(Contradiction("value", f"the claim says `{said.group(0) if said else ''}`; the crate's default "
+            written = said.group(0) if said else ""
+            if said is on and named in written:  # "default features are std + v4, so ...": up to the name
+                written = written[:written.rfind(named) + len(named)]
+            out.append(Contradiction("value", f"the claim says `{written}`; the crate's default "
                                      f"features do not include `{named}`" + ("" if line >= 0 else
                                                                            " (its [features] has no `default`)"),
                                      code.show(line if line >= 0 else table, "default"), code.label, (named,)))
