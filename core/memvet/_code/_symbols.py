@@ -1121,7 +1121,7 @@ def _items_opened(data: bytes) -> tuple[bytes, tuple[tuple[int, int], ...]]:
     return data, tuple(branches)
 
 
-def macro_items_view(data: bytes) -> bytes | None:
+def macro_items_view(data: bytes, tree: tree_sitter.Tree | None = None) -> bytes | None:
     """``data`` with everything blanked (newlines kept, so every byte and
     line stays where it was) but the bodies of the ``macro_rules!`` rules
     that write items, or ``None`` when no rule's transcriber is a braced
@@ -1131,10 +1131,13 @@ def macro_items_view(data: bytes) -> bytes | None:
     called once for std's ``HashMap`` and once for hashbrown's): the parser
     reads a macro's body as tokens, so ``Map.insert`` was no symbol at all.
     Read on its own, a transcriber parses as the module it expands to; its
-    metavariables (``$t``) parse where an expression or a type may stand."""
+    metavariables (``$t``) parse where an expression or a type may stand.
+    ``tree`` is the file's own parse (of :func:`parse_input`), when the
+    caller has it already."""
     if b"macro_rules" not in data:
         return None
-    tree = parse(parse_input(data, "rust"), "rust")
+    if tree is None:
+        tree = parse(parse_input(data, "rust"), "rust")
     view = bytearray(re.sub(rb"[^\n]", b" ", data))
     opened = False
     stack = [tree.root_node]
@@ -1234,7 +1237,7 @@ class CodeFile(ParsedFile):
         name the file itself defines is the file's; one with a metavariable
         in it (``<$t as Foo>``) names no item and is left out."""
         if self._macros is True:
-            view = macro_items_view(self._data)
+            view = macro_items_view(self._data, self._tree)  # the file's own parse: no second one
             self._macros = CodeFile(view, "rust") if view is not None else None
         return self._macros if isinstance(self._macros, CodeFile) else None
 

@@ -51,12 +51,16 @@ _NEGATED = re.compile(r"\b(?:not|never|no)\b|n't\b", re.I)
 _SIGNATURE = re.compile(r"\bfn\s+\w+\s*(?:<[^(]*>)?\s*\((?P<params>[^)]*)\)")
 
 
+def _rust_signature(code: Code) -> str:
+    """The anchored Rust function's signature lines, joined; empty for other code."""
+    if not code.label.split("::", 1)[0].endswith(".rs") or not code.headers:
+        return ""
+    return " ".join(code.logical_text(i) for i in sorted(code.headers))
+
+
 def _params(code: Code) -> list[tuple[str, str, bool]]:
     """(name, type, is a reference) of each parameter of the anchored Rust function."""
-    if not code.label.split("::", 1)[0].endswith(".rs") or not code.headers:
-        return []
-    head = " ".join(code.logical_text(i) for i in sorted(code.headers))
-    m = _SIGNATURE.search(head)
+    m = _SIGNATURE.search(_rust_signature(code))
     if m is None:
         return []
     out = []
@@ -112,9 +116,7 @@ def _safety(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
             continue
         said_unsafe = (m.group("s").lower() == "unsafe") != bool(m.group("no"))
         for code in codes:
-            if code.leaf != m.group("f") or not code.label.split("::", 1)[0].endswith(".rs") or not code.headers:
-                continue
-            head = " ".join(code.logical_text(i) for i in sorted(code.headers))
+            head = _rust_signature(code) if code.leaf == m.group("f") else ""
             own = re.search(rf"\b(?P<u>unsafe\s+)?(?:extern\s+\"\w+\"\s+)?fn\s+{re.escape(m.group('f'))}\b", head)
             if own is not None and bool(own.group("u")) != said_unsafe:
                 out.append(Contradiction("ownership", f"the claim says `{' '.join(m.group(0).split())}`",
