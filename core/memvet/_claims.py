@@ -213,7 +213,19 @@ Binding classes, each a small rule below (``_BINDERS``), the way people write::
                 separator written as an escape (``'\\n'``) is compared as
                 written. A formatted message's fields are the claim's own
                 words (``"... at index {i}"`` for ``f"... at index
-                {row_index}"``).
+                {row_index}"``). An example of what one message prints,
+                whole, binds with a run without spaces in each field (Go's
+                ``%q`` in its quotes; a stand-in, ``X`` or ``<r>``, too):
+                ``[]int[0] != []int[1]`` of ``"%s[%d] != %s[%d]"``, ``int
+                != string`` of ``"%v != %v"``; not for a format with fewer
+                than two characters of its own (``"%s=%s"``) or only
+                brackets (```[${raw}]```), nor for a
+                field after ``=`` or ``:``, which is a setting's value the
+                claim states (``; domain=example``), nor for a field the code
+                fills with literals of its own. Literals written side by
+                side or joined with ``+`` are one message: a quote of all
+                of it binds, and so does an excerpt (``...`` at an end) of
+                twelve characters or more.
     units       a number with a unit binds to its value in the units code
                 keeps (``10 s`` ~ ``10_000`` ms, ``1 MiB`` ~ ``1024 *
                 1024`` bytes; never to a small whole number), a bit width
@@ -4378,6 +4390,8 @@ def _bind_string(term: Term, ctx: _Context) -> tuple[bool, str]:
         return True, ""  # 'month(s)': 'month' or 'months', as the code writes either
     if index.accepts(text):
         return True, ""  # '2 Days' where the code parses /^(?<value>...) *(?<unit>...|days?|...)?$/i: an input it reads
+    if _joined_literals(trimmed, index, excerpt=trimmed != text):
+        return True, ""  # "Markdown renderers are not available. Install ..." of two literals written side by side
     if _joined_message(text, index):
         return True, ""  # "Disallowed CORS origin, method" of "Disallowed CORS " + ", ".join(failures)
     if _message_head(text, index):
@@ -4390,6 +4404,23 @@ def _bind_string(term: Term, ctx: _Context) -> tuple[bool, str]:
     if words and all(w.lower() in ctx.examples for w in words):
         return True, ""  # 'ferrets' of "for tobi.ferrets.example.com, subdomains is ['ferrets', 'tobi']"
     return False, _nearest_string(text, index)
+
+
+def _joined_literals(text: str, index: _Index, *, excerpt: bool) -> bool:
+    """Whether ``text`` is a message the code writes as literals joined with
+    nothing in between (``"a " "b"``, ``"a " + "b"``): the whole message, as
+    written, or, for an excerpt (``...`` at an end), a stretch of it of
+    twelve characters or more."""
+    said = " ".join(text.split())
+    if len(said) < 4 or (excerpt and len(said) < 12):
+        return False
+    for template in index.templates():
+        if _WILD in template:
+            continue
+        joined = " ".join("".join(template).split())
+        if joined == said or (excerpt and said in joined):
+            return True
+    return False
 
 
 def _nearest_string(text: str, index: _Index) -> str:
@@ -4854,6 +4885,8 @@ def _bind_code(term: Term, ctx: _Context) -> tuple[bool, str]:
         return True, ""  # `ignored:"true"`, `envconfig:"..."`: a struct tag whose key the code reads (Tag.Get)
     if _example_output(text, index, ctx.claim):
         return True, ""  # `a=foo; b=bar`: the example's own names, joined by separators the code writes
+    if term.kind is TermKind.CODE and _formatted_example(text, index):
+        return True, ""  # `int != string` of w.printf("%v != %v", at, bt): a formatted message, example values filled
     if term.kind is TermKind.CODE and _MESSAGE_LIKE.search(text) and _bind_string(Term(text, TermKind.STRING), ctx)[0]:
         return True, ""  # `Expected "name" to be a string`: a message the code formats, backticked
     if term.kind is TermKind.CODE and "rust" in index.languages and _formats_readers(text):
@@ -5134,6 +5167,64 @@ def _attribute_pair(text: str, index: _Index) -> bool:
         return False
     key, value = m.group(1).lower(), m.group(2).lower()
     return (index.has_string(key) or key in _EXAMPLE_KEYS) and (not value or value in _EXAMPLE_KEYS)
+
+
+#: A stand-in a claim writes in an example output where the code prints a value: ``<r>``, ``X``, ``...``.
+_STAND_IN = r"<[^<>\n]+>|[A-Z]|\.\.\.|…"
+
+
+def _output_pattern(template: Sequence[str]) -> re.Pattern[str] | None:
+    """A pattern for what a message the code formats prints: its own text as
+    written (a run of spaces any run), each field a run without spaces (a
+    quoted one, Go's ``%q``, in its quotes) or a claim's stand-in for it;
+    ``None`` for a template with no field or fewer than two characters of
+    its own besides spaces (``%s=%s``, ``{}: {}`` would fit any pair), with
+    only brackets of its own (```[${raw}]```), or
+    with a field that is a setting's value (after ``=`` or ``:``: what
+    ``; domain=`` + ``this.domain`` writes is the value the claim is about)."""
+    own = [ch for ch in template if ch != _WILD and not ch.isspace()]
+    if _WILD not in template or len(own) < 2 or all(ch in "[](){}<>" for ch in own):
+        return None  # `[${raw}]` would fit any bracketed text: `[\s\S]`
+    if re.search(rf"(?<![!<>=])[=:]\s*{_WILD}", "".join(template)):  # not `!= %v`
+        return None
+    out: list[str] = []
+    i = 0
+    while i < len(template):
+        ch = template[i]
+        if ch in "'\"" and list(template[i + 1: i + 3]) == [_WILD, ch]:
+            out.append(rf"(?:{re.escape(ch)}[^{re.escape(ch)}]*{re.escape(ch)}|{_STAND_IN})")
+            i += 3
+            continue
+        out.append(rf"(?:\S+?|{_STAND_IN})" if ch == _WILD else r"\s+" if ch.isspace() else re.escape(ch))
+        i += 1
+    return re.compile("".join(out))
+
+
+def printed_pattern(content: str) -> re.Pattern[str] | None:
+    """What a string literal of the code (its content, as written) prints
+    when it is a format: see :func:`_output_pattern`."""
+    return _output_pattern(_template(_unescape(content)))
+
+
+def _formatted_example(text: str, index: _Index) -> bool:
+    """Whether ``text`` is, whole, what a message the code formats prints
+    with example values in its fields: ``[]int[0] != []int[1]`` of
+    ``w.printf("%s[%d] != %s[%d]", ...)``, ``X != (missing)`` of ``"%q !=
+    (missing)"``. A field takes a run without spaces, so a claim that puts
+    more in it (``C.[2]: 3 != 4`` of ``"%v != %v"``) is not the message."""
+    said = re.sub(r"\s+", " ", text.strip())
+    if len(said) < 4:
+        return False
+    filled = index.filled()
+    for template in index.templates():
+        pattern = _output_pattern(template)
+        if pattern is None or not pattern.fullmatch(said):
+            continue
+        head = "".join(template[:template.index(_WILD)])
+        if head.strip() and any(f.startswith(head) for f in filled):
+            continue  # "; samesite=" + (this.sameSite === true ? 'strict' : ...): the values the code gives it
+        return True
+    return False
 
 
 def _example_output(text: str, index: _Index, claim: str = "") -> bool:

@@ -768,6 +768,53 @@ pub fn supports_feature(feature: &str) -> Option<bool> {
 """)
 
 
+SOCKET_SUPPORTED = EvidenceText("src/socket.ts::isSocketSupported", """\
+export async function isSocketSupported(): Promise<boolean> {
+  if (_isSocketSupported !== undefined) {
+    return _isSocketSupported;
+  }
+  if (process.versions.webcontainer) {
+    return false;
+  }
+  const socketName = getSocketAddress({ name: "check" });
+  try {
+    await listen(socketName);
+    _isSocketSupported = true;
+  } catch {
+    _isSocketSupported = false;
+  }
+  return _isSocketSupported;
+}
+""", ("src/socket.ts::isSocketSupported", "isSocketSupported"), "typescript")
+
+GET_PORT = EvidenceText("src/get-port.ts::getPort", """\
+export async function getPort(options: GetPortOptions): Promise<number> {
+  const port = Number(options.port ?? process.env.PORT);
+  const portsToCheck = [port, ...options.ports].filter(Boolean);
+  let availablePort = await _findPort(portsToCheck, options.host);
+  if (!availablePort && options.random !== false) {
+    availablePort = await getRandomPort(options.host);
+  }
+  return availablePort;
+}
+""", ("src/get-port.ts::getPort", "getPort"), "typescript")
+
+
+UNPLUGIN = EvidenceText("src/unplugin.ts", """\
+export default createUnplugin<Partial<UnimportPluginOptions>>((options = {}) => {
+  const ctx = createUnimport(options)
+  return {
+    name: 'unimport',
+    enforce: 'post',
+    async buildStart() {
+      await ctx.init()
+      await writeConfigFiles()
+    },
+  }
+})
+""", ("src/unplugin.ts",), "typescript")
+
+
 FIRES = [
     # round 32 (confbox f04): a spread written with its dots; the later step's verb after "and"
     ("stringifyYAML spreads `...options` first and sets `indent` afterwards, so the detected indent wins.",
@@ -887,6 +934,11 @@ FIRES = [
     ("Only the last flag counts (`allow_features.last()`), then it's a split with exact name match.",
      SUPPORTS_FEATURE),
     ("Only the last flag counts (`allow_features.last()`), then it's a space split.", SUPPORTS_FEATURE),
+    # round 35: a name said to keep a result is ordered by where the code assigns it; a getter by its noun
+    ("isSocketSupported(): memoized in `_isSocketSupported` before the listen test.", SOCKET_SUPPORTED),
+    ("The random port is tried first, then the ports listed.", GET_PORT),
+    # round 35: the steps inside a method the claim names as where they run are still ordered
+    ("writeConfigFiles() runs before ctx.init() scans the dirs.", UNPLUGIN),
 ]
 
 SILENT = [
@@ -1022,6 +1074,12 @@ SILENT = [
     # round 34: the split the claim names by its separator comes after
     ("Only the last flag counts (`allow_features.last()`), then it's a comma split with exact name match.",
      SUPPORTS_FEATURE),
+    # round 35: the memo is read first, but assigned after the listen test the claim puts it after
+    ("isSocketSupported(): memoized in `_isSocketSupported` after the first real listen test.", SOCKET_SUPPORTED),
+    # "Random port" is getRandomPort, not the first use of `port`
+    ("Random port is the last resort after ports.", GET_PORT),
+    # round 35: a method named after "in" is where the steps run, not a step ("written in buildStart, after ...")
+    ("The d.ts is written in buildStart, after ctx.init() has scanned the dirs.", UNPLUGIN),
 ]
 
 

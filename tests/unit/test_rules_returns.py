@@ -192,6 +192,32 @@ def hash_secret_raw(secret: bytes, salt: bytes) -> Sequence[int]:
 """)
 
 
+PRETTY_DIFF = EvidenceText("diff.go::Diff", """\
+func Diff(a, b interface{}) (desc []string) {
+	Pdiff((*sbuf)(&desc), a, b)
+	return desc
+}
+""", ("diff.go::Diff", "Diff"), "go")
+
+DELETE_PREFIX = EvidenceText("iradix.go::Txn.DeletePrefix", """\
+func (t *Txn[T]) DeletePrefix(prefix []byte) bool {
+	newRoot, numDeletions := t.deletePrefix(t.root, prefix)
+	if newRoot != nil {
+		t.root = newRoot
+		t.size = t.size - numDeletions
+		return true
+	}
+	return false
+}
+""", ("iradix.go::Txn.DeletePrefix", "Txn.DeletePrefix"), "go")
+
+BIT_OR = EvidenceText("src/lib.rs::BitVec.or", """\
+pub fn or(&mut self, other: &Self) -> bool {
+    self.process(other, |w1, w2| w1 | w2)
+}
+""", ("src/lib.rs::BitVec.or", "BitVec.or"), "rust")
+
+
 FIRES = [
     # round 32 (itoa f07): a call written out, then the type after an arrow
     ("buffer.format(x) -> String (owned), so the Buffer can be dropped right after.", FORMAT),
@@ -227,6 +253,10 @@ FIRES = [
     ("GetLevel returns `Debug`.", GET_LEVEL),
     ("ph.hash(pw) hands back bytes, straight from hash_secret.", HASH),
     ("hash returns a string... no wait, hash returns an int.", HASH),
+    # round 35: a kind of value in plain words, against the Go or Rust signature's return type
+    ("pretty.Diff(a, b) returns one string with all differences joined by \\n.", PRETTY_DIFF),
+    ("`txn.DeletePrefix(p)` returns an int: how many keys were removed.", DELETE_PREFIX),
+    ("`a.or(&b)` returns a string describing the change.", BIT_OR),
 ]
 
 SILENT = [
@@ -297,6 +327,12 @@ SILENT = [
     ("hash returns a string.", HASH),
     ("hash never returns bytes.", HASH),
     ("hash_secret_raw returns bytes.", RAW),
+    ("pretty.Diff(a, b) returns a slice, one string per difference.", PRETTY_DIFF),
+    ("`txn.DeletePrefix(p)` returns a bool: whether anything was deleted.", DELETE_PREFIX),
+    ("`a.or(&b)` returns a bool meaning 'self changed'.", BIT_OR),
+    # a kind said of another function, negated, or one of several
+    ("Pdiff fills the buffer; Diff never returns a string.", PRETTY_DIFF),
+    ("DeletePrefix returns a bool or an int depending on the version.", DELETE_PREFIX),
 ]
 
 

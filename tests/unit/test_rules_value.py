@@ -614,6 +614,33 @@ rng = []
 """)
 
 
+GLOBAL_IMPORTS = EvidenceText("src/global.ts::installGlobalAutoImports", """\
+export async function installGlobalAutoImports(imports: Import[], options: InstallGlobalOptions = {}) {
+  const {
+    globalObject = globalThis,
+    overrides = false,
+  } = options
+  for (const i of imports) {
+    if (overrides || !(i.as in globalObject))
+      globalObject[i.as] = i.value
+  }
+  return globalObject
+}
+""", ("src/global.ts::installGlobalAutoImports", "installGlobalAutoImports"), "typescript")
+
+UPDATE_FAST = EvidenceText("src/baseline.rs::update_fast_16", """\
+pub(crate) fn update_fast_16(prev: u32, mut buf: &[u8]) -> u32 {
+    const UNROLL: usize = 4;
+    const BYTES_AT_ONCE: usize = 16 * UNROLL;
+    let mut crc = !prev;
+    while buf.len() >= BYTES_AT_ONCE {
+        buf = &buf[BYTES_AT_ONCE..];
+    }
+    !crc
+}
+""", ("src/baseline.rs::update_fast_16", "update_fast_16"), "rust")
+
+
 FIRES = [
     # round 32 (exceptiongroup f06, confbox f19): a manifest's hyphenated key, a version as its string, a bare
     # number right after the key
@@ -785,6 +812,9 @@ class Flags:
     ('default staticDirs is ["static"] (relative to cwd).', LISTHEN),
     # round 34: each feature the claim lists after the first
     ("uuid's default features are std + v4, so new_v4() works out of the box.", UUID_CARGO),
+    # round 35: a setting and its value in the parentheses after "by default"
+    ("installGlobalAutoImports overrides existing globals by default (overrides: true).", GLOBAL_IMPORTS),
+    ("update_fast_16: UNROLL = 16.", UPDATE_FAST),
 ]
 
 SILENT = [
@@ -972,6 +1002,9 @@ SILENT = [
     # round 34: the features listed are the defaults, or a word after them names no feature
     ("Default features are just std, so nothing generates out of the box.", UUID_CARGO),
     ("default features are std and nothing else.", UUID_CARGO),
+    ("installGlobalAutoImports keeps existing globals by default (overrides: false).", GLOBAL_IMPORTS),
+    # round 35: the value of a product is the product's, not its last operand's
+    ("update_fast_16: UNROLL = 4, BYTES_AT_ONCE = 16 * UNROLL = 64.", UPDATE_FAST),
 ]
 
 

@@ -22,7 +22,8 @@ why), and each has a fixture of cases that must and must not fire
 
     order        A before B / B after A / A, then B / A first, B afterwards:
                  first uses in the code ("a comma split": the split with
-                 that separator)
+                 that separator; `X != (missing)`: the message that prints
+                 it; "memoized in X": X's first assignment)
     precedence   A takes precedence over / overrides / falls back to B:
                  fallback chains, stopping loops, merges, guarded fallbacks,
                  early returns; "overriding any X": the code keeps an X set
@@ -33,7 +34,7 @@ why), and each has a fixture of cases that must and must not fire
                  signature defaults, setters, registering calls
                  (addini("S", default=V)), fallbacks (opts.X || G,
                  opts.X || ["G"]); default features are A + B: Cargo's
-                 default list
+                 default list; by default (S: V)
     bases        X is only a Y / X is not a Y / X derives directly from Y
                  (X subclasses Y directly)
                  (X is a Y, both Python built-ins): the class statement;
@@ -139,7 +140,8 @@ why), and each has a fixture of cases that must and must not fire
                  F returns `T` / F(x) -> T: the signature declares another type;
                  F returns V (capitalized): every return gives another name;
                  F returns bytes (Python): the annotation names other
-                 built-in types
+                 built-in types; F returns one string (Go, Rust): the
+                 signature declares another kind ([]string, bool)
     script       `npm test` runs jest / `pnpm build` = tsup: the anchored
                  package.json's script runs another program (or gives an
                  option another value: --reporter spec)

@@ -38,7 +38,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from memvet._claims import GO_BUILD, EvidenceText, Term, TermKind, balanced, fold
+from memvet._claims import GO_BUILD, EvidenceText, Term, TermKind, balanced, fold, printed_pattern
 from memvet._code import language_for_path
 
 __all__ = [
@@ -275,9 +275,22 @@ class Code:
     @cached_property
     def compounds(self) -> dict[str, str]:
         """Names of two or more word parts by their fold (``retrydelay`` ->
-        ``retryDelay``): what two plain words of a claim may spell together."""
-        return {fold(name): name for name in sorted(self.names)
-                if re.fullmatch(r"[A-Za-z_$][\w$]*", name) and len(split_name(name)) >= 2}
+        ``retryDelay``): what two plain words of a claim may spell together;
+        a getter's too, without its verb ("the random port" is
+        ``getRandomPort`` where no name spells ``randomPort`` itself and no
+        other getter spells it the same way)."""
+        names = [name for name in sorted(self.names)
+                 if re.fullmatch(r"[A-Za-z_$][\w$]*", name) and len(split_name(name)) >= 2]
+        out = {fold(name): name for name in names}
+        getters: dict[str, set[str]] = {}
+        for name in names:
+            parts = split_name(name)
+            if parts[0] in ("get", "make", "create", "build") and len(parts) >= 3:
+                getters.setdefault("".join(parts[1:]), set()).add(name)
+        for folded, found in getters.items():
+            if folded not in out and len(found) == 1:
+                out[folded] = found.pop()
+        return out
 
     def first(self, atom: str) -> int:
         """Index of the first use of ``atom`` outside signatures, or -1.
@@ -441,6 +454,10 @@ class Code:
         atom = word.atom
         if atom in self.names:
             return atom
+        if word.term is not None and word.term.kind is TermKind.CODE:
+            printed = self.printed(word.term.text)
+            if printed:
+                return printed  # `X != (missing)`: the one string of the code that prints it, "%q != (missing)"
         if not word.plain:
             return ""
         if "-" in atom or (atom[:1].isupper() and len(atom) >= 4):
@@ -459,6 +476,19 @@ class Code:
             if len(owners) == 1:
                 return next(iter(owners))
         return ""
+
+    def printed(self, text: str) -> str:
+        """The string of this code (outside signatures) that is a format
+        printing ``text`` whole, example values in its fields, or ''. Of
+        several, the one that writes the most text of its own (``"(missing)
+        != %q"`` over ``"%v != %v"``), when one does. A string with a dot is
+        left alone: an atom with a dot names an owner's member."""
+        said = " ".join(text.split())
+        found = {a.text for a in self.atoms if a.string and a.line not in self.headers and "." not in a.text
+                 and (pattern := printed_pattern(a.text)) is not None and pattern.fullmatch(said)}
+        own = {f: len(re.sub(r"%[-+ #0]*\d*[a-zA-Z]|\{[^{}]*\}|\s", "", f)) for f in found}
+        best = sorted(own, key=own.__getitem__, reverse=True)
+        return best[0] if len(best) == 1 or (best and own[best[0]] > own[best[1]]) else ""
 
     def _branch_word(self, word: str) -> bool:
         """Whether ``word`` (or its singular) is a keyword that opens a branch (``case``, ``default``)

@@ -72,7 +72,14 @@ on a type's declaration (an enum's variants are listed, not done) or on
 two arms of a match on variants (``Self::A => ...``; a switch's ``case``
 lines are tried in turn and do order). A
 quoted operand (``'__dict__'``) is ordered by the code's first string of
-that text, not by a name spelled alike (``cls.__dict__``); a name declared
+that text, not by a name spelled alike (``cls.__dict__``), and an operand
+quoted as an example of what a message the code formats prints (`` `X !=
+(missing)` `` of ``"%q != (missing)"``) by that message's string, never
+against a plain word ("keys only in a (`X != (missing)`), then keys in
+both" orders two groups of keys, not the message and ``MapKeys``). A name
+the claim says a result is kept in ("memoized in `_isSocketSupported`",
+``cached in``, ``stored as``) is ordered by the code's first assignment
+of it, not by the check that reads the memo first; a name declared
 empty (``handler = None``, ``let runError: unknown;``, an entry
 ``config: undefined``, a string of ``__slots__``) is ordered by its next
 use. "The last argument" is the code's ``lastArgument`` where the code
@@ -82,7 +89,9 @@ between an operand and its marker ("A first (so it can ...), then B") is
 no boundary. A
 statement keyword (``try``, ``if`` ...) is no step, and neither is the
 anchored function's own qualified name ("AnsiToWin32.write resets first
-and then writes": its steps are the verbs). ``A ... first, B ... second``
+and then writes": its steps are the verbs), nor a method the anchored code
+defines named after "in", "inside" or "within" ("It's written in
+buildStart, after ctx.init()": where the steps run). ``A ... first, B ... second``
 and ``A first, and if ... falls back to B`` order like the other markers.
 
 Rationale: on psf/requests, a lazy agent wrote call orders backwards ("auth
@@ -160,6 +169,8 @@ def _operand(code: Code, clause: Clause) -> Callable[[Word, str], bool]:
         if own and name == own.rsplit(".", 1)[-1] and re.search(r"\b(?:of|in|inside|within)\s*`?$",
                                                                  clause.text[:word.start]):
             return False  # "at the very top of setHeader, before ...": where the steps are, not one of them
+        if re.search(r"\b(?:in|inside|within)\s*`?$", clause.text[:word.start]) and _defines(code, name):
+            return False  # "It's written in buildStart, after ctx.init()": a method of the anchor, where it is done
         if atom in _KEYWORDS:
             return False  # "tries obj[key] first": `try` is the statement, not a step
         if _plain_parameter(code, word, atom):  # or spread into a literal: `{ preserveTypes: true, ...options }`
@@ -170,6 +181,16 @@ def _operand(code: Code, clause: Clause) -> Callable[[Word, str], bool]:
             return False  # "the first time" where the code only says time.Duration: a package, not a step
         return code.used(atom)
     return accept
+
+
+def _defines(code: Code, name: str) -> bool:
+    """Whether a line of the anchored code opens the definition of a function or method ``name``
+    (``async buildStart() {``, ``def close(self):``, ``fn next(&mut self) {``, ``func (c *C) Get() {``)."""
+    n = re.escape(name)
+    pattern = re.compile(rf"\b(?:def|fn|func|function)\s+(?:\([^()]*\)\s*)?{n}\s*[<(\[]"
+                         rf"|(?:^|[,;{{}}]\s*)(?:(?:async|static|public|private|protected|get|set)\s+)*{n}\s*\(")
+    return any(pattern.search(code.logical_text(i)) and code.logical_text(i).rstrip().endswith(("{", ":"))
+               for i in range(len(code.logical)))
 
 
 def _qualifier_only(code: Code, atom: str) -> bool:
@@ -193,8 +214,9 @@ def _first_test(code: Code, atom: str) -> int:
 
 def _call_of(code: Code, word: Word, atom: str) -> re.Pattern[str] | None:
     """Where ``atom`` is called in a line, when ``word`` writes a call (``next()``); else None."""
-    if not word.text.strip("`").endswith(")") or atom.startswith(("call:", "=")):
-        return None
+    if not word.text.strip("`").endswith(")") or atom.startswith(("call:", "=")) \
+            or not re.fullmatch(r"[\w$.]+", atom):
+        return None  # `X != (missing)` for the string "%q != (missing)": a message printed, not a call
     return re.compile(code.pattern(atom).pattern + r"\s*\(")
 
 
@@ -558,7 +580,10 @@ _GLOSS = re.compile(r"(?<=\w)\s+\((?:[a-z]+\s*){1,3}\)")
 def _without_glosses(clause: Clause) -> Clause:
     """``clause`` with its plain-word glosses blanked ("the aliases (short names) first": the
     operand is ``aliases``, not the gloss's ``names``), offsets kept."""
-    text = _GLOSS.sub(lambda m: " " * len(m.group(0)), clause.text)
+    quoted = [(w.start, w.end) for w in clause.words if w.term is not None]
+    # never inside a term the claim quotes: the `(missing)` of `(missing) != X`
+    text = _GLOSS.sub(lambda m: m.group(0) if any(s < m.end() and m.start() < e for s, e in quoted)
+                      else " " * len(m.group(0)), clause.text)
     if text == clause.text:
         return clause
     return dataclasses.replace(clause, text=text, words=tuple(words_of(text, [t for t in clause.terms
@@ -568,6 +593,34 @@ def _without_glosses(clause: Clause) -> Clause:
 #: An anchor that is a list constant: ``CHARMAP_ENCODINGS = [``, ``export const ORDER: string[] = [``.
 _LIST_CONSTANT = re.compile(r"\s*(?:export\s+)?(?:pub(?:\([\w:]+\))?\s+)?(?:const|let|var|static)?\s*"
                             r"[A-Za-z_$][\w$]*\s*(?::[^=\n]+)?=\s*[\[(]")
+
+
+#: "memoized in `_isSocketSupported`", "cached in", "stored as": the name is where a result is kept.
+_STORED_IN = re.compile(r"\b(?:memoi[sz]ed|cached|stored|saved|recorded|remembered)\s+(?:in|into|as)\s+"
+                        r"(?:the\s+)?$", re.I)
+
+
+def _stored(code: Code, clause: Clause, word: Word, atom: str, at: int) -> int:
+    """The atom that orders ``word`` (first use ``at``): where the code first
+    assigns the name when the claim says a result is kept there ("memoized in
+    `_isSocketSupported` after the first real listen test" is the assignment
+    after the test, not the check ``if (_isSocketSupported !== undefined)``
+    that reads the memo first); ``at`` otherwise, or when the code never assigns it."""
+    if at < 0 or not _STORED_IN.search(clause.text[:word.start]):
+        return at
+    assign = re.compile(rf"(?<![\w$.]){re.escape(atom)}\s*(?:[-+*/|&]|\?\?|\|\||&&)?=(?![=>])")
+    return next((k for k in range(len(code.atoms)) if code.atoms[k].text == atom
+                 and code.atoms[k].line not in code.headers
+                 and assign.search(code.logical_text(code.atoms[k].line))), at)
+
+
+def _message_against_prose(code: Code, a: Word, first: str, b: Word, second: str) -> bool:
+    """Whether one side is a message the code prints, quoted with example values (`` `X != (missing)` ``
+    for ``"%q != (missing)"``), and the other a plain word: "keys only in a (`X != (missing)`), then keys
+    in both" orders two groups of keys, not the message and the first use of ``MapKeys``."""
+    def printed(word: Word, atom: str) -> bool:
+        return word.term is not None and word.term.kind is TermKind.CODE and code.printed(word.term.text) == atom
+    return (printed(a, first) and b.plain) or (printed(b, second) and a.plain)
 
 
 def _in_order(code: Code, a: Word, first: str, b: Word, second: str) -> bool:
@@ -598,7 +651,7 @@ def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
             continue
         out.extend(_order_list(clause, code))
         for a, first, b, second, marker in _pairs(clause, code):
-            if first == second or clause.skip(a.text, b.text):
+            if first == second or clause.skip(a.text, b.text) or _message_against_prose(code, a, first, b, second):
                 continue
             merged = _merged(code, first, second)
             if merged == -1:
@@ -612,7 +665,8 @@ def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
                     continue
                 line = j
             else:
-                i, j = _first(code, a, first), _first(code, b, second)
+                i, j = _stored(code, clause, a, first, _first(code, a, first)), \
+                    _stored(code, clause, b, second, _first(code, b, second))
                 if i < 0 or j < 0 or i <= j or (code.atoms[i].line == code.atoms[j].line
                                                 and not _listed(code, i, j) and not _short_circuit(code, j, i)):
                     continue  # in order, or one statement: first uses cannot tell (strings listed on a line can)

@@ -83,6 +83,17 @@ annotation names built-in types only (``None``, ``Optional`` and
 ``def hash(...) -> str:``). Never fires on a class, a type variable,
 ``Any`` or a protocol in the annotation: what comes back is open.
 
+An eighth reading, for Go's and Rust's kinds of value in plain words: ``F
+... returns a string`` (``one``, ``a single``; ``int``, ``integer``,
+``bool``, ``float``, ``slice``, ``list``, ``array``, ``map``, ``dict``),
+``F`` an anchored Go or Rust function named before the verb. Fires when the
+signature declares one result of a certain kind and not that one
+("pretty.Diff(a, b) returns one string" of ``func Diff(a, b interface{})
+(desc []string)``; "DeletePrefix returns an int" of ``... bool``). Never
+fires on a named type, a pointer, an ``Option``, an error, several
+results, "a list of" or "a bool or an int": what comes back is open or
+said of something else.
+
 Rationale: "trustNone, which returns true, so every hop is trusted" names
 a real function and a real value; only the constant, the claim's whole
 point, is wrong, and the code writes it in one statement.
@@ -442,9 +453,57 @@ def _python_types(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     return out
 
 
+#: "DeletePrefix returns an int", "Diff returns one string": a kind of value in plain words, for Go and Rust.
+_RETURNS_KIND = re.compile(r"\b(?:returns?|hands?\s+back|gives?\s+back)\s+(?:an?\s+|one\s+|a\s+single\s+)`?"
+                           r"(?P<t>string|str|int|integer|bool|boolean|float|slice|list|array|map|dict)`?"
+                           r"(?![\w$.(\[<-])(?!\s+(?:of|or|and)\b)")
+#: The words for a kind, by kind.
+_KIND_WORDS = {"string": "str", "str": "str", "int": "int", "integer": "int", "bool": "bool", "boolean": "bool",
+               "float": "float", "slice": "list", "list": "list", "array": "list", "map": "dict", "dict": "dict"}
+#: A Go or Rust type whose kind is certain: its kind, by the type's pattern.
+_DECLARED_KINDS = (
+    (re.compile(r"string|String|&(?:'\w+\s+)?str|Cow<(?:'\w+,\s*)?str>"), "str"),
+    (re.compile(r"u?int(?:8|16|32|64)?|uintptr|byte|rune|[iu](?:8|16|32|64|128|size)"), "int"),
+    (re.compile(r"float(?:32|64)|f32|f64"), "float"),
+    (re.compile(r"bool"), "bool"),
+    (re.compile(r"\[\][\w.*\[\]{}]+|Vec<.+>|&(?:'\w+\s+)?(?:mut\s+)?\[[^\];]+\]|\[[^\];]+;\s*\w+\]"), "list"),
+    (re.compile(r"map\[.+\].+|(?:Hash|BTree)Map<.+>"), "dict"),
+)
+
+
+def _declared_kind(declared: str) -> str:
+    """The kind of a Go or Rust return type ('' when it is open: a named type, a pointer, an Option, an
+    error, several results); Go's one named result (``(desc []string)``) is its type."""
+    one = re.fullmatch(r"\(\s*(?:[a-z_]\w*\s+)?([^,()]+?)\s*\)", declared)
+    declared = one.group(1) if one else declared.strip()
+    return next((kind for pattern, kind in _DECLARED_KINDS if pattern.fullmatch(declared)), "")
+
+
+def _kinds(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
+    """"pretty.Diff(a, b) returns one string" of ``func Diff(a, b interface{}) (desc []string)``: the
+    anchored Go or Rust function, named before the verb, declares a return type of another kind."""
+    out: list[Contradiction] = []
+    for m in _RETURNS_KIND.finditer(clause.text):
+        said = _KIND_WORDS[m.group("t")]
+        before = clause.text[:m.start()]
+        if _negated_before(before):
+            continue
+        for code in codes:
+            if not _named_before(code, before):
+                continue
+            found = _declared_return(code)
+            if found is None:
+                continue
+            kind = _declared_kind(found[0])
+            if kind and kind != said:
+                out.append(Contradiction("returns", f"the claim says `{m.group(0)}`",
+                                         code.show(found[1], found[0]), code.label, (m.group("t"),)))
+    return out
+
+
 def _check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     return check(clause, codes) + _types(clause, codes) + _arity(clause, codes) + _go_errors(clause, codes) \
-        + _named_constants(clause, codes) + _python_types(clause, codes)
+        + _named_constants(clause, codes) + _python_types(clause, codes) + _kinds(clause, codes)
 
 
 RULE = Rule("returns", _check, __doc__ or "")

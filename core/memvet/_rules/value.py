@@ -30,8 +30,10 @@ to two words between ``S`` and the verb:
 "etag setting = 'strong'"; a noun may stand between the verb and a number when it is a word
 of the code's names: "`success` is level 4" of ``LogLevels``; a code name written ``S: V`` as in an
 object or a struct, "(case_sensitive:
-false)", even across the ``: `` that ends a clause, but not inside braces: ``f({ S: V })`` is what a
-caller passes), where ``V`` is ``True``/``False``, ``None``/
+false)", even across the ``: `` that ends a clause, and a plain word so written when
+"by default" opens the parentheses: "overrides existing globals by default (overrides: true)"; but
+not inside braces: ``f({ S: V })`` is what a caller passes; and never the last operand of a product,
+"BYTES_AT_ONCE = 16 * UNROLL = 64" states the product, not ``UNROLL``), where ``V`` is ``True``/``False``, ``None``/
 ``null``/``undefined``, a quoted string or a number, and ``S`` is an
 operand (or a setting's key, "subdomain offset", quoted as the code
 quotes it, "'parse-numbers' is false", or written bare with its hyphens,
@@ -561,6 +563,10 @@ _CONDITIONED = re.compile(r"\b(?:if|when|whenever|unless|while|once)\s+(?:[\w$.-
                           r"|\beven\s+(?:[\w$.-]+\s+){0,4}[`'\"]?$", re.I)
 
 
+#: "overrides existing globals by default (": a setting and its value in the parentheses that follow are the default.
+_BY_DEFAULT_OPEN = re.compile(r"\bby\s+default\s*\(\s*`?$", re.I)
+
+
 def _statements(clause: Clause, code: Code) -> list[tuple[str, str, str]]:
     """(subject atom, value, what the claim said) for each value the clause states."""
     whole = clause.claim or clause.text
@@ -571,7 +577,7 @@ def _statements(clause: Clause, code: Code) -> list[tuple[str, str, str]]:
            if m.group(1) in code.names and not clause.skip(m.group(1))
            and whole[:m.start()].count("{") <= whole[:m.start()].count("}")
            and not _PASSED.search(whole[:m.start()])
-           and (pattern is _KEYED or _field_entry(code, m.group(1)))]
+           and (pattern is _KEYED or _field_entry(code, m.group(1)) or _BY_DEFAULT_OPEN.search(whole[:m.start()]))]
     out += _switched(clause, code)
     for w in clause.words:
         aside = _DEFAULT_ASIDE.match(clause.text, w.end)
@@ -652,6 +658,8 @@ def _statements(clause: Clause, code: Code) -> list[tuple[str, str, str]]:
                                         or (not gap.strip("` ") and not x.plain
                                             and _LEAVES.search(clause.text[:x.start]))):
                 continue
+            if re.search(r"(?:\d\s*|\s)(?:[*/+%]|<<|>>)\s+`?$", clause.text[:x.start]):
+                break  # BYTES_AT_ONCE = 16 * UNROLL = 64: the value of the product, not of its last operand
             if re.search(r"\w-$", clause.text[:x.start]):
                 key = _key(clause, x, code)  # duplicate-arguments-array defaults to false: a key the code writes
                 if "-" in key:
