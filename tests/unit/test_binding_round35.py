@@ -7,8 +7,10 @@ Each case both ways.
 
 from __future__ import annotations
 
-from _binding import ev, unbound
+from _binding import ev, person_write, unbound
 
+import memvet
+from memvet._claims import number_value
 from memvet._rules import contradictions
 
 # ------------------------------------------------ an example of what a message the code formats prints
@@ -126,3 +128,33 @@ def test_a_message_written_as_literals_side_by_side_is_one_message():
         == ["not available. Install 'readme_renderer[md]'"]
     assert unbound("It warns \"Markdown renderers are missing. Install 'readme_renderer[md]'...\"", MARKDOWN_PY) \
         == ["Markdown renderers are missing. Install 'readme_renderer[md]'..."]
+
+
+# ------------------------------------------------ a number past a float's range
+
+PARSE_RS = ev("src/lib.rs::parse", """\
+pub fn parse(s: &str) -> f64 {
+    if s.len() > 3 {
+        return f64::INFINITY;
+    }
+    0.0
+}
+""", "rust")
+
+
+def test_a_number_past_a_floats_range_is_no_number_and_never_breaks_a_write():
+    assert number_value("1e999") is None
+    assert number_value("0x" + "f" * 300) is None  # too large an integer for a float at all
+    assert number_value("1.5e3") == 1500.0
+    # each was an OverflowError inside the checker before: the write failed with a traceback
+    assert unbound("It needs at least 1e999 digits to overflow.", PARSE_RS) == ["1e999"]
+    assert unbound("parse gives inf for 1e999.", PARSE_RS) == ["1e999"]
+    assert unbound("A 0x%s literal is too big." % ("f" * 300), PARSE_RS) == ["0x" + "f" * 300]
+
+
+def test_a_person_write_with_a_number_past_a_floats_range_is_graded(repo, ledger):
+    repo.write("lib.py", "def parse(s):\n    return float(s)\n")
+    repo.commit("parse")
+    decision, status = person_write(ledger, "parse gives inf for 1e999: it overflows.", ["lib.py::parse"])
+    assert status is memvet.Status.NEEDS_REVALIDATION
+    assert "`1e999`" in decision.findings[0]
