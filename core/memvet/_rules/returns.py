@@ -102,7 +102,7 @@ point, is wrong, and the code writes it in one statement.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from memvet._claims import balanced, split_args
 from memvet._code import language_for_path
@@ -428,29 +428,34 @@ def _python_types(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     """"ph.hash(pw) hands back bytes" of ``def hash(self, password, *, salt=None) -> str:``: the anchored
     Python function's annotation names built-in types only, and not the one the claim names."""
     out: list[Contradiction] = []
-    for m in _RETURNS_BUILTIN.finditer(clause.text):
+    for m, code in _said_of(clause, _RETURNS_BUILTIN, codes):
         said = _PY_TYPES[m.group("t")]
-        before = clause.text[:m.start()]
-        if _negated_before(before):
+        if language_for_path(code.label.split("::", 1)[0]) != "python":
             continue
-        for code in codes:
-            if language_for_path(code.label.split("::", 1)[0]) != "python" or not _named_before(code, before):
-                continue
-            header = sorted(code.headers)[:1]
-            sig = re.search(r"\bdef\s+(?P<n>\w+)\s*\(", code.logical_text(header[0])) if header else None
-            if sig is None or sig.group("n") != code.leaf:
-                continue
-            text = code.logical_text(header[0])
-            end = balanced(text, sig.end() - 1, limit=None)
-            ann = re.match(r"\s*->\s*(?P<a>.+?)\s*:\s*$", text[end:]) if end > 0 else None
-            if ann is None:
-                continue
-            words = set(re.findall(r"[A-Za-z_]\w*", ann.group("a")))
-            if not words or not words <= set(_PY_TYPES.values()) | _PY_ANNOTATION_WORDS or said in words:
-                continue  # a class, a TypeVar, Any, a protocol: what comes back is open
-            out.append(Contradiction("returns", f"the claim says `{m.group(0)}`",
-                                     code.show(header[0], ann.group("a")), code.label, (m.group("t"),)))
+        header = sorted(code.headers)[:1]
+        sig = re.search(r"\bdef\s+(?P<n>\w+)\s*\(", code.logical_text(header[0])) if header else None
+        if sig is None or sig.group("n") != code.leaf:
+            continue
+        text = code.logical_text(header[0])
+        end = balanced(text, sig.end() - 1, limit=None)
+        ann = re.match(r"\s*->\s*(?P<a>.+?)\s*:\s*$", text[end:]) if end > 0 else None
+        if ann is None:
+            continue
+        words = set(re.findall(r"[A-Za-z_]\w*", ann.group("a")))
+        if not words or not words <= set(_PY_TYPES.values()) | _PY_ANNOTATION_WORDS or said in words:
+            continue  # a class, a TypeVar, Any, a protocol: what comes back is open
+        out.append(Contradiction("returns", f"the claim says `{m.group(0)}`",
+                                 code.show(header[0], ann.group("a")), code.label, (m.group("t"),)))
     return out
+
+
+def _said_of(clause: Clause, pattern: re.Pattern[str], codes: Sequence[Code]) -> Iterator[tuple[re.Match[str], Code]]:
+    """Each match of ``pattern`` in the clause that no negation comes before, with each anchored code
+    whose function the claim names before it."""
+    for m in pattern.finditer(clause.text):
+        before = clause.text[:m.start()]
+        if not _negated_before(before):
+            yield from ((m, code) for code in codes if _named_before(code, before))
 
 
 #: "DeletePrefix returns an int", "Diff returns one string": a kind of value in plain words, for Go and Rust.
@@ -483,21 +488,11 @@ def _kinds(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     """"pretty.Diff(a, b) returns one string" of ``func Diff(a, b interface{}) (desc []string)``: the
     anchored Go or Rust function, named before the verb, declares a return type of another kind."""
     out: list[Contradiction] = []
-    for m in _RETURNS_KIND.finditer(clause.text):
-        said = _KIND_WORDS[m.group("t")]
-        before = clause.text[:m.start()]
-        if _negated_before(before):
-            continue
-        for code in codes:
-            if not _named_before(code, before):
-                continue
-            found = _declared_return(code)
-            if found is None:
-                continue
-            kind = _declared_kind(found[0])
-            if kind and kind != said:
-                out.append(Contradiction("returns", f"the claim says `{m.group(0)}`",
-                                         code.show(found[1], found[0]), code.label, (m.group("t"),)))
+    for m, code in _said_of(clause, _RETURNS_KIND, codes):
+        found = _declared_return(code)
+        if found is not None and _declared_kind(found[0]) not in ("", _KIND_WORDS[m.group("t")]):
+            out.append(Contradiction("returns", f"the claim says `{m.group(0)}`",
+                                     code.show(found[1], found[0]), code.label, (m.group("t"),)))
     return out
 
 
