@@ -5202,10 +5202,13 @@ def _output_pattern(template: Sequence[str]) -> re.Pattern[str] | None:
     return re.compile("".join(out))
 
 
-def printed_pattern(content: str) -> re.Pattern[str] | None:
+def printed_format(content: str) -> tuple[re.Pattern[str], int] | None:
     """What a string literal of the code (its content, as written) prints
-    when it is a format: see :func:`_output_pattern`."""
-    return _output_pattern(_template(_unescape(content)))
+    when it is a format (see :func:`_output_pattern`), and how many
+    characters of its own it writes, spaces aside; ``None`` for no such format."""
+    template = _template(_unescape(content))
+    pattern = _output_pattern(template)
+    return None if pattern is None else (pattern, sum(ch != _WILD and not ch.isspace() for ch in template))
 
 
 def _formatted_example(text: str, index: _Index) -> bool:

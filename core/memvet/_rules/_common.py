@@ -38,7 +38,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from memvet._claims import GO_BUILD, EvidenceText, Term, TermKind, balanced, fold, printed_pattern
+from memvet._claims import GO_BUILD, EvidenceText, Term, TermKind, balanced, fold, printed_format
 from memvet._code import language_for_path
 
 __all__ = [
@@ -484,11 +484,22 @@ class Code:
         != %q"`` over ``"%v != %v"``), when one does. A string with a dot is
         left alone: an atom with a dot names an owner's member."""
         said = " ".join(text.split())
-        found = {a.text for a in self.atoms if a.string and a.line not in self.headers and "." not in a.text
-                 and (pattern := printed_pattern(a.text)) is not None and pattern.fullmatch(said)}
-        own = {f: len(re.sub(r"%[-+ #0]*\d*[a-zA-Z]|\{[^{}]*\}|\s", "", f)) for f in found}
+        own = {string: size for string, pattern, size in self._formats if pattern.fullmatch(said)}
         best = sorted(own, key=own.__getitem__, reverse=True)
         return best[0] if len(best) == 1 or (best and own[best[0]] > own[best[1]]) else ""
+
+    @cached_property
+    def _formats(self) -> list[tuple[str, re.Pattern[str], int]]:
+        """This code's strings outside signatures that are formats (a dot aside: see :meth:`printed`), each
+        with what it prints and how many characters of its own it writes: built once, read for every
+        code term of every rule."""
+        out = []
+        for string in dict.fromkeys(a.text for a in self.atoms
+                                    if a.string and a.line not in self.headers and "." not in a.text):
+            found = printed_format(string)
+            if found is not None:
+                out.append((string, *found))
+        return out
 
     def _branch_word(self, word: str) -> bool:
         """Whether ``word`` (or its singular) is a keyword that opens a branch (``case``, ``default``)
