@@ -774,6 +774,10 @@ def _patterns_in(source: str) -> list[re.Pattern[str]]:
     return out
 
 
+#: A string literal on a line of code.
+_ANY_STRING = re.compile(rb"\"[^\"\n]*\"|'[^'\n]*'|`[^`\n]*`")
+
+
 def _code_says(pattern: re.Pattern[bytes], snap: Snapshot) -> bool:
     """Whether a code file at ``snap`` (see :func:`_code_files`) matches ``pattern``."""
     return any(pattern.search(snap.read(p) or b"") for p, _ in _code_files(snap))
@@ -1390,6 +1394,8 @@ class Evidence:
             return _code_says(re.compile(rb"(?<![\w-])" + re.escape(text.encode()) + rb"(?![\w-])"), snap)
         if term.kind is _claims.TermKind.CODE:
             return self._read_by_pattern(text, anchors, snap)
+        if term.kind is _claims.TermKind.STRING and term.beside:
+            return self._message_of(term.beside, text, snap)
         if term.kind is _claims.TermKind.STRING and _claims.STANDARD_HEADER.fullmatch(text):
             return _code_says(re.compile(re.escape(text.encode()), re.I), snap)  # a header, in any case
         if term.kind is not _claims.TermKind.DOTTED:
@@ -1447,6 +1453,34 @@ class Evidence:
                 continue
             for pattern in _patterns_in(source):
                 if pattern.fullmatch(text) or pattern.fullmatch(placeholder):
+                    return True
+        return False
+
+    def _message_of(self, name: str, message: str, snap: Snapshot) -> bool:
+        """Whether the repository's code (tests aside) writes ``message`` in a string on the line of
+        ``name`` (``ErrZeroLength = errors.New("zero length key")``), or, where that line opens a block
+        and writes no string, on one of the two lines after it (``ErrorKind::ExcessiveComparators => {``
+        and ``f.write_str("excessive number of ...")`` below). A claim names an error and quotes its
+        message; the name is defined where the two meet."""
+        last = re.split(r"::|\.", name)[-1]
+        named = re.compile(rb"(?<![\w$])" + re.escape(last.encode()) + rb"(?![\w$])")
+        said = re.compile(rb"[\"'`][^\"'`\n]*" + re.escape(message.encode()) + rb"[^\"'`\n]*[\"'`]")
+        for path, _ in _code_files(snap):
+            if _TEST_PATH.search(path):
+                continue
+            data = snap.read(path) or b""
+            if message.encode() not in data or _text_problem(data, self.max_file_bytes):
+                continue
+            lines = data.splitlines()
+            for i, line in enumerate(lines):
+                if not named.search(line):
+                    continue
+                if said.search(line):
+                    return True
+                # `ErrorKind::X => {` with the message on the lines of the block it opens; a line that writes
+                # a string of its own (`ErrA = errors.New("a")`) is the name's whole definition
+                if not _ANY_STRING.search(line) and re.search(rb"(?:\{|=>|:|\()\s*$", line) \
+                        and any(said.search(near) for near in lines[i + 1:i + 3]):
                     return True
         return False
 

@@ -415,11 +415,21 @@ Binding classes, each a small rule below (``_BINDERS``), the way people write::
                 backticked term there still binds. A bare "e.g. X -> Y"
                 states a result, and its values must bind.
     short forms slash-joined short forms (``SP/HTAB/CR/LF``, ``0b/0o/0x``,
-                ``AVX2/SSE4.2``, ``HTTP/1.x``) are prose, not a path.
+                ``AVX2/SSE4.2``, ``HTTP/1.x``) are prose, not a path. A
+                slash list that goes on (``Union/Intersection/Difference/...``,
+                ``database/sql/driver...``) binds as the list before the dots.
     messages    a claim's placeholders stand for the code's fields, not its
                 words (``<age> exceeds <max_age>`` is not ``{age} >
                 {max_age}``), and a class the anchored code raises with a
-                literal message in every call binds with one of them only.
+                literal message in every call binds with one of them only; a
+                message quoted right beside a name written as code
+                (``MalformedStringEscapeError ("Encountered an invalid ...")``)
+                binds where the repository writes that message on the name's
+                line (or in the block it opens): where the name is defined.
+                An example of what one format prints, whole, binds whether
+                the claim backticks it or quotes it ("unknown shorthand flag:
+                'x' in -axb" of ``"... %q in -%s"``: Go's ``%q`` quotes a
+                rune in single quotes).
 
 Quotes use the same tokens with comments and docstrings removed: a quote is
 found when its tokens occur contiguously in the span's code tokens.
@@ -492,10 +502,15 @@ class TermKind(str, enum.Enum):
 
 @dataclass(frozen=True)
 class Term:
-    """One code-like term of a claim, as written."""
+    """One code-like term of a claim, as written.
+
+    ``beside`` is the name the claim writes a string right beside, as the
+    message of that name (``ErrZeroLength ("zero length key")``), when a
+    lookup in the repository is asked for it; empty otherwise."""
 
     text: str
     kind: TermKind
+    beside: str = ""
 
 
 @dataclass(frozen=True)
@@ -4245,6 +4260,10 @@ def _bind_path(term: Term, ctx: _Context) -> tuple[bool, str]:
     index = ctx.index
     if index.has_name(text) or index.has_sequence(text) or ctx.exists(term):
         return True, ""
+    listed = re.sub(r"/?(?:\.\.\.|…)$", "", text)
+    if listed != text and re.search(r"\w$", listed) and "/" in listed:
+        # probe_path/type/trait/..., crypto/rand, database/sql/driver...: the list goes on
+        return _bind_path(Term(listed, TermKind.PATH), ctx)
     parts = text.split("/")
     if len(parts) > 2 and parts[-1].rstrip(".").lower() == "etc":
         parts = parts[:-1]  # Get/Post/etc: the list goes on
@@ -4405,7 +4424,34 @@ def _bind_string(term: Term, ctx: _Context) -> tuple[bool, str]:
     words = re.findall(r"[A-Za-z0-9]+", text)
     if words and all(w.lower() in ctx.examples for w in words):
         return True, ""  # 'ferrets' of "for tobi.ferrets.example.com, subdomains is ['ferrets', 'tobi']"
+    if _formatted_example(text, index) and all(index.has_word(w) for w in _CODE_SHAPED.findall(text)):
+        # "unknown shorthand flag: 'x' in -axb" of "unknown shorthand flag: %q in -%s", filled with example
+        # values; a field filled with a name of code the anchored code never says ("TTLCache is empty" of
+        # "%s is empty" % type(self).__name__ in LRUCache) is another thing's message
+        return True, ""
+    owner = _named_beside(text, ctx.claim)
+    if owner and ctx.exists(Term(text, TermKind.STRING, owner)):
+        return True, ""  # MalformedStringEscapeError ("Encountered an invalid ..."): that name's message
     return False, _nearest_string(text, index)
+
+
+#: A word shaped like a name of code: an inner capital or underscore (``TTLCache``, ``maxAge``, ``max_age``).
+_CODE_SHAPED = re.compile(r"\b(?=\w*[a-z])(?=\w*(?:[a-z][A-Z]|[A-Z]{2}[a-z]|[a-z]_[a-z]))\w+\b")
+#: A name, or a path of names (``ErrZeroLength``, ``ErrorKind::ParseOther``, ``errors.NotFound``).
+_CODE_NAME = re.compile(r"[A-Za-z_]\w*(?:(?:::|\.)[A-Za-z_]\w*)*")
+
+
+def _named_beside(text: str, claim: str) -> str:
+    """The name the claim writes ``text`` beside as its message (``ErrX ("msg")``, ``ErrX: "msg"``,
+    ``ErrX -> "msg"``) when it is written as code: a capital or an underscore past its first letter,
+    or a path of names; a plain word ("panics", "version") is none. Else ''."""
+    m = re.search(rf"(?<![\w.:])(?P<n>{_CODE_NAME.pattern})`?\s*(?:\(\s*|:\s*|->\s*|=>\s*|\u2192\s*)?"
+                  rf"[\"'`]{re.escape(text)}", claim)
+    if m is None:
+        return ""
+    name = m.group("n")
+    last = re.split(r"::|\.", name)[-1]
+    return name if re.search(r"[A-Z_]", last[1:]) or re.search(r"::|\.", name) else ""
 
 
 def _joined_literals(text: str, index: _Index, *, excerpt: bool) -> bool:
@@ -5178,7 +5224,8 @@ _STAND_IN = r"<[^<>\n]+>|[A-Z]|\.\.\.|…"
 def _output_pattern(template: Sequence[str]) -> re.Pattern[str] | None:
     """A pattern for what a message the code formats prints: its own text as
     written (a run of spaces any run), each field a run without spaces (a
-    quoted one, Go's ``%q``, in its quotes) or a claim's stand-in for it;
+    quoted one in its quotes: Go's ``%q`` in double quotes, or in single
+    ones for one character, a rune: ``'x'``) or a claim's stand-in for it;
     ``None`` for a template with no field or fewer than two characters of
     its own besides spaces (``%s=%s``, ``{}: {}`` would fit any pair), with
     only brackets of its own (```[${raw}]```), or
@@ -5194,7 +5241,9 @@ def _output_pattern(template: Sequence[str]) -> re.Pattern[str] | None:
     while i < len(template):
         ch = template[i]
         if ch in "'\"" and list(template[i + 1: i + 3]) == [_WILD, ch]:
-            out.append(rf"(?:{re.escape(ch)}[^{re.escape(ch)}]*{re.escape(ch)}|{_STAND_IN})")
+            # Go's %q prints a string in double quotes and a rune in single ones: "x" or 'x' (one character)
+            rune = r"|'(?:[^'\\]|\\[^']{1,9})'" if ch == '"' else ""
+            out.append(rf"(?:{re.escape(ch)}[^{re.escape(ch)}]*{re.escape(ch)}{rune}|{_STAND_IN})")
             i += 3
             continue
         out.append(rf"(?:\S+?|{_STAND_IN})" if ch == _WILD else r"\s+" if ch.isspace() else re.escape(ch))

@@ -1011,6 +1011,16 @@ pub fn pod_collect_to_vec<A: NoUninit, B: NoUninit + AnyBitPattern>(src: &[A]) -
 """)
 
 
+TRUECOLOR_RS = EvidenceText("src/unix_term.rs::is_true_color", """\
+pub(crate) fn is_true_color(out: &Term) -> bool {
+    if !is_color(out) {
+        return false;
+    }
+    env::var("COLORTERM").is_ok_and(|term| term == "truecolor" || term == "24bit")
+}
+""", language="rust")
+
+
 FIRES = [
     # round 32 (clockwork f03): a case of the function that the code does not return on first
     ("NewTicker(0) on the fake clock doesn't panic; it ticks once immediately.", NEW_TICKER),
@@ -1194,6 +1204,9 @@ def create_list_rule(src, pos, out):
     ("Timestamp::try_from(SystemTime) never really fails: anything before UNIX_EPOCH is clamped to 0s.",
      TRY_FROM_SYSTEM_TIME),
     ("try_from can't fail.", TRY_FROM_SYSTEM_TIME),
+    # a value the claim says the code does not recognise, which it compares with
+    ("true color needs COLORTERM=truecolor exactly - \"24bit\" isn't recognised.", TRUECOLOR_RS),
+    ("'24bit' is not accepted as a COLORTERM value.", TRUECOLOR_RS),
 ]
 
 SILENT = [
@@ -1410,6 +1423,9 @@ fn abs(n: i64) -> i64 {
     ("try_from never fails spuriously.", TRY_FROM_SYSTEM_TIME),
     ("try_from never fails silently: a time before the epoch gives InvalidSystemTime... an Err.",
      TRY_FROM_SYSTEM_TIME),
+    # a value the code never compares with, or a message that says it
+    ("true color needs COLORTERM=truecolor; \"256color\" isn't recognised.", TRUECOLOR_RS),
+    ("COLORTERM=\"24bit\" is recognised as well as truecolor.", TRUECOLOR_RS),
 ]
 
 

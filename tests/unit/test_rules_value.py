@@ -641,6 +641,27 @@ pub(crate) fn update_fast_16(prev: u32, mut buf: &[u8]) -> u32 {
 """, ("src/baseline.rs::update_fast_16", "update_fast_16"), "rust")
 
 
+LEAP_RS = EvidenceText("src/date.rs::parse_time", """\
+pub fn parse_time(s: &[u8]) -> Result<u64, Error> {
+    let mut second = two_digits(&s[6..8])?;
+    if second == 60 {
+        second = 59;
+    }
+    let mut grow = 64;
+    grow /= 2;
+    Ok(second + grow)
+}
+""", language="rust")
+
+
+LOCALE_PY = EvidenceText("arrow/constants.py", """\
+from typing import Final
+
+DEFAULT_LOCALE: Final[str] = "en-us"
+MAX_ORDINAL: Final[int] = 3652059
+""", language="python")
+
+
 FIRES = [
     # round 32 (exceptiongroup f06, confbox f19): a manifest's hyphenated key, a version as its string, a bare
     # number right after the key
@@ -815,6 +836,12 @@ class Flags:
     # round 35: a setting and its value in the parentheses after "by default"
     ("installGlobalAutoImports overrides existing globals by default (overrides: true).", GLOBAL_IMPORTS),
     ("update_fast_16: UNROLL = 16.", UPDATE_FAST),
+    # the claim gives a value the code never computes it from, and not the code's value as well
+    ("A leap second :60 is accepted as it is, second 60.", LEAP_RS),
+    # the code's value written only as an operand of the claim's arithmetic: no value the claim gives
+    ("The buffer grows 1.5x (grow + grow/2) each time, grow 96 after the first.", LEAP_RS),
+    # the name's aside says where it is defined
+    ('Default locale constant is just "en" (DEFAULT_LOCALE in constants.py).', LOCALE_PY),
 ]
 
 SILENT = [
@@ -1005,6 +1032,9 @@ SILENT = [
     ("installGlobalAutoImports keeps existing globals by default (overrides: false).", GLOBAL_IMPORTS),
     # round 35: the value of a product is the product's, not its last operand's
     ("update_fast_16: UNROLL = 4, BYTES_AT_ONCE = 16 * UNROLL = 64.", UPDATE_FAST),
+    # the claim gives the code's value too: it tells the change from one value to the other
+    ("leap second :60 is accepted by the parser but silently clamped to :59", LEAP_RS),
+    ('Default locale is "en-us" (DEFAULT_LOCALE in constants.py).', LOCALE_PY),
 ]
 
 

@@ -147,6 +147,11 @@ why), and each has a fixture of cases that must and must not fire
                  option another value: --reporter spec)
     noop         F is a (pure) no-op: a statement of F's body does
                  something (an assignment, a delete, a call of its own)
+    mechanism    memoized in a small LRU keyed by X / cached per cwd / 3
+                 retries with exponential backoff: no anchored code (no
+                 name, word of a name, string or anchor name) says cache,
+                 memo or LRU (retr, attempt, backoff, jitter): an
+                 **absence**, a doubt like calls' finding
     alias        X is an alias of Y / the X alias points at Y: X's
                  definition (its assignment, its entry, a Cargo feature,
                  a function's body) never names Y; X = pkg.Y: function X's
@@ -214,6 +219,7 @@ from memvet._rules import (
     guard,
     logic,
     mapping,
+    mechanism,
     membership,
     mutation,
     negation,
@@ -285,6 +291,7 @@ RULES: tuple[Rule, ...] = (
     script.RULE,
     alias.RULE,
     noop.RULE,
+    mechanism.RULE,
 )
 
 

@@ -72,7 +72,8 @@ The code's side, by the verb:
   comparison with 0, or with 1 for a single one, a ``0 =>`` or ``1 =>``
   match arm, a ``case 0:``);
 * "no HEAD special-case", "HEAD isn't special-cased", "doesn't
-  special-case 'HEAD'" (a value in capitals or quotes): the code compares
+  special-case 'HEAD'", '"24bit" isn't recognised' (accepted, understood,
+  honoured) (a value in capitals or quotes): the code compares
   a value with that literal (``req.method === 'HEAD'``); so does "HEAD
   is treated like any other method" ("copied over like any other key",
   "same as every other"), the value in capitals, quotes or written as
@@ -818,14 +819,15 @@ def _first_line(codes: Sequence[Code], pattern: re.Pattern[str],
     return None
 
 
-#: "No HEAD special-case", "no 'route' check", "HEAD isn't special-cased", "doesn't special-case 'HEAD'": a value
-#: the claim says the code never tells apart.
+#: "No HEAD special-case", "no 'route' check", "HEAD isn't special-cased", "doesn't special-case 'HEAD'", '"24bit"
+#: isn't recognised" (accepted, understood, honoured): a value the claim says the code never tells apart.
 _SPECIAL_VALUE = r"(?P<v>[A-Z][A-Z\d_-]+|'[^'\n]+'|\"[^\"\n]+\"|`[^`\n]+`)"
 _NO_SPECIAL_CASE = re.compile(rf"\b(?:[Nn]o|[Ww]ithout(?:\s+an?|\s+any)?)\s+{_SPECIAL_VALUE}"
                               r"\s+(?:special[- ]?cases?|special[- ]?casing|check|handling|branch)\b"
                               # "HEAD isn't special-cased", "doesn't special-case 'HEAD'"
                               rf"|(?<![\w.]){_SPECIAL_VALUE.replace('<v>', '<w>')}(?:\s+\w+)?"
-                              r"\s+(?:is|are)(?:\s+not|n't)\s+(?:\w+\s+)?special[- ]?cased\b"
+                              r"\s+(?:is|are)(?:\s+not|n't)\s+(?:\w+\s+)?"
+                              r"(?:special[- ]?cased|recogni[sz]ed|accepted|understood|honou?red)\b"
                               r"|\b(?:does(?:\s+not|n't)|never)\s+special[- ]?cases?\s+"
                               rf"{_SPECIAL_VALUE.replace('<v>', '<u>')}")
 

@@ -361,6 +361,8 @@ def _computed(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
             if have and not ok and family == "number" and subject.index == value.index + 1 \
                     and subject.text.lower() in UNIT_FACTORS:
                 continue  # "365.25 days": a quantity in the unit the name spells, not the value of `days`
+            if have and not ok and _states_too(clause, have):
+                continue  # "clamped from :60 to :59", "bumps 0 to 1": the claim gives the code's value as well
             if have and not ok:
                 verb = "computes it from" if computed else "returns for it"
                 said = f"the claim pairs `{value.text}` with `{subject.text}`"
@@ -369,6 +371,22 @@ def _computed(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
                     code.show(lines[-1] if computed else lines[0], subject.atom), code.label,
                     (value.text, subject.text)))
     return out
+
+
+def _states_too(clause: Clause, have: set[str]) -> bool:
+    """Whether the claim also states every value the code computes (``have``) as a value of its own, no
+    operand of its arithmetic: "leap second :60 ... clamped to :59" of ``second = 59``, "a body of null
+    -> 204 ... otherwise 200" of ``this.status = 204``. The claim tells the change from one value to the
+    other; the value beside the name is the one it starts from. "grows by 1.5x (size + size/2)" against
+    ``size /= 2`` writes 2 as an operand, and fires."""
+    claim = clause.claim or clause.text
+    for value in have:
+        spots = [m for m in re.finditer(rf"(?<![\w.]){re.escape(value)}(?![\w.])", claim, re.I)
+                 if not re.search(r"[\w)\]]\s*[*/%+-]\s*$", claim[:m.start()])
+                 and not re.match(r"\s*[*/%+]\s*[\w(]", claim[m.end():])]
+        if not spots:
+            return False
+    return True
 
 
 def _in_key(clause: Clause, word: Word, codes: Sequence[Code]) -> bool:
@@ -548,10 +566,12 @@ def _declares(code: Code, name: str) -> bool:
     return any(pattern.search(code.logical_text(i)) for i in code.headers)
 
 
-#: A value's aside naming the code's name for it, up to two words after it: "10 seconds old
-#: (_MALFORMED_LOCK_AGE_THRESHOLD)", "70 chars (DEFAULT_LINE_WRAP_WIDTH)".
+#: A value's aside naming the code's name for it, up to two words after it, and where it is defined, if
+#: said: "10 seconds old (_MALFORMED_LOCK_AGE_THRESHOLD)", "70 chars (DEFAULT_LINE_WRAP_WIDTH)", '"en"
+#: (DEFAULT_LOCALE in constants.py)'.
 _NAME_ASIDE = re.compile(r"[`'\"]?(?:\s+[A-Za-z\u00b5]+){0,2}\s*\(\s*`?"
-                         r"(?P<n>[A-Z_][A-Z0-9_]{2,}|_?[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[a-z]+[A-Z][\w$]*)`?\s*\)")
+                         r"(?P<n>[A-Z_][A-Z0-9_]{2,}|_?[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[a-z]+[A-Z][\w$]*)`?"
+                         r"(?:,?\s+(?:in|from)\s+`?[\w./-]+\.[a-z]{1,4}`?)?\s*\)")
 
 
 #: What a caller passes, not what the code gives: "you have to pass `httpOnly: false`".
