@@ -775,7 +775,7 @@ def _patterns_in(source: str) -> list[re.Pattern[str]]:
 
 
 #: A string literal on a line of code.
-_ANY_STRING = re.compile(rb"\"[^\"\n]*\"|'[^'\n]*'|`[^`\n]*`")
+_ANY_STRING = re.compile(r"\"[^\"\n]*\"|'[^'\n]*'|`[^`\n]*`")
 
 
 def _code_says(pattern: re.Pattern[bytes], snap: Snapshot) -> bool:
@@ -1461,25 +1461,27 @@ class Evidence:
         ``name`` (``ErrZeroLength = errors.New("zero length key")``), or, where that line opens a block
         and writes no string, on one of the two lines after it (``ErrorKind::ExcessiveComparators => {``
         and ``f.write_str("excessive number of ...")`` below). A claim names an error and quotes its
-        message; the name is defined where the two meet."""
+        message; the name is defined where the two meet. Code only: a comment that says the two
+        (``/// formats NaN as the string "NaN"``) defines nothing, and the name counts outside strings
+        only (in ``NaN -> "NaN"`` the message is the value; its own literal names nothing)."""
         last = re.split(r"::|\.", name)[-1]
-        named = re.compile(rb"(?<![\w$])" + re.escape(last.encode()) + rb"(?![\w$])")
-        said = re.compile(rb"[\"'`][^\"'`\n]*" + re.escape(message.encode()) + rb"[^\"'`\n]*[\"'`]")
-        for path, _ in _code_files(snap):
+        named = re.compile(r"(?<![\w$])" + re.escape(last) + r"(?![\w$])")
+        said = re.compile(r"[\"'`][^\"'`\n]*" + re.escape(message) + r"[^\"'`\n]*[\"'`]")
+        for path, language in _code_files(snap):
             if _TEST_PATH.search(path):
                 continue
             data = snap.read(path) or b""
             if message.encode() not in data or _text_problem(data, self.max_file_bytes):
                 continue
-            lines = data.splitlines()
+            lines = _claims.code_only(data.decode("utf-8", errors="replace"), language).splitlines()
             for i, line in enumerate(lines):
-                if not named.search(line):
+                if not named.search(_ANY_STRING.sub('""', line)):
                     continue
                 if said.search(line):
                     return True
                 # `ErrorKind::X => {` with the message on the lines of the block it opens; a line that writes
                 # a string of its own (`ErrA = errors.New("a")`) is the name's whole definition
-                if not _ANY_STRING.search(line) and re.search(rb"(?:\{|=>|:|\()\s*$", line) \
+                if not _ANY_STRING.search(line) and re.search(r"(?:\{|=>|:|\()\s*$", line) \
                         and any(said.search(near) for near in lines[i + 1:i + 3]):
                     return True
         return False

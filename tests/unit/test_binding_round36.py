@@ -67,7 +67,8 @@ def test_a_message_beside_an_error_name_is_looked_up_where_the_name_is_defined()
 def test_a_person_write_quoting_an_error_s_message_reads_its_definition(repo, ledger):
     repo.write("errors.go", 'package ids\n\nimport "errors"\n\nvar (\n'
                             '\tErrZeroLength = errors.New("zero length string")\n'
-                            '\tErrTooLong    = errors.New("value too long")\n)\n')
+                            '\tErrTooLong    = errors.New("value too long")\n)\n\n'
+                            '// ErrNaN would say "not a number"; it was never written.\n')
     repo.write("parse.go", 'package ids\n\nfunc Parse(s string) (string, error) {\n\tif len(s) == 0 {\n'
                            '\t\treturn "", ErrZeroLength\n\t}\n\treturn s, nil\n}\n')
     repo.commit("parse")
@@ -82,6 +83,10 @@ def test_a_person_write_quoting_an_error_s_message_reads_its_definition(repo, le
     decision, status = person_write(ledger, 'Parse("") returns ErrZeroLength ("zero length key").',
                                     ["parse.go::Parse"])
     assert status is memvet.Status.NEEDS_REVALIDATION
+    # a comment that says the name and the message defines nothing
+    decision, status = person_write(ledger, 'Parse("x") returns ErrNaN ("not a number").', ["parse.go::Parse"])
+    assert status is memvet.Status.NEEDS_REVALIDATION
+    assert any("`not a number`" in finding for finding in decision.findings)
 
 
 # ------------------------------------------------ an example of a formatted message, quoted as a string
