@@ -802,8 +802,9 @@ def fold(text: str) -> str:
 
 
 def number_value(text: str) -> float | None:
-    """The value of a number as a claim or code writes it (``1_000``, ``0x1F``, ``0o644``, ``0b11``, ``5.0``);
-    ``None`` for no number, and for one past a float's range (``1e999``, which no reading can compare)."""
+    """The value of a number as a claim or code writes it (``1_000``, ``0x1F``, ``0o644``, ``0b11``, ``5.0``,
+    ``NaN``, ``Infinity``); ``None`` for no number, and for digits past a float's range (``1e999``, which no
+    reading can compare)."""
     try:
         radix = {"0x": 16, "0o": 8, "0b": 2}.get(text.lower().lstrip("-")[:2])
         text = (_HEX_TYPE_SUFFIX if radix == 16 else _TYPE_SUFFIX).sub("", text)  # 64u8: Rust's type suffix
@@ -811,7 +812,9 @@ def number_value(text: str) -> float | None:
         value = float(int(cleaned, radix)) if radix else float(cleaned)
     except (ValueError, OverflowError):  # an integer literal too large for a float: 0x followed by 300 digits
         return None
-    return value if math.isfinite(value) else None
+    if not math.isfinite(value) and re.search(r"\d", cleaned):
+        return None  # 1e999: digits past a float's range; the words NaN and Infinity stay the values they name
+    return value
 
 
 def _string_content(literal: str) -> str:

@@ -124,3 +124,27 @@ def test_a_quoted_example_of_a_formatted_message_binds_whole():
     # the code's own words must be as written
     assert unbound('Bad seed -> "\'abc\' is not a number or the string \'last\'".', SEED) == [
         "'abc' is not a number or the string 'last'"]
+
+
+# ------------------------------------------------ NaN and Infinity are numbers; digits past a float's range are not
+
+PRIORITY = ev("source/index.ts::PQueue.setPriority", """\
+setPriority(id: string, priority: number) {
+	if (typeof priority !== 'number' || !Number.isFinite(priority)) {
+		throw new TypeError(`Expected \\`priority\\` to be a finite number, got ${typeof priority}`);
+	}
+	this.#queue.setPriority(id, priority);
+}
+""", "typescript")
+
+
+def test_nan_and_infinity_are_numbers_a_call_may_pass():
+    from memvet._claims import number_value
+
+    assert number_value("NaN") != number_value("NaN")  # nan, no None
+    assert number_value("Infinity") == float("inf") and number_value("-inf") == float("-inf")
+    assert number_value("1e999") is None  # digits past a float's range stay no number (round 35)
+    assert unbound("`queue.setPriority(id, NaN)` throws a TypeError.", PRIORITY) == []
+    assert unbound("`queue.setPriority(id, Infinity)` throws a TypeError.", PRIORITY) == []
+    three = "queue.setPriority(id, NaN, true)"
+    assert unbound(f"`{three}` throws a TypeError.", PRIORITY) == [three]
