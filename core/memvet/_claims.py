@@ -424,8 +424,9 @@ Binding classes, each a small rule below (``_BINDERS``), the way people write::
                 literal message in every call binds with one of them only; a
                 message quoted right beside a name written as code
                 (``MalformedStringEscapeError ("Encountered an invalid ...")``)
-                binds where the repository writes that message on the name's
-                line (or in the block it opens): where the name is defined.
+                binds where the repository's code (never a comment) writes
+                that message on the name's line (or in the block it opens):
+                where the name is defined.
                 An example of what one format prints, whole, binds whether
                 the claim backticks it or quotes it ("unknown shorthand flag:
                 'x' in -axb" of ``"... %q in -%s"``: Go's ``%q`` quotes a
