@@ -1932,6 +1932,7 @@ class _Index:
         self._layout: dict[str, str | None] = {}
         self._templates: list[list[str]] | None = None
         self._numbered: list[re.Pattern[str]] | None = None
+        self._outputs: list[tuple[list[str], re.Pattern[str]]] | None = None
         self._filled: list[str] | None = None
         self._definitions: list[_Definition] | None = None
         self._code_parts: list[str] | None = None
@@ -2109,6 +2110,13 @@ class _Index:
         if self._numbered is None:
             self._numbered = [p for p in map(_number_template, self.strings()) if p is not None]
         return self._numbered
+
+    def outputs(self) -> list[tuple[list[str], re.Pattern[str]]]:
+        """The templates that are formats, each with the pattern of what it prints (see
+        :func:`_output_pattern`), built once: every unbound string and code term is read against them."""
+        if self._outputs is None:
+            self._outputs = [(t, p) for t in self.templates() if (p := _output_pattern(t)) is not None]
+        return self._outputs
 
     def definitions(self, callee: str = "") -> list[_Definition]:
         """The functions the code defines (named ``callee``'s last part, when given)."""
@@ -5274,9 +5282,8 @@ def _formatted_example(text: str, index: _Index) -> bool:
     if len(said) < 4:
         return False
     filled = index.filled()
-    for template in index.templates():
-        pattern = _output_pattern(template)
-        if pattern is None or not pattern.fullmatch(said):
+    for template, pattern in index.outputs():
+        if not pattern.fullmatch(said):
             continue
         head = "".join(template[:template.index(_WILD)])
         if head.strip() and any(f.startswith(head) for f in filled):
