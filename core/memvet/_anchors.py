@@ -491,6 +491,34 @@ def _fields_set(data: bytes, symbols: Mapping[str, _code.Symbol], sym: _code.Sym
     return "".join("\n" + line for line in out)
 
 
+#: A literal argument: a quoted string or a number.
+_LITERAL_ARGUMENT = re.compile(r"""["'`]|(?<![\w$.])-?\d""")
+
+
+def _callers_arguments(data: bytes, sym: _code.Symbol, language: str | None) -> str:
+    """The lines of the symbol's own file, outside its span and its file's other functions' headers, that call
+    it with literal arguments, each after a newline (evidence of its own, beside the symbol's span): a
+    function that takes what it reads as parameters (``loadCustomData(defaultFile, env string, ...)``)
+    says its values where it is called (``loadCustomData(
+    "inflections.json", "INFLECT_PATH", ...)`` in ``init``). Code only: a doc comment's example
+    (``isEqual("/foo bar", "/foo%20bar"); // true``) is no call. At most five lines; none for a method."""
+    if sym.kind != "function" or "." in sym.qualname:
+        return ""
+    call = re.compile(rf"(?<![\w$.]){re.escape(sym.name)}\s*\(")
+    lines = _claims.code_only(data.decode("utf-8", "replace"), language).splitlines()
+    out = []
+    for number, line in enumerate(lines, 1):
+        if sym.start_line <= number <= sym.end_line or not (hit := call.search(line)):
+            continue
+        if re.match(r"\s*(?:(?:export\s+)?(?:async\s+)?function|def|func|(?:pub(?:\([\w:]+\))?\s+)?fn)\b", line):
+            continue
+        if _LITERAL_ARGUMENT.search(line, hit.end()):
+            out.append(line)
+            if len(out) == 5:
+                break
+    return "".join("\n" + line for line in out)
+
+
 _JS_FAMILY = frozenset({"javascript", "typescript", "tsx"})
 
 
@@ -1257,8 +1285,9 @@ class Evidence:
         module constants it reads, the lines of its class's constructor
         that set the fields it reads and the body of the private twin it
         hands its work to; a Rust type's ``Display`` impl as a span of its
-        own, after it; the headers of the Python ``if``/``try`` branch it is
-        defined on), a
+        own, after it; the lines of its file that call it with literal
+        arguments, a span of their own too; the headers of the Python
+        ``if``/``try`` branch it is defined on), a
         file's text, a dependency's declaration, an absence rule's target
         (marked ``absent``: never positive evidence). Code carries its
         language (which parts are comments and docstrings) and the modules
@@ -1309,6 +1338,11 @@ class Evidence:
                             for label, impl_text in _trait_impls(data, symbols, sym, language):
                                 extra.append(_claims.EvidenceText(f"{a.path}::{label}", impl_text,
                                                                   (f"{a.path}::{label}",), language, False, imported))
+                            called = _callers_arguments(data, sym, language)
+                            if called:  # a span of its own: the rules read a body's steps, and these are not
+                                label = f"{a.path} (calls of {sym.name})"
+                                extra.append(_claims.EvidenceText(label, called.lstrip("\n"), (label,), language,
+                                                                  False, imported))
                             shown = _display_impl(symbols, sym, language)
                             if shown is not None:  # its own span: rules read one span's order at a time
                                 extra.append(_claims.EvidenceText(
@@ -1363,7 +1397,8 @@ class Evidence:
         ``__init__`` or ``index`` counts; a Go standard package, ``encoding/json``, where a Go file of the
         repository imports it), a package is the repository's own, a call fits a definition of its
         callee there (see :meth:`_call_fits`), or a number is the value of
-        a constant the anchored code names (see :meth:`_imported_constant`)."""
+        a constant the anchored code names (see :meth:`_imported_constant`), or a name is one of an
+        anchored dependency that a file of the repository imports and uses (see :meth:`_from_dependency`)."""
         text = term.text.strip()
         if term.kind is _claims.TermKind.NUMBER:
             return self._imported_constant(text, anchors, snap)
@@ -1384,7 +1419,8 @@ class Evidence:
             folders = {p.rsplit("/", 1)[0] + "/" if "/" in p else "" for p in paths if p.endswith(".go")}
             return any(_go_import_path(f, snap) == wanted for f in folders)
         if term.kind is _claims.TermKind.IDENTIFIER:
-            return self._neighbour(text, anchors, snap) or self._package_named(text, snap)
+            return self._neighbour(text, anchors, snap) or self._package_named(text, snap) \
+                or self._from_dependency(text, anchors, snap)
         if term.kind is _claims.TermKind.PROPER:
             return self._mentioned(text, snap)
         if term.kind is _claims.TermKind.PACKAGE:  # the package's own name, as its manifests give it
@@ -1431,6 +1467,31 @@ class Evidence:
                 continue
             data = snap.read(p) or b""
             if last in data and first in data and self._defines(p, text, snap):
+                return True
+        return False
+
+    def _from_dependency(self, name: str, anchors: Iterable[Anchor], snap: Snapshot) -> bool:
+        """Whether ``name`` is a name a code file of the repository takes from an anchored dependency: it
+        imports it by name (``from tokenize_rt import src_to_tokens``, ``import { defu } from "defu"``,
+        ``use bytes::{Buf, BufMut}``) or reaches it through the package (``tokenize_rt.src_to_tokens``,
+        ``bytes::Buf``): "uses tokenize-rt's src_to_tokens", anchored on ``dep:tokenize-rt``. A word the
+        file merely says (an option key, ``dotenv: true`` in a call of the package) is not taken from it."""
+        deps = {a.name for a in anchors if a.kind is AnchorKind.DEPENDENCY}
+        if not deps or not re.fullmatch(r"[A-Za-z_$][\w$]*", name):
+            return False
+        forms = {form for dep in deps for form in (dep, dep.replace("-", "_"), dep.rsplit("/", 1)[-1])}
+        if name.lower() in {form.lower() for form in forms}:
+            return False  # `typing_extensions` of dep:typing-extensions: the package itself, not a name of it
+        said = re.escape(name.encode())
+        module = b"(?:" + b"|".join(re.escape(form.encode()) for form in sorted(forms)) + b")"
+        taken = re.compile(
+            rb"\bfrom\s+" + module + rb"(?:\.[\w.]+)?\s+import\s+(?:\([^)]*|[^\n]*)\b" + said + rb"\b"
+            + rb"|\{[^}]*\b" + said + rb"\b[^}]*\}\s*(?:from\s*|=\s*require\(\s*)['\"]" + module + rb"['\"/]"
+            + rb"|\buse\s+" + module + rb"::[^;]*\b" + said + rb"\b"
+            + rb"|(?<![\w$.])" + module + rb"(?:\.|::)" + said + rb"(?![\w$])")
+        for path, _ in _code_files(snap):
+            data = snap.read(path) or b""
+            if name.encode() in data and taken.search(data):
                 return True
         return False
 

@@ -970,7 +970,10 @@ PROSE_NAMES = frozenset({
 
 #: A code span as Markdown writes it: a run of backticks, the text, the same run (``` `` `foo` `` ``` holds
 #: `` `foo` ``, backticks and all); group 1 is the text.
-_BACKTICK = re.compile(r"(?<!`)(?:``(?!`)\s?((?:[^`\n]|`(?!`))+?)\s?``(?!`)|`([^`\n]+)`)")
+#: A code span: ``` `x` ```, ``` ``a`b`` ```, and one held by three backticks or more (```` ```text ```` is the
+#: fence ```` ```text ````, as Markdown reads it).
+_BACKTICK = re.compile(r"(?<!`)(?:``(?!`)\s?((?:[^`\n]|`(?!`))+?)\s?``(?!`)|`([^`\n]+)`"
+                       r"|(?P<fence>`{3,})(?!`)\s?(?P<fenced>[^\n]+?)\s?(?<!`)(?P=fence)(?!`))")
 #: An install command and the package it names: ``pip install httpx[http2]``, ``npm i -D ky``.
 _INSTALL = re.compile(
     r"\b(?:pip3?|uv\s+pip|pipx|npm|pnpm|yarn|bun|gem|cargo|poetry|uv)\s+(?:install|i|add)\s+"
@@ -1282,7 +1285,7 @@ def claim_terms(claim: str) -> list[Term]:
         # normalizes to; lower-case hex (%c3%a9) is a claim about case, and stays a term
         drop(m.start(), m.end())
     for m in list(_BACKTICK.finditer(text)):
-        inner = (m.group(1) if m.group(1) is not None else m.group(2)).strip()
+        inner = next(g for g in (m.group(1), m.group(2), m.group("fenced")) if g is not None).strip()
         if re.fullmatch(r"@[A-Za-z_$][\w$.]*", inner) and _KEY_AFTER.match(text, m.end()):
             take(m.start(), m.end(), Term(inner, TermKind.STRING))  # an `@timestamp` key: a key, written whole
             continue
@@ -2472,7 +2475,8 @@ def _call_matches(args: Sequence[str], call: str) -> bool:
     bare = _drop_receivers(call_tokens)
     if _misplaced_number(args, call):
         return False  # time.Unix(0, 0) against time.Unix(0, item.Expiration)
-    for arg in args:
+    written = split_args(call[call.index("(") + 1: -1]) if "(" in call else []
+    for k, arg in enumerate(args):
         if _placeholder(arg):
             continue
         elided = _ELIDED_CALL.fullmatch(arg)
@@ -2482,9 +2486,15 @@ def _call_matches(args: Sequence[str], call: str) -> bool:
         if kw and _literal(arg) is None and _placeholder(kw.group(2)):
             arg = kw.group(1) + "="  # max_redirects=...: the keyword is passed, any value
         content = _literal(arg)
-        if content is not None and _separator(content):
-            # strings.Join(allowed, ",") for strings.Join(allowed, ", "): a separator is its every character
-            if content in {_string_content(m.group(0)) for m in _STRING_TOKEN.finditer(call)}:
+        if content is not None and (_separator(content) or not content.strip()):
+            # strings.Join(allowed, ",") for strings.Join(allowed, ", "): a separator is its every character, and
+            # "" or " " is no text at all (a run of spaces as one: the code's lines have their runs collapsed)
+            wanted = re.sub(r"\s+", " ", content)
+            if len(written) == len(args):  # Indent("", "  "): argument by argument
+                if wanted == re.sub(r"\s+", " ", _literal(written[k]) or "\x00"):
+                    continue
+                return False
+            if wanted in {re.sub(r"\s+", " ", _string_content(m.group(0))) for m in _STRING_TOKEN.finditer(call)}:
                 continue
             return False
         if content is not None and (_PLACEHOLDER.search(content) or _ELLIPSIS.search(content)):
@@ -2928,7 +2938,7 @@ def _bind_call(term: Term, ctx: _Context) -> tuple[bool, str]:
     # "pushes `unescape(pattern)`": a call the claim says the code makes binds as the code writes it
     done = _said_done(term.text, ctx, bool(calls) or _a_parameter(callee, index))
     # ", " and "," are one sequence of tokens, whitespace left out; a separator is compared as written
-    separator = any(_separator(_literal(a) or "") for a in args)
+    separator = any((lit := _literal(a)) is not None and (_separator(lit) or not lit.strip()) for a in args)
     if callee_ok:
         if (index.has_sequence(text, code=True) and not (separator and calls)) or (
                 (not args or all(_placeholder(a) for a in args)) and not (not calls and not definitions and done)):
@@ -3027,12 +3037,15 @@ def _with_assigned_strings(calls: Sequence[str], index: _Index) -> list[str]:
     to, that name replaced by the string (``ValueError(msg)`` ->
     ``ValueError("Invalid format. ...")``): one call for each string the name
     is given (``msg`` is often given one per branch; eight at most), format
-    fields kept, so a message read as a template still has them."""
+    fields kept, so a message read as a template still has them; ``msg.format(v)``
+    (Python) is passed the same way."""
     out = []
     for call in calls:
         head, inner = call[:call.index("(") + 1], call[call.index("(") + 1:-1]
         args = split_args(inner)
-        texts = [index.assigned_strings(a.strip())[:8] if re.fullmatch(r"\s*[A-Za-z_$][\w$]*\s*", a) else []
+        # msg.format(version) too: the template the name holds, its fields filled in where it is passed
+        texts = [index.assigned_strings(m.group(1))[:8]
+                 if (m := re.fullmatch(r"\s*([A-Za-z_$][\w$]*)(?:\.format\(.*\))?\s*", a, re.S)) else []
                  for a in args]
         options: list[list[str | None]] = [[*t] if t else [None] for t in texts]
         for filled in itertools.product(*options) if any(texts) else ():
@@ -3154,6 +3167,14 @@ def _drop_receivers(tokens: Sequence[str]) -> list[str]:
 _CALLED = re.compile(r"([A-Za-z_$][\w$.]*)\s*\((.*)\)", re.S)
 
 
+def _blank_strings(text: str) -> list[str]:
+    """The strings of ``text`` that are separators or hold no text (``" "``, ``", "``, ``""``), as written
+    but for runs of spaces, one space each: tokens leave whitespace out, so ``join(" ")`` and ``join("")``
+    give the same tokens, and the code's lines are read with their runs collapsed."""
+    return [re.sub(r"\s+", " ", content) for m in _STRING_TOKEN.finditer(text)
+            if not (content := _string_content(m.group(0))).strip() or _separator(content)]
+
+
 def _paraphrases(claim: str, code: str, ctx: _Context, depth: int = 0) -> bool:
     """Whether ``claim``, a formula, says what ``code`` computes, written the
     way people write a formula: receivers left out (``attempt_number`` for
@@ -3166,8 +3187,14 @@ def _paraphrases(claim: str, code: str, ctx: _Context, depth: int = 0) -> bool:
     claim, code = claim.strip(), code.strip()
     if not claim or not code or depth > 8:
         return False
+    said, written = _literal(claim), _literal(code)
+    if said is not None and written is not None and not (said.strip() and written.strip()
+                                                         and not _separator(said) and not _separator(written)):
+        # join(" ") is not join(""): a separator, or no text at all, is compared as written (a run of spaces as
+        # one: the code's lines are read with their runs of spaces collapsed)
+        return re.sub(r"\s+", " ", said) == re.sub(r"\s+", " ", written)
     wanted, tokens = code_tokens(claim), code_tokens(code)
-    if wanted == tokens or wanted == _drop_receivers(tokens):
+    if (wanted == tokens or wanted == _drop_receivers(tokens)) and _blank_strings(claim) == _blank_strings(code):
         return True
     (c_ops, c_signs), (k_ops, k_signs) = _top_level(claim), _top_level(code)
     if len(c_ops) > 1 or len(k_ops) > 1:
@@ -4070,8 +4097,8 @@ def _manifest_keyed(value: float, text: str, ctx: _Context) -> bool | None:
     return None
 
 
-#: A number with its unit glued on, the way people write durations and sizes: ``30s``, ``500ms``, ``2KiB``.
-_GLUED_UNIT = re.compile(r"(?<![\w.$-])(\d+(?:\.\d+)?)(?i:ms|s|secs?|mins?|h|hrs?|[kmg]i?b)(?![\w$-]|\.\w)")
+#: A number with its unit glued on, the way people write durations and sizes: ``30s``, ``500ms``, ``2KiB``, ``4px``.
+_GLUED_UNIT = re.compile(r"(?<![\w.$-])(\d+(?:\.\d+)?)(?i:ms|s|secs?|mins?|h|hrs?|[kmg]i?b|px)(?![\w$-]|\.\w)")
 
 #: Units of time and size and their factor to the dimension's base (a second, a byte).
 UNIT_FACTORS: dict[str, tuple[str, float]] = {
@@ -4307,6 +4334,8 @@ def _bind_path(term: Term, ctx: _Context) -> tuple[bool, str]:
             return True, ""  # ~/.cache/giget for resolve(homedir(), ".cache/giget")
     if _ELLIPSIS.match(text) and all(w.lower() in ctx.examples for w in re.findall(r"[A-Za-z0-9]+", text)):
         return True, ""  # .../v1/users: the end of the claim's example address
+    if text.startswith("./") and "/" not in text[2:] and index.has_string(text[2:]):
+        return True, ""  # ./acronyms.json of filepath.Join(pwd, "acronyms.json"): a relative name is in the cwd
     return False, _nearest_word(text, {n for n in index.names if "/" in n})
 
 
@@ -4394,8 +4423,8 @@ _STATUS_TABLES = frozenset({"statuses", "status_codes", "httpstatus", "reason_ph
 def _bind_string(term: Term, ctx: _Context) -> tuple[bool, str]:
     text = term.text
     index = ctx.index
-    if not _ELLIPSIS.sub("", text).strip(" .") or _wild_text(text).strip() == _WILD:
-        return True, ""  # "..." or "<string>": nothing said
+    if (_ELLIPSIS.search(text) and not _ELLIPSIS.sub("", text).strip(" .")) or _wild_text(text).strip() == _WILD:
+        return True, ""  # "..." or "<string>": nothing said (a lone "." or " " is a value: a separator)
     trimmed = re.sub(r"^\s*(?:\.\.\.|…)\s*|\s*(?:\.\.\.|…)\s*$", "", text)
     if trimmed != text and not _ELLIPSIS.search(trimmed) and _bind_string(Term(trimmed, term.kind), ctx)[0]:
         return True, ""  # "support functions with keyword only arguments ...": an excerpt, the rest left out
@@ -4415,7 +4444,8 @@ def _bind_string(term: Term, ctx: _Context) -> tuple[bool, str]:
         if cased and not all(any(re.search(rf"(?<![^\W\d_]){w}(?![^\W\d_])", s) for s in index.strings())
                              for w in cased):
             return False, _nearest_string(text, index)
-    if (index.has_sequence(text, code=True) and not single) or index.has_string(text) \
+    dot = text == "."  # a period alone is a string the code writes, not the dot of every member access
+    if (index.has_sequence(text, code=True) and not single and not dot) or index.has_string(text) \
             or (single and _in_string(text, index)) or _template_binds(text, ctx):
         return True, ""  # X-Real-IP ~ 'x-real-ip': a header is a string in any case
     if text.endswith("(s)") and len(text) > 3 and any(_bind_string(Term(form, term.kind), ctx)[0]
@@ -4429,6 +4459,8 @@ def _bind_string(term: Term, ctx: _Context) -> tuple[bool, str]:
         return True, ""  # "Disallowed CORS origin, method" of "Disallowed CORS " + ", ".join(failures)
     if _message_head(text, index):
         return True, ""  # "Did you mean" of "Did you mean {possibility}?": the fixed words a message starts with
+    if _format_suffix(text, index):
+        return True, ""  # "th" of fmt.Sprintf("%dth", number): the fixed text a format ends with, after its field
     if text.lower() in _REASON_PHRASES and index.code_lower & _STATUS_TABLES:
         return True, ""  # 'Not Found' where the code looks the phrase up: statuses.message[code]
     if STANDARD_HEADER.fullmatch(text) and (index.has_sequence(text, fold=True) or ctx.exists(term)):
@@ -4543,6 +4575,15 @@ def _message_head(text: str, index: _Index) -> bool:
     if len(re.findall(r"[A-Za-z]+", text)) < 2:
         return False
     return any(_WILD in code and "".join(code[:code.index(_WILD)]).strip() == text for code in index.templates())
+
+
+def _format_suffix(text: str, index: _Index) -> bool:
+    """Whether ``text`` (two characters or more, a letter among them) is the whole fixed text a format the
+    code writes ends with, after its last field (``th`` of ``"%dth"``, ``" items"`` of ``"{} items"``)."""
+    if len(text) < 2 or not re.search(r"[A-Za-z]", text):
+        return False
+    return any(_WILD in code and "".join(code[len(code) - code[::-1].index(_WILD):]) == text
+               for code in index.templates())
 
 
 def _joined_message(text: str, index: _Index) -> bool:
@@ -4794,6 +4835,8 @@ def _bind_code(term: Term, ctx: _Context) -> tuple[bool, str]:
             return True, ""
         if "rust" in index.languages and index.has_sequence(text.replace("<", "::<", 1), code=True):
             return True, ""  # `IdentifyDistinct<u32>` for `IdentifyDistinct::<u32>::new(...)`: the turbofish
+        if term.kind is TermKind.CODE and _formatted_example(text, index):
+            return True, ""  # RECURSIVE_COUNT_<Type> of format!("RECURSIVE_COUNT_{}", ...): a name the code builds
         return False, _nearest_line(text, index, lambda tok: tok[:1].isupper())
     if "go" in index.languages and term.kind is TermKind.CODE and _GO_INSTANTIATION.search(text):
         # `lru.New[K, V](size)`: a generic function and its type arguments, then the call

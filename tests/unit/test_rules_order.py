@@ -814,8 +814,33 @@ export default createUnplugin<Partial<UnimportPluginOptions>>((options = {}) => 
 })
 """, ("src/unplugin.ts",), "typescript")
 
+HASH = EvidenceText("src/cmp.rs::<Ratio as Hash>.hash", """\
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        recurse(&self.numer, &self.denom, state);
+
+        fn recurse<T: Integer + Hash, H: Hasher>(numer: &T, denom: &T, state: &mut H) {
+            if !denom.is_zero() {
+                let (int, rem) = numer.div_mod_floor(denom);
+                int.hash(state);
+                recurse(denom, &rem, state);
+            } else {
+                denom.hash(state);
+            }
+        }
+    }
+""", ("src/cmp.rs::<Ratio as Hash>.hash",), "rust")
+UNNESTED = EvidenceText("src/cmp.rs::<Ratio as Hash>.hash", """\
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        recurse(&self.numer, &self.denom, state);
+        let (int, rem) = self.numer.div_mod_floor(&self.denom);
+        int.hash(state);
+    }
+""", ("src/cmp.rs::<Ratio as Hash>.hash",), "rust")
+
 
 FIRES = [
+    # round 37: the helper is called first and defined elsewhere: its first call is the first step
+    ("hash does div_mod_floor of numer by denom, then recurse on denom/remainder.", UNNESTED),
     # round 32 (confbox f04): a spread written with its dots; the later step's verb after "and"
     ("stringifyYAML spreads `...options` first and sets `indent` afterwards, so the detected indent wins.",
      STRINGIFY_YAML),
@@ -942,6 +967,8 @@ FIRES = [
 ]
 
 SILENT = [
+    # round 37 (num-rational t11): the helper's body, defined inside, runs after its call: its steps are in order
+    ("Hash walks the continued fraction (div_mod_floor of numer by denom, then recurse on denom/remainder).", HASH),
     # round 32: the literal's own order
     ("stringifyYAML sets `indent` first and spreads `...options` afterwards, so options.indent wins.",
      STRINGIFY_YAML),

@@ -152,6 +152,10 @@ why), and each has a fixture of cases that must and must not fire
                  name, word of a name, string or anchor name) says cache,
                  memo or LRU (retr, attempt, backoff, jitter): an
                  **absence**, a doubt like calls' finding
+    stream       goes to stdout / logs on stderr / via os.Stderr: the
+                 anchored code writes to the other stream only (no
+                 name of the claimed one): an **absence**, a doubt like
+                 calls' finding
     alias        X is an alias of Y / the X alias points at Y: X's
                  definition (its assignment, its entry, a Cargo feature,
                  a function's body) never names Y; X = pkg.Y: function X's
@@ -238,6 +242,7 @@ from memvet._rules import (
     script,
     separator,
     status,
+    stream,
     ternary,
     toggle,
     types,
@@ -292,6 +297,7 @@ RULES: tuple[Rule, ...] = (
     alias.RULE,
     noop.RULE,
     mechanism.RULE,
+    stream.RULE,
 )
 
 

@@ -57,6 +57,10 @@ writes the two as strings in the claim's order (``CHARMAP_ENCODINGS =
 tests ``startswith("sloppy")`` first; a string starting with the operand's
 word stands for it): a list of values is the order they are tried in. A
 list inside a method (an ``__init__``'s option names) is no such anchor.
+Never fires on a later step that is a helper function the anchored code
+defines inside itself after its first call, the earlier step at or past that
+definition (Rust's ``recurse(...)`` then ``fn recurse`` in ``hash``, whose body
+runs ``div_mod_floor`` first): the call comes before the body in the text.
 
 Never fires: when either side has no operand, when both stand for the same
 atom, or on a temporal remark that is not about the code's order ("..., so
@@ -643,6 +647,20 @@ def _in_order(code: Code, a: Word, first: str, b: Word, second: str) -> bool:
         and (code.atoms[i].line != code.atoms[j].line or _listed(code, i, j))
 
 
+#: A function defined inside another: ``fn recurse<T>(``, ``def helper(``, ``function walk(``.
+_NESTED_DEFINITION = r"(?:\bfn|\bdef|\bfunction|\bfunc)\s+{}\s*[<(]"
+
+
+def _helper_between(code: Code, atom: str, called: int, used: int) -> bool:
+    """Whether ``code`` defines a function named ``atom`` inside itself on a logical line after ``called``
+    (the line of its first use) and no later than ``used`` (the first use of the step the claim puts
+    before it): the text calls such a helper before its body, where the other step runs first."""
+    if not re.fullmatch(r"[A-Za-z_$][\w$]*", atom):
+        return False
+    pattern = re.compile(_NESTED_DEFINITION.format(re.escape(atom)))
+    return any(pattern.search(code.logical_text(k)) for k in range(called + 1, min(used, len(code.logical) - 1) + 1))
+
+
 def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     out: list[Contradiction] = []
     clause = _without_glosses(clause)
@@ -674,6 +692,8 @@ def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
                     continue  # the later step comes after the earlier one too, on another path
                 if all(_ARM.match(code.logical_text(code.atoms[k].line)) for k in (i, j)):
                     continue  # two arms of a match: the cases are told apart, not done in turn
+                if _helper_between(code, second, code.atoms[j].line, code.atoms[i].line):
+                    continue  # `recurse(...)`, then `fn recurse(...) { div_mod_floor ... recurse(...) }`
                 line = code.atoms[j].line
             if any(_in_order(other, a, first, b, second) for other in codes if other is not code):
                 continue  # CHARMAP_ENCODINGS = ["latin-1", "sloppy-windows-1252", ...] anchored too: said in order
