@@ -2490,7 +2490,7 @@ def _call_matches(args: Sequence[str], call: str) -> bool:
             # strings.Join(allowed, ",") for strings.Join(allowed, ", "): a separator is its every character, and
             # "" or " " is no text at all (a run of spaces as one: the code's lines have their runs collapsed)
             wanted = re.sub(r"\s+", " ", content)
-            if len(written) == len(args):  # Indent("", "  "): argument by argument
+            if len(written) == len(args) and _literal(written[k]) is not None:  # Indent("", "  "): one by one
                 if wanted == re.sub(r"\s+", " ", _literal(written[k]) or "\x00"):
                     continue
                 return False

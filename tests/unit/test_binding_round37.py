@@ -32,6 +32,10 @@ def test_a_call_with_a_space_is_not_the_call_with_an_empty_string():
     indent = ev("feed.go::WriteXML", 'func WriteXML(w io.Writer) {\n\te.Indent("", "  ")\n}\n', "go")
     assert unbound('WriteXML indents with `Indent("", "  ")`.', indent) == []
     assert unbound('WriteXML indents with `Indent("", "")`.', indent) == ['Indent("", "")']
+    # an argument the code writes as more than a literal is read as before: by the strings it holds
+    split = ev("securecookie.go::Decode", 'func Decode(b []byte) {\n\tparts := bytes.SplitN(b, []byte("|"), 3)\n}\n',
+               "go")
+    assert unbound('Decode splits with `bytes.SplitN(b, "|", 3)`.', split) == []
     assert unbound('mergeStrings glues fragments with `strBuff.join("")`.', MERGE) == []
     # tokens leave whitespace out; the string the code passes does not
     assert unbound('mergeStrings puts a space between fragments (`join(" ")`).', MERGE) == ['join(" ")']
