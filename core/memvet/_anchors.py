@@ -497,7 +497,7 @@ _LITERAL_ARGUMENT = re.compile(r"""["'`]|(?<![\w$.])-?\d""")
 
 def _callers_arguments(data: bytes, sym: _code.Symbol, language: str | None) -> str:
     """The lines of the symbol's own file, outside its span and its file's other functions' headers, that call
-    it with literal arguments, each after a newline (evidence of its own, beside the symbol's span): a
+    it with literal arguments, one a line (evidence of its own, beside the symbol's span): a
     function that takes what it reads as parameters (``loadCustomData(defaultFile, env string, ...)``)
     says its values where it is called (``loadCustomData(
     "inflections.json", "INFLECT_PATH", ...)`` in ``init``). Code only: a doc comment's example
@@ -516,7 +516,7 @@ def _callers_arguments(data: bytes, sym: _code.Symbol, language: str | None) -> 
             out.append(line)
             if len(out) == 5:
                 break
-    return "".join("\n" + line for line in out)
+    return "\n".join(out)
 
 
 _JS_FAMILY = frozenset({"javascript", "typescript", "tsx"})
@@ -1341,8 +1341,7 @@ class Evidence:
                             called = _callers_arguments(data, sym, language)
                             if called:  # a span of its own: the rules read a body's steps, and these are not
                                 label = f"{a.path} (calls of {sym.name})"
-                                extra.append(_claims.EvidenceText(label, called.lstrip("\n"), (label,), language,
-                                                                  False, imported))
+                                extra.append(_claims.EvidenceText(label, called, (label,), language, False, imported))
                             shown = _display_impl(symbols, sym, language)
                             if shown is not None:  # its own span: rules read one span's order at a time
                                 extra.append(_claims.EvidenceText(

@@ -2459,6 +2459,17 @@ def _separator(content: str) -> bool:
     return bool(content) and not re.search(r"[^\W_]", content)
 
 
+def _textless(content: str) -> bool:
+    """Whether a string is a separator or holds no text at all (``""``, ``" "``): compared as written."""
+    return _separator(content) or not content.strip()
+
+
+def _as_written(content: str) -> str:
+    """``content`` as a textless string is compared: each run of spaces as one space, since the code's
+    lines are read with their runs collapsed (``Indent("", "  ")`` is ``Indent("", " ")``)."""
+    return re.sub(r"\s+", " ", content)
+
+
 #: An argument written as a call with its own arguments elided: ``humanize_error(...)``.
 _ELIDED_CALL = re.compile(r"([A-Za-z_$][\w$.]*)\(\s*(?:\.\.\.|\u2026)\s*\)")
 
@@ -2486,15 +2497,15 @@ def _call_matches(args: Sequence[str], call: str) -> bool:
         if kw and _literal(arg) is None and _placeholder(kw.group(2)):
             arg = kw.group(1) + "="  # max_redirects=...: the keyword is passed, any value
         content = _literal(arg)
-        if content is not None and (_separator(content) or not content.strip()):
+        if content is not None and _textless(content):
             # strings.Join(allowed, ",") for strings.Join(allowed, ", "): a separator is its every character, and
-            # "" or " " is no text at all (a run of spaces as one: the code's lines have their runs collapsed)
-            wanted = re.sub(r"\s+", " ", content)
-            if len(written) == len(args) and _literal(written[k]) is not None:  # Indent("", "  "): one by one
-                if wanted == re.sub(r"\s+", " ", _literal(written[k]) or "\x00"):
+            # "" or " " is no text at all
+            wanted = _as_written(content)
+            if len(written) == len(args) and (theirs := _literal(written[k])) is not None:  # Indent("", "  ")
+                if wanted == _as_written(theirs):
                     continue
                 return False
-            if wanted in {re.sub(r"\s+", " ", _string_content(m.group(0))) for m in _STRING_TOKEN.finditer(call)}:
+            if wanted in {_as_written(_string_content(m.group(0))) for m in _STRING_TOKEN.finditer(call)}:
                 continue
             return False
         if content is not None and (_PLACEHOLDER.search(content) or _ELLIPSIS.search(content)):
@@ -2938,7 +2949,7 @@ def _bind_call(term: Term, ctx: _Context) -> tuple[bool, str]:
     # "pushes `unescape(pattern)`": a call the claim says the code makes binds as the code writes it
     done = _said_done(term.text, ctx, bool(calls) or _a_parameter(callee, index))
     # ", " and "," are one sequence of tokens, whitespace left out; a separator is compared as written
-    separator = any((lit := _literal(a)) is not None and (_separator(lit) or not lit.strip()) for a in args)
+    separator = any((lit := _literal(a)) is not None and _textless(lit) for a in args)
     if callee_ok:
         if (index.has_sequence(text, code=True) and not (separator and calls)) or (
                 (not args or all(_placeholder(a) for a in args)) and not (not calls and not definitions and done)):
@@ -3168,11 +3179,11 @@ _CALLED = re.compile(r"([A-Za-z_$][\w$.]*)\s*\((.*)\)", re.S)
 
 
 def _blank_strings(text: str) -> list[str]:
-    """The strings of ``text`` that are separators or hold no text (``" "``, ``", "``, ``""``), as written
-    but for runs of spaces, one space each: tokens leave whitespace out, so ``join(" ")`` and ``join("")``
-    give the same tokens, and the code's lines are read with their runs collapsed."""
-    return [re.sub(r"\s+", " ", content) for m in _STRING_TOKEN.finditer(text)
-            if not (content := _string_content(m.group(0))).strip() or _separator(content)]
+    """The strings of ``text`` that are separators or hold no text (``" "``, ``", "``, ``""``), as
+    :func:`_as_written` gives them: tokens leave whitespace out, so ``join(" ")`` and ``join("")`` give the
+    same tokens."""
+    return [_as_written(content) for m in _STRING_TOKEN.finditer(text)
+            if _textless(content := _string_content(m.group(0)))]
 
 
 def _paraphrases(claim: str, code: str, ctx: _Context, depth: int = 0) -> bool:
@@ -3188,11 +3199,8 @@ def _paraphrases(claim: str, code: str, ctx: _Context, depth: int = 0) -> bool:
     if not claim or not code or depth > 8:
         return False
     said, written = _literal(claim), _literal(code)
-    if said is not None and written is not None and not (said.strip() and written.strip()
-                                                         and not _separator(said) and not _separator(written)):
-        # join(" ") is not join(""): a separator, or no text at all, is compared as written (a run of spaces as
-        # one: the code's lines are read with their runs of spaces collapsed)
-        return re.sub(r"\s+", " ", said) == re.sub(r"\s+", " ", written)
+    if said is not None and written is not None and (_textless(said) or _textless(written)):
+        return _as_written(said) == _as_written(written)  # join(" ") is not join("")
     wanted, tokens = code_tokens(claim), code_tokens(code)
     if (wanted == tokens or wanted == _drop_receivers(tokens)) and _blank_strings(claim) == _blank_strings(code):
         return True
