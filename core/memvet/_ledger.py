@@ -304,6 +304,7 @@ class Ledger:
             lock_timeout: Seconds a write waits for another process writing
                 the same local ledger before :class:`LedgerLockedError`
                 (local ``PersistentClient`` ledgers only; a server needs none).
+                A negative value waits as long as it takes.
             agent_writes: How agents' new records are written:
                 ``"proposed"`` (a person approves them) or ``"active"``.
                 Default: the ``agent-writes`` key of the repository's

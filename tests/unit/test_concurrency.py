@@ -33,7 +33,9 @@ AGENT_RUNS = int(os.environ.get("MEMVET_AGENT_RUNS", "50"))
 
 @pytest.mark.slow
 def test_eight_threads_share_one_local_ledger(repo):
-    ledger = memvet.Ledger.open(repo.path, embedding=memvet.HashingEmbedder())
+    # lock_timeout=-1: a writer waits for the lock as long as it takes. What is tested is that nothing is lost,
+    # and a 30 s wait that holds on a quiet machine ran out under a loaded one (a wall-clock dependency).
+    ledger = memvet.Ledger.open(repo.path, embedding=memvet.HashingEmbedder(), lock_timeout=-1)
     started = time.perf_counter()
     workers = run_workers(ledger, OPS)
     elapsed = time.perf_counter() - started
@@ -64,7 +66,7 @@ def test_one_agent_message_with_parallel_memvet_calls(repo):
     """ToolNode runs one AIMessage's tool calls at once, in threads, on one Ledger."""
     from memvet_langchain import memvet_tools
 
-    ledger = memvet.Ledger.open(repo.path, embedding=memvet.HashingEmbedder())
+    ledger = memvet.Ledger.open(repo.path, embedding=memvet.HashingEmbedder(), lock_timeout=-1)  # as above
     tools = memvet_tools(ledger, agent_writes="active")
     rng = random.Random(7)
     failures: list[str] = []
