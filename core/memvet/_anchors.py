@@ -11,6 +11,7 @@ The fast path: equal blob ids mean the evidence holds, without parsing.
 
 from __future__ import annotations
 
+import bisect
 import logging
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -416,20 +417,23 @@ _OWN_NAME = {
 }
 
 
-def _constants_used(data: bytes, symbols: Iterable[_code.Symbol], sym: _code.Symbol, span: str) -> str:
+def _constants_used(data: bytes, symbols: Iterable[_code.Symbol], sym: _code.Symbol | None, span: str,
+                    limit: int = 10) -> str:
     """The definitions of the file's top-level constants that ``span`` (the
-    symbol ``sym``) reads, each after a newline: the values a function
+    symbol ``sym``, when the file is its own) reads, each after a newline: the values a function
     takes from its module are part of what it says (``errorMessages.has(m)``
     is the list of messages; ``timeout or DEFAULT_TIMEOUT`` its default).
-    At most ten, of sixty lines each."""
+    At most ``limit``, of sixty lines each."""
     out = []
     for other in symbols:
-        if (other.kind not in _CONSTANT_KINDS or "." in other.qualname or other.qualname == sym.qualname
-                or sym.start_line <= other.start_line <= sym.end_line or other.end_line - other.start_line > 60
+        if (other.kind not in _CONSTANT_KINDS or "." in other.qualname
+                or (sym is not None and (other.qualname == sym.qualname
+                                         or sym.start_line <= other.start_line <= sym.end_line))
+                or other.end_line - other.start_line > 60
                 or not re.search(rf"(?<![\w$.]){re.escape(other.name)}(?![\w$])", span)):
             continue
         out.append(_span_text(data, other.start_line, other.end_line))
-        if len(out) == 10:
+        if len(out) == limit:
             break
     return "".join("\n" + text for text in out)
 
@@ -496,27 +500,75 @@ _LITERAL_ARGUMENT = re.compile(r"""["'`]|(?<![\w$.])-?\d""")
 
 
 def _callers_arguments(data: bytes, sym: _code.Symbol, language: str | None) -> str:
-    """The lines of the symbol's own file, outside its span and its file's other functions' headers, that call
-    it with literal arguments, one a line (evidence of its own, beside the symbol's span): a
+    """The calls of the symbol in its own file, outside its span and its file's other functions' headers, that
+    pass literal arguments, one a line (evidence of its own, beside the symbol's span): a
     function that takes what it reads as parameters (``loadCustomData(defaultFile, env string, ...)``)
     says its values where it is called (``loadCustomData(
-    "inflections.json", "INFLECT_PATH", ...)`` in ``init``). Code only: a doc comment's example
-    (``isEqual("/foo bar", "/foo%20bar"); // true``) is no call. At most five lines; none for a method."""
-    if sym.kind != "function" or "." in sym.qualname:
+    "inflections.json", "INFLECT_PATH", ...)`` in ``init``). A call written over several lines is one
+    line (``Self::resolve_clicolor_force(env::var("NO_COLOR"), ...)``). A method is called through its
+    own class (``Self::name``, ``self.name``, ``this.name``, ``cls.name``, ``ClassName.name``); a bare name
+    for a function. Code only: a doc comment's example (``isEqual("/foo bar", "/foo%20bar"); // true``) is
+    no call, and neither is a test's (:func:`_test_regions`). At most five calls."""
+    if sym.kind not in ("function", "method"):
         return ""
-    call = re.compile(rf"(?<![\w$.]){re.escape(sym.name)}\s*\(")
-    lines = _claims.code_only(data.decode("utf-8", "replace"), language).splitlines()
+    owner, _, own = sym.qualname.rpartition(".")
+    if owner and (sym.kind != "method" or "." in owner or "<" in owner):
+        return ""
+    through = (rf"(?:\b(?:Self|self|this|cls|{re.escape(owner)})\s*(?:\.|::)\s*)" if owner else r"(?<![\w$.:])")
+    call = re.compile(rf"{through}{re.escape(own)}\s*\(")
+    text = _claims.code_only(data.decode("utf-8", "replace"), language)
+    starts = [0]
+    for m in re.finditer("\n", text):
+        starts.append(m.end())
+    tests = _test_regions(text, language)
     out = []
-    for number, line in enumerate(lines, 1):
-        if sym.start_line <= number <= sym.end_line or not (hit := call.search(line)):
+    for hit in call.finditer(text):
+        if any(a <= hit.start() < b for a, b in tests):
+            continue  # a test's call passes the test's own example, not a value the code runs with
+        number = bisect.bisect_right(starts, hit.start())
+        line_start = starts[number - 1]
+        line = text[line_start: text.find("\n", hit.start()) if "\n" in text[hit.start():] else len(text)]
+        if sym.start_line <= number <= sym.end_line:
             continue
         if re.match(r"\s*(?:(?:export\s+)?(?:async\s+)?function|def|func|(?:pub(?:\([\w:]+\))?\s+)?fn)\b", line):
             continue
-        if _LITERAL_ARGUMENT.search(line, hit.end()):
-            out.append(line)
+        close = _claims.balanced(text, hit.end() - 1, limit=2000)
+        whole = text[line_start: close] if close > 0 and "\n" in text[hit.end(): close] else line
+        whole = re.sub(r"\s*\n\s*", " ", whole)
+        if _LITERAL_ARGUMENT.search(whole, hit.end() - line_start) and whole not in out:
+            out.append(whole)
             if len(out) == 5:
                 break
     return "\n".join(out)
+
+
+#: The head of a Rust test module or test function, up to its opening brace.
+_RUST_TEST = re.compile(r"#\[cfg\(test\)\]\s*(?:pub(?:\([\w:]+\))?\s+)?mod\s+\w+\s*\{"
+                        r"|#\[(?:\w+::)*test\]\s*(?:#\[[^\]\n]*\]\s*)*(?:async\s+)?fn\s+\w+[^{;]*\{")
+#: A Python test function or class, with its indent.
+_PYTHON_TEST = re.compile(r"^([ \t]*)(?:(?:async\s+)?def\s+test\w*\s*\(|class\s+Test\w*\b)", re.M)
+
+
+def _test_regions(text: str, language: str | None) -> list[tuple[int, int]]:
+    """The spans of ``text`` (code only) that are tests written beside the code: a Rust ``#[cfg(test)]``
+    module or ``#[test]`` function, a Python ``def test_*`` or ``class Test*`` (to the next line indented
+    no deeper)."""
+    out: list[tuple[int, int]] = []
+    if language == "rust":
+        for m in _RUST_TEST.finditer(text):
+            end = _rust_block_end(text, m.end() - 1)
+            out.append((m.start(), end if end > 0 else len(text)))
+    elif language == "python":
+        for m in _PYTHON_TEST.finditer(text):
+            indent = len(m.group(1).expandtabs())
+            body = text.find("\n", m.end()) + 1 or len(text)  # from the line after the header
+            end = len(text)
+            for line in re.finditer(r"^([ \t]*)\S.*$", text[body:], re.M):
+                if len(line.group(1).expandtabs()) <= indent:
+                    end = body + line.start()
+                    break
+            out.append((m.start(), end))
+    return out
 
 
 _JS_FAMILY = frozenset({"javascript", "typescript", "tsx"})
@@ -1338,10 +1390,15 @@ class Evidence:
                             for label, impl_text in _trait_impls(data, symbols, sym, language):
                                 extra.append(_claims.EvidenceText(f"{a.path}::{label}", impl_text,
                                                                   (f"{a.path}::{label}",), language, False, imported))
+                            shared = self._package_constants(a.path, snap, text) if language == "go" else ""
+                            if shared:  # a span of its own, as the call sites below: no steps of the body
+                                label = f"{a.path} (constants of its package)"  # the label's words are no names
+                                extra.append(_claims.EvidenceText(label, shared.lstrip("\n"), (a.path,), language,
+                                                                  False, imported))
                             called = _callers_arguments(data, sym, language)
                             if called:  # a span of its own: the rules read a body's steps, and these are not
                                 label = f"{a.path} (calls of {sym.name})"
-                                extra.append(_claims.EvidenceText(label, called, (label,), language, False, imported))
+                                extra.append(_claims.EvidenceText(label, called, (a.path,), language, False, imported))
                             shown = _display_impl(symbols, sym, language)
                             if shown is not None:  # its own span: rules read one span's order at a time
                                 extra.append(_claims.EvidenceText(
@@ -1362,6 +1419,30 @@ class Evidence:
             out.append(_claims.EvidenceText(a.spec, text, tuple(names), language, a.kind is AnchorKind.ABSENT,
                                             imported))
             out += extra
+        return out
+
+    def _package_constants(self, path: str, snap: Snapshot, span: str) -> str:
+        """For Go, the definitions of the constants (``const``, not ``var``) of the package's other files that
+        ``span`` reads, code only, each after a newline: a Go package is its directory's files together, so
+        ``len(input) != Size`` says 16 where ``uuid.go`` has ``const Size = 16``. At most ten, of sixty lines
+        each; test files left out."""
+        folder = path.rpartition("/")[0]
+        out = ""
+        for other in snap.paths():
+            if other == path or other.rpartition("/")[0] != folder or not other.endswith(".go") \
+                    or other.endswith("_test.go"):
+                continue
+            data = snap.read(other) or b""
+            blob = snap.blob_id(other)
+            if blob is None or _text_problem(data, self.max_file_bytes):
+                continue
+            data = _code.as_utf8(data)
+            table = self.cache.table(blob, "go", lambda: data)
+            consts = [sym for sym in table.symbols.values() if sym.kind in ("const", "constant")]
+            found = _constants_used(data, consts, None, span, limit=10 - out.count("\n"))
+            out += _claims.code_only(found, "go")
+            if out.count("\n") >= 10:
+                break
         return out
 
     def _package_named(self, name: str, snap: Snapshot) -> bool:

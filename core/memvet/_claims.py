@@ -117,7 +117,10 @@ Binding classes, each a small rule below (``_BINDERS``), the way people write::
                 ``nodeENV === "test"`` for ``NODE_ENV=test``), and as
                 "set" (``NO_COLOR=1``, ``CI=true``) where the code tests
                 the variable for being set and compares it with no value
-                (``!env.NO_COLOR``).
+                (``!env.NO_COLOR``); any value, where the code tests the
+                variable for being set and never reads its value
+                (``'PYFLAKES_DOCTEST' in os.environ``, ``_, ok :=
+                os.LookupEnv("X")``: "even PYFLAKES_DOCTEST=0 turns it on").
                 A keyword set to ``None`` (``nil``, ``null``,
                 ``undefined``) binds where the code tests the name against
                 it (``if attempts is not None``) or a parameter of that
@@ -408,8 +411,9 @@ Binding classes, each a small rule below (``_BINDERS``), the way people write::
                 of the code: ``hideDate``).
     negated     a value the claim says the code does not have ("months
                 aren't 30 days", "not the 16 raw bytes") need not bind;
-                the numbers of an example after "e.g." are the
-                example's, and so are all the values of one in
+                the numbers and releases of an example after "e.g."
+                are the example's (``e.g. "3.4.0 Python 3.12.1 on
+                Linux"``), and so are all the values of one in
                 parentheses ("(e.g. "foo-" for foo.log)"); a call, a
                 string (an example's string is read by its words) or a
                 backticked term there still binds. A bare "e.g. X -> Y"
@@ -1328,9 +1332,13 @@ def claim_terms(claim: str) -> list[Term]:
         else:
             take(m.start(), m.end(), Term(path, TermKind.DOTTED))  # kv::Key, Record::args, VersionReq::STAR
     keyword_values = [k.span(2) for k in _KEYWORD_QUOTED.finditer(text)]
+    examples = [e.span() for e in _EXAMPLE_ASIDE.finditer(text)]
     for m in list(_VERSION.finditer(text)):
         if any(start <= m.start() and m.end() <= end for start, end in keyword_values):
             continue  # version='1.0.1', python_requires=">=2.7, !=3.0.*": a keyword's quoted value, read with it below
+        if re.fullmatch(r"\d+(?:\.\d+)+", m.group(0)) and any(a <= m.start() and m.end() <= b for a, b in examples):
+            drop(m.start(), m.end())  # e.g. "3.4.0 Python 3.12.1 on Linux": the example's own release, as its numbers
+            continue
         if m.group(0)[0] in "<>=!~^" and re.search(r"[\w$)\]]\s+$", text[:m.start()]) \
                 and re.fullmatch(r"[<>=!~^]+\s*\d+|(?:[<>]=?|[!=]=)\s*\d+[a-z\u00b5\u03bc]{1,3}", m.group(0)):
             continue  # `MaxElapsedTime == 0`, `n >= 1`, `== 1000ns`: a whole number or quantity compared
@@ -3323,6 +3331,25 @@ def _tagged_field_writes(name: str, value: str, index: _Index) -> bool:
 _SET_VALUES = frozenset({"1", "true", "yes", "on"})
 
 
+def _presence_only(name: str, index: _Index) -> bool:
+    """Whether the anchored code tests the environment variable ``name`` for being set and never reads its
+    value: ``'PYFLAKES_DOCTEST' in os.environ``, ``os.LookupEnv("X")`` with its value dropped,
+    ``env::var_os("X").is_some()``, ``"X" in process.env``. Whatever value a claim's ``X=0`` gives is then
+    the reader's own: the code tells set from unset only."""
+    key = rf"[\"'`]{re.escape(name)}[\"'`]"
+    tests = (rf"{key}\s+(?:not\s+)?in\s+(?:os\.)?environ\b", rf"{key}\s+in\s+process\.env\b",
+             rf"_\s*,\s*\w+\s*:?=\s*os\.LookupEnv\(\s*{key}\s*\)",
+             rf"env::var(?:_os)?\(\s*{key}\s*\)\s*\.\s*is_(?:ok|err|some|none)\(\)")
+    reads = (rf"environ(?:\.get)?\s*[\[(]\s*{key}", rf"getenv\(\s*{key}", rf"Getenv\(\s*{key}",
+             rf"process\.env\s*(?:\.\s*{re.escape(name)}\b|\[\s*{key})",
+             rf"env::var(?:_os)?\(\s*{key}\s*\)(?!\s*\.\s*is_(?:ok|err|some|none)\(\))")
+    said = [code for _, code in index.code_texts]
+    kept = [m.group(1) for c in said  # `v, ok := os.LookupEnv("X")` keeps the value; `_, ok :=` drops it
+            for m in re.finditer(rf"(?<![\w$])(\w+)\s*,\s*\w+\s*:?=\s*os\.LookupEnv\(\s*{key}", c)]
+    return any(re.search(t, c) for t in tests for c in said) and all(v == "_" for v in kept) and not any(
+        re.search(r, c) for r in reads for c in said)
+
+
 def _tested_for(code: str, name: str, value: str) -> bool:
     """Whether ``code`` compares the variable ``name`` (``TERM``), or one named
     after it (``nodeENV`` for ``NODE_ENV``), with ``value``, either way: ``env.TERM
@@ -3428,6 +3455,8 @@ def _bind_keyword(term: Term, ctx: _Context) -> tuple[bool, str]:
             rf"(?<![\w$]){re.escape(name)}\s*(?::[^=\n]*?)?\s*=(?!=)\s*(?:[\w$]+\.)+{re.escape(value)}(?![\w$])", code)
             for _, code in index.code_texts):
         return True, ""  # max=MAX_WAIT for max: ... = _utils.MAX_WAIT
+    if name.isupper() and value and _presence_only(name, index):
+        return True, ""  # "even PYFLAKES_DOCTEST=0 turns it on" for `'PYFLAKES_DOCTEST' in os.environ`: any value
     if name.isupper() and value and _literal(raw) is None:
         # TERM=dumb for os.environ.get("TERM") in ("dumb", "emacs"): the variable and its value, one statement
         key = rf"[\"'`]{re.escape(name)}[\"'`]"
@@ -6020,6 +6049,11 @@ def _stem(word: str) -> str:
     return word
 
 
+#: The label of a span the evidence adds beside a symbol's own (:meth:`memvet._anchors.Evidence.claim_evidence`):
+#: the lines of its file that call it, the constants of its Go package. Part of the symbol, not a file.
+DERIVED_SPAN = re.compile(r" \((?:calls of [^()]+|constants of its package)\)$")
+
+
 def unsupported(claim: str, terms: Sequence[Term], index: _Index) -> list[str]:
     """The claim's ordinary words its anchored code never uses, when they
     are all the claim has to say; empty otherwise.
@@ -6034,7 +6068,8 @@ def unsupported(claim: str, terms: Sequence[Term], index: _Index) -> list[str]:
     unconfirmed. Any other term, bound, makes the claim checked and this
     silent: the rule never demotes a claim made of what its code says.
     """
-    if _PLACEHOLDER.search(claim) or any("::" not in ev.label for ev in index.texts):
+    if _PLACEHOLDER.search(claim) or any("::" not in ev.label and not DERIVED_SPAN.search(ev.label)
+                                         for ev in index.texts):
         return []  # a written shape (<root>/<name>.<ext>), or a manifest or file: not the wording of code
     own = {seg.lower().strip("_#") for seg in index.name_segments}
     for term in terms:

@@ -1021,6 +1021,38 @@ pub(crate) fn is_true_color(out: &Term) -> bool {
 """, language="rust")
 
 
+REGISTER = EvidenceText("register.go::Register", """\
+func Register(dest ...interface{}) {
+	registrations = append(registrations, dest...)
+}
+""", "go")
+PARSE = EvidenceText("parse.go::Parse", """\
+func Parse(dest ...interface{}) error {
+	dests := append(registrations, dest...)
+	p, err := NewParser(Config{}, dests...)
+	return p.Parse(flags())
+}
+""", "go")
+PROCESS = EvidenceText("parse.go::Parser.process", """\
+func (p *Parser) process(args []string) error {
+	for i := 0; i < len(args); i++ {
+		arg := args[i]
+		if arg == "--" && !allpositional {
+			allpositional = true
+			continue
+		}
+	}
+	return nil
+}
+""", "go")
+
+WRITE_STREAM = EvidenceText("src/utils/stream.ts::writeStream", """\
+export function writeStream(data, stream) {
+  const write = (stream as any).__write || stream.write;
+  return write.call(stream, data);
+}
+""", "typescript")
+
 FIRES = [
     # round 32 (clockwork f03): a case of the function that the code does not return on first
     ("NewTicker(0) on the fake clock doesn't panic; it ticks once immediately.", NEW_TICKER),
@@ -1207,6 +1239,13 @@ def create_list_rule(src, pos, out):
     # a value the claim says the code does not recognise, which it compares with
     ("true color needs COLORTERM=truecolor exactly - \"24bit\" isn't recognised.", TRUECOLOR_RS),
     ("'24bit' is not accepted as a COLORTERM value.", TRUECOLOR_RS),
+    # round 38: the anchored function named as the subject is still read (goarg t20's other side)
+    ("Parse itself doesn't look at registrations.", [REGISTER, PARSE]),
+    # round 38 (goarg f18): a value written as code, "isn't special", that the code compares with
+    ("`--` isn't special in go-arg; it ends up as an ordinary positional value.", PROCESS),
+    ("`--` is not treated specially by process().", PROCESS),
+    # round 38: a passive's subject is its object, never another function's name (consola f18)
+    ("writeStream always goes through stream.write -- the saved __write isn't consulted.", WRITE_STREAM),
 ]
 
 SILENT = [
@@ -1426,6 +1465,10 @@ fn abs(n: i64) -> i64 {
     # a value the code never compares with, or a message that says it
     ("true color needs COLORTERM=truecolor; \"256color\" isn't recognised.", TRUECOLOR_RS),
     ("COLORTERM=\"24bit\" is recognised as well as truecolor.", TRUECOLOR_RS),
+    # round 38 (goarg t20): a subject that is code no anchor shows speaks of that code's own body
+    ("NewParser itself doesn't look at registrations.", [REGISTER, PARSE]),
+    # round 38: a value the code never compares with
+    ("`-` isn't special in go-arg.", PROCESS),
 ]
 
 

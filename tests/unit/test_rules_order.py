@@ -838,6 +838,24 @@ UNNESTED = EvidenceText("src/cmp.rs::<Ratio as Hash>.hash", """\
 """, ("src/cmp.rs::<Ratio as Hash>.hash",), "rust")
 
 
+FONTAINE = EvidenceText("src/postcss.ts::fontaine", """\
+export function fontaine(options) {
+  return {
+    async Once(root) {
+      const fontFaces = []
+      root.walkAtRules(/^font-face$/i, rule => void fontFaces.push(rule))
+      for (const rule of fontFaces) {
+        const css = await generateFallback(rule)
+        if (css) {
+          rule.parent.insertBefore(rule, postcss.parse(css))
+          break
+        }
+      }
+    },
+  }
+}
+""", "typescript")
+
 FIRES = [
     # round 37: the helper is called first and defined elsewhere: its first call is the first step
     ("hash does div_mod_floor of numer by denom, then recurse on denom/remainder.", UNNESTED),
@@ -964,6 +982,8 @@ FIRES = [
     ("The random port is tried first, then the ports listed.", GET_PORT),
     # round 35: the steps inside a method the claim names as where they run are still ordered
     ("writeConfigFiles() runs before ctx.init() scans the dirs.", UNPLUGIN),
+    # round 38: a step done before another, with no verb of placing
+    ("The fallback is generated before the font-face rules are walked.", FONTAINE),
 ]
 
 SILENT = [
@@ -1107,6 +1127,9 @@ SILENT = [
     ("Random port is the last resort after ports.", GET_PORT),
     # round 35: a method named after "in" is where the steps run, not a step ("written in buildStart, after ...")
     ("The d.ts is written in buildStart, after ctx.init() has scanned the dirs.", UNPLUGIN),
+    # round 38 (fontaine t16, t23): where a thing is put, not when
+    ("Once a src yields fallback CSS it inserts it before the rule.", FONTAINE),
+    ("It splices fontFaces in after the rule.", FONTAINE),
 ]
 
 

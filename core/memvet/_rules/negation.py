@@ -71,7 +71,8 @@ The code's side, by the verb:
   special case" (an edge size): the code tests for it (``is_empty()``, a
   comparison with 0, or with 1 for a single one, a ``0 =>`` or ``1 =>``
   match arm, a ``case 0:``);
-* "no HEAD special-case", "HEAD isn't special-cased", "doesn't
+* "no HEAD special-case", "HEAD isn't special-cased" ("isn't special",
+  "isn't treated specially"), "doesn't
   special-case 'HEAD'", '"24bit" isn't recognised' (accepted, understood,
   honoured) (a value in capitals or quotes): the code compares
   a value with that literal (``req.method === 'HEAD'``); so does "HEAD
@@ -137,7 +138,9 @@ nothing of ``call``, which does; "`ctx.set()` never throws" is read against
 ``set`` and the ``checkConflict`` it calls, which throws. An anchored
 function the clause sets its subject against ("Unlike remove(),
 pop_front()/pop_back() don't touch the free list", the three anchored) is
-not read: what ``remove`` does, the claim says it does.
+not read: what ``remove`` does, the claim says it does. A subject written as a name of code that is no
+anchored symbol and no member of one ("NewParser itself doesn't look at registrations", ``Register`` and
+``Parse`` anchored) is not read: the claim speaks of that function's own body, which no anchor shows.
 
 Never fires on a verb with a prefix of manner or repetition ("never
 auto-pongs", "never re-runs": the code's one pong or run is no
@@ -551,6 +554,8 @@ def check(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
             if ignores and _ignore_listed(code, objects):
                 continue  # "ignores `**/node_modules`" of `ignore: ["**/node_modules", ...]`: the code's own list
             part = _subject_member(clause, at, code)
+            if part is None and not _BY_ITS_OBJECT.match(said) and _other_subject(clause, at, codes):
+                continue  # "NewParser itself doesn't look at registrations", NewParser not anchored: its own body
             if bare and stems(verb) & {"raise", "throw"} and part is None and not _subject_is(clause, at, code):
                 continue  # "`schema.validate(data)` doesn't raise" read against the anchored _do_load: not its subject
             line = _does(part or code, verb, objects, clause, particle)
@@ -819,7 +824,8 @@ def _first_line(codes: Sequence[Code], pattern: re.Pattern[str],
     return None
 
 
-#: "No HEAD special-case", "no 'route' check", "HEAD isn't special-cased", "doesn't special-case 'HEAD'", '"24bit"
+#: "No HEAD special-case", "no 'route' check", "HEAD isn't special-cased" ("isn't special", "isn't treated
+#: specially"), "doesn't special-case 'HEAD'", '"24bit"
 #: isn't recognised" (accepted, understood, honoured): a value the claim says the code never tells apart.
 _SPECIAL_VALUE = r"(?P<v>[A-Z][A-Z\d_-]+|'[^'\n]+'|\"[^\"\n]+\"|`[^`\n]+`)"
 _NO_SPECIAL_CASE = re.compile(rf"\b(?:[Nn]o|[Ww]ithout(?:\s+an?|\s+any)?)\s+{_SPECIAL_VALUE}"
@@ -827,22 +833,40 @@ _NO_SPECIAL_CASE = re.compile(rf"\b(?:[Nn]o|[Ww]ithout(?:\s+an?|\s+any)?)\s+{_SP
                               # "HEAD isn't special-cased", "doesn't special-case 'HEAD'"
                               rf"|(?<![\w.]){_SPECIAL_VALUE.replace('<v>', '<w>')}(?:\s+\w+)?"
                               r"\s+(?:is|are)(?:\s+not|n't)\s+(?:\w+\s+)?"
-                              r"(?:special[- ]?cased|recogni[sz]ed|accepted|understood|honou?red)\b"
+                              r"(?:special(?:[- ]?cased)?|(?:treated|handled)\s+specially|recogni[sz]ed|accepted"
+                              r"|understood|honou?red)\b"
                               r"|\b(?:does(?:\s+not|n't)|never)\s+special[- ]?cases?\s+"
                               rf"{_SPECIAL_VALUE.replace('<v>', '<u>')}")
+
+
+#: What follows a value written as code in "`--` isn't special".
+_NOT_SPECIAL = re.compile(r"\s+(?:is|are)(?:\s+not|n't)\s+(?:\w+\s+)?(?:special(?:[- ]?cased)?"
+                          r"|(?:treated|handled)\s+specially|recogni[sz]ed|accepted|understood|honou?red)\b")
 
 
 def _no_special_case(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
     """"No HEAD special-case in send()": the code compares a value with that one (``req.method === 'HEAD'``)."""
     m = _NO_SPECIAL_CASE.search(clause.text)
-    if m is None or _CONDITION.search(clause.text):
+    if _CONDITION.search(clause.text):
         return []
-    said = m.group("v") or m.group("w") or m.group("u")
+    if m is not None:
+        said = m.group("v") or m.group("w") or m.group("u")
+    else:  # "`--` isn't special": a value the claim writes as code (its backticks gone from the clause's text)
+        said = ""
+        for t in clause.terms:
+            at = clause.text.find(t.text)
+            m = _NOT_SPECIAL.match(clause.text, at + len(t.text)) if t.kind is TermKind.CODE and at >= 0 else None
+            if m is not None:
+                said = t.text
+                break
+        if not said or m is None:
+            return []
     hit = _compared(codes, said)
     if hit is None:
         return []
     code, index = hit
-    return [Contradiction("negation", f"the claim says `{m.group(0)}`", code.show(index, said), code.label, ())]
+    shown = m.group(0) if m.re is _NO_SPECIAL_CASE else f"{said}{m.group(0)}"
+    return [Contradiction("negation", f"the claim says `{shown.strip()}`", code.show(index, said), code.label, ())]
 
 
 #: "no zero-length shortcut", "no single-byte special case": the claim says the code treats an edge size like
@@ -984,6 +1008,38 @@ def _subject_codes(clause: Clause, codes: Sequence[Code]) -> Sequence[Code]:
         return codes
     kept = [c for c in codes if fold(c.symbol.rsplit(".", 1)[-1]) not in against]
     return kept or codes
+
+
+#: A negation in the passive voice, or "ignores X" read as one ("X is ignored", "isn't consulted"): the word
+#: before it is its object, not a subject that acts.
+_BY_ITS_OBJECT = re.compile(r"(?:is|are|was|were|isn't|aren't|wasn't|weren't|gets?|got|be|been|being)\b|ignored\b",
+                      re.I)
+#: Words that stress a negation's subject: "NewParser itself doesn't ...", "X alone never ...".
+_STRESS = frozenset({"itself", "alone", "also", "too", "still"})
+
+
+def _other_subject(clause: Clause, at: int, codes: Sequence[Code]) -> bool:
+    """Whether the subject right before the active negation at ``at`` is written as a name of code (a call, a
+    dotted name, a ``CamelCase`` or ``snake_case`` identifier) that is no anchored symbol, no owner of one
+    (``responseLogger`` of ``responseLogger.WriteHeader``) and no member one defines: "NewParser itself
+    doesn't look at registrations" with ``Register`` and ``Parse`` anchored speaks of NewParser's own body,
+    which no anchor shows."""
+    words = [w for w in clause.words if w.end <= at]
+    while words and words[-1].text.lower() in _STRESS:
+        words.pop()
+    term = words[-1].term if words else None
+    if term is None or words[-1].plain \
+            or term.kind not in (TermKind.IDENTIFIER, TermKind.CALL, TermKind.DOTTED):
+        return False
+    name = words[-1].atom.rsplit(".", 1)[-1]
+    if not re.fullmatch(r"[A-Za-z_$][\w$]*", name) or not re.search(r"[a-z][A-Z]|_|^[A-Z][a-z]+[A-Z]", name):
+        return False
+    def same(a: str, b: str) -> bool:  # site_applications_dir for _site_applications_dirs
+        a, b = fold(a).strip("_"), fold(b).strip("_")
+        return a == b or a + "s" == b or a == b + "s"
+
+    return all(not any(same(name, part) for part in re.split(r"[.:<> ]+", c.symbol) if part)
+               and c.member(name) is None for c in codes)
 
 
 def _subject_member(clause: Clause, at: int, code: Code) -> Code | None:

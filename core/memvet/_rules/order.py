@@ -70,7 +70,8 @@ is an operand before the comma); on a count ("gives up after NUM_RETRIES =
 step repeated with another ("checking isalive() after each sleep", "a
 space before every argument": first uses cannot order those); on
 the ``then`` of a condition ("unless key is a PyJWK, then ..."); on a place in
-a text ("the part after the last '@'", "before the first colon"); on a
+a text ("the part after the last '@'", "before the first colon") or where a thing is put ("inserts it
+before the rule", "splices the names in after the first family"); on a
 marker inside a term the claim quotes (`` `stopped after \\d+ redirects` ``);
 on a type's declaration (an enum's variants are listed, not done) or on
 two arms of a match on variants (``Self::A => ...``; a switch's ``case``
@@ -372,6 +373,7 @@ def _pairs(clause: Clause, code: Code) -> list[tuple[Word, str, Word, str, str]]
         for m in pattern.finditer(clause.text):
             if _counted(clause.text, m) or _consequence(clause.text, m) or _one_after_another(clause.text, m) \
                     or (m.group(0) in ("after", "before") and _POSITION.match(clause.text, m.end())) \
+                    or (m.group(0) in ("after", "before") and _PLACED.search(clause.text[:m.start()])) \
                     or any(w.term is not None and w.start <= m.start() < w.end for w in clause.words):
                 continue
             left = nearest(clause, m.start(), -1, code, accept=accept, actions=True)
@@ -428,6 +430,9 @@ _COUNT_BEFORE = re.compile(r"\b\d[\d_,.]*(?:\s+[a-z]+){1,2}\s*$")
 #: "the part after the last '@'", "before the first `:`": a place in a text, not a step of the code.
 _POSITION = re.compile(r"\s+(?:the\s+)?(?:(?:first|last|final|leading|trailing|next)\s+)?(?:occurrence\s+of\s+)?"
                        r"(?:['\"`]|(?:colon|comma|slash|dot|period|semicolon|hyphen|dash|space)\b)")
+#: "inserts it before the rule", "splices the names into the declaration after the first family": where a
+#: thing is put, not when (the verb at most six words before the marker).
+_PLACED = re.compile(r"\b(?:insert|splice|place|put)(?:s|ed|ing)?\b(?:\s+[\w'`\"-]+){0,6}\s*$", re.I)
 #: "(unless key is a PyJWK, then the JWK's algorithm is used)": a consequence, not a second step.
 _CONDITION_OPEN = re.compile(r"\b(?:if|unless|when|whenever)\b[^,;.()]*$", re.I)
 
