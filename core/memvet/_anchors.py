@@ -526,8 +526,8 @@ def _callers_arguments(data: bytes, sym: _code.Symbol, language: str | None) -> 
         if any(a <= hit.start() < b for a, b in tests):
             continue  # a test's call passes the test's own example, not a value the code runs with
         number = bisect.bisect_right(starts, hit.start())
-        line_start = starts[number - 1]
-        line = text[line_start: text.find("\n", hit.start()) if "\n" in text[hit.start():] else len(text)]
+        line_start, line_end = starts[number - 1], text.find("\n", hit.start())
+        line = text[line_start: line_end if line_end >= 0 else len(text)]
         if sym.start_line <= number <= sym.end_line:
             continue
         if re.match(r"\s*(?:(?:export\s+)?(?:async\s+)?function|def|func|(?:pub(?:\([\w:]+\))?\s+)?fn)\b", line):
@@ -1424,8 +1424,9 @@ class Evidence:
     def _package_constants(self, path: str, snap: Snapshot, span: str) -> str:
         """For Go, the definitions of the constants (``const``, not ``var``) of the package's other files that
         ``span`` reads, code only, each after a newline: a Go package is its directory's files together, so
-        ``len(input) != Size`` says 16 where ``uuid.go`` has ``const Size = 16``. At most ten, of sixty lines
-        each; test files left out."""
+        ``len(input) != Size`` says 16 where ``uuid.go`` has ``const Size = 16``. About ten lines (a file's
+        constants are taken while fewer are held), each definition of sixty lines at most; test files left
+        out."""
         folder = path.rpartition("/")[0]
         out = ""
         for other in snap.paths():

@@ -24,3 +24,13 @@ def person_write(ledger: memvet.Ledger, claim: str, anchors: list[str]) -> tuple
     """``claim`` recorded on ``anchors`` by a person, and the status a read gives it: (the decision, its status)."""
     rec = ledger.record(claim, anchors, author=memvet.Author.person("p"))
     return rec.decision, ledger.verify(rec.decision.id).status
+
+
+def both_ways(ledger: memvet.Ledger, anchors: list[str], said: str, unsaid: str, shown: str) -> None:
+    """A person's ``said`` on ``anchors`` reads verified; ``unsaid`` reads unconfirmed, a finding naming
+    ``shown`` (a term, or the words-only finding's "nothing in")."""
+    decision, status = person_write(ledger, said, anchors)
+    assert status is memvet.Status.VERIFIED, decision.findings
+    decision, status = person_write(ledger, unsaid, anchors)
+    assert status is memvet.Status.NEEDS_REVALIDATION, unsaid
+    assert any(shown in finding for finding in decision.findings), decision.findings

@@ -7,7 +7,7 @@ Each case both ways.
 
 from __future__ import annotations
 
-from _binding import ev, person_write, unbound
+from _binding import both_ways, ev, person_write, unbound
 
 import memvet
 from memvet._claims import TermKind, claim_terms
@@ -24,17 +24,13 @@ def test_a_go_constant_of_another_file_of_the_package_is_what_the_function_reads
     repo.write("other/other.go", "package other\n\nconst Size = 20\n")
     repo.commit("uuid")
     anchors = ["codec.go::FromBytesOrNil"]
-    decision, status = person_write(ledger, "FromBytesOrNil checks for exactly 16 bytes.", anchors)
-    assert status is memvet.Status.VERIFIED, decision.findings
     # a number no constant of the package says
-    decision, status = person_write(ledger, "FromBytesOrNil checks for exactly 17 bytes.", anchors)
-    assert status is memvet.Status.NEEDS_REVALIDATION
-    assert any("`17`" in finding for finding in decision.findings)
+    both_ways(ledger, anchors, "FromBytesOrNil checks for exactly 16 bytes.",
+              "FromBytesOrNil checks for exactly 17 bytes.", "`17`")
     # a test file's constant and another package's are not the package's
-    decision, status = person_write(ledger, "FromBytesOrNil checks for exactly 20 bytes.", anchors)
-    assert status is memvet.Status.NEEDS_REVALIDATION
-    decision, status = person_write(ledger, "FromBytesOrNil checks for exactly 36 bytes.", anchors)
-    assert status is memvet.Status.NEEDS_REVALIDATION
+    for other in (20, 36):
+        assert person_write(ledger, f"FromBytesOrNil checks for exactly {other} bytes.", anchors)[1] \
+            is memvet.Status.NEEDS_REVALIDATION, other
 
 
 # ------------------------------------------------ the releases of an example are the example's
@@ -85,14 +81,10 @@ impl ShouldColorize {
 def test_a_method_s_values_are_read_where_its_class_calls_it_over_several_lines(repo, ledger):
     repo.write("src/control.rs", CONTROL)
     repo.commit("control")
-    anchors = ["src/control.rs::ShouldColorize.resolve_clicolor_force"]
-    decision, status = person_write(ledger, "resolve_clicolor_force checks CLICOLOR_FORCE before NO_COLOR.", anchors)
-    assert status is memvet.Status.VERIFIED, decision.findings
     # a variable no call passes
-    decision, status = person_write(ledger, "resolve_clicolor_force checks CLICOLOR_FORCE before FORCE_COLOR.",
-                                    anchors)
-    assert status is memvet.Status.NEEDS_REVALIDATION
-    assert any("FORCE_COLOR" in finding for finding in decision.findings)
+    both_ways(ledger, ["src/control.rs::ShouldColorize.resolve_clicolor_force"],
+              "resolve_clicolor_force checks CLICOLOR_FORCE before NO_COLOR.",
+              "resolve_clicolor_force checks CLICOLOR_FORCE before FORCE_COLOR.", "FORCE_COLOR")
 
 
 # ------------------------------------------------ a variable the code tests for being set, whatever its value
@@ -151,12 +143,8 @@ mod test {
 def test_a_call_in_a_test_module_is_no_call_site(repo, ledger):
     repo.write("src/lib.rs", GLOB)
     repo.commit("glob")
-    anchors = ["src/lib.rs::Pattern.new"]
-    decision, status = person_write(ledger, "Pattern::new is what gives the `*.rs` default.", anchors)
-    assert status is memvet.Status.VERIFIED, decision.findings
-    decision, status = person_write(ledger, "Pattern::new takes `a**b` as ordinary stars.", anchors)
-    assert status is memvet.Status.NEEDS_REVALIDATION
-    assert any("`a**b`" in finding for finding in decision.findings)
+    both_ways(ledger, ["src/lib.rs::Pattern.new"], "Pattern::new is what gives the `*.rs` default.",
+              "Pattern::new takes `a**b` as ordinary stars.", "`a**b`")
 
 
 def test_a_python_test_function_s_call_is_no_call_site(repo, ledger):
@@ -181,14 +169,10 @@ def test_the_package_s_constants_do_not_reorder_the_function_s_steps(repo, ledge
                             "\tif !to.CanAddr() {\n\t\treturn ErrInvalidCopyDestination\n\t}\n"
                             "\tif !from.IsValid() {\n\t\treturn ErrInvalidCopyFrom\n\t}\n\treturn nil\n}\n")
     repo.commit("copier")
-    anchors = ["copier.go::copier"]
-    decision, status = person_write(ledger, "copier() checks the destination (ErrInvalidCopyDestination) first, "
-                                            "then the source (ErrInvalidCopyFrom).", anchors)
-    assert status is memvet.Status.VERIFIED, decision.findings
-    decision, status = person_write(ledger, "copier() checks ErrInvalidCopyFrom first and only then "
-                                            "ErrInvalidCopyDestination.", anchors)
-    assert status is memvet.Status.NEEDS_REVALIDATION
-    assert any("before" in finding for finding in decision.findings), decision.findings
+    both_ways(ledger, ["copier.go::copier"],
+              "copier() checks the destination (ErrInvalidCopyDestination) first, then the source "
+              "(ErrInvalidCopyFrom).",
+              "copier() checks ErrInvalidCopyFrom first and only then ErrInvalidCopyDestination.", "before")
 
 
 # ------------------------------------------------ a span added beside a symbol is the symbol's, not a file
