@@ -1394,11 +1394,12 @@ class Evidence:
                             if shared:  # a span of its own, as the call sites below: no steps of the body
                                 label = f"{a.path} (constants of its package)"  # the label's words are no names
                                 extra.append(_claims.EvidenceText(label, shared.lstrip("\n"), (a.path,), language,
-                                                                  False, imported))
+                                                                  False, imported, derived=True))
                             called = _callers_arguments(data, sym, language)
                             if called:  # a span of its own: the rules read a body's steps, and these are not
                                 label = f"{a.path} (calls of {sym.name})"
-                                extra.append(_claims.EvidenceText(label, called, (a.path,), language, False, imported))
+                                extra.append(_claims.EvidenceText(label, called, (a.path,), language, False, imported,
+                                                                  derived=True))
                             shown = _display_impl(symbols, sym, language)
                             if shown is not None:  # its own span: rules read one span's order at a time
                                 extra.append(_claims.EvidenceText(

@@ -533,6 +533,9 @@ class EvidenceText:
             only where the claim negates it.
         imports: The modules the anchored file imports (``json``,
             ``node:querystring``): a claim may name them in prose.
+        derived: A span the evidence adds beside a symbol's own (the lines of
+            its file that call it, the constants of its Go package): part of
+            the symbol, neither a file nor code whose steps the rules read.
     """
 
     label: str
@@ -541,6 +544,7 @@ class EvidenceText:
     language: str | None = None
     absent: bool = False
     imports: tuple[str, ...] = ()
+    derived: bool = False
 
 
 @dataclass(frozen=True)
@@ -6049,11 +6053,6 @@ def _stem(word: str) -> str:
     return word
 
 
-#: The label of a span the evidence adds beside a symbol's own (:meth:`memvet._anchors.Evidence.claim_evidence`):
-#: the lines of its file that call it, the constants of its Go package. Part of the symbol, not a file.
-DERIVED_SPAN = re.compile(r" \((?:calls of [^()]+|constants of its package)\)$")
-
-
 def unsupported(claim: str, terms: Sequence[Term], index: _Index) -> list[str]:
     """The claim's ordinary words its anchored code never uses, when they
     are all the claim has to say; empty otherwise.
@@ -6068,8 +6067,7 @@ def unsupported(claim: str, terms: Sequence[Term], index: _Index) -> list[str]:
     unconfirmed. Any other term, bound, makes the claim checked and this
     silent: the rule never demotes a claim made of what its code says.
     """
-    if _PLACEHOLDER.search(claim) or any("::" not in ev.label and not DERIVED_SPAN.search(ev.label)
-                                         for ev in index.texts):
+    if _PLACEHOLDER.search(claim) or any("::" not in ev.label and not ev.derived for ev in index.texts):
         return []  # a written shape (<root>/<name>.<ext>), or a manifest or file: not the wording of code
     own = {seg.lower().strip("_#") for seg in index.name_segments}
     for term in terms:

@@ -722,10 +722,11 @@ def _parse(ev: EvidenceText) -> Code:
 
 
 def _is_code(ev: EvidenceText) -> bool:
-    """Symbols and source files are code; dependencies, manifests and absence rules are not."""
+    """Symbols and source files are code; dependencies, manifests, absence rules and the spans added beside
+    a symbol are not."""
     absent: bool = getattr(ev, "absent", False)  # EvidenceText.absent: newer than this module
-    if not ev.text.strip() or absent or ev.label.startswith(("dep:", "import:", "pattern:", "absent:")):
-        return False
+    if not ev.text.strip() or absent or ev.derived or ev.label.startswith(("dep:", "import:", "pattern:", "absent:")):
+        return False  # a span added beside a symbol (its call sites) holds no steps of its body
     return "::" in ev.label or language_for_path(ev.label) is not None
 
 

@@ -824,6 +824,9 @@ def _first_line(codes: Sequence[Code], pattern: re.Pattern[str],
     return None
 
 
+#: What follows the value: "isn't special-cased", "aren't recognised", "is not treated specially".
+_NOT_SPECIAL_TAIL = (r"\s+(?:is|are)(?:\s+not|n't)\s+(?:\w+\s+)?(?:special(?:[- ]?cased)?"
+                     r"|(?:treated|handled)\s+specially|recogni[sz]ed|accepted|understood|honou?red)\b")
 #: "No HEAD special-case", "no 'route' check", "HEAD isn't special-cased" ("isn't special", "isn't treated
 #: specially"), "doesn't special-case 'HEAD'", '"24bit"
 #: isn't recognised" (accepted, understood, honoured): a value the claim says the code never tells apart.
@@ -831,17 +834,13 @@ _SPECIAL_VALUE = r"(?P<v>[A-Z][A-Z\d_-]+|'[^'\n]+'|\"[^\"\n]+\"|`[^`\n]+`)"
 _NO_SPECIAL_CASE = re.compile(rf"\b(?:[Nn]o|[Ww]ithout(?:\s+an?|\s+any)?)\s+{_SPECIAL_VALUE}"
                               r"\s+(?:special[- ]?cases?|special[- ]?casing|check|handling|branch)\b"
                               # "HEAD isn't special-cased", "doesn't special-case 'HEAD'"
-                              rf"|(?<![\w.]){_SPECIAL_VALUE.replace('<v>', '<w>')}(?:\s+\w+)?"
-                              r"\s+(?:is|are)(?:\s+not|n't)\s+(?:\w+\s+)?"
-                              r"(?:special(?:[- ]?cased)?|(?:treated|handled)\s+specially|recogni[sz]ed|accepted"
-                              r"|understood|honou?red)\b"
+                              rf"|(?<![\w.]){_SPECIAL_VALUE.replace('<v>', '<w>')}(?:\s+\w+)?{_NOT_SPECIAL_TAIL}"
                               r"|\b(?:does(?:\s+not|n't)|never)\s+special[- ]?cases?\s+"
                               rf"{_SPECIAL_VALUE.replace('<v>', '<u>')}")
 
 
 #: What follows a value written as code in "`--` isn't special".
-_NOT_SPECIAL = re.compile(r"\s+(?:is|are)(?:\s+not|n't)\s+(?:\w+\s+)?(?:special(?:[- ]?cased)?"
-                          r"|(?:treated|handled)\s+specially|recogni[sz]ed|accepted|understood|honou?red)\b")
+_NOT_SPECIAL = re.compile(_NOT_SPECIAL_TAIL)
 
 
 def _no_special_case(clause: Clause, codes: Sequence[Code]) -> list[Contradiction]:
